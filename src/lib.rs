@@ -1,0 +1,72 @@
+//! Stamp: DynamoDB single-table design for Rust.
+//!
+//! Annotate a struct with key templates; `#[derive(Item)]` checks them at
+//! compile time and generates typed key builders, the item conversion and
+//! key parsers. The runtime sends requests through the official
+//! `aws-sdk-dynamodb`.
+//!
+//! ```
+//! use chrono::{DateTime, Utc};
+//! use serde::{Deserialize, Serialize};
+//! use stamp::{Item, KeyPart};
+//! use uuid::Uuid;
+//!
+//! #[derive(KeyPart, Serialize, Deserialize, Debug, Clone, PartialEq)]
+//! #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+//! enum OrderStatus { Pending, Shipped }
+//!
+//! #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+//! #[pk = "CUST#<customer_id>"]
+//! #[sk = "ORDER#<created_at>#<order_id>"]
+//! #[gsi1(pk = "STATUS#<status>", sk = "<updated_at>")]
+//! struct Order {
+//!     customer_id: String,
+//!     order_id: Uuid,
+//!     created_at: DateTime<Utc>,
+//!     status: Option<OrderStatus>,
+//!     updated_at: DateTime<Utc>,
+//!     total_cents: u64,
+//! }
+//!
+//! let created_at: DateTime<Utc> = "2026-06-01T10:00:00Z".parse().unwrap();
+//! let order_id = Uuid::nil();
+//! let key = Order::key("c-1", &created_at, &order_id).unwrap();
+//! assert_eq!(key.partition_key(), "CUST#c-1");
+//! assert_eq!(
+//!     key.sort_key(),
+//!     "ORDER#2026-06-01T10:00:00.000000000Z#00000000-0000-0000-0000-000000000000"
+//! );
+//! let (at, id) = Order::parse_sort_key(key.sort_key()).unwrap();
+//! assert_eq!((at, id), (created_at, order_id));
+//! let index_key = Order::gsi1_key(&OrderStatus::Pending, &created_at).unwrap();
+//! assert_eq!(index_key.partition_key(), "STATUS#PENDING");
+//! ```
+//!
+//! # Attribute grammar
+//!
+//! - `#[pk = "…"]` and `#[sk = "…"]` (both required) give the primary key
+//!   templates; a constant such as `"PROFILE"` is a template without fields.
+//! - `#[gsiN = "…"]` gives the partition key of GSI N (1 to 20);
+//!   `#[gsiN(pk = "…", sk = "…")]` the partition and sort key. Optional
+//!   `index_name`, `pk_attribute` and `sk_attribute` rename the index
+//!   (`GSI{N}`) and its attributes (`GSI{N}PK`, `GSI{N}SK`).
+//! - `#[stamp(type_name = "…", crate = "…", pk_attribute = "…",
+//!   sk_attribute = "…", type_attribute = "…")]` rename the entity type
+//!   (the struct name), the runtime path (`::stamp`) and the attributes
+//!   `PK`, `SK` and `Type`.
+//! - A placeholder `<field>` names a field; literal text between two
+//!   placeholders is their delimiter and must not be empty. The field's type
+//!   implements [`KeyPart`]. `Option<T>` fields may appear only in GSI
+//!   templates: when one is `None`, the index attributes are left out (a
+//!   sparse index).
+//!
+//! The key encodings and their escaping are documented in [`stamp_core`].
+
+pub use stamp_core::{
+    Entity, EntitySchema, Error, IndexKey, IndexSchema, Item, KeyAttribute, KeyBuilder, KeyPart, KeyPartError,
+    KeyTemplate, PrimaryKey, Segment, Table, TableDefinition, TableIndex, aws_sdk_dynamodb, local,
+};
+pub use stamp_derive::{Item, KeyPart};
+
+#[doc(hidden)]
+pub use stamp_core::__private;

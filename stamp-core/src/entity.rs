@@ -1,0 +1,256 @@
+//! The entity trait that `#[derive(Item)]` implements, and the static schema
+//! it describes.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::{Error, KeyTemplate};
+
+/// A DynamoDB item: attribute names to values, as the SDK sends them.
+pub type Item = HashMap<String, AttributeValue>;
+
+/// One key attribute of a table or index and the template that fills it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyAttribute {
+    /// The attribute name, such as `PK` or `GSI1SK`.
+    pub name: &'static str,
+    /// The template its value is built from.
+    pub template: KeyTemplate,
+}
+
+/// A global secondary index an entity writes, from `#[gsiN = "…"]` or
+/// `#[gsiN(pk = "…", sk = "…")]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexSchema {
+    /// N, from 1 to 20.
+    pub number: u8,
+    /// The index name, `GSI{N}` unless renamed with `index_name = "…"`.
+    pub name: &'static str,
+    /// The index partition key, `GSI{N}PK` by default.
+    pub partition_key: KeyAttribute,
+    /// The index sort key, `GSI{N}SK` by default, when the entity gives one.
+    pub sort_key: Option<KeyAttribute>,
+}
+
+/// The static description of an entity: its type name, key templates and
+/// indexes. `#[derive(Item)]` emits one per struct as [`Entity::SCHEMA`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntitySchema {
+    /// The entity type stored in [`type_attribute`](Self::type_attribute):
+    /// the struct name unless set with `#[stamp(type_name = "…")]`.
+    pub type_name: &'static str,
+    /// The attribute that holds the entity type, `Type` by default.
+    pub type_attribute: &'static str,
+    /// The table's partition key attribute (`PK`) and its template.
+    pub partition_key: KeyAttribute,
+    /// The table's sort key attribute (`SK`) and its template.
+    pub sort_key: KeyAttribute,
+    /// The GSIs the entity writes, by increasing number.
+    pub indexes: &'static [IndexSchema],
+    /// The attribute names of the struct's fields, as serde serializes them.
+    pub fields: &'static [&'static str],
+}
+
+impl EntitySchema {
+    /// The index numbered `number`, if the entity writes it.
+    pub fn index(&self, number: u8) -> Option<&'static IndexSchema> {
+        self.indexes.iter().find(|index| index.number == number)
+    }
+}
+
+/// A struct stored as DynamoDB items: implemented by `#[derive(Item)]`.
+///
+/// The derive also generates, as inherent functions of the struct, a typed
+/// key builder per key (`Order::key(…)`, `Order::gsi1_key(…)`) and a parser
+/// per key attribute (`Order::parse_sort_key("ORDER#…")`).
+///
+/// An item written by [`to_item`](Self::to_item) holds every serialized
+/// field, the key attributes, the attributes of each index whose fields are
+/// all `Some` (a sparse index), and the type attribute. `None` fields are
+/// left out, never written as `NULL`.
+pub trait Entity: Sized {
+    /// The entity's templates and attribute names.
+    const SCHEMA: &'static EntitySchema;
+
+    /// The primary key of this value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::EmptyKeyValue`] or [`Error::KeyEncode`] when a key field has
+    /// no valid encoding.
+    fn primary_key(&self) -> Result<PrimaryKey<Self>, Error>;
+
+    /// The item to store: fields, key attributes, index attributes and type.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`primary_key`](Self::primary_key), and
+    /// [`Error::Serialize`] when serde cannot serialize a field.
+    fn to_item(&self) -> Result<Item, Error>;
+
+    /// Reads the value back from a stored item. Key, index and type
+    /// attributes are ignored by serde.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::EntityTypeMismatch`] when the item's type attribute names
+    /// another entity; [`Error::Deserialize`] when serde cannot read it.
+    fn from_item(item: Item) -> Result<Self, Error>;
+}
+
+/// The primary key (partition key and sort key values) of one item of
+/// entity `E`, built by the generated `E::key(…)` or by
+/// [`Entity::primary_key`].
+pub struct PrimaryKey<E> {
+    partition_key: String,
+    sort_key: String,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E: Entity> PrimaryKey<E> {
+    /// A key from already-built attribute values. Generated code calls it;
+    /// prefer `E::key(…)`, which encodes and escapes the fields.
+    #[doc(hidden)]
+    pub fn from_parts(partition_key: String, sort_key: String) -> Self {
+        PrimaryKey {
+            partition_key,
+            sort_key,
+            entity: PhantomData,
+        }
+    }
+
+    /// The partition key and sort key values, without copying.
+    pub fn into_parts(self) -> (String, String) {
+        (self.partition_key, self.sort_key)
+    }
+
+    /// The partition key value, such as `CUST#c-1`.
+    pub fn partition_key(&self) -> &str {
+        &self.partition_key
+    }
+
+    /// The sort key value, such as `ORDER#2026-06-01T10:00:00.000000000Z#…`.
+    pub fn sort_key(&self) -> &str {
+        &self.sort_key
+    }
+
+    /// The key as the attribute map `GetItem`, `DeleteItem` and `UpdateItem`
+    /// take: `{PK: S, SK: S}` under the entity's attribute names.
+    pub fn to_attribute_map(&self) -> Item {
+        let schema = E::SCHEMA;
+        HashMap::from([
+            (
+                schema.partition_key.name.to_owned(),
+                AttributeValue::S(self.partition_key.clone()),
+            ),
+            (
+                schema.sort_key.name.to_owned(),
+                AttributeValue::S(self.sort_key.clone()),
+            ),
+        ])
+    }
+}
+
+impl<E> Clone for PrimaryKey<E> {
+    fn clone(&self) -> Self {
+        PrimaryKey {
+            partition_key: self.partition_key.clone(),
+            sort_key: self.sort_key.clone(),
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> PartialEq for PrimaryKey<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.partition_key == other.partition_key && self.sort_key == other.sort_key
+    }
+}
+
+impl<E> Eq for PrimaryKey<E> {}
+
+impl<E> fmt::Debug for PrimaryKey<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PrimaryKey")
+            .field("entity", &std::any::type_name::<E>())
+            .field("partition_key", &self.partition_key)
+            .field("sort_key", &self.sort_key)
+            .finish()
+    }
+}
+
+/// The key of one item in a GSI of entity `E`, built by the generated
+/// `E::gsiN_key(…)`: the index, its partition key value and, when the index
+/// has one, its sort key value.
+pub struct IndexKey<E> {
+    index: &'static IndexSchema,
+    partition_key: String,
+    sort_key: Option<String>,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E: Entity> IndexKey<E> {
+    /// A key from already-built attribute values. Generated code calls it.
+    #[doc(hidden)]
+    pub fn from_parts(index: &'static IndexSchema, partition_key: String, sort_key: Option<String>) -> Self {
+        IndexKey {
+            index,
+            partition_key,
+            sort_key,
+            entity: PhantomData,
+        }
+    }
+
+    /// The partition key and sort key values, without copying.
+    pub fn into_parts(self) -> (String, Option<String>) {
+        (self.partition_key, self.sort_key)
+    }
+
+    /// The index the key belongs to.
+    pub fn index(&self) -> &'static IndexSchema {
+        self.index
+    }
+
+    /// The index partition key value, such as `STATUS#PENDING`.
+    pub fn partition_key(&self) -> &str {
+        &self.partition_key
+    }
+
+    /// The index sort key value, `None` when the index has no sort key.
+    pub fn sort_key(&self) -> Option<&str> {
+        self.sort_key.as_deref()
+    }
+}
+
+impl<E> Clone for IndexKey<E> {
+    fn clone(&self) -> Self {
+        IndexKey {
+            index: self.index,
+            partition_key: self.partition_key.clone(),
+            sort_key: self.sort_key.clone(),
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> PartialEq for IndexKey<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index && self.partition_key == other.partition_key && self.sort_key == other.sort_key
+    }
+}
+
+impl<E> Eq for IndexKey<E> {}
+
+impl<E> fmt::Debug for IndexKey<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IndexKey")
+            .field("entity", &std::any::type_name::<E>())
+            .field("index", &self.index.name)
+            .field("partition_key", &self.partition_key)
+            .field("sort_key", &self.sort_key)
+            .finish()
+    }
+}

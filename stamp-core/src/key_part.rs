@@ -1,0 +1,337 @@
+//! [`KeyPart`]: the reversible, order-preserving encoding of one field into a
+//! key segment.
+//!
+//! The encodings are a storage format. Every key Stamp writes is built from
+//! them, so changing one is a data migration: old items keep the old bytes.
+//! The table of encodings is in the crate documentation.
+
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
+use uuid::Uuid;
+
+/// A value that can be one segment of a key template such as
+/// `ORDER#<created_at>#<order_id>`.
+///
+/// An implementation must be reversible (`decode_key(encode_key(v)) == v`)
+/// and, where the type has a natural order, order-preserving: the byte order
+/// of two encoded values equals the order of the values. DynamoDB compares
+/// sort keys of type `S` by their UTF-8 bytes, so this is what makes range
+/// conditions on a key field mean what they say
+/// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.KeyConditionExpressions.html>).
+///
+/// The encoded text may contain any character: the template escapes its
+/// delimiters afterwards, so an implementation never needs to know them. An
+/// empty encoding is refused by the template with
+/// [`Error::EmptyKeyValue`](crate::Error::EmptyKeyValue).
+///
+/// Implement it by hand, or derive it for unit-only enums and newtypes with
+/// `#[derive(stamp::KeyPart)]`.
+///
+/// # Example
+///
+/// ```
+/// use stamp_core::KeyPart;
+///
+/// let mut key = String::new();
+/// 42u16.encode_key(&mut key).unwrap();
+/// assert_eq!(key, "00042");
+/// assert_eq!(u16::decode_key("00042").unwrap(), 42);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used in a key template: it does not implement `KeyPart`",
+    label = "this field is used in a key template, so its type must implement `stamp::KeyPart`",
+    note = "derive it with `#[derive(stamp::KeyPart)]` (unit-only enums and newtypes), or implement `stamp::KeyPart` by hand"
+)]
+pub trait KeyPart: Sized {
+    /// The usual length of an encoding in bytes, used to size a key's buffer
+    /// so that building it allocates once. Only a hint.
+    const LEN_HINT: usize = 16;
+
+    /// Appends the encoding of `self` to `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`KeyPartError::OutOfRange`] when the value has no encoding, such as a
+    /// date before year 0 or after year 9999.
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError>;
+
+    /// Reads a value back from its encoding (already unescaped).
+    ///
+    /// # Errors
+    ///
+    /// [`KeyPartError::Invalid`] when `encoded` is not an encoding this
+    /// implementation writes.
+    fn decode_key(encoded: &str) -> Result<Self, KeyPartError>;
+}
+
+/// Why a value could not be encoded into, or decoded from, a key segment.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KeyPartError {
+    /// The text is not an encoding of the expected type.
+    #[error("`{value}` is not a valid key encoding of {expected}")]
+    Invalid {
+        /// What was expected, such as "a u32 as 10 decimal digits".
+        expected: &'static str,
+        /// The text that was found.
+        value: String,
+    },
+    /// The value has no key encoding.
+    #[error("{value} is out of the range a key can encode: {range}")]
+    OutOfRange {
+        /// The value, as `Debug` prints it.
+        value: String,
+        /// The range that can be encoded.
+        range: &'static str,
+    },
+}
+
+impl KeyPartError {
+    /// An [`KeyPartError::Invalid`] error for `value`.
+    pub fn invalid(expected: &'static str, value: &str) -> Self {
+        KeyPartError::Invalid {
+            expected,
+            value: value.to_owned(),
+        }
+    }
+}
+
+impl KeyPart for String {
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
+        out.push_str(self);
+        Ok(())
+    }
+
+    fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
+        Ok(encoded.to_owned())
+    }
+}
+
+impl KeyPart for bool {
+    const LEN_HINT: usize = 5;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
+        out.push_str(if *self { "true" } else { "false" });
+        Ok(())
+    }
+
+    fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
+        match encoded {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(KeyPartError::invalid("a bool as `true` or `false`", encoded)),
+        }
+    }
+}
+
+/// Parses exactly `width` ASCII digits.
+fn parse_digits(encoded: &str, width: usize, expected: &'static str) -> Result<u128, KeyPartError> {
+    if encoded.len() != width || !encoded.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(KeyPartError::invalid(expected, encoded));
+    }
+    encoded
+        .parse::<u128>()
+        .map_err(|_| KeyPartError::invalid(expected, encoded))
+}
+
+macro_rules! unsigned_key_part {
+    ($($ty:ty => $width:literal),* $(,)?) => {$(
+        impl KeyPart for $ty {
+            const LEN_HINT: usize = $width;
+
+            fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
+                write!(out, "{:0width$}", self, width = $width).expect("writing to a String cannot fail");
+                Ok(())
+            }
+
+            fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
+                const EXPECTED: &str = concat!("a ", stringify!($ty), " as ", $width, " decimal digits");
+                let value = parse_digits(encoded, $width, EXPECTED)?;
+                <$ty>::try_from(value).map_err(|_| KeyPartError::invalid(EXPECTED, encoded))
+            }
+        }
+    )*};
+}
+
+macro_rules! signed_key_part {
+    ($($ty:ty => $unsigned:ty),* $(,)?) => {$(
+        impl KeyPart for $ty {
+            const LEN_HINT: usize = <$unsigned>::LEN_HINT;
+
+            fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
+                // Flipping the sign bit maps MIN..=MAX onto 0..=unsigned MAX in order.
+                let shifted = (*self as $unsigned) ^ (1 << (<$ty>::BITS - 1));
+                shifted.encode_key(out)
+            }
+
+            fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
+                let shifted = <$unsigned>::decode_key(encoded).map_err(|_| {
+                    KeyPartError::invalid(
+                        concat!("a ", stringify!($ty), " shifted by 2^", stringify!($ty), "::BITS-1 as unsigned decimal digits"),
+                        encoded,
+                    )
+                })?;
+                Ok((shifted ^ (1 << (<$ty>::BITS - 1))) as $ty)
+            }
+        }
+    )*};
+}
+
+unsigned_key_part!(u8 => 3, u16 => 5, u32 => 10, u64 => 20, u128 => 39);
+signed_key_part!(i8 => u8, i16 => u16, i32 => u32, i64 => u64, i128 => u128);
+
+impl KeyPart for usize {
+    const LEN_HINT: usize = 20;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
+        (*self as u64).encode_key(out)
+    }
+
+    fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
+        let value = u64::decode_key(encoded)?;
+        usize::try_from(value).map_err(|_| KeyPartError::invalid("a usize as 20 decimal digits", encoded))
+    }
+}
+
+impl KeyPart for isize {
+    const LEN_HINT: usize = 20;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
+        (*self as i64).encode_key(out)
+    }
+
+    fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
+        let value = i64::decode_key(encoded)?;
+        isize::try_from(value).map_err(|_| KeyPartError::invalid("an isize as a shifted i64", encoded))
+    }
+}
+
+impl KeyPart for Uuid {
+    const LEN_HINT: usize = 36;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
+        let mut buffer = Uuid::encode_buffer();
+        out.push_str(self.hyphenated().encode_lower(&mut buffer));
+        Ok(())
+    }
+
+    fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
+        const EXPECTED: &str = "a UUID in lowercase hyphenated form";
+        let value = Uuid::try_parse(encoded).map_err(|_| KeyPartError::invalid(EXPECTED, encoded))?;
+        let mut buffer = Uuid::encode_buffer();
+        if value.hyphenated().encode_lower(&mut buffer) != encoded {
+            return Err(KeyPartError::invalid(EXPECTED, encoded));
+        }
+        Ok(value)
+    }
+}
+
+const DATE_RANGE: &str = "years 0000 to 9999";
+
+fn check_year(year: i32, value: &dyn std::fmt::Debug) -> Result<(), KeyPartError> {
+    if (0..=9999).contains(&year) {
+        Ok(())
+    } else {
+        Err(KeyPartError::OutOfRange {
+            value: format!("{value:?}"),
+            range: DATE_RANGE,
+        })
+    }
+}
+
+fn write_date(out: &mut String, date: NaiveDate) {
+    write!(out, "{:04}-{:02}-{:02}", date.year(), date.month(), date.day())
+        .expect("writing to a String cannot fail");
+}
+
+/// Parses `YYYY-MM-DD` at the start of `text`, which must be ASCII.
+fn parse_date(text: &str) -> Option<NaiveDate> {
+    let bytes = text.as_bytes();
+    if bytes.len() < 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+        return None;
+    }
+    let year = parse_fixed(&text[0..4])?;
+    let month = parse_fixed(&text[5..7])?;
+    let day = parse_fixed(&text[8..10])?;
+    NaiveDate::from_ymd_opt(year as i32, month, day)
+}
+
+/// Parses a run of ASCII digits of the length of `text`.
+fn parse_fixed(text: &str) -> Option<u32> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+impl KeyPart for NaiveDate {
+    const LEN_HINT: usize = 10;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
+        check_year(self.year(), self)?;
+        write_date(out, *self);
+        Ok(())
+    }
+
+    fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
+        const EXPECTED: &str = "a date as YYYY-MM-DD";
+        if encoded.len() != 10 {
+            return Err(KeyPartError::invalid(EXPECTED, encoded));
+        }
+        parse_date(encoded).ok_or_else(|| KeyPartError::invalid(EXPECTED, encoded))
+    }
+}
+
+impl KeyPart for DateTime<Utc> {
+    const LEN_HINT: usize = 30;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
+        let naive = self.naive_utc();
+        check_year(naive.year(), self)?;
+        write_date(out, naive.date());
+        // chrono represents a leap second as nanoseconds >= 1_000_000_000 in second 59.
+        let (second, nanosecond) = match naive.nanosecond() {
+            leap @ 1_000_000_000.. => (60, leap - 1_000_000_000),
+            nanosecond => (naive.second(), nanosecond),
+        };
+        write!(
+            out,
+            "T{:02}:{:02}:{:02}.{:09}Z",
+            naive.hour(),
+            naive.minute(),
+            second,
+            nanosecond
+        )
+        .expect("writing to a String cannot fail");
+        Ok(())
+    }
+
+    fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
+        const EXPECTED: &str = "a UTC time as YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ";
+        let invalid = || KeyPartError::invalid(EXPECTED, encoded);
+        let bytes = encoded.as_bytes();
+        if bytes.len() != 30
+            || !encoded.is_ascii()
+            || bytes[10] != b'T'
+            || bytes[13] != b':'
+            || bytes[16] != b':'
+            || bytes[19] != b'.'
+            || bytes[29] != b'Z'
+        {
+            return Err(invalid());
+        }
+        let date = parse_date(encoded).ok_or_else(invalid)?;
+        let hour = parse_fixed(&encoded[11..13]).ok_or_else(invalid)?;
+        let minute = parse_fixed(&encoded[14..16]).ok_or_else(invalid)?;
+        let second = parse_fixed(&encoded[17..19]).ok_or_else(invalid)?;
+        let nanosecond = parse_fixed(&encoded[20..29]).ok_or_else(invalid)?;
+        let time = if second == 60 {
+            NaiveTime::from_hms_nano_opt(hour, minute, 59, nanosecond + 1_000_000_000)
+        } else {
+            NaiveTime::from_hms_nano_opt(hour, minute, second, nanosecond)
+        }
+        .ok_or_else(invalid)?;
+        Ok(date.and_time(time).and_utc())
+    }
+}

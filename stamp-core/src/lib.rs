@@ -1,0 +1,61 @@
+//! The runtime of Stamp, a DynamoDB single-table framework. Users depend on
+//! the `stamp` facade, which re-exports this crate and the derives.
+//!
+//! - [`KeyPart`]: how one field becomes one key segment.
+//! - [`KeyTemplate`]: the static description of a template such as
+//!   `ORDER#<created_at>#<order_id>`, emitted by `#[derive(Item)]`.
+//! - [`Entity`]: the trait the derive implements; [`PrimaryKey`] and
+//!   [`IndexKey`] are the typed keys its builders return.
+//! - [`Table`]: a client and a table name; `put`, `get`, `create_table`.
+//! - [`TableDefinition`]: the key attributes and GSIs a set of entities needs.
+//! - [`Error`]: every error, in DynamoDB's terms.
+//!
+//! # Key encodings
+//!
+//! These encodings are a **storage format**: every key Stamp writes is made
+//! of them, so changing one is a data migration. Each is reversible, and
+//! where the type is ordered the byte order of encodings equals the order of
+//! values, which is what DynamoDB compares for sort keys.
+//!
+//! | type | encoding | example |
+//! |---|---|---|
+//! | `String` | the text as is (then escaped, see below) | `Ada` |
+//! | `u8`, `u16`, `u32`, `u64`, `u128`, `usize` | decimal, zero-padded to 3, 5, 10, 20, 39, 20 digits | `42u16` → `00042` |
+//! | `i8` … `i128`, `isize` | `value - MIN` as the unsigned type of the same width (the sign bit flipped) | `-1i8` → `127`, `0i8` → `128` |
+//! | `bool` | `false` / `true` | `true` |
+//! | `uuid::Uuid` | lowercase hyphenated, 36 characters | `67e55044-10b1-426f-9247-bb680e5fe0c8` |
+//! | `chrono::DateTime<Utc>` | RFC 3339 in UTC with exactly 9 fractional digits and `Z`, years 0000 to 9999; a leap second is second `60` | `2026-06-01T10:00:00.000000000Z` |
+//! | `chrono::NaiveDate` | `YYYY-MM-DD`, years 0000 to 9999 | `2026-06-01` |
+//! | unit-only enum, `#[derive(KeyPart)]` | the variant name after serde's `rename_all` / `rename` (or `#[stamp(…)]`'s); ordered by that text | `OrderStatus::Pending` → `PENDING` |
+//! | newtype, `#[derive(KeyPart)]` | the inner value's encoding | `Sku("A-1".into())` → `A-1` |
+//!
+//! A date-time and a date share their first ten characters, so a sort key
+//! that starts with a time can be compared with whole days.
+//!
+//! **Escaping.** After encoding, every character of the template's escaped
+//! set is written as `%XX` per UTF-8 byte: `%` itself, and the first
+//! non-alphanumeric character of every delimiter between two placeholders
+//! (`#` in `ORDER#<created_at>#<order_id>`). A value with a delimiter in it
+//! therefore round-trips, and two different field tuples never give the same
+//! key. Values without those characters are written unchanged; keys keep
+//! their case exactly. An empty value is refused with
+//! [`Error::EmptyKeyValue`].
+
+mod entity;
+mod error;
+mod key_part;
+pub mod local;
+mod schema;
+mod table;
+mod template;
+
+#[doc(hidden)]
+pub mod __private;
+
+pub use aws_sdk_dynamodb;
+pub use entity::{Entity, EntitySchema, IndexKey, IndexSchema, Item, KeyAttribute, PrimaryKey};
+pub use error::Error;
+pub use key_part::{KeyPart, KeyPartError};
+pub use schema::{TableDefinition, TableIndex};
+pub use table::Table;
+pub use template::{KeyBuilder, KeyTemplate, Segment};

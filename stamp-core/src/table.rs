@@ -1,0 +1,168 @@
+//! [`Table`]: a client and a table name, and the requests on it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::client::Waiters;
+use tracing::Instrument;
+
+use crate::{Entity, Error, PrimaryKey, TableDefinition};
+
+/// How long [`Table::create_table`] waits for the new table to become
+/// `ACTIVE`.
+const TABLE_ACTIVE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// One DynamoDB table: an `aws_sdk_dynamodb::Client` plus the table name.
+/// Cheap to clone (the client is reference-counted).
+///
+/// # Example
+///
+/// ```no_run
+/// # async fn run(client: aws_sdk_dynamodb::Client) {
+/// let table = stamp_core::Table::new(client, "app");
+/// assert_eq!(table.name(), "app");
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Table {
+    client: Client,
+    name: Arc<str>,
+}
+
+/// The span every request runs in.
+fn request_span(operation: &'static str, table: &str, entity: &'static str) -> tracing::Span {
+    tracing::debug_span!(
+        "stamp.request",
+        operation,
+        table,
+        entity,
+        index = tracing::field::Empty,
+        item_count = tracing::field::Empty,
+        consumed_capacity = tracing::field::Empty,
+    )
+}
+
+impl Table {
+    /// A handle on table `name` through `client`. Sends nothing.
+    pub fn new(client: Client, name: impl Into<String>) -> Self {
+        Table {
+            client,
+            name: Arc::from(name.into()),
+        }
+    }
+
+    /// The SDK client.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The table name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Writes `entity` with `PutItem`, replacing any item with the same
+    /// primary key.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Entity::to_item`], found before sending, and
+    /// [`Error::DynamoDb`] for what the service returns.
+    pub async fn put<E: Entity>(&self, entity: &E) -> Result<(), Error> {
+        let item = entity.to_item()?;
+        let span = request_span("PutItem", &self.name, E::SCHEMA.type_name);
+        async {
+            self.client
+                .put_item()
+                .table_name(&*self.name)
+                .set_item(Some(item))
+                .send()
+                .await
+                .map_err(|error| Error::dynamodb("PutItem", &self.name, error))?;
+            tracing::Span::current().record("item_count", 1);
+            Ok(())
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Reads the item with primary key `key` with an eventually consistent
+    /// `GetItem`. `Ok(None)` when there is no such item.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Entity::from_item`], and [`Error::DynamoDb`] for what
+    /// the service returns.
+    pub async fn get<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
+        let span = request_span("GetItem", &self.name, E::SCHEMA.type_name);
+        async {
+            let output = self
+                .client
+                .get_item()
+                .table_name(&*self.name)
+                .set_key(Some(key.to_attribute_map()))
+                .send()
+                .await
+                .map_err(|error| Error::dynamodb("GetItem", &self.name, error))?;
+            let item = output.item.map(E::from_item).transpose()?;
+            tracing::Span::current().record("item_count", usize::from(item.is_some()));
+            Ok(item)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Creates this table from `definition` and waits, up to two minutes,
+    /// until it is `ACTIVE`.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`TableDefinition::create_table_input`], found before
+    /// sending; [`Error::DynamoDb`] for what the service returns, such as
+    /// `ResourceInUseException` when the table exists; [`Error::TableNotActive`]
+    /// when it does not become `ACTIVE` in time.
+    pub async fn create_table(&self, definition: &TableDefinition) -> Result<(), Error> {
+        let input = definition.create_table_input(&self.name)?;
+        self.client
+            .create_table()
+            .set_table_name(input.table_name)
+            .set_attribute_definitions(input.attribute_definitions)
+            .set_key_schema(input.key_schema)
+            .set_global_secondary_indexes(input.global_secondary_indexes)
+            .set_billing_mode(input.billing_mode)
+            .send()
+            .await
+            .map_err(|error| Error::dynamodb("CreateTable", &self.name, error))?;
+        self.client
+            .wait_until_table_exists()
+            .table_name(&*self.name)
+            .wait(TABLE_ACTIVE_TIMEOUT)
+            .await
+            .map_err(|error| Error::TableNotActive {
+                table: self.name.to_string(),
+                reason: error.to_string(),
+            })?;
+        Ok(())
+    }
+
+    /// Deletes this table and every item in it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DynamoDb`] for what the service returns, such as
+    /// `ResourceNotFoundException` when there is no such table.
+    pub async fn delete_table(&self) -> Result<(), Error> {
+        self.client
+            .delete_table()
+            .table_name(&*self.name)
+            .send()
+            .await
+            .map_err(|error| Error::dynamodb("DeleteTable", &self.name, error))?;
+        Ok(())
+    }
+}

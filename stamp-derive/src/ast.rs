@@ -1,0 +1,380 @@
+//! Reads a `#[derive(Item)]` struct and its attributes into a typed model.
+//! Every malformed attribute is recorded in the [`Ctxt`]; reading goes on.
+
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, DeriveInput, Expr, Fields, GenericArgument, Ident, LitStr, PathArguments, Token, Type};
+
+use crate::case::RenameRule;
+use crate::ctxt::Ctxt;
+use crate::template::{self, Piece};
+
+/// The struct, as the derive sees it.
+pub struct Container<'a> {
+    pub ident: &'a Ident,
+    /// The path of the runtime: `::stamp` unless `#[stamp(crate = "…")]`.
+    pub krate: syn::Path,
+    pub type_name: String,
+    pub type_attribute: String,
+    pub pk_attribute: String,
+    pub sk_attribute: String,
+    pub pk: Option<Template>,
+    pub sk: Option<Template>,
+    pub indexes: Vec<Index>,
+    pub fields: Vec<Field<'a>>,
+}
+
+/// One key template attribute.
+pub struct Template {
+    /// The string literal, for spans.
+    pub literal: LitStr,
+    /// How the attribute is written in messages, such as `#[gsi1(sk)]`.
+    pub label: String,
+    /// The parsed pieces; `None` after a syntax error (already reported).
+    pub pieces: Option<Vec<Piece>>,
+}
+
+impl Template {
+    /// The field names of the template, in order.
+    pub fn fields(&self) -> impl Iterator<Item = &str> {
+        self.pieces.iter().flatten().filter_map(|piece| match piece {
+            Piece::Field(name) => Some(name.as_str()),
+            Piece::Literal(_) => None,
+        })
+    }
+}
+
+/// One `#[gsiN…]` attribute.
+pub struct Index {
+    pub number: u32,
+    pub attribute: Attribute,
+    pub name: String,
+    pub pk_attribute: String,
+    pub sk_attribute: String,
+    pub pk: Option<Template>,
+    pub sk: Option<Template>,
+}
+
+/// One field of the struct.
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    /// The field name without `r#`, as placeholders name it.
+    pub name: String,
+    pub ty: &'a Type,
+    /// `T` when the field is an `Option<T>`.
+    pub option_inner: Option<&'a Type>,
+    /// The attribute name serde gives the field; `None` when serde flattens
+    /// or skips it.
+    pub serialized: Option<String>,
+}
+
+impl Field<'_> {
+    /// The type a key uses: `T` for `Option<T>`, else the field type.
+    pub fn key_type(&self) -> &Type {
+        self.option_inner.unwrap_or(self.ty)
+    }
+
+    /// Whether the key type is `String`, so key builders take `&str`.
+    pub fn is_string(&self) -> bool {
+        match self.key_type() {
+            Type::Path(path) if path.qself.is_none() => {
+                let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                let plain = path.path.segments.iter().all(|s| s.arguments.is_none());
+                plain
+                    && matches!(
+                        names.iter().map(String::as_str).collect::<Vec<_>>()[..],
+                        ["String"] | ["std", "string", "String"] | ["alloc", "string", "String"]
+                    )
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `T` when `ty` is written `Option<T>` (or `std::option::Option<T>`).
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    match arguments.args.iter().collect::<Vec<_>>()[..] {
+        [GenericArgument::Type(inner)] => Some(inner),
+        _ => None,
+    }
+}
+
+/// Skips the value of a nested meta item that is not ours (`= expr` or
+/// `(…)`), so other crates' attributes do not stop parsing.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+/// Reads `name = "…"` or `name(serialize = "…", …)` from serde's attributes.
+fn serde_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
+    if meta.input.peek(Token![=]) {
+        return Ok(Some(meta.value()?.parse::<LitStr>()?.value()));
+    }
+    let mut found = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("serialize") {
+            found = Some(inner.value()?.parse::<LitStr>()?.value());
+        } else {
+            skip_value(&inner)?;
+        }
+        Ok(())
+    })?;
+    Ok(found)
+}
+
+/// The number N of a `gsiN` attribute path.
+pub fn index_number(attribute: &Attribute) -> Option<u32> {
+    let ident = attribute.path().get_ident()?.to_string();
+    let digits = ident.strip_prefix("gsi")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn read_template(cx: &mut Ctxt, struct_name: &Ident, literal: LitStr, label: String) -> Template {
+    let source = literal.value();
+    let pieces = match template::parse(&source) {
+        Ok(pieces) => Some(pieces),
+        Err(error) => {
+            cx.error_spanned_by(
+                &literal,
+                format!(
+                    "{} in key template `{source}` (`{label}` of `{struct_name}`): {}",
+                    error.what, error.fix
+                ),
+            );
+            None
+        }
+    };
+    Template { literal, label, pieces }
+}
+
+impl<'a> Container<'a> {
+    /// Reads `input`, which must be a struct with named fields (checked by
+    /// the caller).
+    pub fn from_ast(cx: &mut Ctxt, input: &'a DeriveInput, named: &'a syn::FieldsNamed) -> Container<'a> {
+        let ident = &input.ident;
+        let mut container = Container {
+            ident,
+            krate: syn::parse_quote!(::stamp),
+            type_name: ident.to_string(),
+            type_attribute: "Type".to_owned(),
+            pk_attribute: "PK".to_owned(),
+            sk_attribute: "SK".to_owned(),
+            pk: None,
+            sk: None,
+            indexes: Vec::new(),
+            fields: Vec::new(),
+        };
+        let mut rename_all = None;
+        for attribute in &input.attrs {
+            let path = attribute.path();
+            if path.is_ident("pk") || path.is_ident("sk") {
+                let which = if path.is_ident("pk") { "pk" } else { "sk" };
+                let literal = match &attribute.meta {
+                    syn::Meta::NameValue(syn::MetaNameValue {
+                        value: Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(literal), .. }),
+                        ..
+                    }) => literal.clone(),
+                    _ => {
+                        cx.error_spanned_by(
+                            attribute,
+                            format!("`#[{which}]` of `{ident}` takes a key template: `#[{which} = \"USER#<id>\"]`"),
+                        );
+                        continue;
+                    }
+                };
+                let template = read_template(cx, ident, literal, format!("#[{which}]"));
+                let slot = if which == "pk" { &mut container.pk } else { &mut container.sk };
+                if slot.is_some() {
+                    cx.error_spanned_by(attribute, format!("`#[{which}]` is given twice on `{ident}`: an entity has one"));
+                } else {
+                    *slot = Some(template);
+                }
+            } else if let Some(number) = index_number(attribute) {
+                if let Some(index) = read_index(cx, ident, attribute, number) {
+                    container.indexes.push(index);
+                }
+            } else if path.is_ident("stamp") {
+                let result = attribute.parse_nested_meta(|meta| {
+                    let string = |meta: &ParseNestedMeta| -> syn::Result<LitStr> { meta.value()?.parse::<LitStr>() };
+                    if meta.path.is_ident("type_name") {
+                        container.type_name = string(&meta)?.value();
+                    } else if meta.path.is_ident("crate") {
+                        container.krate = string(&meta)?.parse()?;
+                    } else if meta.path.is_ident("pk_attribute") {
+                        container.pk_attribute = string(&meta)?.value();
+                    } else if meta.path.is_ident("sk_attribute") {
+                        container.sk_attribute = string(&meta)?.value();
+                    } else if meta.path.is_ident("type_attribute") {
+                        container.type_attribute = string(&meta)?.value();
+                    } else {
+                        let option = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
+                        return Err(meta.error(format!(
+                            "unknown option `{option}` in `#[stamp(…)]` of `{ident}`; options are: type_name, crate, pk_attribute, sk_attribute, type_attribute"
+                        )));
+                    }
+                    Ok(())
+                });
+                if let Err(error) = result {
+                    cx.syn_error(error);
+                }
+            } else if path.is_ident("serde") {
+                // serde reports its own attribute errors; read only what names attributes.
+                let _ = attribute.parse_nested_meta(|meta| {
+                    if meta.path.is_ident("rename_all") {
+                        if let Some(rule) = serde_name(&meta)? {
+                            rename_all = RenameRule::from_name(&rule);
+                        }
+                    } else {
+                        skip_value(&meta)?;
+                    }
+                    Ok(())
+                });
+            }
+        }
+        container.fields = named
+            .named
+            .iter()
+            .map(|field| read_field(cx, ident, field, rename_all))
+            .collect();
+        container
+    }
+}
+
+fn read_index(cx: &mut Ctxt, struct_name: &Ident, attribute: &Attribute, number: u32) -> Option<Index> {
+    let mut index = Index {
+        number,
+        attribute: attribute.clone(),
+        name: format!("GSI{number}"),
+        pk_attribute: format!("GSI{number}PK"),
+        sk_attribute: format!("GSI{number}SK"),
+        pk: None,
+        sk: None,
+    };
+    match &attribute.meta {
+        syn::Meta::NameValue(syn::MetaNameValue {
+            value: Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(literal), .. }),
+            ..
+        }) => {
+            index.pk = Some(read_template(cx, struct_name, literal.clone(), format!("#[gsi{number}]")));
+        }
+        syn::Meta::List(_) => {
+            let mut templates = Vec::new();
+            let result = attribute.parse_nested_meta(|meta| {
+                let string = |meta: &ParseNestedMeta| -> syn::Result<LitStr> { meta.value()?.parse::<LitStr>() };
+                if meta.path.is_ident("pk") {
+                    templates.push(("pk", string(&meta)?));
+                } else if meta.path.is_ident("sk") {
+                    templates.push(("sk", string(&meta)?));
+                } else if meta.path.is_ident("index_name") {
+                    index.name = string(&meta)?.value();
+                } else if meta.path.is_ident("pk_attribute") {
+                    index.pk_attribute = string(&meta)?.value();
+                } else if meta.path.is_ident("sk_attribute") {
+                    index.sk_attribute = string(&meta)?.value();
+                } else {
+                    let option = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
+                    return Err(meta.error(format!(
+                        "unknown option `{option}` in `#[gsi{number}(…)]` of `{struct_name}`; options are: pk, sk, index_name, pk_attribute, sk_attribute"
+                    )));
+                }
+                Ok(())
+            });
+            if let Err(error) = result {
+                cx.syn_error(error);
+                return None;
+            }
+            for (which, literal) in templates {
+                let template = read_template(cx, struct_name, literal.clone(), format!("#[gsi{number}({which})]"));
+                let slot = if which == "pk" { &mut index.pk } else { &mut index.sk };
+                if slot.is_some() {
+                    cx.error_spanned_by(
+                        &literal,
+                        format!("`{which}` is given twice in `#[gsi{number}(…)]` of `{struct_name}`"),
+                    );
+                } else {
+                    *slot = Some(template);
+                }
+            }
+        }
+        syn::Meta::Path(_) | syn::Meta::NameValue(_) => {
+            cx.error_spanned_by(
+                attribute,
+                format!(
+                    "`#[gsi{number}]` of `{struct_name}` takes a template, `#[gsi{number} = \"STATUS#<status>\"]`, or `#[gsi{number}(pk = \"…\", sk = \"…\")]`"
+                ),
+            );
+            return None;
+        }
+    }
+    Some(index)
+}
+
+fn read_field<'a>(cx: &mut Ctxt, struct_name: &Ident, field: &'a syn::Field, rename_all: Option<RenameRule>) -> Field<'a> {
+    let ident = field.ident.as_ref().expect("named fields have names");
+    let name = ident.to_string().trim_start_matches("r#").to_owned();
+    let mut serialized = Some(rename_all.map_or_else(|| name.clone(), |rule| rule.apply_to_field(&name)));
+    for attribute in &field.attrs {
+        if attribute.path().is_ident("serde") {
+            let _ = attribute.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    if let Some(renamed) = serde_name(&meta)? {
+                        serialized = Some(renamed);
+                    }
+                } else if meta.path.is_ident("flatten") || meta.path.is_ident("skip") || meta.path.is_ident("skip_serializing") {
+                    serialized = None;
+                } else {
+                    skip_value(&meta)?;
+                }
+                Ok(())
+            });
+        } else if attribute.path().is_ident("stamp") {
+            let result = attribute.parse_nested_meta(|meta| {
+                let option = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
+                Err(meta.error(format!(
+                    "unknown option `{option}` in `#[stamp(…)]` on field `{name}` of `{struct_name}`; fields take no options yet"
+                )))
+            });
+            if let Err(error) = result {
+                cx.syn_error(error);
+            }
+        }
+    }
+    Field {
+        ident,
+        name,
+        ty: &field.ty,
+        option_inner: option_inner(&field.ty),
+        serialized,
+    }
+}
+
+/// The kind of data `input` holds, when it is not a struct with named fields.
+pub fn unsupported_shape(input: &DeriveInput) -> Option<&'static str> {
+    match &input.data {
+        syn::Data::Struct(data) => match data.fields {
+            Fields::Named(_) => None,
+            Fields::Unnamed(_) => Some("a tuple struct"),
+            Fields::Unit => Some("a unit struct"),
+        },
+        syn::Data::Enum(_) => Some("an enum"),
+        syn::Data::Union(_) => Some("a union"),
+    }
+}

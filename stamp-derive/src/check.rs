@@ -1,0 +1,136 @@
+//! The rules of `#[derive(Item)]` that involve several attributes or fields.
+
+use std::collections::BTreeMap;
+
+use crate::ast::{Container, Template};
+use crate::ctxt::Ctxt;
+
+/// The highest GSI number: DynamoDB allows 20 GSIs per table.
+const MAX_INDEX: u32 = 20;
+
+/// Records every rule the container breaks.
+pub fn check(cx: &mut Ctxt, container: &Container) {
+    let ident = container.ident;
+    if container.pk.is_none() {
+        cx.error_spanned_by(
+            ident,
+            format!("`{ident}` has no partition key template: add `#[pk = \"…\"]`, such as `#[pk = \"USER#<id>\"]`"),
+        );
+    }
+    if container.sk.is_none() {
+        cx.error_spanned_by(
+            ident,
+            format!(
+                "`{ident}` has no sort key template: add `#[sk = \"…\"]`, such as `#[sk = \"PROFILE\"]` for one item per partition"
+            ),
+        );
+    }
+    for template in container.pk.iter().chain(&container.sk) {
+        check_template(cx, container, template, false);
+    }
+    let mut seen = BTreeMap::new();
+    for index in &container.indexes {
+        let number = index.number;
+        if !(1..=MAX_INDEX).contains(&number) {
+            cx.error_spanned_by(
+                &index.attribute,
+                format!(
+                    "index number {number} is out of range in `#[gsi{number}]` of `{ident}`: DynamoDB allows {MAX_INDEX} GSIs per table, written `#[gsi1]` to `#[gsi{MAX_INDEX}]`"
+                ),
+            );
+        }
+        if seen.insert(number, ()).is_some() {
+            cx.error_spanned_by(
+                &index.attribute,
+                format!("`#[gsi{number}]` is repeated on `{ident}`: give each index number once"),
+            );
+        }
+        if index.pk.is_none() && index.sk.is_some() {
+            cx.error_spanned_by(
+                &index.attribute,
+                format!(
+                    "`#[gsi{number}(…)]` of `{ident}` has a sort key but no partition key: add `pk = \"…\"`, like `#[gsi{number}(pk = \"STATUS#<status>\", sk = \"<updated_at>\")]`"
+                ),
+            );
+        }
+        for template in index.pk.iter().chain(&index.sk) {
+            check_template(cx, container, template, true);
+        }
+    }
+    check_names(cx, container);
+}
+
+fn check_template(cx: &mut Ctxt, container: &Container, template: &Template, optional_allowed: bool) {
+    let ident = container.ident;
+    let source = template.literal.value();
+    let label = &template.label;
+    let mut used: Vec<&str> = Vec::new();
+    for name in template.fields() {
+        let Some(field) = container.fields.iter().find(|field| field.name == name) else {
+            let fields: Vec<&str> = container.fields.iter().map(|field| field.name.as_str()).collect();
+            cx.error_spanned_by(
+                &template.literal,
+                format!(
+                    "unknown field `{name}` in key template `{source}` (`{label}` of `{ident}`); fields are: {}",
+                    fields.join(", ")
+                ),
+            );
+            continue;
+        };
+        if used.contains(&name) {
+            cx.error_spanned_by(
+                &template.literal,
+                format!("field `{name}` appears twice in key template `{source}` (`{label}` of `{ident}`): use it once"),
+            );
+        }
+        used.push(name);
+        if field.option_inner.is_some() && !optional_allowed {
+            cx.error_spanned_by(
+                &template.literal,
+                format!(
+                    "field `{name}` is an `Option`, so it cannot be in the primary key template `{source}` (`{label}` of `{ident}`): every item needs its primary key; only GSI templates may use `Option` fields (a sparse index)"
+                ),
+            );
+        }
+    }
+}
+
+/// Key attribute names must differ from each other and from every field's
+/// serialized name.
+fn check_names(cx: &mut Ctxt, container: &Container) {
+    let ident = container.ident;
+    let mut reserved: Vec<(String, String)> = vec![
+        (container.pk_attribute.clone(), "the partition key attribute".to_owned()),
+        (container.sk_attribute.clone(), "the sort key attribute".to_owned()),
+        (container.type_attribute.clone(), "the entity type attribute".to_owned()),
+    ];
+    for index in &container.indexes {
+        reserved.push((
+            index.pk_attribute.clone(),
+            format!("the partition key attribute of {}", index.name),
+        ));
+        if index.sk.is_some() {
+            reserved.push((index.sk_attribute.clone(), format!("the sort key attribute of {}", index.name)));
+        }
+    }
+    for (position, (name, role)) in reserved.iter().enumerate() {
+        if let Some((_, first_role)) = reserved[..position].iter().find(|(other, _)| other == name) {
+            cx.error_spanned_by(
+                ident,
+                format!("attribute name `{name}` is both {first_role} and {role} of `{ident}`: give them different names"),
+            );
+        }
+    }
+    for field in &container.fields {
+        let Some(serialized) = &field.serialized else { continue };
+        if let Some((_, role)) = reserved.iter().find(|(name, _)| name == serialized) {
+            cx.error_spanned_by(
+                field.ident,
+                format!(
+                    "field `{}` is stored as attribute `{serialized}`, which is {role} of `{ident}`: rename the field, or give it `#[serde(rename = \"…\")]`",
+                    field.name
+                ),
+            );
+        }
+    }
+}

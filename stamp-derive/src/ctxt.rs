@@ -1,0 +1,38 @@
+//! Collects the errors of one derive so they are reported together.
+
+use std::fmt::Display;
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+
+/// The errors found so far.
+#[derive(Default)]
+pub struct Ctxt {
+    errors: Vec<syn::Error>,
+}
+
+impl Ctxt {
+    /// Records an error spanning `tokens`.
+    pub fn error_spanned_by(&mut self, tokens: impl ToTokens, message: impl Display) {
+        self.errors.push(syn::Error::new_spanned(tokens.into_token_stream(), message));
+    }
+
+    /// Records a `syn` error as it is.
+    pub fn syn_error(&mut self, error: syn::Error) {
+        self.errors.push(error);
+    }
+
+    /// `Ok` without errors, otherwise every error as `compile_error!`s.
+    pub fn check(self) -> Result<(), TokenStream> {
+        let mut errors = self.errors.into_iter();
+        match errors.next() {
+            None => Ok(()),
+            Some(mut combined) => {
+                for error in errors {
+                    combined.combine(error);
+                }
+                Err(combined.to_compile_error())
+            }
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! Generates the code of `#[derive(Item)]` from a checked [`Container`].
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Fields, Ident};
+
+use crate::ast::{self, Container, Field, Index, Template};
+use crate::check;
+use crate::ctxt::Ctxt;
+use crate::template::{self, Piece};
+
+/// The derive's entry point: the generated code, or only the errors.
+pub fn derive_item(input: &DeriveInput) -> TokenStream {
+    let mut cx = Ctxt::default();
+    let ident = &input.ident;
+    if let Some(shape) = ast::unsupported_shape(input) {
+        cx.error_spanned_by(
+            ident,
+            format!(
+                "`#[derive(Item)]` needs a struct with named fields, but `{ident}` is {shape}: an item stores each named field as an attribute"
+            ),
+        );
+    }
+    if !input.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.generics,
+            format!("`#[derive(Item)]` does not support generic parameters on `{ident}`: an entity has one concrete type"),
+        );
+    }
+    let named = match &input.data {
+        syn::Data::Struct(syn::DataStruct {
+            fields: Fields::Named(named),
+            ..
+        }) if input.generics.params.is_empty() => named,
+        _ => return cx.check().err().unwrap_or_default(),
+    };
+    let container = Container::from_ast(&mut cx, input, named);
+    check::check(&mut cx, &container);
+    match cx.check() {
+        Ok(()) => generate(&container),
+        Err(errors) => errors,
+    }
+}
+
+/// Where a template's [`KeyTemplate`] lives inside `Self::SCHEMA`.
+enum TemplatePlace {
+    PartitionKey,
+    SortKey,
+    IndexPartitionKey(usize),
+    IndexSortKey(usize),
+}
+
+impl TemplatePlace {
+    fn path(&self) -> TokenStream {
+        match self {
+            TemplatePlace::PartitionKey => quote!(__schema.partition_key.template),
+            TemplatePlace::SortKey => quote!(__schema.sort_key.template),
+            TemplatePlace::IndexPartitionKey(position) => quote!(__schema.indexes[#position].partition_key.template),
+            TemplatePlace::IndexSortKey(position) => {
+                quote!(__schema.indexes[#position].sort_key.as_ref().expect("the index has a sort key").template)
+            }
+        }
+    }
+}
+
+fn pieces(template: &Template) -> &[Piece] {
+    template.pieces.as_deref().expect("checked templates have pieces")
+}
+
+fn field<'c>(container: &'c Container, name: &str) -> &'c Field<'c> {
+    container
+        .fields
+        .iter()
+        .find(|field| field.name == name)
+        .expect("checked template fields exist")
+}
+
+/// The distinct fields of some templates, in order of first use.
+fn template_fields<'c>(container: &'c Container, templates: &[&Template]) -> Vec<&'c Field<'c>> {
+    let mut fields: Vec<&Field> = Vec::new();
+    for name in templates.iter().flat_map(|template| template.fields()) {
+        if !fields.iter().any(|known| known.name == name) {
+            fields.push(field(container, name));
+        }
+    }
+    fields
+}
+
+/// The parameter type a key builder takes for `field`.
+fn parameter_type(field: &Field) -> TokenStream {
+    if field.is_string() {
+        quote!(&str)
+    } else {
+        let ty = field.key_type();
+        quote!(&#ty)
+    }
+}
+
+fn key_template_tokens(krate: &syn::Path, template: &Template) -> TokenStream {
+    let pieces = pieces(template);
+    let source = template.literal.value();
+    let escaped = template::escaped_chars(pieces);
+    let segments = pieces.iter().map(|piece| match piece {
+        Piece::Literal(text) => quote!(#krate::Segment::Literal(#text)),
+        Piece::Field(name) => quote!(#krate::Segment::Field(#name)),
+    });
+    quote! {
+        #krate::KeyTemplate {
+            source: #source,
+            segments: &[#(#segments),*],
+            escaped: #escaped,
+        }
+    }
+}
+
+/// An expression building one key attribute value from the parameters named
+/// after the template's fields.
+fn build_key(container: &Container, template: &Template, place: &TemplatePlace) -> TokenStream {
+    let krate = &container.krate;
+    let template_path = place.path();
+    let mut capacity = vec![quote!(#template_path.literal_len())];
+    let mut steps = Vec::new();
+    for piece in pieces(template) {
+        match piece {
+            Piece::Literal(text) => steps.push(quote!(__builder.literal(#text);)),
+            Piece::Field(name) => {
+                let field = field(container, name);
+                let ident = field.ident;
+                if field.is_string() {
+                    capacity.push(quote!(#ident.len()));
+                    steps.push(quote!(__builder.str_field(#name, #ident)?;));
+                } else {
+                    let ty = field.key_type();
+                    capacity.push(quote_spanned!(ty.span()=> <#ty as #krate::KeyPart>::LEN_HINT));
+                    steps.push(quote_spanned!(ty.span()=> __builder.field::<#ty>(#name, #ident)?;));
+                }
+            }
+        }
+    }
+    quote! {{
+        let mut __builder = #krate::__private::KeyBuilder::new(
+            __schema.type_name,
+            &#template_path,
+            #(#capacity)+*,
+        );
+        #(#steps)*
+        __builder.finish()
+    }}
+}
+
+/// `parse_…` for one key attribute: splits a key value back into its fields.
+fn parse_function(container: &Container, template: &Template, place: &TemplatePlace, function: &Ident, attribute: &str) -> TokenStream {
+    let krate = &container.krate;
+    let template_path = place.path();
+    let fields: Vec<&Field> = template.fields().map(|name| field(container, name)).collect();
+    let types = fields.iter().map(|field| field.key_type());
+    let decoded = fields.iter().enumerate().map(|(position, field)| {
+        let name = &field.name;
+        let ty = field.key_type();
+        quote_spanned!(ty.span()=> #krate::__private::decode_field::<#ty>(__schema.type_name, #name, key, &__segments[#position])?)
+    });
+    let source = template.literal.value();
+    let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
+    let doc = format!(
+        "Parses a `{attribute}` value of `{}` back into its fields ({}), following the template `{source}`.\n\n\
+         # Errors\n\n\
+         `stamp::Error::KeyMismatch` when the value does not have the template's shape; \
+         `stamp::Error::KeyDecode` when a field segment is not a valid encoding of its type.",
+        container.ident,
+        if names.is_empty() { "none: the template is a constant".to_owned() } else { names.join(", ") },
+    );
+    let unused = fields.is_empty().then(|| quote!(let _ = &__segments;));
+    quote! {
+        #[doc = #doc]
+        pub fn #function(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::Error> {
+            let __schema = <Self as #krate::Entity>::SCHEMA;
+            let __segments = #template_path.split(__schema.type_name, key)?;
+            #unused
+            ::core::result::Result::Ok((#(#decoded,)*))
+        }
+    }
+}
+
+fn generate(container: &Container) -> TokenStream {
+    let krate = &container.krate;
+    let ident = container.ident;
+    let pk = container.pk.as_ref().expect("checked");
+    let sk = container.sk.as_ref().expect("checked");
+    let mut indexes: Vec<&Index> = container.indexes.iter().collect();
+    indexes.sort_by_key(|index| index.number);
+
+    // The static schema.
+    let type_name = &container.type_name;
+    let type_attribute = &container.type_attribute;
+    let pk_attribute = &container.pk_attribute;
+    let sk_attribute = &container.sk_attribute;
+    let pk_template = key_template_tokens(krate, pk);
+    let sk_template = key_template_tokens(krate, sk);
+    let index_schemas = indexes.iter().map(|index| {
+        let number = index.number as u8;
+        let name = &index.name;
+        let index_pk = &index.pk_attribute;
+        let index_pk_template = key_template_tokens(krate, index.pk.as_ref().expect("checked"));
+        let sort_key = match &index.sk {
+            Some(template) => {
+                let index_sk = &index.sk_attribute;
+                let index_sk_template = key_template_tokens(krate, template);
+                quote!(::core::option::Option::Some(#krate::KeyAttribute { name: #index_sk, template: #index_sk_template }))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            #krate::IndexSchema {
+                number: #number,
+                name: #name,
+                partition_key: #krate::KeyAttribute { name: #index_pk, template: #index_pk_template },
+                sort_key: #sort_key,
+            }
+        }
+    });
+    let serialized = container.fields.iter().filter_map(|field| field.serialized.as_deref());
+
+    // The primary key builder.
+    let key_fields = template_fields(container, &[pk, sk]);
+    let key_parameters = key_fields.iter().map(|field| {
+        let ident = field.ident;
+        let ty = parameter_type(field);
+        quote!(#ident: #ty)
+    });
+    let key_arguments: Vec<TokenStream> = key_fields
+        .iter()
+        .map(|field| {
+            let ident = field.ident;
+            quote!(&self.#ident)
+        })
+        .collect();
+    let build_pk = build_key(container, pk, &TemplatePlace::PartitionKey);
+    let build_sk = build_key(container, sk, &TemplatePlace::SortKey);
+    let key_doc = format!(
+        "Builds the primary key of a `{ident}`: `{pk_attribute}` = `{}`, `{sk_attribute}` = `{}`.\n\n\
+         # Errors\n\n\
+         `stamp::Error::EmptyKeyValue` when a field encodes to the empty string; \
+         `stamp::Error::KeyEncode` when a field has no key encoding.",
+        pk.literal.value(),
+        sk.literal.value(),
+    );
+
+    // Index key builders, and the index attributes of `to_item`.
+    let mut index_functions = Vec::new();
+    let mut index_attributes = Vec::new();
+    for (position, index) in indexes.iter().enumerate() {
+        let index_pk = index.pk.as_ref().expect("checked");
+        let templates: Vec<&Template> = std::iter::once(index_pk).chain(index.sk.as_ref()).collect();
+        let fields = template_fields(container, &templates);
+        let function = format_ident!("gsi{}_key", index.number);
+        let parameters = fields.iter().map(|field| {
+            let ident = field.ident;
+            let ty = parameter_type(field);
+            quote!(#ident: #ty)
+        });
+        let build_index_pk = build_key(container, index_pk, &TemplatePlace::IndexPartitionKey(position));
+        let build_index_sk = match &index.sk {
+            Some(template) => {
+                let build = build_key(container, template, &TemplatePlace::IndexSortKey(position));
+                quote!(::core::option::Option::Some(#build))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let doc = format!(
+            "Builds the key of a `{ident}` in index `{}`: `{}` = `{}`{}.\n\n\
+             # Errors\n\n\
+             `stamp::Error::EmptyKeyValue` when a field encodes to the empty string; \
+             `stamp::Error::KeyEncode` when a field has no key encoding.",
+            index.name,
+            index.pk_attribute,
+            index_pk.literal.value(),
+            index
+                .sk
+                .as_ref()
+                .map(|template| format!(", `{}` = `{}`", index.sk_attribute, template.literal.value()))
+                .unwrap_or_default(),
+        );
+        index_functions.push(quote! {
+            #[doc = #doc]
+            pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::IndexKey<Self>, #krate::Error> {
+                let __schema = <Self as #krate::Entity>::SCHEMA;
+                let __partition_key = #build_index_pk;
+                let __sort_key = #build_index_sk;
+                ::core::result::Result::Ok(#krate::IndexKey::from_parts(&__schema.indexes[#position], __partition_key, __sort_key))
+            }
+        });
+        let pk_name = &index.pk_attribute;
+        let sk_name = &index.sk_attribute;
+        let optional: Vec<&&Field> = fields.iter().filter(|field| field.option_inner.is_some()).collect();
+        let arguments = fields.iter().map(|field| {
+            let ident = field.ident;
+            if field.option_inner.is_some() {
+                let local = format_ident!("__value_{}", field.name);
+                quote!(#local)
+            } else {
+                quote!(&self.#ident)
+            }
+        });
+        let insert = quote! {
+            let (__partition_key, __sort_key) = Self::#function(#(#arguments),*)?.into_parts();
+            #krate::__private::insert_string(&mut __item, #pk_name, __partition_key);
+            if let ::core::option::Option::Some(__sort_key) = __sort_key {
+                #krate::__private::insert_string(&mut __item, #sk_name, __sort_key);
+            }
+        };
+        if optional.is_empty() {
+            index_attributes.push(quote!({ #insert }));
+        } else {
+            let locals = optional.iter().map(|field| format_ident!("__value_{}", field.name));
+            let idents = optional.iter().map(|field| field.ident);
+            index_attributes.push(quote! {
+                // A sparse index: its attributes are written only when every field is `Some`.
+                if let (#(::core::option::Option::Some(#locals),)*) = (#(&self.#idents,)*) {
+                    #insert
+                }
+            });
+        }
+    }
+
+    // Key parsers.
+    let mut parse_functions = vec![
+        parse_function(container, pk, &TemplatePlace::PartitionKey, &format_ident!("parse_partition_key"), pk_attribute),
+        parse_function(container, sk, &TemplatePlace::SortKey, &format_ident!("parse_sort_key"), sk_attribute),
+    ];
+    for (position, index) in indexes.iter().enumerate() {
+        parse_functions.push(parse_function(
+            container,
+            index.pk.as_ref().expect("checked"),
+            &TemplatePlace::IndexPartitionKey(position),
+            &format_ident!("parse_gsi{}_partition_key", index.number),
+            &index.pk_attribute,
+        ));
+        if let Some(template) = &index.sk {
+            parse_functions.push(parse_function(
+                container,
+                template,
+                &TemplatePlace::IndexSortKey(position),
+                &format_ident!("parse_gsi{}_sort_key", index.number),
+                &index.sk_attribute,
+            ));
+        }
+    }
+
+    let span = Span::call_site();
+    quote_spanned! {span=>
+        const _: () = {
+            #[automatically_derived]
+            impl #krate::Entity for #ident {
+                const SCHEMA: &'static #krate::EntitySchema = &#krate::EntitySchema {
+                    type_name: #type_name,
+                    type_attribute: #type_attribute,
+                    partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
+                    sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #sk_template },
+                    indexes: &[#(#index_schemas),*],
+                    fields: &[#(#serialized),*],
+                };
+
+                fn primary_key(&self) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
+                    Self::key(#(#key_arguments),*)
+                }
+
+                fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::Error> {
+                    let __schema = <Self as #krate::Entity>::SCHEMA;
+                    let (__partition_key, __sort_key) = <Self as #krate::Entity>::primary_key(self)?.into_parts();
+                    let mut __item = #krate::__private::serialize_fields(__schema, self)?;
+                    #krate::__private::insert_string(&mut __item, #pk_attribute, __partition_key);
+                    #krate::__private::insert_string(&mut __item, #sk_attribute, __sort_key);
+                    #(#index_attributes)*
+                    #krate::__private::insert_string(&mut __item, #type_attribute, ::std::string::String::from(#type_name));
+                    ::core::result::Result::Ok(__item)
+                }
+
+                fn from_item(item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+                    #krate::__private::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
+                }
+            }
+
+            #[automatically_derived]
+            impl #ident {
+                #[doc = #key_doc]
+                pub fn key(#(#key_parameters),*) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
+                    let __schema = <Self as #krate::Entity>::SCHEMA;
+                    let __partition_key = #build_pk;
+                    let __sort_key = #build_sk;
+                    ::core::result::Result::Ok(#krate::PrimaryKey::from_parts(__partition_key, __sort_key))
+                }
+
+                #(#index_functions)*
+
+                #(#parse_functions)*
+            }
+        };
+    }
+}

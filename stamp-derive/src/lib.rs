@@ -1,0 +1,43 @@
+//! The derives of Stamp. Use them through the `stamp` facade:
+//! `#[derive(stamp::Item)]` and `#[derive(stamp::KeyPart)]`.
+//!
+//! Each derive runs three steps over a typed model, as serde_derive does:
+//! [`ast`] reads the attributes (collecting every error), [`check`] applies
+//! the rules that involve several attributes, and [`expand`] generates the
+//! code. Errors of one struct are reported together; when there is any,
+//! nothing else is emitted, so no follow-on errors appear.
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+mod ast;
+mod case;
+mod check;
+mod ctxt;
+mod expand;
+mod key_part;
+mod template;
+
+/// Derives `stamp::Entity` and typed key builders from key templates.
+///
+/// See the `stamp` crate documentation for the attribute grammar.
+#[proc_macro_derive(
+    Item,
+    attributes(
+        pk, sk, stamp, gsi0, gsi1, gsi2, gsi3, gsi4, gsi5, gsi6, gsi7, gsi8, gsi9, gsi10, gsi11, gsi12, gsi13, gsi14,
+        gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, gsi21, gsi22, gsi23, gsi24, gsi25, gsi26, gsi27, gsi28, gsi29, gsi30
+    )
+)]
+pub fn derive_item(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive_item(&input).into()
+}
+
+/// Derives `stamp::KeyPart` for a unit-only enum (by variant name, after
+/// serde's or `#[stamp(…)]`'s `rename_all` and `rename`) or a newtype (by its
+/// inner value).
+#[proc_macro_derive(KeyPart, attributes(stamp))]
+pub fn derive_key_part(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    key_part::derive(&input).into()
+}

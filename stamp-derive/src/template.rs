@@ -1,0 +1,144 @@
+//! The key template grammar: `LITERAL<field>LITERAL<field>…`.
+
+/// One parsed piece of a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    Literal(String),
+    Field(String),
+}
+
+/// A syntax error: what is wrong, and what would be right.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub what: String,
+    pub fix: String,
+}
+
+fn syntax_error(what: String, fix: String) -> Result<Vec<Piece>, SyntaxError> {
+    Err(SyntaxError { what, fix })
+}
+
+/// Parses `source` into pieces.
+pub fn parse(source: &str) -> Result<Vec<Piece>, SyntaxError> {
+    if source.is_empty() {
+        return syntax_error(
+            "empty key template".to_owned(),
+            "give a constant such as \"PROFILE\" or a template such as \"USER#<id>\"".to_owned(),
+        );
+    }
+    let mut pieces = Vec::new();
+    let mut rest = source;
+    while !rest.is_empty() {
+        match rest.find(['<', '>']) {
+            None => {
+                pieces.push(Piece::Literal(rest.to_owned()));
+                rest = "";
+            }
+            Some(start) if rest.as_bytes()[start] == b'>' => {
+                return syntax_error(
+                    format!("unmatched `>` after `{}`", &rest[..start]),
+                    "a placeholder is written `<field>`".to_owned(),
+                );
+            }
+            Some(start) => {
+                if start > 0 {
+                    pieces.push(Piece::Literal(rest[..start].to_owned()));
+                }
+                let after = &rest[start + 1..];
+                let end = match after.find(['<', '>']) {
+                    Some(end) if after.as_bytes()[end] == b'>' => end,
+                    _ => {
+                        let unclosed = after.find('<').map_or(after, |end| &after[..end]);
+                        return syntax_error(
+                            format!("unclosed `<` in placeholder `<{unclosed}`"),
+                            format!("close it with `>`, like `<{unclosed}>`"),
+                        );
+                    }
+                };
+                let name = &after[..end];
+                if name.is_empty() {
+                    return syntax_error(
+                        "empty placeholder `<>`".to_owned(),
+                        "name a field between `<` and `>`, like `<id>`".to_owned(),
+                    );
+                }
+                if let Some(Piece::Field(previous)) = pieces.last() {
+                    return syntax_error(
+                        format!("adjacent placeholders `<{previous}><{name}>`"),
+                        format!(
+                            "put a delimiter between them, like `<{previous}>#<{name}>`, so that the key can be parsed back"
+                        ),
+                    );
+                }
+                pieces.push(Piece::Field(name.to_owned()));
+                rest = &after[end + 1..];
+            }
+        }
+    }
+    Ok(pieces)
+}
+
+/// The characters escaped in field values: `%`, and for every literal
+/// between two placeholders its first non-alphanumeric character (its first
+/// character if it has none). Must match `stamp_core::KeyTemplate`'s docs.
+pub fn escaped_chars(pieces: &[Piece]) -> String {
+    let mut escaped = String::from("%");
+    for (position, piece) in pieces.iter().enumerate() {
+        let interior = position > 0 && position + 1 < pieces.len();
+        if let (Piece::Literal(text), true) = (piece, interior) {
+            let delimiter = text
+                .chars()
+                .find(|ch| !ch.is_alphanumeric())
+                .or_else(|| text.chars().next());
+            if let Some(ch) = delimiter.filter(|ch| !escaped.contains(*ch)) {
+                escaped.push(ch);
+            }
+        }
+    }
+    escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(name: &str) -> Piece {
+        Piece::Field(name.to_owned())
+    }
+
+    fn literal(text: &str) -> Piece {
+        Piece::Literal(text.to_owned())
+    }
+
+    #[test]
+    fn parses_literals_and_fields() {
+        assert_eq!(
+            parse("ORDER#<created_at>#<order_id>").unwrap(),
+            vec![literal("ORDER#"), field("created_at"), literal("#"), field("order_id")]
+        );
+        assert_eq!(parse("PROFILE").unwrap(), vec![literal("PROFILE")]);
+        assert_eq!(parse("<updated_at>").unwrap(), vec![field("updated_at")]);
+    }
+
+    fn what(source: &str) -> String {
+        parse(source).unwrap_err().what
+    }
+
+    #[test]
+    fn reports_syntax_errors() {
+        assert_eq!(what("USER#<id"), "unclosed `<` in placeholder `<id`");
+        assert_eq!(what("USER#<a<b>"), "unclosed `<` in placeholder `<a`");
+        assert_eq!(what("USER#<>"), "empty placeholder `<>`");
+        assert_eq!(what("<a><b>"), "adjacent placeholders `<a><b>`");
+        assert_eq!(what("A>B"), "unmatched `>` after `A`");
+        assert_eq!(what(""), "empty key template");
+    }
+
+    #[test]
+    fn escapes_the_first_symbol_of_interior_delimiters() {
+        assert_eq!(escaped_chars(&parse("ORDER#<a>#<b>").unwrap()), "%#");
+        assert_eq!(escaped_chars(&parse("CUST#<a>").unwrap()), "%");
+        assert_eq!(escaped_chars(&parse("<a>::<b>|x<c>").unwrap()), "%:|");
+        assert_eq!(escaped_chars(&parse("<a>X<b>").unwrap()), "%X");
+    }
+}

@@ -1,0 +1,121 @@
+//! Project tasks for Stamp, run as `cargo xtask TASK`.
+//!
+//! The tasks need a DynamoDB endpoint; without one they start moto's
+//! DynamoDB-compatible server from a Python venv in `target/stamp-venv`.
+
+mod demo_task;
+mod dynamodb_task;
+mod endpoint;
+mod local_server;
+mod test_task;
+mod venv;
+mod workspace;
+
+use std::process::{ExitCode, ExitStatus};
+
+use clap::{Parser, Subcommand};
+
+/// The error type of all tasks.
+type Result<T, E = Box<dyn std::error::Error>> = std::result::Result<T, E>;
+
+/// Project tasks for Stamp.
+#[derive(Debug, Parser)]
+#[command(name = "xtask", bin_name = "cargo xtask")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Run the workspace's tests (all targets, then doc tests) against DynamoDB.
+    ///
+    /// Uses $STAMP_DYNAMODB_ENDPOINT when set; otherwise starts moto on a free
+    /// loopback port for the run and stops it afterwards.
+    Test {
+        /// Passed to both `cargo test` runs, e.g. `key_template -- --nocapture`.
+        /// (`-p` does not narrow them: cargo ignores it next to `--workspace`.)
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Run a local DynamoDB (moto) in the foreground until Ctrl-C.
+    ///
+    /// With Docker you can instead run `docker compose up`, which starts
+    /// DynamoDB Local on port 8000.
+    Dynamodb {
+        /// The port to serve on 127.0.0.1.
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+    },
+    /// Run the stamp-examples demo against DynamoDB.
+    ///
+    /// The endpoint is --endpoint, else $STAMP_DYNAMODB_ENDPOINT, else a moto
+    /// server started for the run.
+    Demo {
+        /// The DynamoDB endpoint URL to use.
+        #[arg(long)]
+        endpoint: Option<String>,
+        /// Passed to the demo after `--endpoint URL`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().task {
+        Task::Test { args } => test_task::run(&args),
+        Task::Dynamodb { port } => dynamodb_task::run(port),
+        Task::Demo { endpoint, args } => demo_task::run(endpoint, &args),
+    };
+    result.unwrap_or_else(|error| {
+        eprintln!("xtask: {error}");
+        ExitCode::FAILURE
+    })
+}
+
+/// The exit code that mirrors a child's `status`; failure if a signal ended it.
+fn exit_code(status: ExitStatus) -> ExitCode {
+    match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(code) => u8::try_from(code).map_or(ExitCode::FAILURE, ExitCode::from),
+        None => ExitCode::FAILURE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Task {
+        Cli::try_parse_from(std::iter::once("xtask").chain(args.iter().copied()))
+            .unwrap()
+            .task
+    }
+
+    #[test]
+    fn test_args_pass_through_verbatim() {
+        let Task::Test { args } = parse(&["test", "-p", "stamp-core", "--", "--nocapture"]) else {
+            panic!("not the test task");
+        };
+        assert_eq!(args, ["-p", "stamp-core", "--", "--nocapture"]);
+    }
+
+    #[test]
+    fn demo_takes_an_endpoint_and_passes_the_rest() {
+        let Task::Demo { endpoint, args } =
+            parse(&["demo", "--endpoint", "http://x:1", "--verbose", "run"])
+        else {
+            panic!("not the demo task");
+        };
+        assert_eq!(endpoint.as_deref(), Some("http://x:1"));
+        assert_eq!(args, ["--verbose", "run"]);
+    }
+
+    #[test]
+    fn dynamodb_defaults_to_port_8000() {
+        assert!(matches!(
+            parse(&["dynamodb"]),
+            Task::Dynamodb { port: 8000 }
+        ));
+    }
+}

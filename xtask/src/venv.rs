@@ -1,0 +1,105 @@
+//! The Python virtual environment that holds moto.
+//!
+//! It lives in `target/stamp-venv`, is created with `python3 -m venv` when
+//! missing, and gets [`REQUIREMENTS`] installed with pip. A marker file records
+//! what was installed, so pip only runs again when the list changes.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::Result;
+
+/// The moto release pinned in [`REQUIREMENTS`].
+pub const MOTO_VERSION: &str = "5.2.5";
+
+/// What pip installs into the venv. Add packages here; the marker makes the
+/// next run install them.
+///
+/// Plain `moto` lacks the server's web stack (flask, flask-cors) and the
+/// PartiQL parser that DynamoDB's `ExecuteStatement`, `BatchExecuteStatement`
+/// and `ExecuteTransaction` need (pinned as moto's `dynamodb` extra pins it).
+pub const REQUIREMENTS: &[&str] = &[
+    "moto==5.2.5",
+    "flask",
+    "flask-cors",
+    "py-partiql-parser==0.6.3",
+];
+
+/// The venv's location relative to the workspace root.
+const VENV_DIR: &str = "target/stamp-venv";
+
+/// The file that records the installed requirement list.
+const MARKER: &str = ".stamp-requirements";
+
+/// A ready-to-use virtual environment.
+#[derive(Debug, Clone)]
+pub struct Venv {
+    dir: PathBuf,
+}
+
+impl Venv {
+    /// The venv below `root`, created and filled with [`REQUIREMENTS`] as
+    /// needed.
+    pub fn ensure(root: &Path) -> Result<Self> {
+        let venv = Self {
+            dir: root.join(VENV_DIR),
+        };
+        venv.create_if_missing()?;
+        venv.install_if_stale()?;
+        Ok(venv)
+    }
+
+    /// The venv directory; moto's logs go here too.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The path of an executable in the venv's `bin` directory.
+    pub fn bin(&self, name: &str) -> PathBuf {
+        self.dir.join("bin").join(name)
+    }
+
+    fn create_if_missing(&self) -> Result<()> {
+        if self.bin("python").exists() {
+            return Ok(());
+        }
+        run(Command::new("python3").arg("-m").arg("venv").arg(&self.dir))
+    }
+
+    fn install_if_stale(&self) -> Result<()> {
+        let marker = self.dir.join(MARKER);
+        let wanted = REQUIREMENTS.join("\n");
+        if fs::read_to_string(&marker).is_ok_and(|found| found.trim() == wanted) {
+            return Ok(());
+        }
+        println!("installing moto {MOTO_VERSION} into {VENV_DIR} ...");
+        run(Command::new(self.bin("pip"))
+            .args(["install", "--disable-pip-version-check", "-q"])
+            .args(REQUIREMENTS))?;
+        fs::write(&marker, wanted)?;
+        Ok(())
+    }
+}
+
+/// Runs `command` to completion and fails unless it succeeds.
+fn run(command: &mut Command) -> Result<()> {
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {command:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} failed: {status}").into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requirements_pin_the_advertised_moto() {
+        assert!(REQUIREMENTS.contains(&format!("moto=={MOTO_VERSION}").as_str()));
+    }
+}
