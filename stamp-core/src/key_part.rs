@@ -168,7 +168,7 @@ macro_rules! signed_key_part {
             fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
                 let shifted = <$unsigned>::decode_key(encoded).map_err(|_| {
                     KeyPartError::invalid(
-                        concat!("a ", stringify!($ty), " shifted by 2^", stringify!($ty), "::BITS-1 as unsigned decimal digits"),
+                        concat!("a ", stringify!($ty), " shifted onto ", stringify!($unsigned), ", as fixed-width decimal digits"),
                         encoded,
                     )
                 })?;

@@ -1,0 +1,9 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::KeyPart, Serialize, Deserialize)]
+enum Status {
+    Pending,
+    Shipped { carrier: String },
+}
+
+fn main() {}

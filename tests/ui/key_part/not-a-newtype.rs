@@ -1,0 +1,8 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::KeyPart, Serialize, Deserialize)]
+struct Sku {
+    code: String,
+}
+
+fn main() {}

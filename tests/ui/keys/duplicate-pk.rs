@@ -1,0 +1,11 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::Item, Serialize, Deserialize)]
+#[pk = "USER#<id>"]
+#[pk = "ACCOUNT#<id>"]
+#[sk = "PROFILE"]
+struct User {
+    id: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::Item, Serialize, Deserialize)]
+#[sk = "PROFILE"]
+struct User {
+    id: String,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::Item, Serialize, Deserialize)]
+#[pk = "USER#<id>"]
+#[sk = "PROFILE"]
+struct User {
+    id: String,
+    #[serde(rename = "PK")]
+    partition: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::Item, Serialize, Deserialize)]
+#[pk = "USER#<id"]
+#[sk = "PROFILE"]
+struct User {
+    id: String,
+}
+
+fn main() {}
