@@ -63,8 +63,9 @@
 //! The key encodings and their escaping are documented in [`stamp_core`].
 
 pub use stamp_core::{
-    Entity, EntitySchema, Error, IndexKey, IndexSchema, Item, KeyAttribute, KeyBuilder, KeyPart, KeyPartError,
-    KeyTemplate, PrimaryKey, Segment, Table, TableDefinition, TableIndex, aws_sdk_dynamodb, local,
+    Entity, EntitySchema, Error, IndexKey, IndexSchema, Item, KeyAttribute, KeyBuilder, KeyPart,
+    KeyPartError, KeyTemplate, PrimaryKey, Segment, Table, TableDefinition, TableIndex,
+    aws_sdk_dynamodb, local,
 };
 pub use stamp_derive::{Item, KeyPart};
 

@@ -83,7 +83,8 @@ fn the_order_key_is_exact() {
         key.sort_key(),
         "ORDER#2026-06-01T10:00:00.000000000Z#67e55044-10b1-426f-9247-bb680e5fe0c8"
     );
-    let index_key = Order::gsi1_key(&OrderStatus::InTransit, &time("2026-06-02T08:30:00.25Z")).unwrap();
+    let index_key =
+        Order::gsi1_key(&OrderStatus::InTransit, &time("2026-06-02T08:30:00.25Z")).unwrap();
     assert_eq!(index_key.index().name, "GSI1");
     assert_eq!(index_key.partition_key(), "STATUS#IN_TRANSIT");
     assert_eq!(index_key.sort_key(), Some("2026-06-02T08:30:00.250000000Z"));
@@ -93,9 +94,18 @@ fn the_order_key_is_exact() {
 fn keys_parse_back_into_typed_fields() {
     let created_at = time("2026-06-01T10:00:00.123456789Z");
     let key = Order::key("c-1", &created_at, &order_id()).unwrap();
-    assert_eq!(Order::parse_partition_key(key.partition_key()).unwrap(), ("c-1".to_owned(),));
-    assert_eq!(Order::parse_sort_key(key.sort_key()).unwrap(), (created_at, order_id()));
-    assert_eq!(Order::parse_gsi1_partition_key("STATUS#DONE").unwrap(), (OrderStatus::Delivered,));
+    assert_eq!(
+        Order::parse_partition_key(key.partition_key()).unwrap(),
+        ("c-1".to_owned(),)
+    );
+    assert_eq!(
+        Order::parse_sort_key(key.sort_key()).unwrap(),
+        (created_at, order_id())
+    );
+    assert_eq!(
+        Order::parse_gsi1_partition_key("STATUS#DONE").unwrap(),
+        (OrderStatus::Delivered,)
+    );
     assert_eq!(ProductRecord::parse_sort_key("PRODUCT").unwrap(), ());
     assert_eq!(
         ProductRecord::parse_gsi2_partition_key("REGION#us#2147483643").unwrap(),
@@ -105,19 +115,26 @@ fn keys_parse_back_into_typed_fields() {
 
 #[test]
 fn malformed_keys_are_typed_errors() {
-    match Order::parse_sort_key("ORDER#yesterday#67e55044-10b1-426f-9247-bb680e5fe0c8").unwrap_err() {
-        Error::KeyDecode { entity, field, key, .. } => {
+    match Order::parse_sort_key("ORDER#yesterday#67e55044-10b1-426f-9247-bb680e5fe0c8").unwrap_err()
+    {
+        Error::KeyDecode {
+            entity, field, key, ..
+        } => {
             assert_eq!((entity, field), ("Order", "created_at"));
             assert_eq!(key, "ORDER#yesterday#67e55044-10b1-426f-9247-bb680e5fe0c8");
         }
         other => panic!("unexpected error: {other}"),
     }
     assert_eq!(
-        Order::parse_partition_key("USER#c-1").unwrap_err().to_string(),
+        Order::parse_partition_key("USER#c-1")
+            .unwrap_err()
+            .to_string(),
         "key `USER#c-1` does not match the template `CUST#<customer_id>` of entity `Order`: expected `CUST#` at byte 0"
     );
     assert_eq!(
-        Order::parse_gsi1_partition_key("STATUS#LOST").unwrap_err().to_string(),
+        Order::parse_gsi1_partition_key("STATUS#LOST")
+            .unwrap_err()
+            .to_string(),
         "field `status` in key `STATUS#LOST` of entity `Order` cannot be decoded: \
          `LOST` is not a valid key encoding of a `OrderStatus`: one of PENDING, IN_TRANSIT, DONE"
     );
@@ -134,19 +151,34 @@ fn a_value_with_the_delimiter_round_trips() {
     // A single-field partition key has no interior delimiter: only `%` is escaped.
     let key = Order::key("x#y%z", &time("2026-06-01T10:00:00Z"), &order_id()).unwrap();
     assert_eq!(key.partition_key(), "CUST#x#y%25z");
-    assert_eq!(Order::parse_partition_key(key.partition_key()).unwrap(), ("x#y%z".to_owned(),));
+    assert_eq!(
+        Order::parse_partition_key(key.partition_key()).unwrap(),
+        ("x#y%z".to_owned(),)
+    );
 }
 
 #[test]
 fn an_empty_key_value_names_the_entity_and_the_field() {
     let error = Order::key("", &time("2026-06-01T10:00:00Z"), &order_id()).unwrap_err();
-    assert!(matches!(error, Error::EmptyKeyValue { entity: "Order", field: "customer_id" }));
+    assert!(matches!(
+        error,
+        Error::EmptyKeyValue {
+            entity: "Order",
+            field: "customer_id"
+        }
+    ));
     assert_eq!(
         error.to_string(),
         "field `customer_id` of entity `Order` is empty, and a key field needs a non-empty value"
     );
     let error = ProductRecord::key(&Sku(String::new())).unwrap_err();
-    assert!(matches!(error, Error::EmptyKeyValue { entity: "Product", field: "sku" }));
+    assert!(matches!(
+        error,
+        Error::EmptyKeyValue {
+            entity: "Product",
+            field: "sku"
+        }
+    ));
 }
 
 #[test]
@@ -158,7 +190,12 @@ fn keys_keep_their_case() {
 
 #[test]
 fn integers_and_dates_in_keys_sort_by_value() {
-    let key = |rank| ProductRecord::gsi2_key(&Region::EuWest, &rank).unwrap().partition_key().to_owned();
+    let key = |rank| {
+        ProductRecord::gsi2_key(&Region::EuWest, &rank)
+            .unwrap()
+            .partition_key()
+            .to_owned()
+    };
     assert_eq!(key(-5), "REGION#eu-west#2147483643");
     assert!(key(-10) < key(-5) && key(-5) < key(0) && key(0) < key(7));
 }
@@ -178,31 +215,58 @@ fn to_item_writes_keys_indexes_and_type_and_leaves_out_none() {
     names.sort();
     assert_eq!(
         names,
-        ["PK", "SK", "Type", "created_at", "customer_id", "order_id", "total_cents", "updated_at"]
+        [
+            "PK",
+            "SK",
+            "Type",
+            "created_at",
+            "customer_id",
+            "order_id",
+            "total_cents",
+            "updated_at"
+        ]
     );
     order.status = Some(OrderStatus::Pending);
     let item = order.to_item().unwrap();
     assert_eq!(item["GSI1PK"].as_s().unwrap(), "STATUS#PENDING");
-    assert_eq!(item["GSI1SK"].as_s().unwrap(), "2026-06-02T00:00:00.000000000Z");
+    assert_eq!(
+        item["GSI1SK"].as_s().unwrap(),
+        "2026-06-02T00:00:00.000000000Z"
+    );
     assert_eq!(item["Type"].as_s().unwrap(), "Order");
     assert_eq!(Order::from_item(item).unwrap(), order);
 }
 
 #[test]
 fn from_item_refuses_an_item_of_another_entity() {
-    let tag = Tag { category: "a".into(), name: "b".into() };
+    let tag = Tag {
+        category: "a".into(),
+        name: "b".into(),
+    };
     let error = Order::from_item(tag.to_item().unwrap()).unwrap_err();
-    assert_eq!(error.to_string(), "the item's `Type` is `Tag`, but entity `Order` was asked for");
+    assert_eq!(
+        error.to_string(),
+        "the item's `Type` is `Tag`, but entity `Order` was asked for"
+    );
 }
 
 #[test]
 fn the_schema_describes_every_template() {
     let schema = Order::SCHEMA;
     assert_eq!(schema.type_name, "Order");
-    assert_eq!((schema.partition_key.name, schema.sort_key.name), ("PK", "SK"));
-    assert_eq!(schema.sort_key.template.source, "ORDER#<created_at>#<order_id>");
+    assert_eq!(
+        (schema.partition_key.name, schema.sort_key.name),
+        ("PK", "SK")
+    );
+    assert_eq!(
+        schema.sort_key.template.source,
+        "ORDER#<created_at>#<order_id>"
+    );
     assert_eq!(schema.sort_key.template.literal_prefix(), "ORDER#");
-    assert_eq!(schema.sort_key.template.fields().collect::<Vec<_>>(), ["created_at", "order_id"]);
+    assert_eq!(
+        schema.sort_key.template.fields().collect::<Vec<_>>(),
+        ["created_at", "order_id"]
+    );
     assert_eq!(schema.sort_key.template.escaped, "%#");
     let index = schema.index(1).unwrap();
     assert_eq!((index.name, index.partition_key.name), ("GSI1", "GSI1PK"));
@@ -218,14 +282,32 @@ fn derived_key_parts_encode_by_name_and_by_inner_value() {
         part(&mut out);
         out
     };
-    assert_eq!(encode(&|out| OrderStatus::InTransit.encode_key(out).unwrap()), "IN_TRANSIT");
-    assert_eq!(encode(&|out| OrderStatus::Delivered.encode_key(out).unwrap()), "DONE");
-    assert_eq!(encode(&|out| Region::EuWest.encode_key(out).unwrap()), "eu-west");
-    assert_eq!(encode(&|out| Sku("A-1".into()).encode_key(out).unwrap()), "A-1");
-    assert_eq!(OrderStatus::decode_key("PENDING").unwrap(), OrderStatus::Pending);
+    assert_eq!(
+        encode(&|out| OrderStatus::InTransit.encode_key(out).unwrap()),
+        "IN_TRANSIT"
+    );
+    assert_eq!(
+        encode(&|out| OrderStatus::Delivered.encode_key(out).unwrap()),
+        "DONE"
+    );
+    assert_eq!(
+        encode(&|out| Region::EuWest.encode_key(out).unwrap()),
+        "eu-west"
+    );
+    assert_eq!(
+        encode(&|out| Sku("A-1".into()).encode_key(out).unwrap()),
+        "A-1"
+    );
+    assert_eq!(
+        OrderStatus::decode_key("PENDING").unwrap(),
+        OrderStatus::Pending
+    );
     assert_eq!(Sku::decode_key("A-1").unwrap(), Sku("A-1".into()));
     // The key text matches what serde stores in the attribute.
-    assert_eq!(serde_json::to_string(&OrderStatus::InTransit).unwrap(), "\"IN_TRANSIT\"");
+    assert_eq!(
+        serde_json::to_string(&OrderStatus::InTransit).unwrap(),
+        "\"IN_TRANSIT\""
+    );
 }
 
 proptest! {

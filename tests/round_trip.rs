@@ -46,7 +46,9 @@ struct Customer {
 }
 
 fn definition() -> TableDefinition {
-    TableDefinition::new().entity::<Order>().entity::<Customer>()
+    TableDefinition::new()
+        .entity::<Order>()
+        .entity::<Customer>()
 }
 
 fn time(text: &str) -> DateTime<Utc> {
@@ -90,11 +92,20 @@ async fn put_then_get_returns_equal_structs_with_a_sparse_index() {
     table.put(&pending).await.unwrap();
     table.put(&unindexed).await.unwrap();
 
-    assert_eq!(table.get(&pending.primary_key().unwrap()).await.unwrap(), Some(pending.clone()));
-    assert_eq!(table.get(&unindexed.primary_key().unwrap()).await.unwrap(), Some(unindexed.clone()));
+    assert_eq!(
+        table.get(&pending.primary_key().unwrap()).await.unwrap(),
+        Some(pending.clone())
+    );
+    assert_eq!(
+        table.get(&unindexed.primary_key().unwrap()).await.unwrap(),
+        Some(unindexed.clone())
+    );
 
     let sort_key = |order: &Order| {
-        format!("ORDER#2026-06-01T10:00:00.000000000Z#{}", order.order_id.hyphenated())
+        format!(
+            "ORDER#2026-06-01T10:00:00.000000000Z#{}",
+            order.order_id.hyphenated()
+        )
     };
     let common_attributes = |order: &Order| {
         HashMap::from([
@@ -105,14 +116,23 @@ async fn put_then_get_returns_equal_structs_with_a_sparse_index() {
             ("order_id".to_owned(), string(&order.order_id.to_string())),
             ("created_at".to_owned(), string("2026-06-01T10:00:00Z")),
             ("updated_at".to_owned(), string("2026-06-02T08:30:00.500Z")),
-            ("total_cents".to_owned(), AttributeValue::N("1250".to_owned())),
+            (
+                "total_cents".to_owned(),
+                AttributeValue::N("1250".to_owned()),
+            ),
         ])
     };
     let mut expected = common_attributes(&pending);
     expected.insert("status".to_owned(), string("PENDING"));
     expected.insert("GSI1PK".to_owned(), string("STATUS#PENDING"));
-    expected.insert("GSI1SK".to_owned(), string("2026-06-02T08:30:00.500000000Z"));
-    assert_eq!(raw_item(&table, &pending.primary_key().unwrap()).await, expected);
+    expected.insert(
+        "GSI1SK".to_owned(),
+        string("2026-06-02T08:30:00.500000000Z"),
+    );
+    assert_eq!(
+        raw_item(&table, &pending.primary_key().unwrap()).await,
+        expected
+    );
     // `None` fields and the index attributes of a `None` index field are left out, never `NULL`.
     assert_eq!(
         raw_item(&table, &unindexed.primary_key().unwrap()).await,
@@ -149,7 +169,10 @@ async fn reserved_words_and_raw_identifiers_round_trip() {
     assert_eq!(stored["name"], string("Ada Lovelace"));
     assert_eq!(stored["size"], AttributeValue::N("3".to_owned()));
     // Keys keep their case: another case is another item.
-    assert_eq!(table.get(&Customer::key("ada#1%").unwrap()).await.unwrap(), None);
+    assert_eq!(
+        table.get(&Customer::key("ada#1%").unwrap()).await.unwrap(),
+        None
+    );
     table.delete_table().await.unwrap();
 }
 
@@ -164,8 +187,20 @@ async fn an_empty_key_value_is_refused_before_anything_is_written() {
         r#type: "none".into(),
     };
     let error = table.put(&customer).await.unwrap_err();
-    assert!(matches!(error, Error::EmptyKeyValue { entity: "Customer", field: "customer_id" }));
-    let scanned = table.client().scan().table_name(table.name()).send().await.unwrap();
+    assert!(matches!(
+        error,
+        Error::EmptyKeyValue {
+            entity: "Customer",
+            field: "customer_id"
+        }
+    ));
+    let scanned = table
+        .client()
+        .scan()
+        .table_name(table.name())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(scanned.count, 0);
     customer.customer_id = "c-9".into();
     table.put(&customer).await.unwrap();
@@ -187,19 +222,40 @@ async fn create_table_makes_the_keys_and_the_indexes_of_the_entities() {
     let keys: Vec<(String, String)> = description
         .key_schema()
         .iter()
-        .map(|key| (key.attribute_name().to_owned(), key.key_type().as_str().to_owned()))
+        .map(|key| {
+            (
+                key.attribute_name().to_owned(),
+                key.key_type().as_str().to_owned(),
+            )
+        })
         .collect();
-    assert_eq!(keys, [("PK".to_owned(), "HASH".to_owned()), ("SK".to_owned(), "RANGE".to_owned())]);
+    assert_eq!(
+        keys,
+        [
+            ("PK".to_owned(), "HASH".to_owned()),
+            ("SK".to_owned(), "RANGE".to_owned())
+        ]
+    );
     let indexes: Vec<(String, Vec<String>)> = description
         .global_secondary_indexes()
         .iter()
         .map(|index| {
             (
                 index.index_name().unwrap().to_owned(),
-                index.key_schema().iter().map(|key| key.attribute_name().to_owned()).collect(),
+                index
+                    .key_schema()
+                    .iter()
+                    .map(|key| key.attribute_name().to_owned())
+                    .collect(),
             )
         })
         .collect();
-    assert_eq!(indexes, [("GSI1".to_owned(), vec!["GSI1PK".to_owned(), "GSI1SK".to_owned()])]);
+    assert_eq!(
+        indexes,
+        [(
+            "GSI1".to_owned(),
+            vec!["GSI1PK".to_owned(), "GSI1SK".to_owned()]
+        )]
+    );
     table.delete_table().await.unwrap();
 }

@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use crate::template::KeyBuilder;
+use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use serde_dynamo;
-use crate::{EntitySchema, Error, Item, KeyPart, KeyPartError};
 
 /// Serializes a struct with serde_dynamo and leaves out top-level `NULL`s
 /// (`None` fields), which DynamoDB would otherwise store.
@@ -21,7 +21,10 @@ pub fn serialize_fields<T: Serialize>(schema: &EntitySchema, value: &T) -> Resul
 }
 
 /// Deserializes a struct after checking the item's type attribute.
-pub fn deserialize_fields<T: DeserializeOwned>(schema: &EntitySchema, item: Item) -> Result<T, Error> {
+pub fn deserialize_fields<T: DeserializeOwned>(
+    schema: &EntitySchema,
+    item: Item,
+) -> Result<T, Error> {
     match item.get(schema.type_attribute) {
         None => {}
         Some(AttributeValue::S(found)) if found == schema.type_name => {}
@@ -47,12 +50,17 @@ pub fn insert_string(item: &mut Item, name: &str, value: String) {
     item.insert(name.to_owned(), AttributeValue::S(value));
 }
 
-/// Decodes one field segment split off `key`.
-pub fn decode_field<T: KeyPart>(entity: &'static str, field: &'static str, key: &str, segment: &str) -> Result<T, Error> {
-    T::decode_key(segment).map_err(|source: KeyPartError| Error::KeyDecode {
+/// The error of a field segment that does not decode.
+pub fn key_decode_error(
+    entity: &'static str,
+    field: &'static str,
+    key: &str,
+    source: KeyPartError,
+) -> Error {
+    Error::KeyDecode {
         entity,
         field,
         key: key.to_owned(),
         source,
-    })
+    }
 }

@@ -195,7 +195,11 @@ pub struct IndexKey<E> {
 impl<E: Entity> IndexKey<E> {
     /// A key from already-built attribute values. Generated code calls it.
     #[doc(hidden)]
-    pub fn from_parts(index: &'static IndexSchema, partition_key: String, sort_key: Option<String>) -> Self {
+    pub fn from_parts(
+        index: &'static IndexSchema,
+        partition_key: String,
+        sort_key: Option<String>,
+    ) -> Self {
         IndexKey {
             index,
             partition_key,
@@ -238,7 +242,9 @@ impl<E> Clone for IndexKey<E> {
 
 impl<E> PartialEq for IndexKey<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.index == other.index && self.partition_key == other.partition_key && self.sort_key == other.sort_key
+        self.index == other.index
+            && self.partition_key == other.partition_key
+            && self.sort_key == other.sort_key
     }
 }
 

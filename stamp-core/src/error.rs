@@ -13,7 +13,9 @@ use crate::KeyPartError;
 pub enum Error {
     /// A key field encodes to the empty string. DynamoDB refuses empty key
     /// attribute values, and an empty segment could not be parsed back.
-    #[error("field `{field}` of entity `{entity}` is empty, and a key field needs a non-empty value")]
+    #[error(
+        "field `{field}` of entity `{entity}` is empty, and a key field needs a non-empty value"
+    )]
     EmptyKeyValue {
         /// The entity type name.
         entity: &'static str,
@@ -133,7 +135,11 @@ pub enum Error {
 
 impl Error {
     /// Wraps an SDK error of `operation` on `table`.
-    pub(crate) fn dynamodb<E, R>(operation: &'static str, table: &str, error: SdkError<E, R>) -> Self
+    pub(crate) fn dynamodb<E, R>(
+        operation: &'static str,
+        table: &str,
+        error: SdkError<E, R>,
+    ) -> Self
     where
         aws_sdk_dynamodb::Error: From<SdkError<E, R>>,
     {

@@ -120,7 +120,10 @@ impl KeyPart for bool {
         match encoded {
             "true" => Ok(true),
             "false" => Ok(false),
-            _ => Err(KeyPartError::invalid("a bool as `true` or `false`", encoded)),
+            _ => Err(KeyPartError::invalid(
+                "a bool as `true` or `false`",
+                encoded,
+            )),
         }
     }
 }
@@ -190,7 +193,8 @@ impl KeyPart for usize {
 
     fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
         let value = u64::decode_key(encoded)?;
-        usize::try_from(value).map_err(|_| KeyPartError::invalid("a usize as 20 decimal digits", encoded))
+        usize::try_from(value)
+            .map_err(|_| KeyPartError::invalid("a usize as 20 decimal digits", encoded))
     }
 }
 
@@ -203,7 +207,8 @@ impl KeyPart for isize {
 
     fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
         let value = i64::decode_key(encoded)?;
-        isize::try_from(value).map_err(|_| KeyPartError::invalid("an isize as a shifted i64", encoded))
+        isize::try_from(value)
+            .map_err(|_| KeyPartError::invalid("an isize as a shifted i64", encoded))
     }
 }
 
@@ -218,7 +223,8 @@ impl KeyPart for Uuid {
 
     fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
         const EXPECTED: &str = "a UUID in lowercase hyphenated form";
-        let value = Uuid::try_parse(encoded).map_err(|_| KeyPartError::invalid(EXPECTED, encoded))?;
+        let value =
+            Uuid::try_parse(encoded).map_err(|_| KeyPartError::invalid(EXPECTED, encoded))?;
         let mut buffer = Uuid::encode_buffer();
         if value.hyphenated().encode_lower(&mut buffer) != encoded {
             return Err(KeyPartError::invalid(EXPECTED, encoded));
@@ -241,8 +247,14 @@ fn check_year(year: i32, value: &dyn std::fmt::Debug) -> Result<(), KeyPartError
 }
 
 fn write_date(out: &mut String, date: NaiveDate) {
-    write!(out, "{:04}-{:02}-{:02}", date.year(), date.month(), date.day())
-        .expect("writing to a String cannot fail");
+    write!(
+        out,
+        "{:04}-{:02}-{:02}",
+        date.year(),
+        date.month(),
+        date.day()
+    )
+    .expect("writing to a String cannot fail");
 }
 
 /// Parses `YYYY-MM-DD` at the start of `text`, which must be ASCII.

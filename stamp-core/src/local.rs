@@ -22,7 +22,13 @@ pub fn config(endpoint_url: &str) -> aws_sdk_dynamodb::config::Builder {
         .behavior_version(BehaviorVersion::latest())
         .endpoint_url(endpoint_url)
         .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("stamp-local", "stamp-local", None, None, "stamp-local"))
+        .credentials_provider(Credentials::new(
+            "stamp-local",
+            "stamp-local",
+            None,
+            None,
+            "stamp-local",
+        ))
 }
 
 /// A client for a local server at `endpoint_url`, from [`config`].

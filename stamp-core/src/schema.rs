@@ -3,8 +3,8 @@
 
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection, ProjectionType,
-    ScalarAttributeType,
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
+    ProjectionType, ScalarAttributeType,
 };
 
 use crate::{Entity, EntitySchema, Error};
@@ -63,7 +63,11 @@ impl TableDefinition {
         let first = *self.entities.first().ok_or(Error::EmptyTableDefinition)?;
         for other in &self.entities[1..] {
             for (role, mine, theirs) in [
-                ("partition key", first.partition_key.name, other.partition_key.name),
+                (
+                    "partition key",
+                    first.partition_key.name,
+                    other.partition_key.name,
+                ),
                 ("sort key", first.sort_key.name, other.sort_key.name),
             ] {
                 if mine != theirs {
@@ -91,7 +95,10 @@ impl TableDefinition {
         for entity in &self.entities {
             for index in entity.indexes {
                 let sort_key = index.sort_key.map(|key| key.name);
-                match merged.iter_mut().find(|(known, _, _)| known.name == index.name) {
+                match merged
+                    .iter_mut()
+                    .find(|(known, _, _)| known.name == index.name)
+                {
                     None => merged.push((
                         TableIndex {
                             name: index.name,
@@ -185,7 +192,11 @@ impl TableDefinition {
                 GlobalSecondaryIndex::builder()
                     .index_name(index.name)
                     .set_key_schema(Some(key_schema(index.partition_key, index.sort_key)))
-                    .projection(Projection::builder().projection_type(ProjectionType::All).build())
+                    .projection(
+                        Projection::builder()
+                            .projection_type(ProjectionType::All)
+                            .build(),
+                    )
                     .build()
                     .expect("name, key schema and projection are set")
             })
@@ -194,7 +205,9 @@ impl TableDefinition {
             .table_name(table_name)
             .set_attribute_definitions(Some(attributes.into_iter().map(string_attribute).collect()))
             .set_key_schema(Some(key_schema(partition_key, Some(sort_key))))
-            .set_global_secondary_indexes((!global_secondary_indexes.is_empty()).then_some(global_secondary_indexes))
+            .set_global_secondary_indexes(
+                (!global_secondary_indexes.is_empty()).then_some(global_secondary_indexes),
+            )
             .billing_mode(BillingMode::PayPerRequest)
             .build()
             .expect("CreateTableInput has no required fields"))

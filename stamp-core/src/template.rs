@@ -83,7 +83,11 @@ impl KeyTemplate {
     ///
     /// [`Error::KeyMismatch`] when `key` does not have the template's literal
     /// segments, or a segment is not validly escaped.
-    pub fn split<'k>(&self, entity: &'static str, key: &'k str) -> Result<Vec<Cow<'k, str>>, Error> {
+    pub fn split<'k>(
+        &self,
+        entity: &'static str,
+        key: &'k str,
+    ) -> Result<Vec<Cow<'k, str>>, Error> {
         let mismatch = |reason: String| Error::KeyMismatch {
             entity,
             template: self.source,
@@ -95,9 +99,12 @@ impl KeyTemplate {
         for (position, segment) in self.segments.iter().enumerate() {
             match segment {
                 Segment::Literal(text) => {
-                    rest = rest
-                        .strip_prefix(text)
-                        .ok_or_else(|| mismatch(format!("expected `{text}` at byte {}", key.len() - rest.len())))?;
+                    rest = rest.strip_prefix(text).ok_or_else(|| {
+                        mismatch(format!(
+                            "expected `{text}` at byte {}",
+                            key.len() - rest.len()
+                        ))
+                    })?;
                 }
                 Segment::Field(name) => {
                     let end = match self.segments.get(position + 1) {
@@ -107,17 +114,23 @@ impl KeyTemplate {
                             .len()
                             .checked_sub(text.len())
                             .filter(|&end| rest.is_char_boundary(end) && rest[end..] == **text)
-                            .ok_or_else(|| mismatch(format!("expected the key to end with `{text}`")))?,
-                        Some(Segment::Literal(text)) => rest
-                            .find(text)
-                            .ok_or_else(|| mismatch(format!("expected `{text}` after field `{name}`")))?,
-                        Some(Segment::Field(_)) => unreachable!("the derive refuses adjacent placeholders"),
+                            .ok_or_else(|| {
+                                mismatch(format!("expected the key to end with `{text}`"))
+                            })?,
+                        Some(Segment::Literal(text)) => rest.find(text).ok_or_else(|| {
+                            mismatch(format!("expected `{text}` after field `{name}`"))
+                        })?,
+                        Some(Segment::Field(_)) => {
+                            unreachable!("the derive refuses adjacent placeholders")
+                        }
                     };
                     let (value, tail) = rest.split_at(end);
                     if value.is_empty() {
                         return Err(mismatch(format!("field `{name}` is empty")));
                     }
-                    values.push(unescape(value).ok_or_else(|| mismatch(format!("field `{name}` is not validly escaped")))?);
+                    values.push(unescape(value).ok_or_else(|| {
+                        mismatch(format!("field `{name}` is not validly escaped"))
+                    })?);
                     rest = tail;
                 }
             }
@@ -164,11 +177,13 @@ impl KeyBuilder {
     /// [`Error::KeyEncode`] when the value has no encoding.
     pub fn field<T: KeyPart>(&mut self, field: &'static str, value: &T) -> Result<(), Error> {
         let start = self.key.len();
-        value.encode_key(&mut self.key).map_err(|source| Error::KeyEncode {
-            entity: self.entity,
-            field,
-            source,
-        })?;
+        value
+            .encode_key(&mut self.key)
+            .map_err(|source| Error::KeyEncode {
+                entity: self.entity,
+                field,
+                source,
+            })?;
         self.finish_field(field, start)
     }
 
@@ -198,8 +213,16 @@ impl KeyBuilder {
                     let mut bytes = [0; 4];
                     for byte in c.encode_utf8(&mut bytes).bytes() {
                         self.key.push('%');
-                        self.key.push(char::from_digit(u32::from(byte >> 4), 16).unwrap().to_ascii_uppercase());
-                        self.key.push(char::from_digit(u32::from(byte & 0xF), 16).unwrap().to_ascii_uppercase());
+                        self.key.push(
+                            char::from_digit(u32::from(byte >> 4), 16)
+                                .unwrap()
+                                .to_ascii_uppercase(),
+                        );
+                        self.key.push(
+                            char::from_digit(u32::from(byte & 0xF), 16)
+                                .unwrap()
+                                .to_ascii_uppercase(),
+                        );
                     }
                 } else {
                     self.key.push(c);

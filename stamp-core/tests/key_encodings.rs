@@ -25,9 +25,20 @@ fn keeps_order<T: KeyPart + Ord>(a: T, b: T) -> Result<(), TestCaseError> {
 
 /// Seconds from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
 fn timestamps() -> impl Strategy<Value = DateTime<Utc>> {
-    let first = NaiveDate::from_ymd_opt(0, 1, 1).unwrap().and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp();
-    let last = NaiveDate::from_ymd_opt(9999, 12, 31).unwrap().and_hms_opt(23, 59, 59).unwrap().and_utc().timestamp();
-    (first..=last, 0u32..1_000_000_000).prop_map(|(seconds, nanos)| Utc.timestamp_opt(seconds, nanos).unwrap())
+    let first = NaiveDate::from_ymd_opt(0, 1, 1)
+        .unwrap()
+        .and_hms_opt(0, 0, 0)
+        .unwrap()
+        .and_utc()
+        .timestamp();
+    let last = NaiveDate::from_ymd_opt(9999, 12, 31)
+        .unwrap()
+        .and_hms_opt(23, 59, 59)
+        .unwrap()
+        .and_utc()
+        .timestamp();
+    (first..=last, 0u32..1_000_000_000)
+        .prop_map(|(seconds, nanos)| Utc.timestamp_opt(seconds, nanos).unwrap())
 }
 
 fn dates() -> impl Strategy<Value = NaiveDate> {
@@ -114,17 +125,29 @@ fn exact_encodings() {
     );
     let time: DateTime<Utc> = "2026-06-01T10:00:00.5Z".parse().unwrap();
     assert_eq!(encode(&time), "2026-06-01T10:00:00.500000000Z");
-    assert_eq!(encode(&NaiveDate::from_ymd_opt(2026, 6, 1).unwrap()), "2026-06-01");
+    assert_eq!(
+        encode(&NaiveDate::from_ymd_opt(2026, 6, 1).unwrap()),
+        "2026-06-01"
+    );
 }
 
 #[test]
 fn a_leap_second_is_second_60_and_sorts_between_its_neighbours() {
     let date = NaiveDate::from_ymd_opt(2016, 12, 31).unwrap();
-    let leap = date.and_hms_nano_opt(23, 59, 59, 1_500_000_000).unwrap().and_utc();
-    let before = date.and_hms_nano_opt(23, 59, 59, 999_999_999).unwrap().and_utc();
+    let leap = date
+        .and_hms_nano_opt(23, 59, 59, 1_500_000_000)
+        .unwrap()
+        .and_utc();
+    let before = date
+        .and_hms_nano_opt(23, 59, 59, 999_999_999)
+        .unwrap()
+        .and_utc();
     let after: DateTime<Utc> = "2017-01-01T00:00:00Z".parse().unwrap();
     assert_eq!(encode(&leap), "2016-12-31T23:59:60.500000000Z");
-    assert_eq!(DateTime::<Utc>::decode_key("2016-12-31T23:59:60.500000000Z").unwrap(), leap);
+    assert_eq!(
+        DateTime::<Utc>::decode_key("2016-12-31T23:59:60.500000000Z").unwrap(),
+        leap
+    );
     assert!(encode(&before) < encode(&leap) && encode(&leap) < encode(&after));
 }
 
@@ -207,10 +230,22 @@ proptest! {
 
 #[test]
 fn escaping_is_exact_and_keeps_case() {
-    assert_eq!(build(&ORDER_SORT_KEY, "a#b", "50%").unwrap(), "ORDER#a%23b#50%25");
-    assert_eq!(build(&ORDER_SORT_KEY, "MiXeD", "Case").unwrap(), "ORDER#MiXeD#Case");
-    assert_eq!(build(&TRAILING, "x:y", "z#END").unwrap(), "x%3Ay::z#END#END");
-    assert_eq!(split(&TRAILING, "x%3Ay::z#END#END"), ("x:y".to_owned(), "z#END".to_owned()));
+    assert_eq!(
+        build(&ORDER_SORT_KEY, "a#b", "50%").unwrap(),
+        "ORDER#a%23b#50%25"
+    );
+    assert_eq!(
+        build(&ORDER_SORT_KEY, "MiXeD", "Case").unwrap(),
+        "ORDER#MiXeD#Case"
+    );
+    assert_eq!(
+        build(&TRAILING, "x:y", "z#END").unwrap(),
+        "x%3Ay::z#END#END"
+    );
+    assert_eq!(
+        split(&TRAILING, "x%3Ay::z#END#END"),
+        ("x:y".to_owned(), "z#END".to_owned())
+    );
 }
 
 #[test]
@@ -220,10 +255,16 @@ fn empty_values_and_mismatched_keys_are_errors() {
         "field `category` of entity `Test` is empty, and a key field needs a non-empty value"
     );
     assert_eq!(
-        ORDER_SORT_KEY.split("Test", "ITEM#a#b").unwrap_err().to_string(),
+        ORDER_SORT_KEY
+            .split("Test", "ITEM#a#b")
+            .unwrap_err()
+            .to_string(),
         "key `ITEM#a#b` does not match the template `ORDER#<category>#<name>` of entity `Test`: expected `ORDER#` at byte 0"
     );
     assert!(ORDER_SORT_KEY.split("Test", "ORDER#a%2#b").is_err());
     assert!(ORDER_SORT_KEY.split("Test", "ORDER#a").is_err());
-    assert_eq!(ORDER_SORT_KEY.split("Test", "ORDER#a#b").unwrap(), vec!["a", "b"]);
+    assert_eq!(
+        ORDER_SORT_KEY.split("Test", "ORDER#a#b").unwrap(),
+        vec!["a", "b"]
+    );
 }

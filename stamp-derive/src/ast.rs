@@ -1,8 +1,12 @@
 //! Reads a `#[derive(Item)]` struct and its attributes into a typed model.
 //! Every malformed attribute is recorded in the [`Ctxt`]; reading goes on.
 
+use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, DeriveInput, Expr, Fields, GenericArgument, Ident, LitStr, PathArguments, Token, Type};
+use syn::{
+    Attribute, DeriveInput, Expr, Fields, GenericArgument, Ident, LitStr, PathArguments, Token,
+    Type,
+};
 
 use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
@@ -14,13 +18,37 @@ pub struct Container<'a> {
     /// The path of the runtime: `::stamp` unless `#[stamp(crate = "…")]`.
     pub krate: syn::Path,
     pub type_name: String,
-    pub type_attribute: String,
-    pub pk_attribute: String,
-    pub sk_attribute: String,
+    pub type_attribute: Name,
+    pub pk_attribute: Name,
+    pub sk_attribute: Name,
     pub pk: Option<Template>,
     pub sk: Option<Template>,
+    /// Whether `#[pk]` / `#[sk]` were written at all, even malformed, so
+    /// that a malformed one is not also reported as missing.
+    pub pk_written: bool,
+    pub sk_written: bool,
     pub indexes: Vec<Index>,
     pub fields: Vec<Field<'a>>,
+}
+
+/// An attribute name, with the span of the literal that set it (`None` for
+/// a default).
+pub struct Name {
+    pub value: String,
+    pub span: Option<Span>,
+}
+
+impl Name {
+    fn default(value: String) -> Self {
+        Name { value, span: None }
+    }
+
+    fn from_literal(literal: &LitStr) -> Self {
+        Name {
+            value: literal.value(),
+            span: Some(literal.span()),
+        }
+    }
 }
 
 /// One key template attribute.
@@ -36,10 +64,13 @@ pub struct Template {
 impl Template {
     /// The field names of the template, in order.
     pub fn fields(&self) -> impl Iterator<Item = &str> {
-        self.pieces.iter().flatten().filter_map(|piece| match piece {
-            Piece::Field(name) => Some(name.as_str()),
-            Piece::Literal(_) => None,
-        })
+        self.pieces
+            .iter()
+            .flatten()
+            .filter_map(|piece| match piece {
+                Piece::Field(name) => Some(name.as_str()),
+                Piece::Literal(_) => None,
+            })
     }
 }
 
@@ -48,8 +79,8 @@ pub struct Index {
     pub number: u32,
     pub attribute: Attribute,
     pub name: String,
-    pub pk_attribute: String,
-    pub sk_attribute: String,
+    pub pk_attribute: Name,
+    pub sk_attribute: Name,
     pub pk: Option<Template>,
     pub sk: Option<Template>,
 }
@@ -77,7 +108,12 @@ impl Field<'_> {
     pub fn is_string(&self) -> bool {
         match self.key_type() {
             Type::Path(path) if path.qself.is_none() => {
-                let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                let names: Vec<String> = path
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
                 let plain = path.path.segments.iter().all(|s| s.arguments.is_none());
                 plain
                     && matches!(
@@ -152,33 +188,45 @@ fn read_template(cx: &mut Ctxt, struct_name: &Ident, literal: LitStr, label: Str
     let pieces = match template::parse(&source) {
         Ok(pieces) => Some(pieces),
         Err(error) => {
+            let context = if source.is_empty() {
+                format!("`{label}` of `{struct_name}`")
+            } else {
+                format!("key template `{source}` (`{label}` of `{struct_name}`)")
+            };
             cx.error_spanned_by(
                 &literal,
-                format!(
-                    "{} in key template `{source}` (`{label}` of `{struct_name}`): {}",
-                    error.what, error.fix
-                ),
+                format!("{} in {context}: {}", error.what, error.fix),
             );
             None
         }
     };
-    Template { literal, label, pieces }
+    Template {
+        literal,
+        label,
+        pieces,
+    }
 }
 
 impl<'a> Container<'a> {
     /// Reads `input`, which must be a struct with named fields (checked by
     /// the caller).
-    pub fn from_ast(cx: &mut Ctxt, input: &'a DeriveInput, named: &'a syn::FieldsNamed) -> Container<'a> {
+    pub fn from_ast(
+        cx: &mut Ctxt,
+        input: &'a DeriveInput,
+        named: &'a syn::FieldsNamed,
+    ) -> Container<'a> {
         let ident = &input.ident;
         let mut container = Container {
             ident,
             krate: syn::parse_quote!(::stamp),
             type_name: ident.to_string(),
-            type_attribute: "Type".to_owned(),
-            pk_attribute: "PK".to_owned(),
-            sk_attribute: "SK".to_owned(),
+            type_attribute: Name::default("Type".to_owned()),
+            pk_attribute: Name::default("PK".to_owned()),
+            sk_attribute: Name::default("SK".to_owned()),
             pk: None,
             sk: None,
+            pk_written: false,
+            sk_written: false,
             indexes: Vec::new(),
             fields: Vec::new(),
         };
@@ -187,9 +235,18 @@ impl<'a> Container<'a> {
             let path = attribute.path();
             if path.is_ident("pk") || path.is_ident("sk") {
                 let which = if path.is_ident("pk") { "pk" } else { "sk" };
+                if which == "pk" {
+                    container.pk_written = true;
+                } else {
+                    container.sk_written = true;
+                }
                 let literal = match &attribute.meta {
                     syn::Meta::NameValue(syn::MetaNameValue {
-                        value: Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(literal), .. }),
+                        value:
+                            Expr::Lit(syn::ExprLit {
+                                lit: syn::Lit::Str(literal),
+                                ..
+                            }),
                         ..
                     }) => literal.clone(),
                     _ => {
@@ -201,9 +258,16 @@ impl<'a> Container<'a> {
                     }
                 };
                 let template = read_template(cx, ident, literal, format!("#[{which}]"));
-                let slot = if which == "pk" { &mut container.pk } else { &mut container.sk };
+                let slot = if which == "pk" {
+                    &mut container.pk
+                } else {
+                    &mut container.sk
+                };
                 if slot.is_some() {
-                    cx.error_spanned_by(attribute, format!("`#[{which}]` is given twice on `{ident}`: an entity has one"));
+                    cx.error_spanned_by(
+                        attribute,
+                        format!("`#[{which}]` is given twice on `{ident}`: an entity has one"),
+                    );
                 } else {
                     *slot = Some(template);
                 }
@@ -219,11 +283,11 @@ impl<'a> Container<'a> {
                     } else if meta.path.is_ident("crate") {
                         container.krate = string(&meta)?.parse()?;
                     } else if meta.path.is_ident("pk_attribute") {
-                        container.pk_attribute = string(&meta)?.value();
+                        container.pk_attribute = Name::from_literal(&string(&meta)?);
                     } else if meta.path.is_ident("sk_attribute") {
-                        container.sk_attribute = string(&meta)?.value();
+                        container.sk_attribute = Name::from_literal(&string(&meta)?);
                     } else if meta.path.is_ident("type_attribute") {
-                        container.type_attribute = string(&meta)?.value();
+                        container.type_attribute = Name::from_literal(&string(&meta)?);
                     } else {
                         let option = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
                         return Err(meta.error(format!(
@@ -258,22 +322,36 @@ impl<'a> Container<'a> {
     }
 }
 
-fn read_index(cx: &mut Ctxt, struct_name: &Ident, attribute: &Attribute, number: u32) -> Option<Index> {
+fn read_index(
+    cx: &mut Ctxt,
+    struct_name: &Ident,
+    attribute: &Attribute,
+    number: u32,
+) -> Option<Index> {
     let mut index = Index {
         number,
         attribute: attribute.clone(),
         name: format!("GSI{number}"),
-        pk_attribute: format!("GSI{number}PK"),
-        sk_attribute: format!("GSI{number}SK"),
+        pk_attribute: Name::default(format!("GSI{number}PK")),
+        sk_attribute: Name::default(format!("GSI{number}SK")),
         pk: None,
         sk: None,
     };
     match &attribute.meta {
         syn::Meta::NameValue(syn::MetaNameValue {
-            value: Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(literal), .. }),
+            value:
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(literal),
+                    ..
+                }),
             ..
         }) => {
-            index.pk = Some(read_template(cx, struct_name, literal.clone(), format!("#[gsi{number}]")));
+            index.pk = Some(read_template(
+                cx,
+                struct_name,
+                literal.clone(),
+                format!("#[gsi{number}]"),
+            ));
         }
         syn::Meta::List(_) => {
             let mut templates = Vec::new();
@@ -286,9 +364,9 @@ fn read_index(cx: &mut Ctxt, struct_name: &Ident, attribute: &Attribute, number:
                 } else if meta.path.is_ident("index_name") {
                     index.name = string(&meta)?.value();
                 } else if meta.path.is_ident("pk_attribute") {
-                    index.pk_attribute = string(&meta)?.value();
+                    index.pk_attribute = Name::from_literal(&string(&meta)?);
                 } else if meta.path.is_ident("sk_attribute") {
-                    index.sk_attribute = string(&meta)?.value();
+                    index.sk_attribute = Name::from_literal(&string(&meta)?);
                 } else {
                     let option = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
                     return Err(meta.error(format!(
@@ -302,12 +380,23 @@ fn read_index(cx: &mut Ctxt, struct_name: &Ident, attribute: &Attribute, number:
                 return None;
             }
             for (which, literal) in templates {
-                let template = read_template(cx, struct_name, literal.clone(), format!("#[gsi{number}({which})]"));
-                let slot = if which == "pk" { &mut index.pk } else { &mut index.sk };
+                let template = read_template(
+                    cx,
+                    struct_name,
+                    literal.clone(),
+                    format!("#[gsi{number}({which})]"),
+                );
+                let slot = if which == "pk" {
+                    &mut index.pk
+                } else {
+                    &mut index.sk
+                };
                 if slot.is_some() {
                     cx.error_spanned_by(
                         &literal,
-                        format!("`{which}` is given twice in `#[gsi{number}(…)]` of `{struct_name}`"),
+                        format!(
+                            "`{which}` is given twice in `#[gsi{number}(…)]` of `{struct_name}`"
+                        ),
                     );
                 } else {
                     *slot = Some(template);
@@ -327,10 +416,16 @@ fn read_index(cx: &mut Ctxt, struct_name: &Ident, attribute: &Attribute, number:
     Some(index)
 }
 
-fn read_field<'a>(cx: &mut Ctxt, struct_name: &Ident, field: &'a syn::Field, rename_all: Option<RenameRule>) -> Field<'a> {
+fn read_field<'a>(
+    cx: &mut Ctxt,
+    struct_name: &Ident,
+    field: &'a syn::Field,
+    rename_all: Option<RenameRule>,
+) -> Field<'a> {
     let ident = field.ident.as_ref().expect("named fields have names");
     let name = ident.to_string().trim_start_matches("r#").to_owned();
-    let mut serialized = Some(rename_all.map_or_else(|| name.clone(), |rule| rule.apply_to_field(&name)));
+    let mut serialized =
+        Some(rename_all.map_or_else(|| name.clone(), |rule| rule.apply_to_field(&name)));
     for attribute in &field.attrs {
         if attribute.path().is_ident("serde") {
             let _ = attribute.parse_nested_meta(|meta| {
@@ -338,7 +433,10 @@ fn read_field<'a>(cx: &mut Ctxt, struct_name: &Ident, field: &'a syn::Field, ren
                     if let Some(renamed) = serde_name(&meta)? {
                         serialized = Some(renamed);
                     }
-                } else if meta.path.is_ident("flatten") || meta.path.is_ident("skip") || meta.path.is_ident("skip_serializing") {
+                } else if meta.path.is_ident("flatten")
+                    || meta.path.is_ident("skip")
+                    || meta.path.is_ident("skip_serializing")
+                {
                     serialized = None;
                 } else {
                     skip_value(&meta)?;

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::ast::{Container, Template};
+use crate::ast::{Container, Name, Template};
 use crate::ctxt::Ctxt;
 
 /// The highest GSI number: DynamoDB allows 20 GSIs per table.
@@ -11,13 +11,13 @@ const MAX_INDEX: u32 = 20;
 /// Records every rule the container breaks.
 pub fn check(cx: &mut Ctxt, container: &Container) {
     let ident = container.ident;
-    if container.pk.is_none() {
+    if !container.pk_written {
         cx.error_spanned_by(
             ident,
             format!("`{ident}` has no partition key template: add `#[pk = \"…\"]`, such as `#[pk = \"USER#<id>\"]`"),
         );
     }
-    if container.sk.is_none() {
+    if !container.sk_written {
         cx.error_spanned_by(
             ident,
             format!(
@@ -33,7 +33,7 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
         let number = index.number;
         if !(1..=MAX_INDEX).contains(&number) {
             cx.error_spanned_by(
-                &index.attribute,
+                index.attribute.path(),
                 format!(
                     "index number {number} is out of range in `#[gsi{number}]` of `{ident}`: DynamoDB allows {MAX_INDEX} GSIs per table, written `#[gsi1]` to `#[gsi{MAX_INDEX}]`"
                 ),
@@ -41,13 +41,13 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
         }
         if seen.insert(number, ()).is_some() {
             cx.error_spanned_by(
-                &index.attribute,
+                index.attribute.path(),
                 format!("`#[gsi{number}]` is repeated on `{ident}`: give each index number once"),
             );
         }
-        if index.pk.is_none() && index.sk.is_some() {
+        if let (None, Some(sort_key)) = (&index.pk, &index.sk) {
             cx.error_spanned_by(
-                &index.attribute,
+                &sort_key.literal,
                 format!(
                     "`#[gsi{number}(…)]` of `{ident}` has a sort key but no partition key: add `pk = \"…\"`, like `#[gsi{number}(pk = \"STATUS#<status>\", sk = \"<updated_at>\")]`"
                 ),
@@ -60,14 +60,23 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
     check_names(cx, container);
 }
 
-fn check_template(cx: &mut Ctxt, container: &Container, template: &Template, optional_allowed: bool) {
+fn check_template(
+    cx: &mut Ctxt,
+    container: &Container,
+    template: &Template,
+    optional_allowed: bool,
+) {
     let ident = container.ident;
     let source = template.literal.value();
     let label = &template.label;
     let mut used: Vec<&str> = Vec::new();
     for name in template.fields() {
         let Some(field) = container.fields.iter().find(|field| field.name == name) else {
-            let fields: Vec<&str> = container.fields.iter().map(|field| field.name.as_str()).collect();
+            let fields: Vec<&str> = container
+                .fields
+                .iter()
+                .map(|field| field.name.as_str())
+                .collect();
             cx.error_spanned_by(
                 &template.literal,
                 format!(
@@ -99,31 +108,55 @@ fn check_template(cx: &mut Ctxt, container: &Container, template: &Template, opt
 /// serialized name.
 fn check_names(cx: &mut Ctxt, container: &Container) {
     let ident = container.ident;
-    let mut reserved: Vec<(String, String)> = vec![
-        (container.pk_attribute.clone(), "the partition key attribute".to_owned()),
-        (container.sk_attribute.clone(), "the sort key attribute".to_owned()),
-        (container.type_attribute.clone(), "the entity type attribute".to_owned()),
+    let mut reserved: Vec<(&Name, String)> = vec![
+        (
+            &container.pk_attribute,
+            "the partition key attribute".to_owned(),
+        ),
+        (&container.sk_attribute, "the sort key attribute".to_owned()),
+        (
+            &container.type_attribute,
+            "the entity type attribute".to_owned(),
+        ),
     ];
+    let mut numbers = Vec::new();
     for index in &container.indexes {
+        // A repeated index number is reported above; its names are not checked twice.
+        if numbers.contains(&index.number) {
+            continue;
+        }
+        numbers.push(index.number);
         reserved.push((
-            index.pk_attribute.clone(),
+            &index.pk_attribute,
             format!("the partition key attribute of {}", index.name),
         ));
         if index.sk.is_some() {
-            reserved.push((index.sk_attribute.clone(), format!("the sort key attribute of {}", index.name)));
+            reserved.push((
+                &index.sk_attribute,
+                format!("the sort key attribute of {}", index.name),
+            ));
         }
     }
     for (position, (name, role)) in reserved.iter().enumerate() {
-        if let Some((_, first_role)) = reserved[..position].iter().find(|(other, _)| other == name) {
-            cx.error_spanned_by(
-                ident,
-                format!("attribute name `{name}` is both {first_role} and {role} of `{ident}`: give them different names"),
+        if let Some((first, first_role)) = reserved[..position]
+            .iter()
+            .find(|(other, _)| other.value == name.value)
+        {
+            let message = format!(
+                "attribute name `{}` is both {first_role} and {role} of `{ident}`: give them different names",
+                name.value
             );
+            match name.span.or(first.span) {
+                Some(span) => cx.syn_error(syn::Error::new(span, message)),
+                None => cx.error_spanned_by(ident, message),
+            }
         }
     }
     for field in &container.fields {
-        let Some(serialized) = &field.serialized else { continue };
-        if let Some((_, role)) = reserved.iter().find(|(name, _)| name == serialized) {
+        let Some(serialized) = &field.serialized else {
+            continue;
+        };
+        if let Some((_, role)) = reserved.iter().find(|(name, _)| name.value == *serialized) {
             cx.error_spanned_by(
                 field.ident,
                 format!(

@@ -14,7 +14,8 @@ pub struct Ctxt {
 impl Ctxt {
     /// Records an error spanning `tokens`.
     pub fn error_spanned_by(&mut self, tokens: impl ToTokens, message: impl Display) {
-        self.errors.push(syn::Error::new_spanned(tokens.into_token_stream(), message));
+        self.errors
+            .push(syn::Error::new_spanned(tokens.into_token_stream(), message));
     }
 
     /// Records a `syn` error as it is.

@@ -56,7 +56,9 @@ impl TemplatePlace {
         match self {
             TemplatePlace::PartitionKey => quote!(__schema.partition_key.template),
             TemplatePlace::SortKey => quote!(__schema.sort_key.template),
-            TemplatePlace::IndexPartitionKey(position) => quote!(__schema.indexes[#position].partition_key.template),
+            TemplatePlace::IndexPartitionKey(position) => {
+                quote!(__schema.indexes[#position].partition_key.template)
+            }
             TemplatePlace::IndexSortKey(position) => {
                 quote!(__schema.indexes[#position].sort_key.as_ref().expect("the index has a sort key").template)
             }
@@ -65,7 +67,10 @@ impl TemplatePlace {
 }
 
 fn pieces(template: &Template) -> &[Piece] {
-    template.pieces.as_deref().expect("checked templates have pieces")
+    template
+        .pieces
+        .as_deref()
+        .expect("checked templates have pieces")
 }
 
 fn field<'c>(container: &'c Container, name: &str) -> &'c Field<'c> {
@@ -150,15 +155,27 @@ fn build_key(container: &Container, template: &Template, place: &TemplatePlace) 
 }
 
 /// `parse_…` for one key attribute: splits a key value back into its fields.
-fn parse_function(container: &Container, template: &Template, place: &TemplatePlace, function: &Ident, attribute: &str) -> TokenStream {
+fn parse_function(
+    container: &Container,
+    template: &Template,
+    place: &TemplatePlace,
+    function: &Ident,
+    attribute: &str,
+) -> TokenStream {
     let krate = &container.krate;
     let template_path = place.path();
-    let fields: Vec<&Field> = template.fields().map(|name| field(container, name)).collect();
+    let fields: Vec<&Field> = template
+        .fields()
+        .map(|name| field(container, name))
+        .collect();
     let types = fields.iter().map(|field| field.key_type());
     let decoded = fields.iter().enumerate().map(|(position, field)| {
         let name = &field.name;
         let ty = field.key_type();
-        quote_spanned!(ty.span()=> #krate::__private::decode_field::<#ty>(__schema.type_name, #name, key, &__segments[#position])?)
+        quote_spanned! {ty.span()=>
+            <#ty as #krate::KeyPart>::decode_key(&__segments[#position])
+                .map_err(|__source| #krate::__private::key_decode_error(__schema.type_name, #name, key, __source))?
+        }
     });
     let source = template.literal.value();
     let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
@@ -168,7 +185,11 @@ fn parse_function(container: &Container, template: &Template, place: &TemplatePl
          `stamp::Error::KeyMismatch` when the value does not have the template's shape; \
          `stamp::Error::KeyDecode` when a field segment is not a valid encoding of its type.",
         container.ident,
-        if names.is_empty() { "none: the template is a constant".to_owned() } else { names.join(", ") },
+        if names.is_empty() {
+            "none: the template is a constant".to_owned()
+        } else {
+            names.join(", ")
+        },
     );
     let unused = fields.is_empty().then(|| quote!(let _ = &__segments;));
     quote! {
@@ -192,19 +213,19 @@ fn generate(container: &Container) -> TokenStream {
 
     // The static schema.
     let type_name = &container.type_name;
-    let type_attribute = &container.type_attribute;
-    let pk_attribute = &container.pk_attribute;
-    let sk_attribute = &container.sk_attribute;
+    let type_attribute = &container.type_attribute.value;
+    let pk_attribute = &container.pk_attribute.value;
+    let sk_attribute = &container.sk_attribute.value;
     let pk_template = key_template_tokens(krate, pk);
     let sk_template = key_template_tokens(krate, sk);
     let index_schemas = indexes.iter().map(|index| {
         let number = index.number as u8;
         let name = &index.name;
-        let index_pk = &index.pk_attribute;
+        let index_pk = &index.pk_attribute.value;
         let index_pk_template = key_template_tokens(krate, index.pk.as_ref().expect("checked"));
         let sort_key = match &index.sk {
             Some(template) => {
-                let index_sk = &index.sk_attribute;
+                let index_sk = &index.sk_attribute.value;
                 let index_sk_template = key_template_tokens(krate, template);
                 quote!(::core::option::Option::Some(#krate::KeyAttribute { name: #index_sk, template: #index_sk_template }))
             }
@@ -219,7 +240,10 @@ fn generate(container: &Container) -> TokenStream {
             }
         }
     });
-    let serialized = container.fields.iter().filter_map(|field| field.serialized.as_deref());
+    let serialized = container
+        .fields
+        .iter()
+        .filter_map(|field| field.serialized.as_deref());
 
     // The primary key builder.
     let key_fields = template_fields(container, &[pk, sk]);
@@ -251,7 +275,8 @@ fn generate(container: &Container) -> TokenStream {
     let mut index_attributes = Vec::new();
     for (position, index) in indexes.iter().enumerate() {
         let index_pk = index.pk.as_ref().expect("checked");
-        let templates: Vec<&Template> = std::iter::once(index_pk).chain(index.sk.as_ref()).collect();
+        let templates: Vec<&Template> =
+            std::iter::once(index_pk).chain(index.sk.as_ref()).collect();
         let fields = template_fields(container, &templates);
         let function = format_ident!("gsi{}_key", index.number);
         let parameters = fields.iter().map(|field| {
@@ -259,7 +284,11 @@ fn generate(container: &Container) -> TokenStream {
             let ty = parameter_type(field);
             quote!(#ident: #ty)
         });
-        let build_index_pk = build_key(container, index_pk, &TemplatePlace::IndexPartitionKey(position));
+        let build_index_pk = build_key(
+            container,
+            index_pk,
+            &TemplatePlace::IndexPartitionKey(position),
+        );
         let build_index_sk = match &index.sk {
             Some(template) => {
                 let build = build_key(container, template, &TemplatePlace::IndexSortKey(position));
@@ -273,12 +302,16 @@ fn generate(container: &Container) -> TokenStream {
              `stamp::Error::EmptyKeyValue` when a field encodes to the empty string; \
              `stamp::Error::KeyEncode` when a field has no key encoding.",
             index.name,
-            index.pk_attribute,
+            index.pk_attribute.value,
             index_pk.literal.value(),
             index
                 .sk
                 .as_ref()
-                .map(|template| format!(", `{}` = `{}`", index.sk_attribute, template.literal.value()))
+                .map(|template| format!(
+                    ", `{}` = `{}`",
+                    index.sk_attribute.value,
+                    template.literal.value()
+                ))
                 .unwrap_or_default(),
         );
         index_functions.push(quote! {
@@ -290,9 +323,12 @@ fn generate(container: &Container) -> TokenStream {
                 ::core::result::Result::Ok(#krate::IndexKey::from_parts(&__schema.indexes[#position], __partition_key, __sort_key))
             }
         });
-        let pk_name = &index.pk_attribute;
-        let sk_name = &index.sk_attribute;
-        let optional: Vec<&&Field> = fields.iter().filter(|field| field.option_inner.is_some()).collect();
+        let pk_name = &index.pk_attribute.value;
+        let sk_name = &index.sk_attribute.value;
+        let optional: Vec<&&Field> = fields
+            .iter()
+            .filter(|field| field.option_inner.is_some())
+            .collect();
         let arguments = fields.iter().map(|field| {
             let ident = field.ident;
             if field.option_inner.is_some() {
@@ -312,7 +348,9 @@ fn generate(container: &Container) -> TokenStream {
         if optional.is_empty() {
             index_attributes.push(quote!({ #insert }));
         } else {
-            let locals = optional.iter().map(|field| format_ident!("__value_{}", field.name));
+            let locals = optional
+                .iter()
+                .map(|field| format_ident!("__value_{}", field.name));
             let idents = optional.iter().map(|field| field.ident);
             index_attributes.push(quote! {
                 // A sparse index: its attributes are written only when every field is `Some`.
@@ -325,8 +363,20 @@ fn generate(container: &Container) -> TokenStream {
 
     // Key parsers.
     let mut parse_functions = vec![
-        parse_function(container, pk, &TemplatePlace::PartitionKey, &format_ident!("parse_partition_key"), pk_attribute),
-        parse_function(container, sk, &TemplatePlace::SortKey, &format_ident!("parse_sort_key"), sk_attribute),
+        parse_function(
+            container,
+            pk,
+            &TemplatePlace::PartitionKey,
+            &format_ident!("parse_partition_key"),
+            pk_attribute,
+        ),
+        parse_function(
+            container,
+            sk,
+            &TemplatePlace::SortKey,
+            &format_ident!("parse_sort_key"),
+            sk_attribute,
+        ),
     ];
     for (position, index) in indexes.iter().enumerate() {
         parse_functions.push(parse_function(
@@ -334,7 +384,7 @@ fn generate(container: &Container) -> TokenStream {
             index.pk.as_ref().expect("checked"),
             &TemplatePlace::IndexPartitionKey(position),
             &format_ident!("parse_gsi{}_partition_key", index.number),
-            &index.pk_attribute,
+            &index.pk_attribute.value,
         ));
         if let Some(template) = &index.sk {
             parse_functions.push(parse_function(
@@ -342,7 +392,7 @@ fn generate(container: &Container) -> TokenStream {
                 template,
                 &TemplatePlace::IndexSortKey(position),
                 &format_ident!("parse_gsi{}_sort_key", index.number),
-                &index.sk_attribute,
+                &index.sk_attribute.value,
             ));
         }
     }

@@ -63,8 +63,9 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                         )
                     })?);
                 } else {
+                    let option = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
                     return Err(meta.error(format!(
-                        "unknown option in `#[stamp(…)]` of `{ident}` for `#[derive(KeyPart)]`; options are: crate, rename_all"
+                        "unknown option `{option}` in `#[stamp(…)]` of `{ident}` for `#[derive(KeyPart)]`; options are: crate, rename_all"
                     )));
                 }
                 Ok(())
@@ -75,7 +76,8 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         } else if attribute.path().is_ident("serde") {
             let _ = attribute.parse_nested_meta(|meta| {
                 if meta.path.is_ident("rename_all") {
-                    options.serde_rename_all = read_rename(&meta)?.and_then(|rule| RenameRule::from_name(&rule));
+                    options.serde_rename_all =
+                        read_rename(&meta)?.and_then(|rule| RenameRule::from_name(&rule));
                 } else {
                     skip(&meta)?;
                 }
@@ -140,10 +142,18 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     }
 }
 
-fn enum_body(cx: &mut Ctxt, input: &DeriveInput, data: &syn::DataEnum, options: &Options) -> Option<TokenStream> {
+fn enum_body(
+    cx: &mut Ctxt,
+    input: &DeriveInput,
+    data: &syn::DataEnum,
+    options: &Options,
+) -> Option<TokenStream> {
     let ident = &input.ident;
     if data.variants.is_empty() {
-        cx.error_spanned_by(ident, format!("`#[derive(KeyPart)]` needs at least one variant in `{ident}`"));
+        cx.error_spanned_by(
+            ident,
+            format!("`#[derive(KeyPart)]` needs at least one variant in `{ident}`"),
+        );
         return None;
     }
     let rule = options.stamp_rename_all.or(options.serde_rename_all);
@@ -151,7 +161,7 @@ fn enum_body(cx: &mut Ctxt, input: &DeriveInput, data: &syn::DataEnum, options: 
     for variant in &data.variants {
         if !matches!(variant.fields, Fields::Unit) {
             cx.error_spanned_by(
-                variant,
+                &variant.ident,
                 format!(
                     "variant `{}` of `{ident}` carries data, but `#[derive(KeyPart)]` on an enum needs unit variants only",
                     variant.ident
@@ -168,7 +178,11 @@ fn enum_body(cx: &mut Ctxt, input: &DeriveInput, data: &syn::DataEnum, options: 
                         stamp_name = Some(meta.value()?.parse::<LitStr>()?.value());
                         Ok(())
                     } else {
-                        Err(meta.error(format!("unknown option in `#[stamp(…)]` of variant `{}`; options are: rename", variant.ident)))
+                        let option = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                        Err(meta.error(format!(
+                            "unknown option `{option}` in `#[stamp(…)]` of variant `{}`; options are: rename",
+                            variant.ident
+                        )))
                     }
                 });
                 if let Err(error) = result {
@@ -186,15 +200,18 @@ fn enum_body(cx: &mut Ctxt, input: &DeriveInput, data: &syn::DataEnum, options: 
             }
         }
         let variant_name = variant.ident.to_string();
-        let name = stamp_name
-            .or(serde_name)
-            .unwrap_or_else(|| rule.map_or_else(|| variant_name.clone(), |rule| rule.apply_to_variant(&variant_name)));
+        let name = stamp_name.or(serde_name).unwrap_or_else(|| {
+            rule.map_or_else(
+                || variant_name.clone(),
+                |rule| rule.apply_to_variant(&variant_name),
+            )
+        });
         if name.is_empty() {
-            cx.error_spanned_by(variant, format!("variant `{variant_name}` of `{ident}` is renamed to the empty string, which cannot be in a key"));
+            cx.error_spanned_by(&variant.ident, format!("variant `{variant_name}` of `{ident}` is renamed to the empty string, which cannot be in a key"));
         }
         if let Some((other, _)) = names.iter().find(|(_, known)| *known == name) {
             cx.error_spanned_by(
-                variant,
+                &variant.ident,
                 format!("variants `{other}` and `{variant_name}` of `{ident}` both encode as `{name}`: rename one"),
             );
         }
@@ -202,11 +219,19 @@ fn enum_body(cx: &mut Ctxt, input: &DeriveInput, data: &syn::DataEnum, options: 
     }
     let krate = &options.krate;
     let longest = names.iter().map(|(_, name)| name.len()).max().unwrap_or(0);
-    let encode = names.iter().map(|(variant, name)| quote!(Self::#variant => #name));
-    let decode = names.iter().map(|(variant, name)| quote!(#name => ::core::result::Result::Ok(Self::#variant)));
+    let encode = names
+        .iter()
+        .map(|(variant, name)| quote!(Self::#variant => #name));
+    let decode = names
+        .iter()
+        .map(|(variant, name)| quote!(#name => ::core::result::Result::Ok(Self::#variant)));
     let expected = format!(
         "a `{ident}`: one of {}",
-        names.iter().map(|(_, name)| name.as_str()).collect::<Vec<_>>().join(", ")
+        names
+            .iter()
+            .map(|(_, name)| name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     Some(quote! {
         const LEN_HINT: usize = #longest;

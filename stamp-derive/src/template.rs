@@ -22,7 +22,7 @@ fn syntax_error(what: String, fix: String) -> Result<Vec<Piece>, SyntaxError> {
 pub fn parse(source: &str) -> Result<Vec<Piece>, SyntaxError> {
     if source.is_empty() {
         return syntax_error(
-            "empty key template".to_owned(),
+            "empty template".to_owned(),
             "give a constant such as \"PROFILE\" or a template such as \"USER#<id>\"".to_owned(),
         );
     }
@@ -114,7 +114,12 @@ mod tests {
     fn parses_literals_and_fields() {
         assert_eq!(
             parse("ORDER#<created_at>#<order_id>").unwrap(),
-            vec![literal("ORDER#"), field("created_at"), literal("#"), field("order_id")]
+            vec![
+                literal("ORDER#"),
+                field("created_at"),
+                literal("#"),
+                field("order_id")
+            ]
         );
         assert_eq!(parse("PROFILE").unwrap(), vec![literal("PROFILE")]);
         assert_eq!(parse("<updated_at>").unwrap(), vec![field("updated_at")]);
@@ -131,7 +136,7 @@ mod tests {
         assert_eq!(what("USER#<>"), "empty placeholder `<>`");
         assert_eq!(what("<a><b>"), "adjacent placeholders `<a><b>`");
         assert_eq!(what("A>B"), "unmatched `>` after `A`");
-        assert_eq!(what(""), "empty key template");
+        assert_eq!(what(""), "empty template");
     }
 
     #[test]

@@ -22,13 +22,20 @@ pub fn endpoint() -> String {
 /// A client for [`endpoint`], with SDK retries turned off so that every
 /// failure shows.
 pub fn client() -> Client {
-    Client::from_conf(stamp::local::config(&endpoint()).retry_config(RetryConfig::disabled()).build())
+    Client::from_conf(
+        stamp::local::config(&endpoint())
+            .retry_config(RetryConfig::disabled())
+            .build(),
+    )
 }
 
 /// A new table with a unique name, created from `definition`.
 pub async fn fresh_table(test: &str, definition: &TableDefinition) -> Table {
     let name = format!("stamp-{test}-{}", uuid::Uuid::new_v4().simple());
     let table = Table::new(client(), name);
-    table.create_table(definition).await.expect("create the test table");
+    table
+        .create_table(definition)
+        .await
+        .expect("create the test table");
     table
 }

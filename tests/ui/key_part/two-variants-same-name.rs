@@ -3,7 +3,7 @@ use serde::{Deserialize, Serialize};
 #[derive(stamp::KeyPart, Serialize, Deserialize)]
 enum Status {
     Pending,
-    #[serde(rename = "Pending")]
+    #[stamp(rename = "Pending")]
     Waiting,
 }
 
