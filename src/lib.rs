@@ -71,3 +71,8 @@ pub use stamp_derive::{Item, KeyPart};
 
 #[doc(hidden)]
 pub use stamp_core::__private;
+
+/// The README's code, compiled as a doc test so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -19,9 +19,10 @@ enum OrderStatus {
 #[derive(KeyPart, Serialize, Deserialize, Debug, Clone, PartialEq)]
 struct Sku(String);
 
-#[derive(KeyPart, Debug, Clone, Copy, PartialEq)]
+#[derive(KeyPart, Debug, Clone, Copy, PartialEq, Default)]
 #[stamp(rename_all = "kebab-case")]
 enum Region {
+    #[default]
     EuWest,
     #[stamp(rename = "us")]
     UnitedStates,
@@ -51,12 +52,6 @@ struct ProductRecord {
     region: Region,
     rank: i32,
     day: NaiveDate,
-}
-
-impl Default for Region {
-    fn default() -> Self {
-        Region::EuWest
-    }
 }
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]

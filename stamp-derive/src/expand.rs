@@ -44,6 +44,7 @@ pub fn derive_item(input: &DeriveInput) -> TokenStream {
 }
 
 /// Where a template's [`KeyTemplate`] lives inside `Self::SCHEMA`.
+#[allow(clippy::enum_variant_names)] // They name key attributes, which all end in "key".
 enum TemplatePlace {
     PartitionKey,
     SortKey,
