@@ -62,15 +62,8 @@
 //!
 //! The key encodings and their escaping are documented in [`stamp_core`].
 
-pub use stamp_core::{
-    Entity, EntitySchema, Error, IndexKey, IndexSchema, Item, KeyAttribute, KeyBuilder, KeyPart,
-    KeyPartError, KeyTemplate, PrimaryKey, Segment, Table, TableDefinition, TableIndex,
-    aws_sdk_dynamodb, local,
-};
+pub use stamp_core::*;
 pub use stamp_derive::{Item, KeyPart};
-
-#[doc(hidden)]
-pub use stamp_core::__private;
 
 /// The README's code, compiled as a doc test so that it stays true.
 #[cfg(doctest)]

@@ -324,3 +324,53 @@ proptest! {
         prop_assert_eq!(Order::parse_sort_key(key.sort_key()).unwrap(), (created_at, Uuid::from_u128(id)));
     }
 }
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "SESSION#<token>"]
+#[sk = "SESSION"]
+struct Session {
+    token: String,
+    #[stamp(ttl)]
+    expires_at: DateTime<Utc>,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "LEASE#<id>"]
+#[sk = "LEASE"]
+struct Lease {
+    id: u32,
+    #[stamp(ttl)]
+    until: Option<std::time::SystemTime>,
+}
+
+#[test]
+fn a_ttl_is_stored_as_a_number_of_epoch_seconds() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+
+    let session = Session {
+        token: "t-1".into(),
+        expires_at: time("2026-06-01T10:00:00Z"),
+    };
+    let item = session.to_item().unwrap();
+    assert_eq!(
+        item["expires_at"],
+        AttributeValue::N("1780308000".to_owned())
+    );
+    assert_eq!(Session::SCHEMA.ttl_attribute, Some("expires_at"));
+    assert_eq!(Session::from_item(item).unwrap(), session);
+
+    let until = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_780_308_000);
+    let lease = Lease {
+        id: 1,
+        until: Some(until),
+    };
+    let item = lease.to_item().unwrap();
+    assert_eq!(item["until"], AttributeValue::N("1780308000".to_owned()));
+    assert_eq!(Lease::from_item(item).unwrap(), lease);
+    let item = Lease { id: 2, until: None }.to_item().unwrap();
+    assert!(!item.contains_key("until"));
+    assert_eq!(
+        Lease::from_item(item).unwrap(),
+        Lease { id: 2, until: None }
+    );
+}

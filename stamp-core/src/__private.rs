@@ -64,3 +64,53 @@ pub fn key_decode_error(
         source,
     }
 }
+
+/// Stores a TTL field as a Number of epoch seconds (or leaves it out when
+/// it is `None`).
+/// `epoch_seconds` is the field type's [`TimeToLive::epoch_seconds`](crate::TimeToLive::epoch_seconds).
+pub fn store_time_to_live<T>(
+    item: &mut Item,
+    name: &str,
+    value: Option<&T>,
+    epoch_seconds: fn(&T) -> i64,
+) {
+    match value {
+        Some(value) => {
+            item.insert(
+                name.to_owned(),
+                AttributeValue::N(epoch_seconds(value).to_string()),
+            );
+        }
+        None => {
+            item.remove(name);
+        }
+    }
+}
+
+/// Turns a stored TTL Number back into what serde reads for the field.
+/// `from_epoch_seconds` is the field type's [`TimeToLive::from_epoch_seconds`](crate::TimeToLive::from_epoch_seconds).
+pub fn load_time_to_live<T: Serialize>(
+    schema: &EntitySchema,
+    item: &mut Item,
+    name: &str,
+    from_epoch_seconds: fn(i64) -> Option<T>,
+) -> Result<(), Error> {
+    let Some(AttributeValue::N(seconds)) = item.get(name) else {
+        return Ok(());
+    };
+    let value = seconds
+        .parse::<i64>()
+        .ok()
+        .and_then(from_epoch_seconds)
+        .ok_or_else(|| Error::InvalidTimeToLive {
+            entity: schema.type_name,
+            attribute: name.to_owned(),
+            value: seconds.clone(),
+        })?;
+    let stored = serde_dynamo::to_attribute_value(&value).map_err(|source| Error::Serialize {
+        entity: schema.type_name,
+        source,
+    })?;
+    item.insert(name.to_owned(), stored);
+    Ok(())
+}

@@ -52,6 +52,9 @@ pub struct EntitySchema {
     pub indexes: &'static [IndexSchema],
     /// The attribute names of the struct's fields, as serde serializes them.
     pub fields: &'static [&'static str],
+    /// The attribute of the `#[stamp(ttl)]` field, stored as a Number of
+    /// epoch seconds, when the entity has one.
+    pub ttl_attribute: Option<&'static str>,
 }
 
 impl EntitySchema {

@@ -90,6 +90,20 @@ pub enum Error {
         found: String,
     },
 
+    /// A stored TTL attribute is not a Number of epoch seconds that the
+    /// field's type can hold.
+    #[error(
+        "the TTL attribute `{attribute}` of entity `{entity}` holds `{value}`, which is not epoch seconds the field can hold"
+    )]
+    InvalidTimeToLive {
+        /// The entity type name.
+        entity: &'static str,
+        /// The TTL attribute.
+        attribute: String,
+        /// The stored Number, as text.
+        value: String,
+    },
+
     /// A table definition has no entity.
     #[error("the table definition has no entity; add one with `TableDefinition::entity::<E>()`")]
     EmptyTableDefinition,

@@ -48,6 +48,7 @@ pub mod local;
 mod schema;
 mod table;
 mod template;
+mod ttl;
 
 #[doc(hidden)]
 pub mod __private;
@@ -59,3 +60,4 @@ pub use key_part::{KeyPart, KeyPartError};
 pub use schema::{TableDefinition, TableIndex};
 pub use table::Table;
 pub use template::{KeyBuilder, KeyTemplate, Segment};
+pub use ttl::TimeToLive;

@@ -96,6 +96,8 @@ pub struct Field<'a> {
     /// The attribute name serde gives the field; `None` when serde flattens
     /// or skips it.
     pub serialized: Option<String>,
+    /// The `ttl` of `#[stamp(ttl)]`, when the field is the item's TTL.
+    pub ttl: Option<syn::Path>,
 }
 
 impl Field<'_> {
@@ -424,6 +426,7 @@ fn read_field<'a>(
 ) -> Field<'a> {
     let ident = field.ident.as_ref().expect("named fields have names");
     let name = ident.to_string().trim_start_matches("r#").to_owned();
+    let mut ttl = None;
     let mut serialized =
         Some(rename_all.map_or_else(|| name.clone(), |rule| rule.apply_to_field(&name)));
     for attribute in &field.attrs {
@@ -445,9 +448,13 @@ fn read_field<'a>(
             });
         } else if attribute.path().is_ident("stamp") {
             let result = attribute.parse_nested_meta(|meta| {
+                if meta.path.is_ident("ttl") {
+                    ttl = Some(meta.path.clone());
+                    return Ok(());
+                }
                 let option = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
                 Err(meta.error(format!(
-                    "unknown option `{option}` in `#[stamp(…)]` on field `{name}` of `{struct_name}`; fields take no options yet"
+                    "unknown option `{option}` in `#[stamp(…)]` on field `{name}` of `{struct_name}`; field options are: ttl"
                 )))
             });
             if let Err(error) = result {
@@ -461,6 +468,7 @@ fn read_field<'a>(
         ty: &field.ty,
         option_inner: option_inner(&field.ty),
         serialized,
+        ttl,
     }
 }
 

@@ -58,6 +58,37 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
         }
     }
     check_names(cx, container);
+    check_ttl(cx, container);
+}
+
+/// At most one TTL field, and one that serde stores under a known name.
+fn check_ttl(cx: &mut Ctxt, container: &Container) {
+    let ident = container.ident;
+    let ttl_fields: Vec<_> = container
+        .fields
+        .iter()
+        .filter(|field| field.ttl.is_some())
+        .collect();
+    for extra in ttl_fields.iter().skip(1) {
+        cx.error_spanned_by(
+            extra.ttl.as_ref(),
+            format!(
+                "`{ident}` has two `#[stamp(ttl)]` fields, `{}` and `{}`: DynamoDB expires items by one attribute",
+                ttl_fields[0].name, extra.name
+            ),
+        );
+    }
+    for field in &ttl_fields {
+        if field.serialized.is_none() {
+            cx.error_spanned_by(
+                field.ttl.as_ref(),
+                format!(
+                    "the TTL field `{}` of `{ident}` is skipped or flattened by serde, so it would never be stored",
+                    field.name
+                ),
+            );
+        }
+    }
 }
 
 fn check_template(

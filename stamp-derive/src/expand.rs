@@ -245,6 +245,46 @@ fn generate(container: &Container) -> TokenStream {
         .fields
         .iter()
         .filter_map(|field| field.serialized.as_deref());
+    let ttl_field = container
+        .fields
+        .iter()
+        .find(|field| field.ttl.is_some() && field.serialized.is_some());
+    let ttl_attribute = match ttl_field.and_then(|field| field.serialized.as_deref()) {
+        Some(name) => quote!(::core::option::Option::Some(#name)),
+        None => quote!(::core::option::Option::None),
+    };
+    // A TTL is stored as a Number of epoch seconds, not as serde writes the field.
+    let (ttl_to_item, ttl_from_item) = match ttl_field {
+        Some(field) => {
+            let ident = field.ident;
+            let name = field.serialized.as_deref().expect("filtered above");
+            let ty = field.key_type();
+            let value = if field.option_inner.is_some() {
+                quote!(self.#ident.as_ref())
+            } else {
+                quote!(::core::option::Option::Some(&self.#ident))
+            };
+            (
+                quote_spanned! {ty.span()=>
+                    #krate::__private::store_time_to_live(
+                        &mut __item,
+                        #name,
+                        #value,
+                        <#ty as #krate::TimeToLive>::epoch_seconds,
+                    );
+                },
+                quote_spanned! {ty.span()=>
+                    #krate::__private::load_time_to_live(
+                        <Self as #krate::Entity>::SCHEMA,
+                        &mut item,
+                        #name,
+                        <#ty as #krate::TimeToLive>::from_epoch_seconds,
+                    )?;
+                },
+            )
+        }
+        None => (quote!(), quote!()),
+    };
 
     // The primary key builder.
     let key_fields = template_fields(container, &[pk, sk]);
@@ -410,6 +450,7 @@ fn generate(container: &Container) -> TokenStream {
                     sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #sk_template },
                     indexes: &[#(#index_schemas),*],
                     fields: &[#(#serialized),*],
+                    ttl_attribute: #ttl_attribute,
                 };
 
                 fn primary_key(&self) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
@@ -423,11 +464,13 @@ fn generate(container: &Container) -> TokenStream {
                     #krate::__private::insert_string(&mut __item, #pk_attribute, __partition_key);
                     #krate::__private::insert_string(&mut __item, #sk_attribute, __sort_key);
                     #(#index_attributes)*
+                    #ttl_to_item
                     #krate::__private::insert_string(&mut __item, #type_attribute, ::std::string::String::from(#type_name));
                     ::core::result::Result::Ok(__item)
                 }
 
-                fn from_item(item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+                fn from_item(#[allow(unused_mut)] mut item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+                    #ttl_from_item
                     #krate::__private::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
                 }
             }

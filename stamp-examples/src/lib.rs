@@ -111,7 +111,8 @@ pub struct Session {
     pub token: String,
     /// Whose session it is.
     pub customer_id: String,
-    /// When it expires.
+    /// When it expires: the item's TTL, stored as epoch seconds.
+    #[stamp(ttl)]
     pub expires_at: DateTime<Utc>,
 }
 
