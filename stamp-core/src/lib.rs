@@ -7,7 +7,10 @@
 //! - [`Entity`]: the trait the derive implements; [`PrimaryKey`] and
 //!   [`IndexKey`] are the typed keys its builders return.
 //! - [`Table`]: a client and a table name; `put`, `get`, `create_table`.
-//! - [`TableDefinition`]: the key attributes and GSIs a set of entities needs.
+//! - [`TableDefinition`]: the table a set of entities needs, checked (key
+//!   spaces that could collide, index limits), and made into the `CreateTable`
+//!   input, a CloudFormation template and an access-pattern catalogue;
+//!   [`Table::verify`] compares a live table with it.
 //! - [`Error`]: every error, in DynamoDB's terms.
 //!
 //! # Key encodings
@@ -41,9 +44,12 @@
 //! their case exactly. An empty value is refused with
 //! [`Error::EmptyKeyValue`].
 
+mod cursor;
 mod entity;
 mod error;
+pub mod expression;
 mod key_part;
+mod query;
 pub mod local;
 mod schema;
 mod table;
@@ -55,9 +61,16 @@ pub mod __private;
 
 pub use aws_sdk_dynamodb;
 pub use entity::{Entity, EntitySchema, IndexKey, IndexSchema, Item, KeyAttribute, PrimaryKey};
+pub use cursor::Cursor;
 pub use error::Error;
+pub use expression::{Attribute, AttributeType, Condition, Placeholders};
+pub use query::{Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use key_part::{KeyPart, KeyPartError};
-pub use schema::{TableDefinition, TableIndex};
+pub use schema::{
+    CloudFormationTemplate, IndexProjection, KeyNames, MAX_GLOBAL_SECONDARY_INDEXES,
+    MAX_PROJECTED_ATTRIBUTES, SchemaDifference, TableBilling, TableDefinition, TableIndex,
+    Throughput,
+};
 pub use table::Table;
 pub use template::{KeyBuilder, KeyTemplate, Segment};
 pub use ttl::TimeToLive;

@@ -118,7 +118,12 @@ impl Table {
     }
 
     /// Creates this table from `definition` and waits, up to two minutes,
-    /// until it is `ACTIVE`.
+    /// until it is `ACTIVE`; then, when an entity has a `#[stamp(ttl)]`
+    /// field, turns on TTL on it with `UpdateTimeToLive`. Point-in-time
+    /// recovery is left as DynamoDB creates it (off); it is part of
+    /// [`TableDefinition::cloudformation`].
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html>.
     ///
     /// # Errors
     ///
@@ -135,6 +140,7 @@ impl Table {
             .set_key_schema(input.key_schema)
             .set_global_secondary_indexes(input.global_secondary_indexes)
             .set_billing_mode(input.billing_mode)
+            .set_provisioned_throughput(input.provisioned_throughput)
             .send()
             .await
             .map_err(|error| Error::dynamodb("CreateTable", &self.name, error))?;
@@ -147,6 +153,7 @@ impl Table {
                 table: self.name.to_string(),
                 reason: error.to_string(),
             })?;
+        self.enable_time_to_live(definition).await?;
         Ok(())
     }
 

@@ -123,11 +123,16 @@ fn key_template_tokens(krate: &syn::Path, template: &Template) -> TokenStream {
 /// An expression building one key attribute value from the parameters named
 /// after the template's fields.
 fn build_key(container: &Container, template: &Template, place: &TemplatePlace) -> TokenStream {
+    build_key_from(container, pieces(template), place)
+}
+
+/// The same, for the first `pieces` of a template (a sort-key prefix).
+fn build_key_from(container: &Container, pieces: &[Piece], place: &TemplatePlace) -> TokenStream {
     let krate = &container.krate;
     let template_path = place.path();
     let mut capacity = vec![quote!(#template_path.literal_len())];
     let mut steps = Vec::new();
-    for piece in pieces(template) {
+    for piece in pieces {
         match piece {
             Piece::Literal(text) => steps.push(quote!(__builder.literal(#text);)),
             Piece::Field(name) => {
@@ -153,6 +158,67 @@ fn build_key(container: &Container, template: &Template, place: &TemplatePlace) 
         #(#steps)*
         __builder.finish()
     }}
+}
+
+/// `impl SortKeyPrefix<E, INDEX>` for each leading prefix of a sort-key
+/// template's fields: `&A`, `(&A, &B)`, ….
+fn sort_key_prefixes(container: &Container, template: &Template, place: &TemplatePlace, index: u8) -> Vec<TokenStream> {
+    let krate = &container.krate;
+    let ident = container.ident;
+    let all = pieces(template);
+    let field_positions: Vec<usize> = all
+        .iter()
+        .enumerate()
+        .filter_map(|(position, piece)| matches!(piece, Piece::Field(_)).then_some(position))
+        .collect();
+    let mut impls = Vec::new();
+    for (count, &position) in field_positions.iter().enumerate() {
+        let count = count + 1;
+        let mut end = position + 1;
+        if matches!(all.get(end), Some(Piece::Literal(_))) {
+            end += 1;
+        }
+        let prefix = &all[..end];
+        let fields: Vec<&Field> = prefix
+            .iter()
+            .filter_map(|piece| match piece {
+                Piece::Field(name) => Some(field(container, name)),
+                Piece::Literal(_) => None,
+            })
+            .collect();
+        let types: Vec<TokenStream> = fields
+            .iter()
+            .map(|field| {
+                if field.is_string() {
+                    quote!(&'__a str)
+                } else {
+                    let ty = field.key_type();
+                    quote!(&'__a #ty)
+                }
+            })
+            .collect();
+        let idents: Vec<&Ident> = fields.iter().map(|field| field.ident).collect();
+        let (self_type, binding) = if count == 1 {
+            let ty = &types[0];
+            let ident = idents[0];
+            (quote!(#ty), quote!(let #ident = *self;))
+        } else {
+            (quote!((#(#types),*)), quote!(let (#(#idents),*) = *self;))
+        };
+        let build = build_key_from(container, prefix, place);
+        let complete = count == field_positions.len();
+        impls.push(quote! {
+            #[automatically_derived]
+            impl<'__a> #krate::SortKeyPrefix<#ident, #index> for #self_type {
+                fn sort_key_prefix(&self) -> ::core::result::Result<#krate::SortKeyText, #krate::Error> {
+                    let __schema = <#ident as #krate::Entity>::SCHEMA;
+                    #binding
+                    ::core::result::Result::Ok(#krate::SortKeyText { text: #build, complete: #complete })
+                }
+            }
+        });
+    }
+    impls
 }
 
 /// `parse_…` for one key attribute: splits a key value back into its fields.
@@ -402,6 +468,84 @@ fn generate(container: &Container) -> TokenStream {
         }
     }
 
+    // Queries: one per key (table and GSIs), scoped to the entity, with
+    // typed sort-key prefixes.
+    let mut query_functions = Vec::new();
+    let mut prefix_impls = sort_key_prefixes(container, sk, &TemplatePlace::SortKey, 0);
+    let pk_fields = template_fields(container, &[pk]);
+    let pk_parameters = pk_fields.iter().map(|field| {
+        let ident = field.ident;
+        let ty = parameter_type(field);
+        quote!(#ident: #ty)
+    });
+    let query_doc = format!(
+        "A query of `{ident}` items on the table: `{pk_attribute} = {}` and the sort key `{sk_attribute}` within `{}`.\n\n\
+         Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of \
+         the sort-key fields; nothing is sent until `send`, `stream` or `count`.",
+        pk.literal.value(),
+        sk.literal.value(),
+    );
+    query_functions.push(quote! {
+        #[doc = #query_doc]
+        pub fn query(#(#pk_parameters),*) -> #krate::Query<Self, 0> {
+            let __schema = <Self as #krate::Entity>::SCHEMA;
+            let __partition_key = (|| -> ::core::result::Result<::std::string::String, #krate::Error> {
+                ::core::result::Result::Ok(#build_pk)
+            })();
+            #krate::Query::new(__partition_key)
+        }
+    });
+    for (position, index) in indexes.iter().enumerate() {
+        let number = index.number as u8;
+        let index_pk = index.pk.as_ref().expect("checked");
+        let fields = template_fields(container, &[index_pk]);
+        let parameters = fields.iter().map(|field| {
+            let ident = field.ident;
+            let ty = parameter_type(field);
+            quote!(#ident: #ty)
+        });
+        let build = build_key(container, index_pk, &TemplatePlace::IndexPartitionKey(position));
+        let function = format_ident!("query_gsi{}", index.number);
+        let doc = format!(
+            "A query of `{ident}` items on index `{}`: `{} = {}`{}.\n\n\
+             Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; \
+             nothing is sent until `send`, `stream` or `count`.",
+            index.name,
+            index.pk_attribute.value,
+            index_pk.literal.value(),
+            index
+                .sk
+                .as_ref()
+                .map(|template| format!(" and the sort key `{}` within `{}`", index.sk_attribute.value, template.literal.value()))
+                .unwrap_or_default(),
+        );
+        query_functions.push(quote! {
+            #[doc = #doc]
+            pub fn #function(#(#parameters),*) -> #krate::Query<Self, #number> {
+                let __schema = <Self as #krate::Entity>::SCHEMA;
+                let __partition_key = (|| -> ::core::result::Result<::std::string::String, #krate::Error> {
+                    ::core::result::Result::Ok(#build)
+                })();
+                #krate::Query::new(__partition_key)
+            }
+        });
+        if let Some(template) = &index.sk {
+            prefix_impls.extend(sort_key_prefixes(container, template, &TemplatePlace::IndexSortKey(position), number));
+        }
+    }
+
+    // Typed attributes for conditions and filters.
+    let attributes = container.fields.iter().filter_map(|field| {
+        let serialized = field.serialized.as_deref()?;
+        let constant = format_ident!("{}", field.name.to_uppercase());
+        let ty = field.key_type();
+        let doc = format!("The `{serialized}` attribute of `{ident}`, for conditions and filters.");
+        Some(quote! {
+            #[doc = #doc]
+            pub const #constant: #krate::Attribute<Self, #ty> = #krate::Attribute::new(#serialized);
+        })
+    });
+
     // Key parsers.
     let mut parse_functions = vec![
         parse_function(
@@ -487,8 +631,14 @@ fn generate(container: &Container) -> TokenStream {
 
                 #(#index_functions)*
 
+                #(#query_functions)*
+
                 #(#parse_functions)*
+
+                #(#attributes)*
             }
+
+            #(#prefix_impls)*
         };
     }
 }

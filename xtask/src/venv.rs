@@ -1,4 +1,4 @@
-//! The Python virtual environment that holds moto.
+//! The Python virtual environment that holds moto and cfn-lint.
 //!
 //! It lives in `target/stamp-venv`, is created with `python3 -m venv` when
 //! missing, and gets [`REQUIREMENTS`] installed with pip. A marker file records
@@ -13,17 +13,23 @@ use crate::Result;
 /// The moto release pinned in [`REQUIREMENTS`].
 pub const MOTO_VERSION: &str = "5.2.5";
 
+/// The cfn-lint release pinned in [`REQUIREMENTS`].
+pub const CFN_LINT_VERSION: &str = "1.58.0";
+
 /// What pip installs into the venv. Add packages here; the marker makes the
 /// next run install them.
 ///
 /// Plain `moto` lacks the server's web stack (flask, flask-cors) and the
 /// PartiQL parser that DynamoDB's `ExecuteStatement`, `BatchExecuteStatement`
 /// and `ExecuteTransaction` need (pinned as moto's `dynamodb` extra pins it).
+/// `cfn-lint` checks the CloudFormation template that `TableDefinition`
+/// generates (the `schema_cfn_lint` tests).
 pub const REQUIREMENTS: &[&str] = &[
     "moto==5.2.5",
     "flask",
     "flask-cors",
     "py-partiql-parser==0.6.3",
+    "cfn-lint==1.58.0",
 ];
 
 /// The venv's location relative to the workspace root.
@@ -73,7 +79,7 @@ impl Venv {
         if fs::read_to_string(&marker).is_ok_and(|found| found.trim() == wanted) {
             return Ok(());
         }
-        println!("installing moto {MOTO_VERSION} into {VENV_DIR} ...");
+        println!("installing moto {MOTO_VERSION} and cfn-lint {CFN_LINT_VERSION} into {VENV_DIR} ...");
         run(Command::new(self.bin("pip"))
             .args(["install", "--disable-pip-version-check", "-q"])
             .args(REQUIREMENTS))?;
@@ -101,5 +107,10 @@ mod tests {
     #[test]
     fn requirements_pin_the_advertised_moto() {
         assert!(REQUIREMENTS.contains(&format!("moto=={MOTO_VERSION}").as_str()));
+    }
+
+    #[test]
+    fn requirements_pin_the_advertised_cfn_lint() {
+        assert!(REQUIREMENTS.contains(&format!("cfn-lint=={CFN_LINT_VERSION}").as_str()));
     }
 }

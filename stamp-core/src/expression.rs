@@ -1,0 +1,462 @@
+//! Typed condition expressions: the filter of a query or scan and the
+//! condition of a put, update, delete or transaction check.
+//!
+//! Every attribute name becomes a `#n…` placeholder and every value a `:v…`
+//! placeholder: no user text is ever spliced into the expression, so a value
+//! such as `) OR attribute_exists(PK) OR (` is just a value. See
+//! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.OperatorsAndFunctions.html>.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::Serialize;
+
+use crate::{Entity, Error};
+
+/// A top-level attribute of entity `E` whose values have type `T`.
+///
+/// `#[derive(Item)]` generates one per serialized field as an associated
+/// constant in upper case: `Order::TOTAL_CENTS: Attribute<Order, u64>`. For
+/// an `Option<T>` field, `T` is the inner type.
+pub struct Attribute<E, T> {
+    name: &'static str,
+    marker: PhantomData<fn() -> (E, T)>,
+}
+
+impl<E, T> Clone for Attribute<E, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E, T> Copy for Attribute<E, T> {}
+
+impl<E, T> std::fmt::Debug for Attribute<E, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Attribute({})", self.name)
+    }
+}
+
+/// The type names of `attribute_type`, as DynamoDB spells them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttributeType {
+    /// `S`
+    String,
+    /// `N`
+    Number,
+    /// `B`
+    Binary,
+    /// `BOOL`
+    Boolean,
+    /// `NULL`
+    Null,
+    /// `M`
+    Map,
+    /// `L`
+    List,
+    /// `SS`
+    StringSet,
+    /// `NS`
+    NumberSet,
+    /// `BS`
+    BinarySet,
+}
+
+impl AttributeType {
+    fn code(self) -> &'static str {
+        match self {
+            AttributeType::String => "S",
+            AttributeType::Number => "N",
+            AttributeType::Binary => "B",
+            AttributeType::Boolean => "BOOL",
+            AttributeType::Null => "NULL",
+            AttributeType::Map => "M",
+            AttributeType::List => "L",
+            AttributeType::StringSet => "SS",
+            AttributeType::NumberSet => "NS",
+            AttributeType::BinarySet => "BS",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Comparator {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Comparator {
+    fn symbol(self) -> &'static str {
+        match self {
+            Comparator::Eq => "=",
+            Comparator::Ne => "<>",
+            Comparator::Lt => "<",
+            Comparator::Le => "<=",
+            Comparator::Gt => ">",
+            Comparator::Ge => ">=",
+        }
+    }
+}
+
+/// A value, or why it could not be turned into one (reported at send).
+type Value = Result<AttributeValue, String>;
+
+fn to_value<T: Serialize + ?Sized>(value: &T) -> Value {
+    serde_dynamo::to_attribute_value(value).map_err(|error| error.to_string())
+}
+
+#[derive(Debug, Clone)]
+enum Node {
+    Compare(&'static str, Comparator, Value),
+    Size(&'static str, Comparator, Value),
+    Between(&'static str, Value, Value),
+    BeginsWith(&'static str, Value),
+    Contains(&'static str, Value),
+    Exists(&'static str),
+    NotExists(&'static str),
+    Type(&'static str, AttributeType),
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Not(Box<Node>),
+}
+
+/// A condition on the attributes of entity `E`: built from [`Attribute`]s,
+/// combined with [`and`](Self::and), [`or`](Self::or) and
+/// [`not`](Self::not).
+///
+/// # Example
+///
+/// ```ignore
+/// let big_pending = Order::TOTAL_CENTS.gt(&10_000).and(Order::STATUS.eq(&OrderStatus::Pending));
+/// ```
+pub struct Condition<E> {
+    node: Node,
+    marker: PhantomData<fn() -> E>,
+}
+
+impl<E> Clone for Condition<E> {
+    fn clone(&self) -> Self {
+        Condition {
+            node: self.node.clone(),
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<E> std::fmt::Debug for Condition<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut names = Placeholders::default();
+        match self.render(&mut names) {
+            Ok(text) => write!(f, "Condition({text})"),
+            Err(error) => write!(f, "Condition(<invalid: {error}>)"),
+        }
+    }
+}
+
+impl<E, T> Attribute<E, T> {
+    /// The attribute named `name` (as serde stores it). Generated code calls
+    /// it; use the generated constants.
+    pub const fn new(name: &'static str) -> Self {
+        Attribute {
+            name,
+            marker: PhantomData,
+        }
+    }
+
+    /// The attribute name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl<E, T: Serialize> Attribute<E, T> {
+    fn compare(self, comparator: Comparator, value: &T) -> Condition<E> {
+        Condition::from_node(Node::Compare(self.name, comparator, to_value(value)))
+    }
+
+    /// `attribute = value`
+    pub fn eq(self, value: &T) -> Condition<E> {
+        self.compare(Comparator::Eq, value)
+    }
+
+    /// `attribute <> value`
+    pub fn ne(self, value: &T) -> Condition<E> {
+        self.compare(Comparator::Ne, value)
+    }
+
+    /// `attribute < value`
+    pub fn lt(self, value: &T) -> Condition<E> {
+        self.compare(Comparator::Lt, value)
+    }
+
+    /// `attribute <= value`
+    pub fn le(self, value: &T) -> Condition<E> {
+        self.compare(Comparator::Le, value)
+    }
+
+    /// `attribute > value`
+    pub fn gt(self, value: &T) -> Condition<E> {
+        self.compare(Comparator::Gt, value)
+    }
+
+    /// `attribute >= value`
+    pub fn ge(self, value: &T) -> Condition<E> {
+        self.compare(Comparator::Ge, value)
+    }
+
+    /// `attribute BETWEEN low AND high`, both ends included.
+    pub fn between(self, low: &T, high: &T) -> Condition<E> {
+        Condition::from_node(Node::Between(self.name, to_value(low), to_value(high)))
+    }
+
+    /// `begins_with(attribute, prefix)`, for string and binary attributes.
+    pub fn begins_with(self, prefix: &str) -> Condition<E> {
+        Condition::from_node(Node::BeginsWith(self.name, to_value(prefix)))
+    }
+
+    /// `contains(attribute, operand)`: a substring of a string, or an element
+    /// of a set or list.
+    pub fn contains<V: Serialize + ?Sized>(self, operand: &V) -> Condition<E> {
+        Condition::from_node(Node::Contains(self.name, to_value(operand)))
+    }
+
+    /// `attribute_exists(attribute)`
+    pub fn exists(self) -> Condition<E> {
+        Condition::from_node(Node::Exists(self.name))
+    }
+
+    /// `attribute_not_exists(attribute)`
+    pub fn not_exists(self) -> Condition<E> {
+        Condition::from_node(Node::NotExists(self.name))
+    }
+
+    /// `attribute_type(attribute, type)`
+    pub fn has_type(self, attribute_type: AttributeType) -> Condition<E> {
+        Condition::from_node(Node::Type(self.name, attribute_type))
+    }
+
+    /// The size of the attribute, to compare: string length in bytes, binary
+    /// length, or the number of elements of a set, list or map.
+    pub fn size(self) -> Size<E> {
+        Size {
+            name: self.name,
+            marker: PhantomData,
+        }
+    }
+}
+
+/// `size(attribute)`, compared with a number by [`Attribute::size`].
+pub struct Size<E> {
+    name: &'static str,
+    marker: PhantomData<fn() -> E>,
+}
+
+impl<E> Size<E> {
+    fn compare(self, comparator: Comparator, value: u64) -> Condition<E> {
+        Condition::from_node(Node::Size(self.name, comparator, to_value(&value)))
+    }
+
+    /// `size(attribute) = value`
+    pub fn eq(self, value: u64) -> Condition<E> {
+        self.compare(Comparator::Eq, value)
+    }
+
+    /// `size(attribute) <> value`
+    pub fn ne(self, value: u64) -> Condition<E> {
+        self.compare(Comparator::Ne, value)
+    }
+
+    /// `size(attribute) < value`
+    pub fn lt(self, value: u64) -> Condition<E> {
+        self.compare(Comparator::Lt, value)
+    }
+
+    /// `size(attribute) <= value`
+    pub fn le(self, value: u64) -> Condition<E> {
+        self.compare(Comparator::Le, value)
+    }
+
+    /// `size(attribute) > value`
+    pub fn gt(self, value: u64) -> Condition<E> {
+        self.compare(Comparator::Gt, value)
+    }
+
+    /// `size(attribute) >= value`
+    pub fn ge(self, value: u64) -> Condition<E> {
+        self.compare(Comparator::Ge, value)
+    }
+}
+
+impl<E> Condition<E> {
+    fn from_node(node: Node) -> Self {
+        Condition {
+            node,
+            marker: PhantomData,
+        }
+    }
+
+    /// `attribute_exists(name)` on any attribute, such as a key attribute.
+    pub fn attribute_exists(name: &'static str) -> Self {
+        Self::from_node(Node::Exists(name))
+    }
+
+    /// `attribute_not_exists(name)` on any attribute, such as `PK` for an
+    /// idempotent create.
+    pub fn attribute_not_exists(name: &'static str) -> Self {
+        Self::from_node(Node::NotExists(name))
+    }
+
+    /// `name = value` on any attribute, such as the type attribute.
+    pub fn attribute_equals<V: Serialize + ?Sized>(name: &'static str, value: &V) -> Self {
+        Self::from_node(Node::Compare(name, Comparator::Eq, to_value(value)))
+    }
+
+    /// `(self) AND (other)`
+    pub fn and(self, other: Condition<E>) -> Self {
+        Self::from_node(Node::And(Box::new(self.node), Box::new(other.node)))
+    }
+
+    /// `(self) OR (other)`
+    pub fn or(self, other: Condition<E>) -> Self {
+        Self::from_node(Node::Or(Box::new(self.node), Box::new(other.node)))
+    }
+
+    /// `NOT (self)`
+    #[allow(clippy::should_implement_trait)]
+    pub fn not(self) -> Self {
+        Self::from_node(Node::Not(Box::new(self.node)))
+    }
+
+    /// Renders the expression, adding its names and values to `placeholders`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidExpressionValue`] when a value could not be serialized.
+    pub fn render(&self, placeholders: &mut Placeholders) -> Result<String, Error> {
+        let mut text = String::new();
+        render(&self.node, placeholders, &mut text)?;
+        Ok(text)
+    }
+}
+
+impl<E: Entity> std::ops::Not for Condition<E> {
+    type Output = Condition<E>;
+
+    fn not(self) -> Self::Output {
+        Condition::not(self)
+    }
+}
+
+fn render(node: &Node, placeholders: &mut Placeholders, out: &mut String) -> Result<(), Error> {
+    match node {
+        Node::Compare(name, comparator, value) => {
+            let name = placeholders.name(name);
+            let value = placeholders.value(value)?;
+            write!(out, "{name} {} {value}", comparator.symbol())
+        }
+        Node::Size(name, comparator, value) => {
+            let name = placeholders.name(name);
+            let value = placeholders.value(value)?;
+            write!(out, "size({name}) {} {value}", comparator.symbol())
+        }
+        Node::Between(name, low, high) => {
+            let name = placeholders.name(name);
+            let low = placeholders.value(low)?;
+            let high = placeholders.value(high)?;
+            write!(out, "{name} BETWEEN {low} AND {high}")
+        }
+        Node::BeginsWith(name, prefix) => {
+            let name = placeholders.name(name);
+            let prefix = placeholders.value(prefix)?;
+            write!(out, "begins_with({name}, {prefix})")
+        }
+        Node::Contains(name, operand) => {
+            let name = placeholders.name(name);
+            let operand = placeholders.value(operand)?;
+            write!(out, "contains({name}, {operand})")
+        }
+        Node::Exists(name) => {
+            let name = placeholders.name(name);
+            write!(out, "attribute_exists({name})")
+        }
+        Node::NotExists(name) => {
+            let name = placeholders.name(name);
+            write!(out, "attribute_not_exists({name})")
+        }
+        Node::Type(name, attribute_type) => {
+            let name = placeholders.name(name);
+            let code = placeholders.value(&Ok(AttributeValue::S(attribute_type.code().to_owned())))?;
+            write!(out, "attribute_type({name}, {code})")
+        }
+        Node::And(left, right) | Node::Or(left, right) => {
+            out.push('(');
+            render(left, placeholders, out)?;
+            out.push_str(if matches!(node, Node::And(..)) { ") AND (" } else { ") OR (" });
+            render(right, placeholders, out)?;
+            out.push(')');
+            Ok(())
+        }
+        Node::Not(inner) => {
+            out.push_str("NOT (");
+            render(inner, placeholders, out)?;
+            out.push(')');
+            Ok(())
+        }
+    }
+    .expect("writing to a String cannot fail");
+    Ok(())
+}
+
+/// The `#name` and `:value` placeholders of one request, shared by its
+/// key condition, filter, condition, update and projection expressions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Placeholders {
+    names: HashMap<String, String>,
+    values: HashMap<String, AttributeValue>,
+}
+
+impl Placeholders {
+    /// The placeholder of attribute `name` (the same one each time).
+    pub fn name(&mut self, name: &str) -> String {
+        if let Some((placeholder, _)) = self.names.iter().find(|(_, known)| *known == name) {
+            return placeholder.clone();
+        }
+        let placeholder = format!("#n{}", self.names.len());
+        self.names.insert(placeholder.clone(), name.to_owned());
+        placeholder
+    }
+
+    /// A new placeholder for `value`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidExpressionValue`] when the value could not be
+    /// serialized.
+    fn value(&mut self, value: &Value) -> Result<String, Error> {
+        let value = value.clone().map_err(|reason| Error::InvalidExpressionValue { reason })?;
+        Ok(self.add_value(value))
+    }
+
+    /// A new placeholder for an attribute value.
+    pub fn add_value(&mut self, value: AttributeValue) -> String {
+        let placeholder = format!(":v{}", self.values.len());
+        self.values.insert(placeholder.clone(), value);
+        placeholder
+    }
+
+    /// The `ExpressionAttributeNames` map, `None` when empty.
+    pub fn names(&self) -> Option<HashMap<String, String>> {
+        (!self.names.is_empty()).then(|| self.names.clone())
+    }
+
+    /// The `ExpressionAttributeValues` map, `None` when empty.
+    pub fn values(&self) -> Option<HashMap<String, AttributeValue>> {
+        (!self.values.is_empty()).then(|| self.values.clone())
+    }
+}

@@ -1,0 +1,309 @@
+//! The CloudFormation template of a [`TableDefinition`]: one
+//! `AWS::DynamoDB::Table` resource, written as YAML and as JSON from the
+//! same serde value.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{IndexProjection, TableBilling, TableDefinition};
+use crate::Error;
+
+/// The logical ID of the table resource in the template.
+const RESOURCE: &str = "Table";
+
+/// The name of the template parameter that names the table.
+const TABLE_NAME_PARAMETER: &str = "TableName";
+
+/// A CloudFormation template holding one `AWS::DynamoDB::Table` resource,
+/// logical ID `Table`, made by [`TableDefinition::cloudformation`].
+///
+/// The template takes the table name as the parameter `TableName` (3 to
+/// 255 characters of `a-z A-Z 0-9 _ . -`, as DynamoDB allows) and outputs
+/// `TableName` and `TableArn`. The resource has:
+///
+/// - `AttributeDefinitions` for the key attributes only, all of type `S`;
+/// - `KeySchema` and `GlobalSecondaryIndexes` with their projections;
+/// - `BillingMode`, and `ProvisionedThroughput` on the table and each GSI
+///   when provisioned;
+/// - `TimeToLiveSpecification` when an entity has a `#[stamp(ttl)]` field;
+/// - `PointInTimeRecoverySpecification`;
+/// - `DeletionPolicy` and `UpdateReplacePolicy` `Retain`, so that deleting
+///   or replacing the stack keeps the data.
+///
+/// See <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-table.html>.
+#[derive(Debug, Clone)]
+pub struct CloudFormationTemplate {
+    template: Template,
+}
+
+impl CloudFormationTemplate {
+    /// The template as YAML, ending with a newline. Intrinsic functions are
+    /// in their full form (`Ref: TableName`), so the YAML and the JSON are
+    /// the same document.
+    pub fn to_yaml(&self) -> String {
+        serde_yaml_ng::to_string(&self.template).expect("the template serializes to YAML")
+    }
+
+    /// The template as pretty-printed JSON, ending with a newline.
+    pub fn to_json(&self) -> String {
+        let mut json =
+            serde_json::to_string_pretty(&self.template).expect("the template serializes to JSON");
+        json.push('\n');
+        json
+    }
+
+    /// The template as a JSON value, for inspection.
+    pub fn to_json_value(&self) -> serde_json::Value {
+        serde_json::to_value(&self.template).expect("the template serializes to JSON")
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Template {
+    #[serde(rename = "AWSTemplateFormatVersion")]
+    format_version: &'static str,
+    description: String,
+    parameters: BTreeMap<&'static str, Parameter>,
+    resources: BTreeMap<&'static str, Resource>,
+    outputs: BTreeMap<&'static str, Output>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Parameter {
+    r#type: &'static str,
+    description: &'static str,
+    min_length: u32,
+    max_length: u32,
+    allowed_pattern: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Resource {
+    r#type: &'static str,
+    deletion_policy: &'static str,
+    update_replace_policy: &'static str,
+    properties: TableProperties,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct TableProperties {
+    table_name: Ref,
+    billing_mode: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provisioned_throughput: Option<Throughput>,
+    attribute_definitions: Vec<AttributeDefinition>,
+    key_schema: Vec<KeySchemaElement>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    global_secondary_indexes: Vec<GlobalSecondaryIndex>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_to_live_specification: Option<TimeToLiveSpecification>,
+    point_in_time_recovery_specification: PointInTimeRecoverySpecification,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Ref {
+    #[serde(rename = "Ref")]
+    name: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct GetAtt {
+    #[serde(rename = "Fn::GetAtt")]
+    attribute: [&'static str; 2],
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Throughput {
+    read_capacity_units: i64,
+    write_capacity_units: i64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct AttributeDefinition {
+    attribute_name: &'static str,
+    attribute_type: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct KeySchemaElement {
+    attribute_name: &'static str,
+    key_type: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct GlobalSecondaryIndex {
+    index_name: &'static str,
+    key_schema: Vec<KeySchemaElement>,
+    projection: Projection,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provisioned_throughput: Option<Throughput>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Projection {
+    projection_type: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    non_key_attributes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct TimeToLiveSpecification {
+    attribute_name: &'static str,
+    enabled: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct PointInTimeRecoverySpecification {
+    point_in_time_recovery_enabled: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+enum OutputValue {
+    Ref(Ref),
+    GetAtt(GetAtt),
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Output {
+    description: &'static str,
+    value: OutputValue,
+}
+
+fn key_schema(partition_key: &'static str, sort_key: Option<&'static str>) -> Vec<KeySchemaElement> {
+    let mut schema = vec![KeySchemaElement {
+        attribute_name: partition_key,
+        key_type: "HASH",
+    }];
+    schema.extend(sort_key.map(|name| KeySchemaElement {
+        attribute_name: name,
+        key_type: "RANGE",
+    }));
+    schema
+}
+
+impl TableDefinition {
+    /// The CloudFormation template of this table (see
+    /// [`CloudFormationTemplate`] for its shape). Render it with
+    /// [`to_yaml`](CloudFormationTemplate::to_yaml) or
+    /// [`to_json`](CloudFormationTemplate::to_json).
+    ///
+    /// See <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-table.html>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`check`](Self::check).
+    pub fn cloudformation(&self) -> Result<CloudFormationTemplate, Error> {
+        let resolved = self.resolve()?;
+        let throughput = self.billing.throughput().map(|throughput| Throughput {
+            read_capacity_units: throughput.read_capacity_units,
+            write_capacity_units: throughput.write_capacity_units,
+        });
+        let billing_mode = match self.billing {
+            TableBilling::PayPerRequest => "PAY_PER_REQUEST",
+            TableBilling::Provisioned { .. } => "PROVISIONED",
+        };
+        let entities: Vec<&str> = self.entities.iter().map(|entity| entity.type_name).collect();
+        let properties = TableProperties {
+            table_name: Ref {
+                name: TABLE_NAME_PARAMETER,
+            },
+            billing_mode,
+            provisioned_throughput: throughput.clone(),
+            attribute_definitions: resolved
+                .key_attribute_names()
+                .into_iter()
+                .map(|name| AttributeDefinition {
+                    attribute_name: name,
+                    attribute_type: "S",
+                })
+                .collect(),
+            key_schema: key_schema(resolved.partition_key, Some(resolved.sort_key)),
+            global_secondary_indexes: resolved
+                .indexes
+                .iter()
+                .map(|index| GlobalSecondaryIndex {
+                    index_name: index.name,
+                    key_schema: key_schema(index.partition_key, index.sort_key),
+                    projection: Projection {
+                        projection_type: match index.projection {
+                            IndexProjection::All => "ALL",
+                            IndexProjection::KeysOnly => "KEYS_ONLY",
+                            IndexProjection::Include(_) => "INCLUDE",
+                        },
+                        non_key_attributes: index.projection.non_key_attributes().to_vec(),
+                    },
+                    provisioned_throughput: throughput.clone(),
+                })
+                .collect(),
+            time_to_live_specification: resolved.time_to_live.map(|attribute| {
+                TimeToLiveSpecification {
+                    attribute_name: attribute,
+                    enabled: true,
+                }
+            }),
+            point_in_time_recovery_specification: PointInTimeRecoverySpecification {
+                point_in_time_recovery_enabled: self.point_in_time_recovery,
+            },
+        };
+        Ok(CloudFormationTemplate {
+            template: Template {
+                format_version: "2010-09-09",
+                description: format!(
+                    "The DynamoDB table of entities {}, generated by Stamp.",
+                    entities.join(", ")
+                ),
+                parameters: BTreeMap::from([(
+                    TABLE_NAME_PARAMETER,
+                    Parameter {
+                        r#type: "String",
+                        description: "The name of the DynamoDB table.",
+                        min_length: 3,
+                        max_length: 255,
+                        allowed_pattern: "[a-zA-Z0-9_.-]+",
+                    },
+                )]),
+                resources: BTreeMap::from([(
+                    RESOURCE,
+                    Resource {
+                        r#type: "AWS::DynamoDB::Table",
+                        deletion_policy: "Retain",
+                        update_replace_policy: "Retain",
+                        properties,
+                    },
+                )]),
+                outputs: BTreeMap::from([
+                    (
+                        "TableName",
+                        Output {
+                            description: "The name of the table.",
+                            value: OutputValue::Ref(Ref { name: RESOURCE }),
+                        },
+                    ),
+                    (
+                        "TableArn",
+                        Output {
+                            description: "The ARN of the table.",
+                            value: OutputValue::GetAtt(GetAtt {
+                                attribute: [RESOURCE, "Arn"],
+                            }),
+                        },
+                    ),
+                ]),
+            },
+        })
+    }
+}

@@ -1,0 +1,451 @@
+//! The drift check: a live table (`DescribeTable`, `DescribeTimeToLive`)
+//! compared with its [`TableDefinition`], and the TTL step of
+//! [`Table::create_table`].
+
+use std::fmt;
+
+use aws_sdk_dynamodb::types::{
+    BillingMode, KeySchemaElement, KeyType, Projection, ProjectionType,
+    ProvisionedThroughputDescription, ScalarAttributeType, TableDescription, TimeToLiveSpecification,
+    TimeToLiveStatus,
+};
+use tracing::Instrument;
+
+use super::{IndexProjection, TableDefinition};
+use crate::{Error, Table};
+
+/// The key attribute names of a table or index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyNames {
+    /// The partition (`HASH`) key attribute.
+    pub partition_key: String,
+    /// The sort (`RANGE`) key attribute, when there is one.
+    pub sort_key: Option<String>,
+}
+
+impl KeyNames {
+    fn new(partition_key: &str, sort_key: Option<&str>) -> Self {
+        KeyNames {
+            partition_key: partition_key.to_owned(),
+            sort_key: sort_key.map(str::to_owned),
+        }
+    }
+
+    /// From DynamoDB's key schema; an absent `HASH` element is the empty
+    /// string.
+    fn from_sdk(elements: &[KeySchemaElement]) -> Self {
+        let find = |key_type: KeyType| {
+            elements
+                .iter()
+                .find(|element| *element.key_type() == key_type)
+                .map(|element| element.attribute_name().to_owned())
+        };
+        KeyNames {
+            partition_key: find(KeyType::Hash).unwrap_or_default(),
+            sort_key: find(KeyType::Range),
+        }
+    }
+}
+
+impl fmt::Display for KeyNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.sort_key {
+            Some(sort_key) => write!(f, "({}, {sort_key})", self.partition_key),
+            None => write!(f, "({})", self.partition_key),
+        }
+    }
+}
+
+/// Provisioned capacity units of a table or GSI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Throughput {
+    /// Read capacity units.
+    pub read_capacity_units: i64,
+    /// Write capacity units.
+    pub write_capacity_units: i64,
+}
+
+impl Throughput {
+    fn from_sdk(description: Option<&ProvisionedThroughputDescription>) -> Self {
+        Throughput {
+            read_capacity_units: description
+                .and_then(|throughput| throughput.read_capacity_units())
+                .unwrap_or(0),
+            write_capacity_units: description
+                .and_then(|throughput| throughput.write_capacity_units())
+                .unwrap_or(0),
+        }
+    }
+}
+
+/// One way a live table differs from its [`TableDefinition`], found by
+/// [`Table::verify`]. "Expected" is the definition's, "found" the live
+/// table's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SchemaDifference {
+    /// The key attributes of the table (`index: None`) or of a GSI differ.
+    KeySchema {
+        /// The GSI, or `None` for the table.
+        index: Option<String>,
+        /// The definition's key attributes.
+        expected: KeyNames,
+        /// The live key attributes.
+        found: KeyNames,
+    },
+    /// A key attribute is defined with another type than `S`, the type of
+    /// every key Stamp writes.
+    AttributeType {
+        /// The attribute.
+        attribute: String,
+        /// `S`.
+        expected: ScalarAttributeType,
+        /// The live type.
+        found: ScalarAttributeType,
+    },
+    /// The billing mode differs. A table without a billing mode summary
+    /// (DynamoDB Local never returns one) counts as on demand when its
+    /// provisioned capacity is zero, and as provisioned otherwise.
+    BillingMode {
+        /// The definition's mode.
+        expected: BillingMode,
+        /// The live mode.
+        found: BillingMode,
+    },
+    /// Both are provisioned, with different capacity on the table
+    /// (`index: None`) or a GSI.
+    ProvisionedThroughput {
+        /// The GSI, or `None` for the table.
+        index: Option<String>,
+        /// The definition's capacity.
+        expected: Throughput,
+        /// The live capacity.
+        found: Throughput,
+    },
+    /// A GSI of the definition is not on the table.
+    MissingIndex {
+        /// The index name.
+        index: String,
+    },
+    /// The table has a GSI the definition does not have.
+    ExtraIndex {
+        /// The index name.
+        index: String,
+    },
+    /// A GSI projects other attributes than the definition says
+    /// (`INCLUDE` attribute lists are compared sorted).
+    Projection {
+        /// The index name.
+        index: String,
+        /// The definition's projection.
+        expected: IndexProjection,
+        /// The live projection.
+        found: IndexProjection,
+    },
+    /// TTL is on another attribute, or on when it should be off, or off when
+    /// it should be on (`ENABLING` counts as on, `DISABLING` as off).
+    TimeToLive {
+        /// The definition's TTL attribute, if any.
+        expected: Option<String>,
+        /// The live TTL attribute, if TTL is on.
+        found: Option<String>,
+    },
+}
+
+impl fmt::Display for SchemaDifference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let on = |index: &Option<String>| match index {
+            Some(index) => format!("index `{index}`"),
+            None => "the table".to_owned(),
+        };
+        let ttl = |attribute: &Option<String>| match attribute {
+            Some(attribute) => format!("on `{attribute}`"),
+            None => "off".to_owned(),
+        };
+        match self {
+            SchemaDifference::KeySchema {
+                index,
+                expected,
+                found,
+            } => write!(f, "{} has keys {found}, expected {expected}", on(index)),
+            SchemaDifference::AttributeType {
+                attribute,
+                expected,
+                found,
+            } => write!(
+                f,
+                "key attribute `{attribute}` has type {}, expected {}",
+                found.as_str(),
+                expected.as_str()
+            ),
+            SchemaDifference::BillingMode { expected, found } => write!(
+                f,
+                "billing mode is {}, expected {}",
+                found.as_str(),
+                expected.as_str()
+            ),
+            SchemaDifference::ProvisionedThroughput {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{} has {} read / {} write capacity units, expected {} / {}",
+                on(index),
+                found.read_capacity_units,
+                found.write_capacity_units,
+                expected.read_capacity_units,
+                expected.write_capacity_units
+            ),
+            SchemaDifference::MissingIndex { index } => {
+                write!(f, "index `{index}` is missing")
+            }
+            SchemaDifference::ExtraIndex { index } => {
+                write!(f, "index `{index}` is not in the definition")
+            }
+            SchemaDifference::Projection {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "index `{index}` projects {found:?}, expected {expected:?}"
+            ),
+            SchemaDifference::TimeToLive { expected, found } => {
+                write!(f, "TTL is {}, expected {}", ttl(found), ttl(expected))
+            }
+        }
+    }
+}
+
+/// The projection DynamoDB describes, with `INCLUDE` attributes sorted.
+fn projection_from_sdk(projection: Option<&Projection>) -> IndexProjection {
+    let Some(projection) = projection else {
+        return IndexProjection::All;
+    };
+    match projection.projection_type() {
+        Some(ProjectionType::KeysOnly) => IndexProjection::KeysOnly,
+        Some(ProjectionType::Include) => {
+            let mut attributes = projection.non_key_attributes().to_vec();
+            attributes.sort();
+            IndexProjection::Include(attributes)
+        }
+        _ => IndexProjection::All,
+    }
+}
+
+/// `projection` with `INCLUDE` attributes sorted, for comparison.
+fn normalized(projection: &IndexProjection) -> IndexProjection {
+    match projection {
+        IndexProjection::Include(attributes) => {
+            let mut attributes = attributes.clone();
+            attributes.sort();
+            IndexProjection::Include(attributes)
+        }
+        other => other.clone(),
+    }
+}
+
+/// A `stamp.request` span for a schema request.
+fn schema_span(operation: &'static str, table: &str) -> tracing::Span {
+    tracing::debug_span!("stamp.request", operation, table, entity = tracing::field::Empty)
+}
+
+impl Table {
+    /// Compares this live table with `definition` and returns every
+    /// difference, in this order: the table's key schema, key attribute
+    /// types, billing mode and capacity, then each GSI of the definition
+    /// (missing, key schema, projection, capacity), the GSIs the
+    /// definition does not have (by name), and TTL. An empty list means the
+    /// table matches. Point-in-time recovery is not compared (DynamoDB Local
+    /// does not support it).
+    ///
+    /// Sends `DescribeTable` and `DescribeTimeToLive`, each in a
+    /// `stamp.request` span.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html>
+    /// and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`TableDefinition::check`], found before sending, and
+    /// [`Error::DynamoDb`] for what the service returns, such as
+    /// `ResourceNotFoundException` when there is no such table.
+    pub async fn verify(&self, definition: &TableDefinition) -> Result<Vec<SchemaDifference>, Error> {
+        let resolved = definition.resolve()?;
+        let described = self
+            .client()
+            .describe_table()
+            .table_name(self.name())
+            .send()
+            .instrument(schema_span("DescribeTable", self.name()))
+            .await
+            .map_err(|error| Error::dynamodb("DescribeTable", self.name(), error))?;
+        let time_to_live = self
+            .client()
+            .describe_time_to_live()
+            .table_name(self.name())
+            .send()
+            .instrument(schema_span("DescribeTimeToLive", self.name()))
+            .await
+            .map_err(|error| Error::dynamodb("DescribeTimeToLive", self.name(), error))?;
+        // DynamoDB always describes the table; an empty description shows as
+        // every difference rather than none.
+        let empty = TableDescription::builder().build();
+        let table = described.table().unwrap_or(&empty);
+        let mut differences = Vec::new();
+
+        let expected = KeyNames::new(resolved.partition_key, Some(resolved.sort_key));
+        let found = KeyNames::from_sdk(table.key_schema());
+        if expected != found {
+            differences.push(SchemaDifference::KeySchema {
+                index: None,
+                expected,
+                found,
+            });
+        }
+        for attribute in resolved.key_attribute_names() {
+            let defined = table
+                .attribute_definitions()
+                .iter()
+                .find(|definition| definition.attribute_name() == attribute);
+            if let Some(defined) = defined
+                && *defined.attribute_type() != ScalarAttributeType::S
+            {
+                differences.push(SchemaDifference::AttributeType {
+                    attribute: attribute.to_owned(),
+                    expected: ScalarAttributeType::S,
+                    found: defined.attribute_type().clone(),
+                });
+            }
+        }
+
+        let table_throughput = Throughput::from_sdk(table.provisioned_throughput());
+        let found_mode = table
+            .billing_mode_summary()
+            .and_then(|summary| summary.billing_mode())
+            .cloned()
+            .unwrap_or(
+                if table_throughput.read_capacity_units == 0
+                    && table_throughput.write_capacity_units == 0
+                {
+                    BillingMode::PayPerRequest
+                } else {
+                    BillingMode::Provisioned
+                },
+            );
+        let expected_mode = definition.billing.billing_mode();
+        let expected_throughput = definition.billing.throughput();
+        if expected_mode != found_mode {
+            differences.push(SchemaDifference::BillingMode {
+                expected: expected_mode,
+                found: found_mode.clone(),
+            });
+        }
+        let compare_throughput = expected_throughput.filter(|_| found_mode == BillingMode::Provisioned);
+        if let Some(expected) = compare_throughput
+            && expected != table_throughput
+        {
+            differences.push(SchemaDifference::ProvisionedThroughput {
+                index: None,
+                expected,
+                found: table_throughput,
+            });
+        }
+
+        let live_indexes = table.global_secondary_indexes();
+        for index in &resolved.indexes {
+            let Some(live) = live_indexes
+                .iter()
+                .find(|live| live.index_name() == Some(index.name))
+            else {
+                differences.push(SchemaDifference::MissingIndex {
+                    index: index.name.to_owned(),
+                });
+                continue;
+            };
+            let expected = KeyNames::new(index.partition_key, index.sort_key);
+            let found = KeyNames::from_sdk(live.key_schema());
+            if expected != found {
+                differences.push(SchemaDifference::KeySchema {
+                    index: Some(index.name.to_owned()),
+                    expected,
+                    found,
+                });
+            }
+            let expected = normalized(&index.projection);
+            let found = projection_from_sdk(live.projection());
+            if expected != found {
+                differences.push(SchemaDifference::Projection {
+                    index: index.name.to_owned(),
+                    expected,
+                    found,
+                });
+            }
+            let found = Throughput::from_sdk(live.provisioned_throughput());
+            if let Some(expected) = compare_throughput
+                && expected != found
+            {
+                differences.push(SchemaDifference::ProvisionedThroughput {
+                    index: Some(index.name.to_owned()),
+                    expected,
+                    found,
+                });
+            }
+        }
+        let mut extra: Vec<String> = live_indexes
+            .iter()
+            .filter_map(|live| live.index_name())
+            .filter(|name| !resolved.indexes.iter().any(|index| index.name == *name))
+            .map(str::to_owned)
+            .collect();
+        extra.sort();
+        differences.extend(
+            extra
+                .into_iter()
+                .map(|index| SchemaDifference::ExtraIndex { index }),
+        );
+
+        let found = time_to_live
+            .time_to_live_description()
+            .filter(|description| {
+                matches!(
+                    description.time_to_live_status(),
+                    Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
+                )
+            })
+            .and_then(|description| description.attribute_name())
+            .map(str::to_owned);
+        let expected = resolved.time_to_live.map(str::to_owned);
+        if expected != found {
+            differences.push(SchemaDifference::TimeToLive { expected, found });
+        }
+        Ok(differences)
+    }
+
+    /// Turns on TTL on `definition`'s TTL attribute with `UpdateTimeToLive`;
+    /// nothing when no entity has one. Called by
+    /// [`Table::create_table`].
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html>.
+    pub(crate) async fn enable_time_to_live(&self, definition: &TableDefinition) -> Result<(), Error> {
+        let Some(attribute) = definition.time_to_live_attribute()? else {
+            return Ok(());
+        };
+        self.client()
+            .update_time_to_live()
+            .table_name(self.name())
+            .time_to_live_specification(
+                TimeToLiveSpecification::builder()
+                    .attribute_name(attribute)
+                    .enabled(true)
+                    .build()
+                    .expect("attribute name and enabled are set"),
+            )
+            .send()
+            .instrument(schema_span("UpdateTimeToLive", self.name()))
+            .await
+            .map_err(|error| Error::dynamodb("UpdateTimeToLive", self.name(), error))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,240 @@
+//! The reference service's schema as code.
+//!
+//! ```text
+//! cargo run -p stamp-examples -- schema --format cloudformation   # CloudFormation, YAML
+//! cargo run -p stamp-examples -- schema --format json             # CloudFormation, JSON
+//! cargo run -p stamp-examples -- schema --format markdown         # the access-pattern catalogue
+//! cargo run -p stamp-examples -- verify --endpoint URL --table NAME
+//! ```
+//!
+//! The outputs of `schema` are committed under `stamp-examples/schema/` and
+//! compared exactly by this binary's tests; `STAMP_BLESS=1 cargo xtask test
+//! schema_golden` rewrites them on purpose.
+
+use std::process::ExitCode;
+
+use chrono::{DateTime, Utc};
+use clap::{Parser, Subcommand, ValueEnum};
+use stamp::{Table, TableDefinition};
+use stamp_examples::{
+    Customer, LineItem, Order, OrderStatus, Product, Session, client, table_definition,
+};
+use uuid::Uuid;
+
+/// The reference e-commerce service of Stamp: its table's schema.
+#[derive(Debug, Parser)]
+#[command(name = "stamp-examples")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the table's CloudFormation template or its access-pattern
+    /// catalogue.
+    Schema {
+        /// What to print.
+        #[arg(long, value_enum, default_value_t = Format::Cloudformation)]
+        format: Format,
+    },
+    /// Compare a live table with the definition and print each difference;
+    /// exits with 1 when there is any.
+    Verify {
+        /// The DynamoDB endpoint, such as http://localhost:8000; AWS when absent.
+        #[arg(long)]
+        endpoint: Option<String>,
+        /// The table to compare.
+        #[arg(long)]
+        table: String,
+    },
+}
+
+/// An output of `schema`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// The CloudFormation template, as YAML.
+    Cloudformation,
+    /// The CloudFormation template, as JSON.
+    Json,
+    /// The access-pattern catalogue, as Markdown.
+    Markdown,
+}
+
+impl Format {
+    /// The committed golden file of this output, below `stamp-examples/`.
+    #[cfg(test)]
+    fn golden_file(self) -> &'static str {
+        match self {
+            Format::Cloudformation => "schema/cloudformation.yaml",
+            Format::Json => "schema/cloudformation.json",
+            Format::Markdown => "schema/catalogue.md",
+        }
+    }
+}
+
+fn time(text: &str) -> DateTime<Utc> {
+    text.parse().expect("a valid RFC 3339 time")
+}
+
+/// The table definition with one example item per entity, whose keys the
+/// catalogue shows as they are stored.
+fn definition() -> Result<TableDefinition, stamp::Error> {
+    let placed = time("2026-06-01T10:00:00Z");
+    table_definition()
+        .example(&Customer {
+            customer_id: "c-0001".into(),
+            name: "Ada Lovelace".into(),
+            email: "ada@example.com".into(),
+            order_count: 1,
+            created_at: time("2026-05-02T09:00:00Z"),
+        })?
+        .example(&Order {
+            customer_id: "c-0001".into(),
+            order_id: Uuid::from_u128(1),
+            created_at: placed,
+            status: Some(OrderStatus::Pending),
+            updated_at: placed,
+            total_cents: 4_500,
+            line_count: 1,
+        })?
+        .example(&LineItem {
+            order_id: Uuid::from_u128(1),
+            line_no: 1,
+            sku: "SKU-00042".into(),
+            quantity: 3,
+            unit_price_cents: 1_500,
+        })?
+        .example(&Product {
+            sku: "SKU-00042".into(),
+            name: "Analytical engine gear".into(),
+            price_cents: 1_500,
+            stock: 97,
+        })?
+        .example(&Session {
+            token: "tok-7f3a".into(),
+            customer_id: "c-0001".into(),
+            expires_at: time("2026-06-02T10:00:00Z"),
+        })
+}
+
+/// The text `schema --format FORMAT` prints.
+fn render(format: Format) -> Result<String, stamp::Error> {
+    let definition = definition()?;
+    Ok(match format {
+        Format::Cloudformation => definition.cloudformation()?.to_yaml(),
+        Format::Json => definition.cloudformation()?.to_json(),
+        Format::Markdown => definition.catalogue()?,
+    })
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Schema { format } => match render(format) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("schema: {error}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Verify { endpoint, table } => {
+            let table = Table::new(client(endpoint.as_deref()).await, table);
+            match table.verify(&table_definition()).await {
+                Ok(differences) if differences.is_empty() => {
+                    println!("table `{}` matches the definition", table.name());
+                    ExitCode::SUCCESS
+                }
+                Ok(differences) => {
+                    for difference in differences {
+                        println!("{difference}");
+                    }
+                    ExitCode::FAILURE
+                }
+                Err(error) => {
+                    eprintln!("verify: {error}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Golden files: every output of `schema`, compared exactly with the
+    //! committed file. `STAMP_BLESS=1` rewrites the files instead.
+
+    use std::path::Path;
+
+    use super::*;
+
+    fn check_golden(format: Format) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format.golden_file());
+        let rendered = render(format).expect("the reference model is a valid table");
+        if std::env::var_os("STAMP_BLESS").is_some_and(|value| value == "1") {
+            std::fs::write(&path, &rendered).expect("write the golden file");
+            return;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_else(|error| {
+            panic!(
+                "cannot read {}: {error}; create it with `STAMP_BLESS=1 cargo xtask test schema_golden`",
+                path.display()
+            )
+        });
+        if rendered != committed {
+            let line = rendered
+                .lines()
+                .zip(committed.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or_else(|| rendered.lines().count().min(committed.lines().count()));
+            panic!(
+                "`schema --format {format:?}` differs from {} at line {}:\n  generated: {:?}\n  committed: {:?}\n\
+                 If the change is intended, rewrite the file with `STAMP_BLESS=1 cargo xtask test schema_golden` \
+                 and review the diff.",
+                path.display(),
+                line + 1,
+                rendered.lines().nth(line),
+                committed.lines().nth(line),
+            );
+        }
+    }
+
+    #[test]
+    fn schema_golden_cloudformation_yaml() {
+        check_golden(Format::Cloudformation);
+    }
+
+    #[test]
+    fn schema_golden_cloudformation_json() {
+        check_golden(Format::Json);
+    }
+
+    #[test]
+    fn schema_golden_catalogue_markdown() {
+        check_golden(Format::Markdown);
+    }
+
+    #[test]
+    fn schema_command_line_parses_each_format() {
+        for (text, format) in [
+            ("cloudformation", Format::Cloudformation),
+            ("json", Format::Json),
+            ("markdown", Format::Markdown),
+        ] {
+            let cli = Cli::try_parse_from(["stamp-examples", "schema", "--format", text]).unwrap();
+            assert!(matches!(cli.command, Command::Schema { format: parsed } if parsed == format));
+        }
+        let cli = Cli::try_parse_from(["stamp-examples", "schema"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Schema {
+                format: Format::Cloudformation
+            }
+        ));
+        assert!(Cli::try_parse_from(["stamp-examples", "schema", "--format", "toml"]).is_err());
+    }
+}
