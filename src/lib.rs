@@ -63,7 +63,7 @@
 //! The key encodings and their escaping are documented in [`stamp_core`].
 
 pub use stamp_core::*;
-pub use stamp_derive::{Item, KeyPart};
+pub use stamp_derive::{Collection, Item, KeyPart};
 
 /// The README's code, compiled as a doc test so that it stays true.
 #[cfg(doctest)]

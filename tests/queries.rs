@@ -74,8 +74,43 @@ struct Event {
     seq: u16,
 }
 
+/// A ticket shares GSI1's partition template with orders (an inverted index).
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TICKET#<ticket_id>"]
+#[sk = "TICKET"]
+#[gsi1(pk = "STATUS#<state>", sk = "<opened_at>")]
+struct Ticket {
+    ticket_id: String,
+    state: OrderStatus,
+    opened_at: DateTime<Utc>,
+}
+
+#[derive(stamp::Collection, Debug, PartialEq)]
+enum CustomerWithOrders {
+    Customer(Customer),
+    Order(Order),
+    Unknown(Item),
+}
+
+#[derive(stamp::Collection, Debug, PartialEq)]
+enum CustomerPartition {
+    Customer(Customer),
+    Order(Order),
+    Line(Line),
+    Unknown(Item),
+}
+
+#[derive(stamp::Collection, Debug, PartialEq)]
+#[stamp(index = 1)]
+enum ByStatus {
+    Order(Order),
+    Ticket(Ticket),
+    Unknown(Item),
+}
+
 fn definition() -> TableDefinition {
     TableDefinition::new()
+        .entity::<Ticket>()
         .entity::<Customer>()
         .entity::<Order>()
         .entity::<Line>()
@@ -393,4 +428,82 @@ fn a_query_shows_the_exact_request_without_a_network() {
     assert_eq!(error.to_string(), "invalid query: `limit` must be at least 1");
     let _ = Order::SCHEMA;
     let _: Option<Item> = None;
+}
+
+#[tokio::test]
+async fn a_customer_and_their_ten_newest_orders_in_one_query() {
+    let (table, counter) = shop().await;
+    let page = Order::query("c-1").newest_first().limit(11).collection::<CustomerWithOrders>().send(&table).await.unwrap();
+    assert_eq!(counter.operations(), ["Query"]);
+    assert_eq!(page.items.len(), 11);
+    assert_eq!(page.items[0], CustomerWithOrders::Customer(Customer { customer_id: "c-1".into(), name: "Ada".into() }));
+    let orders: Vec<u128> = page.items[1..]
+        .iter()
+        .map(|item| match item {
+            CustomerWithOrders::Order(order) => order.order_id.as_u128(),
+            other => panic!("expected an order, got {other:?}"),
+        })
+        .collect();
+    assert_eq!(orders, (5..15).rev().collect::<Vec<u128>>());
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_collection_decodes_every_item_of_the_partition_and_keeps_unknown_ones() {
+    let (table, _) = shop().await;
+    let items: Vec<CustomerPartition> = Customer::query("c-1").collection::<CustomerPartition>().stream(&table).try_collect().await.unwrap();
+    let kinds: Vec<String> = items
+        .iter()
+        .map(|item| match item {
+            CustomerPartition::Customer(_) => "customer".to_owned(),
+            CustomerPartition::Order(order) => format!("order {}", order.order_id.as_u128()),
+            CustomerPartition::Line(line) => format!("line {}#{}", line.line, line.sku),
+            CustomerPartition::Unknown(item) => format!("unknown {}", item["SK"].as_s().unwrap()),
+        })
+        .collect();
+    let mut expected = vec!["line 1#a".to_owned(), "line 1#b".to_owned(), "line 10#c".to_owned(), "unknown ITEMX#x".to_owned()];
+    expected.extend((0..15).map(|i| format!("order {i}")));
+    expected.push("customer".to_owned());
+    assert_eq!(kinds, expected);
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_collection_on_a_gsi_reads_an_inverted_index() {
+    let (table, _) = shop().await;
+    let ticket = Ticket { ticket_id: "t-1".into(), state: OrderStatus::Shipped, opened_at: start() + Duration::hours(30) };
+    table.put(&ticket).await.unwrap();
+    let items: Vec<ByStatus> = Order::query_gsi1(&OrderStatus::Shipped).collection::<ByStatus>().stream(&table).try_collect().await.unwrap();
+    let kinds: Vec<String> = items
+        .iter()
+        .map(|item| match item {
+            ByStatus::Order(order) => format!("order {}", order.order_id.as_u128()),
+            ByStatus::Ticket(ticket) => format!("ticket {}", ticket.ticket_id),
+            ByStatus::Unknown(_) => "unknown".to_owned(),
+        })
+        .collect();
+    // GSI1SK orders them by update time: order 1 at 13:00 on June 1, the ticket at 06:00 on June 2, …
+    assert_eq!(kinds, ["order 1", "ticket t-1", "order 5", "order 9", "order 13"]);
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn scans_return_only_the_entity_sequentially_and_in_parallel() {
+    let (table, counter) = shop().await;
+    let mut orders: Vec<Order> = Order::scan().stream(&table).try_collect().await.unwrap();
+    orders.sort_by_key(|order| order.order_id);
+    assert_eq!(numbers(&orders), (0..15).collect::<Vec<u128>>());
+    assert_eq!(counter.count("Scan"), 1);
+    counter.reset();
+    let mut parallel: Vec<Order> = Order::scan().segments(3).stream(&table).try_collect().await.unwrap();
+    parallel.sort_by_key(|order| order.order_id);
+    assert_eq!(parallel, orders);
+    assert_eq!(counter.count("Scan"), 3);
+    let lines: Vec<Line> = Line::scan().filter(Line::LINE.eq(&"10".to_owned())).stream(&table).try_collect().await.unwrap();
+    assert_eq!(lines.len(), 1);
+    let request = Line::scan().segments(4).request("shop", 2).unwrap();
+    assert_eq!(request.filter_expression(), Some("#n0 = :v0"));
+    assert_eq!((request.segment(), request.total_segments()), (Some(2), Some(4)));
+    assert!(matches!(Line::scan().segments(4).request("shop", 4), Err(Error::InvalidQuery { .. })));
+    table.delete_table().await.unwrap();
 }

@@ -5,6 +5,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use crate::collection::share_partition;
 pub use crate::template::KeyBuilder;
 use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use serde_dynamo;
@@ -113,4 +114,9 @@ pub fn load_time_to_live<T: Serialize>(
     })?;
     item.insert(name.to_owned(), stored);
     Ok(())
+}
+
+/// Whether `item`'s type attribute names the entity of `schema`.
+pub fn has_type(item: &Item, schema: &EntitySchema) -> bool {
+    matches!(item.get(schema.type_attribute), Some(AttributeValue::S(found)) if found == schema.type_name)
 }

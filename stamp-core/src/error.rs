@@ -262,6 +262,186 @@ pub enum Error {
         reason: String,
     },
 
+    /// An item is larger than DynamoDB's 400 KB item limit, counted by
+    /// DynamoDB's rules ([`item_size`](crate::item_size)). Found before
+    /// sending.
+    #[error(
+        "the item of entity `{entity}` with key {} is {size} bytes, more than DynamoDB's item limit of {limit} bytes (400 KB)",
+        crate::error::key_text(.key)
+    )]
+    ItemTooLarge {
+        /// The entity type name.
+        entity: &'static str,
+        /// The item's primary key attributes.
+        key: crate::Item,
+        /// The item's size in bytes.
+        size: usize,
+        /// The limit, 409,600 bytes.
+        limit: usize,
+    },
+
+    /// A Number that DynamoDB cannot store: `NaN`, an infinity, more than 38
+    /// significant digits, or a magnitude outside `1E-130` to
+    /// `9.99…E+125`. Found before sending.
+    #[error("attribute `{attribute}` of entity `{entity}` holds the number `{value}`, which DynamoDB cannot store: {reason}")]
+    InvalidNumber {
+        /// The entity type name.
+        entity: &'static str,
+        /// The attribute, with the path inside it (`dimensions.width`,
+        /// `scores[2]`).
+        attribute: String,
+        /// The number as serialized.
+        value: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+
+    /// A set nested in a map or list is empty. DynamoDB has no empty sets;
+    /// a top-level empty set is left out of the item instead. Found before
+    /// sending.
+    #[error(
+        "attribute `{attribute}` of entity `{entity}` is an empty set, which DynamoDB cannot store; skip it when empty (`#[serde(default, skip_serializing_if = \"…::is_empty\")]`)"
+    )]
+    EmptySet {
+        /// The entity type name.
+        entity: &'static str,
+        /// The attribute, with the path inside it.
+        attribute: String,
+    },
+
+    /// A key or index key attribute of an item to write is missing, empty,
+    /// or not a string. Found before sending.
+    #[error("key attribute `{attribute}` of entity `{entity}` holds {found}, but a key attribute must be a non-empty string")]
+    InvalidKeyAttribute {
+        /// The entity type name.
+        entity: &'static str,
+        /// The key attribute, such as `PK` or `GSI1SK`.
+        attribute: &'static str,
+        /// What the item holds there.
+        found: String,
+    },
+
+    /// The same primary key appears twice in one `BatchWriteItem` or
+    /// `BatchGetItem`, which DynamoDB refuses. Found before sending.
+    #[error(
+        "the {operation} lists the item with key {} twice (entity `{entity}`); a batch may name each item once",
+        crate::error::key_text(.key)
+    )]
+    DuplicateBatchKey {
+        /// `BatchWriteItem` or `BatchGetItem`.
+        operation: &'static str,
+        /// The entity type name of the second occurrence.
+        entity: &'static str,
+        /// The primary key attributes.
+        key: crate::Item,
+    },
+
+    /// A batch write gave up on some items: their retries (after
+    /// `UnprocessedItems` or throttling) ran out, or a request failed with an
+    /// error that is not retried. `unprocessed` holds exactly the write
+    /// requests that were not written; everything else was.
+    #[error(
+        "BatchWriteItem on table `{table}` left {} write requests unwritten after {attempts} attempts ({written} written){}",
+        .unprocessed.len(),
+        crate::error::cause_text(.cause)
+    )]
+    UnprocessedItems {
+        /// The table name.
+        table: String,
+        /// The most requests sent for one group of items, retries included.
+        attempts: u32,
+        /// How many write requests were written.
+        written: usize,
+        /// The write requests not written, as `BatchWriteItem` takes them.
+        /// After a transport error the service may have applied some of
+        /// them; puts and deletes can be sent again safely.
+        unprocessed: Vec<aws_sdk_dynamodb::types::WriteRequest>,
+        /// The error that stopped the batch, when it was not only that
+        /// retries ran out.
+        cause: Option<Arc<aws_sdk_dynamodb::Error>>,
+    },
+
+    /// A batch get gave up on some keys after their retries (after
+    /// `UnprocessedKeys` or throttling) ran out, or a request failed with an
+    /// error that is not retried. `keys` holds exactly the keys not read.
+    #[error(
+        "BatchGetItem on table `{table}` left {} keys of entity `{entity}` unread after {attempts} attempts{}",
+        .keys.len(),
+        crate::error::cause_text(.cause)
+    )]
+    UnprocessedKeys {
+        /// The table name.
+        table: String,
+        /// The entity type name.
+        entity: &'static str,
+        /// The most requests sent for one group of keys, retries included.
+        attempts: u32,
+        /// The primary keys not read, as attribute maps.
+        keys: Vec<crate::Item>,
+        /// The error that stopped the batch, when it was not only that
+        /// retries ran out.
+        cause: Option<Arc<aws_sdk_dynamodb::Error>>,
+    },
+
+    /// A transaction has no action. Found before sending.
+    #[error("the transaction has no action; DynamoDB needs from 1 to 100")]
+    EmptyTransaction,
+
+    /// A transaction has more actions than DynamoDB allows (100). Found
+    /// before sending.
+    #[error("the transaction has {count} actions, more than DynamoDB's {limit}")]
+    TooManyTransactionActions {
+        /// How many actions it has.
+        count: usize,
+        /// The limit, 100.
+        limit: usize,
+    },
+
+    /// A transaction is larger than DynamoDB's 4 MB. Found before sending.
+    #[error("the transaction is {size} bytes, more than DynamoDB's {limit} bytes (4 MB)")]
+    TransactionTooLarge {
+        /// The aggregate size of its items, keys and values, in bytes.
+        size: usize,
+        /// The limit, 4,194,304 bytes.
+        limit: usize,
+    },
+
+    /// Two actions of one transaction name the same item, which DynamoDB
+    /// refuses. Found before sending.
+    #[error(
+        "actions {first} and {second} of the transaction both name the item with key {} (entity `{entity}`); a transaction may act on each item once",
+        crate::error::key_text(.key)
+    )]
+    DuplicateTransactionItem {
+        /// The position of the first action on the item.
+        first: usize,
+        /// The position of the second one.
+        second: usize,
+        /// The entity type name of the second action.
+        entity: &'static str,
+        /// The primary key attributes.
+        key: crate::Item,
+    },
+
+    /// A client request token is not 1 to 36 characters long. Found before
+    /// sending.
+    #[error("the client request token `{token}` is {} characters long; DynamoDB takes 1 to 36", .token.chars().count())]
+    InvalidClientRequestToken {
+        /// The token given.
+        token: String,
+    },
+
+    /// DynamoDB cancelled a transaction (`TransactionCanceledException`):
+    /// nothing of it was applied. `reasons` has one entry per action, in
+    /// order, with the action's entity, key and reason code.
+    #[error("the transaction on table `{table}` was cancelled: {}", crate::error::reasons_text(.reasons))]
+    TransactionCanceled {
+        /// The table name.
+        table: String,
+        /// One reason per action, in the order of the actions.
+        reasons: Vec<crate::CancellationReason>,
+    },
+
     /// DynamoDB or the SDK returned an error for a request.
     #[error("DynamoDB {operation} on table `{table}` failed: {source}")]
     DynamoDb {
@@ -290,5 +470,50 @@ impl Error {
             table: table.to_owned(),
             source: Arc::new(aws_sdk_dynamodb::Error::from(error)),
         }
+    }
+}
+
+/// A primary key as text for messages: `PK = "CUST#1", SK = "PROFILE"`.
+pub(crate) fn key_text(key: &crate::Item) -> String {
+    let mut names: Vec<&String> = key.keys().collect();
+    names.sort();
+    let parts: Vec<String> = names
+        .into_iter()
+        .map(|name| match &key[name] {
+            aws_sdk_dynamodb::types::AttributeValue::S(value) => format!("{name} = {value:?}"),
+            other => format!("{name} = {other:?}"),
+        })
+        .collect();
+    if parts.is_empty() {
+        "(none)".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// `: <cause>` when there is one.
+fn cause_text(cause: &Option<Arc<aws_sdk_dynamodb::Error>>) -> String {
+    cause.as_ref().map_or_else(String::new, |cause| format!(": {cause}"))
+}
+
+/// The reasons of a cancelled transaction other than `None`.
+fn reasons_text(reasons: &[crate::CancellationReason]) -> String {
+    let failed: Vec<String> = reasons
+        .iter()
+        .filter(|reason| reason.code != crate::CancellationCode::None)
+        .map(|reason| {
+            format!(
+                "action {} ({} {}) {}",
+                reason.index,
+                reason.entity,
+                key_text(&reason.key),
+                reason.code
+            )
+        })
+        .collect();
+    if failed.is_empty() {
+        "no reason given".to_owned()
+    } else {
+        failed.join("; ")
     }
 }

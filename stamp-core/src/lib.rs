@@ -44,6 +44,8 @@
 //! their case exactly. An empty value is refused with
 //! [`Error::EmptyKeyValue`].
 
+mod batch;
+mod collection;
 mod cursor;
 mod entity;
 mod error;
@@ -51,17 +53,23 @@ pub mod expression;
 mod key_part;
 mod query;
 pub mod local;
+mod scan;
 mod schema;
 mod table;
 mod template;
+mod size;
+mod transaction;
 mod ttl;
+mod wire;
 
 #[doc(hidden)]
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
 pub use entity::{Entity, EntitySchema, IndexKey, IndexSchema, Item, KeyAttribute, PrimaryKey};
+pub use collection::{Collection, CollectionMember};
 pub use cursor::Cursor;
+pub use scan::Scan;
 pub use error::Error;
 pub use expression::{Attribute, AttributeType, Condition, Placeholders};
 pub use query::{Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
@@ -74,3 +82,13 @@ pub use schema::{
 pub use table::Table;
 pub use template::{KeyBuilder, KeyTemplate, Segment};
 pub use ttl::TimeToLive;
+pub use batch::{BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
+pub use size::{
+    MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_SIZE,
+    MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
+};
+pub use transaction::{
+    CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
+    UpdateAction,
+};
+pub use wire::{MAX_NUMBER_DIGITS, check_item, check_value};

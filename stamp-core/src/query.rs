@@ -112,6 +112,9 @@ pub struct Query<E, const INDEX: u8 = 0, O = E> {
     filter: Option<Condition<E>>,
     projection: Option<Vec<&'static str>>,
     start: Option<Cursor>,
+    /// Whether the sort key stays within the entity's prefix (not for a
+    /// collection, which reads the whole partition).
+    scoped: bool,
     decode: fn(Item) -> Result<O, Error>,
     entity: PhantomData<fn() -> E>,
 }
@@ -131,6 +134,7 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
             filter: None,
             projection: None,
             start: None,
+            scoped: true,
             decode: E::from_item,
             entity: PhantomData,
         }
@@ -325,12 +329,40 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             filter: self.filter,
             projection: Some(attributes.to_vec()),
             start: self.start,
+            scoped: self.scoped,
             decode: |item| {
                 serde_dynamo::from_item(item).map_err(|source| Error::Deserialize {
                     entity: E::SCHEMA.type_name,
                     source,
                 })
             },
+            entity: PhantomData,
+        }
+    }
+
+    /// Reads the whole partition, every entity of collection `C` in it,
+    /// decoding each item by its type attribute. A sort-key condition given
+    /// on this query still applies (on the entity's template); without one,
+    /// every item of the partition comes back.
+    pub fn collection<C: crate::Collection>(self) -> Query<E, INDEX, C>
+    where
+        E: crate::CollectionMember<C>,
+    {
+        const {
+            assert!(C::INDEX == INDEX, "the collection is of another index than the query");
+        }
+        Query {
+            partition_key: self.partition_key,
+            sort: self.sort,
+            newest_first: self.newest_first,
+            limit: self.limit,
+            max_items: self.max_items,
+            consistent_read: self.consistent_read,
+            filter: self.filter,
+            projection: self.projection,
+            start: self.start,
+            scoped: false,
+            decode: C::from_item,
             entity: PhantomData,
         }
     }
@@ -367,7 +399,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         );
         let mut excluded_sort_key = None;
         if let (Some(template), Some(sort_attribute)) = (sort_template, sort_attribute) {
-            if let Some(text) = sort_key_condition(template, sort, sort_attribute, &mut placeholders, &mut excluded_sort_key)? {
+            let scope = if self.scoped { Some(template) } else { None };
+            if let Some(text) = sort_key_condition(scope, template, sort, sort_attribute, &mut placeholders, &mut excluded_sort_key)? {
                 key_condition.push_str(" AND ");
                 key_condition.push_str(&text);
             }
@@ -587,6 +620,7 @@ fn inclusive_upper(prefix: SortKeyText) -> Bound {
 /// inside the scope becomes `BETWEEN`; an excluded upper end is then
 /// included by `BETWEEN` and dropped from the results by `excluded`.
 fn sort_key_condition(
+    scope_template: Option<&KeyTemplate>,
     template: &KeyTemplate,
     condition: &SortCondition,
     attribute: &str,
@@ -594,8 +628,8 @@ fn sort_key_condition(
     excluded: &mut Option<String>,
 ) -> Result<Option<String>, Error> {
     let has_fields = template.fields().next().is_some();
-    let scope = template.literal_prefix();
-    if has_fields && scope.is_empty() && matches!(condition, SortCondition::Scope) {
+    let scope = scope_template.map_or("", KeyTemplate::literal_prefix);
+    if matches!(condition, SortCondition::Scope) && (scope_template.is_none() || (has_fields && scope.is_empty())) {
         return Ok(None);
     }
     let name = placeholders.name(attribute);

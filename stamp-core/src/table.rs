@@ -69,10 +69,12 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// The errors of [`Entity::to_item`], found before sending, and
-    /// [`Error::DynamoDb`] for what the service returns.
+    /// Found before sending: the errors of [`Entity::to_item`] and of
+    /// [`check_item`](crate::check_item) ([`Error::ItemTooLarge`] over
+    /// 400 KB, [`Error::InvalidNumber`], …). After: [`Error::DynamoDb`] for
+    /// what the service returns.
     pub async fn put<E: Entity>(&self, entity: &E) -> Result<(), Error> {
-        let item = entity.to_item()?;
+        let (item, _size) = crate::wire::item_for_write(entity)?;
         let span = request_span("PutItem", &self.name, E::SCHEMA.type_name);
         async {
             self.client

@@ -534,6 +534,17 @@ fn generate(container: &Container) -> TokenStream {
         }
     }
 
+    let scan_doc = format!(
+        "A scan of the table for `{ident}` items (type attribute `{type_attribute}` = `{type_name}`): reads \
+         every item of the table. Nothing is sent until `stream`."
+    );
+    query_functions.push(quote! {
+        #[doc = #scan_doc]
+        pub fn scan() -> #krate::Scan<Self> {
+            #krate::Scan::new()
+        }
+    });
+
     // Typed attributes for conditions and filters.
     let attributes = container.fields.iter().filter_map(|field| {
         let serialized = field.serialized.as_deref()?;

@@ -12,6 +12,7 @@ use syn::{DeriveInput, parse_macro_input};
 
 mod ast;
 mod case;
+mod collection;
 mod check;
 mod ctxt;
 mod expand;
@@ -41,4 +42,13 @@ pub fn derive_item(input: TokenStream) -> TokenStream {
 pub fn derive_key_part(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     key_part::derive(&input).into()
+}
+
+/// Derives `stamp::Collection` for an enum of entities that share a
+/// partition key template, plus a variant `Unknown(stamp::Item)` for items
+/// of other types. `#[stamp(index = N)]` makes it a collection of GSI N.
+#[proc_macro_derive(Collection, attributes(stamp))]
+pub fn derive_collection(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    collection::derive(&input).into()
 }

@@ -55,7 +55,10 @@ impl RequestCounter {
 
     /// How many requests of `operation` were sent.
     pub fn count(&self, operation: &str) -> usize {
-        self.operations().iter().filter(|sent| *sent == operation).count()
+        self.operations()
+            .iter()
+            .filter(|sent| *sent == operation)
+            .count()
     }
 
     /// Forgets what was counted.
@@ -75,7 +78,11 @@ impl aws_sdk_dynamodb::config::Intercept for RequestCounter {
         _runtime_components: &aws_sdk_dynamodb::config::RuntimeComponents,
         _cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
     ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
-        let target = context.request().headers().get("x-amz-target").unwrap_or("unknown");
+        let target = context
+            .request()
+            .headers()
+            .get("x-amz-target")
+            .unwrap_or("unknown");
         let operation = target.rsplit('.').next().unwrap_or(target).to_owned();
         self.operations.lock().unwrap().push(operation);
         Ok(())
@@ -93,11 +100,292 @@ pub fn counting_client() -> (Client, RequestCounter) {
 }
 
 /// A new table for `definition` on a counting client.
-pub async fn fresh_counted_table(test: &str, definition: &TableDefinition) -> (Table, RequestCounter) {
+pub async fn fresh_counted_table(
+    test: &str,
+    definition: &TableDefinition,
+) -> (Table, RequestCounter) {
     let (client, counter) = counting_client();
     let name = format!("stamp-{test}-{}", uuid::Uuid::new_v4().simple());
     let table = Table::new(client, name);
-    table.create_table(definition).await.expect("create the test table");
+    table
+        .create_table(definition)
+        .await
+        .expect("create the test table");
     counter.reset();
     (table, counter)
 }
+
+// ---------------------------------------------------------------------------
+// Fault injection for batch requests, through the SDK's interceptor API.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use aws_sdk_dynamodb::config::interceptors::{
+    BeforeDeserializationInterceptorContextMut, BeforeSerializationInterceptorContextMut,
+    FinalizerInterceptorContextMut,
+};
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::error::BoxError;
+use aws_sdk_dynamodb::operation::batch_get_item::{BatchGetItemInput, BatchGetItemOutput};
+use aws_sdk_dynamodb::operation::batch_write_item::{BatchWriteItemInput, BatchWriteItemOutput};
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes, WriteRequest};
+use aws_smithy_types::config_bag::{Storable, StoreReplace};
+
+/// The table name a throttled request is redirected to, so that the server
+/// answers it without writing anything; its answer is then replaced.
+const NOWHERE: &str = "stamp-fault-injection-nowhere";
+
+/// Decides which `BatchWriteItem`/`BatchGetItem` calls are throttled, by
+/// call number (1, 2, …, counted over both operations).
+pub type ThrottleRule = Arc<dyn Fn(usize) -> bool + Send + Sync>;
+
+/// Decides which write requests or keys are reported unprocessed, by
+/// running number (0, 1, …, over every request and key seen) and the
+/// item (the put item, or the key of a delete or get).
+pub type DropRule = Arc<dyn Fn(usize, &HashMap<String, AttributeValue>) -> bool + Send + Sync>;
+
+/// An SDK interceptor that makes batch requests fail the way DynamoDB can:
+///
+/// - a **throttled** call is sent to a table that does not exist (so the
+///   server writes nothing) and its response is replaced, before the SDK
+///   reads it, by a `400 ProvisionedThroughputExceededException`;
+/// - an **unprocessed** write request or key is removed from the request
+///   before it is serialized (so the server never sees it) and added to the
+///   response's `UnprocessedItems` / `UnprocessedKeys` after it is parsed.
+///   When every item of a call is dropped, the call goes to the missing
+///   table and its response is replaced by an empty success.
+///
+/// So the server's state is exactly what the client is told it is.
+#[derive(Clone)]
+pub struct FaultInjector {
+    throttle: ThrottleRule,
+    drop: DropRule,
+    calls: Arc<AtomicUsize>,
+    items: Arc<AtomicUsize>,
+    /// Calls answered with a throttling error.
+    pub throttled: Arc<AtomicUsize>,
+    /// Write requests and keys reported unprocessed.
+    pub dropped: Arc<AtomicUsize>,
+    /// Write requests and keys that reached the real table.
+    pub delivered: Arc<AtomicUsize>,
+}
+
+impl std::fmt::Debug for FaultInjector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FaultInjector")
+            .field("throttled", &self.throttled.load(Ordering::Relaxed))
+            .field("dropped", &self.dropped.load(Ordering::Relaxed))
+            .finish()
+    }
+}
+
+/// What the injector did to one call, kept in the call's config bag from
+/// serialization to completion.
+#[derive(Debug, Clone, Default)]
+struct Injected {
+    table: String,
+    throttle: bool,
+    empty_success: bool,
+    writes: Vec<WriteRequest>,
+    keys: Vec<HashMap<String, AttributeValue>>,
+}
+
+impl Storable for Injected {
+    type Storer = StoreReplace<Self>;
+}
+
+impl FaultInjector {
+    /// An injector with these rules.
+    pub fn new(
+        throttle: impl Fn(usize) -> bool + Send + Sync + 'static,
+        drop: impl Fn(usize, &HashMap<String, AttributeValue>) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        FaultInjector {
+            throttle: Arc::new(throttle),
+            drop: Arc::new(drop),
+            calls: Arc::default(),
+            items: Arc::default(),
+            throttled: Arc::default(),
+            dropped: Arc::default(),
+            delivered: Arc::default(),
+        }
+    }
+
+    /// Calls seen so far.
+    pub fn calls(&self) -> usize {
+        self.calls.load(Ordering::Relaxed)
+    }
+
+    fn keep<T>(
+        &self,
+        items: Vec<T>,
+        item_of: impl Fn(&T) -> &HashMap<String, AttributeValue>,
+    ) -> (Vec<T>, Vec<T>) {
+        let (kept, dropped): (Vec<T>, Vec<T>) = items.into_iter().partition(|item| {
+            let number = self.items.fetch_add(1, Ordering::Relaxed);
+            !(self.drop)(number, item_of(item))
+        });
+        self.delivered.fetch_add(kept.len(), Ordering::Relaxed);
+        (kept, dropped)
+    }
+}
+
+fn write_item(request: &WriteRequest) -> &HashMap<String, AttributeValue> {
+    match (&request.put_request, &request.delete_request) {
+        (Some(put), _) => &put.item,
+        (None, Some(delete)) => &delete.key,
+        (None, None) => panic!("a write request is a put or a delete"),
+    }
+}
+
+impl Intercept for FaultInjector {
+    fn name(&self) -> &'static str {
+        "FaultInjector"
+    }
+
+    fn modify_before_serialization(
+        &self,
+        context: &mut BeforeSerializationInterceptorContextMut<'_>,
+        _runtime_components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let input = context.input_mut();
+        let mut injected = Injected::default();
+        if let Some(input) = input.downcast_mut::<BatchWriteItemInput>() {
+            let call = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+            let items = input.request_items.as_mut().expect("a batch write has items");
+            let table = items.keys().next().expect("one table").clone();
+            injected.table = table.clone();
+            if (self.throttle)(call) {
+                injected.throttle = true;
+                let requests = items.remove(&table).unwrap();
+                items.insert(NOWHERE.to_owned(), requests);
+            } else {
+                let requests = items.remove(&table).unwrap();
+                let (kept, dropped) = self.keep(requests, write_item);
+                injected.empty_success = kept.is_empty();
+                items.insert(if kept.is_empty() { NOWHERE.to_owned() } else { table }, if kept.is_empty() { dropped.clone() } else { kept });
+                injected.writes = dropped;
+            }
+        } else if let Some(input) = input.downcast_mut::<BatchGetItemInput>() {
+            let call = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+            let items = input.request_items.as_mut().expect("a batch get has keys");
+            let table = items.keys().next().expect("one table").clone();
+            injected.table = table.clone();
+            let mut request = items.remove(&table).unwrap();
+            if (self.throttle)(call) {
+                injected.throttle = true;
+                items.insert(NOWHERE.to_owned(), request);
+            } else {
+                let (kept, dropped) = self.keep(std::mem::take(&mut request.keys), |key| key);
+                injected.empty_success = kept.is_empty();
+                request.keys = if kept.is_empty() { dropped.clone() } else { kept };
+                items.insert(if injected.empty_success { NOWHERE.to_owned() } else { table }, request);
+                injected.keys = dropped;
+            }
+        } else {
+            return Ok(());
+        }
+        cfg.interceptor_state().store_put(injected);
+        Ok(())
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+        _runtime_components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let Some(injected) = cfg.load::<Injected>() else {
+            return Ok(());
+        };
+        let (status, body) = if injected.throttle {
+            self.throttled.fetch_add(1, Ordering::Relaxed);
+            (
+                400,
+                r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded (injected by the test)"}"#,
+            )
+        } else if injected.empty_success {
+            (200, "{}")
+        } else {
+            return Ok(());
+        };
+        let mut response = aws_smithy_runtime_api::http::Response::new(
+            aws_smithy_runtime_api::http::StatusCode::try_from(status).unwrap(),
+            aws_smithy_types::body::SdkBody::from(body),
+        );
+        response.headers_mut().insert("content-type", "application/x-amz-json-1.0");
+        *context.response_mut() = response;
+        Ok(())
+    }
+
+    fn modify_before_completion(
+        &self,
+        context: &mut FinalizerInterceptorContextMut<'_>,
+        _runtime_components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let Some(injected) = cfg.load::<Injected>().cloned() else {
+            return Ok(());
+        };
+        if injected.writes.is_empty() && injected.keys.is_empty() {
+            return Ok(());
+        }
+        let Some(Ok(output)) = context.output_or_error_mut() else {
+            return Ok(());
+        };
+        if let Some(output) = output.downcast_mut::<BatchWriteItemOutput>() {
+            self.dropped.fetch_add(injected.writes.len(), Ordering::Relaxed);
+            output
+                .unprocessed_items
+                .get_or_insert_with(HashMap::new)
+                .entry(injected.table)
+                .or_default()
+                .extend(injected.writes);
+        } else if let Some(output) = output.downcast_mut::<BatchGetItemOutput>() {
+            self.dropped.fetch_add(injected.keys.len(), Ordering::Relaxed);
+            let unprocessed = output.unprocessed_keys.get_or_insert_with(HashMap::new);
+            match unprocessed.get_mut(&injected.table) {
+                Some(keys) => keys.keys.extend(injected.keys),
+                None => {
+                    unprocessed.insert(
+                        injected.table,
+                        KeysAndAttributes::builder().set_keys(Some(injected.keys)).build().unwrap(),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A client for [`endpoint`] with `injector` and a request counter (SDK
+/// retries off, so every injected fault reaches Stamp).
+pub fn faulty_client(injector: FaultInjector) -> (Client, RequestCounter) {
+    let counter = RequestCounter::default();
+    let config = stamp::local::config(&endpoint())
+        .retry_config(RetryConfig::disabled())
+        .interceptor(counter.clone())
+        .interceptor(injector)
+        .build();
+    (Client::from_conf(config), counter)
+}
+
+/// A new table for `definition` on a client with `injector`; the table is
+/// created on a plain client, so the injector sees only the test's calls.
+pub async fn fresh_faulty_table(
+    test: &str,
+    definition: &TableDefinition,
+    injector: FaultInjector,
+) -> (Table, RequestCounter) {
+    let name = format!("stamp-{test}-{}", uuid::Uuid::new_v4().simple());
+    Table::new(client(), name.clone())
+        .create_table(definition)
+        .await
+        .expect("create the test table");
+    let (client, counter) = faulty_client(injector);
+    (Table::new(client, name), counter)
+}
+

@@ -79,7 +79,9 @@ impl Venv {
         if fs::read_to_string(&marker).is_ok_and(|found| found.trim() == wanted) {
             return Ok(());
         }
-        println!("installing moto {MOTO_VERSION} and cfn-lint {CFN_LINT_VERSION} into {VENV_DIR} ...");
+        println!(
+            "installing moto {MOTO_VERSION} and cfn-lint {CFN_LINT_VERSION} into {VENV_DIR} ..."
+        );
         run(Command::new(self.bin("pip"))
             .args(["install", "--disable-pip-version-check", "-q"])
             .args(REQUIREMENTS))?;

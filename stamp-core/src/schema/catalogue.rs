@@ -10,7 +10,10 @@ use crate::{EntitySchema, Error, KeyAttribute, KeyTemplate};
 fn code(text: &str) -> String {
     let fence = if text.contains('`') { "``" } else { "`" };
     let padding = if text.contains('`') { " " } else { "" };
-    format!("{fence}{padding}{}{padding}{fence}", text.replace('|', "\\|"))
+    format!(
+        "{fence}{padding}{}{padding}{fence}",
+        text.replace('|', "\\|")
+    )
 }
 
 /// The field names of `templates`, each once, in order: the parameters of
@@ -102,18 +105,16 @@ impl TableDefinition {
         );
 
         let _ = writeln!(out, "## Table\n");
-        let _ = writeln!(out, "| | partition key | sort key | projection |");
+        let _ = writeln!(out, "| index | partition key | sort key | projection |");
         let _ = writeln!(out, "|---|---|---|---|");
         let _ = writeln!(
             out,
-            "| table | {} | {} | |",
+            "| table | {} | {} | — |",
             code(resolved.partition_key),
             code(resolved.sort_key)
         );
         for index in &resolved.indexes {
             let projection = match &index.projection {
-                IndexProjection::All => "ALL".to_owned(),
-                IndexProjection::KeysOnly => "KEYS_ONLY".to_owned(),
                 IndexProjection::Include(attributes) => format!(
                     "INCLUDE {}",
                     attributes
@@ -122,6 +123,7 @@ impl TableDefinition {
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
+                other => other.to_string(),
             };
             let _ = writeln!(
                 out,
@@ -140,18 +142,25 @@ impl TableDefinition {
                 "provisioned (`PROVISIONED`), {read_capacity_units} read and {write_capacity_units} write capacity units on the table and on each index"
             ),
         };
-        let _ = writeln!(out, "\nBilling: {billing}. ");
+        let _ = writeln!(out, "\n- Billing: {billing}.");
         let _ = writeln!(
             out,
-            "TTL: {}. ",
+            "- TTL: {}.",
             resolved
                 .time_to_live
-                .map_or("off".to_owned(), |attribute| format!("on {}", code(attribute)))
+                .map_or("off".to_owned(), |attribute| format!(
+                    "on {}",
+                    code(attribute)
+                ))
         );
         let _ = writeln!(
             out,
-            "Point-in-time recovery: {}.\n",
-            if self.point_in_time_recovery { "on" } else { "off" }
+            "- Point-in-time recovery: {}.\n",
+            if self.point_in_time_recovery {
+                "on"
+            } else {
+                "off"
+            }
         );
 
         let _ = writeln!(out, "## Entities\n");
@@ -173,7 +182,11 @@ impl TableDefinition {
                 code(entity.type_name),
                 code(entity.partition_key.template.source),
                 code(entity.sort_key.template.source),
-                if indexes.is_empty() { "—".to_owned() } else { indexes.join("<br>") },
+                if indexes.is_empty() {
+                    "—".to_owned()
+                } else {
+                    indexes.join("<br>")
+                },
                 entity.ttl_attribute.map_or("—".to_owned(), code),
             );
         }
@@ -206,7 +219,10 @@ impl TableDefinition {
         let _ = writeln!(
             out,
             "| {} then {} | {} | GetItem | table | {} | whole key | — | {}<br>{} |",
-            code(&format!("{name}::key({})", parameters(&[&pk.template, &sk.template]))),
+            code(&format!(
+                "{name}::key({})",
+                parameters(&[&pk.template, &sk.template])
+            )),
             code("table.get(&key)"),
             code(name),
             templates(&[pk, sk]),

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{IndexProjection, TableBilling, TableDefinition};
+use super::{TableBilling, TableDefinition};
 use crate::Error;
 
 /// The logical ID of the table resource in the template.
@@ -183,7 +183,10 @@ struct Output {
     value: OutputValue,
 }
 
-fn key_schema(partition_key: &'static str, sort_key: Option<&'static str>) -> Vec<KeySchemaElement> {
+fn key_schema(
+    partition_key: &'static str,
+    sort_key: Option<&'static str>,
+) -> Vec<KeySchemaElement> {
     let mut schema = vec![KeySchemaElement {
         attribute_name: partition_key,
         key_type: "HASH",
@@ -216,7 +219,11 @@ impl TableDefinition {
             TableBilling::PayPerRequest => "PAY_PER_REQUEST",
             TableBilling::Provisioned { .. } => "PROVISIONED",
         };
-        let entities: Vec<&str> = self.entities.iter().map(|entity| entity.type_name).collect();
+        let entities: Vec<&str> = self
+            .entities
+            .iter()
+            .map(|entity| entity.type_name)
+            .collect();
         let properties = TableProperties {
             table_name: Ref {
                 name: TABLE_NAME_PARAMETER,
@@ -239,11 +246,7 @@ impl TableDefinition {
                     index_name: index.name,
                     key_schema: key_schema(index.partition_key, index.sort_key),
                     projection: Projection {
-                        projection_type: match index.projection {
-                            IndexProjection::All => "ALL",
-                            IndexProjection::KeysOnly => "KEYS_ONLY",
-                            IndexProjection::Include(_) => "INCLUDE",
-                        },
+                        projection_type: index.projection.type_name(),
                         non_key_attributes: index.projection.non_key_attributes().to_vec(),
                     },
                     provisioned_throughput: throughput.clone(),

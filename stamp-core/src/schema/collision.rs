@@ -20,8 +20,7 @@ use crate::{KeyTemplate, Segment};
 
 /// The characters tried, in order, when any character outside two escaped
 /// sets will do: readable ones first.
-const SAMPLE_CHARACTERS: &str =
-    "x0123456789abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-.";
+const SAMPLE_CHARACTERS: &str = "x0123456789abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-.";
 
 /// What one transition reads.
 #[derive(Debug, Clone, Copy)]
@@ -203,7 +202,10 @@ mod tests {
     #[test]
     fn a_field_meets_any_literal_it_can_spell() {
         assert_eq!(shared("P<x>", "PROFILE").as_deref(), Some("PROFILE"));
-        assert_eq!(shared("CUST#<id>", "CUST#<other>").as_deref(), Some("CUST#x"));
+        assert_eq!(
+            shared("CUST#<id>", "CUST#<other>").as_deref(),
+            Some("CUST#x")
+        );
         assert_eq!(shared("CUST#<id>", "ORDER#<id>"), None);
     }
 

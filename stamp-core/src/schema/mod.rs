@@ -16,6 +16,7 @@ mod collision;
 mod verify;
 
 use std::collections::HashMap;
+use std::fmt;
 use std::num::NonZeroU32;
 
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
@@ -131,12 +132,33 @@ impl IndexProjection {
         }
     }
 
+    /// DynamoDB's name of the projection type, as a string.
+    pub(crate) fn type_name(&self) -> &'static str {
+        match self {
+            IndexProjection::All => "ALL",
+            IndexProjection::KeysOnly => "KEYS_ONLY",
+            IndexProjection::Include(_) => "INCLUDE",
+        }
+    }
+
     fn to_sdk(&self) -> Projection {
         let attributes = self.non_key_attributes();
         Projection::builder()
             .projection_type(self.projection_type())
             .set_non_key_attributes((!attributes.is_empty()).then(|| attributes.to_vec()))
             .build()
+    }
+}
+
+/// `ALL`, `KEYS_ONLY`, or `INCLUDE (a, b)`.
+impl fmt::Display for IndexProjection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndexProjection::Include(attributes) => {
+                write!(f, "INCLUDE ({})", attributes.join(", "))
+            }
+            other => f.write_str(other.type_name()),
+        }
     }
 }
 
@@ -289,7 +311,11 @@ impl TableDefinition {
 
     /// Sets what the GSI named `index` projects (`ALL` unless set); a later
     /// call for the same index replaces an earlier one.
-    pub fn index_projection(mut self, index: impl Into<String>, projection: IndexProjection) -> Self {
+    pub fn index_projection(
+        mut self,
+        index: impl Into<String>,
+        projection: IndexProjection,
+    ) -> Self {
         let index = index.into();
         self.projections.retain(|(name, _)| *name != index);
         self.projections.push((index, projection));
@@ -404,7 +430,9 @@ impl TableDefinition {
         for entity in &self.entities {
             for index in entity.indexes {
                 let sort_key = index.sort_key.map(|key| key.name);
-                let Some(known) = merged.iter_mut().find(|known| known.index.name == index.name)
+                let Some(known) = merged
+                    .iter_mut()
+                    .find(|known| known.index.name == index.name)
                 else {
                     merged.push(Merged {
                         index: TableIndex {
@@ -574,7 +602,11 @@ impl TableDefinition {
     /// An example value of key attribute `key` of `entity`: the recorded
     /// [example](Self::example)'s, or each field as `<field>-1`, escaped as
     /// the key builder escapes.
-    pub(crate) fn example_key(&self, entity: &'static EntitySchema, key: &'static KeyAttribute) -> String {
+    pub(crate) fn example_key(
+        &self,
+        entity: &'static EntitySchema,
+        key: &'static KeyAttribute,
+    ) -> String {
         let recorded = self
             .examples
             .iter()

@@ -6,8 +6,8 @@ use std::fmt;
 
 use aws_sdk_dynamodb::types::{
     BillingMode, KeySchemaElement, KeyType, Projection, ProjectionType,
-    ProvisionedThroughputDescription, ScalarAttributeType, TableDescription, TimeToLiveSpecification,
-    TimeToLiveStatus,
+    ProvisionedThroughputDescription, ScalarAttributeType, TableDescription,
+    TimeToLiveSpecification, TimeToLiveStatus,
 };
 use tracing::Instrument;
 
@@ -207,10 +207,7 @@ impl fmt::Display for SchemaDifference {
                 index,
                 expected,
                 found,
-            } => write!(
-                f,
-                "index `{index}` projects {found:?}, expected {expected:?}"
-            ),
+            } => write!(f, "index `{index}` projects {found}, expected {expected}"),
             SchemaDifference::TimeToLive { expected, found } => {
                 write!(f, "TTL is {}, expected {}", ttl(found), ttl(expected))
             }
@@ -248,7 +245,12 @@ fn normalized(projection: &IndexProjection) -> IndexProjection {
 
 /// A `stamp.request` span for a schema request.
 fn schema_span(operation: &'static str, table: &str) -> tracing::Span {
-    tracing::debug_span!("stamp.request", operation, table, entity = tracing::field::Empty)
+    tracing::debug_span!(
+        "stamp.request",
+        operation,
+        table,
+        entity = tracing::field::Empty
+    )
 }
 
 impl Table {
@@ -271,7 +273,10 @@ impl Table {
     /// The errors of [`TableDefinition::check`], found before sending, and
     /// [`Error::DynamoDb`] for what the service returns, such as
     /// `ResourceNotFoundException` when there is no such table.
-    pub async fn verify(&self, definition: &TableDefinition) -> Result<Vec<SchemaDifference>, Error> {
+    pub async fn verify(
+        &self,
+        definition: &TableDefinition,
+    ) -> Result<Vec<SchemaDifference>, Error> {
         let resolved = definition.resolve()?;
         let described = self
             .client()
@@ -342,7 +347,8 @@ impl Table {
                 found: found_mode.clone(),
             });
         }
-        let compare_throughput = expected_throughput.filter(|_| found_mode == BillingMode::Provisioned);
+        let compare_throughput =
+            expected_throughput.filter(|_| found_mode == BillingMode::Provisioned);
         if let Some(expected) = compare_throughput
             && expected != table_throughput
         {
@@ -428,7 +434,10 @@ impl Table {
     /// [`Table::create_table`].
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html>.
-    pub(crate) async fn enable_time_to_live(&self, definition: &TableDefinition) -> Result<(), Error> {
+    pub(crate) async fn enable_time_to_live(
+        &self,
+        definition: &TableDefinition,
+    ) -> Result<(), Error> {
         let Some(attribute) = definition.time_to_live_attribute()? else {
             return Ok(());
         };

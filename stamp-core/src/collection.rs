@@ -1,0 +1,94 @@
+//! Item collections: an enum of entities that share a partition, decoded
+//! item by item from a mixed query page by the type attribute.
+
+use crate::{Entity, EntitySchema, Error, Item, KeyTemplate, Segment};
+
+/// An enum of entities stored in one partition ("a customer and their
+/// orders"), implemented by `#[derive(Collection)]`.
+///
+/// Each variant but one wraps an entity; the variant `Unknown(stamp::Item)`
+/// keeps, as it was read, any item whose type attribute names none of them
+/// (an entity added later, or written by another program). A query of the
+/// partition, `Customer::query("c-1").collection::<CustomerWithOrders>()`,
+/// decodes every item into the enum.
+///
+/// `#[stamp(index = N)]` on the enum makes it a collection of GSI N (an
+/// inverted index) instead of the table. The derive checks at compile time
+/// that every member has the same partition key template on that index.
+pub trait Collection: Sized {
+    /// The index the members share a partition of: 0 for the table.
+    const INDEX: u8;
+
+    /// Decodes an item into the variant its type attribute names, or into
+    /// `Unknown`.
+    ///
+    /// # Errors
+    ///
+    /// The errors of the member's [`Entity::from_item`].
+    fn from_item(item: Item) -> Result<Self, Error>;
+}
+
+/// Marks entity `Self` as a member of collection `C`; implemented by
+/// `#[derive(Collection)]`. It lets `query(…).collection::<C>()` accept
+/// only members.
+pub trait CollectionMember<C: Collection>: Entity {}
+
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut position = 0;
+    while position < a.len() {
+        if a[position] != b[position] {
+            return false;
+        }
+        position += 1;
+    }
+    true
+}
+
+/// Whether two templates have the same shape: the same literals, with fields
+/// in the same places (field names may differ), and the same escaping.
+pub const fn same_template_shape(a: &KeyTemplate, b: &KeyTemplate) -> bool {
+    if a.segments.len() != b.segments.len() || !same_str(a.escaped, b.escaped) {
+        return false;
+    }
+    let mut position = 0;
+    while position < a.segments.len() {
+        let same = match (a.segments[position], b.segments[position]) {
+            (Segment::Literal(x), Segment::Literal(y)) => same_str(x, y),
+            (Segment::Field(_), Segment::Field(_)) => true,
+            _ => false,
+        };
+        if !same {
+            return false;
+        }
+        position += 1;
+    }
+    true
+}
+
+/// The partition key template of `schema` on index `index` (0: the table).
+pub const fn partition_template(schema: &EntitySchema, index: u8) -> Option<&KeyTemplate> {
+    if index == 0 {
+        return Some(&schema.partition_key.template);
+    }
+    let mut position = 0;
+    while position < schema.indexes.len() {
+        if schema.indexes[position].number == index {
+            return Some(&schema.indexes[position].partition_key.template);
+        }
+        position += 1;
+    }
+    None
+}
+
+/// Whether `a` and `b` share a partition key template on `index`; the
+/// compile-time check of `#[derive(Collection)]`.
+pub const fn share_partition(a: &EntitySchema, b: &EntitySchema, index: u8) -> bool {
+    match (partition_template(a, index), partition_template(b, index)) {
+        (Some(a), Some(b)) => same_template_shape(a, b),
+        _ => false,
+    }
+}

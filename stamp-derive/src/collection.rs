@@ -1,0 +1,138 @@
+//! `#[derive(Collection)]`: an enum of entities that share a partition.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, LitInt, LitStr};
+
+use crate::ctxt::Ctxt;
+
+/// The derive's entry point.
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let mut cx = Ctxt::default();
+    let ident = &input.ident;
+    let mut krate: syn::Path = syn::parse_quote!(::stamp);
+    let mut index: u8 = 0;
+    for attribute in &input.attrs {
+        if attribute.path().is_ident("stamp") {
+            let result = attribute.parse_nested_meta(|meta| {
+                if meta.path.is_ident("crate") {
+                    krate = meta.value()?.parse::<LitStr>()?.parse()?;
+                } else if meta.path.is_ident("index") {
+                    let number = meta.value()?.parse::<LitInt>()?;
+                    index = match number.base10_parse::<u8>() {
+                        Ok(value @ 1..=20) => value,
+                        _ => {
+                            return Err(syn::Error::new(
+                                number.span(),
+                                format!("`index = {number}` on `{ident}` is out of range: GSIs are numbered 1 to 20 (leave it out for the table)"),
+                            ));
+                        }
+                    };
+                } else {
+                    let option = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                    return Err(meta.error(format!(
+                        "unknown option `{option}` in `#[stamp(…)]` of `{ident}` for `#[derive(Collection)]`; options are: index, crate"
+                    )));
+                }
+                Ok(())
+            });
+            if let Err(error) = result {
+                cx.syn_error(error);
+            }
+        }
+    }
+    let Data::Enum(data) = &input.data else {
+        cx.error_spanned_by(ident, format!("`#[derive(Collection)]` needs an enum of entities, and `{ident}` is not an enum"));
+        return cx.check().err().unwrap_or_default();
+    };
+    if !input.generics.params.is_empty() {
+        cx.error_spanned_by(&input.generics, format!("`#[derive(Collection)]` does not support generic parameters on `{ident}`"));
+    }
+    let mut members = Vec::new();
+    let mut unknown = None;
+    for variant in &data.variants {
+        let field = match &variant.fields {
+            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => &fields.unnamed[0],
+            _ => {
+                cx.error_spanned_by(
+                    &variant.ident,
+                    format!(
+                        "variant `{}` of `{ident}` must wrap one value: an entity, like `Order(Order)`, or the raw item, `Unknown(stamp::Item)`",
+                        variant.ident
+                    ),
+                );
+                continue;
+            }
+        };
+        if variant.ident == "Unknown" {
+            unknown = Some(&variant.ident);
+        } else {
+            members.push((&variant.ident, &field.ty));
+        }
+    }
+    if unknown.is_none() {
+        cx.error_spanned_by(
+            ident,
+            format!(
+                "`{ident}` needs a variant `Unknown(stamp::Item)`, which keeps items of a type that is not in the collection"
+            ),
+        );
+    }
+    if members.is_empty() {
+        cx.error_spanned_by(ident, format!("`{ident}` has no entity variant: add one such as `Order(Order)`"));
+    }
+    if let Err(errors) = cx.check() {
+        return errors;
+    }
+    let place = if index == 0 { "the table".to_owned() } else { format!("GSI{index}") };
+    let (_, first_type) = members[0];
+    let checks = members.iter().skip(1).map(|(variant, ty)| {
+        let message = format!(
+            "the members of collection `{ident}` must share one partition key template on {place}, and `{}` does not share the one of `{}`",
+            quote!(#ty),
+            quote!(#first_type),
+        );
+        let _ = variant;
+        quote_spanned! {ty.span()=>
+            const _: () = ::core::assert!(
+                #krate::__private::share_partition(
+                    <#first_type as #krate::Entity>::SCHEMA,
+                    <#ty as #krate::Entity>::SCHEMA,
+                    #index,
+                ),
+                #message,
+            );
+        }
+    });
+    let decodes = members.iter().map(|(variant, ty)| {
+        quote! {
+            if #krate::__private::has_type(&item, <#ty as #krate::Entity>::SCHEMA) {
+                return <#ty as #krate::Entity>::from_item(item).map(Self::#variant);
+            }
+        }
+    });
+    let member_impls = members.iter().map(|(_, ty)| {
+        quote! {
+            #[automatically_derived]
+            impl #krate::CollectionMember<#ident> for #ty {}
+        }
+    });
+    quote! {
+        const _: () = {
+            #(#checks)*
+
+            #[automatically_derived]
+            impl #krate::Collection for #ident {
+                const INDEX: u8 = #index;
+
+                fn from_item(item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+                    #(#decodes)*
+                    ::core::result::Result::Ok(Self::Unknown(item))
+                }
+            }
+
+            #(#member_impls)*
+        };
+    }
+}

@@ -1,0 +1,606 @@
+//! `TableDefinition` without a server: every check with its exact error,
+//! the options, and what goes into the `CreateTable` input, the
+//! CloudFormation template and the catalogue.
+
+use std::num::NonZeroU32;
+
+use aws_sdk_dynamodb::types::{BillingMode, KeyType, ProjectionType, ScalarAttributeType};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use stamp::{
+    Error, IndexProjection, Item, MAX_GLOBAL_SECONDARY_INDEXES, TableBilling, TableDefinition,
+};
+
+// --- Entities whose key spaces meet or nearly meet the reference model's. ---
+
+/// Its sort key is a bare field, so `label = "PROFILE"` is a customer's
+/// profile key.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "CUST#<customer_id>"]
+#[sk = "<label>"]
+struct Address {
+    customer_id: String,
+    label: String,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "BASKET#<basket_id>"]
+#[sk = "ITEM#<a>"]
+struct BasketItem {
+    basket_id: String,
+    a: String,
+}
+
+/// `ITEMS#` differs from `ITEM#` at its fifth character: disjoint.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "BASKET#<basket_id>"]
+#[sk = "ITEMS#<b>"]
+struct BasketItemSet {
+    basket_id: String,
+    b: String,
+}
+
+/// `ITEM<a>` with `a = "S#x"` is `ITEMS#x`: it meets `BasketItemSet`.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "BASKET#<basket_id>"]
+#[sk = "ITEM<a>"]
+struct LooseBasketItem {
+    basket_id: String,
+    a: String,
+}
+
+/// Same sort keys as `BasketItem`, but another partition-key prefix.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "WISHLIST#<basket_id>"]
+#[sk = "ITEM#<a>"]
+struct WishlistItem {
+    basket_id: String,
+    a: String,
+}
+
+// --- Entities for the other checks. ---
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "WIDE#<id>"]
+#[sk = "WIDE"]
+#[gsi1 = "A1#<id>"]
+#[gsi2 = "A2#<id>"]
+#[gsi3 = "A3#<id>"]
+#[gsi4 = "A4#<id>"]
+#[gsi5 = "A5#<id>"]
+#[gsi6 = "A6#<id>"]
+#[gsi7 = "A7#<id>"]
+#[gsi8 = "A8#<id>"]
+#[gsi9 = "A9#<id>"]
+#[gsi10 = "A10#<id>"]
+#[gsi11 = "A11#<id>"]
+#[gsi12 = "A12#<id>"]
+#[gsi13 = "A13#<id>"]
+#[gsi14 = "A14#<id>"]
+#[gsi15 = "A15#<id>"]
+#[gsi16 = "A16#<id>"]
+#[gsi17 = "A17#<id>"]
+#[gsi18 = "A18#<id>"]
+#[gsi19 = "A19#<id>"]
+#[gsi20 = "A20#<id>"]
+struct Wide {
+    id: String,
+}
+
+/// GSI number 1 under another name: a 21st index next to `Wide`'s 20.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "NARROW#<id>"]
+#[sk = "NARROW"]
+#[gsi1(pk = "B#<id>", index_name = "ByName")]
+struct Narrow {
+    id: String,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TOKEN#<token>"]
+#[sk = "TOKEN"]
+struct Token {
+    token: String,
+    #[stamp(ttl)]
+    expires_at: DateTime<Utc>,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "LOCK#<name>"]
+#[sk = "LOCK"]
+struct Lock {
+    name: String,
+    #[stamp(ttl)]
+    released_at: DateTime<Utc>,
+}
+
+mod first {
+    use super::*;
+
+    #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[pk = "ONE#<id>"]
+    #[sk = "ONE"]
+    #[stamp(type_name = "Thing")]
+    pub struct Thing {
+        pub id: String,
+    }
+}
+
+mod second {
+    use super::*;
+
+    #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[pk = "TWO#<id>"]
+    #[sk = "TWO"]
+    #[stamp(type_name = "Thing")]
+    pub struct Thing {
+        pub id: String,
+    }
+}
+
+/// GSI1 with a sort key whose template starts with a field: no scope.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "EVENT#<stream>"]
+#[sk = "AT#<at>#<seq>"]
+#[gsi1(pk = "KIND#<kind>", sk = "<at>")]
+#[gsi2 = "SEQ|<seq>"]
+struct Event {
+    stream: String,
+    at: DateTime<Utc>,
+    seq: u32,
+    kind: String,
+}
+
+fn reference() -> TableDefinition {
+    stamp_examples::table_definition()
+}
+
+fn provisioned(read: u32, write: u32) -> TableBilling {
+    TableBilling::Provisioned {
+        read_capacity_units: NonZeroU32::new(read).unwrap(),
+        write_capacity_units: NonZeroU32::new(write).unwrap(),
+    }
+}
+
+// --- The reference model. ---
+
+#[test]
+fn schema_the_reference_model_passes_every_check() {
+    reference().check().unwrap();
+}
+
+#[test]
+fn schema_the_reference_model_create_table_input() {
+    let input = reference().create_table_input("shop").unwrap();
+    assert_eq!(input.table_name(), Some("shop"));
+    let attributes: Vec<(&str, &ScalarAttributeType)> = input
+        .attribute_definitions()
+        .iter()
+        .map(|attribute| (attribute.attribute_name(), attribute.attribute_type()))
+        .collect();
+    let s = &ScalarAttributeType::S;
+    assert_eq!(
+        attributes,
+        [("PK", s), ("SK", s), ("GSI1PK", s), ("GSI1SK", s)]
+    );
+    let keys: Vec<(&str, &KeyType)> = input
+        .key_schema()
+        .iter()
+        .map(|key| (key.attribute_name(), key.key_type()))
+        .collect();
+    assert_eq!(keys, [("PK", &KeyType::Hash), ("SK", &KeyType::Range)]);
+    let [index] = input.global_secondary_indexes() else {
+        panic!("one GSI: {:?}", input.global_secondary_indexes());
+    };
+    assert_eq!(index.index_name(), "GSI1");
+    let keys: Vec<(&str, &KeyType)> = index
+        .key_schema()
+        .iter()
+        .map(|key| (key.attribute_name(), key.key_type()))
+        .collect();
+    assert_eq!(
+        keys,
+        [("GSI1PK", &KeyType::Hash), ("GSI1SK", &KeyType::Range)]
+    );
+    assert_eq!(
+        index.projection().unwrap().projection_type(),
+        Some(&ProjectionType::All)
+    );
+    assert_eq!(index.provisioned_throughput(), None);
+    assert_eq!(input.billing_mode(), Some(&BillingMode::PayPerRequest));
+    assert_eq!(input.provisioned_throughput(), None);
+    assert_eq!(
+        reference().time_to_live_attribute().unwrap(),
+        Some("expires_at")
+    );
+}
+
+#[test]
+fn schema_defaults_are_on_demand_all_projections_and_point_in_time_recovery() {
+    let definition = reference();
+    assert_eq!(definition.billing_mode(), TableBilling::PayPerRequest);
+    assert_eq!(definition.projection("GSI1"), &IndexProjection::All);
+    assert!(definition.point_in_time_recovery_enabled());
+    let indexes = definition.indexes().unwrap();
+    assert_eq!(indexes.len(), 1);
+    assert_eq!(indexes[0].projection, IndexProjection::All);
+}
+
+#[test]
+fn schema_adding_an_entity_twice_adds_it_once() {
+    let definition = reference().entity::<stamp_examples::Order>();
+    assert_eq!(definition.entities().len(), 5);
+}
+
+// --- Key spaces. ---
+
+#[test]
+fn schema_colliding_key_spaces_are_refused_with_an_example_key() {
+    let error = reference().entity::<Address>().check().unwrap_err();
+    let Error::CollidingKeySpaces {
+        first_entity,
+        second_entity,
+        partition_key,
+        sort_key,
+    } = &error
+    else {
+        panic!("expected CollidingKeySpaces, got {error:?}");
+    };
+    assert_eq!(
+        (
+            *first_entity,
+            *second_entity,
+            partition_key.as_str(),
+            sort_key.as_str()
+        ),
+        ("Customer", "Address", "CUST#x", "PROFILE")
+    );
+    assert_eq!(
+        error.to_string(),
+        "the keys of entities `Customer` and `Address` can collide: both can have partition key \
+         `CUST#x` and sort key `PROFILE`; give one of them a distinct literal prefix"
+    );
+    // Every output refuses it, before anything is sent.
+    let definition = reference().entity::<Address>();
+    assert!(matches!(
+        definition.create_table_input("t"),
+        Err(Error::CollidingKeySpaces { .. })
+    ));
+    assert!(matches!(
+        definition.cloudformation(),
+        Err(Error::CollidingKeySpaces { .. })
+    ));
+    assert!(matches!(
+        definition.catalogue(),
+        Err(Error::CollidingKeySpaces { .. })
+    ));
+}
+
+#[test]
+fn schema_item_and_items_prefixes_do_not_collide() {
+    // `ITEM#<a>` against `ITEMS#<b>` in the same partitions: the literals
+    // differ at `#` / `S`, so no value of `a` or `b` can make them meet.
+    TableDefinition::new()
+        .entity::<BasketItem>()
+        .entity::<BasketItemSet>()
+        .check()
+        .unwrap();
+}
+
+#[test]
+fn schema_a_prefix_without_its_delimiter_collides() {
+    // `ITEM<a>` has no `#` after `ITEM`, so `a = "S#x"` spells `ITEMS#x`.
+    let error = TableDefinition::new()
+        .entity::<BasketItemSet>()
+        .entity::<LooseBasketItem>()
+        .check()
+        .unwrap_err();
+    let Error::CollidingKeySpaces {
+        first_entity,
+        second_entity,
+        partition_key,
+        sort_key,
+    } = &error
+    else {
+        panic!("expected CollidingKeySpaces, got {error:?}");
+    };
+    assert_eq!(
+        (
+            *first_entity,
+            *second_entity,
+            partition_key.as_str(),
+            sort_key.as_str()
+        ),
+        ("BasketItemSet", "LooseBasketItem", "BASKET#x", "ITEMS#x")
+    );
+}
+
+#[test]
+fn schema_equal_sort_keys_in_disjoint_partitions_do_not_collide() {
+    TableDefinition::new()
+        .entity::<BasketItem>()
+        .entity::<WishlistItem>()
+        .check()
+        .unwrap();
+}
+
+// --- The other checks. ---
+
+#[test]
+fn schema_an_empty_definition_is_refused() {
+    assert!(matches!(
+        TableDefinition::new().check(),
+        Err(Error::EmptyTableDefinition)
+    ));
+}
+
+#[test]
+fn schema_two_entities_with_one_type_name_are_refused() {
+    let error = TableDefinition::new()
+        .entity::<first::Thing>()
+        .entity::<second::Thing>()
+        .check()
+        .unwrap_err();
+    assert!(
+        matches!(error, Error::DuplicateEntityType { type_name: "Thing" }),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn schema_more_than_twenty_indexes_are_refused() {
+    TableDefinition::new().entity::<Wide>().check().unwrap();
+    let error = TableDefinition::new()
+        .entity::<Wide>()
+        .entity::<Narrow>()
+        .check()
+        .unwrap_err();
+    let Error::TooManyIndexes {
+        count,
+        limit,
+        indexes,
+    } = &error
+    else {
+        panic!("expected TooManyIndexes, got {error:?}");
+    };
+    assert_eq!((*count, *limit), (21, MAX_GLOBAL_SECONDARY_INDEXES));
+    // By number, then name: `ByName` is GSI number 1 of `Narrow`.
+    let mut expected: Vec<String> = vec!["ByName".into(), "GSI1".into()];
+    expected.extend((2..=20).map(|n| format!("GSI{n}")));
+    assert_eq!(indexes, &expected);
+}
+
+#[test]
+fn schema_two_ttl_attributes_are_refused() {
+    let error = TableDefinition::new()
+        .entity::<Token>()
+        .entity::<Lock>()
+        .check()
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::ConflictingTimeToLive {
+                first_entity: "Token",
+                first_attribute: "expires_at",
+                second_entity: "Lock",
+                second_attribute: "released_at",
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn schema_a_projection_of_an_unknown_index_is_refused() {
+    let error = reference()
+        .index_projection("GSI9", IndexProjection::KeysOnly)
+        .check()
+        .unwrap_err();
+    let Error::UnknownIndex { index, known } = &error else {
+        panic!("expected UnknownIndex, got {error:?}");
+    };
+    assert_eq!((index.as_str(), known.as_slice()), ("GSI9", &["GSI1"][..]));
+}
+
+#[test]
+fn schema_an_empty_include_projection_is_refused() {
+    let error = reference()
+        .index_projection("GSI1", IndexProjection::Include(vec![]))
+        .check()
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::EmptyIncludeProjection { index } if index == "GSI1"),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn schema_more_than_a_hundred_projected_attributes_are_refused() {
+    let attributes: Vec<String> = (0..101).map(|n| format!("a{n}")).collect();
+    let error = reference()
+        .index_projection("GSI1", IndexProjection::Include(attributes))
+        .check()
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::TooManyProjectedAttributes {
+                count: 101,
+                limit: 100
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+// --- Options in the outputs. ---
+
+#[test]
+fn schema_provisioned_billing_and_projections_go_into_create_table() {
+    let input = reference()
+        .billing(provisioned(5, 2))
+        .index_projection(
+            "GSI1",
+            IndexProjection::Include(vec!["total_cents".into(), "customer_id".into()]),
+        )
+        .create_table_input("shop")
+        .unwrap();
+    assert_eq!(input.billing_mode(), Some(&BillingMode::Provisioned));
+    let throughput = input.provisioned_throughput().unwrap();
+    assert_eq!(
+        (
+            throughput.read_capacity_units(),
+            throughput.write_capacity_units()
+        ),
+        (5, 2)
+    );
+    let index = &input.global_secondary_indexes()[0];
+    let throughput = index.provisioned_throughput().unwrap();
+    assert_eq!(
+        (
+            throughput.read_capacity_units(),
+            throughput.write_capacity_units()
+        ),
+        (5, 2)
+    );
+    let projection = index.projection().unwrap();
+    assert_eq!(projection.projection_type(), Some(&ProjectionType::Include));
+    assert_eq!(
+        projection.non_key_attributes(),
+        ["total_cents", "customer_id"]
+    );
+}
+
+#[test]
+fn schema_cloudformation_of_the_options() {
+    let template = reference()
+        .billing(provisioned(5, 2))
+        .index_projection("GSI1", IndexProjection::KeysOnly)
+        .point_in_time_recovery(false)
+        .cloudformation()
+        .unwrap()
+        .to_json_value();
+    let properties = &template["Resources"]["Table"]["Properties"];
+    assert_eq!(properties["BillingMode"], json!("PROVISIONED"));
+    assert_eq!(
+        properties["ProvisionedThroughput"],
+        json!({"ReadCapacityUnits": 5, "WriteCapacityUnits": 2})
+    );
+    assert_eq!(
+        properties["GlobalSecondaryIndexes"][0],
+        json!({
+            "IndexName": "GSI1",
+            "KeySchema": [
+                {"AttributeName": "GSI1PK", "KeyType": "HASH"},
+                {"AttributeName": "GSI1SK", "KeyType": "RANGE"}
+            ],
+            "Projection": {"ProjectionType": "KEYS_ONLY"},
+            "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 2}
+        })
+    );
+    assert_eq!(
+        properties["PointInTimeRecoverySpecification"],
+        json!({"PointInTimeRecoveryEnabled": false})
+    );
+    assert_eq!(
+        properties["TimeToLiveSpecification"],
+        json!({"AttributeName": "expires_at", "Enabled": true})
+    );
+    assert_eq!(properties["TableName"], json!({"Ref": "TableName"}));
+}
+
+#[test]
+fn schema_cloudformation_without_ttl_or_indexes_leaves_them_out() {
+    let template = TableDefinition::new()
+        .entity::<BasketItem>()
+        .cloudformation()
+        .unwrap()
+        .to_json_value();
+    let properties = template["Resources"]["Table"]["Properties"]
+        .as_object()
+        .unwrap();
+    let mut keys: Vec<&str> = properties.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "AttributeDefinitions",
+            "BillingMode",
+            "KeySchema",
+            "PointInTimeRecoverySpecification",
+            "TableName"
+        ]
+    );
+    assert_eq!(
+        properties["AttributeDefinitions"],
+        json!([
+            {"AttributeName": "PK", "AttributeType": "S"},
+            {"AttributeName": "SK", "AttributeType": "S"}
+        ])
+    );
+}
+
+#[test]
+fn schema_the_yaml_and_the_json_are_the_same_document() {
+    let template = reference().cloudformation().unwrap();
+    let from_yaml: serde_json::Value = serde_yaml_ng::from_str(&template.to_yaml()).unwrap();
+    let from_json: serde_json::Value = serde_json::from_str(&template.to_json()).unwrap();
+    assert_eq!(from_yaml, from_json);
+    assert_eq!(from_json, template.to_json_value());
+}
+
+// --- The catalogue. ---
+
+#[test]
+fn schema_the_catalogue_samples_fields_without_an_example_and_scopes_each_query() {
+    let catalogue = TableDefinition::new()
+        .entity::<Event>()
+        .catalogue()
+        .unwrap();
+    let rows: Vec<&str> = catalogue
+        .lines()
+        .filter(|line| line.starts_with("| `Event::"))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "| `Event::key(stream, at, seq)` then `table.get(&key)` | `Event` | GetItem | table | \
+             `PK = EVENT#<stream>`<br>`SK = AT#<at>#<seq>` | whole key | — | \
+             `PK = EVENT#stream-1`<br>`SK = AT#at-1#seq-1` |",
+            "| `Event::query(stream)` | `Event` | Query | table | `PK = EVENT#<stream>`<br>`SK = AT#<at>#<seq>` | \
+             `begins_with(SK, \"AT#\")` | `at`<br>`at, seq` | `PK = EVENT#stream-1` |",
+            "| `Event::query_gsi1(kind)` | `Event` | Query | `GSI1` | `GSI1PK = KIND#<kind>`<br>`GSI1SK = <at>` | \
+             none (no literal prefix) | `at` | `GSI1PK = KIND#kind-1` |",
+            "| `Event::query_gsi2(seq)` | `Event` | Query | `GSI2` | `GSI2PK = SEQ\\|<seq>` | \
+             none (the index has no sort key) | — | `GSI2PK = SEQ\\|seq-1` |",
+        ]
+    );
+}
+
+#[test]
+fn schema_the_catalogue_shows_the_keys_of_an_example_as_stored() {
+    let at: DateTime<Utc> = "2026-06-01T10:00:00Z".parse().unwrap();
+    let catalogue = TableDefinition::new()
+        .example(&Event {
+            stream: "s#1".into(),
+            at,
+            seq: 7,
+            kind: "CLICK".into(),
+        })
+        .unwrap()
+        .catalogue()
+        .unwrap();
+    // The `#` in the stream is not escaped in `EVENT#<stream>` (one field),
+    // and the sort key is encoded as stored.
+    assert!(
+        catalogue
+            .contains("`PK = EVENT#s#1`<br>`SK = AT#2026-06-01T10:00:00.000000000Z#0000000007` |"),
+        "{catalogue}"
+    );
+    assert!(
+        catalogue.contains("| `GSI1PK = KIND#CLICK` |"),
+        "{catalogue}"
+    );
+}

@@ -1,0 +1,108 @@
+//! cfn-lint on the CloudFormation templates `TableDefinition` generates:
+//! the committed templates of the reference model (which the golden tests
+//! hold equal to `schema --format cloudformation|json`) and templates with
+//! every option changed. `cargo xtask test` installs cfn-lint in its venv
+//! and exports its path as `STAMP_CFN_LINT`.
+
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use stamp::{IndexProjection, TableBilling, TableDefinition};
+
+/// The cfn-lint executable. Panics with the command to run when it is
+/// missing: the lint never passes without cfn-lint.
+fn cfn_lint() -> PathBuf {
+    let path = std::env::var_os("STAMP_CFN_LINT").unwrap_or_else(|| {
+        panic!(
+            "STAMP_CFN_LINT is not set. This test runs cfn-lint: run it with `cargo xtask test`, \
+             which installs cfn-lint into target/stamp-venv and sets the variable."
+        )
+    });
+    let path = PathBuf::from(path);
+    assert!(
+        path.is_file(),
+        "STAMP_CFN_LINT names {}, which does not exist; `cargo xtask test` installs it",
+        path.display()
+    );
+    path
+}
+
+/// Runs cfn-lint on `files` and asserts that it reports nothing at all:
+/// no error, no warning, no informational finding (exit status 0).
+fn lint(files: &[&Path]) {
+    let output = Command::new(cfn_lint())
+        .arg("--")
+        .args(files)
+        .output()
+        .expect("run cfn-lint");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("cfn-lint {files:?}: {}\n{stdout}{stderr}", output.status);
+    assert!(
+        output.status.success(),
+        "cfn-lint found problems ({}):\n{stdout}{stderr}",
+        output.status
+    );
+}
+
+/// Writes `text` to a fresh file named `name` in the temporary directory.
+fn temporary(name: &str, text: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "stamp-cfn-{}-{}-{name}",
+        std::process::id(),
+        uuid::Uuid::new_v4().simple()
+    ));
+    std::fs::write(&path, text).expect("write the template");
+    path
+}
+
+#[test]
+fn schema_cfn_lint_passes_the_reference_model_templates() {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("stamp-examples/schema");
+    let yaml = directory.join("cloudformation.yaml");
+    let json = directory.join("cloudformation.json");
+    // The committed files are what the definition generates (the golden
+    // tests compare them with the command's output too).
+    let template = stamp_examples::table_definition().cloudformation().unwrap();
+    assert_eq!(std::fs::read_to_string(&yaml).unwrap(), template.to_yaml());
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), template.to_json());
+    lint(&[&yaml, &json]);
+}
+
+#[test]
+fn schema_cfn_lint_passes_templates_with_every_option_changed() {
+    let capacity = NonZeroU32::new(5).unwrap();
+    let provisioned = stamp_examples::table_definition()
+        .billing(TableBilling::Provisioned {
+            read_capacity_units: capacity,
+            write_capacity_units: capacity,
+        })
+        .index_projection(
+            "GSI1",
+            IndexProjection::Include(vec!["total_cents".into(), "customer_id".into()]),
+        )
+        .point_in_time_recovery(false)
+        .cloudformation()
+        .unwrap();
+    let keys_only = stamp_examples::table_definition()
+        .index_projection("GSI1", IndexProjection::KeysOnly)
+        .cloudformation()
+        .unwrap();
+    let without_ttl_or_indexes = TableDefinition::new()
+        .entity::<stamp_examples::Customer>()
+        .entity::<stamp_examples::LineItem>()
+        .cloudformation()
+        .unwrap();
+    let files = [
+        temporary("provisioned.yaml", &provisioned.to_yaml()),
+        temporary("provisioned.json", &provisioned.to_json()),
+        temporary("keys-only.yaml", &keys_only.to_yaml()),
+        temporary("plain.json", &without_ttl_or_indexes.to_json()),
+    ];
+    let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    lint(&paths);
+    for file in &files {
+        let _ = std::fs::remove_file(file);
+    }
+}
