@@ -103,7 +103,8 @@ async fn ten_thousand_items_survive_throttling_and_unprocessed_items() {
     // Every 7th call is throttled; every 5th item seen is reported
     // unprocessed (without the server seeing it).
     let injector = FaultInjector::new(|call| call % 7 == 0, |number, _| number % 5 == 2);
-    let (table, counter) = common::fresh_faulty_table("batch-fault", &definition(), injector.clone()).await;
+    let (table, counter) =
+        common::fresh_faulty_table("batch-fault", &definition(), injector.clone()).await;
     let orders: Vec<Order> = (0..10_000).map(order).collect();
 
     let started = Instant::now();
@@ -128,7 +129,10 @@ async fn ten_thousand_items_survive_throttling_and_unprocessed_items() {
     // Nothing written twice: each item reached the table exactly once.
     assert_eq!(delivered, 10_000);
     assert_eq!(output.throttled, throttled);
-    assert!(throttled > 0 && dropped > 1000, "faults were injected: {throttled} throttled, {dropped} dropped");
+    assert!(
+        throttled > 0 && dropped > 1000,
+        "faults were injected: {throttled} throttled, {dropped} dropped"
+    );
     assert_eq!(output.requests, counter.count("BatchWriteItem"));
     assert_eq!(output.requests, 400 + output.retries);
 
@@ -145,22 +149,38 @@ async fn ten_thousand_items_survive_throttling_and_unprocessed_items() {
     // unprocessed keys): every item, in key order.
     counter.reset();
     let keys: Vec<PrimaryKey<Order>> = (0..10_000).map(order_key).collect();
-    let read = table.batch_get(keys).max_concurrency(8).retry(quick_retry(10)).send().await.unwrap();
+    let read = table
+        .batch_get(keys)
+        .max_concurrency(8)
+        .retry(quick_retry(10))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(read.len(), 10_000);
     for (n, item) in read.into_iter().enumerate() {
         assert_eq!(item.as_ref(), Some(&orders[n]));
     }
-    assert!(counter.count("BatchGetItem") > 100, "{} BatchGetItem requests", counter.count("BatchGetItem"));
+    assert!(
+        counter.count("BatchGetItem") > 100,
+        "{} BatchGetItem requests",
+        counter.count("BatchGetItem")
+    );
 }
 
 #[tokio::test]
 async fn when_retries_run_out_the_error_holds_exactly_the_requests_not_written() {
     // Items whose sort key ends in 3 are never processed.
     let injector = FaultInjector::new(|_| false, |_, item| sort_key_of(item).ends_with('3'));
-    let (table, counter) = common::fresh_faulty_table("batch-exhausted", &definition(), injector.clone()).await;
+    let (table, counter) =
+        common::fresh_faulty_table("batch-exhausted", &definition(), injector.clone()).await;
     // Items 100..120 exist before; the batch deletes them.
     let plain = Table::new(common::client(), table.name());
-    plain.batch_write().put_all(&(100..120).map(order).collect::<Vec<_>>()).send().await.unwrap();
+    plain
+        .batch_write()
+        .put_all(&(100..120).map(order).collect::<Vec<_>>())
+        .send()
+        .await
+        .unwrap();
 
     let result = table
         .batch_write()
@@ -169,7 +189,14 @@ async fn when_retries_run_out_the_error_holds_exactly_the_requests_not_written()
         .retry(quick_retry(3))
         .send()
         .await;
-    let Err(Error::UnprocessedItems { written, unprocessed, attempts, cause, .. }) = result else {
+    let Err(Error::UnprocessedItems {
+        written,
+        unprocessed,
+        attempts,
+        cause,
+        ..
+    }) = result
+    else {
         panic!("expected UnprocessedItems, got {result:?}");
     };
     let expected: BTreeSet<(&str, String, String)> = (0..100)
@@ -178,7 +205,11 @@ async fn when_retries_run_out_the_error_holds_exactly_the_requests_not_written()
         .chain([("delete", 103), ("delete", 113)])
         .map(|(kind, n)| {
             let key = order_key(n);
-            (kind, key.partition_key().to_owned(), key.sort_key().to_owned())
+            (
+                kind,
+                key.partition_key().to_owned(),
+                key.sort_key().to_owned(),
+            )
         })
         .collect();
     let got: BTreeSet<_> = unprocessed.iter().map(describe).collect();
@@ -200,7 +231,11 @@ async fn when_retries_run_out_the_error_holds_exactly_the_requests_not_written()
 
     // The table holds exactly what the error says: the 90 other puts, and
     // the two items whose delete was not done.
-    let stored: BTreeSet<String> = scan_all(&table).await.into_keys().map(|(_, sort_key)| sort_key).collect();
+    let stored: BTreeSet<String> = scan_all(&table)
+        .await
+        .into_keys()
+        .map(|(_, sort_key)| sort_key)
+        .collect();
     let expected: BTreeSet<String> = (0..100)
         .filter(|n| n % 10 != 3)
         .chain([103, 113])
@@ -212,15 +247,28 @@ async fn when_retries_run_out_the_error_holds_exactly_the_requests_not_written()
 #[tokio::test]
 async fn batch_get_returns_the_keys_it_could_not_read() {
     let injector = FaultInjector::new(|_| false, |_, key| sort_key_of(key).ends_with('7'));
-    let (table, _counter) = common::fresh_faulty_table("batch-get-exhausted", &definition(), injector).await;
-    let result = table.batch_get((0..30).map(order_key)).retry(quick_retry(2)).send().await;
-    let Err(Error::UnprocessedKeys { keys, attempts, entity, .. }) = result else {
+    let (table, _counter) =
+        common::fresh_faulty_table("batch-get-exhausted", &definition(), injector).await;
+    let result = table
+        .batch_get((0..30).map(order_key))
+        .retry(quick_retry(2))
+        .send()
+        .await;
+    let Err(Error::UnprocessedKeys {
+        keys,
+        attempts,
+        entity,
+        ..
+    }) = result
+    else {
         panic!("expected UnprocessedKeys, got {result:?}");
     };
     assert_eq!(entity, "Order");
     assert_eq!(attempts, 3);
     let got: BTreeSet<String> = keys.iter().map(|key| sort_key_of(key).to_owned()).collect();
-    let expected: BTreeSet<String> = [7, 17, 27].map(|n| order_key(n).sort_key().to_owned()).into();
+    let expected: BTreeSet<String> = [7, 17, 27]
+        .map(|n| order_key(n).sort_key().to_owned())
+        .into();
     assert_eq!(got, expected);
 }
 
@@ -234,12 +282,24 @@ async fn a_request_that_fails_for_good_stops_the_batch_and_returns_every_unwritt
         .max_concurrency(1)
         .send()
         .await;
-    let Err(Error::UnprocessedItems { written, unprocessed, cause, .. }) = result else {
+    let Err(Error::UnprocessedItems {
+        written,
+        unprocessed,
+        cause,
+        ..
+    }) = result
+    else {
         panic!("expected UnprocessedItems, got {result:?}");
     };
     assert_eq!(written, 0);
     assert_eq!(unprocessed.len(), 60);
-    assert!(matches!(cause.as_deref(), Some(aws_sdk_dynamodb::Error::ResourceNotFoundException(_))), "{cause:?}");
+    assert!(
+        matches!(
+            cause.as_deref(),
+            Some(aws_sdk_dynamodb::Error::ResourceNotFoundException(_))
+        ),
+        "{cause:?}"
+    );
     // No request is started after the failure.
     assert_eq!(counter.operations(), ["BatchWriteItem"]);
 }
@@ -247,13 +307,32 @@ async fn a_request_that_fails_for_good_stops_the_batch_and_returns_every_unwritt
 #[tokio::test]
 async fn mixed_entities_are_written_and_deleted_in_requests_of_25() {
     let (table, counter) = common::fresh_counted_table("batch-mixed", &definition()).await;
-    let products: Vec<Product> = (0..30).map(|i| Product { sku: format!("SKU-{i}"), stock: i64::from(i) - 5 }).collect();
-    let batch = table.batch_write().put_all(&(0..40).map(order).collect::<Vec<_>>()).put_all(&products);
-    assert_eq!(batch.requests().unwrap().iter().map(Vec::len).collect::<Vec<_>>(), [25, 25, 20]);
+    let products: Vec<Product> = (0..30)
+        .map(|i| Product {
+            sku: format!("SKU-{i}"),
+            stock: i64::from(i) - 5,
+        })
+        .collect();
+    let batch = table
+        .batch_write()
+        .put_all(&(0..40).map(order).collect::<Vec<_>>())
+        .put_all(&products);
+    assert_eq!(
+        batch
+            .requests()
+            .unwrap()
+            .iter()
+            .map(Vec::len)
+            .collect::<Vec<_>>(),
+        [25, 25, 20]
+    );
     assert!(counter.operations().is_empty());
     let output = batch.send().await.unwrap();
     assert_eq!(output.written, 70);
-    assert_eq!((output.requests, output.retries, output.throttled), (3, 0, 0));
+    assert_eq!(
+        (output.requests, output.retries, output.throttled),
+        (3, 0, 0)
+    );
     assert_eq!(counter.count("BatchWriteItem"), 3);
 
     let output = table
@@ -266,7 +345,11 @@ async fn mixed_entities_are_written_and_deleted_in_requests_of_25() {
     assert_eq!(output.written, 21);
 
     counter.reset();
-    let read = table.batch_get((0..40).map(order_key)).send().await.unwrap();
+    let read = table
+        .batch_get((0..40).map(order_key))
+        .send()
+        .await
+        .unwrap();
     let expected: Vec<Option<Order>> = (0..40).map(|n| (n % 2 == 1).then(|| order(n))).collect();
     assert_eq!(read, expected);
     let read = table
@@ -275,18 +358,38 @@ async fn mixed_entities_are_written_and_deleted_in_requests_of_25() {
         .send()
         .await
         .unwrap();
-    assert_eq!(read, [Some(products[2].clone()), None, Some(products[29].clone()), None]);
+    assert_eq!(
+        read,
+        [
+            Some(products[2].clone()),
+            None,
+            Some(products[29].clone()),
+            None
+        ]
+    );
     assert_eq!(counter.operations(), ["BatchGetItem", "BatchGetItem"]);
 }
 
 #[tokio::test]
 async fn batch_get_reads_250_keys_in_three_requests_in_key_order() {
     let (table, counter) = common::fresh_counted_table("batch-get", &definition()).await;
-    table.batch_write().put_all(&(0..200).map(order).collect::<Vec<_>>()).send().await.unwrap();
+    table
+        .batch_write()
+        .put_all(&(0..200).map(order).collect::<Vec<_>>())
+        .send()
+        .await
+        .unwrap();
     counter.reset();
     // Keys in reverse order, with 50 that do not exist.
-    let read = table.batch_get((0..250).rev().map(order_key)).send().await.unwrap();
-    let expected: Vec<Option<Order>> = (0..250).rev().map(|n| (n < 200).then(|| order(n))).collect();
+    let read = table
+        .batch_get((0..250).rev().map(order_key))
+        .send()
+        .await
+        .unwrap();
+    let expected: Vec<Option<Order>> = (0..250)
+        .rev()
+        .map(|n| (n < 200).then(|| order(n)))
+        .collect();
     assert_eq!(read, expected);
     assert_eq!(counter.operations(), ["BatchGetItem"; 3]);
 }
@@ -298,18 +401,49 @@ async fn refusals_before_sending_send_nothing() {
     // The same primary key twice: as two puts, as a put and a delete.
     let mut changed = order(1);
     changed.note = "changed".into();
-    let result = table.batch_write().put(&order(1)).put(&order(2)).put(&changed).send().await;
+    let result = table
+        .batch_write()
+        .put(&order(1))
+        .put(&order(2))
+        .put(&changed)
+        .send()
+        .await;
     match result {
-        Err(Error::DuplicateBatchKey { operation: "BatchWriteItem", entity: "Order", key }) => {
+        Err(Error::DuplicateBatchKey {
+            operation: "BatchWriteItem",
+            entity: "Order",
+            key,
+        }) => {
             assert_eq!(key, order_key(1).to_attribute_map());
         }
         other => panic!("expected DuplicateBatchKey, got {other:?}"),
     }
-    let result = table.batch_write().put(&order(5)).delete(order_key(5)).send().await;
-    assert!(matches!(result, Err(Error::DuplicateBatchKey { operation: "BatchWriteItem", .. })), "{result:?}");
-    let result = table.batch_get([order_key(1), order_key(2), order_key(1)]).send().await;
+    let result = table
+        .batch_write()
+        .put(&order(5))
+        .delete(order_key(5))
+        .send()
+        .await;
+    assert!(
+        matches!(
+            result,
+            Err(Error::DuplicateBatchKey {
+                operation: "BatchWriteItem",
+                ..
+            })
+        ),
+        "{result:?}"
+    );
+    let result = table
+        .batch_get([order_key(1), order_key(2), order_key(1)])
+        .send()
+        .await;
     match result {
-        Err(Error::DuplicateBatchKey { operation: "BatchGetItem", entity: "Order", key }) => {
+        Err(Error::DuplicateBatchKey {
+            operation: "BatchGetItem",
+            entity: "Order",
+            key,
+        }) => {
             assert_eq!(key, order_key(1).to_attribute_map());
         }
         other => panic!("expected DuplicateBatchKey, got {other:?}"),
@@ -318,9 +452,24 @@ async fn refusals_before_sending_send_nothing() {
     // An item over 400 KB, anywhere in the batch.
     let mut big = order(7);
     big.note = "x".repeat(400 * 1024);
-    let result = table.batch_write().put_all(&(0..30).map(order).filter(|o| o.order_no != 7).collect::<Vec<_>>()).put(&big).send().await;
+    let result = table
+        .batch_write()
+        .put_all(
+            &(0..30)
+                .map(order)
+                .filter(|o| o.order_no != 7)
+                .collect::<Vec<_>>(),
+        )
+        .put(&big)
+        .send()
+        .await;
     match result {
-        Err(Error::ItemTooLarge { entity: "Order", key, size, limit: 409_600 }) => {
+        Err(Error::ItemTooLarge {
+            entity: "Order",
+            key,
+            size,
+            limit: 409_600,
+        }) => {
             assert_eq!(key, order_key(7).to_attribute_map());
             assert!(size > 409_600);
         }
@@ -328,8 +477,43 @@ async fn refusals_before_sending_send_nothing() {
     }
 
     // Empty batches are done without a request.
-    assert_eq!(table.batch_write().send().await.unwrap(), stamp::BatchWriteOutput::default());
-    assert_eq!(table.batch_get(Vec::<PrimaryKey<Order>>::new()).send().await.unwrap(), []);
+    assert_eq!(
+        table.batch_write().send().await.unwrap(),
+        stamp::BatchWriteOutput::default()
+    );
+    assert_eq!(
+        table
+            .batch_get(Vec::<PrimaryKey<Order>>::new())
+            .send()
+            .await
+            .unwrap(),
+        []
+    );
 
     assert_eq!(counter.operations(), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn requests_run_in_parallel_up_to_the_limit() {
+    let (table, in_flight) = common::fresh_measured_table("batch-parallel", &definition()).await;
+    let orders: Vec<Order> = (0..500).map(order).collect();
+    let output = table
+        .batch_write()
+        .put_all(&orders)
+        .max_concurrency(3)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((output.written, output.requests), (500, 20));
+    assert_eq!(in_flight.max.load(Ordering::SeqCst), 3);
+
+    in_flight.max.store(0, Ordering::SeqCst);
+    let read = table
+        .batch_get((0..500).map(order_key))
+        .max_concurrency(1)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(read.into_iter().flatten().count(), 500);
+    assert_eq!(in_flight.max.load(Ordering::SeqCst), 1);
 }

@@ -120,3 +120,46 @@ pub fn load_time_to_live<T: Serialize>(
 pub fn has_type(item: &Item, schema: &EntitySchema) -> bool {
     matches!(item.get(schema.type_attribute), Some(AttributeValue::S(found)) if found == schema.type_name)
 }
+
+/// Decodes the stored value of attribute `attribute` from `values` into `T`.
+pub fn decode_value<T: serde::de::DeserializeOwned>(schema: &EntitySchema, values: &Item, attribute: &str) -> Result<T, Error> {
+    let value = values.get(attribute).cloned().unwrap_or(AttributeValue::Null(true));
+    serde_dynamo::from_attribute_value(value).map_err(|source| Error::Deserialize {
+        entity: schema.type_name,
+        source,
+    })
+}
+
+/// Stores `value` as attribute `attribute`, serialized as serde does.
+pub fn insert_serialized<T: Serialize>(schema: &EntitySchema, item: &mut Item, attribute: &str, value: &T) -> Result<(), Error> {
+    let value = serde_dynamo::to_attribute_value(value).map_err(|source| Error::Serialize {
+        entity: schema.type_name,
+        source,
+    })?;
+    item.insert(attribute.to_owned(), value);
+    Ok(())
+}
+
+/// The types a `#[stamp(version)]` field may have.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `#[stamp(version)]` field",
+    label = "a version counter is an unsigned integer: use `u64` or `u32`"
+)]
+pub trait VersionNumber: Copy {
+    /// The version as a `u64`.
+    fn as_u64(self) -> u64;
+}
+
+impl VersionNumber for u64 {
+    fn as_u64(self) -> u64 {
+        self
+    }
+}
+
+impl VersionNumber for u32 {
+    fn as_u64(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+pub use chrono;

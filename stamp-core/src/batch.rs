@@ -103,7 +103,12 @@ pub(crate) fn is_retryable<E: ProvideErrorMetadata>(error: &SdkError<E, HttpResp
 }
 
 /// The span every batch request runs in.
-fn batch_span(operation: &'static str, table: &str, entity: &'static str, items: usize) -> tracing::Span {
+fn batch_span(
+    operation: &'static str,
+    table: &str,
+    entity: &'static str,
+    items: usize,
+) -> tracing::Span {
     tracing::debug_span!(
         "stamp.request",
         operation,
@@ -117,7 +122,10 @@ fn batch_span(operation: &'static str, table: &str, entity: &'static str, items:
 
 fn record_capacity(capacity: Option<&[ConsumedCapacity]>) {
     if let Some(capacity) = capacity {
-        let units: f64 = capacity.iter().filter_map(|capacity| capacity.capacity_units).sum();
+        let units: f64 = capacity
+            .iter()
+            .filter_map(|capacity| capacity.capacity_units)
+            .sum();
         tracing::Span::current().record("consumed_capacity", units);
     }
 }
@@ -125,7 +133,12 @@ fn record_capacity(capacity: Option<&[ConsumedCapacity]>) {
 /// Splits `items` in order into groups of at most `max_count` items and
 /// `max_bytes` bytes (a single item larger than `max_bytes` is a group of
 /// its own).
-fn chunks<T>(items: Vec<T>, size: impl Fn(&T) -> usize, max_count: usize, max_bytes: usize) -> Vec<Vec<T>> {
+fn chunks<T>(
+    items: Vec<T>,
+    size: impl Fn(&T) -> usize,
+    max_count: usize,
+    max_bytes: usize,
+) -> Vec<Vec<T>> {
     let mut groups = Vec::new();
     let mut group = Vec::new();
     let mut bytes = 0;
@@ -241,7 +254,10 @@ impl Table {
 
     /// A batch get of `keys` on this table; [`send`](BatchGet::send) returns
     /// the items in the order of the keys.
-    pub fn batch_get<E: Entity>(&self, keys: impl IntoIterator<Item = PrimaryKey<E>>) -> BatchGet<E> {
+    pub fn batch_get<E: Entity>(
+        &self,
+        keys: impl IntoIterator<Item = PrimaryKey<E>>,
+    ) -> BatchGet<E> {
         BatchGet {
             table: self.clone(),
             keys: keys.into_iter().collect(),
@@ -267,9 +283,15 @@ impl BatchWrite {
         match crate::wire::item_for_write(entity) {
             Ok((item, size)) => {
                 let key = crate::wire::key_of(E::SCHEMA, &item);
-                let identity = key_values(E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name, &item);
+                let identity =
+                    key_values(E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name, &item);
                 let request = WriteRequest::builder()
-                    .put_request(PutRequest::builder().set_item(Some(item)).build().expect("the item is set"))
+                    .put_request(
+                        PutRequest::builder()
+                            .set_item(Some(item))
+                            .build()
+                            .expect("the item is set"),
+                    )
                     .build();
                 self.entries.push(WriteEntry {
                     entity: E::SCHEMA.type_name,
@@ -286,7 +308,9 @@ impl BatchWrite {
 
     /// Adds a put of each of `entities`.
     pub fn put_all<'a, E: Entity + 'a>(self, entities: impl IntoIterator<Item = &'a E>) -> Self {
-        entities.into_iter().fold(self, |batch, entity| batch.put(entity))
+        entities
+            .into_iter()
+            .fold(self, |batch, entity| batch.put(entity))
     }
 
     /// Adds a delete of the item with primary key `key` (nothing happens
@@ -295,7 +319,12 @@ impl BatchWrite {
         let map = key.to_attribute_map();
         let (partition_key, sort_key) = key.into_parts();
         let request = WriteRequest::builder()
-            .delete_request(DeleteRequest::builder().set_key(Some(map.clone())).build().expect("the key is set"))
+            .delete_request(
+                DeleteRequest::builder()
+                    .set_key(Some(map.clone()))
+                    .build()
+                    .expect("the key is set"),
+            )
             .build();
         self.entries.push(WriteEntry {
             entity: E::SCHEMA.type_name,
@@ -369,7 +398,12 @@ impl BatchWrite {
     }
 
     fn groups(&self) -> Vec<Vec<WriteEntry>> {
-        chunks(self.entries.clone(), |entry| entry.size, MAX_BATCH_WRITE_ITEMS, MAX_BATCH_WRITE_BYTES)
+        chunks(
+            self.entries.clone(),
+            |entry| entry.size,
+            MAX_BATCH_WRITE_ITEMS,
+            MAX_BATCH_WRITE_BYTES,
+        )
     }
 
     /// Writes the batch. An empty batch sends nothing.
@@ -388,13 +422,19 @@ impl BatchWrite {
             return Ok(BatchWriteOutput::default());
         }
         let first = self.entries[0].entity;
-        let entity = if self.entries.iter().all(|entry| entry.entity == first) { first } else { "(mixed)" };
+        let entity = if self.entries.iter().all(|entry| entry.entity == first) {
+            first
+        } else {
+            "(mixed)"
+        };
         let stop = AtomicBool::new(false);
-        let outcomes: Vec<WriteOutcome> = stream::iter(
-            self.groups()
-                .into_iter()
-                .map(|group| self.write_group(group.into_iter().map(|entry| entry.request).collect(), entity, &stop)),
-        )
+        let outcomes: Vec<WriteOutcome> = stream::iter(self.groups().into_iter().map(|group| {
+            self.write_group(
+                group.into_iter().map(|entry| entry.request).collect(),
+                entity,
+                &stop,
+            )
+        }))
         .buffer_unordered(self.max_concurrency)
         .collect()
         .await;
@@ -426,7 +466,12 @@ impl BatchWrite {
     }
 
     /// Writes one group of at most 25 requests, retrying what is left.
-    async fn write_group(&self, mut pending: Vec<WriteRequest>, entity: &'static str, stop: &AtomicBool) -> WriteOutcome {
+    async fn write_group(
+        &self,
+        mut pending: Vec<WriteRequest>,
+        entity: &'static str,
+        stop: &AtomicBool,
+    ) -> WriteOutcome {
         let table = self.table.name();
         let mut outcome = WriteOutcome::default();
         loop {
@@ -560,7 +605,8 @@ impl<E: Entity> BatchGet<E> {
     /// errors of [`Entity::from_item`].
     pub async fn send(self) -> Result<Vec<Option<E>>, Error> {
         let schema = E::SCHEMA;
-        let mut positions: HashMap<(String, String), usize> = HashMap::with_capacity(self.keys.len());
+        let mut positions: HashMap<(String, String), usize> =
+            HashMap::with_capacity(self.keys.len());
         for (position, key) in self.keys.iter().enumerate() {
             let identity = (key.partition_key().to_owned(), key.sort_key().to_owned());
             if positions.insert(identity, position).is_some() {
@@ -606,7 +652,10 @@ impl<E: Entity> BatchGet<E> {
                 cause,
             });
         }
-        found.into_iter().map(|item| item.map(E::from_item).transpose()).collect()
+        found
+            .into_iter()
+            .map(|item| item.map(E::from_item).transpose())
+            .collect()
     }
 
     /// Reads one group of at most 100 keys, retrying what is left.
@@ -631,12 +680,21 @@ impl<E: Entity> BatchGet<E> {
                 .request_items(table, keys)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
-                .instrument(batch_span("BatchGetItem", table, E::SCHEMA.type_name, pending.len()))
+                .instrument(batch_span(
+                    "BatchGetItem",
+                    table,
+                    E::SCHEMA.type_name,
+                    pending.len(),
+                ))
                 .await;
             match result {
                 Ok(mut response) => {
                     record_capacity(response.consumed_capacity.as_deref());
-                    if let Some(items) = response.responses.as_mut().and_then(|responses| responses.remove(table)) {
+                    if let Some(items) = response
+                        .responses
+                        .as_mut()
+                        .and_then(|responses| responses.remove(table))
+                    {
                         outcome.items.extend(items);
                     }
                     pending = response
@@ -684,7 +742,10 @@ mod tests {
         assert!(chunks(Vec::<usize>::new(), |size| *size, 25, 20).is_empty());
         let keys: Vec<usize> = (0..250).collect();
         let groups = chunks(keys, |_| 0, MAX_BATCH_GET_KEYS, usize::MAX);
-        assert_eq!(groups.iter().map(Vec::len).collect::<Vec<_>>(), [100, 100, 50]);
+        assert_eq!(
+            groups.iter().map(Vec::len).collect::<Vec<_>>(),
+            [100, 100, 50]
+        );
     }
 
     #[test]

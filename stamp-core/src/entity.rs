@@ -55,6 +55,37 @@ pub struct EntitySchema {
     /// The attribute of the `#[stamp(ttl)]` field, stored as a Number of
     /// epoch seconds, when the entity has one.
     pub ttl_attribute: Option<&'static str>,
+    /// Every serialized field: its name in the struct (as templates name
+    /// it), its attribute name, and whether it is an `Option`.
+    pub field_attributes: &'static [FieldAttribute],
+    /// The `#[stamp(version)]` attribute: an optimistic-locking counter that
+    /// every put and update checks and increments.
+    pub version_attribute: Option<&'static str>,
+    /// The `#[stamp(created_at)]` attribute, stamped by `create`.
+    pub created_at_attribute: Option<&'static str>,
+    /// The `#[stamp(updated_at)]` attribute, stamped by every write.
+    pub updated_at_attribute: Option<&'static str>,
+}
+
+/// One serialized field of an entity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldAttribute {
+    /// The field name in the struct, without `r#`.
+    pub field: &'static str,
+    /// The attribute name serde stores it under.
+    pub attribute: &'static str,
+    /// Whether the field is an `Option`.
+    pub optional: bool,
+}
+
+/// The time a write stamps into `#[stamp(created_at)]` and
+/// `#[stamp(updated_at)]` fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteTime {
+    /// The time of the write.
+    pub now: chrono::DateTime<chrono::Utc>,
+    /// Whether the write creates the item, so `created_at` is stamped too.
+    pub creating: bool,
 }
 
 impl EntitySchema {
@@ -92,7 +123,34 @@ pub trait Entity: Sized {
     ///
     /// The errors of [`primary_key`](Self::primary_key), and
     /// [`Error::Serialize`] when serde cannot serialize a field.
-    fn to_item(&self) -> Result<Item, Error>;
+    fn to_item(&self) -> Result<Item, Error> {
+        self.to_item_at(None)
+    }
+
+    /// The item to store, with the `created_at` / `updated_at` fields (and
+    /// the index attributes built from them) set to `time` when it is given.
+    ///
+    /// # Errors
+    ///
+    /// As [`to_item`](Self::to_item).
+    fn to_item_at(&self, time: Option<WriteTime>) -> Result<Item, Error>;
+
+    /// The value of the `#[stamp(version)]` field, if the entity has one.
+    fn version(&self) -> Option<u64> {
+        None
+    }
+
+    /// Builds the GSI key attribute `attribute` (such as `GSI1PK`) from
+    /// field values given as stored attributes (`values`, by attribute
+    /// name): `Ok(None)` when an `Option` field is `None` (`NULL`), so the
+    /// index attributes must be removed. Updates use it to rewrite index
+    /// attributes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Deserialize`] when a value does not decode into its field
+    /// type; the errors of building a key.
+    fn key_attribute_from_values(attribute: &str, values: &Item) -> Result<Option<String>, Error>;
 
     /// Reads the value back from a stored item. Key, index and type
     /// attributes are ignored by serde.

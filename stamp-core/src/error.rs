@@ -149,6 +149,80 @@ pub enum Error {
         reason: String,
     },
 
+    /// `create` found an item with the key already there.
+    #[error("an item of entity `{entity}` with key {key} already exists")]
+    AlreadyExists {
+        /// The entity type name.
+        entity: &'static str,
+        /// The key, as `PK=…, SK=…`.
+        key: String,
+    },
+
+    /// A write that needs an existing item (an update, a conditional write,
+    /// the old key of a re-key) found none.
+    #[error("there is no item of entity `{entity}` with key {key}")]
+    ItemNotFound {
+        /// The entity type name.
+        entity: &'static str,
+        /// The key, as `PK=…, SK=…`.
+        key: String,
+    },
+
+    /// The stored item's `#[stamp(version)]` is not the one the write
+    /// expected: someone else wrote it first (optimistic locking).
+    #[error("entity `{entity}` with key {key} is at version {found:?}, not the expected {expected}: it was written meanwhile; read it again")]
+    VersionConflict {
+        /// The entity type name.
+        entity: &'static str,
+        /// The key, as `PK=…, SK=…`.
+        key: String,
+        /// The version the write expected.
+        expected: u64,
+        /// The stored version, when there is a stored item.
+        found: Option<u64>,
+    },
+
+    /// A write's condition expression did not hold for the stored item.
+    #[error("the condition of a write of entity `{entity}` with key {key} does not hold for the stored item")]
+    ConditionFailed {
+        /// The entity type name.
+        entity: &'static str,
+        /// The key, as `PK=…, SK=…`.
+        key: String,
+        /// The stored item (`ReturnValuesOnConditionCheckFailure = ALL_OLD`).
+        item: Box<crate::Item>,
+    },
+
+    /// An update is not valid, such as one that changes nothing.
+    #[error("invalid update of entity `{entity}`: {reason}")]
+    InvalidUpdate {
+        /// The entity type name.
+        entity: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// An update of a versioned entity did not say which version it
+    /// expects (`Update::expect_version`).
+    #[error("entity `{entity}` has a `#[stamp(version)]` field: give the update `expect_version(v)`")]
+    MissingExpectedVersion {
+        /// The entity type name.
+        entity: &'static str,
+    },
+
+    /// An update changes a field of a GSI key template but not the other
+    /// fields the index attributes are built from, so they cannot be
+    /// rebuilt.
+    #[error("the update of entity `{entity}` changes a field of index `{index}` but not {missing:?}, which its key attributes are also built from; set them too")]
+    IncompleteIndexUpdate {
+        /// The entity type name.
+        entity: &'static str,
+        /// The index name.
+        index: &'static str,
+        /// The attributes to set as well.
+        missing: Vec<String>,
+    },
+
     /// A table definition has no entity.
     #[error("the table definition has no entity; add one with `TableDefinition::entity::<E>()`")]
     EmptyTableDefinition,

@@ -15,25 +15,53 @@ use serde::Serialize;
 
 use crate::{Entity, Error};
 
-/// A top-level attribute of entity `E` whose values have type `T`.
+/// A top-level attribute of entity `E` whose values have type `T`, of kind
+/// `K` ([`Required`], [`Optional`] or [`PrimaryKeyField`]).
 ///
 /// `#[derive(Item)]` generates one per serialized field as an associated
-/// constant in upper case: `Order::TOTAL_CENTS: Attribute<Order, u64>`. For
-/// an `Option<T>` field, `T` is the inner type.
-pub struct Attribute<E, T> {
+/// constant in upper case: `Order::TOTAL_CENTS: Attribute<Order, u64,
+/// Required>`. For an `Option<T>` field, `T` is the inner type and the kind
+/// is [`Optional`]. Every kind takes conditions; the kind decides what an
+/// update may do (see `stamp::Update`).
+pub struct Attribute<E, T, K = Required> {
     name: &'static str,
-    marker: PhantomData<fn() -> (E, T)>,
+    marker: PhantomData<fn() -> (E, T, K)>,
 }
 
-impl<E, T> Clone for Attribute<E, T> {
+/// The kind of a field that is neither optional nor in the primary key.
+#[derive(Debug, Clone, Copy)]
+pub struct Required;
+
+/// The kind of an `Option<T>` field: an update may remove it.
+#[derive(Debug, Clone, Copy)]
+pub struct Optional;
+
+/// The kind of a field of the primary-key templates: no update may change it
+/// (move the item with `Table::rekey` instead).
+#[derive(Debug, Clone, Copy)]
+pub struct PrimaryKeyField;
+
+/// The kinds of attribute an update may set: [`Required`] and
+/// [`Optional`], not [`PrimaryKeyField`].
+#[diagnostic::on_unimplemented(
+    message = "a field of the primary key cannot be updated",
+    label = "this attribute is part of the item's primary key",
+    note = "an update cannot change a key; move the item to its new key with `Table::rekey`"
+)]
+pub trait Settable {}
+
+impl Settable for Required {}
+impl Settable for Optional {}
+
+impl<E, T, K> Clone for Attribute<E, T, K> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<E, T> Copy for Attribute<E, T> {}
+impl<E, T, K> Copy for Attribute<E, T, K> {}
 
-impl<E, T> std::fmt::Debug for Attribute<E, T> {
+impl<E, T, K> std::fmt::Debug for Attribute<E, T, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Attribute({})", self.name)
     }
@@ -159,7 +187,7 @@ impl<E> std::fmt::Debug for Condition<E> {
     }
 }
 
-impl<E, T> Attribute<E, T> {
+impl<E, T, K> Attribute<E, T, K> {
     /// The attribute named `name` (as serde stores it). Generated code calls
     /// it; use the generated constants.
     pub const fn new(name: &'static str) -> Self {
@@ -175,7 +203,7 @@ impl<E, T> Attribute<E, T> {
     }
 }
 
-impl<E, T: Serialize> Attribute<E, T> {
+impl<E, T: Serialize, K> Attribute<E, T, K> {
     fn compare(self, comparator: Comparator, value: &T) -> Condition<E> {
         Condition::from_node(Node::Compare(self.name, comparator, to_value(value)))
     }

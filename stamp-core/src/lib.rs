@@ -60,18 +60,23 @@ mod template;
 mod size;
 mod transaction;
 mod ttl;
+mod update;
+mod write;
 mod wire;
 
 #[doc(hidden)]
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
-pub use entity::{Entity, EntitySchema, IndexKey, IndexSchema, Item, KeyAttribute, PrimaryKey};
+/// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
+/// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.
+pub use serde_dynamo;
+pub use entity::{Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute, PrimaryKey, WriteTime};
 pub use collection::{Collection, CollectionMember};
 pub use cursor::Cursor;
 pub use scan::Scan;
 pub use error::Error;
-pub use expression::{Attribute, AttributeType, Condition, Placeholders};
+pub use expression::{Attribute, AttributeType, Condition, Optional, Placeholders, PrimaryKeyField, Required, Settable};
 pub use query::{Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use key_part::{KeyPart, KeyPartError};
 pub use schema::{
@@ -82,6 +87,7 @@ pub use schema::{
 pub use table::Table;
 pub use template::{KeyBuilder, KeyTemplate, Segment};
 pub use ttl::TimeToLive;
+pub use update::{Number, Set, Update, UpdateRequest};
 pub use batch::{BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use size::{
     MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_SIZE,

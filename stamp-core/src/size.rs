@@ -149,7 +149,10 @@ mod tests {
     fn scalars_count_their_bytes() {
         assert_eq!(attribute_value_size(&s("")), 0);
         assert_eq!(attribute_value_size(&s("héllo")), 6);
-        assert_eq!(attribute_value_size(&AttributeValue::B(Blob::new(vec![0u8; 10]))), 10);
+        assert_eq!(
+            attribute_value_size(&AttributeValue::B(Blob::new(vec![0u8; 10]))),
+            10
+        );
         assert_eq!(attribute_value_size(&AttributeValue::Bool(true)), 1);
         assert_eq!(attribute_value_size(&AttributeValue::Null(true)), 1);
     }
@@ -173,13 +176,25 @@ mod tests {
     fn sets_lists_and_maps_have_their_overheads() {
         let set = AttributeValue::Ss(vec!["ab".into(), "cde".into()]);
         assert_eq!(attribute_value_size(&set), 5);
-        assert_eq!(attribute_value_size(&AttributeValue::Ns(vec!["1".into(), "123".into()])), 5);
+        assert_eq!(
+            attribute_value_size(&AttributeValue::Ns(vec!["1".into(), "123".into()])),
+            5
+        );
         assert_eq!(attribute_value_size(&AttributeValue::L(vec![])), 3);
         assert_eq!(attribute_value_size(&AttributeValue::M(HashMap::new())), 3);
         // 3 + (2 + 1) + (1 + 1)
-        assert_eq!(attribute_value_size(&AttributeValue::L(vec![s("ab"), AttributeValue::Bool(false)])), 8);
+        assert_eq!(
+            attribute_value_size(&AttributeValue::L(vec![
+                s("ab"),
+                AttributeValue::Bool(false)
+            ])),
+            8
+        );
         // 3 + ("k" 1 + "v" 1 + 1) + ("nn" 2 + N 2 + 1)
-        let map = AttributeValue::M(HashMap::from([("k".to_owned(), s("v")), ("nn".to_owned(), n("5"))]));
+        let map = AttributeValue::M(HashMap::from([
+            ("k".to_owned(), s("v")),
+            ("nn".to_owned(), n("5")),
+        ]));
         assert_eq!(attribute_value_size(&map), 11);
     }
 

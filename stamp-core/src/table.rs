@@ -62,35 +62,6 @@ impl Table {
         &self.name
     }
 
-    /// Writes `entity` with `PutItem`, replacing any item with the same
-    /// primary key.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html>.
-    ///
-    /// # Errors
-    ///
-    /// Found before sending: the errors of [`Entity::to_item`] and of
-    /// [`check_item`](crate::check_item) ([`Error::ItemTooLarge`] over
-    /// 400 KB, [`Error::InvalidNumber`], …). After: [`Error::DynamoDb`] for
-    /// what the service returns.
-    pub async fn put<E: Entity>(&self, entity: &E) -> Result<(), Error> {
-        let (item, _size) = crate::wire::item_for_write(entity)?;
-        let span = request_span("PutItem", &self.name, E::SCHEMA.type_name);
-        async {
-            self.client
-                .put_item()
-                .table_name(&*self.name)
-                .set_item(Some(item))
-                .send()
-                .await
-                .map_err(|error| Error::dynamodb("PutItem", &self.name, error))?;
-            tracing::Span::current().record("item_count", 1);
-            Ok(())
-        }
-        .instrument(span)
-        .await
-    }
-
     /// Reads the item with primary key `key` with an eventually consistent
     /// `GetItem`. `Ok(None)` when there is no such item.
     ///

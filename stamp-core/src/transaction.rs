@@ -18,7 +18,9 @@ use aws_sdk_dynamodb::types::{
 use tracing::Instrument;
 
 use crate::expression::{Condition, Placeholders};
-use crate::size::{MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
+use crate::size::{
+    MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
+};
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 /// An update of one item, already rendered to DynamoDB's expressions: the
@@ -66,15 +68,26 @@ impl Rendered {
     }
 
     fn values_size(&self) -> usize {
-        self.values.iter().flatten().map(|(_, value)| attribute_value_size(value)).sum()
+        self.values
+            .iter()
+            .flatten()
+            .map(|(_, value)| attribute_value_size(value))
+            .sum()
     }
 }
 
 #[derive(Debug, Clone)]
 enum Kind {
-    Put { item: Item, condition: Option<Rendered> },
-    Delete { condition: Option<Rendered> },
-    Check { condition: Rendered },
+    Put {
+        item: Item,
+        condition: Option<Rendered>,
+    },
+    Delete {
+        condition: Option<Rendered>,
+    },
+    Check {
+        condition: Rendered,
+    },
     Update(UpdateAction),
 }
 
@@ -233,7 +246,11 @@ impl TransactWrite {
         }
     }
 
-    fn add_put<E: Entity>(mut self, entity: &E, condition: Option<Result<Rendered, Error>>) -> Self {
+    fn add_put<E: Entity>(
+        mut self,
+        entity: &E,
+        condition: Option<Result<Rendered, Error>>,
+    ) -> Self {
         let made = crate::wire::item_for_write(entity)
             .and_then(|(item, size)| Ok((item, size, condition.transpose()?)));
         match made {
@@ -275,7 +292,10 @@ impl TransactWrite {
             Ok(kind) => {
                 let map = key.to_attribute_map();
                 let condition_size = match &kind {
-                    Kind::Delete { condition: Some(condition) } | Kind::Check { condition } => condition.values_size(),
+                    Kind::Delete {
+                        condition: Some(condition),
+                    }
+                    | Kind::Check { condition } => condition.values_size(),
                     _ => 0,
                 };
                 self.actions.push(Action {
@@ -327,7 +347,11 @@ impl TransactWrite {
             }
         }
         let size = item_size(&update.key)
-            + update.values.values().map(attribute_value_size).sum::<usize>();
+            + update
+                .values
+                .values()
+                .map(attribute_value_size)
+                .sum::<usize>();
         self.actions.push(Action {
             entity: update.entity,
             key: update.key.clone(),
@@ -371,18 +395,28 @@ impl TransactWrite {
     /// The errors `send` finds before sending.
     pub fn request(&self) -> Result<Vec<TransactWriteItem>, Error> {
         self.validate()?;
-        Ok(self.actions.iter().map(|action| self.item(action)).collect())
+        Ok(self
+            .actions
+            .iter()
+            .map(|action| self.item(action))
+            .collect())
     }
 
     fn validate(&self) -> Result<(), Error> {
         if let Some(error) = &self.error {
             return Err(error.clone());
         }
-        check_actions(self.actions.iter().map(|action| (action.entity, &action.key)))?;
+        check_actions(
+            self.actions
+                .iter()
+                .map(|action| (action.entity, &action.key)),
+        )?;
         if let Some(token) = &self.client_request_token {
             let length = token.chars().count();
             if !(1..=36).contains(&length) {
-                return Err(Error::InvalidClientRequestToken { token: token.clone() });
+                return Err(Error::InvalidClientRequestToken {
+                    token: token.clone(),
+                });
             }
         }
         let size: usize = self.actions.iter().map(|action| action.size).sum();
@@ -451,8 +485,12 @@ impl TransactWrite {
                         .set_key(Some(update.key.clone()))
                         .update_expression(update.update_expression.clone())
                         .set_condition_expression(update.condition_expression.clone())
-                        .set_expression_attribute_names((!update.names.is_empty()).then(|| update.names.clone()))
-                        .set_expression_attribute_values((!update.values.is_empty()).then(|| update.values.clone()))
+                        .set_expression_attribute_names(
+                            (!update.names.is_empty()).then(|| update.names.clone()),
+                        )
+                        .set_expression_attribute_values(
+                            (!update.values.is_empty()).then(|| update.values.clone()),
+                        )
                         .set_return_values_on_condition_check_failure(on_failure)
                         .build()
                         .expect("table, key and update expression are set"),
@@ -492,21 +530,31 @@ impl TransactWrite {
         match result {
             Ok(output) => {
                 if let Some(capacity) = output.consumed_capacity {
-                    let units: f64 = capacity.iter().filter_map(|capacity| capacity.capacity_units).sum();
+                    let units: f64 = capacity
+                        .iter()
+                        .filter_map(|capacity| capacity.capacity_units)
+                        .sum();
                     span.record("consumed_capacity", units);
                 }
                 Ok(())
             }
             Err(SdkError::ServiceError(service))
-                if matches!(service.err(), TransactWriteItemsError::TransactionCanceledException(_)) =>
+                if matches!(
+                    service.err(),
+                    TransactWriteItemsError::TransactionCanceledException(_)
+                ) =>
             {
-                let TransactWriteItemsError::TransactionCanceledException(cancelled) = service.into_err() else {
+                let TransactWriteItemsError::TransactionCanceledException(cancelled) =
+                    service.into_err()
+                else {
                     unreachable!("matched above")
                 };
                 Err(Error::TransactionCanceled {
                     table: table.to_owned(),
                     reasons: reasons(
-                        self.actions.iter().map(|action| (action.entity, &action.key)),
+                        self.actions
+                            .iter()
+                            .map(|action| (action.entity, &action.key)),
                         cancelled.cancellation_reasons.unwrap_or_default(),
                     ),
                 })
@@ -518,7 +566,9 @@ impl TransactWrite {
 
 /// The checks shared by both kinds of transaction: some action, at most
 /// 100, one per item.
-fn check_actions<'a>(actions: impl ExactSizeIterator<Item = (&'static str, &'a Item)>) -> Result<(), Error> {
+fn check_actions<'a>(
+    actions: impl ExactSizeIterator<Item = (&'static str, &'a Item)>,
+) -> Result<(), Error> {
     let count = actions.len();
     if count == 0 {
         return Err(Error::EmptyTransaction);
@@ -576,10 +626,19 @@ fn split(condition: Option<Rendered>) -> Split {
 
 fn common_entity(mut entities: impl Iterator<Item = &'static str>) -> &'static str {
     let first = entities.next().unwrap_or("");
-    if entities.all(|entity| entity == first) { first } else { "(mixed)" }
+    if entities.all(|entity| entity == first) {
+        first
+    } else {
+        "(mixed)"
+    }
 }
 
-fn transaction_span(operation: &'static str, table: &str, entity: &'static str, items: usize) -> tracing::Span {
+fn transaction_span(
+    operation: &'static str,
+    table: &str,
+    entity: &'static str,
+    items: usize,
+) -> tracing::Span {
     tracing::debug_span!(
         "stamp.request",
         operation,
@@ -656,7 +715,8 @@ impl TransactGet {
     /// Adds a get of the item with primary key `key`, and returns the slot
     /// to take it from.
     pub fn get<E: Entity>(&mut self, key: &PrimaryKey<E>) -> Slot<E> {
-        self.gets.push((E::SCHEMA.type_name, key.to_attribute_map()));
+        self.gets
+            .push((E::SCHEMA.type_name, key.to_attribute_map()));
         Slot {
             index: self.gets.len() - 1,
             entity: PhantomData,
@@ -708,7 +768,12 @@ impl TransactGet {
             .set_transact_items(Some(items))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
-            .instrument(transaction_span("TransactGetItems", table, entity, self.gets.len()))
+            .instrument(transaction_span(
+                "TransactGetItems",
+                table,
+                entity,
+                self.gets.len(),
+            ))
             .await;
         match result {
             Ok(output) => {
@@ -722,9 +787,14 @@ impl TransactGet {
                 Ok(TransactGetOutput { items })
             }
             Err(SdkError::ServiceError(service))
-                if matches!(service.err(), TransactGetItemsError::TransactionCanceledException(_)) =>
+                if matches!(
+                    service.err(),
+                    TransactGetItemsError::TransactionCanceledException(_)
+                ) =>
             {
-                let TransactGetItemsError::TransactionCanceledException(cancelled) = service.into_err() else {
+                let TransactGetItemsError::TransactionCanceledException(cancelled) =
+                    service.into_err()
+                else {
                     unreachable!("matched above")
                 };
                 Err(Error::TransactionCanceled {
@@ -775,11 +845,17 @@ mod tests {
     #[test]
     fn action_checks_count_and_duplicates() {
         let none: Vec<(&'static str, &Item)> = Vec::new();
-        assert!(matches!(check_actions(none.into_iter()), Err(Error::EmptyTransaction)));
+        assert!(matches!(
+            check_actions(none.into_iter()),
+            Err(Error::EmptyTransaction)
+        ));
         let keys: Vec<Item> = (0..101).map(|i| key(&i.to_string())).collect();
         assert!(matches!(
             check_actions(keys.iter().map(|key| ("A", key))),
-            Err(Error::TooManyTransactionActions { count: 101, limit: 100 })
+            Err(Error::TooManyTransactionActions {
+                count: 101,
+                limit: 100
+            })
         ));
         assert!(check_actions(keys[..100].iter().map(|key| ("A", key))).is_ok());
         let twice = [key("1"), key("2"), key("1")];

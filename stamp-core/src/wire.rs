@@ -150,12 +150,9 @@ pub fn check_value(entity: &'static str, path: &str, value: &AttributeValue) -> 
             entity,
             attribute: path.to_owned(),
         }),
-        AttributeValue::L(values) => values
-            .iter()
-            .enumerate()
-            .try_for_each(|(position, value)| {
-                check_value(entity, &format!("{path}[{position}]"), value)
-            }),
+        AttributeValue::L(values) => values.iter().enumerate().try_for_each(|(position, value)| {
+            check_value(entity, &format!("{path}[{position}]"), value)
+        }),
         AttributeValue::M(entries) => entries
             .iter()
             .try_for_each(|(name, value)| check_value(entity, &format!("{path}.{name}"), value)),
@@ -179,7 +176,9 @@ impl NumberProblem {
                 "it is not a decimal number (NaN and infinities have no DynamoDB Number)"
             }
             NumberProblem::TooManyDigits => "it has more than 38 significant digits",
-            NumberProblem::TooLarge => "its magnitude is above 9.9999999999999999999999999999999999999E+125",
+            NumberProblem::TooLarge => {
+                "its magnitude is above 9.9999999999999999999999999999999999999E+125"
+            }
             NumberProblem::TooSmall => "its magnitude is below 1E-130 (and it is not zero)",
         }
     }
@@ -274,16 +273,40 @@ mod tests {
             check_number("340282366920938463463374607431768211455"),
             Err(NumberProblem::TooManyDigits)
         );
-        assert_eq!(check_number("1.00000000000000000000000000000000000001"), Err(NumberProblem::TooManyDigits));
+        assert_eq!(
+            check_number("1.00000000000000000000000000000000000001"),
+            Err(NumberProblem::TooManyDigits)
+        );
         assert_eq!(check_number("1E126"), Err(NumberProblem::TooLarge));
-        assert_eq!(check_number(&1e300f64.to_string()), Err(NumberProblem::TooLarge));
-        assert_eq!(check_number(&f64::MAX.to_string()), Err(NumberProblem::TooLarge));
+        assert_eq!(
+            check_number(&1e300f64.to_string()),
+            Err(NumberProblem::TooLarge)
+        );
+        assert_eq!(
+            check_number(&f64::MAX.to_string()),
+            Err(NumberProblem::TooLarge)
+        );
         assert_eq!(check_number("1E-131"), Err(NumberProblem::TooSmall));
-        assert_eq!(check_number(&1e-200f64.to_string()), Err(NumberProblem::TooSmall));
-        assert_eq!(check_number("1e-99999999999999999999999"), Err(NumberProblem::TooSmall));
-        assert_eq!(check_number("1e99999999999999999999999"), Err(NumberProblem::TooLarge));
-        assert_eq!(check_number(&f64::NAN.to_string()), Err(NumberProblem::NotANumber));
-        assert_eq!(check_number(&f64::INFINITY.to_string()), Err(NumberProblem::NotANumber));
+        assert_eq!(
+            check_number(&1e-200f64.to_string()),
+            Err(NumberProblem::TooSmall)
+        );
+        assert_eq!(
+            check_number("1e-99999999999999999999999"),
+            Err(NumberProblem::TooSmall)
+        );
+        assert_eq!(
+            check_number("1e99999999999999999999999"),
+            Err(NumberProblem::TooLarge)
+        );
+        assert_eq!(
+            check_number(&f64::NAN.to_string()),
+            Err(NumberProblem::NotANumber)
+        );
+        assert_eq!(
+            check_number(&f64::INFINITY.to_string()),
+            Err(NumberProblem::NotANumber)
+        );
     }
 
     #[test]
@@ -291,7 +314,10 @@ mod tests {
         let value = AttributeValue::M(
             [(
                 "scores".to_owned(),
-                AttributeValue::L(vec![AttributeValue::N("1".into()), AttributeValue::N("NaN".into())]),
+                AttributeValue::L(vec![
+                    AttributeValue::N("1".into()),
+                    AttributeValue::N("NaN".into()),
+                ]),
             )]
             .into(),
         );
@@ -302,6 +328,9 @@ mod tests {
         );
         let nested_empty = AttributeValue::L(vec![AttributeValue::Ss(vec![])]);
         let error = check_value("Thing", "tags", &nested_empty).unwrap_err();
-        assert!(matches!(&error, Error::EmptySet { attribute, .. } if attribute == "tags[0]"), "{error:?}");
+        assert!(
+            matches!(&error, Error::EmptySet { attribute, .. } if attribute == "tags[0]"),
+            "{error:?}"
+        );
     }
 }

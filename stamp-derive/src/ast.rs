@@ -98,6 +98,12 @@ pub struct Field<'a> {
     pub serialized: Option<String>,
     /// The `ttl` of `#[stamp(ttl)]`, when the field is the item's TTL.
     pub ttl: Option<syn::Path>,
+    /// The `version` of `#[stamp(version)]`: the optimistic-locking counter.
+    pub version: Option<syn::Path>,
+    /// The `created_at` of `#[stamp(created_at)]`: stamped on create.
+    pub created_at: Option<syn::Path>,
+    /// The `updated_at` of `#[stamp(updated_at)]`: stamped on every write.
+    pub updated_at: Option<syn::Path>,
 }
 
 impl Field<'_> {
@@ -427,6 +433,9 @@ fn read_field<'a>(
     let ident = field.ident.as_ref().expect("named fields have names");
     let name = ident.to_string().trim_start_matches("r#").to_owned();
     let mut ttl = None;
+    let mut version = None;
+    let mut created_at = None;
+    let mut updated_at = None;
     let mut serialized =
         Some(rename_all.map_or_else(|| name.clone(), |rule| rule.apply_to_field(&name)));
     for attribute in &field.attrs {
@@ -448,13 +457,20 @@ fn read_field<'a>(
             });
         } else if attribute.path().is_ident("stamp") {
             let result = attribute.parse_nested_meta(|meta| {
-                if meta.path.is_ident("ttl") {
-                    ttl = Some(meta.path.clone());
-                    return Ok(());
+                for (option, slot) in [
+                    ("ttl", &mut ttl),
+                    ("version", &mut version),
+                    ("created_at", &mut created_at),
+                    ("updated_at", &mut updated_at),
+                ] {
+                    if meta.path.is_ident(option) {
+                        *slot = Some(meta.path.clone());
+                        return Ok(());
+                    }
                 }
                 let option = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
                 Err(meta.error(format!(
-                    "unknown option `{option}` in `#[stamp(…)]` on field `{name}` of `{struct_name}`; field options are: ttl"
+                    "unknown option `{option}` in `#[stamp(…)]` on field `{name}` of `{struct_name}`; field options are: ttl, version, created_at, updated_at"
                 )))
             });
             if let Err(error) = result {
@@ -469,6 +485,9 @@ fn read_field<'a>(
         option_inner: option_inner(&field.ty),
         serialized,
         ttl,
+        version,
+        created_at,
+        updated_at,
     }
 }
 

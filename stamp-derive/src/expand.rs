@@ -352,6 +352,65 @@ fn generate(container: &Container) -> TokenStream {
         None => (quote!(), quote!()),
     };
 
+    // Special fields: version and timestamps.
+    let special = |get: fn(&Field) -> bool| {
+        container
+            .fields
+            .iter()
+            .find(|field| get(field) && field.serialized.is_some())
+    };
+    let optional_name = |field: Option<&Field>| match field.and_then(|field| field.serialized.as_deref()) {
+        Some(name) => quote!(::core::option::Option::Some(#name)),
+        None => quote!(::core::option::Option::None),
+    };
+    let version_field = special(|field| field.version.is_some());
+    let created_at_field = special(|field| field.created_at.is_some());
+    let updated_at_field = special(|field| field.updated_at.is_some());
+    let version_attribute = optional_name(version_field);
+    let created_at_attribute = optional_name(created_at_field);
+    let updated_at_attribute = optional_name(updated_at_field);
+    let field_attributes = container.fields.iter().filter_map(|field| {
+        let attribute = field.serialized.as_deref()?;
+        let name = &field.name;
+        let optional = field.option_inner.is_some();
+        Some(quote!(#krate::FieldAttribute { field: #name, attribute: #attribute, optional: #optional }))
+    });
+    let version_function = version_field.map(|field| {
+        let ident = field.ident;
+        let ty = field.ty;
+        quote_spanned! {ty.span()=>
+            fn version(&self) -> ::core::option::Option<u64> {
+                ::core::option::Option::Some(<#ty as #krate::__private::VersionNumber>::as_u64(self.#ident))
+            }
+        }
+    });
+    // `to_item_at` stamps the time fields, in the stored attribute and in
+    // the index attributes built from them.
+    let stamps = [(created_at_field, true), (updated_at_field, false)]
+        .into_iter()
+        .filter_map(|(field, creating_only)| {
+            let field = field?;
+            let ident = field.ident;
+            let local = format_ident!("__stamp_{}", field.name);
+            let attribute = field.serialized.as_deref().expect("filtered");
+            let ty = field.ty;
+            let when = if creating_only {
+                quote!(__time.filter(|__time| __time.creating))
+            } else {
+                quote!(__time)
+            };
+            Some(quote_spanned! {ty.span()=>
+                let #local: #ty = match #when {
+                    ::core::option::Option::Some(__time) => {
+                        #krate::__private::insert_serialized(__schema, &mut __item, #attribute, &__time.now)?;
+                        __time.now
+                    }
+                    ::core::option::Option::None => ::core::clone::Clone::clone(&self.#ident),
+                };
+            })
+        })
+        .collect::<Vec<_>>();
+
     // The primary key builder.
     let key_fields = template_fields(container, &[pk, sk]);
     let key_parameters = key_fields.iter().map(|field| {
@@ -441,6 +500,9 @@ fn generate(container: &Container) -> TokenStream {
             if field.option_inner.is_some() {
                 let local = format_ident!("__value_{}", field.name);
                 quote!(#local)
+            } else if field.created_at.is_some() || field.updated_at.is_some() {
+                let local = format_ident!("__stamp_{}", field.name);
+                quote!(&#local)
             } else {
                 quote!(&self.#ident)
             }
@@ -546,15 +608,79 @@ fn generate(container: &Container) -> TokenStream {
     });
 
     // Typed attributes for conditions and filters.
+    let primary_key_fields: Vec<&str> = pk.fields().chain(sk.fields()).collect();
     let attributes = container.fields.iter().filter_map(|field| {
         let serialized = field.serialized.as_deref()?;
         let constant = format_ident!("{}", field.name.to_uppercase());
         let ty = field.key_type();
-        let doc = format!("The `{serialized}` attribute of `{ident}`, for conditions and filters.");
+        let (kind, what) = if primary_key_fields.contains(&field.name.as_str()) {
+            (quote!(#krate::PrimaryKeyField), "a primary-key field: conditions only, no update")
+        } else if field.option_inner.is_some() {
+            (quote!(#krate::Optional), "optional: an update may set or remove it")
+        } else {
+            (quote!(#krate::Required), "an update may set it")
+        };
+        let doc = format!("The `{serialized}` attribute of `{ident}`, for conditions, filters and updates ({what}).");
         Some(quote! {
             #[doc = #doc]
-            pub const #constant: #krate::Attribute<Self, #ty> = #krate::Attribute::new(#serialized);
+            pub const #constant: #krate::Attribute<Self, #ty, #kind> = #krate::Attribute::new(#serialized);
         })
+    });
+
+    // Index attributes from stored values, for updates.
+    let mut from_values_arms = Vec::new();
+    for (position, index) in indexes.iter().enumerate() {
+        let attributes = [
+            (index.pk.as_ref(), &index.pk_attribute.value, TemplatePlace::IndexPartitionKey(position)),
+            (index.sk.as_ref(), &index.sk_attribute.value, TemplatePlace::IndexSortKey(position)),
+        ];
+        for (template, attribute, place) in attributes {
+            let Some(template) = template else { continue };
+            let fields = template_fields(container, &[template]);
+            let bindings = fields.iter().map(|field| {
+                let ident = field.ident;
+                let ty = field.key_type();
+                let stored = field.serialized.clone().unwrap_or_else(|| field.name.clone());
+                if field.option_inner.is_some() {
+                    quote! {
+                        let #ident: #ty = match #krate::__private::decode_value::<::core::option::Option<#ty>>(__schema, __values, #stored)? {
+                            ::core::option::Option::Some(__value) => __value,
+                            ::core::option::Option::None => return ::core::result::Result::Ok(::core::option::Option::None),
+                        };
+                        let #ident = &#ident;
+                    }
+                } else {
+                    quote! {
+                        let #ident: #ty = #krate::__private::decode_value::<#ty>(__schema, __values, #stored)?;
+                        let #ident = &#ident;
+                    }
+                }
+            });
+            let build = build_key(container, template, &place);
+            from_values_arms.push(quote! {
+                #attribute => {
+                    #(#bindings)*
+                    ::core::result::Result::Ok(::core::option::Option::Some(#build))
+                }
+            });
+        }
+    }
+    let update_parameters = key_fields.iter().map(|field| {
+        let ident = field.ident;
+        let ty = parameter_type(field);
+        quote!(#ident: #ty)
+    });
+    let update_arguments = key_fields.iter().map(|field| field.ident);
+    let update_doc = format!(
+        "An update of the `{ident}` item with this primary key. Set fields through the attribute \
+         constants (`{ident}::FIELD`); index attributes and `updated_at` are rewritten in the same request. \
+         Nothing is sent until `send`."
+    );
+    query_functions.push(quote! {
+        #[doc = #update_doc]
+        pub fn update(#(#update_parameters),*) -> #krate::Update<Self> {
+            #krate::Update::new(Self::key(#(#update_arguments),*))
+        }
     });
 
     // Key parsers.
@@ -606,16 +732,25 @@ fn generate(container: &Container) -> TokenStream {
                     indexes: &[#(#index_schemas),*],
                     fields: &[#(#serialized),*],
                     ttl_attribute: #ttl_attribute,
+                    field_attributes: &[#(#field_attributes),*],
+                    version_attribute: #version_attribute,
+                    created_at_attribute: #created_at_attribute,
+                    updated_at_attribute: #updated_at_attribute,
                 };
 
                 fn primary_key(&self) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
                     Self::key(#(#key_arguments),*)
                 }
 
-                fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::Error> {
+                fn to_item_at(
+                    &self,
+                    __time: ::core::option::Option<#krate::WriteTime>,
+                ) -> ::core::result::Result<#krate::Item, #krate::Error> {
                     let __schema = <Self as #krate::Entity>::SCHEMA;
                     let (__partition_key, __sort_key) = <Self as #krate::Entity>::primary_key(self)?.into_parts();
                     let mut __item = #krate::__private::serialize_fields(__schema, self)?;
+                    let _ = &__time;
+                    #(#stamps)*
                     #krate::__private::insert_string(&mut __item, #pk_attribute, __partition_key);
                     #krate::__private::insert_string(&mut __item, #sk_attribute, __sort_key);
                     #(#index_attributes)*
@@ -627,6 +762,20 @@ fn generate(container: &Container) -> TokenStream {
                 fn from_item(#[allow(unused_mut)] mut item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
                     #ttl_from_item
                     #krate::__private::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
+                }
+
+                #version_function
+
+                fn key_attribute_from_values(
+                    __attribute: &str,
+                    __values: &#krate::Item,
+                ) -> ::core::result::Result<::core::option::Option<::std::string::String>, #krate::Error> {
+                    let __schema = <Self as #krate::Entity>::SCHEMA;
+                    let _ = (&__schema, &__values);
+                    match __attribute {
+                        #(#from_values_arms)*
+                        _ => ::core::result::Result::Ok(::core::option::Option::None),
+                    }
                 }
             }
 

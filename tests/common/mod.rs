@@ -255,7 +255,10 @@ impl Intercept for FaultInjector {
         let mut injected = Injected::default();
         if let Some(input) = input.downcast_mut::<BatchWriteItemInput>() {
             let call = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
-            let items = input.request_items.as_mut().expect("a batch write has items");
+            let items = input
+                .request_items
+                .as_mut()
+                .expect("a batch write has items");
             let table = items.keys().next().expect("one table").clone();
             injected.table = table.clone();
             if (self.throttle)(call) {
@@ -266,7 +269,18 @@ impl Intercept for FaultInjector {
                 let requests = items.remove(&table).unwrap();
                 let (kept, dropped) = self.keep(requests, write_item);
                 injected.empty_success = kept.is_empty();
-                items.insert(if kept.is_empty() { NOWHERE.to_owned() } else { table }, if kept.is_empty() { dropped.clone() } else { kept });
+                items.insert(
+                    if kept.is_empty() {
+                        NOWHERE.to_owned()
+                    } else {
+                        table
+                    },
+                    if kept.is_empty() {
+                        dropped.clone()
+                    } else {
+                        kept
+                    },
+                );
                 injected.writes = dropped;
             }
         } else if let Some(input) = input.downcast_mut::<BatchGetItemInput>() {
@@ -281,8 +295,19 @@ impl Intercept for FaultInjector {
             } else {
                 let (kept, dropped) = self.keep(std::mem::take(&mut request.keys), |key| key);
                 injected.empty_success = kept.is_empty();
-                request.keys = if kept.is_empty() { dropped.clone() } else { kept };
-                items.insert(if injected.empty_success { NOWHERE.to_owned() } else { table }, request);
+                request.keys = if kept.is_empty() {
+                    dropped.clone()
+                } else {
+                    kept
+                };
+                items.insert(
+                    if injected.empty_success {
+                        NOWHERE.to_owned()
+                    } else {
+                        table
+                    },
+                    request,
+                );
                 injected.keys = dropped;
             }
         } else {
@@ -316,7 +341,9 @@ impl Intercept for FaultInjector {
             aws_smithy_runtime_api::http::StatusCode::try_from(status).unwrap(),
             aws_smithy_types::body::SdkBody::from(body),
         );
-        response.headers_mut().insert("content-type", "application/x-amz-json-1.0");
+        response
+            .headers_mut()
+            .insert("content-type", "application/x-amz-json-1.0");
         *context.response_mut() = response;
         Ok(())
     }
@@ -337,7 +364,8 @@ impl Intercept for FaultInjector {
             return Ok(());
         };
         if let Some(output) = output.downcast_mut::<BatchWriteItemOutput>() {
-            self.dropped.fetch_add(injected.writes.len(), Ordering::Relaxed);
+            self.dropped
+                .fetch_add(injected.writes.len(), Ordering::Relaxed);
             output
                 .unprocessed_items
                 .get_or_insert_with(HashMap::new)
@@ -345,14 +373,18 @@ impl Intercept for FaultInjector {
                 .or_default()
                 .extend(injected.writes);
         } else if let Some(output) = output.downcast_mut::<BatchGetItemOutput>() {
-            self.dropped.fetch_add(injected.keys.len(), Ordering::Relaxed);
+            self.dropped
+                .fetch_add(injected.keys.len(), Ordering::Relaxed);
             let unprocessed = output.unprocessed_keys.get_or_insert_with(HashMap::new);
             match unprocessed.get_mut(&injected.table) {
                 Some(keys) => keys.keys.extend(injected.keys),
                 None => {
                     unprocessed.insert(
                         injected.table,
-                        KeysAndAttributes::builder().set_keys(Some(injected.keys)).build().unwrap(),
+                        KeysAndAttributes::builder()
+                            .set_keys(Some(injected.keys))
+                            .build()
+                            .unwrap(),
                     );
                 }
             }
@@ -389,3 +421,55 @@ pub async fn fresh_faulty_table(
     (Table::new(client, name), counter)
 }
 
+/// Measures how many requests a client has in flight at once, from the
+/// start of each execution to its end.
+#[derive(Debug, Clone, Default)]
+pub struct InFlight {
+    now: Arc<AtomicUsize>,
+    /// The most requests in flight at one time.
+    pub max: Arc<AtomicUsize>,
+}
+
+impl Intercept for InFlight {
+    fn name(&self) -> &'static str {
+        "InFlight"
+    }
+
+    fn read_before_execution(
+        &self,
+        _context: &aws_sdk_dynamodb::config::interceptors::BeforeSerializationInterceptorContextRef<
+            '_,
+        >,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let now = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+        self.max.fetch_max(now, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn read_after_execution(
+        &self,
+        _context: &aws_sdk_dynamodb::config::interceptors::FinalizerInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        self.now.fetch_sub(1, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+/// A new table for `definition` on a client that measures its requests in
+/// flight.
+pub async fn fresh_measured_table(test: &str, definition: &TableDefinition) -> (Table, InFlight) {
+    let name = format!("stamp-{test}-{}", uuid::Uuid::new_v4().simple());
+    Table::new(client(), name.clone())
+        .create_table(definition)
+        .await
+        .expect("create the test table");
+    let in_flight = InFlight::default();
+    let config = stamp::local::config(&endpoint())
+        .retry_config(RetryConfig::disabled())
+        .interceptor(in_flight.clone())
+        .build();
+    (Table::new(Client::from_conf(config), name), in_flight)
+}

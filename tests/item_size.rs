@@ -1,0 +1,384 @@
+//! Items on the wire against the local server: DynamoDB's item size and
+//! its 400 KB limit, Numbers DynamoDB cannot store, sets, binaries, empty
+//! sets and `None`s, and stored Numbers that do not fit their field.
+
+mod common;
+
+use std::collections::{BTreeSet, HashMap};
+
+use aws_sdk_dynamodb::primitives::Blob;
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
+use stamp::{Entity, Error, Item, MAX_ITEM_SIZE, Table, TableDefinition, item_size};
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "DOC#<id>"]
+#[sk = "DOC"]
+struct Document {
+    id: String,
+    body: String,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "M#<id>"]
+#[sk = "M"]
+struct Measure {
+    id: String,
+    value: f64,
+    extra: Vec<f64>,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TAGGED#<id>"]
+#[sk = "TAGGED"]
+#[gsi1(pk = "STATUS#<status>", sk = "<id>")]
+struct Tagged {
+    id: String,
+    status: Option<String>,
+    note: Option<String>,
+    #[serde(with = "stamp::serde_dynamo::string_set", default)]
+    tags: BTreeSet<String>,
+    #[serde(with = "stamp::serde_dynamo::number_set", default)]
+    scores: BTreeSet<u32>,
+    #[serde(with = "stamp::serde_dynamo::binary_set", default)]
+    blobs: Vec<ByteBuf>,
+    #[serde(with = "serde_bytes")]
+    data: Vec<u8>,
+    nested: HashMap<String, Inner>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Inner {
+    #[serde(with = "stamp::serde_dynamo::string_set", default)]
+    labels: BTreeSet<String>,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "SMALL#<id>"]
+#[sk = "SMALL"]
+struct Small {
+    id: String,
+    count: u8,
+    delta: i8,
+}
+
+fn definition() -> TableDefinition {
+    TableDefinition::new()
+        .entity::<Document>()
+        .entity::<Measure>()
+        .entity::<Tagged>()
+        .entity::<Small>()
+}
+
+/// The size of a `Document` with a body of `body` bytes: the attribute
+/// names and string values, `Type` included.
+fn document_size(id: &str, body: usize) -> usize {
+    let pk = format!("DOC#{id}");
+    "PK".len()
+        + pk.len()
+        + "SK".len()
+        + "DOC".len()
+        + "Type".len()
+        + "Document".len()
+        + "id".len()
+        + id.len()
+        + "body".len()
+        + body
+}
+
+async fn raw_item(table: &Table, pk: &str, sk: &str) -> Item {
+    table
+        .client()
+        .get_item()
+        .table_name(table.name())
+        .key("PK", AttributeValue::S(pk.into()))
+        .key("SK", AttributeValue::S(sk.into()))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .unwrap()
+}
+
+#[tokio::test]
+async fn item_size_counts_names_and_values_and_refuses_over_400_kb() {
+    let (table, counter) = common::fresh_counted_table("size", &definition()).await;
+
+    // 35 bytes of names and values besides the body.
+    assert_eq!(document_size("d-1", 0), 35);
+    let small = Document {
+        id: "d-1".into(),
+        body: "héllo".into(),
+    };
+    assert_eq!(item_size(&small.to_item().unwrap()), 35 + 6);
+
+    // A big item is written and read back, and its stored form has the
+    // size Stamp computed. (moto refuses items above 405,000 bytes by its
+    // own count, a little below DynamoDB's 409,600.)
+    let big = Document {
+        id: "d-2".into(),
+        body: "b".repeat(400_000),
+    };
+    table.put(&big).await.unwrap();
+    assert_eq!(
+        table.get(&Document::key("d-2").unwrap()).await.unwrap(),
+        Some(big)
+    );
+    assert_eq!(
+        item_size(&raw_item(&table, "DOC#d-2", "DOC").await),
+        document_size("d-2", 400_000)
+    );
+
+    // Exactly 400 KB passes the check; one byte more is refused.
+    let limit_body = MAX_ITEM_SIZE - document_size("d-3", 0);
+    let at_limit = Document {
+        id: "d-3".into(),
+        body: "x".repeat(limit_body),
+    };
+    let mut item = at_limit.to_item().unwrap();
+    assert_eq!(
+        stamp::check_item(Document::SCHEMA, &mut item).unwrap(),
+        409_600
+    );
+    counter.reset();
+    let over = Document {
+        id: "d-3".into(),
+        body: "x".repeat(limit_body + 1),
+    };
+    let result = table.put(&over).await;
+    match result {
+        Err(Error::ItemTooLarge {
+            entity: "Document",
+            key,
+            size: 409_601,
+            limit: 409_600,
+        }) => {
+            assert_eq!(key, Document::key("d-3").unwrap().to_attribute_map());
+        }
+        other => panic!("expected ItemTooLarge, got {other:?}"),
+    }
+    // Multi-byte characters count as their UTF-8 bytes: 2 bytes each.
+    let accents = Document {
+        id: "d-3".into(),
+        body: "é".repeat(limit_body / 2 + 1),
+    };
+    assert!(matches!(
+        table.put(&accents).await,
+        Err(Error::ItemTooLarge { size: 409_601, .. })
+    ));
+    let result = table.batch_write().put(&over).send().await;
+    assert!(
+        matches!(result, Err(Error::ItemTooLarge { size: 409_601, .. })),
+        "{result:?}"
+    );
+    let result = table.transact_write().put(&over).send().await;
+    assert!(
+        matches!(result, Err(Error::ItemTooLarge { size: 409_601, .. })),
+        "{result:?}"
+    );
+    assert_eq!(counter.operations(), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn numbers_dynamodb_cannot_store_are_refused_before_sending() {
+    let (table, counter) = common::fresh_counted_table("numbers", &definition()).await;
+    let measure = |value: f64, extra: Vec<f64>| Measure {
+        id: "m-1".into(),
+        value,
+        extra,
+    };
+
+    for (value, text, reason) in [
+        (f64::NAN, "NaN", "not a decimal number"),
+        (f64::INFINITY, "inf", "not a decimal number"),
+        (f64::NEG_INFINITY, "-inf", "not a decimal number"),
+        (
+            1e300,
+            "1",
+            "above 9.9999999999999999999999999999999999999E+125",
+        ),
+        (
+            -1e130,
+            "-1",
+            "above 9.9999999999999999999999999999999999999E+125",
+        ),
+        (1e-200, "0.", "below 1E-130"),
+    ] {
+        let result = table.put(&measure(value, vec![])).await;
+        match &result {
+            Err(Error::InvalidNumber {
+                entity: "Measure",
+                attribute,
+                value: found,
+                reason: why,
+            }) => {
+                assert_eq!(attribute, "value");
+                assert!(found.starts_with(text), "{found}");
+                assert!(why.contains(reason), "{why}");
+            }
+            other => panic!("expected InvalidNumber for {value}, got {other:?}"),
+        }
+    }
+    let result = table.put(&measure(1.0, vec![2.0, f64::NAN])).await;
+    assert!(
+        matches!(&result, Err(Error::InvalidNumber { attribute, value, .. }) if attribute == "extra[1]" && value == "NaN"),
+        "{result:?}"
+    );
+    let result = table
+        .batch_write()
+        .put(&measure(f64::NAN, vec![]))
+        .send()
+        .await;
+    assert!(
+        matches!(result, Err(Error::InvalidNumber { .. })),
+        "{result:?}"
+    );
+    let result = table
+        .transact_write()
+        .put(&measure(f64::INFINITY, vec![]))
+        .send()
+        .await;
+    assert!(
+        matches!(result, Err(Error::InvalidNumber { .. })),
+        "{result:?}"
+    );
+    assert_eq!(counter.operations(), Vec::<String>::new());
+
+    // The extremes DynamoDB stores round-trip.
+    let extremes = measure(
+        1e125,
+        vec![-1e-130, f64::MIN_POSITIVE * 1e180, 0.1 + 0.2, -0.0],
+    );
+    table.put(&extremes).await.unwrap();
+    assert_eq!(
+        table.get(&Measure::key("m-1").unwrap()).await.unwrap(),
+        Some(extremes)
+    );
+}
+
+fn tagged(status: Option<&str>, tags: &[&str], scores: &[u32], blobs: &[&[u8]]) -> Tagged {
+    Tagged {
+        id: "t-1".into(),
+        status: status.map(str::to_owned),
+        note: None,
+        tags: tags.iter().map(|tag| (*tag).to_owned()).collect(),
+        scores: scores.iter().copied().collect(),
+        blobs: blobs
+            .iter()
+            .map(|blob| ByteBuf::from(blob.to_vec()))
+            .collect(),
+        data: vec![0, 1, 2, 255],
+        nested: HashMap::new(),
+    }
+}
+
+#[tokio::test]
+async fn sets_binaries_empty_sets_and_nones_reach_dynamodb_as_dynamodb_types() {
+    let (table, counter) = common::fresh_counted_table("wire", &definition()).await;
+
+    let full = tagged(Some("OPEN"), &["b", "a"], &[3, 1], &[b"x", b"yz"]);
+    table.put(&full).await.unwrap();
+    let raw = raw_item(&table, "TAGGED#t-1", "TAGGED").await;
+    assert_eq!(
+        raw["tags"],
+        AttributeValue::Ss(vec!["a".into(), "b".into()])
+    );
+    let mut scores = raw["scores"].as_ns().unwrap().clone();
+    scores.sort();
+    assert_eq!(scores, ["1", "3"]);
+    let mut blobs = raw["blobs"].as_bs().unwrap().clone();
+    blobs.sort_by(|a, b| a.as_ref().cmp(b.as_ref()));
+    assert_eq!(blobs, [Blob::new(b"x".to_vec()), Blob::new(b"yz".to_vec())]);
+    assert_eq!(
+        raw["data"],
+        AttributeValue::B(Blob::new(vec![0, 1, 2, 255]))
+    );
+    assert_eq!(raw["GSI1PK"], AttributeValue::S("STATUS#OPEN".into()));
+    assert!(!raw.contains_key("note"), "None is left out: {raw:?}");
+    assert_eq!(
+        table.get(&Tagged::key("t-1").unwrap()).await.unwrap(),
+        Some(full)
+    );
+
+    // Empty sets and `None`s are left out, never `SS: []` or `NULL`; the
+    // sparse index attributes with them. Read back, they are empty again.
+    let empty = tagged(None, &[], &[], &[]);
+    table.put(&empty).await.unwrap();
+    let raw = raw_item(&table, "TAGGED#t-1", "TAGGED").await;
+    let mut names: Vec<&str> = raw.keys().map(String::as_str).collect();
+    names.sort();
+    assert_eq!(names, ["PK", "SK", "Type", "data", "id", "nested"]);
+    assert!(raw.values().all(|value| !value.is_null()));
+    assert_eq!(
+        table.get(&Tagged::key("t-1").unwrap()).await.unwrap(),
+        Some(empty)
+    );
+
+    // An empty set inside a map cannot be left out: refused, naming it.
+    counter.reset();
+    let mut nested = tagged(None, &[], &[], &[]);
+    nested.nested.insert(
+        "inner".into(),
+        Inner {
+            labels: BTreeSet::new(),
+        },
+    );
+    let result = table.put(&nested).await;
+    assert!(
+        matches!(&result, Err(Error::EmptySet { entity: "Tagged", attribute }) if attribute == "nested.inner.labels"),
+        "{result:?}"
+    );
+    assert_eq!(counter.operations(), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn a_stored_number_that_does_not_fit_the_field_is_an_error_never_a_wrap() {
+    let (table, _counter) = common::fresh_counted_table("overflow", &definition()).await;
+    let put = |count: &str, delta: &str| {
+        table
+            .client()
+            .put_item()
+            .table_name(table.name())
+            .item("PK", AttributeValue::S("SMALL#s-1".into()))
+            .item("SK", AttributeValue::S("SMALL".into()))
+            .item("Type", AttributeValue::S("Small".into()))
+            .item("id", AttributeValue::S("s-1".into()))
+            .item("count", AttributeValue::N(count.into()))
+            .item("delta", AttributeValue::N(delta.into()))
+            .send()
+    };
+    put("255", "-128").await.unwrap();
+    let read = table.get(&Small::key("s-1").unwrap()).await.unwrap();
+    assert_eq!(
+        read,
+        Some(Small {
+            id: "s-1".into(),
+            count: 255,
+            delta: -128
+        })
+    );
+
+    for (count, delta, bad) in [
+        ("300", "0", "300"),
+        ("256", "0", "256"),
+        ("-1", "0", "-1"),
+        ("1.5", "0", "1.5"),
+        ("1", "-129", "-129"),
+    ] {
+        put(count, delta).await.unwrap();
+        let result = table.get(&Small::key("s-1").unwrap()).await;
+        match &result {
+            Err(
+                error @ Error::Deserialize {
+                    entity: "Small", ..
+                },
+            ) => {
+                assert!(error.to_string().contains(&format!("'{bad}'")), "{error}");
+            }
+            other => panic!(
+                "expected a Deserialize error for count {count}, delta {delta}, got {other:?}"
+            ),
+        }
+    }
+}

@@ -1,0 +1,569 @@
+//! Transactions against the local server: every action kind, typed
+//! cancellation reasons with the old items, a cancelled transaction that
+//! leaves everything as it was, reads by position, and the refusals found
+//! before sending.
+
+mod common;
+
+use std::collections::{BTreeMap, HashMap};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::{Deserialize, Serialize};
+use stamp::{
+    CancellationCode, CancellationReason, Condition, Entity, Error, Item, Table, TableDefinition,
+    UpdateAction,
+};
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "CUST#<customer_id>"]
+#[sk = "PROFILE"]
+struct Customer {
+    customer_id: String,
+    name: String,
+    order_count: u32,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "CUST#<customer_id>"]
+#[sk = "ORDER#<order_id>"]
+struct Order {
+    customer_id: String,
+    order_id: String,
+    total_cents: u64,
+    note: String,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "PRODUCT#<sku>"]
+#[sk = "PRODUCT"]
+struct Product {
+    sku: String,
+    stock: i64,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "SESSION#<token>"]
+#[sk = "SESSION"]
+struct Session {
+    token: String,
+    customer_id: String,
+}
+
+fn definition() -> TableDefinition {
+    TableDefinition::new()
+        .entity::<Customer>()
+        .entity::<Order>()
+        .entity::<Product>()
+        .entity::<Session>()
+}
+
+fn customer() -> Customer {
+    Customer {
+        customer_id: "c-1".into(),
+        name: "Ada".into(),
+        order_count: 1,
+    }
+}
+
+fn order(order_id: &str, total_cents: u64) -> Order {
+    Order {
+        customer_id: "c-1".into(),
+        order_id: order_id.into(),
+        total_cents,
+        note: format!("order {order_id}"),
+    }
+}
+
+fn product(sku: &str, stock: i64) -> Product {
+    Product {
+        sku: sku.into(),
+        stock,
+    }
+}
+
+fn session() -> Session {
+    Session {
+        token: "s-1".into(),
+        customer_id: "c-1".into(),
+    }
+}
+
+/// `SET order_count = order_count + 1` on customer `c-1`, as the typed
+/// update builder would render it.
+fn count_order() -> UpdateAction {
+    UpdateAction {
+        key: Customer::key("c-1").unwrap().to_attribute_map(),
+        update_expression: "SET #n0 = #n0 + :v0".into(),
+        condition_expression: None,
+        names: HashMap::from([("#n0".into(), "order_count".into())]),
+        values: HashMap::from([(":v0".into(), AttributeValue::N("1".into()))]),
+        entity: "Customer",
+    }
+}
+
+/// `SET stock = stock - quantity` on product `sku`, if `stock >= quantity`.
+fn take_stock(sku: &str, quantity: i64) -> UpdateAction {
+    UpdateAction {
+        key: Product::key(sku).unwrap().to_attribute_map(),
+        update_expression: "SET #n0 = #n0 - :v0".into(),
+        condition_expression: Some("#n0 >= :v0".into()),
+        names: HashMap::from([("#n0".into(), "stock".into())]),
+        values: HashMap::from([(":v0".into(), AttributeValue::N(quantity.to_string()))]),
+        entity: "Product",
+    }
+}
+
+/// Every item of the table, by `(PK, SK)`.
+async fn scan_all(table: &Table) -> BTreeMap<(String, String), Item> {
+    let output = table
+        .client()
+        .scan()
+        .table_name(table.name())
+        .send()
+        .await
+        .unwrap();
+    assert!(output.last_evaluated_key.is_none());
+    output
+        .items
+        .unwrap_or_default()
+        .into_iter()
+        .map(|item| {
+            (
+                (
+                    item["PK"].as_s().unwrap().clone(),
+                    item["SK"].as_s().unwrap().clone(),
+                ),
+                item,
+            )
+        })
+        .collect()
+}
+
+async fn shop(test: &str) -> (Table, common::RequestCounter) {
+    let (table, counter) = common::fresh_counted_table(test, &definition()).await;
+    table.put(&customer()).await.unwrap();
+    table.put(&order("o-1", 1500)).await.unwrap();
+    table.put(&product("A", 5)).await.unwrap();
+    table.put(&product("B", 1)).await.unwrap();
+    table.put(&session()).await.unwrap();
+    counter.reset();
+    (table, counter)
+}
+
+#[tokio::test]
+async fn a_transaction_applies_all_its_actions() {
+    let (table, counter) = shop("tx-applies").await;
+    table
+        .transact_write()
+        .create(&order("o-2", 2500))
+        .update(count_order())
+        .update(take_stock("A", 2))
+        .check(Product::key("B").unwrap(), Product::STOCK.ge(&1))
+        .delete(Session::key("s-1").unwrap())
+        .put_if(&product("C", 10), Condition::attribute_not_exists("PK"))
+        .client_request_token("place-order-o-2")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(counter.operations(), ["TransactWriteItems"]);
+
+    assert_eq!(
+        table.get(&Order::key("c-1", "o-2").unwrap()).await.unwrap(),
+        Some(order("o-2", 2500))
+    );
+    assert_eq!(
+        table
+            .get(&Customer::key("c-1").unwrap())
+            .await
+            .unwrap()
+            .unwrap()
+            .order_count,
+        2
+    );
+    assert_eq!(
+        table.get(&Product::key("A").unwrap()).await.unwrap(),
+        Some(product("A", 3))
+    );
+    assert_eq!(
+        table.get(&Product::key("B").unwrap()).await.unwrap(),
+        Some(product("B", 1))
+    );
+    assert_eq!(
+        table.get(&Product::key("C").unwrap()).await.unwrap(),
+        Some(product("C", 10))
+    );
+    assert_eq!(
+        table.get(&Session::key("s-1").unwrap()).await.unwrap(),
+        None
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
+    let (table, counter) = shop("tx-cancelled").await;
+    let before = scan_all(&table).await;
+    let existing_order = before[&("CUST#c-1".to_owned(), "ORDER#o-1".to_owned())].clone();
+    let product_b = before[&("PRODUCT#B".to_owned(), "PRODUCT".to_owned())].clone();
+    counter.reset();
+
+    let result = table
+        .transact_write()
+        .create(&order("o-1", 9999)) // exists: fails
+        .update(count_order())
+        .update(take_stock("A", 2))
+        .update(take_stock("B", 3)) // only 1 in stock: fails
+        .delete(Session::key("s-1").unwrap())
+        .check(
+            Product::key("Z").unwrap(),
+            Condition::attribute_exists("PK"),
+        ) // no such item: fails
+        .put(&product("C", 10))
+        .return_old_items_on_failure()
+        .client_request_token("place-order-o-1")
+        .send()
+        .await;
+    assert_eq!(counter.operations(), ["TransactWriteItems"]);
+    let Err(Error::TransactionCanceled {
+        table: table_name,
+        reasons,
+    }) = result
+    else {
+        panic!("expected TransactionCanceled, got {result:?}");
+    };
+    assert_eq!(table_name, table.name());
+
+    let reason = |index: usize,
+                  entity: &'static str,
+                  key: Item,
+                  code: CancellationCode,
+                  old_item: Option<Item>| { (index, entity, key, code, old_item) };
+    let failed = CancellationCode::ConditionalCheckFailed;
+    let expected = vec![
+        reason(
+            0,
+            "Order",
+            Order::key("c-1", "o-1").unwrap().to_attribute_map(),
+            failed.clone(),
+            Some(existing_order),
+        ),
+        reason(
+            1,
+            "Customer",
+            Customer::key("c-1").unwrap().to_attribute_map(),
+            CancellationCode::None,
+            None,
+        ),
+        reason(
+            2,
+            "Product",
+            Product::key("A").unwrap().to_attribute_map(),
+            CancellationCode::None,
+            None,
+        ),
+        reason(
+            3,
+            "Product",
+            Product::key("B").unwrap().to_attribute_map(),
+            failed.clone(),
+            Some(product_b),
+        ),
+        reason(
+            4,
+            "Session",
+            Session::key("s-1").unwrap().to_attribute_map(),
+            CancellationCode::None,
+            None,
+        ),
+        reason(
+            5,
+            "Product",
+            Product::key("Z").unwrap().to_attribute_map(),
+            failed,
+            None,
+        ),
+        reason(
+            6,
+            "Product",
+            Product::key("C").unwrap().to_attribute_map(),
+            CancellationCode::None,
+            None,
+        ),
+    ];
+    let got: Vec<_> = reasons
+        .iter()
+        .map(
+            |CancellationReason {
+                 index,
+                 entity,
+                 key,
+                 code,
+                 old_item,
+                 ..
+             }| { (*index, *entity, key.clone(), code.clone(), old_item.clone()) },
+        )
+        .collect();
+    assert_eq!(got, expected);
+    for reason in &reasons {
+        assert_eq!(
+            reason.message.is_some(),
+            reason.code != CancellationCode::None,
+            "{reason:?}"
+        );
+    }
+    let text = Error::TransactionCanceled {
+        table: table_name,
+        reasons,
+    }
+    .to_string();
+    assert!(
+        text.contains(
+            "action 0 (Order PK = \"CUST#c-1\", SK = \"ORDER#o-1\") ConditionalCheckFailed"
+        ),
+        "{text}"
+    );
+
+    // Nothing of it was applied.
+    assert_eq!(scan_all(&table).await, before);
+}
+
+#[tokio::test]
+async fn the_request_renders_conditions_with_placeholders() {
+    let (table, counter) = shop("tx-request").await;
+    let transaction = table
+        .transact_write()
+        .create(&order("o-2", 1))
+        .delete_if(
+            Session::key("s-1").unwrap(),
+            Session::CUSTOMER_ID.eq(&"c-1".to_owned()),
+        )
+        .put(&product("D", 1))
+        .return_old_items_on_failure();
+    let request = transaction.request().unwrap();
+    assert_eq!(request.len(), 3);
+    let put = request[0].put.as_ref().unwrap();
+    assert_eq!(
+        put.condition_expression.as_deref(),
+        Some("attribute_not_exists(#n0)")
+    );
+    assert_eq!(
+        put.expression_attribute_names,
+        Some(HashMap::from([("#n0".to_owned(), "PK".to_owned())]))
+    );
+    assert_eq!(put.item, order("o-2", 1).to_item().unwrap());
+    assert_eq!(
+        put.return_values_on_condition_check_failure
+            .as_ref()
+            .map(|value| value.as_str()),
+        Some("ALL_OLD")
+    );
+    let delete = request[1].delete.as_ref().unwrap();
+    assert_eq!(delete.condition_expression.as_deref(), Some("#n0 = :v0"));
+    assert_eq!(
+        delete.expression_attribute_values,
+        Some(HashMap::from([(
+            ":v0".to_owned(),
+            AttributeValue::S("c-1".into())
+        )]))
+    );
+    assert_eq!(delete.key, Session::key("s-1").unwrap().to_attribute_map());
+    // An action without a condition asks for no old item.
+    let unconditional = request[2].put.as_ref().unwrap();
+    assert_eq!(unconditional.condition_expression, None);
+    assert_eq!(unconditional.return_values_on_condition_check_failure, None);
+    assert!(counter.operations().is_empty());
+
+    transaction.send().await.unwrap();
+    assert_eq!(
+        table.get(&Session::key("s-1").unwrap()).await.unwrap(),
+        None
+    );
+}
+
+#[tokio::test]
+async fn refusals_before_sending_send_nothing() {
+    let (table, counter) = shop("tx-refusals").await;
+
+    let result = table.transact_write().send().await;
+    assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
+
+    let products: Vec<Product> = (0..101).map(|i| product(&format!("P{i}"), i)).collect();
+    let result = products
+        .iter()
+        .fold(table.transact_write(), |tx, p| tx.put(p))
+        .send()
+        .await;
+    assert!(
+        matches!(
+            result,
+            Err(Error::TooManyTransactionActions {
+                count: 101,
+                limit: 100
+            })
+        ),
+        "{result:?}"
+    );
+
+    // Eleven items of 390,000 bytes each: each fits in 400 KB, together
+    // they are over 4 MB.
+    let big: Vec<Order> = (0..11)
+        .map(|i| Order {
+            note: "x".repeat(390_000),
+            ..order(&format!("big-{i}"), 1)
+        })
+        .collect();
+    let result = big
+        .iter()
+        .fold(table.transact_write(), |tx, o| tx.put(o))
+        .send()
+        .await;
+    match result {
+        Err(Error::TransactionTooLarge {
+            size,
+            limit: 4_194_304,
+        }) => {
+            let expected: usize = big
+                .iter()
+                .map(|o| stamp::item_size(&o.to_item().unwrap()))
+                .sum();
+            assert_eq!(size, expected);
+        }
+        other => panic!("expected TransactionTooLarge, got {other:?}"),
+    }
+
+    // Two actions on one item: a put and a condition check.
+    let result = table
+        .transact_write()
+        .put(&product("A", 1))
+        .delete(Session::key("s-1").unwrap())
+        .check(Product::key("A").unwrap(), Product::STOCK.gt(&0))
+        .send()
+        .await;
+    match result {
+        Err(Error::DuplicateTransactionItem {
+            first: 0,
+            second: 2,
+            entity: "Product",
+            key,
+        }) => {
+            assert_eq!(key, Product::key("A").unwrap().to_attribute_map());
+        }
+        other => panic!("expected DuplicateTransactionItem, got {other:?}"),
+    }
+    // An update on an item another action names.
+    let result = table
+        .transact_write()
+        .update(take_stock("A", 1))
+        .put(&product("A", 1))
+        .send()
+        .await;
+    assert!(
+        matches!(
+            result,
+            Err(Error::DuplicateTransactionItem {
+                first: 0,
+                second: 1,
+                ..
+            })
+        ),
+        "{result:?}"
+    );
+
+    for token in ["", "0123456789012345678901234567890123456"] {
+        let result = table
+            .transact_write()
+            .put(&product("A", 1))
+            .client_request_token(token)
+            .send()
+            .await;
+        assert!(
+            matches!(&result, Err(Error::InvalidClientRequestToken { token: found }) if found == token),
+            "{result:?}"
+        );
+    }
+
+    // One item over 400 KB.
+    let result = table
+        .transact_write()
+        .put(&Order {
+            note: "x".repeat(410_000),
+            ..order("huge", 1)
+        })
+        .send()
+        .await;
+    assert!(
+        matches!(
+            result,
+            Err(Error::ItemTooLarge {
+                entity: "Order",
+                ..
+            })
+        ),
+        "{result:?}"
+    );
+
+    // An update value DynamoDB cannot store.
+    let mut update = take_stock("A", 1);
+    update
+        .values
+        .insert(":v0".into(), AttributeValue::N("NaN".into()));
+    let result = table.transact_write().update(update).send().await;
+    assert!(
+        matches!(&result, Err(Error::InvalidNumber { entity: "Product", attribute, value, .. }) if attribute == ":v0" && value == "NaN"),
+        "{result:?}"
+    );
+
+    // Reads: none, too many, one item twice.
+    let result = table.transact_get().send().await;
+    assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
+    let mut read = table.transact_get();
+    for i in 0..101 {
+        read.get(&Product::key(&format!("P{i}")).unwrap());
+    }
+    let result = read.send().await;
+    assert!(
+        matches!(
+            result,
+            Err(Error::TooManyTransactionActions {
+                count: 101,
+                limit: 100
+            })
+        ),
+        "{result:?}"
+    );
+    let mut read = table.transact_get();
+    read.get(&Customer::key("c-1").unwrap());
+    read.get(&Customer::key("c-1").unwrap());
+    let result = read.send().await;
+    assert!(
+        matches!(
+            result,
+            Err(Error::DuplicateTransactionItem {
+                first: 0,
+                second: 1,
+                entity: "Customer",
+                ..
+            })
+        ),
+        "{result:?}"
+    );
+
+    assert_eq!(counter.operations(), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn transact_get_decodes_each_item_by_position() {
+    let (table, counter) = shop("tx-get").await;
+    let mut read = table.transact_get();
+    let customer_slot = read.get(&Customer::key("c-1").unwrap());
+    let missing = read.get(&Product::key("nope").unwrap());
+    let order_slot = read.get(&Order::key("c-1", "o-1").unwrap());
+    let product_slot = read.get(&Product::key("A").unwrap());
+    let mut items = read.send().await.unwrap();
+    assert_eq!(counter.operations(), ["TransactGetItems"]);
+    assert_eq!(items.take(product_slot).unwrap(), Some(product("A", 5)));
+    assert_eq!(items.take(customer_slot).unwrap(), Some(customer()));
+    assert_eq!(items.take(missing).unwrap(), None);
+    assert_eq!(items.take(order_slot).unwrap(), Some(order("o-1", 1500)));
+    // Taken once.
+    assert_eq!(items.take(order_slot).unwrap(), None);
+}
