@@ -145,19 +145,41 @@ fn order(i: u32) -> Order {
 const ORDERS: u32 = 15;
 
 fn numbers(orders: &[Order]) -> Vec<u128> {
-    orders.iter().map(|order| order.order_id.as_u128()).collect()
+    orders
+        .iter()
+        .map(|order| order.order_id.as_u128())
+        .collect()
 }
 
 async fn shop() -> (Table, common::RequestCounter) {
     let (table, counter) = common::fresh_counted_table("queries", &definition()).await;
-    table.put(&Customer { customer_id: "c-1".into(), name: "Ada".into() }).await.unwrap();
+    table
+        .put(&Customer {
+            customer_id: "c-1".into(),
+            name: "Ada".into(),
+        })
+        .await
+        .unwrap();
     for i in 0..ORDERS {
         table.put(&order(i)).await.unwrap();
     }
     for (line, sku) in [("1", "a"), ("1", "b"), ("10", "c")] {
-        table.put(&Line { customer_id: "c-1".into(), line: line.into(), sku: sku.into() }).await.unwrap();
+        table
+            .put(&Line {
+                customer_id: "c-1".into(),
+                line: line.into(),
+                sku: sku.into(),
+            })
+            .await
+            .unwrap();
     }
-    table.put(&Other { customer_id: "c-1".into(), id: "x".into() }).await.unwrap();
+    table
+        .put(&Other {
+            customer_id: "c-1".into(),
+            id: "x".into(),
+        })
+        .await
+        .unwrap();
     counter.reset();
     (table, counter)
 }
@@ -167,13 +189,22 @@ async fn access_patterns_return_exactly_the_right_items_in_one_request_each() {
     let (table, counter) = shop().await;
 
     // A customer by id: one GetItem.
-    let customer = table.get(&Customer::key("c-1").unwrap()).await.unwrap().unwrap();
+    let customer = table
+        .get(&Customer::key("c-1").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(customer.name, "Ada");
     assert_eq!(counter.operations(), ["GetItem"]);
 
     // A customer's 10 newest orders: one Query.
     counter.reset();
-    let page = Order::query("c-1").newest_first().limit(10).send(&table).await.unwrap();
+    let page = Order::query("c-1")
+        .newest_first()
+        .limit(10)
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(numbers(&page.items), (5..15).rev().collect::<Vec<u128>>());
     assert!(page.cursor.is_some());
     assert_eq!(counter.operations(), ["Query"]);
@@ -181,14 +212,24 @@ async fn access_patterns_return_exactly_the_right_items_in_one_request_each() {
     // Orders in a date range, whole days inclusive: June 2 to June 4.
     counter.reset();
     let first_day = "2026-06-02T00:00:00Z".parse::<DateTime<Utc>>().unwrap();
-    let last_moment = "2026-06-04T23:59:59.999999999Z".parse::<DateTime<Utc>>().unwrap();
-    let page = Order::query("c-1").sort_key_between(&first_day, &last_moment).send(&table).await.unwrap();
+    let last_moment = "2026-06-04T23:59:59.999999999Z"
+        .parse::<DateTime<Utc>>()
+        .unwrap();
+    let page = Order::query("c-1")
+        .sort_key_between(&first_day, &last_moment)
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(numbers(&page.items), [2, 3, 4, 5, 6, 7]);
     assert_eq!(counter.operations(), ["Query"]);
 
     // The most recently updated PENDING orders of all customers: GSI1, newest first.
     counter.reset();
-    let page = Order::query_gsi1(&OrderStatus::Pending).newest_first().send(&table).await.unwrap();
+    let page = Order::query_gsi1(&OrderStatus::Pending)
+        .newest_first()
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(numbers(&page.items), [14, 12, 10, 8, 6, 4, 2, 0]);
     assert_eq!(page.items[0], order(14));
     assert_eq!(counter.operations(), ["Query"]);
@@ -198,16 +239,29 @@ async fn access_patterns_return_exactly_the_right_items_in_one_request_each() {
 #[tokio::test]
 async fn the_sparse_index_holds_only_items_with_a_status() {
     let (table, _) = shop().await;
-    let scanned = table.client().scan().table_name(table.name()).index_name("GSI1").send().await.unwrap();
+    let scanned = table
+        .client()
+        .scan()
+        .table_name(table.name())
+        .index_name("GSI1")
+        .send()
+        .await
+        .unwrap();
     let mut in_index: Vec<String> = scanned
         .items()
         .iter()
         .map(|item| item["order_id"].as_s().unwrap().clone())
         .collect();
     in_index.sort();
-    let expected: Vec<String> = (0..ORDERS).filter(|i| i % 4 != 3).map(|i| Uuid::from_u128(i.into()).to_string()).collect();
+    let expected: Vec<String> = (0..ORDERS)
+        .filter(|i| i % 4 != 3)
+        .map(|i| Uuid::from_u128(i.into()).to_string())
+        .collect();
     assert_eq!(in_index, expected);
-    let shipped = Order::query_gsi1(&OrderStatus::Shipped).send(&table).await.unwrap();
+    let shipped = Order::query_gsi1(&OrderStatus::Shipped)
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(numbers(&shipped.items), [1, 5, 9, 13]);
     table.delete_table().await.unwrap();
 }
@@ -215,17 +269,54 @@ async fn the_sparse_index_holds_only_items_with_a_status() {
 #[tokio::test]
 async fn queries_are_scoped_to_their_entity_and_delimiters_separate_fields() {
     let (table, _) = shop().await;
-    let lines: Vec<Line> = Line::query("c-1").stream(&table).try_collect().await.unwrap();
-    assert_eq!(lines.iter().map(|line| (line.line.as_str(), line.sku.as_str())).collect::<Vec<_>>(), [("1", "a"), ("1", "b"), ("10", "c")]);
-    let line_one: Vec<Line> = Line::query("c-1").sort_key_eq("1").stream(&table).try_collect().await.unwrap();
-    assert_eq!(line_one.iter().map(|line| line.sku.as_str()).collect::<Vec<_>>(), ["a", "b"]);
-    let exact = Line::query("c-1").sort_key_eq(("10", "c")).send(&table).await.unwrap();
+    let lines: Vec<Line> = Line::query("c-1")
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(
+        lines
+            .iter()
+            .map(|line| (line.line.as_str(), line.sku.as_str()))
+            .collect::<Vec<_>>(),
+        [("1", "a"), ("1", "b"), ("10", "c")]
+    );
+    let line_one: Vec<Line> = Line::query("c-1")
+        .sort_key_eq("1")
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(
+        line_one
+            .iter()
+            .map(|line| line.sku.as_str())
+            .collect::<Vec<_>>(),
+        ["a", "b"]
+    );
+    let exact = Line::query("c-1")
+        .sort_key_eq(("10", "c"))
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(exact.items.len(), 1);
-    let others: Vec<Other> = Other::query("c-1").stream(&table).try_collect().await.unwrap();
+    let others: Vec<Other> = Other::query("c-1")
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(others.len(), 1);
-    let orders: Vec<Order> = Order::query("c-1").stream(&table).try_collect().await.unwrap();
+    let orders: Vec<Order> = Order::query("c-1")
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(numbers(&orders), (0..15).collect::<Vec<u128>>());
-    let profile: Vec<Customer> = Customer::query("c-1").stream(&table).try_collect().await.unwrap();
+    let profile: Vec<Customer> = Customer::query("c-1")
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(profile.len(), 1);
     table.delete_table().await.unwrap();
 }
@@ -234,25 +325,62 @@ async fn queries_are_scoped_to_their_entity_and_delimiters_separate_fields() {
 async fn integer_sort_keys_take_ranges_including_negative_values() {
     let (table, counter) = common::fresh_counted_table("ranges", &definition()).await;
     for offset in -5..=5 {
-        table.put(&Reading { sensor: "s".into(), offset }).await.unwrap();
+        table
+            .put(&Reading {
+                sensor: "s".into(),
+                offset,
+            })
+            .await
+            .unwrap();
     }
-    let offsets = |readings: Vec<Reading>| readings.into_iter().map(|reading| reading.offset).collect::<Vec<i32>>();
+    let offsets = |readings: Vec<Reading>| {
+        readings
+            .into_iter()
+            .map(|reading| reading.offset)
+            .collect::<Vec<i32>>()
+    };
     let run = |query: stamp::Query<Reading>| {
         let table = table.clone();
         async move { offsets(query.stream(&table).try_collect().await.unwrap()) }
     };
-    assert_eq!(run(Reading::query("s").sort_key_lt(&-2)).await, [-5, -4, -3]);
-    assert_eq!(run(Reading::query("s").sort_key_le(&-2)).await, [-5, -4, -3, -2]);
+    assert_eq!(
+        run(Reading::query("s").sort_key_lt(&-2)).await,
+        [-5, -4, -3]
+    );
+    assert_eq!(
+        run(Reading::query("s").sort_key_le(&-2)).await,
+        [-5, -4, -3, -2]
+    );
     assert_eq!(run(Reading::query("s").sort_key_gt(&3)).await, [4, 5]);
     assert_eq!(run(Reading::query("s").sort_key_ge(&3)).await, [3, 4, 5]);
-    assert_eq!(run(Reading::query("s").sort_key_between(&-1, &1)).await, [-1, 0, 1]);
+    assert_eq!(
+        run(Reading::query("s").sort_key_between(&-1, &1)).await,
+        [-1, 0, 1]
+    );
     assert_eq!(run(Reading::query("s").sort_key_eq(&0)).await, [0]);
-    assert_eq!(run(Reading::query("s").sort_key_lt(&0).newest_first()).await, [-1, -2, -3, -4, -5]);
-    assert_eq!(Reading::query("s").sort_key_lt(&-2).count(&table).await.unwrap(), 3);
+    assert_eq!(
+        run(Reading::query("s").sort_key_lt(&0).newest_first()).await,
+        [-1, -2, -3, -4, -5]
+    );
+    assert_eq!(
+        Reading::query("s")
+            .sort_key_lt(&-2)
+            .count(&table)
+            .await
+            .unwrap(),
+        3
+    );
     assert_eq!(Reading::query("s").count(&table).await.unwrap(), 11);
     counter.reset();
-    let error = Reading::query("s").sort_key_between(&3, &-3).send(&table).await.unwrap_err();
-    assert!(matches!(error, Error::InvalidSortKeyRange { .. }), "{error}");
+    let error = Reading::query("s")
+        .sort_key_between(&3, &-3)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, Error::InvalidSortKeyRange { .. }),
+        "{error}"
+    );
     assert!(counter.operations().is_empty());
     table.delete_table().await.unwrap();
 }
@@ -263,23 +391,62 @@ async fn date_sort_keys_take_whole_day_ranges() {
     let day = |d: u32| NaiveDate::from_ymd_opt(2026, 6, d).unwrap();
     for d in 1..=5 {
         for seq in 0..2 {
-            table.put(&Event { calendar: "team".into(), day: day(d), seq }).await.unwrap();
+            table
+                .put(&Event {
+                    calendar: "team".into(),
+                    day: day(d),
+                    seq,
+                })
+                .await
+                .unwrap();
         }
     }
-    let events: Vec<Event> = Event::query("team").sort_key_between(&day(2), &day(3)).stream(&table).try_collect().await.unwrap();
+    let events: Vec<Event> = Event::query("team")
+        .sort_key_between(&day(2), &day(3))
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(
-        events.iter().map(|event| (event.day, event.seq)).collect::<Vec<_>>(),
+        events
+            .iter()
+            .map(|event| (event.day, event.seq))
+            .collect::<Vec<_>>(),
         [(day(2), 0), (day(2), 1), (day(3), 0), (day(3), 1)]
     );
-    let one: Vec<Event> = Event::query("team").sort_key_eq((&day(4), &1)).stream(&table).try_collect().await.unwrap();
-    assert_eq!(one, [Event { calendar: "team".into(), day: day(4), seq: 1 }]);
-    let after: Vec<Event> = Event::query("team").sort_key_gt(&day(4)).stream(&table).try_collect().await.unwrap();
-    assert_eq!(after.iter().map(|event| event.day).collect::<Vec<_>>(), [day(5), day(5)]);
+    let one: Vec<Event> = Event::query("team")
+        .sort_key_eq((&day(4), &1))
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(
+        one,
+        [Event {
+            calendar: "team".into(),
+            day: day(4),
+            seq: 1
+        }]
+    );
+    let after: Vec<Event> = Event::query("team")
+        .sort_key_gt(&day(4))
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(
+        after.iter().map(|event| event.day).collect::<Vec<_>>(),
+        [day(5), day(5)]
+    );
     table.delete_table().await.unwrap();
 }
 
 /// Pages through `query` with `limit(1)`, one `send` per page.
-async fn page_through<const I: u8>(table: &Table, counter: &common::RequestCounter, query: impl Fn() -> stamp::Query<Order, I>) -> Vec<u128> {
+async fn page_through<const I: u8>(
+    table: &Table,
+    counter: &common::RequestCounter,
+    query: impl Fn() -> stamp::Query<Order, I>,
+) -> Vec<u128> {
     counter.reset();
     let mut seen = Vec::new();
     let mut cursor: Option<Cursor> = None;
@@ -305,17 +472,27 @@ async fn page_through<const I: u8>(table: &Table, counter: &common::RequestCount
 #[tokio::test]
 async fn pagination_with_limit_one_returns_every_item_once_both_ways_on_table_and_index() {
     let (table, counter) = shop().await;
-    assert_eq!(page_through(&table, &counter, || Order::query("c-1")).await, (0..15).collect::<Vec<u128>>());
+    assert_eq!(
+        page_through(&table, &counter, || Order::query("c-1")).await,
+        (0..15).collect::<Vec<u128>>()
+    );
     assert_eq!(
         page_through(&table, &counter, || Order::query("c-1").newest_first()).await,
         (0..15).rev().collect::<Vec<u128>>()
     );
     assert_eq!(
-        page_through(&table, &counter, || Order::query_gsi1(&OrderStatus::Pending)).await,
+        page_through(&table, &counter, || Order::query_gsi1(
+            &OrderStatus::Pending
+        ))
+        .await,
         [0, 2, 4, 6, 8, 10, 12, 14]
     );
     assert_eq!(
-        page_through(&table, &counter, || Order::query_gsi1(&OrderStatus::Pending).newest_first()).await,
+        page_through(&table, &counter, || Order::query_gsi1(
+            &OrderStatus::Pending
+        )
+        .newest_first())
+        .await,
         [14, 12, 10, 8, 6, 4, 2, 0]
     );
     table.delete_table().await.unwrap();
@@ -325,28 +502,71 @@ async fn pagination_with_limit_one_returns_every_item_once_both_ways_on_table_an
 async fn a_stream_goes_on_through_empty_filtered_pages() {
     let (table, counter) = shop().await;
     // Limit 2 evaluates orders 0 and 1 first: both fail the filter, so the first page is empty.
-    let first = Order::query("c-1").filter(Order::TOTAL_CENTS.ge(&1300)).limit(2).send(&table).await.unwrap();
+    let first = Order::query("c-1")
+        .filter(Order::TOTAL_CENTS.ge(&1300))
+        .limit(2)
+        .send(&table)
+        .await
+        .unwrap();
     assert!(first.items.is_empty());
     assert!(first.cursor.is_some());
     counter.reset();
-    let matching: Vec<Order> = Order::query("c-1").filter(Order::TOTAL_CENTS.ge(&1300)).limit(2).stream(&table).try_collect().await.unwrap();
+    let matching: Vec<Order> = Order::query("c-1")
+        .filter(Order::TOTAL_CENTS.ge(&1300))
+        .limit(2)
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(numbers(&matching), (3..15).collect::<Vec<u128>>());
     assert_eq!(counter.count("Query"), 8, "15 items, 2 per page");
-    assert_eq!(Order::query("c-1").filter(Order::TOTAL_CENTS.ge(&1300)).count(&table).await.unwrap(), 12);
+    assert_eq!(
+        Order::query("c-1")
+            .filter(Order::TOTAL_CENTS.ge(&1300))
+            .count(&table)
+            .await
+            .unwrap(),
+        12
+    );
     table.delete_table().await.unwrap();
 }
 
 #[tokio::test]
 async fn max_items_returns_a_cursor_at_the_last_item_returned() {
     let (table, _) = shop().await;
-    let first = Order::query("c-1").limit(10).max_items(3).send(&table).await.unwrap();
+    let first = Order::query("c-1")
+        .limit(10)
+        .max_items(3)
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(numbers(&first.items), [0, 1, 2]);
-    let second = Order::query("c-1").limit(10).max_items(3).after(first.cursor.as_ref().unwrap()).send(&table).await.unwrap();
+    let second = Order::query("c-1")
+        .limit(10)
+        .max_items(3)
+        .after(first.cursor.as_ref().unwrap())
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(numbers(&second.items), [3, 4, 5]);
-    let streamed: Vec<Order> = Order::query("c-1").limit(4).max_items(6).stream(&table).try_collect().await.unwrap();
+    let streamed: Vec<Order> = Order::query("c-1")
+        .limit(4)
+        .max_items(6)
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(numbers(&streamed), [0, 1, 2, 3, 4, 5]);
-    let on_index = Order::query_gsi1(&OrderStatus::Pending).max_items(2).send(&table).await.unwrap();
-    let rest = Order::query_gsi1(&OrderStatus::Pending).after(on_index.cursor.as_ref().unwrap()).send(&table).await.unwrap();
+    let on_index = Order::query_gsi1(&OrderStatus::Pending)
+        .max_items(2)
+        .send(&table)
+        .await
+        .unwrap();
+    let rest = Order::query_gsi1(&OrderStatus::Pending)
+        .after(on_index.cursor.as_ref().unwrap())
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(numbers(&on_index.items), [0, 2]);
     assert_eq!(numbers(&rest.items), [4, 6, 8, 10, 12, 14]);
     table.delete_table().await.unwrap();
@@ -358,14 +578,38 @@ async fn refusals_send_nothing() {
     let page = Order::query("c-1").limit(1).send(&table).await.unwrap();
     counter.reset();
     let cursor = page.cursor.unwrap();
-    let error = Order::query("c-2").after(&cursor).send(&table).await.unwrap_err();
+    let error = Order::query("c-2")
+        .after(&cursor)
+        .send(&table)
+        .await
+        .unwrap_err();
     assert!(matches!(error, Error::CursorMismatch), "{error}");
-    let error = Order::query("c-1").after(&Cursor::from_text("not a cursor")).send(&table).await.unwrap_err();
+    let error = Order::query("c-1")
+        .after(&Cursor::from_text("not a cursor"))
+        .send(&table)
+        .await
+        .unwrap_err();
     assert!(matches!(error, Error::InvalidCursor { .. }), "{error}");
-    let error = Order::query_gsi1(&OrderStatus::Pending).consistent_read().send(&table).await.unwrap_err();
-    assert!(matches!(error, Error::ConsistentReadOnIndex { index: "GSI1" }), "{error}");
+    let error = Order::query_gsi1(&OrderStatus::Pending)
+        .consistent_read()
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, Error::ConsistentReadOnIndex { index: "GSI1" }),
+        "{error}"
+    );
     let error = Order::query("").send(&table).await.unwrap_err();
-    assert!(matches!(error, Error::EmptyKeyValue { entity: "Order", field: "customer_id" }), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::EmptyKeyValue {
+                entity: "Order",
+                field: "customer_id"
+            }
+        ),
+        "{error}"
+    );
     assert!(counter.operations().is_empty());
     table.delete_table().await.unwrap();
 }
@@ -374,9 +618,17 @@ async fn refusals_send_nothing() {
 async fn filter_values_with_expression_syntax_are_only_values() {
     let (table, _) = shop().await;
     let injected = ") OR attribute_exists(PK) OR (".to_owned();
-    let page = Order::query("c-1").filter(Order::NOTE.eq(&injected)).send(&table).await.unwrap();
+    let page = Order::query("c-1")
+        .filter(Order::NOTE.eq(&injected))
+        .send(&table)
+        .await
+        .unwrap();
     assert!(page.items.is_empty());
-    let page = Order::query("c-1").filter(Order::NOTE.eq(&"order 3".to_owned())).send(&table).await.unwrap();
+    let page = Order::query("c-1")
+        .filter(Order::NOTE.eq(&"order 3".to_owned()))
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(numbers(&page.items), [3]);
     table.delete_table().await.unwrap();
 }
@@ -388,44 +640,91 @@ async fn projections_decode_into_another_type() {
         total_cents: u64,
     }
     let (table, _) = shop().await;
-    let page = Order::query("c-1").newest_first().limit(2).project::<Total>(&["total_cents"]).send(&table).await.unwrap();
-    assert_eq!(page.items, [Total { total_cents: 2400 }, Total { total_cents: 2300 }]);
+    let page = Order::query("c-1")
+        .newest_first()
+        .limit(2)
+        .project::<Total>(&["total_cents"])
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(
+        page.items,
+        [Total { total_cents: 2400 }, Total { total_cents: 2300 }]
+    );
     table.delete_table().await.unwrap();
 }
 
 #[test]
 fn a_query_shows_the_exact_request_without_a_network() {
     let first_day = "2026-06-02T00:00:00Z".parse::<DateTime<Utc>>().unwrap();
-    let last_moment = "2026-06-04T23:59:59.999999999Z".parse::<DateTime<Utc>>().unwrap();
-    let request = Order::query("c-1").sort_key_between(&first_day, &last_moment).newest_first().limit(10).request("shop").unwrap();
+    let last_moment = "2026-06-04T23:59:59.999999999Z"
+        .parse::<DateTime<Utc>>()
+        .unwrap();
+    let request = Order::query("c-1")
+        .sort_key_between(&first_day, &last_moment)
+        .newest_first()
+        .limit(10)
+        .request("shop")
+        .unwrap();
     assert_eq!(request.table_name(), Some("shop"));
-    assert_eq!(request.key_condition_expression(), Some("#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2"));
+    assert_eq!(
+        request.key_condition_expression(),
+        Some("#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2")
+    );
     let values = request.expression_attribute_values().unwrap();
     assert_eq!(values[":v0"].as_s().unwrap(), "CUST#c-1");
-    assert_eq!(values[":v1"].as_s().unwrap(), "ORDER#2026-06-02T00:00:00.000000000Z#");
-    assert_eq!(values[":v2"].as_s().unwrap(), "ORDER#2026-06-04T23:59:59.999999999Z$");
+    assert_eq!(
+        values[":v1"].as_s().unwrap(),
+        "ORDER#2026-06-02T00:00:00.000000000Z#"
+    );
+    assert_eq!(
+        values[":v2"].as_s().unwrap(),
+        "ORDER#2026-06-04T23:59:59.999999999Z$"
+    );
     assert_eq!(request.scan_index_forward(), Some(false));
     assert_eq!(request.limit(), Some(10));
 
     let request = Order::query("c-1").request("shop").unwrap();
-    assert_eq!(request.key_condition_expression(), Some("#n0 = :v0 AND begins_with(#n1, :v1)"));
-    assert_eq!(request.expression_attribute_values().unwrap()[":v1"].as_s().unwrap(), "ORDER#");
+    assert_eq!(
+        request.key_condition_expression(),
+        Some("#n0 = :v0 AND begins_with(#n1, :v1)")
+    );
+    assert_eq!(
+        request.expression_attribute_values().unwrap()[":v1"]
+            .as_s()
+            .unwrap(),
+        "ORDER#"
+    );
     let names = request.expression_attribute_names().unwrap();
     assert_eq!((names["#n0"].as_str(), names["#n1"].as_str()), ("PK", "SK"));
 
     let request = Customer::query("c-1").request("shop").unwrap();
-    assert_eq!(request.key_condition_expression(), Some("#n0 = :v0 AND #n1 = :v1"));
+    assert_eq!(
+        request.key_condition_expression(),
+        Some("#n0 = :v0 AND #n1 = :v1")
+    );
 
     let request = Order::query_gsi1(&OrderStatus::Pending)
-        .filter(Order::TOTAL_CENTS.gt(&100).and(Order::NOTE.begins_with("gift")).or(Order::NOTE.not_exists()))
+        .filter(
+            Order::TOTAL_CENTS
+                .gt(&100)
+                .and(Order::NOTE.begins_with("gift"))
+                .or(Order::NOTE.not_exists()),
+        )
         .request("shop")
         .unwrap();
     assert_eq!(request.index_name(), Some("GSI1"));
     assert_eq!(request.key_condition_expression(), Some("#n0 = :v0"));
-    assert_eq!(request.filter_expression(), Some("((#n1 > :v1) AND (begins_with(#n2, :v2))) OR (attribute_not_exists(#n2))"));
+    assert_eq!(
+        request.filter_expression(),
+        Some("((#n1 > :v1) AND (begins_with(#n2, :v2))) OR (attribute_not_exists(#n2))")
+    );
 
     let error = Order::query("c-1").limit(0).request("shop").unwrap_err();
-    assert_eq!(error.to_string(), "invalid query: `limit` must be at least 1");
+    assert_eq!(
+        error.to_string(),
+        "invalid query: `limit` must be at least 1"
+    );
     let _ = Order::SCHEMA;
     let _: Option<Item> = None;
 }
@@ -433,10 +732,22 @@ fn a_query_shows_the_exact_request_without_a_network() {
 #[tokio::test]
 async fn a_customer_and_their_ten_newest_orders_in_one_query() {
     let (table, counter) = shop().await;
-    let page = Order::query("c-1").newest_first().limit(11).collection::<CustomerWithOrders>().send(&table).await.unwrap();
+    let page = Order::query("c-1")
+        .newest_first()
+        .limit(11)
+        .collection::<CustomerWithOrders>()
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(counter.operations(), ["Query"]);
     assert_eq!(page.items.len(), 11);
-    assert_eq!(page.items[0], CustomerWithOrders::Customer(Customer { customer_id: "c-1".into(), name: "Ada".into() }));
+    assert_eq!(
+        page.items[0],
+        CustomerWithOrders::Customer(Customer {
+            customer_id: "c-1".into(),
+            name: "Ada".into()
+        })
+    );
     let orders: Vec<u128> = page.items[1..]
         .iter()
         .map(|item| match item {
@@ -451,7 +762,12 @@ async fn a_customer_and_their_ten_newest_orders_in_one_query() {
 #[tokio::test]
 async fn a_collection_decodes_every_item_of_the_partition_and_keeps_unknown_ones() {
     let (table, _) = shop().await;
-    let items: Vec<CustomerPartition> = Customer::query("c-1").collection::<CustomerPartition>().stream(&table).try_collect().await.unwrap();
+    let items: Vec<CustomerPartition> = Customer::query("c-1")
+        .collection::<CustomerPartition>()
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     let kinds: Vec<String> = items
         .iter()
         .map(|item| match item {
@@ -461,7 +777,12 @@ async fn a_collection_decodes_every_item_of_the_partition_and_keeps_unknown_ones
             CustomerPartition::Unknown(item) => format!("unknown {}", item["SK"].as_s().unwrap()),
         })
         .collect();
-    let mut expected = vec!["line 1#a".to_owned(), "line 1#b".to_owned(), "line 10#c".to_owned(), "unknown ITEMX#x".to_owned()];
+    let mut expected = vec![
+        "line 1#a".to_owned(),
+        "line 1#b".to_owned(),
+        "line 10#c".to_owned(),
+        "unknown ITEMX#x".to_owned(),
+    ];
     expected.extend((0..15).map(|i| format!("order {i}")));
     expected.push("customer".to_owned());
     assert_eq!(kinds, expected);
@@ -471,9 +792,18 @@ async fn a_collection_decodes_every_item_of_the_partition_and_keeps_unknown_ones
 #[tokio::test]
 async fn a_collection_on_a_gsi_reads_an_inverted_index() {
     let (table, _) = shop().await;
-    let ticket = Ticket { ticket_id: "t-1".into(), state: OrderStatus::Shipped, opened_at: start() + Duration::hours(30) };
+    let ticket = Ticket {
+        ticket_id: "t-1".into(),
+        state: OrderStatus::Shipped,
+        opened_at: start() + Duration::hours(30),
+    };
     table.put(&ticket).await.unwrap();
-    let items: Vec<ByStatus> = Order::query_gsi1(&OrderStatus::Shipped).collection::<ByStatus>().stream(&table).try_collect().await.unwrap();
+    let items: Vec<ByStatus> = Order::query_gsi1(&OrderStatus::Shipped)
+        .collection::<ByStatus>()
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     let kinds: Vec<String> = items
         .iter()
         .map(|item| match item {
@@ -483,7 +813,10 @@ async fn a_collection_on_a_gsi_reads_an_inverted_index() {
         })
         .collect();
     // GSI1SK orders them by update time: order 1 at 13:00 on June 1, the ticket at 06:00 on June 2, …
-    assert_eq!(kinds, ["order 1", "ticket t-1", "order 5", "order 9", "order 13"]);
+    assert_eq!(
+        kinds,
+        ["order 1", "ticket t-1", "order 5", "order 9", "order 13"]
+    );
     table.delete_table().await.unwrap();
 }
 
@@ -495,15 +828,31 @@ async fn scans_return_only_the_entity_sequentially_and_in_parallel() {
     assert_eq!(numbers(&orders), (0..15).collect::<Vec<u128>>());
     assert_eq!(counter.count("Scan"), 1);
     counter.reset();
-    let mut parallel: Vec<Order> = Order::scan().segments(3).stream(&table).try_collect().await.unwrap();
+    let mut parallel: Vec<Order> = Order::scan()
+        .segments(3)
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     parallel.sort_by_key(|order| order.order_id);
     assert_eq!(parallel, orders);
     assert_eq!(counter.count("Scan"), 3);
-    let lines: Vec<Line> = Line::scan().filter(Line::LINE.eq(&"10".to_owned())).stream(&table).try_collect().await.unwrap();
+    let lines: Vec<Line> = Line::scan()
+        .filter(Line::LINE.eq(&"10".to_owned()))
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(lines.len(), 1);
     let request = Line::scan().segments(4).request("shop", 2).unwrap();
     assert_eq!(request.filter_expression(), Some("#n0 = :v0"));
-    assert_eq!((request.segment(), request.total_segments()), (Some(2), Some(4)));
-    assert!(matches!(Line::scan().segments(4).request("shop", 4), Err(Error::InvalidQuery { .. })));
+    assert_eq!(
+        (request.segment(), request.total_segments()),
+        (Some(2), Some(4))
+    );
+    assert!(matches!(
+        Line::scan().segments(4).request("shop", 4),
+        Err(Error::InvalidQuery { .. })
+    ));
     table.delete_table().await.unwrap();
 }

@@ -67,7 +67,11 @@ struct Session {
 }
 
 fn definition() -> TableDefinition {
-    TableDefinition::new().entity::<Order>().entity::<Account>().entity::<Route>().entity::<Session>()
+    TableDefinition::new()
+        .entity::<Order>()
+        .entity::<Account>()
+        .entity::<Route>()
+        .entity::<Session>()
 }
 
 fn time(text: &str) -> DateTime<Utc> {
@@ -88,7 +92,15 @@ fn order(order_id: u32) -> Order {
 }
 
 async fn raw(table: &Table, key: Item) -> Option<Item> {
-    table.client().get_item().table_name(table.name()).set_key(Some(key)).send().await.unwrap().item
+    table
+        .client()
+        .get_item()
+        .table_name(table.name())
+        .set_key(Some(key))
+        .send()
+        .await
+        .unwrap()
+        .item
 }
 
 #[tokio::test]
@@ -97,11 +109,27 @@ async fn create_stamps_times_and_refuses_an_existing_item() {
     let before = Utc::now();
     table.create(&order(1)).await.unwrap();
     let after = Utc::now();
-    let stored = table.get(&Order::key("c-1", &1).unwrap()).await.unwrap().unwrap();
-    assert!(before <= stored.created_at && stored.created_at <= after, "created_at is stamped");
+    let stored = table
+        .get(&Order::key("c-1", &1).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        before <= stored.created_at && stored.created_at <= after,
+        "created_at is stamped"
+    );
     assert_eq!(stored.updated_at, stored.created_at);
-    assert_eq!(Order { created_at: order(1).created_at, updated_at: order(1).updated_at, ..stored.clone() }, order(1));
-    let item = raw(&table, Order::key("c-1", &1).unwrap().to_attribute_map()).await.unwrap();
+    assert_eq!(
+        Order {
+            created_at: order(1).created_at,
+            updated_at: order(1).updated_at,
+            ..stored.clone()
+        },
+        order(1)
+    );
+    let item = raw(&table, Order::key("c-1", &1).unwrap().to_attribute_map())
+        .await
+        .unwrap();
     assert_eq!(
         item["GSI1SK"].as_s().unwrap(),
         &format!("{}", stored.updated_at.format("%Y-%m-%dT%H:%M:%S%.9fZ")),
@@ -111,8 +139,19 @@ async fn create_stamps_times_and_refuses_an_existing_item() {
     let mut again = order(1);
     again.total_cents = 1;
     let error = table.create(&again).await.unwrap_err();
-    assert!(matches!(&error, Error::AlreadyExists { entity: "Order", key } if key == "PK=CUST#c-1, SK=ORDER#0000000001"), "{error}");
-    assert_eq!(table.get(&Order::key("c-1", &1).unwrap()).await.unwrap().unwrap(), stored, "unchanged");
+    assert!(
+        matches!(&error, Error::AlreadyExists { entity: "Order", key } if key == "PK=CUST#c-1, SK=ORDER#0000000001"),
+        "{error}"
+    );
+    assert_eq!(
+        table
+            .get(&Order::key("c-1", &1).unwrap())
+            .await
+            .unwrap()
+            .unwrap(),
+        stored,
+        "unchanged"
+    );
     assert_eq!(counter.count("PutItem"), 2);
     table.delete_table().await.unwrap();
 }
@@ -121,11 +160,27 @@ async fn create_stamps_times_and_refuses_an_existing_item() {
 async fn delete_can_return_the_old_item() {
     let table = common::fresh_table("delete", &definition()).await;
     table.put(&order(1)).await.unwrap();
-    let stored = table.get(&Order::key("c-1", &1).unwrap()).await.unwrap().unwrap();
-    let old = table.delete_returning_old(&Order::key("c-1", &1).unwrap()).await.unwrap();
+    let stored = table
+        .get(&Order::key("c-1", &1).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let old = table
+        .delete_returning_old(&Order::key("c-1", &1).unwrap())
+        .await
+        .unwrap();
     assert_eq!(old, Some(stored));
-    assert_eq!(table.get(&Order::key("c-1", &1).unwrap()).await.unwrap(), None);
-    assert_eq!(table.delete_returning_old(&Order::key("c-1", &1).unwrap()).await.unwrap(), None);
+    assert_eq!(
+        table.get(&Order::key("c-1", &1).unwrap()).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        table
+            .delete_returning_old(&Order::key("c-1", &1).unwrap())
+            .await
+            .unwrap(),
+        None
+    );
     table.delete(&Order::key("c-1", &1).unwrap()).await.unwrap();
     table.delete_table().await.unwrap();
 }
@@ -134,7 +189,11 @@ async fn delete_can_return_the_old_item() {
 async fn updates_set_remove_add_and_append_and_return_typed_items() {
     let table = common::fresh_table("update", &definition()).await;
     table.create(&order(1)).await.unwrap();
-    let old = table.get(&Order::key("c-1", &1).unwrap()).await.unwrap().unwrap();
+    let old = table
+        .get(&Order::key("c-1", &1).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     let new = Order::update("c-1", &1)
         .add(Order::TOTAL_CENTS, &250)
         .remove(Order::NOTE)
@@ -147,17 +206,47 @@ async fn updates_set_remove_add_and_append_and_return_typed_items() {
     assert_eq!(new.tags, ["gift", "fragile"]);
     assert!(new.updated_at > old.updated_at, "updated_at is stamped");
     assert_eq!(new.created_at, old.created_at);
-    assert_eq!(table.get(&Order::key("c-1", &1).unwrap()).await.unwrap().unwrap(), new);
+    assert_eq!(
+        table
+            .get(&Order::key("c-1", &1).unwrap())
+            .await
+            .unwrap()
+            .unwrap(),
+        new
+    );
 
-    let previous = Order::update("c-1", &1).set(Order::TOTAL_CENTS, &99).send_returning_old(&table).await.unwrap();
+    let previous = Order::update("c-1", &1)
+        .set(Order::TOTAL_CENTS, &99)
+        .send_returning_old(&table)
+        .await
+        .unwrap();
     assert_eq!(previous, new);
-    let item = raw(&table, Order::key("c-1", &1).unwrap().to_attribute_map()).await.unwrap();
+    let item = raw(&table, Order::key("c-1", &1).unwrap().to_attribute_map())
+        .await
+        .unwrap();
     assert_eq!(item["total_cents"], AttributeValue::N("99".into()));
     assert!(!item.contains_key("note"), "removed, not NULL");
 
-    let error = Order::update("c-1", &2).set(Order::TOTAL_CENTS, &1).send(&table).await.unwrap_err();
-    assert!(matches!(&error, Error::ItemNotFound { entity: "Order", .. }), "{error}");
-    assert_eq!(table.get(&Order::key("c-1", &2).unwrap()).await.unwrap(), None, "no partial item was created");
+    let error = Order::update("c-1", &2)
+        .set(Order::TOTAL_CENTS, &1)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::ItemNotFound {
+                entity: "Order",
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert_eq!(
+        table.get(&Order::key("c-1", &2).unwrap()).await.unwrap(),
+        None,
+        "no partial item was created"
+    );
     table.delete_table().await.unwrap();
 }
 
@@ -165,22 +254,53 @@ async fn updates_set_remove_add_and_append_and_return_typed_items() {
 async fn an_update_rewrites_or_removes_the_index_attributes() {
     let table = common::fresh_table("update-index", &definition()).await;
     table.create(&order(1)).await.unwrap();
-    Order::update("c-1", &1).set(Order::STATUS, &Status::Shipped).send(&table).await.unwrap();
-    let stored = table.get(&Order::key("c-1", &1).unwrap()).await.unwrap().unwrap();
-    let item = raw(&table, Order::key("c-1", &1).unwrap().to_attribute_map()).await.unwrap();
+    Order::update("c-1", &1)
+        .set(Order::STATUS, &Status::Shipped)
+        .send(&table)
+        .await
+        .unwrap();
+    let stored = table
+        .get(&Order::key("c-1", &1).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let item = raw(&table, Order::key("c-1", &1).unwrap().to_attribute_map())
+        .await
+        .unwrap();
     assert_eq!(item["GSI1PK"].as_s().unwrap(), "STATUS#SHIPPED");
-    assert_eq!(item["GSI1SK"].as_s().unwrap(), &format!("{}", stored.updated_at.format("%Y-%m-%dT%H:%M:%S%.9fZ")));
-    let shipped: Vec<Order> = Order::query_gsi1(&Status::Shipped).stream(&table).try_collect().await.unwrap();
+    assert_eq!(
+        item["GSI1SK"].as_s().unwrap(),
+        &format!("{}", stored.updated_at.format("%Y-%m-%dT%H:%M:%S%.9fZ"))
+    );
+    let shipped: Vec<Order> = Order::query_gsi1(&Status::Shipped)
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(shipped, [stored]);
-    let pending: Vec<Order> = Order::query_gsi1(&Status::Pending).stream(&table).try_collect().await.unwrap();
+    let pending: Vec<Order> = Order::query_gsi1(&Status::Pending)
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert!(pending.is_empty());
 
-    Order::update("c-1", &1).remove(Order::STATUS).send(&table).await.unwrap();
-    let item = raw(&table, Order::key("c-1", &1).unwrap().to_attribute_map()).await.unwrap();
+    Order::update("c-1", &1)
+        .remove(Order::STATUS)
+        .send(&table)
+        .await
+        .unwrap();
+    let item = raw(&table, Order::key("c-1", &1).unwrap().to_attribute_map())
+        .await
+        .unwrap();
     for gone in ["status", "GSI1PK", "GSI1SK"] {
         assert!(!item.contains_key(gone), "{gone} is removed");
     }
-    let shipped: Vec<Order> = Order::query_gsi1(&Status::Shipped).stream(&table).try_collect().await.unwrap();
+    let shipped: Vec<Order> = Order::query_gsi1(&Status::Shipped)
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert!(shipped.is_empty(), "the item left the sparse index");
     table.delete_table().await.unwrap();
 }
@@ -188,16 +308,34 @@ async fn an_update_rewrites_or_removes_the_index_attributes() {
 #[tokio::test]
 async fn an_update_of_one_field_of_a_two_field_template_is_refused_before_sending() {
     let (table, counter) = common::fresh_counted_table("update-incomplete", &definition()).await;
-    table.put(&Route { id: "r-1".into(), origin: "AMS".into(), destination: "LIS".into() }).await.unwrap();
+    table
+        .put(&Route {
+            id: "r-1".into(),
+            origin: "AMS".into(),
+            destination: "LIS".into(),
+        })
+        .await
+        .unwrap();
     counter.reset();
-    let error = Route::update("r-1").set(Route::ORIGIN, &"OPO".to_owned()).send(&table).await.unwrap_err();
+    let error = Route::update("r-1")
+        .set(Route::ORIGIN, &"OPO".to_owned())
+        .send(&table)
+        .await
+        .unwrap_err();
     assert!(
         matches!(&error, Error::IncompleteIndexUpdate { entity: "Route", index: "GSI2", missing } if missing == &["destination".to_owned()]),
         "{error}"
     );
     assert!(counter.operations().is_empty());
-    Route::update("r-1").set(Route::ORIGIN, &"OPO".to_owned()).set(Route::DESTINATION, &"LIS".to_owned()).send(&table).await.unwrap();
-    let item = raw(&table, Route::key("r-1").unwrap().to_attribute_map()).await.unwrap();
+    Route::update("r-1")
+        .set(Route::ORIGIN, &"OPO".to_owned())
+        .set(Route::DESTINATION, &"LIS".to_owned())
+        .send(&table)
+        .await
+        .unwrap();
+    let item = raw(&table, Route::key("r-1").unwrap().to_attribute_map())
+        .await
+        .unwrap();
     assert_eq!(item["GSI2PK"].as_s().unwrap(), "FROM#OPO#TO#LIS");
     table.delete_table().await.unwrap();
 }
@@ -206,7 +344,11 @@ async fn an_update_of_one_field_of_a_two_field_template_is_refused_before_sendin
 async fn values_with_expression_syntax_have_no_effect() {
     let table = common::fresh_table("injection", &definition()).await;
     table.create(&order(1)).await.unwrap();
-    let before = table.get(&Order::key("c-1", &1).unwrap()).await.unwrap().unwrap();
+    let before = table
+        .get(&Order::key("c-1", &1).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     let injected = ") OR attribute_exists(PK) OR (".to_owned();
     let error = Order::update("c-1", &1)
         .set(Order::TOTAL_CENTS, &0)
@@ -214,18 +356,46 @@ async fn values_with_expression_syntax_have_no_effect() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(&error, Error::ConditionFailed { entity: "Order", .. }), "{error}");
-    let error = table.put_if(&order(1), Order::NOTE.eq(&injected)).await.unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::ConditionFailed {
+                entity: "Order",
+                ..
+            }
+        ),
+        "{error}"
+    );
+    let error = table
+        .put_if(&order(1), Order::NOTE.eq(&injected))
+        .await
+        .unwrap_err();
     assert!(matches!(&error, Error::ConditionFailed { .. }), "{error}");
-    let error = table.delete_if(&Order::key("c-1", &1).unwrap(), Order::NOTE.eq(&injected)).await.unwrap_err();
+    let error = table
+        .delete_if(&Order::key("c-1", &1).unwrap(), Order::NOTE.eq(&injected))
+        .await
+        .unwrap_err();
     assert!(matches!(&error, Error::ConditionFailed { .. }), "{error}");
     // The injected text is stored as a plain value, too.
-    Order::update("c-1", &1).set(Order::NOTE, &injected).send(&table).await.unwrap();
-    let after = table.get(&Order::key("c-1", &1).unwrap()).await.unwrap().unwrap();
+    Order::update("c-1", &1)
+        .set(Order::NOTE, &injected)
+        .send(&table)
+        .await
+        .unwrap();
+    let after = table
+        .get(&Order::key("c-1", &1).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(after.note.as_deref(), Some(injected.as_str()));
     assert_eq!(after.total_cents, before.total_cents);
     table
-        .delete_if(&Order::key("c-1", &1).unwrap(), Order::NOTE.eq(&injected).and(Condition::attribute_exists("PK")))
+        .delete_if(
+            &Order::key("c-1", &1).unwrap(),
+            Order::NOTE
+                .eq(&injected)
+                .and(Condition::attribute_exists("PK")),
+        )
         .await
         .unwrap();
     table.delete_table().await.unwrap();
@@ -234,34 +404,112 @@ async fn values_with_expression_syntax_have_no_effect() {
 #[tokio::test]
 async fn versions_lock_optimistically() {
     let table = common::fresh_table("versions", &definition()).await;
-    let account = Account { id: "a-1".into(), balance: 10, version: 0 };
+    let account = Account {
+        id: "a-1".into(),
+        balance: 10,
+        version: 0,
+    };
     table.put(&account).await.unwrap();
-    let stored = table.get(&Account::key("a-1").unwrap()).await.unwrap().unwrap();
+    let stored = table
+        .get(&Account::key("a-1").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(stored.version, 1);
     let error = table.put(&account).await.unwrap_err();
-    assert!(matches!(&error, Error::VersionConflict { expected: 0, found: Some(1), .. }), "{error}");
+    assert!(
+        matches!(
+            &error,
+            Error::VersionConflict {
+                expected: 0,
+                found: Some(1),
+                ..
+            }
+        ),
+        "{error}"
+    );
 
-    let error = Account::update("a-1").add(Account::BALANCE, &5).send(&table).await.unwrap_err();
-    assert!(matches!(&error, Error::MissingExpectedVersion { entity: "Account" }), "{error}");
-    let updated = Account::update("a-1").add(Account::BALANCE, &5).expect_version(1).send_returning_new(&table).await.unwrap();
-    assert_eq!(updated, Account { id: "a-1".into(), balance: 15, version: 2 });
-    let error = Account::update("a-1").add(Account::BALANCE, &5).expect_version(1).send(&table).await.unwrap_err();
-    assert!(matches!(&error, Error::VersionConflict { expected: 1, found: Some(2), .. }), "{error}");
+    let error = Account::update("a-1")
+        .add(Account::BALANCE, &5)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::MissingExpectedVersion { entity: "Account" }),
+        "{error}"
+    );
+    let updated = Account::update("a-1")
+        .add(Account::BALANCE, &5)
+        .expect_version(1)
+        .send_returning_new(&table)
+        .await
+        .unwrap();
+    assert_eq!(
+        updated,
+        Account {
+            id: "a-1".into(),
+            balance: 15,
+            version: 2
+        }
+    );
+    let error = Account::update("a-1")
+        .add(Account::BALANCE, &5)
+        .expect_version(1)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::VersionConflict {
+                expected: 1,
+                found: Some(2),
+                ..
+            }
+        ),
+        "{error}"
+    );
     let error = table.put(&stored).await.unwrap_err();
-    assert!(matches!(&error, Error::VersionConflict { expected: 1, found: Some(2), .. }), "{error}");
+    assert!(
+        matches!(
+            &error,
+            Error::VersionConflict {
+                expected: 1,
+                found: Some(2),
+                ..
+            }
+        ),
+        "{error}"
+    );
     table.put(&updated).await.unwrap();
-    assert_eq!(table.get(&Account::key("a-1").unwrap()).await.unwrap().unwrap().version, 3);
+    assert_eq!(
+        table
+            .get(&Account::key("a-1").unwrap())
+            .await
+            .unwrap()
+            .unwrap()
+            .version,
+        3
+    );
     table.delete_table().await.unwrap();
 }
 
 #[tokio::test]
 async fn a_ttl_is_stored_as_epoch_seconds() {
     let table = common::fresh_table("ttl", &definition()).await;
-    let session = Session { token: "t-1".into(), expires_at: time("2026-06-01T10:00:00Z") };
+    let session = Session {
+        token: "t-1".into(),
+        expires_at: time("2026-06-01T10:00:00Z"),
+    };
     table.put(&session).await.unwrap();
-    let item = raw(&table, Session::key("t-1").unwrap().to_attribute_map()).await.unwrap();
+    let item = raw(&table, Session::key("t-1").unwrap().to_attribute_map())
+        .await
+        .unwrap();
     assert_eq!(item["expires_at"], AttributeValue::N("1780308000".into()));
-    assert_eq!(table.get(&Session::key("t-1").unwrap()).await.unwrap(), Some(session));
+    assert_eq!(
+        table.get(&Session::key("t-1").unwrap()).await.unwrap(),
+        Some(session)
+    );
     table.delete_table().await.unwrap();
 }
 
@@ -270,34 +518,90 @@ async fn rekey_moves_an_item_in_one_transaction() {
     let (table, counter) = common::fresh_counted_table("rekey", &definition()).await;
     table.create(&order(1)).await.unwrap();
     table.create(&order(3)).await.unwrap();
-    let stored = table.get(&Order::key("c-1", &1).unwrap()).await.unwrap().unwrap();
+    let stored = table
+        .get(&Order::key("c-1", &1).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     counter.reset();
-    let moved = Order { order_id: 2, ..stored.clone() };
-    table.rekey(&Order::key("c-1", &1).unwrap(), &moved).await.unwrap();
+    let moved = Order {
+        order_id: 2,
+        ..stored.clone()
+    };
+    table
+        .rekey(&Order::key("c-1", &1).unwrap(), &moved)
+        .await
+        .unwrap();
     assert_eq!(counter.operations(), ["TransactWriteItems"]);
-    assert_eq!(table.get(&Order::key("c-1", &1).unwrap()).await.unwrap(), None);
-    let at_new_key = table.get(&Order::key("c-1", &2).unwrap()).await.unwrap().unwrap();
-    assert_eq!(Order { updated_at: stored.updated_at, created_at: stored.created_at, ..at_new_key }, moved);
+    assert_eq!(
+        table.get(&Order::key("c-1", &1).unwrap()).await.unwrap(),
+        None
+    );
+    let at_new_key = table
+        .get(&Order::key("c-1", &2).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        Order {
+            updated_at: stored.updated_at,
+            created_at: stored.created_at,
+            ..at_new_key
+        },
+        moved
+    );
 
-    let taken = Order { order_id: 3, ..moved.clone() };
-    let error = table.rekey(&Order::key("c-1", &2).unwrap(), &taken).await.unwrap_err();
+    let taken = Order {
+        order_id: 3,
+        ..moved.clone()
+    };
+    let error = table
+        .rekey(&Order::key("c-1", &2).unwrap(), &taken)
+        .await
+        .unwrap_err();
     assert!(matches!(&error, Error::AlreadyExists { .. }), "{error}");
-    assert!(table.get(&Order::key("c-1", &2).unwrap()).await.unwrap().is_some(), "nothing changed");
-    let error = table.rekey(&Order::key("c-1", &9).unwrap(), &Order { order_id: 10, ..moved }).await.unwrap_err();
+    assert!(
+        table
+            .get(&Order::key("c-1", &2).unwrap())
+            .await
+            .unwrap()
+            .is_some(),
+        "nothing changed"
+    );
+    let error = table
+        .rekey(
+            &Order::key("c-1", &9).unwrap(),
+            &Order {
+                order_id: 10,
+                ..moved
+            },
+        )
+        .await
+        .unwrap_err();
     assert!(matches!(&error, Error::ItemNotFound { .. }), "{error}");
-    assert_eq!(table.get(&Order::key("c-1", &10).unwrap()).await.unwrap(), None);
+    assert_eq!(
+        table.get(&Order::key("c-1", &10).unwrap()).await.unwrap(),
+        None
+    );
     table.delete_table().await.unwrap();
 }
 
 #[test]
 fn an_update_shows_its_exact_request() {
     let now = time("2026-06-01T10:00:00Z");
-    let request = Order::update("c-1", &7).set(Order::STATUS, &Status::Shipped).add(Order::TOTAL_CENTS, &5).request("shop", now).unwrap();
+    let request = Order::update("c-1", &7)
+        .set(Order::STATUS, &Status::Shipped)
+        .add(Order::TOTAL_CENTS, &5)
+        .request("shop", now)
+        .unwrap();
     assert_eq!(
         request.update_expression(),
         Some("SET #n0 = :v0, #n2 = :v2, #n3 = :v3, #n4 = :v4 ADD #n1 :v1")
     );
-    assert_eq!(request.condition_expression(), Some("attribute_exists(#n5)"));
+    assert_eq!(
+        request.condition_expression(),
+        Some("attribute_exists(#n5)")
+    );
     let names: HashMap<String, String> = request.expression_attribute_names().unwrap().clone();
     assert_eq!(names["#n0"], "status");
     assert_eq!(names["#n1"], "total_cents");
@@ -306,6 +610,9 @@ fn an_update_shows_its_exact_request() {
     assert_eq!(names["#n4"], "GSI1SK");
     let values = request.expression_attribute_values().unwrap();
     assert_eq!(values[":v3"].as_s().unwrap(), "STATUS#SHIPPED");
-    assert_eq!(values[":v4"].as_s().unwrap(), "2026-06-01T10:00:00.000000000Z");
+    assert_eq!(
+        values[":v4"].as_s().unwrap(),
+        "2026-06-01T10:00:00.000000000Z"
+    );
     let _ = Order::SCHEMA;
 }

@@ -122,8 +122,15 @@ pub fn has_type(item: &Item, schema: &EntitySchema) -> bool {
 }
 
 /// Decodes the stored value of attribute `attribute` from `values` into `T`.
-pub fn decode_value<T: serde::de::DeserializeOwned>(schema: &EntitySchema, values: &Item, attribute: &str) -> Result<T, Error> {
-    let value = values.get(attribute).cloned().unwrap_or(AttributeValue::Null(true));
+pub fn decode_value<T: serde::de::DeserializeOwned>(
+    schema: &EntitySchema,
+    values: &Item,
+    attribute: &str,
+) -> Result<T, Error> {
+    let value = values
+        .get(attribute)
+        .cloned()
+        .unwrap_or(AttributeValue::Null(true));
     serde_dynamo::from_attribute_value(value).map_err(|source| Error::Deserialize {
         entity: schema.type_name,
         source,
@@ -131,7 +138,12 @@ pub fn decode_value<T: serde::de::DeserializeOwned>(schema: &EntitySchema, value
 }
 
 /// Stores `value` as attribute `attribute`, serialized as serde does.
-pub fn insert_serialized<T: Serialize>(schema: &EntitySchema, item: &mut Item, attribute: &str, value: &T) -> Result<(), Error> {
+pub fn insert_serialized<T: Serialize>(
+    schema: &EntitySchema,
+    item: &mut Item,
+    attribute: &str,
+    value: &T,
+) -> Result<(), Error> {
     let value = serde_dynamo::to_attribute_value(value).map_err(|source| Error::Serialize {
         entity: schema.type_name,
         source,

@@ -373,8 +373,7 @@ impl BatchWrite {
     /// The errors `send` finds before sending.
     pub fn requests(&self) -> Result<Vec<Vec<WriteRequest>>, Error> {
         self.check()?;
-        Ok(self
-            .groups()
+        Ok(Self::groups(self.entries.clone())
             .into_iter()
             .map(|group| group.into_iter().map(|entry| entry.request).collect())
             .collect())
@@ -397,9 +396,9 @@ impl BatchWrite {
         Ok(())
     }
 
-    fn groups(&self) -> Vec<Vec<WriteEntry>> {
+    fn groups(entries: Vec<WriteEntry>) -> Vec<Vec<WriteEntry>> {
         chunks(
-            self.entries.clone(),
+            entries,
             |entry| entry.size,
             MAX_BATCH_WRITE_ITEMS,
             MAX_BATCH_WRITE_BYTES,
@@ -416,7 +415,7 @@ impl BatchWrite {
     /// exactly the write requests not written, when retries run out or a
     /// request fails with an error that is not retried (then no new
     /// request is started).
-    pub async fn send(self) -> Result<BatchWriteOutput, Error> {
+    pub async fn send(mut self) -> Result<BatchWriteOutput, Error> {
         self.check()?;
         if self.entries.is_empty() {
             return Ok(BatchWriteOutput::default());
@@ -428,8 +427,10 @@ impl BatchWrite {
             "(mixed)"
         };
         let stop = AtomicBool::new(false);
-        let outcomes: Vec<WriteOutcome> = stream::iter(self.groups().into_iter().map(|group| {
-            self.write_group(
+        let groups = Self::groups(std::mem::take(&mut self.entries));
+        let this = &self;
+        let outcomes: Vec<WriteOutcome> = stream::iter(groups.into_iter().map(|group| {
+            this.write_group(
                 group.into_iter().map(|entry| entry.request).collect(),
                 entity,
                 &stop,

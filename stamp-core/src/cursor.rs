@@ -67,7 +67,8 @@ impl Cursor {
         let json = URL_SAFE_NO_PAD
             .decode(&self.0)
             .map_err(|error| invalid(format!("not URL-safe base64: {error}")))?;
-        let content: Content = serde_json::from_slice(&json).map_err(|error| invalid(format!("not a Stamp cursor: {error}")))?;
+        let content: Content = serde_json::from_slice(&json)
+            .map_err(|error| invalid(format!("not a Stamp cursor: {error}")))?;
         if content.q != format!("{:016x}", fingerprint.0) {
             return Err(Error::CursorMismatch);
         }

@@ -116,7 +116,9 @@ pub enum Error {
 
     /// A strongly consistent read was asked of a GSI, which DynamoDB does
     /// not support.
-    #[error("a consistent read is not supported on a global secondary index (`{index}`); read the table, or accept eventual consistency")]
+    #[error(
+        "a consistent read is not supported on a global secondary index (`{index}`); read the table, or accept eventual consistency"
+    )]
     ConsistentReadOnIndex {
         /// The index name.
         index: &'static str,
@@ -139,7 +141,9 @@ pub enum Error {
     },
 
     /// A cursor from one query was given to another.
-    #[error("the cursor belongs to another query (another table, index, partition, sort-key condition or order)")]
+    #[error(
+        "the cursor belongs to another query (another table, index, partition, sort-key condition or order)"
+    )]
     CursorMismatch,
 
     /// A value in a condition or filter could not be serialized.
@@ -170,7 +174,9 @@ pub enum Error {
 
     /// The stored item's `#[stamp(version)]` is not the one the write
     /// expected: someone else wrote it first (optimistic locking).
-    #[error("entity `{entity}` with key {key} is at version {found:?}, not the expected {expected}: it was written meanwhile; read it again")]
+    #[error(
+        "entity `{entity}` with key {key} is at version {found:?}, not the expected {expected}: it was written meanwhile; read it again"
+    )]
     VersionConflict {
         /// The entity type name.
         entity: &'static str,
@@ -183,7 +189,9 @@ pub enum Error {
     },
 
     /// A write's condition expression did not hold for the stored item.
-    #[error("the condition of a write of entity `{entity}` with key {key} does not hold for the stored item")]
+    #[error(
+        "the condition of a write of entity `{entity}` with key {key} does not hold for the stored item"
+    )]
     ConditionFailed {
         /// The entity type name.
         entity: &'static str,
@@ -204,7 +212,9 @@ pub enum Error {
 
     /// An update of a versioned entity did not say which version it
     /// expects (`Update::expect_version`).
-    #[error("entity `{entity}` has a `#[stamp(version)]` field: give the update `expect_version(v)`")]
+    #[error(
+        "entity `{entity}` has a `#[stamp(version)]` field: give the update `expect_version(v)`"
+    )]
     MissingExpectedVersion {
         /// The entity type name.
         entity: &'static str,
@@ -213,7 +223,9 @@ pub enum Error {
     /// An update changes a field of a GSI key template but not the other
     /// fields the index attributes are built from, so they cannot be
     /// rebuilt.
-    #[error("the update of entity `{entity}` changes a field of index `{index}` but not {missing:?}, which its key attributes are also built from; set them too")]
+    #[error(
+        "the update of entity `{entity}` changes a field of index `{index}` but not {missing:?}, which its key attributes are also built from; set them too"
+    )]
     IncompleteIndexUpdate {
         /// The entity type name.
         entity: &'static str,
@@ -273,7 +285,9 @@ pub enum Error {
     /// The entities of a table write more GSIs than DynamoDB allows in one
     /// table (20, see
     /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#gsi-limits>).
-    #[error("the table would have {count} global secondary indexes, more than DynamoDB's {limit}: {indexes:?}")]
+    #[error(
+        "the table would have {count} global secondary indexes, more than DynamoDB's {limit}: {indexes:?}"
+    )]
     TooManyIndexes {
         /// How many distinct index names the entities write.
         count: usize,
@@ -284,7 +298,9 @@ pub enum Error {
     },
 
     /// A projection was set for an index that no entity of the table writes.
-    #[error("a projection is set for index `{index}`, which no entity writes; the indexes are {known:?}")]
+    #[error(
+        "a projection is set for index `{index}`, which no entity writes; the indexes are {known:?}"
+    )]
     UnknownIndex {
         /// The index named in the projection.
         index: String,
@@ -294,7 +310,9 @@ pub enum Error {
 
     /// An `INCLUDE` projection names no attribute; DynamoDB needs at least
     /// one (use `KEYS_ONLY` for none).
-    #[error("the INCLUDE projection of index `{index}` names no attribute; use KEYS_ONLY for keys only")]
+    #[error(
+        "the INCLUDE projection of index `{index}` names no attribute; use KEYS_ONLY for keys only"
+    )]
     EmptyIncludeProjection {
         /// The index.
         index: String,
@@ -303,7 +321,9 @@ pub enum Error {
     /// The `INCLUDE` projections of a table name more non-key attributes in
     /// total than DynamoDB allows (100, see
     /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-secondary-indexes>).
-    #[error("the INCLUDE projections name {count} attributes in total, more than DynamoDB's {limit}")]
+    #[error(
+        "the INCLUDE projections name {count} attributes in total, more than DynamoDB's {limit}"
+    )]
     TooManyProjectedAttributes {
         /// How many attributes the projections name, counted per index.
         count: usize,
@@ -357,7 +377,9 @@ pub enum Error {
     /// A Number that DynamoDB cannot store: `NaN`, an infinity, more than 38
     /// significant digits, or a magnitude outside `1E-130` to
     /// `9.99…E+125`. Found before sending.
-    #[error("attribute `{attribute}` of entity `{entity}` holds the number `{value}`, which DynamoDB cannot store: {reason}")]
+    #[error(
+        "attribute `{attribute}` of entity `{entity}` holds the number `{value}`, which DynamoDB cannot store: {reason}"
+    )]
     InvalidNumber {
         /// The entity type name.
         entity: &'static str,
@@ -385,7 +407,9 @@ pub enum Error {
 
     /// A key or index key attribute of an item to write is missing, empty,
     /// or not a string. Found before sending.
-    #[error("key attribute `{attribute}` of entity `{entity}` holds {found}, but a key attribute must be a non-empty string")]
+    #[error(
+        "key attribute `{attribute}` of entity `{entity}` holds {found}, but a key attribute must be a non-empty string"
+    )]
     InvalidKeyAttribute {
         /// The entity type name.
         entity: &'static str,
@@ -567,7 +591,9 @@ pub(crate) fn key_text(key: &crate::Item) -> String {
 
 /// `: <cause>` when there is one.
 fn cause_text(cause: &Option<Arc<aws_sdk_dynamodb::Error>>) -> String {
-    cause.as_ref().map_or_else(String::new, |cause| format!(": {cause}"))
+    cause
+        .as_ref()
+        .map_or_else(String::new, |cause| format!(": {cause}"))
 }
 
 /// The reasons of a cancelled transaction other than `None`.

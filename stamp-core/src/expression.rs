@@ -25,8 +25,11 @@ use crate::{Entity, Error};
 /// update may do (see `stamp::Update`).
 pub struct Attribute<E, T, K = Required> {
     name: &'static str,
-    marker: PhantomData<fn() -> (E, T, K)>,
+    marker: PhantomData<AttributeMarker<E, T, K>>,
 }
+
+/// Ties an [`Attribute`] to its entity, type and kind without owning them.
+type AttributeMarker<E, T, K> = fn() -> (E, T, K);
 
 /// The kind of a field that is neither optional nor in the primary key.
 #[derive(Debug, Clone, Copy)]
@@ -419,13 +422,18 @@ fn render(node: &Node, placeholders: &mut Placeholders, out: &mut String) -> Res
         }
         Node::Type(name, attribute_type) => {
             let name = placeholders.name(name);
-            let code = placeholders.value(&Ok(AttributeValue::S(attribute_type.code().to_owned())))?;
+            let code =
+                placeholders.value(&Ok(AttributeValue::S(attribute_type.code().to_owned())))?;
             write!(out, "attribute_type({name}, {code})")
         }
         Node::And(left, right) | Node::Or(left, right) => {
             out.push('(');
             render(left, placeholders, out)?;
-            out.push_str(if matches!(node, Node::And(..)) { ") AND (" } else { ") OR (" });
+            out.push_str(if matches!(node, Node::And(..)) {
+                ") AND ("
+            } else {
+                ") OR ("
+            });
             render(right, placeholders, out)?;
             out.push(')');
             Ok(())
@@ -467,7 +475,9 @@ impl Placeholders {
     /// [`Error::InvalidExpressionValue`] when the value could not be
     /// serialized.
     fn value(&mut self, value: &Value) -> Result<String, Error> {
-        let value = value.clone().map_err(|reason| Error::InvalidExpressionValue { reason })?;
+        let value = value
+            .clone()
+            .map_err(|reason| Error::InvalidExpressionValue { reason })?;
         Ok(self.add_value(value))
     }
 

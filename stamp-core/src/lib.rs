@@ -51,50 +51,56 @@ mod entity;
 mod error;
 pub mod expression;
 mod key_part;
-mod query;
 pub mod local;
+mod query;
 mod scan;
 mod schema;
+mod size;
 mod table;
 mod template;
-mod size;
 mod transaction;
 mod ttl;
 mod update;
-mod write;
 mod wire;
+mod write;
 
 #[doc(hidden)]
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
-/// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
-/// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.
-pub use serde_dynamo;
-pub use entity::{Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute, PrimaryKey, WriteTime};
+pub use batch::{BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use collection::{Collection, CollectionMember};
 pub use cursor::Cursor;
-pub use scan::Scan;
+pub use entity::{
+    Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute, PrimaryKey,
+    WriteTime,
+};
 pub use error::Error;
-pub use expression::{Attribute, AttributeType, Condition, Optional, Placeholders, PrimaryKeyField, Required, Settable};
-pub use query::{Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
+pub use expression::{
+    Attribute, AttributeType, Condition, Optional, Placeholders, PrimaryKeyField, Required,
+    Settable,
+};
 pub use key_part::{KeyPart, KeyPartError};
+pub use query::{Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
+pub use scan::Scan;
 pub use schema::{
     CloudFormationTemplate, IndexProjection, KeyNames, MAX_GLOBAL_SECONDARY_INDEXES,
     MAX_PROJECTED_ATTRIBUTES, SchemaDifference, TableBilling, TableDefinition, TableIndex,
     Throughput,
 };
-pub use table::Table;
-pub use template::{KeyBuilder, KeyTemplate, Segment};
-pub use ttl::TimeToLive;
-pub use update::{Number, Set, Update, UpdateRequest};
-pub use batch::{BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
+/// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
+/// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.
+pub use serde_dynamo;
 pub use size::{
     MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_SIZE,
     MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
 };
+pub use table::Table;
+pub use template::{KeyBuilder, KeyTemplate, Segment};
 pub use transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
     UpdateAction,
 };
+pub use ttl::TimeToLive;
+pub use update::{Number, Set, Update, UpdateRequest};
 pub use wire::{MAX_NUMBER_DIGITS, check_item, check_value};

@@ -144,10 +144,18 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The index queried, `None` for the table.
     fn index() -> Option<&'static IndexSchema> {
-        (INDEX != 0).then(|| E::SCHEMA.index(INDEX).expect("generated queries name an index of the entity"))
+        (INDEX != 0).then(|| {
+            E::SCHEMA
+                .index(INDEX)
+                .expect("generated queries name an index of the entity")
+        })
     }
 
-    fn key_attributes() -> (&'static str, Option<&'static KeyTemplate>, Option<&'static str>) {
+    fn key_attributes() -> (
+        &'static str,
+        Option<&'static KeyTemplate>,
+        Option<&'static str>,
+    ) {
         match Self::index() {
             None => (
                 E::SCHEMA.partition_key.name,
@@ -253,7 +261,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// and `high` at 23:59:59.999999999 of the last, it selects whole days.
     /// The upper bound is the real upper bound of the prefix (its last
     /// character moved to the next), not a sentinel character.
-    pub fn sort_key_between(self, low: impl SortKeyPrefix<E, INDEX>, high: impl SortKeyPrefix<E, INDEX>) -> Self {
+    pub fn sort_key_between(
+        self,
+        low: impl SortKeyPrefix<E, INDEX>,
+        high: impl SortKeyPrefix<E, INDEX>,
+    ) -> Self {
         self.with_sort(|| {
             let low = low.sort_key_prefix()?;
             let high = high.sort_key_prefix()?;
@@ -318,7 +330,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// Reads only `attributes` (a projection) and decodes each item into
     /// `P`. Key attributes are added to the projection so that cursors work.
-    pub fn project<P: serde::de::DeserializeOwned>(self, attributes: &[&'static str]) -> Query<E, INDEX, P> {
+    pub fn project<P: serde::de::DeserializeOwned>(
+        self,
+        attributes: &[&'static str],
+    ) -> Query<E, INDEX, P> {
         Query {
             partition_key: self.partition_key,
             sort: self.sort,
@@ -349,7 +364,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         E: crate::CollectionMember<C>,
     {
         const {
-            assert!(C::INDEX == INDEX, "the collection is of another index than the query");
+            assert!(
+                C::INDEX == INDEX,
+                "the collection is of another index than the query"
+            );
         }
         Query {
             partition_key: self.partition_key,
@@ -400,7 +418,14 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let mut excluded_sort_key = None;
         if let (Some(template), Some(sort_attribute)) = (sort_template, sort_attribute) {
             let scope = if self.scoped { Some(template) } else { None };
-            if let Some(text) = sort_key_condition(scope, template, sort, sort_attribute, &mut placeholders, &mut excluded_sort_key)? {
+            if let Some(text) = sort_key_condition(
+                scope,
+                template,
+                sort,
+                sort_attribute,
+                &mut placeholders,
+                &mut excluded_sort_key,
+            )? {
                 key_condition.push_str(" AND ");
                 key_condition.push_str(&text);
             }
@@ -419,13 +444,22 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             &key_values.join("\n"),
             if self.newest_first { "desc" } else { "asc" },
         ]);
-        let filter = self.filter.as_ref().map(|filter| filter.render(&mut placeholders)).transpose()?;
+        let filter = self
+            .filter
+            .as_ref()
+            .map(|filter| filter.render(&mut placeholders))
+            .transpose()?;
         let count_by_projection = count_only && excluded_sort_key.is_some();
         let projection = if count_by_projection {
-            Some(vec![placeholders.name(sort_attribute.expect("a sort key was excluded"))])
+            Some(vec![
+                placeholders.name(sort_attribute.expect("a sort key was excluded")),
+            ])
         } else {
             self.projection.as_ref().map(|attributes| {
-                let mut names: Vec<String> = attributes.iter().map(|name| placeholders.name(name)).collect();
+                let mut names: Vec<String> = attributes
+                    .iter()
+                    .map(|name| placeholders.name(name))
+                    .collect();
                 for key in Self::cursor_attributes() {
                     let key = placeholders.name(key);
                     if !names.contains(&key) {
@@ -435,7 +469,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 names
             })
         };
-        let start = self.start.as_ref().map(|cursor| cursor.decode(&fingerprint)).transpose()?;
+        let start = self
+            .start
+            .as_ref()
+            .map(|cursor| cursor.decode(&fingerprint))
+            .transpose()?;
         let input = QueryInput::builder()
             .table_name(table_name)
             .set_index_name(index.map(|index| index.name.to_owned()))
@@ -455,7 +493,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         Ok(Plan {
             input,
             fingerprint,
-            excluded_sort_key: excluded_sort_key.map(|key| (sort_attribute.expect("a sort key was excluded"), key)),
+            excluded_sort_key: excluded_sort_key
+                .map(|key| (sort_attribute.expect("a sort key was excluded"), key)),
         })
     }
 
@@ -463,7 +502,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// wanted.
     fn request_limit(&self, remaining: Option<usize>) -> Option<u32> {
         match (self.limit, remaining) {
-            (Some(limit), Some(remaining)) => Some(limit.min(remaining.min(u32::MAX as usize) as u32)),
+            (Some(limit), Some(remaining)) => {
+                Some(limit.min(remaining.min(u32::MAX as usize) as u32))
+            }
             (limit, None) => limit,
             (None, Some(remaining)) => Some(remaining.min(u32::MAX as usize) as u32),
         }
@@ -476,7 +517,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// The errors [`send`](Self::send) finds before sending.
     pub fn request(&self, table_name: &str) -> Result<QueryInput, Error> {
-        Ok(self.plan(table_name, false, self.request_limit(self.max_items))?.input)
+        Ok(self
+            .plan(table_name, false, self.request_limit(self.max_items))?
+            .input)
     }
 
     /// Sends one `Query` request and returns its page, truncated to
@@ -494,7 +537,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         self.page(plan, response, self.max_items)
     }
 
-    fn page(&self, plan: Plan, response: Response, remaining: Option<usize>) -> Result<Page<O>, Error> {
+    fn page(
+        &self,
+        plan: Plan,
+        response: Response,
+        remaining: Option<usize>,
+    ) -> Result<Page<O>, Error> {
         let mut raw: Vec<Item> = response
             .items
             .into_iter()
@@ -508,7 +556,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             if raw.len() > remaining {
                 raw.truncate(remaining);
             }
-            if raw.len() == remaining && remaining > 0 && (cursor.is_some() || raw.len() < response.count) {
+            if raw.len() == remaining
+                && remaining > 0
+                && (cursor.is_some() || raw.len() < response.count)
+            {
                 let last = raw.last().expect("remaining > 0");
                 let key: Item = Self::cursor_attributes()
                     .into_iter()
@@ -517,7 +568,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 cursor = Some(Cursor::encode(&plan.fingerprint, &key)?);
             }
         }
-        let items = raw.into_iter().map(self.decode).collect::<Result<Vec<O>, Error>>()?;
+        let items = raw
+            .into_iter()
+            .map(self.decode)
+            .collect::<Result<Vec<O>, Error>>()?;
         Ok(Page {
             items,
             cursor,
@@ -590,7 +644,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             };
             let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
             total += if plan.excluded_sort_key.is_some() {
-                response.items.iter().filter(|item| !plan.excludes(item)).count() as u64
+                response
+                    .items
+                    .iter()
+                    .filter(|item| !plan.excludes(item))
+                    .count() as u64
             } else {
                 response.count as u64
             };
@@ -629,16 +687,22 @@ fn sort_key_condition(
 ) -> Result<Option<String>, Error> {
     let has_fields = template.fields().next().is_some();
     let scope = scope_template.map_or("", KeyTemplate::literal_prefix);
-    if matches!(condition, SortCondition::Scope) && (scope_template.is_none() || (has_fields && scope.is_empty())) {
+    if matches!(condition, SortCondition::Scope)
+        && (scope_template.is_none() || (has_fields && scope.is_empty()))
+    {
         return Ok(None);
     }
     let name = placeholders.name(attribute);
     let mut value = |text: &str| placeholders.add_value(AttributeValue::S(text.to_owned()));
     let condition = match condition {
-        SortCondition::Scope if !has_fields => return Ok(Some(format!("{name} = {}", value(scope)))),
+        SortCondition::Scope if !has_fields => {
+            return Ok(Some(format!("{name} = {}", value(scope))));
+        }
         SortCondition::Scope => return Ok(Some(format!("begins_with({name}, {})", value(scope)))),
         SortCondition::Equals(key) => return Ok(Some(format!("{name} = {}", value(key)))),
-        SortCondition::BeginsWith(prefix) => return Ok(Some(format!("begins_with({name}, {})", value(prefix)))),
+        SortCondition::BeginsWith(prefix) => {
+            return Ok(Some(format!("begins_with({name}, {})", value(prefix))));
+        }
         SortCondition::Range { lower, upper } => (lower, upper),
     };
     let lower = match condition.0.clone() {
@@ -684,7 +748,9 @@ struct Plan {
 impl Plan {
     fn excludes(&self, item: &Item) -> bool {
         match &self.excluded_sort_key {
-            Some((attribute, key)) => matches!(item.get(*attribute), Some(AttributeValue::S(value)) if value == key),
+            Some((attribute, key)) => {
+                matches!(item.get(*attribute), Some(AttributeValue::S(value)) if value == key)
+            }
             None => false,
         }
     }
@@ -699,7 +765,11 @@ struct Response {
 }
 
 /// Sends one `Query` in a `stamp.request` span.
-async fn execute<E: Entity>(table: &Table, input: QueryInput, index: Option<&'static IndexSchema>) -> Result<Response, Error> {
+async fn execute<E: Entity>(
+    table: &Table,
+    input: QueryInput,
+    index: Option<&'static IndexSchema>,
+) -> Result<Response, Error> {
     let span = tracing::debug_span!(
         "stamp.request",
         operation = "Query",
@@ -731,7 +801,11 @@ async fn execute<E: Entity>(table: &Table, input: QueryInput, index: Option<&'st
             .map_err(|error| Error::dynamodb("Query", table.name(), error))?;
         let span = tracing::Span::current();
         span.record("item_count", output.count);
-        if let Some(capacity) = output.consumed_capacity.as_ref().and_then(|capacity| capacity.capacity_units) {
+        if let Some(capacity) = output
+            .consumed_capacity
+            .as_ref()
+            .and_then(|capacity| capacity.capacity_units)
+        {
             span.record("consumed_capacity", capacity);
         }
         Ok(Response {
@@ -751,8 +825,14 @@ mod tests {
 
     #[test]
     fn the_upper_bound_of_a_prefix_moves_its_last_character() {
-        assert_eq!(prefix_upper_bound("ORDER#2026-06-30#").as_deref(), Some("ORDER#2026-06-30$"));
-        assert_eq!(prefix_upper_bound("a\u{D7FF}").as_deref(), Some("a\u{E000}"));
+        assert_eq!(
+            prefix_upper_bound("ORDER#2026-06-30#").as_deref(),
+            Some("ORDER#2026-06-30$")
+        );
+        assert_eq!(
+            prefix_upper_bound("a\u{D7FF}").as_deref(),
+            Some("a\u{E000}")
+        );
         assert_eq!(prefix_upper_bound("a\u{10FFFF}").as_deref(), Some("b"));
         assert_eq!(prefix_upper_bound("\u{10FFFF}"), None);
         assert_eq!(prefix_upper_bound("é").as_deref(), Some("ê"));

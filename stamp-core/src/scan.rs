@@ -128,13 +128,18 @@ impl<E: Entity> Scan<E> {
         let inputs: Vec<Result<ScanInput, Error>> = (0..self.segments.max(1))
             .map(|segment| self.request(table.name(), segment))
             .collect();
-        let segments = inputs.into_iter().map(move |input| segment_stream::<E>(table, input).boxed_local());
+        let segments = inputs
+            .into_iter()
+            .map(move |input| segment_stream::<E>(table, input).boxed_local());
         stream::select_all(segments).boxed_local()
     }
 }
 
 /// The pages of one segment.
-fn segment_stream<'t, E: Entity + 't>(table: &'t Table, input: Result<ScanInput, Error>) -> impl Stream<Item = Result<E, Error>> + 't {
+fn segment_stream<'t, E: Entity + 't>(
+    table: &'t Table,
+    input: Result<ScanInput, Error>,
+) -> impl Stream<Item = Result<E, Error>> + 't {
     stream::try_unfold(Some((input, None::<Item>)), move |state| async move {
         let Some((input, start)) = state else {
             return Ok(None);
@@ -148,7 +153,11 @@ fn segment_stream<'t, E: Entity + 't>(table: &'t Table, input: Result<ScanInput,
     .try_flatten()
 }
 
-async fn execute<E: Entity>(table: &Table, input: ScanInput, start: Option<Item>) -> Result<(Vec<Item>, Option<Item>), Error> {
+async fn execute<E: Entity>(
+    table: &Table,
+    input: ScanInput,
+    start: Option<Item>,
+) -> Result<(Vec<Item>, Option<Item>), Error> {
     let span = tracing::debug_span!(
         "stamp.request",
         operation = "Scan",
@@ -177,7 +186,11 @@ async fn execute<E: Entity>(table: &Table, input: ScanInput, start: Option<Item>
             .map_err(|error| Error::dynamodb("Scan", table.name(), error))?;
         let span = tracing::Span::current();
         span.record("item_count", output.count);
-        if let Some(capacity) = output.consumed_capacity.as_ref().and_then(|capacity| capacity.capacity_units) {
+        if let Some(capacity) = output
+            .consumed_capacity
+            .as_ref()
+            .and_then(|capacity| capacity.capacity_units)
+        {
             span.record("consumed_capacity", capacity);
         }
         Ok((output.items.unwrap_or_default(), output.last_evaluated_key))

@@ -26,6 +26,7 @@ enum Action {
     SetIfNotExists(&'static str, Value),
     Remove(&'static str),
     Add(&'static str, Value),
+    Subtract(&'static str, Value),
     Append(&'static str, Value),
     Delete(&'static str, Value),
 }
@@ -37,6 +38,7 @@ impl Action {
             | Action::SetIfNotExists(name, _)
             | Action::Remove(name)
             | Action::Add(name, _)
+            | Action::Subtract(name, _)
             | Action::Append(name, _)
             | Action::Delete(name, _) => name,
         }
@@ -50,7 +52,9 @@ macro_rules! numbers {
     ($($ty:ty),*) => {$(impl Number for $ty {})*};
 }
 
-numbers!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
+numbers!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+);
 
 /// Sets of strings or numbers, stored as DynamoDB `SS` / `NS`, which `ADD`
 /// and `DELETE` change element by element.
@@ -89,7 +93,8 @@ string_sets!(HashSet, BTreeSet);
 number_sets!(u8, u16, u32, u64, i8, i16, i32, i64);
 
 fn set_value(set: &impl Set) -> Value {
-    set.to_set_value().ok_or_else(|| "an empty set (DynamoDB refuses empty sets)".to_owned())
+    set.to_set_value()
+        .ok_or_else(|| "an empty set (DynamoDB refuses empty sets)".to_owned())
 }
 
 /// An `UpdateItem` of one item of entity `E`, built by the generated
@@ -146,15 +151,25 @@ impl<E: Entity> Update<E> {
     }
 
     /// `SET attribute = value`.
-    pub fn set<T: Serialize, K: Settable>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
-        self.actions.push(Action::Set(attribute.name(), to_value(value)));
+    pub fn set<T: Serialize, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        value: &T,
+    ) -> Self {
+        self.actions
+            .push(Action::Set(attribute.name(), to_value(value)));
         self
     }
 
     /// `SET attribute = if_not_exists(attribute, value)`: sets it only when
     /// the item does not have it yet.
-    pub fn set_if_not_exists<T: Serialize, K: Settable>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
-        self.actions.push(Action::SetIfNotExists(attribute.name(), to_value(value)));
+    pub fn set_if_not_exists<T: Serialize, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        value: &T,
+    ) -> Self {
+        self.actions
+            .push(Action::SetIfNotExists(attribute.name(), to_value(value)));
         self
     }
 
@@ -167,26 +182,55 @@ impl<E: Entity> Update<E> {
     /// `ADD attribute value` on a number: adds `value` (negative to
     /// subtract); an absent attribute counts as 0.
     pub fn add<T: Number, K: Settable>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
-        self.actions.push(Action::Add(attribute.name(), to_value(value)));
+        self.actions
+            .push(Action::Add(attribute.name(), to_value(value)));
+        self
+    }
+
+    /// `SET attribute = attribute - value` on a number the item has, such as
+    /// a stock decremented by a quantity (guard it with a condition such as
+    /// `Product::STOCK.ge(&quantity)` so it cannot go below zero).
+    pub fn subtract<T: Number, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        value: &T,
+    ) -> Self {
+        self.actions
+            .push(Action::Subtract(attribute.name(), to_value(value)));
         self
     }
 
     /// `ADD attribute elements` on a set stored as `SS`/`NS`.
-    pub fn add_to_set<T: Set, K: Settable>(mut self, attribute: Attribute<E, T, K>, elements: &T) -> Self {
-        self.actions.push(Action::Add(attribute.name(), set_value(elements)));
+    pub fn add_to_set<T: Set, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        elements: &T,
+    ) -> Self {
+        self.actions
+            .push(Action::Add(attribute.name(), set_value(elements)));
         self
     }
 
     /// `DELETE attribute elements`: removes elements from a set.
-    pub fn delete_from_set<T: Set, K: Settable>(mut self, attribute: Attribute<E, T, K>, elements: &T) -> Self {
-        self.actions.push(Action::Delete(attribute.name(), set_value(elements)));
+    pub fn delete_from_set<T: Set, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        elements: &T,
+    ) -> Self {
+        self.actions
+            .push(Action::Delete(attribute.name(), set_value(elements)));
         self
     }
 
     /// `SET attribute = list_append(if_not_exists(attribute, []), values)`:
     /// appends to a list.
-    pub fn append<X: Serialize, K: Settable>(mut self, attribute: Attribute<E, Vec<X>, K>, values: &[X]) -> Self {
-        self.actions.push(Action::Append(attribute.name(), to_value(values)));
+    pub fn append<X: Serialize, K: Settable>(
+        mut self,
+        attribute: Attribute<E, Vec<X>, K>,
+        values: &[X],
+    ) -> Self {
+        self.actions
+            .push(Action::Append(attribute.name(), to_value(values)));
         self
     }
 
@@ -224,15 +268,19 @@ impl<E: Entity> Update<E> {
             return Err(invalid("the update changes nothing".to_owned()));
         }
         let mut actions = self.actions.clone();
-        if let Some(version) = schema.version_attribute {
-            if actions.iter().any(|action| action.attribute() == version) {
-                return Err(invalid(format!("the version `{version}` is counted by Stamp; use `expect_version`")));
-            }
+        if let Some(version) = schema.version_attribute
+            && actions.iter().any(|action| action.attribute() == version)
+        {
+            return Err(invalid(format!(
+                "the version `{version}` is counted by Stamp; use `expect_version`"
+            )));
         }
-        if let Some(updated_at) = schema.updated_at_attribute {
-            if !actions.iter().any(|action| action.attribute() == updated_at) {
-                actions.push(Action::Set(updated_at, to_value(&now)));
-            }
+        if let Some(updated_at) = schema.updated_at_attribute
+            && !actions
+                .iter()
+                .any(|action| action.attribute() == updated_at)
+        {
+            actions.push(Action::Set(updated_at, to_value(&now)));
         }
         // The fields this update gives a value, by attribute; NULL for removed ones.
         let mut changed: Item = HashMap::new();
@@ -240,7 +288,9 @@ impl<E: Entity> Update<E> {
         for action in &actions {
             match action {
                 Action::Set(name, value) => {
-                    let value = value.clone().map_err(|reason| Error::InvalidExpressionValue { reason })?;
+                    let value = value
+                        .clone()
+                        .map_err(|reason| Error::InvalidExpressionValue { reason })?;
                     changed.insert((*name).to_owned(), value);
                 }
                 Action::Remove(name) => {
@@ -252,36 +302,61 @@ impl<E: Entity> Update<E> {
         let mut index_sets: Vec<(&'static str, String)> = Vec::new();
         let mut index_removes: Vec<&'static str> = Vec::new();
         for index in schema.indexes {
-            let attribute_of = |field: &str| schema.field_attributes.iter().find(|known| known.field == field);
-            let parts: Vec<(&'static str, Vec<&'static str>)> = std::iter::once(&index.partition_key)
-                .chain(index.sort_key.as_ref())
-                .map(|key| {
-                    let fields = key.template.fields().filter_map(|field| attribute_of(field).map(|known| known.attribute));
-                    (key.name, fields.collect())
-                })
+            let attribute_of = |field: &str| {
+                schema
+                    .field_attributes
+                    .iter()
+                    .find(|known| known.field == field)
+            };
+            let parts: Vec<(&'static str, Vec<&'static str>)> =
+                std::iter::once(&index.partition_key)
+                    .chain(index.sort_key.as_ref())
+                    .map(|key| {
+                        let fields = key
+                            .template
+                            .fields()
+                            .filter_map(|field| attribute_of(field).map(|known| known.attribute));
+                        (key.name, fields.collect())
+                    })
+                    .collect();
+            let all_fields: Vec<&'static str> = parts
+                .iter()
+                .flat_map(|(_, fields)| fields.iter().copied())
                 .collect();
-            let all_fields: Vec<&'static str> = parts.iter().flat_map(|(_, fields)| fields.iter().copied()).collect();
             if let Some(field) = unknown.iter().find(|name| all_fields.contains(name)) {
                 return Err(invalid(format!(
                     "`{field}` is in a key template of {}, so it must be set to a value (not added to, appended to or set if absent), for the index attributes to be rebuilt",
                     index.name
                 )));
             }
-            let touched: Vec<&(&'static str, Vec<&'static str>)> =
-                parts.iter().filter(|(_, fields)| fields.iter().any(|field| changed.contains_key(*field))).collect();
+            let touched: Vec<&(&'static str, Vec<&'static str>)> = parts
+                .iter()
+                .filter(|(_, fields)| fields.iter().any(|field| changed.contains_key(*field)))
+                .collect();
             if touched.is_empty() {
                 continue;
             }
-            let optional = |attribute: &str| schema.field_attributes.iter().any(|known| known.attribute == attribute && known.optional);
-            let removes_index = all_fields
-                .iter()
-                .any(|field| optional(field) && matches!(changed.get(*field), Some(AttributeValue::Null(_))));
+            let optional = |attribute: &str| {
+                schema
+                    .field_attributes
+                    .iter()
+                    .any(|known| known.attribute == attribute && known.optional)
+            };
+            let removes_index = all_fields.iter().any(|field| {
+                optional(field) && matches!(changed.get(*field), Some(AttributeValue::Null(_)))
+            });
             if removes_index {
                 index_removes.extend(parts.iter().map(|(name, _)| *name));
                 continue;
             }
-            let enters_index = all_fields.iter().any(|field| optional(field) && changed.contains_key(*field));
-            let rebuilt: Vec<&(&'static str, Vec<&'static str>)> = if enters_index { parts.iter().collect() } else { touched };
+            let enters_index = all_fields
+                .iter()
+                .any(|field| optional(field) && changed.contains_key(*field));
+            let rebuilt: Vec<&(&'static str, Vec<&'static str>)> = if enters_index {
+                parts.iter().collect()
+            } else {
+                touched
+            };
             let missing: Vec<&'static str> = rebuilt
                 .iter()
                 .flat_map(|(_, fields)| fields.iter().copied())
@@ -304,24 +379,41 @@ impl<E: Entity> Update<E> {
 
         let mut placeholders = Placeholders::default();
         let value = |placeholders: &mut Placeholders, value: &Value| -> Result<String, Error> {
-            let value = value.clone().map_err(|reason| Error::InvalidExpressionValue { reason })?;
+            let value = value
+                .clone()
+                .map_err(|reason| Error::InvalidExpressionValue { reason })?;
             Ok(placeholders.add_value(value))
         };
-        let (mut sets, mut removes, mut adds, mut deletes) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut sets, mut removes, mut adds, mut deletes) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for action in &actions {
             let name = placeholders.name(action.attribute());
             match action {
-                Action::Set(_, v) => sets.push(format!("{name} = {}", value(&mut placeholders, v)?)),
+                Action::Set(_, v) => {
+                    sets.push(format!("{name} = {}", value(&mut placeholders, v)?))
+                }
                 Action::SetIfNotExists(_, v) => {
-                    sets.push(format!("{name} = if_not_exists({name}, {})", value(&mut placeholders, v)?));
+                    sets.push(format!(
+                        "{name} = if_not_exists({name}, {})",
+                        value(&mut placeholders, v)?
+                    ));
                 }
                 Action::Append(_, v) => {
                     let empty = placeholders.add_value(AttributeValue::L(Vec::new()));
-                    sets.push(format!("{name} = list_append(if_not_exists({name}, {empty}), {})", value(&mut placeholders, v)?));
+                    sets.push(format!(
+                        "{name} = list_append(if_not_exists({name}, {empty}), {})",
+                        value(&mut placeholders, v)?
+                    ));
                 }
                 Action::Remove(_) => removes.push(name),
                 Action::Add(_, v) => adds.push(format!("{name} {}", value(&mut placeholders, v)?)),
-                Action::Delete(_, v) => deletes.push(format!("{name} {}", value(&mut placeholders, v)?)),
+                Action::Subtract(_, v) => sets.push(format!(
+                    "{name} = {name} - {}",
+                    value(&mut placeholders, v)?
+                )),
+                Action::Delete(_, v) => {
+                    deletes.push(format!("{name} {}", value(&mut placeholders, v)?))
+                }
             }
         }
         for (attribute, text) in index_sets {
@@ -335,20 +427,34 @@ impl<E: Entity> Update<E> {
                 removes.push(name);
             }
         }
-        let mut conditions = vec![format!("attribute_exists({})", placeholders.name(schema.partition_key.name))];
+        let mut conditions = vec![format!(
+            "attribute_exists({})",
+            placeholders.name(schema.partition_key.name)
+        )];
         if let Some(version) = schema.version_attribute {
             let expected = self.expected_version.ok_or(Error::MissingExpectedVersion {
                 entity: schema.type_name,
             })?;
             let name = placeholders.name(version);
-            conditions.push(format!("{name} = {}", placeholders.add_value(AttributeValue::N(expected.to_string()))));
-            adds.push(format!("{name} {}", placeholders.add_value(AttributeValue::N("1".to_owned()))));
+            conditions.push(format!(
+                "{name} = {}",
+                placeholders.add_value(AttributeValue::N(expected.to_string()))
+            ));
+            adds.push(format!(
+                "{name} {}",
+                placeholders.add_value(AttributeValue::N("1".to_owned()))
+            ));
         }
         if let Some(condition) = &self.condition {
             conditions.push(format!("({})", condition.render(&mut placeholders)?));
         }
         let mut clauses = Vec::new();
-        for (keyword, parts) in [("SET", sets), ("REMOVE", removes), ("ADD", adds), ("DELETE", deletes)] {
+        for (keyword, parts) in [
+            ("SET", sets),
+            ("REMOVE", removes),
+            ("ADD", adds),
+            ("DELETE", deletes),
+        ] {
             if !parts.is_empty() {
                 clauses.push(format!("{keyword} {}", parts.join(", ")));
             }
@@ -381,7 +487,30 @@ impl<E: Entity> Update<E> {
             .expect("UpdateItemInput has no required fields"))
     }
 
-    async fn execute(&self, table: &Table, return_value: ReturnValue) -> Result<Option<Item>, Error> {
+    /// The update as a transaction action, rendered now: pass it to
+    /// `TransactWrite::update`. It keeps the `attribute_exists` guard and
+    /// the version check.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`render`](Self::render).
+    pub fn to_action(&self) -> Result<crate::UpdateAction, Error> {
+        let rendered = self.render(Utc::now())?;
+        Ok(crate::UpdateAction {
+            key: rendered.key,
+            update_expression: rendered.update_expression,
+            condition_expression: Some(rendered.condition_expression),
+            names: rendered.names,
+            values: rendered.values,
+            entity: E::SCHEMA.type_name,
+        })
+    }
+
+    async fn execute(
+        &self,
+        table: &Table,
+        return_value: ReturnValue,
+    ) -> Result<Option<Item>, Error> {
         let rendered = self.render(Utc::now())?;
         let schema = E::SCHEMA;
         let key = rendered.key.clone();
@@ -417,7 +546,9 @@ impl<E: Entity> Update<E> {
                 self.expected_version,
                 error,
                 |error| match error {
-                    UpdateItemError::ConditionalCheckFailedException(failure) => Some(failure.item.clone()),
+                    UpdateItemError::ConditionalCheckFailedException(failure) => {
+                        Some(failure.item.clone())
+                    }
                     _ => None,
                 },
             )),
@@ -442,7 +573,10 @@ impl<E: Entity> Update<E> {
     ///
     /// As [`send`](Self::send), and the errors of [`Entity::from_item`].
     pub async fn send_returning_new(&self, table: &Table) -> Result<E, Error> {
-        let item = self.execute(table, ReturnValue::AllNew).await?.unwrap_or_default();
+        let item = self
+            .execute(table, ReturnValue::AllNew)
+            .await?
+            .unwrap_or_default();
         E::from_item(item)
     }
 
@@ -453,7 +587,10 @@ impl<E: Entity> Update<E> {
     ///
     /// As [`send_returning_new`](Self::send_returning_new).
     pub async fn send_returning_old(&self, table: &Table) -> Result<E, Error> {
-        let item = self.execute(table, ReturnValue::AllOld).await?.unwrap_or_default();
+        let item = self
+            .execute(table, ReturnValue::AllOld)
+            .await?
+            .unwrap_or_default();
         E::from_item(item)
     }
 }

@@ -8,7 +8,8 @@ use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, Delete, Put, ReturnValue, ReturnValuesOnConditionCheckFailure, TransactWriteItem,
+    AttributeValue, Delete, Put, ReturnValue, ReturnValuesOnConditionCheckFailure,
+    TransactWriteItem,
 };
 use chrono::Utc;
 use tracing::Instrument;
@@ -53,7 +54,8 @@ where
                     key: key.to_owned(),
                 };
             };
-            if let (Some(attribute), Some(expected)) = (schema.version_attribute, expected_version) {
+            if let (Some(attribute), Some(expected)) = (schema.version_attribute, expected_version)
+            {
                 let found = match old.get(attribute) {
                     Some(AttributeValue::N(number)) => number.parse::<u64>().ok(),
                     _ => None,
@@ -109,7 +111,11 @@ pub(crate) struct RenderedPut {
 /// and the condition: `attribute_not_exists(PK)` for a create or a
 /// versioned entity at version 0, `version = v` for one at version v, AND
 /// `condition`.
-fn render_put<E: Entity>(entity: &E, mode: PutMode, condition: Option<&Condition<E>>) -> Result<RenderedPut, Error> {
+fn render_put<E: Entity>(
+    entity: &E,
+    mode: PutMode,
+    condition: Option<&Condition<E>>,
+) -> Result<RenderedPut, Error> {
     let schema = E::SCHEMA;
     let creating = matches!(mode, PutMode::Create) || entity.version() == Some(0);
     let mut item = entity.to_item_at(Some(WriteTime {
@@ -120,14 +126,23 @@ fn render_put<E: Entity>(entity: &E, mode: PutMode, condition: Option<&Condition
     let mut conditions = Vec::new();
     let version = schema.version_attribute.zip(entity.version());
     if let Some((attribute, version)) = version {
-        item.insert(attribute.to_owned(), AttributeValue::N((version + 1).to_string()));
+        item.insert(
+            attribute.to_owned(),
+            AttributeValue::N((version + 1).to_string()),
+        );
         if version > 0 {
             let name = placeholders.name(attribute);
-            conditions.push(format!("{name} = {}", placeholders.add_value(AttributeValue::N(version.to_string()))));
+            conditions.push(format!(
+                "{name} = {}",
+                placeholders.add_value(AttributeValue::N(version.to_string()))
+            ));
         }
     }
     if creating {
-        conditions.push(format!("attribute_not_exists({})", placeholders.name(schema.partition_key.name)));
+        conditions.push(format!(
+            "attribute_not_exists({})",
+            placeholders.name(schema.partition_key.name)
+        ));
     }
     if let Some(condition) = condition {
         conditions.push(format!("({})", condition.render(&mut placeholders)?));
@@ -142,7 +157,11 @@ fn render_put<E: Entity>(entity: &E, mode: PutMode, condition: Option<&Condition
 }
 
 impl Table {
-    async fn put_rendered<E: Entity>(&self, rendered: RenderedPut, creating: bool) -> Result<(), Error> {
+    async fn put_rendered<E: Entity>(
+        &self,
+        rendered: RenderedPut,
+        creating: bool,
+    ) -> Result<(), Error> {
         let key = describe_key::<E>(&rendered.item);
         let result = self
             .client()
@@ -159,12 +178,25 @@ impl Table {
         match result {
             Ok(_) => Ok(()),
             Err(error) => Err(
-                match conditional_failure::<E, _, _>("PutItem", self, &key, rendered.expected_version, error, |error| match error {
-                    PutItemError::ConditionalCheckFailedException(failure) => Some(failure.item.clone()),
-                    _ => None,
-                }) {
-                    Error::ConditionFailed { entity, key, .. } if creating => Error::AlreadyExists { entity, key },
-                    Error::ItemNotFound { entity, key } if rendered.expected_version.is_some_and(|version| version > 0) => {
+                match conditional_failure::<E, _, _>(
+                    "PutItem",
+                    self,
+                    &key,
+                    rendered.expected_version,
+                    error,
+                    |error| match error {
+                        PutItemError::ConditionalCheckFailedException(failure) => {
+                            Some(failure.item.clone())
+                        }
+                        _ => None,
+                    },
+                ) {
+                    Error::ConditionFailed { entity, key, .. } if creating => {
+                        Error::AlreadyExists { entity, key }
+                    }
+                    Error::ItemNotFound { entity, key }
+                        if rendered.expected_version.is_some_and(|version| version > 0) =>
+                    {
                         Error::VersionConflict {
                             entity,
                             key,
@@ -207,7 +239,11 @@ impl Table {
     ///
     /// As [`put`](Self::put), and [`Error::ConditionFailed`] with the stored
     /// item, or [`Error::ItemNotFound`] when there is none.
-    pub async fn put_if<E: Entity>(&self, entity: &E, condition: Condition<E>) -> Result<(), Error> {
+    pub async fn put_if<E: Entity>(
+        &self,
+        entity: &E,
+        condition: Condition<E>,
+    ) -> Result<(), Error> {
         let rendered = render_put(entity, PutMode::Replace, Some(&condition))?;
         self.put_rendered::<E>(rendered, false).await
     }
@@ -225,9 +261,16 @@ impl Table {
         self.put_rendered::<E>(rendered, true).await
     }
 
-    async fn delete_item<E: Entity>(&self, key: &PrimaryKey<E>, condition: Option<&Condition<E>>, return_old: bool) -> Result<Option<E>, Error> {
+    async fn delete_item<E: Entity>(
+        &self,
+        key: &PrimaryKey<E>,
+        condition: Option<&Condition<E>>,
+        return_old: bool,
+    ) -> Result<Option<E>, Error> {
         let mut placeholders = Placeholders::default();
-        let condition = condition.map(|condition| condition.render(&mut placeholders)).transpose()?;
+        let condition = condition
+            .map(|condition| condition.render(&mut placeholders))
+            .transpose()?;
         let key_map = key.to_attribute_map();
         let result = self
             .client()
@@ -237,13 +280,21 @@ impl Table {
             .set_condition_expression(condition)
             .set_expression_attribute_names(placeholders.names())
             .set_expression_attribute_values(placeholders.values())
-            .return_values(if return_old { ReturnValue::AllOld } else { ReturnValue::None })
+            .return_values(if return_old {
+                ReturnValue::AllOld
+            } else {
+                ReturnValue::None
+            })
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send()
             .instrument(span("DeleteItem", self, E::SCHEMA.type_name))
             .await;
         match result {
-            Ok(output) => output.attributes.filter(|item| !item.is_empty()).map(E::from_item).transpose(),
+            Ok(output) => output
+                .attributes
+                .filter(|item| !item.is_empty())
+                .map(E::from_item)
+                .transpose(),
             Err(error) => Err(conditional_failure::<E, _, _>(
                 "DeleteItem",
                 self,
@@ -251,7 +302,9 @@ impl Table {
                 None,
                 error,
                 |error| match error {
-                    DeleteItemError::ConditionalCheckFailedException(failure) => Some(failure.item.clone()),
+                    DeleteItemError::ConditionalCheckFailedException(failure) => {
+                        Some(failure.item.clone())
+                    }
                     _ => None,
                 },
             )),
@@ -275,7 +328,10 @@ impl Table {
     /// # Errors
     ///
     /// [`Error::DynamoDb`], and the errors of [`Entity::from_item`].
-    pub async fn delete_returning_old<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
+    pub async fn delete_returning_old<E: Entity>(
+        &self,
+        key: &PrimaryKey<E>,
+    ) -> Result<Option<E>, Error> {
         self.delete_item(key, None, true).await
     }
 
@@ -285,8 +341,14 @@ impl Table {
     ///
     /// [`Error::ConditionFailed`] with the stored item, [`Error::ItemNotFound`]
     /// when there is none, [`Error::DynamoDb`].
-    pub async fn delete_if<E: Entity>(&self, key: &PrimaryKey<E>, condition: Condition<E>) -> Result<(), Error> {
-        self.delete_item(key, Some(&condition), false).await.map(|_| ())
+    pub async fn delete_if<E: Entity>(
+        &self,
+        key: &PrimaryKey<E>,
+        condition: Condition<E>,
+    ) -> Result<(), Error> {
+        self.delete_item(key, Some(&condition), false)
+            .await
+            .map(|_| ())
     }
 
     /// Moves an item to a new primary key in one `TransactWriteItems`: the
@@ -344,7 +406,10 @@ impl Table {
                         _ => None,
                     })
                     .unwrap_or_default();
-                let failed = |position: usize| reasons.get(position).and_then(Option::as_deref) == Some("ConditionalCheckFailed");
+                let failed = |position: usize| {
+                    reasons.get(position).and_then(Option::as_deref)
+                        == Some("ConditionalCheckFailed")
+                };
                 if failed(0) {
                     Err(Error::ItemNotFound {
                         entity: schema.type_name,

@@ -43,11 +43,19 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         }
     }
     let Data::Enum(data) = &input.data else {
-        cx.error_spanned_by(ident, format!("`#[derive(Collection)]` needs an enum of entities, and `{ident}` is not an enum"));
+        cx.error_spanned_by(
+            ident,
+            format!(
+                "`#[derive(Collection)]` needs an enum of entities, and `{ident}` is not an enum"
+            ),
+        );
         return cx.check().err().unwrap_or_default();
     };
     if !input.generics.params.is_empty() {
-        cx.error_spanned_by(&input.generics, format!("`#[derive(Collection)]` does not support generic parameters on `{ident}`"));
+        cx.error_spanned_by(
+            &input.generics,
+            format!("`#[derive(Collection)]` does not support generic parameters on `{ident}`"),
+        );
     }
     let mut members = Vec::new();
     let mut unknown = None;
@@ -80,12 +88,19 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         );
     }
     if members.is_empty() {
-        cx.error_spanned_by(ident, format!("`{ident}` has no entity variant: add one such as `Order(Order)`"));
+        cx.error_spanned_by(
+            ident,
+            format!("`{ident}` has no entity variant: add one such as `Order(Order)`"),
+        );
     }
     if let Err(errors) = cx.check() {
         return errors;
     }
-    let place = if index == 0 { "the table".to_owned() } else { format!("GSI{index}") };
+    let place = if index == 0 {
+        "the table".to_owned()
+    } else {
+        format!("GSI{index}")
+    };
     let (_, first_type) = members[0];
     let checks = members.iter().skip(1).map(|(variant, ty)| {
         let message = format!(

@@ -162,7 +162,12 @@ fn build_key_from(container: &Container, pieces: &[Piece], place: &TemplatePlace
 
 /// `impl SortKeyPrefix<E, INDEX>` for each leading prefix of a sort-key
 /// template's fields: `&A`, `(&A, &B)`, ….
-fn sort_key_prefixes(container: &Container, template: &Template, place: &TemplatePlace, index: u8) -> Vec<TokenStream> {
+fn sort_key_prefixes(
+    container: &Container,
+    template: &Template,
+    place: &TemplatePlace,
+    index: u8,
+) -> Vec<TokenStream> {
     let krate = &container.krate;
     let ident = container.ident;
     let all = pieces(template);
@@ -359,10 +364,11 @@ fn generate(container: &Container) -> TokenStream {
             .iter()
             .find(|field| get(field) && field.serialized.is_some())
     };
-    let optional_name = |field: Option<&Field>| match field.and_then(|field| field.serialized.as_deref()) {
-        Some(name) => quote!(::core::option::Option::Some(#name)),
-        None => quote!(::core::option::Option::None),
-    };
+    let optional_name =
+        |field: Option<&Field>| match field.and_then(|field| field.serialized.as_deref()) {
+            Some(name) => quote!(::core::option::Option::Some(#name)),
+            None => quote!(::core::option::Option::None),
+        };
     let version_field = special(|field| field.version.is_some());
     let created_at_field = special(|field| field.created_at.is_some());
     let updated_at_field = special(|field| field.updated_at.is_some());
@@ -566,7 +572,11 @@ fn generate(container: &Container) -> TokenStream {
             let ty = parameter_type(field);
             quote!(#ident: #ty)
         });
-        let build = build_key(container, index_pk, &TemplatePlace::IndexPartitionKey(position));
+        let build = build_key(
+            container,
+            index_pk,
+            &TemplatePlace::IndexPartitionKey(position),
+        );
         let function = format_ident!("query_gsi{}", index.number);
         let doc = format!(
             "A query of `{ident}` items on index `{}`: `{} = {}`{}.\n\n\
@@ -578,7 +588,11 @@ fn generate(container: &Container) -> TokenStream {
             index
                 .sk
                 .as_ref()
-                .map(|template| format!(" and the sort key `{}` within `{}`", index.sk_attribute.value, template.literal.value()))
+                .map(|template| format!(
+                    " and the sort key `{}` within `{}`",
+                    index.sk_attribute.value,
+                    template.literal.value()
+                ))
                 .unwrap_or_default(),
         );
         query_functions.push(quote! {
@@ -592,7 +606,12 @@ fn generate(container: &Container) -> TokenStream {
             }
         });
         if let Some(template) = &index.sk {
-            prefix_impls.extend(sort_key_prefixes(container, template, &TemplatePlace::IndexSortKey(position), number));
+            prefix_impls.extend(sort_key_prefixes(
+                container,
+                template,
+                &TemplatePlace::IndexSortKey(position),
+                number,
+            ));
         }
     }
 
@@ -631,12 +650,33 @@ fn generate(container: &Container) -> TokenStream {
     let mut from_values_arms = Vec::new();
     for (position, index) in indexes.iter().enumerate() {
         let attributes = [
-            (index.pk.as_ref(), &index.pk_attribute.value, TemplatePlace::IndexPartitionKey(position)),
-            (index.sk.as_ref(), &index.sk_attribute.value, TemplatePlace::IndexSortKey(position)),
+            (
+                index.pk.as_ref(),
+                &index.pk_attribute.value,
+                TemplatePlace::IndexPartitionKey(position),
+            ),
+            (
+                index.sk.as_ref(),
+                &index.sk_attribute.value,
+                TemplatePlace::IndexSortKey(position),
+            ),
         ];
         for (template, attribute, place) in attributes {
             let Some(template) = template else { continue };
             let fields = template_fields(container, &[template]);
+            if let Some(unstored) = fields.iter().find(|field| field.serialized.is_none()) {
+                let reason = format!(
+                    "`{attribute}` is built from `{}`, which serde does not store, so an update cannot rebuild it",
+                    unstored.name
+                );
+                from_values_arms.push(quote! {
+                    #attribute => ::core::result::Result::Err(#krate::Error::InvalidUpdate {
+                        entity: __schema.type_name,
+                        reason: ::std::string::String::from(#reason),
+                    }),
+                });
+                continue;
+            }
             let bindings = fields.iter().map(|field| {
                 let ident = field.ident;
                 let ty = field.key_type();

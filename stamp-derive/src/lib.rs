@@ -12,8 +12,8 @@ use syn::{DeriveInput, parse_macro_input};
 
 mod ast;
 mod case;
-mod collection;
 mod check;
+mod collection;
 mod ctxt;
 mod expand;
 mod key_part;

@@ -3,12 +3,23 @@
 //! | item | PK | SK | GSI1PK / GSI1SK |
 //! |---|---|---|---|
 //! | customer profile | `CUST#<customer_id>` | `PROFILE` | |
-//! | order | `CUST#<customer_id>` | `ORDER#<created_at>#<order_id>` | `STATUS#<status>` / `<updated_at>` while it has a status |
-//! | line item | `ORDER#<order_id>` | `ITEM#<line_no>` | |
+//! | order | `CUST#<customer_id>` | `ORDER#<created_at>#<order_id>` | `STATUS#<status>` / `<updated_at>` while it has a status; GSI2: `ORDER#<order_id>` / `ORDER` |
+//! | line item | `ORDER#<order_id>` | `ITEM#<line_no>` | GSI2: `ORDER#<order_id>` / `ITEM#<line_no>` |
 //! | product | `PRODUCT#<sku>` | `PRODUCT` | |
 //! | session | `SESSION#<token>` | `SESSION` | |
 //!
-//! The demo (`cargo xtask demo`) and the integration tests use this model.
+//! GSI2 is an inverted index that puts an order next to its line items,
+//! so "an order with its line items" is one query
+//! ([`OrderWithItems`]): the order itself lives in its customer's
+//! partition, so the table alone cannot answer it in one request.
+//!
+//! The demo (`cargo xtask demo`) and the integration tests use this model:
+//! [`data`] generates the data set, [`scenario`] runs the access patterns
+//! and places orders.
+
+pub mod data;
+pub mod requests;
+pub mod scenario;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -53,6 +64,7 @@ pub struct Customer {
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<created_at>#<order_id>"]
 #[gsi1(pk = "STATUS#<status>", sk = "<updated_at>")]
+#[gsi2(pk = "ORDER#<order_id>", sk = "ORDER")]
 pub struct Order {
     /// The customer who placed it.
     pub customer_id: String,
@@ -74,6 +86,7 @@ pub struct Order {
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "ORDER#<order_id>"]
 #[sk = "ITEM#<line_no>"]
+#[gsi2(pk = "ORDER#<order_id>", sk = "ITEM#<line_no>")]
 pub struct LineItem {
     /// The order it belongs to.
     pub order_id: Uuid,
@@ -116,6 +129,30 @@ pub struct Session {
     pub expires_at: DateTime<Utc>,
 }
 
+/// A customer's partition: the profile and the orders ("a customer and
+/// their newest orders" in one query).
+#[derive(stamp::Collection, Debug, Clone, PartialEq)]
+pub enum CustomerWithOrders {
+    /// The profile (sort key `PROFILE`).
+    Customer(Customer),
+    /// An order (sort key `ORDER#…`).
+    Order(Order),
+    /// Any other item of the partition, as read.
+    Unknown(stamp::Item),
+}
+
+/// An order and its line items, from GSI2.
+#[derive(stamp::Collection, Debug, Clone, PartialEq)]
+#[stamp(index = 2)]
+pub enum OrderWithItems {
+    /// The order.
+    Order(Order),
+    /// One of its line items.
+    LineItem(LineItem),
+    /// Any other item of the index partition, as read.
+    Unknown(stamp::Item),
+}
+
 /// The one table of the service.
 pub fn table_definition() -> TableDefinition {
     TableDefinition::new()
@@ -133,6 +170,14 @@ pub fn table_definition() -> TableDefinition {
 /// server, fixed dummy credentials are used (local servers accept any), and
 /// the region defaults to `us-east-1`.
 pub async fn client(endpoint: Option<&str>) -> aws_sdk_dynamodb::Client {
+    client_counting(endpoint, None).await
+}
+
+/// [`client`], with its requests counted by `counter` when one is given.
+pub async fn client_counting(
+    endpoint: Option<&str>,
+    counter: Option<&requests::RequestCounter>,
+) -> aws_sdk_dynamodb::Client {
     use aws_sdk_dynamodb::config::ProvideCredentials;
 
     let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
@@ -144,10 +189,14 @@ pub async fn client(endpoint: Option<&str>) -> aws_sdk_dynamodb::Client {
         Some(provider) => provider.provide_credentials().await.is_ok(),
         None => false,
     };
-    match endpoint {
+    let mut config = match endpoint {
         Some(endpoint) if !has_credentials || shared.region().is_none() => {
-            aws_sdk_dynamodb::Client::from_conf(stamp::local::config(endpoint).build())
+            stamp::local::config(endpoint)
         }
-        _ => aws_sdk_dynamodb::Client::new(&shared),
+        _ => aws_sdk_dynamodb::config::Builder::from(&shared),
+    };
+    if let Some(counter) = counter {
+        config = config.interceptor(counter.clone());
     }
+    aws_sdk_dynamodb::Client::from_conf(config.build())
 }

@@ -1,24 +1,34 @@
-//! `cargo xtask demo`: the reference service on a DynamoDB endpoint.
+//! `cargo xtask demo`: the reference e-commerce service on a DynamoDB
+//! endpoint. Creates the table from the schema, loads a generated data set
+//! with batch writes, runs every access pattern, places orders in
+//! transactions, and deletes the table.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{Duration, NaiveDate};
 use clap::Parser;
-use stamp::{Entity, Table};
-use stamp_examples::{Customer, LineItem, Order, OrderStatus, Product, client, table_definition};
+use indicatif::{ProgressBar, ProgressStyle};
+use stamp::Table;
+use stamp_examples::data::{self, Size};
+use stamp_examples::requests::RequestCounter;
+use stamp_examples::scenario::{self, OrderLine, Placement, Run};
+use stamp_examples::{
+    CustomerWithOrders, Order, OrderStatus, OrderWithItems, client_counting, table_definition,
+};
 use uuid::Uuid;
 
-/// Creates a table for the reference service, writes a few items, reads them
-/// back by typed key, and deletes the table.
+/// Runs the reference service of Stamp end to end.
 #[derive(Parser)]
 struct Arguments {
-    /// The DynamoDB endpoint, such as http://localhost:8000; AWS when absent.
+    /// The DynamoDB endpoint, such as http://localhost:8000; AWS (with the
+    /// standard credential chain) when absent.
     #[arg(long)]
     endpoint: Option<String>,
-    /// The table to create; it is deleted at the end.
-    #[arg(long, default_value = "stamp-demo")]
-    table: String,
+    /// The table to create; it is deleted at the end. Defaults to
+    /// `stamp-demo-<unix time>`.
+    #[arg(long)]
+    table: Option<String>,
 }
 
 #[tokio::main]
@@ -33,108 +43,302 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn run(arguments: &Arguments) -> Result<(), stamp::Error> {
-    let table = Table::new(
-        client(arguments.endpoint.as_deref()).await,
-        &arguments.table,
+fn heading(text: &str) {
+    println!();
+    println!(
+        "── {text} {}",
+        "─".repeat(70usize.saturating_sub(text.chars().count()))
     );
+}
+
+fn money(cents: u64) -> String {
+    format!("${}.{:02}", cents / 100, cents % 100)
+}
+
+fn status(status: Option<OrderStatus>) -> &'static str {
+    match status {
+        Some(OrderStatus::Pending) => "PENDING",
+        Some(OrderStatus::Paid) => "PAID",
+        Some(OrderStatus::Shipped) => "SHIPPED",
+        Some(OrderStatus::Delivered) => "DELIVERED",
+        None => "(archived)",
+    }
+}
+
+fn order_row(order: &Order) -> String {
+    format!(
+        "order     {}  {}  {:<10}  {:>10}  {}",
+        order.created_at.format("%Y-%m-%d %H:%M"),
+        order.customer_id,
+        status(order.status),
+        money(order.total_cents),
+        &order.order_id.to_string()[..8],
+    )
+}
+
+/// Prints a pattern's key condition, cost and first rows.
+fn show<T>(run: &Run<T>, rows: Vec<String>) {
+    heading(run.pattern);
+    println!("  key condition  {}", run.key_condition);
+    println!(
+        "  requests       {:<6} latency  {:.1} ms      items  {}",
+        run.requests,
+        run.latency.as_secs_f64() * 1000.0,
+        rows.len()
+    );
+    for row in rows.iter().take(4) {
+        println!("    {row}");
+    }
+    if rows.len() > 4 {
+        println!("    … {} more", rows.len() - 4);
+    }
+}
+
+async fn run(arguments: &Arguments) -> Result<(), stamp::Error> {
     let started = Instant::now();
+    let counter = RequestCounter::default();
+    let name = arguments
+        .table
+        .clone()
+        .unwrap_or_else(|| format!("stamp-demo-{}", chrono::Utc::now().timestamp()));
+    let table = Table::new(
+        client_counting(arguments.endpoint.as_deref(), Some(&counter)).await,
+        name,
+    );
     table.create_table(&table_definition()).await?;
     println!(
-        "created table `{}` in {} ms",
-        table.name(),
-        started.elapsed().as_millis()
+        "created table `{}` (PK, SK, GSI1, GSI2, TTL on expires_at)",
+        table.name()
     );
-    let result = show(&table).await;
+    let result = scenario_run(&table, &counter).await;
     table.delete_table().await?;
-    println!("deleted table `{}`", table.name());
+    println!();
+    println!(
+        "deleted table `{}`; {} requests in {:.1} s",
+        table.name(),
+        counter.count(),
+        started.elapsed().as_secs_f64()
+    );
     result
 }
 
-async fn show(table: &Table) -> Result<(), stamp::Error> {
-    let placed: DateTime<Utc> = "2026-06-01T10:00:00Z".parse().expect("a valid time");
-    let customer = Customer {
-        customer_id: "c-0001".into(),
-        name: "Ada Lovelace".into(),
-        email: "ada@example.com".into(),
-        order_count: 1,
-        created_at: placed - Duration::days(30),
-    };
-    let order = Order {
-        customer_id: customer.customer_id.clone(),
-        order_id: Uuid::from_u128(1),
-        created_at: placed,
-        status: Some(OrderStatus::Pending),
-        updated_at: placed,
-        total_cents: 4_500,
-        line_count: 1,
-    };
-    let line = LineItem {
-        order_id: order.order_id,
-        line_no: 1,
+async fn scenario_run(table: &Table, counter: &RequestCounter) -> Result<(), stamp::Error> {
+    let data = data::generate(data::SEED, Size::DEMO);
+    heading(&format!(
+        "loading {} items (seed {}) with BatchWriteItem",
+        data.len(),
+        data::SEED
+    ));
+    println!(
+        "  {} customers, {} products, {} orders, {} line items, {} sessions",
+        data.customers.len(),
+        data.products.len(),
+        data.orders.len(),
+        data.line_items.len(),
+        data.sessions.len()
+    );
+    let bar = ProgressBar::new(data.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("  [{bar:40}] {pos}/{len} items  {per_sec}  eta {eta}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let loading = Instant::now();
+    let before = counter.count();
+    scenario::load(table, &data, 1_000, |written| {
+        bar.set_position(written as u64)
+    })
+    .await?;
+    bar.finish_and_clear();
+    println!(
+        "  loaded {} items in {:.1} s with {} requests",
+        data.len(),
+        loading.elapsed().as_secs_f64(),
+        counter.count() - before
+    );
+
+    let customer = &data.customers[41];
+    let run = scenario::customer_by_id(table, counter, &customer.customer_id).await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|customer| {
+            format!(
+                "customer  {}  {}  {}  {} orders",
+                customer.customer_id, customer.name, customer.email, customer.order_count
+            )
+        })
+        .collect();
+    show(&run, rows);
+
+    let run =
+        scenario::customer_with_newest_orders(table, counter, &customer.customer_id, 10).await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|item| match item {
+            CustomerWithOrders::Customer(customer) => {
+                format!("customer  {}  {}", customer.customer_id, customer.name)
+            }
+            CustomerWithOrders::Order(order) => order_row(order),
+            CustomerWithOrders::Unknown(_) => "another item type".to_owned(),
+        })
+        .collect();
+    show(&run, rows);
+
+    let first = NaiveDate::from_ymd_opt(2026, 2, 1).expect("a date");
+    let last = NaiveDate::from_ymd_opt(2026, 2, 28).expect("a date");
+    let run = scenario::orders_in_range(table, counter, &customer.customer_id, first, last).await?;
+    let rows = run.result.iter().map(order_row).collect();
+    show(&run, rows);
+
+    let order = &data.orders[7];
+    let run = scenario::order_with_items(table, counter, &order.order_id).await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|item| match item {
+            OrderWithItems::Order(order) => order_row(order),
+            OrderWithItems::LineItem(line) => format!(
+                "line {}    {}  × {}  at {}",
+                line.line_no,
+                line.sku,
+                line.quantity,
+                money(line.unit_price_cents)
+            ),
+            OrderWithItems::Unknown(_) => "another item type".to_owned(),
+        })
+        .collect();
+    show(&run, rows);
+
+    let run = scenario::product_by_sku(table, counter, "SKU-00042").await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|product| {
+            format!(
+                "product   {}  {}  {}  {} in stock",
+                product.sku,
+                product.name,
+                money(product.price_cents),
+                product.stock
+            )
+        })
+        .collect();
+    show(&run, rows);
+
+    let run = scenario::newest_in_status(table, counter, OrderStatus::Pending, 10).await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|order| {
+            format!(
+                "updated {}  {}",
+                order.updated_at.format("%Y-%m-%d %H:%M"),
+                order_row(order)
+            )
+        })
+        .collect();
+    show(&run, rows);
+
+    let session = &data.sessions[0];
+    let run = scenario::session_by_token(table, counter, &session.token).await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|session| {
+            format!(
+                "session   {}  {}  expires {} (TTL, epoch seconds)",
+                session.token,
+                session.customer_id,
+                session.expires_at.format("%Y-%m-%d %H:%M")
+            )
+        })
+        .collect();
+    show(&run, rows);
+
+    heading("placing an order: one TransactWriteItems");
+    let prices: Vec<(String, u64)> = data
+        .products
+        .iter()
+        .map(|product| (product.sku.clone(), product.price_cents))
+        .collect();
+    let order_id = Uuid::from_u128(0x5EED);
+    let placed_at = data::epoch() + Duration::days(160);
+    let lines = [
+        OrderLine {
+            sku: "SKU-00042".into(),
+            quantity: 2,
+        },
+        OrderLine {
+            sku: "SKU-00007".into(),
+            quantity: 1,
+        },
+    ];
+    for attempt in ["first attempt", "retry, same order id"] {
+        let before = counter.count();
+        let started = Instant::now();
+        let outcome = scenario::place_order(
+            table,
+            &customer.customer_id,
+            order_id,
+            placed_at,
+            &lines,
+            &prices,
+        )
+        .await?;
+        let text = match outcome {
+            Placement::Placed { total_cents } => format!("placed, total {}", money(total_cents)),
+            Placement::AlreadyPlaced => {
+                "already placed: the order exists, nothing changed".to_owned()
+            }
+            other => format!("{other:?}"),
+        };
+        println!(
+            "  {attempt:<22} {text:<52} {} request, {:.1} ms",
+            counter.count() - before,
+            started.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+    let product = scenario::product_by_sku(table, counter, "SKU-00042")
+        .await?
+        .result;
+    let stock = product.map_or(0, |product| product.stock);
+    let too_many = [OrderLine {
         sku: "SKU-00042".into(),
-        quantity: 3,
-        unit_price_cents: 1_500,
+        quantity: stock + 1,
+    }];
+    let outcome = scenario::place_order(
+        table,
+        &customer.customer_id,
+        Uuid::from_u128(0x5EEE),
+        placed_at,
+        &too_many,
+        &prices,
+    )
+    .await?;
+    let text = match outcome {
+        Placement::OutOfStock {
+            sku,
+            requested,
+            available,
+        } => format!(
+            "cancelled: ConditionalCheckFailed on {sku} (stock >= {requested}); stock is {}",
+            available.map_or("unknown".to_owned(), |stock| stock.to_string())
+        ),
+        other => format!("{other:?}"),
     };
-    let product = Product {
-        sku: "SKU-00042".into(),
-        name: "Analytical engine gear".into(),
-        price_cents: 1_500,
-        stock: 97,
-    };
-
-    println!();
-    println!("{:<10} {:<18} {:<72} {:>6}", "entity", "PK", "SK", "ms");
-    put_and_get(table, &customer).await?;
-    put_and_get(table, &order).await?;
-    put_and_get(table, &line).await?;
-    put_and_get(table, &product).await?;
-
-    let index_key = Order::gsi1_key(&OrderStatus::Pending, &order.updated_at)?;
-    println!();
+    println!("  {:<22} {text}", "more than in stock");
+    let customer_now = scenario::customer_by_id(table, counter, &customer.customer_id)
+        .await?
+        .result;
     println!(
-        "the order is in {} as {} = {}, {} = {}",
-        index_key.index().name,
-        index_key.index().partition_key.name,
-        index_key.partition_key(),
-        index_key.index().sort_key.map_or("-", |key| key.name),
-        index_key.sort_key().unwrap_or("-"),
-    );
-    let (created_at, order_id) = Order::parse_sort_key(order.primary_key()?.sort_key())?;
-    println!("its sort key parses back to created_at = {created_at}, order_id = {order_id}");
-    let missing = table.get(&Customer::key("c-9999")?).await?;
-    println!(
-        "customer c-9999: {}",
-        if missing.is_none() {
-            "absent (Ok(None))"
-        } else {
-            "present"
-        }
-    );
-    Ok(())
-}
-
-/// Puts `entity`, gets it back by its typed key, checks they are equal and
-/// prints one row.
-async fn put_and_get<E: Entity + PartialEq + std::fmt::Debug>(
-    table: &Table,
-    entity: &E,
-) -> Result<(), stamp::Error> {
-    let started = Instant::now();
-    table.put(entity).await?;
-    let key = entity.primary_key()?;
-    let read = table.get(&key).await?;
-    assert_eq!(
-        read.as_ref(),
-        Some(entity),
-        "the item read back equals the one written"
-    );
-    println!(
-        "{:<10} {:<18} {:<72} {:>6.1}",
-        E::SCHEMA.type_name,
-        key.partition_key(),
-        key.sort_key(),
-        started.elapsed().as_secs_f64() * 1000.0
+        "  {} has {} orders now (was {}); SKU-00042 stock {} (was {})",
+        customer.customer_id,
+        customer_now.map_or(0, |customer| customer.order_count),
+        customer.order_count,
+        stock,
+        data.products[41].stock
     );
     Ok(())
 }

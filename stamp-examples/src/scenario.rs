@@ -1,0 +1,383 @@
+//! The reference service's access patterns and its order placement, as the
+//! demo runs them and the integration test checks them.
+
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+use futures::TryStreamExt;
+use stamp::{CancellationCode, Entity, Error, Table};
+use uuid::Uuid;
+
+use crate::data::DataSet;
+use crate::requests::RequestCounter;
+use crate::{
+    Customer, CustomerWithOrders, LineItem, Order, OrderStatus, OrderWithItems, Product, Session,
+};
+
+/// One run of an access pattern.
+#[derive(Debug, Clone)]
+pub struct Run<T> {
+    /// What the pattern answers.
+    pub pattern: &'static str,
+    /// The key condition sent, with its placeholders filled in, or the key
+    /// of a get.
+    pub key_condition: String,
+    /// The result.
+    pub result: T,
+    /// HTTP requests sent.
+    pub requests: usize,
+    /// Wall time from the first request to the result.
+    pub latency: Duration,
+}
+
+/// Runs `pattern` and measures it.
+async fn measure<T, F>(
+    counter: &RequestCounter,
+    pattern: &'static str,
+    key_condition: String,
+    run: F,
+) -> Result<Run<T>, Error>
+where
+    F: std::future::Future<Output = Result<T, Error>>,
+{
+    let before = counter.count();
+    let started = Instant::now();
+    let result = run.await?;
+    Ok(Run {
+        pattern,
+        key_condition,
+        result,
+        requests: counter.count() - before,
+        latency: started.elapsed(),
+    })
+}
+
+/// A key condition with its `#name` and `:value` placeholders filled in,
+/// for display.
+fn readable(input: &aws_sdk_dynamodb::operation::query::QueryInput) -> String {
+    let mut text = input
+        .key_condition_expression()
+        .unwrap_or_default()
+        .to_owned();
+    let mut names: Vec<(&String, &String)> = input
+        .expression_attribute_names()
+        .into_iter()
+        .flatten()
+        .collect();
+    names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(b.0.cmp(a.0)));
+    for (placeholder, name) in names {
+        text = text.replace(placeholder.as_str(), name);
+    }
+    let mut values: Vec<_> = input
+        .expression_attribute_values()
+        .into_iter()
+        .flatten()
+        .collect();
+    values.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(b.0.cmp(a.0)));
+    for (placeholder, value) in values {
+        let shown = value
+            .as_s()
+            .map_or_else(|_| format!("{value:?}"), |text| format!("\"{text}\""));
+        text = text.replace(placeholder.as_str(), &shown);
+    }
+    if let Some(index) = input.index_name() {
+        text = format!("{index}: {text}");
+    }
+    text
+}
+
+fn key_text<E: Entity>(key: &stamp::PrimaryKey<E>) -> String {
+    format!(
+        "{} = \"{}\" AND {} = \"{}\"",
+        E::SCHEMA.partition_key.name,
+        key.partition_key(),
+        E::SCHEMA.sort_key.name,
+        key.sort_key()
+    )
+}
+
+/// A customer by id: one `GetItem`.
+pub async fn customer_by_id(
+    table: &Table,
+    counter: &RequestCounter,
+    customer_id: &str,
+) -> Result<Run<Option<Customer>>, Error> {
+    let key = Customer::key(customer_id)?;
+    measure(counter, "a customer by id", key_text(&key), table.get(&key)).await
+}
+
+/// A customer and their `count` newest orders: one `Query` of the
+/// partition, newest first (the profile's sort key, `PROFILE`, sorts after
+/// every `ORDER#…`).
+pub async fn customer_with_newest_orders(
+    table: &Table,
+    counter: &RequestCounter,
+    customer_id: &str,
+    count: u32,
+) -> Result<Run<Vec<CustomerWithOrders>>, Error> {
+    let query = Order::query(customer_id)
+        .newest_first()
+        .limit(count + 1)
+        .collection::<CustomerWithOrders>();
+    let key_condition = readable(&query.request(table.name())?);
+    measure(
+        counter,
+        "a customer and their 10 newest orders",
+        key_condition,
+        async { Ok(query.send(table).await?.items) },
+    )
+    .await
+}
+
+/// A customer's orders placed from `first` to `last`, whole days
+/// inclusive: one `Query` with the sort key between two typed bounds.
+pub async fn orders_in_range(
+    table: &Table,
+    counter: &RequestCounter,
+    customer_id: &str,
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Result<Run<Vec<Order>>, Error> {
+    let from: DateTime<Utc> = first.and_time(NaiveTime::MIN).and_utc();
+    let to: DateTime<Utc> = last
+        .and_hms_nano_opt(23, 59, 59, 999_999_999)
+        .expect("a valid time")
+        .and_utc();
+    let query = Order::query(customer_id).sort_key_between(&from, &to);
+    let key_condition = readable(&query.request(table.name())?);
+    measure(
+        counter,
+        "a customer's orders in a date range",
+        key_condition,
+        async { query.stream(table).try_collect().await },
+    )
+    .await
+}
+
+/// An order with its line items: one `Query` of GSI2.
+pub async fn order_with_items(
+    table: &Table,
+    counter: &RequestCounter,
+    order_id: &Uuid,
+) -> Result<Run<Vec<OrderWithItems>>, Error> {
+    let query = LineItem::query_gsi2(order_id).collection::<OrderWithItems>();
+    let key_condition = readable(&query.request(table.name())?);
+    measure(
+        counter,
+        "an order with its line items",
+        key_condition,
+        async { query.stream(table).try_collect().await },
+    )
+    .await
+}
+
+/// A product by SKU: one `GetItem`.
+pub async fn product_by_sku(
+    table: &Table,
+    counter: &RequestCounter,
+    sku: &str,
+) -> Result<Run<Option<Product>>, Error> {
+    let key = Product::key(sku)?;
+    measure(counter, "a product by SKU", key_text(&key), table.get(&key)).await
+}
+
+/// The `count` most recently updated orders in `status`, of all customers:
+/// one `Query` of the sparse GSI1, newest first.
+pub async fn newest_in_status(
+    table: &Table,
+    counter: &RequestCounter,
+    status: OrderStatus,
+    count: u32,
+) -> Result<Run<Vec<Order>>, Error> {
+    let query = Order::query_gsi1(&status).newest_first().limit(count);
+    let key_condition = readable(&query.request(table.name())?);
+    measure(
+        counter,
+        "the newest PENDING orders of all customers",
+        key_condition,
+        async { Ok(query.send(table).await?.items) },
+    )
+    .await
+}
+
+/// A session by token: one `GetItem` (the item expires by TTL).
+pub async fn session_by_token(
+    table: &Table,
+    counter: &RequestCounter,
+    token: &str,
+) -> Result<Run<Option<Session>>, Error> {
+    let key = Session::key(token)?;
+    measure(
+        counter,
+        "a session by token",
+        key_text(&key),
+        table.get(&key),
+    )
+    .await
+}
+
+/// Loads `data` with batch writes, `chunk` items per call, calling
+/// `progress` with the number of items written so far.
+///
+/// # Errors
+///
+/// The errors of `BatchWrite::send`; unprocessed items are retried and
+/// reported, never dropped.
+pub async fn load(
+    table: &Table,
+    data: &DataSet,
+    chunk: usize,
+    mut progress: impl FnMut(usize),
+) -> Result<(), Error> {
+    let mut written = 0;
+    macro_rules! load_all {
+        ($items:expr) => {
+            for part in $items.chunks(chunk) {
+                table
+                    .batch_write()
+                    .put_all(part)
+                    .max_concurrency(8)
+                    .send()
+                    .await?;
+                written += part.len();
+                progress(written);
+            }
+        };
+    }
+    load_all!(data.products);
+    load_all!(data.customers);
+    load_all!(data.orders);
+    load_all!(data.line_items);
+    load_all!(data.sessions);
+    Ok(())
+}
+
+/// One line of a new order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderLine {
+    /// The product.
+    pub sku: String,
+    /// How many units.
+    pub quantity: u32,
+}
+
+/// What placing an order did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Placement {
+    /// The order, its line items, the customer's order count and the stock
+    /// were written in one transaction.
+    Placed {
+        /// The order's total, in cents.
+        total_cents: u64,
+    },
+    /// An order with this id exists: nothing was changed (a retry).
+    AlreadyPlaced,
+    /// A product has less stock than the line asks for: nothing was changed.
+    OutOfStock {
+        /// The product.
+        sku: String,
+        /// The quantity asked for.
+        requested: u32,
+        /// The stock, as the transaction found it.
+        available: Option<u32>,
+    },
+}
+
+/// Places an order in one `TransactWriteItems`:
+///
+/// 1. create the order (`attribute_not_exists(PK)`, so a retry with the
+///    same client-generated id changes nothing);
+/// 2. add 1 to the customer's `order_count`;
+/// 3. per line, subtract the quantity from the product's `stock`, guarded
+///    by `stock >= quantity`, and create the line item.
+///
+/// # Errors
+///
+/// Validation errors before sending, and DynamoDB errors other than a
+/// cancellation, which becomes [`Placement::AlreadyPlaced`] or
+/// [`Placement::OutOfStock`].
+pub async fn place_order(
+    table: &Table,
+    customer_id: &str,
+    order_id: Uuid,
+    placed_at: DateTime<Utc>,
+    lines: &[OrderLine],
+    prices: &[(String, u64)],
+) -> Result<Placement, Error> {
+    let price = |sku: &str| {
+        prices
+            .iter()
+            .find(|(known, _)| known == sku)
+            .map_or(0, |(_, price)| *price)
+    };
+    let total_cents = lines
+        .iter()
+        .map(|line| price(&line.sku) * u64::from(line.quantity))
+        .sum();
+    let order = Order {
+        customer_id: customer_id.to_owned(),
+        order_id,
+        created_at: placed_at,
+        status: Some(OrderStatus::Pending),
+        updated_at: placed_at,
+        total_cents,
+        line_count: lines.len() as u32,
+    };
+    let mut transaction = table
+        .transact_write()
+        .create(&order)
+        .update(
+            Customer::update(customer_id)
+                .add(Customer::ORDER_COUNT, &1)
+                .to_action()?,
+        )
+        .return_old_items_on_failure();
+    for (position, line) in lines.iter().enumerate() {
+        transaction = transaction
+            .update(
+                Product::update(&line.sku)
+                    .subtract(Product::STOCK, &line.quantity)
+                    .condition(Product::STOCK.ge(&line.quantity))
+                    .to_action()?,
+            )
+            .create(&LineItem {
+                order_id,
+                line_no: position as u32 + 1,
+                sku: line.sku.clone(),
+                quantity: line.quantity,
+                unit_price_cents: price(&line.sku),
+            });
+    }
+    match transaction.send().await {
+        Ok(()) => Ok(Placement::Placed { total_cents }),
+        Err(Error::TransactionCanceled { reasons, table }) => {
+            let failed = |index: usize| {
+                reasons.iter().any(|reason| {
+                    reason.index == index && reason.code == CancellationCode::ConditionalCheckFailed
+                })
+            };
+            if failed(0) {
+                return Ok(Placement::AlreadyPlaced);
+            }
+            for (position, line) in lines.iter().enumerate() {
+                let index = 2 + 2 * position;
+                if failed(index) {
+                    let available = reasons
+                        .iter()
+                        .find(|reason| reason.index == index)
+                        .and_then(|reason| reason.old_item.as_ref())
+                        .and_then(|item| item.get("stock"))
+                        .and_then(|stock| stock.as_n().ok())
+                        .and_then(|stock| stock.parse().ok());
+                    return Ok(Placement::OutOfStock {
+                        sku: line.sku.clone(),
+                        requested: line.quantity,
+                        available,
+                    });
+                }
+            }
+            Err(Error::TransactionCanceled { reasons, table })
+        }
+        Err(other) => Err(other),
+    }
+}
