@@ -616,3 +616,20 @@ fn an_update_shows_its_exact_request() {
     );
     let _ = Order::SCHEMA;
 }
+
+#[tokio::test]
+async fn versioned_entities_are_refused_in_batches_and_checked_in_transactions() {
+    let (table, counter) = common::fresh_counted_table("versions-batch", &definition()).await;
+    let account = Account { id: "a-1".into(), balance: 10, version: 0 };
+    let error = table.batch_write().put(&account).send().await.unwrap_err();
+    assert!(matches!(&error, Error::VersionedBatchWrite { entity: "Account" }), "{error}");
+    assert!(counter.operations().is_empty());
+
+    table.transact_write().put(&account).send().await.unwrap();
+    let stored = table.get(&Account::key("a-1").unwrap()).await.unwrap().unwrap();
+    assert_eq!(stored.version, 1, "a transactional put increments the version");
+    let error = table.transact_write().put(&account).send().await.unwrap_err();
+    assert!(matches!(&error, Error::TransactionCanceled { .. }), "{error}");
+    assert_eq!(table.get(&Account::key("a-1").unwrap()).await.unwrap().unwrap(), stored, "unchanged");
+    table.delete_table().await.unwrap();
+}

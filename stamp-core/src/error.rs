@@ -235,6 +235,14 @@ pub enum Error {
         missing: Vec<String>,
     },
 
+    /// A batch write was given an entity with a `#[stamp(version)]` field:
+    /// `BatchWriteItem` cannot check versions, so it would lose updates.
+    #[error("entity `{entity}` has a `#[stamp(version)]` field, and a batch write cannot check versions: write it with `put` or in a transaction")]
+    VersionedBatchWrite {
+        /// The entity type name.
+        entity: &'static str,
+    },
+
     /// A table definition has no entity.
     #[error("the table definition has no entity; add one with `TableDefinition::entity::<E>()`")]
     EmptyTableDefinition,

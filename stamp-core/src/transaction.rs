@@ -17,6 +17,7 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
+use crate::write::{PutMode, render_put};
 use crate::expression::{Condition, Placeholders};
 use crate::size::{
     MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
@@ -246,21 +247,25 @@ impl TransactWrite {
         }
     }
 
-    fn add_put<E: Entity>(
-        mut self,
-        entity: &E,
-        condition: Option<Result<Rendered, Error>>,
-    ) -> Self {
-        let made = crate::wire::item_for_write(entity)
-            .and_then(|(item, size)| Ok((item, size, condition.transpose()?)));
-        match made {
-            Ok((item, size, condition)) => {
-                let size = size + condition.as_ref().map_or(0, Rendered::values_size);
+    /// Adds a put rendered as [`Table::put`] renders it: time stamps, the
+    /// version check and increment, and the guard of `mode`, AND `condition`.
+    fn add_put<E: Entity>(mut self, entity: &E, mode: PutMode, condition: Option<&Condition<E>>) -> Self {
+        match render_put(entity, mode, condition) {
+            Ok(rendered) => {
+                let condition = rendered.condition.map(|expression| Rendered {
+                    expression,
+                    names: rendered.placeholders.names(),
+                    values: rendered.placeholders.values(),
+                });
+                let size = rendered.size + condition.as_ref().map_or(0, Rendered::values_size);
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
-                    key: crate::wire::key_of(E::SCHEMA, &item),
+                    key: crate::wire::key_of(E::SCHEMA, &rendered.item),
                     size,
-                    kind: Kind::Put { item, condition },
+                    kind: Kind::Put {
+                        item: rendered.item,
+                        condition,
+                    },
                 });
             }
             Err(error) => self.keep_error(error),
@@ -268,23 +273,25 @@ impl TransactWrite {
         self
     }
 
-    /// Adds a put of `entity`, replacing any item with its primary key.
+    /// Adds a put of `entity`, replacing any item with its primary key
+    /// (stamping `updated_at`, and checking and incrementing a
+    /// `#[stamp(version)]` as [`Table::put`] does).
     pub fn put<E: Entity>(self, entity: &E) -> Self {
-        self.add_put(entity, None)
+        self.add_put(entity, PutMode::Replace, None)
     }
 
     /// Adds a put of `entity` that requires `condition` of the item it
     /// replaces.
     pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
-        self.add_put(entity, Some(Rendered::of(&condition)))
+        self.add_put(entity, PutMode::Replace, Some(&condition))
     }
 
     /// Adds a put of `entity` that requires that no item has its primary key
     /// (`attribute_not_exists(<partition key attribute>)`): with a
-    /// client-generated id, sending it again is harmless.
+    /// client-generated id, sending it again is harmless. `created_at` and
+    /// `updated_at` are stamped.
     pub fn create<E: Entity>(self, entity: &E) -> Self {
-        let condition = Condition::<E>::attribute_not_exists(E::SCHEMA.partition_key.name);
-        self.add_put(entity, Some(Rendered::of(&condition)))
+        self.add_put(entity, PutMode::Create, None)
     }
 
     fn add_keyed<E: Entity>(mut self, key: PrimaryKey<E>, kind: Result<Kind, Error>) -> Self {

@@ -22,14 +22,25 @@ const MAX_EXPONENT: i64 = 125;
 /// The smallest decimal exponent of a non-zero Number's magnitude: `1E-130`.
 const MIN_EXPONENT: i64 = -130;
 
-/// The item `entity` writes, checked: [`Entity::to_item`], then
-/// [`check_item`]. Returns the item and its size in bytes.
+/// The item a batch writes for `entity`, checked: [`Entity::to_item_at`]
+/// with `updated_at` stamped now, then [`check_item`]. Returns the item and
+/// its size in bytes.
 ///
 /// # Errors
 ///
-/// The errors of [`Entity::to_item`] and of [`check_item`].
+/// [`Error::VersionedBatchWrite`] for an entity with a `#[stamp(version)]`
+/// field (a batch cannot check a version); the errors of
+/// [`Entity::to_item`] and of [`check_item`].
 pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Error> {
-    let mut item = entity.to_item()?;
+    if entity.version().is_some() {
+        return Err(Error::VersionedBatchWrite {
+            entity: E::SCHEMA.type_name,
+        });
+    }
+    let mut item = entity.to_item_at(Some(crate::WriteTime {
+        now: chrono::Utc::now(),
+        creating: false,
+    }))?;
     let size = check_item(E::SCHEMA, &mut item)?;
     Ok((item, size))
 }

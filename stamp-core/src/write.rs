@@ -92,7 +92,7 @@ fn span(operation: &'static str, table: &Table, entity: &'static str) -> tracing
 }
 
 /// How a put is guarded.
-enum PutMode {
+pub(crate) enum PutMode {
     /// Replaces any item (after the version check, for a versioned entity).
     Replace,
     /// Only when there is no item with the key.
@@ -105,13 +105,15 @@ pub(crate) struct RenderedPut {
     pub(crate) condition: Option<String>,
     pub(crate) placeholders: Placeholders,
     pub(crate) expected_version: Option<u64>,
+    /// The item's size in bytes.
+    pub(crate) size: usize,
 }
 
 /// Renders a put: the stamped, checked item with its version incremented,
 /// and the condition: `attribute_not_exists(PK)` for a create or a
 /// versioned entity at version 0, `version = v` for one at version v, AND
 /// `condition`.
-fn render_put<E: Entity>(
+pub(crate) fn render_put<E: Entity>(
     entity: &E,
     mode: PutMode,
     condition: Option<&Condition<E>>,
@@ -147,8 +149,9 @@ fn render_put<E: Entity>(
     if let Some(condition) = condition {
         conditions.push(format!("({})", condition.render(&mut placeholders)?));
     }
-    crate::wire::check_item(schema, &mut item)?;
+    let size = crate::wire::check_item(schema, &mut item)?;
     Ok(RenderedPut {
+        size,
         item,
         condition: (!conditions.is_empty()).then(|| conditions.join(" AND ")),
         placeholders,
