@@ -62,6 +62,8 @@
 //!
 //! The key encodings and their escaping are documented in [`stamp_core`].
 
+#![warn(missing_docs)]
+
 pub use stamp_core::*;
 pub use stamp_derive::{Collection, Item, KeyPart};
 

@@ -11,6 +11,10 @@
 //!   spaces that could collide, index limits), and made into the `CreateTable`
 //!   input, a CloudFormation template and an access-pattern catalogue;
 //!   [`Table::verify`] compares a live table with it.
+//! - [`Migration`]: moves an entity's items from its previous key format
+//!   (`#[stamp(previous(…))]`) to the current one, resumably.
+//! - `streams` (feature `streams`): DynamoDB Streams records decoded into
+//!   typed changes of a [`Collection`].
 //! - [`Error`]: every error, in DynamoDB's terms.
 //!
 //! # Key encodings
@@ -44,6 +48,8 @@
 //! their case exactly. An empty value is refused with
 //! [`Error::EmptyKeyValue`].
 
+#![warn(missing_docs)]
+
 mod batch;
 mod collection;
 mod cursor;
@@ -52,10 +58,13 @@ mod error;
 pub mod expression;
 mod key_part;
 pub mod local;
+pub mod migrate;
 mod query;
 mod scan;
 mod schema;
 mod size;
+#[cfg(feature = "streams")]
+pub mod streams;
 mod table;
 mod template;
 mod transaction;
@@ -72,8 +81,8 @@ pub use batch::{BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, DEFAULT_BATC
 pub use collection::{Collection, CollectionMember};
 pub use cursor::Cursor;
 pub use entity::{
-    Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute, PrimaryKey,
-    WriteTime,
+    Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
+    PreviousKeyFormat, PrimaryKey, WriteTime,
 };
 pub use error::Error;
 pub use expression::{
@@ -81,6 +90,7 @@ pub use expression::{
     Settable,
 };
 pub use key_part::{KeyPart, KeyPartError};
+pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
 pub use query::{Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use scan::Scan;
 pub use schema::{

@@ -268,6 +268,14 @@ impl<E: Entity> Update<E> {
             return Err(invalid("the update changes nothing".to_owned()));
         }
         let mut actions = self.actions.clone();
+        for (position, action) in actions.iter().enumerate() {
+            if actions[..position].iter().any(|earlier| earlier.attribute() == action.attribute()) {
+                return Err(invalid(format!(
+                    "`{}` is changed twice; DynamoDB takes one action per attribute in an update",
+                    action.attribute()
+                )));
+            }
+        }
         if let Some(version) = schema.version_attribute
             && actions.iter().any(|action| action.attribute() == version)
         {

@@ -7,6 +7,8 @@
 //! code. Errors of one struct are reported together; when there is any,
 //! nothing else is emitted, so no follow-on errors appear.
 
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
