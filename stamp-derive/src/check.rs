@@ -58,35 +58,92 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
         }
     }
     check_names(cx, container);
-    check_ttl(cx, container);
+    check_special_fields(cx, container);
+    check_previous(cx, container);
 }
 
-/// At most one TTL field, and one that serde stores under a known name.
-fn check_ttl(cx: &mut Ctxt, container: &Container) {
+/// `#[stamp(previous(…))]`: its templates follow the rules of `#[pk]` and
+/// `#[sk]`, and together they differ from the current format.
+fn check_previous(cx: &mut Ctxt, container: &Container) {
     let ident = container.ident;
-    let ttl_fields: Vec<_> = container
-        .fields
-        .iter()
-        .filter(|field| field.ttl.is_some())
-        .collect();
-    for extra in ttl_fields.iter().skip(1) {
+    let Some(previous) = &container.previous else {
+        return;
+    };
+    for template in previous.pk.iter().chain(&previous.sk) {
+        check_template(cx, container, template, false);
+    }
+    if previous.pk.is_none() && previous.sk.is_none() {
         cx.error_spanned_by(
-            extra.ttl.as_ref(),
+            &previous.path,
             format!(
-                "`{ident}` has two `#[stamp(ttl)]` fields, `{}` and `{}`: DynamoDB expires items by one attribute",
-                ttl_fields[0].name, extra.name
+                "`previous(…)` of `{ident}` gives no template: name the earlier key templates that differ from the current ones, such as `previous(pk = \"USER#<id>\")`"
+            ),
+        );
+        return;
+    }
+    let same = |earlier: &Option<Template>, current: &Option<Template>| match (earlier, current) {
+        (None, _) => true,
+        (Some(earlier), Some(current)) => earlier.literal.value() == current.literal.value(),
+        (Some(_), None) => false,
+    };
+    if same(&previous.pk, &container.pk) && same(&previous.sk, &container.sk) {
+        cx.error_spanned_by(
+            &previous.path,
+            format!(
+                "the previous key format of `{ident}` is the current one (`#[pk]` and `#[sk]`): give the earlier templates that differ, or remove `previous(…)`"
             ),
         );
     }
-    for field in &ttl_fields {
-        if field.serialized.is_none() {
+}
+
+/// At most one field of each special kind (ttl, version, created_at,
+/// updated_at), each stored by serde under a known name, and none of them
+/// in the primary key.
+fn check_special_fields(cx: &mut Ctxt, container: &Container) {
+    type Marker = for<'f> fn(&'f crate::ast::Field) -> Option<&'f syn::Path>;
+    let ident = container.ident;
+    let kinds: [(&str, &str, Marker); 4] = [
+        ("ttl", "DynamoDB expires items by one attribute", |field| field.ttl.as_ref()),
+        ("version", "an item has one version counter", |field| field.version.as_ref()),
+        ("created_at", "an item is created once", |field| field.created_at.as_ref()),
+        ("updated_at", "one attribute records the last write", |field| field.updated_at.as_ref()),
+    ];
+    let key_fields: Vec<&str> = container
+        .pk
+        .iter()
+        .chain(&container.sk)
+        .flat_map(|template| template.fields())
+        .collect();
+    for (kind, reason, marker) in kinds {
+        let fields: Vec<_> = container.fields.iter().filter(|field| marker(field).is_some()).collect();
+        for extra in fields.iter().skip(1) {
             cx.error_spanned_by(
-                field.ttl.as_ref(),
+                marker(extra),
                 format!(
-                    "the TTL field `{}` of `{ident}` is skipped or flattened by serde, so it would never be stored",
-                    field.name
+                    "`{ident}` has two `#[stamp({kind})]` fields, `{}` and `{}`: {reason}",
+                    fields[0].name, extra.name
                 ),
             );
+        }
+        for field in &fields {
+            if field.serialized.is_none() {
+                cx.error_spanned_by(
+                    marker(field),
+                    format!(
+                        "the `#[stamp({kind})]` field `{}` of `{ident}` is skipped or flattened by serde, so it would never be stored",
+                        field.name
+                    ),
+                );
+            }
+            if kind != "ttl" && key_fields.contains(&field.name.as_str()) {
+                cx.error_spanned_by(
+                    marker(field),
+                    format!(
+                        "the `#[stamp({kind})]` field `{}` of `{ident}` is in the primary key, which a write cannot change: keep it out of `#[pk]` and `#[sk]`",
+                        field.name
+                    ),
+                );
+            }
         }
     }
 }
