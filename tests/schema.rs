@@ -182,7 +182,14 @@ fn schema_the_reference_model_create_table_input() {
     let s = &ScalarAttributeType::S;
     assert_eq!(
         attributes,
-        [("PK", s), ("SK", s), ("GSI1PK", s), ("GSI1SK", s)]
+        [
+            ("PK", s),
+            ("SK", s),
+            ("GSI1PK", s),
+            ("GSI1SK", s),
+            ("GSI2PK", s),
+            ("GSI2SK", s)
+        ]
     );
     let keys: Vec<(&str, &KeyType)> = input
         .key_schema()
@@ -190,24 +197,29 @@ fn schema_the_reference_model_create_table_input() {
         .map(|key| (key.attribute_name(), key.key_type()))
         .collect();
     assert_eq!(keys, [("PK", &KeyType::Hash), ("SK", &KeyType::Range)]);
-    let [index] = input.global_secondary_indexes() else {
-        panic!("one GSI: {:?}", input.global_secondary_indexes());
-    };
-    assert_eq!(index.index_name(), "GSI1");
-    let keys: Vec<(&str, &KeyType)> = index
-        .key_schema()
+    // GSI1: orders by status; GSI2: an order with its line items.
+    let indexes = input.global_secondary_indexes();
+    assert_eq!(indexes.len(), 2, "{indexes:?}");
+    for (index, (name, partition_key, sort_key)) in indexes
         .iter()
-        .map(|key| (key.attribute_name(), key.key_type()))
-        .collect();
-    assert_eq!(
-        keys,
-        [("GSI1PK", &KeyType::Hash), ("GSI1SK", &KeyType::Range)]
-    );
-    assert_eq!(
-        index.projection().unwrap().projection_type(),
-        Some(&ProjectionType::All)
-    );
-    assert_eq!(index.provisioned_throughput(), None);
+        .zip([("GSI1", "GSI1PK", "GSI1SK"), ("GSI2", "GSI2PK", "GSI2SK")])
+    {
+        assert_eq!(index.index_name(), name);
+        let keys: Vec<(&str, &KeyType)> = index
+            .key_schema()
+            .iter()
+            .map(|key| (key.attribute_name(), key.key_type()))
+            .collect();
+        assert_eq!(
+            keys,
+            [(partition_key, &KeyType::Hash), (sort_key, &KeyType::Range)]
+        );
+        assert_eq!(
+            index.projection().unwrap().projection_type(),
+            Some(&ProjectionType::All)
+        );
+        assert_eq!(index.provisioned_throughput(), None);
+    }
     assert_eq!(input.billing_mode(), Some(&BillingMode::PayPerRequest));
     assert_eq!(input.provisioned_throughput(), None);
     assert_eq!(
@@ -223,8 +235,12 @@ fn schema_defaults_are_on_demand_all_projections_and_point_in_time_recovery() {
     assert_eq!(definition.projection("GSI1"), &IndexProjection::All);
     assert!(definition.point_in_time_recovery_enabled());
     let indexes = definition.indexes().unwrap();
-    assert_eq!(indexes.len(), 1);
-    assert_eq!(indexes[0].projection, IndexProjection::All);
+    assert_eq!(indexes.len(), 2);
+    assert!(
+        indexes
+            .iter()
+            .all(|index| index.projection == IndexProjection::All)
+    );
 }
 
 #[test]
@@ -401,7 +417,10 @@ fn schema_a_projection_of_an_unknown_index_is_refused() {
     let Error::UnknownIndex { index, known } = &error else {
         panic!("expected UnknownIndex, got {error:?}");
     };
-    assert_eq!((index.as_str(), known.as_slice()), ("GSI9", &["GSI1"][..]));
+    assert_eq!(
+        (index.as_str(), known.as_slice()),
+        ("GSI9", &["GSI1", "GSI2"][..])
+    );
 }
 
 #[test]

@@ -91,7 +91,7 @@ fn schema_cfn_lint_passes_templates_with_every_option_changed() {
         .unwrap();
     let without_ttl_or_indexes = TableDefinition::new()
         .entity::<stamp_examples::Customer>()
-        .entity::<stamp_examples::LineItem>()
+        .entity::<stamp_examples::Product>()
         .cloudformation()
         .unwrap();
     let files = [

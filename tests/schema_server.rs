@@ -90,8 +90,23 @@ async fn schema_verify_finds_a_gsi_left_out_of_the_table() {
         .table_name(&name)
         .attribute_definitions(attribute("PK", ScalarAttributeType::S))
         .attribute_definitions(attribute("SK", ScalarAttributeType::S))
+        .attribute_definitions(attribute("GSI2PK", ScalarAttributeType::S))
+        .attribute_definitions(attribute("GSI2SK", ScalarAttributeType::S))
         .key_schema(key("PK", KeyType::Hash))
         .key_schema(key("SK", KeyType::Range))
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name("GSI2")
+                .key_schema(key("GSI2PK", KeyType::Hash))
+                .key_schema(key("GSI2SK", KeyType::Range))
+                .projection(
+                    Projection::builder()
+                        .projection_type(ProjectionType::All)
+                        .build(),
+                )
+                .build()
+                .unwrap(),
+        )
         .billing_mode(BillingMode::PayPerRequest)
         .send()
         .await
@@ -115,7 +130,7 @@ async fn schema_verify_finds_a_gsi_left_out_of_the_table() {
 #[tokio::test]
 async fn schema_verify_reports_every_kind_of_drift() {
     // PK of type N, provisioned billing, GSI1 without its sort key and with
-    // KEYS_ONLY, an extra GSI2, and TTL on another attribute.
+    // KEYS_ONLY, no GSI2, an extra GSI3, and TTL on another attribute.
     let client = common::client();
     let name = unique_name("schema-drift");
     client
@@ -124,7 +139,7 @@ async fn schema_verify_reports_every_kind_of_drift() {
         .attribute_definitions(attribute("PK", ScalarAttributeType::N))
         .attribute_definitions(attribute("SK", ScalarAttributeType::S))
         .attribute_definitions(attribute("GSI1PK", ScalarAttributeType::S))
-        .attribute_definitions(attribute("GSI2PK", ScalarAttributeType::S))
+        .attribute_definitions(attribute("GSI3PK", ScalarAttributeType::S))
         .key_schema(key("PK", KeyType::Hash))
         .key_schema(key("SK", KeyType::Range))
         .global_secondary_indexes(
@@ -142,8 +157,8 @@ async fn schema_verify_reports_every_kind_of_drift() {
         )
         .global_secondary_indexes(
             GlobalSecondaryIndex::builder()
-                .index_name("GSI2")
-                .key_schema(key("GSI2PK", KeyType::Hash))
+                .index_name("GSI3")
+                .key_schema(key("GSI3PK", KeyType::Hash))
                 .projection(
                     Projection::builder()
                         .projection_type(ProjectionType::All)
@@ -192,8 +207,11 @@ async fn schema_verify_reports_every_kind_of_drift() {
                 expected: IndexProjection::All,
                 found: IndexProjection::KeysOnly,
             },
-            SchemaDifference::ExtraIndex {
+            SchemaDifference::MissingIndex {
                 index: "GSI2".into()
+            },
+            SchemaDifference::ExtraIndex {
+                index: "GSI3".into()
             },
             SchemaDifference::TimeToLive {
                 expected: Some("expires_at".into()),
@@ -212,7 +230,8 @@ async fn schema_verify_reports_every_kind_of_drift() {
             "billing mode is PROVISIONED, expected PAY_PER_REQUEST",
             "index `GSI1` has keys (GSI1PK), expected (GSI1PK, GSI1SK)",
             "index `GSI1` projects KEYS_ONLY, expected ALL",
-            "index `GSI2` is not in the definition",
+            "index `GSI2` is missing",
+            "index `GSI3` is not in the definition",
             "TTL is on `ttl`, expected on `expires_at`",
         ]
     );
