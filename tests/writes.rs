@@ -620,17 +620,47 @@ fn an_update_shows_its_exact_request() {
 #[tokio::test]
 async fn versioned_entities_are_refused_in_batches_and_checked_in_transactions() {
     let (table, counter) = common::fresh_counted_table("versions-batch", &definition()).await;
-    let account = Account { id: "a-1".into(), balance: 10, version: 0 };
+    let account = Account {
+        id: "a-1".into(),
+        balance: 10,
+        version: 0,
+    };
     let error = table.batch_write().put(&account).send().await.unwrap_err();
-    assert!(matches!(&error, Error::VersionedBatchWrite { entity: "Account" }), "{error}");
+    assert!(
+        matches!(&error, Error::VersionedBatchWrite { entity: "Account" }),
+        "{error}"
+    );
     assert!(counter.operations().is_empty());
 
     table.transact_write().put(&account).send().await.unwrap();
-    let stored = table.get(&Account::key("a-1").unwrap()).await.unwrap().unwrap();
-    assert_eq!(stored.version, 1, "a transactional put increments the version");
-    let error = table.transact_write().put(&account).send().await.unwrap_err();
-    assert!(matches!(&error, Error::TransactionCanceled { .. }), "{error}");
-    assert_eq!(table.get(&Account::key("a-1").unwrap()).await.unwrap().unwrap(), stored, "unchanged");
+    let stored = table
+        .get(&Account::key("a-1").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stored.version, 1,
+        "a transactional put increments the version"
+    );
+    let error = table
+        .transact_write()
+        .put(&account)
+        .send()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::TransactionCanceled { .. }),
+        "{error}"
+    );
+    assert_eq!(
+        table
+            .get(&Account::key("a-1").unwrap())
+            .await
+            .unwrap()
+            .unwrap(),
+        stored,
+        "unchanged"
+    );
     table.delete_table().await.unwrap();
 }
 
@@ -646,24 +676,81 @@ struct Tagged {
 #[tokio::test]
 async fn sets_are_stored_as_string_sets_and_updated_element_by_element() {
     let table = common::fresh_table("sets", &TableDefinition::new().entity::<Tagged>()).await;
-    let set = |items: &[&str]| items.iter().map(|item| (*item).to_owned()).collect::<std::collections::BTreeSet<String>>();
-    table.put(&Tagged { id: "t".into(), tags: set(&["a", "b"]) }).await.unwrap();
-    let item = raw(&table, Tagged::key("t").unwrap().to_attribute_map()).await.unwrap();
+    let set = |items: &[&str]| {
+        items
+            .iter()
+            .map(|item| (*item).to_owned())
+            .collect::<std::collections::BTreeSet<String>>()
+    };
+    table
+        .put(&Tagged {
+            id: "t".into(),
+            tags: set(&["a", "b"]),
+        })
+        .await
+        .unwrap();
+    let item = raw(&table, Tagged::key("t").unwrap().to_attribute_map())
+        .await
+        .unwrap();
     assert!(matches!(&item["tags"], AttributeValue::Ss(values) if values.len() == 2));
-    let error = Tagged::update("t").add_to_set(Tagged::TAGS, &set(&["c"])).delete_from_set(Tagged::TAGS, &set(&["a"])).send(&table).await.unwrap_err();
+    let error = Tagged::update("t")
+        .add_to_set(Tagged::TAGS, &set(&["c"]))
+        .delete_from_set(Tagged::TAGS, &set(&["a"]))
+        .send(&table)
+        .await
+        .unwrap_err();
     assert_eq!(
         error.to_string(),
         "invalid update of entity `Tagged`: `tags` is changed twice; DynamoDB takes one action per attribute in an update"
     );
-    Tagged::update("t").add_to_set(Tagged::TAGS, &set(&["c"])).send(&table).await.unwrap();
-    Tagged::update("t").delete_from_set(Tagged::TAGS, &set(&["a"])).send(&table).await.unwrap();
-    assert_eq!(table.get(&Tagged::key("t").unwrap()).await.unwrap().unwrap().tags, set(&["b", "c"]));
-    let error = Tagged::update("t").add_to_set(Tagged::TAGS, &set(&[])).send(&table).await.unwrap_err();
-    assert!(matches!(&error, Error::InvalidExpressionValue { .. }), "{error}");
+    Tagged::update("t")
+        .add_to_set(Tagged::TAGS, &set(&["c"]))
+        .send(&table)
+        .await
+        .unwrap();
+    Tagged::update("t")
+        .delete_from_set(Tagged::TAGS, &set(&["a"]))
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(
+        table
+            .get(&Tagged::key("t").unwrap())
+            .await
+            .unwrap()
+            .unwrap()
+            .tags,
+        set(&["b", "c"])
+    );
+    let error = Tagged::update("t")
+        .add_to_set(Tagged::TAGS, &set(&[]))
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidExpressionValue { .. }),
+        "{error}"
+    );
     // An empty set is left out, and reads back empty.
-    table.put(&Tagged { id: "u".into(), tags: set(&[]) }).await.unwrap();
-    let item = raw(&table, Tagged::key("u").unwrap().to_attribute_map()).await.unwrap();
+    table
+        .put(&Tagged {
+            id: "u".into(),
+            tags: set(&[]),
+        })
+        .await
+        .unwrap();
+    let item = raw(&table, Tagged::key("u").unwrap().to_attribute_map())
+        .await
+        .unwrap();
     assert!(!item.contains_key("tags"));
-    assert_eq!(table.get(&Tagged::key("u").unwrap()).await.unwrap().unwrap().tags, set(&[]));
+    assert_eq!(
+        table
+            .get(&Tagged::key("u").unwrap())
+            .await
+            .unwrap()
+            .unwrap()
+            .tags,
+        set(&[])
+    );
     table.delete_table().await.unwrap();
 }

@@ -103,10 +103,20 @@ fn check_special_fields(cx: &mut Ctxt, container: &Container) {
     type Marker = for<'f> fn(&'f crate::ast::Field) -> Option<&'f syn::Path>;
     let ident = container.ident;
     let kinds: [(&str, &str, Marker); 4] = [
-        ("ttl", "DynamoDB expires items by one attribute", |field| field.ttl.as_ref()),
-        ("version", "an item has one version counter", |field| field.version.as_ref()),
-        ("created_at", "an item is created once", |field| field.created_at.as_ref()),
-        ("updated_at", "one attribute records the last write", |field| field.updated_at.as_ref()),
+        ("ttl", "DynamoDB expires items by one attribute", |field| {
+            field.ttl.as_ref()
+        }),
+        ("version", "an item has one version counter", |field| {
+            field.version.as_ref()
+        }),
+        ("created_at", "an item is created once", |field| {
+            field.created_at.as_ref()
+        }),
+        (
+            "updated_at",
+            "one attribute records the last write",
+            |field| field.updated_at.as_ref(),
+        ),
     ];
     let key_fields: Vec<&str> = container
         .pk
@@ -115,7 +125,11 @@ fn check_special_fields(cx: &mut Ctxt, container: &Container) {
         .flat_map(|template| template.fields())
         .collect();
     for (kind, reason, marker) in kinds {
-        let fields: Vec<_> = container.fields.iter().filter(|field| marker(field).is_some()).collect();
+        let fields: Vec<_> = container
+            .fields
+            .iter()
+            .filter(|field| marker(field).is_some())
+            .collect();
         for extra in fields.iter().skip(1) {
             cx.error_spanned_by(
                 marker(extra),

@@ -7,7 +7,10 @@ use stamp::Table;
 use stamp_examples::data::{self, DataSet, Size};
 use stamp_examples::requests::RequestCounter;
 use stamp_examples::scenario::{self, OrderLine, Placement};
-use stamp_examples::{CustomerWithOrders, LineItem, Order, OrderStatus, OrderWithItems, client_counting, table_definition};
+use stamp_examples::{
+    CustomerWithOrders, LineItem, Order, OrderStatus, OrderWithItems, client_counting,
+    table_definition,
+};
 use uuid::Uuid;
 
 const SIZE: Size = Size {
@@ -26,7 +29,10 @@ fn endpoint() -> String {
 async fn loaded() -> (Table, RequestCounter, DataSet) {
     let counter = RequestCounter::default();
     let client = client_counting(Some(&endpoint()), Some(&counter)).await;
-    let table = Table::new(client, format!("stamp-scenario-{}", Uuid::new_v4().simple()));
+    let table = Table::new(
+        client,
+        format!("stamp-scenario-{}", Uuid::new_v4().simple()),
+    );
     table.create_table(&table_definition()).await.unwrap();
     let data = data::generate(data::SEED, SIZE);
     let mut last = 0;
@@ -42,7 +48,11 @@ async fn loaded() -> (Table, RequestCounter, DataSet) {
 
 /// The customer's orders, newest first, as the table orders them.
 fn orders_of<'d>(data: &'d DataSet, customer_id: &str) -> Vec<&'d Order> {
-    let mut orders: Vec<&Order> = data.orders.iter().filter(|order| order.customer_id == customer_id).collect();
+    let mut orders: Vec<&Order> = data
+        .orders
+        .iter()
+        .filter(|order| order.customer_id == customer_id)
+        .collect();
     orders.sort_by_key(|order| std::cmp::Reverse((order.created_at, order.order_id)));
     orders
 }
@@ -50,26 +60,58 @@ fn orders_of<'d>(data: &'d DataSet, customer_id: &str) -> Vec<&'d Order> {
 #[tokio::test]
 async fn every_access_pattern_returns_exactly_the_generated_data_in_one_request() {
     let (table, counter, data) = loaded().await;
-    let scanned = table.client().scan().table_name(table.name()).select(aws_sdk_dynamodb::types::Select::Count).send().await.unwrap();
-    assert_eq!(scanned.count as usize, data.len(), "every item was loaded once");
+    let scanned = table
+        .client()
+        .scan()
+        .table_name(table.name())
+        .select(aws_sdk_dynamodb::types::Select::Count)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        scanned.count as usize,
+        data.len(),
+        "every item was loaded once"
+    );
     assert_eq!(data.len(), 40 + 30 + 600 + data.line_items.len() + 4);
 
     let customer = &data.customers[7];
-    let run = scenario::customer_by_id(&table, &counter, &customer.customer_id).await.unwrap();
+    let run = scenario::customer_by_id(&table, &counter, &customer.customer_id)
+        .await
+        .unwrap();
     assert_eq!(run.result.as_ref(), Some(customer));
     assert_eq!(run.requests, 1);
-    assert_eq!(run.key_condition, format!("PK = \"CUST#{}\" AND SK = \"PROFILE\"", customer.customer_id));
+    assert_eq!(
+        run.key_condition,
+        format!(
+            "PK = \"CUST#{}\" AND SK = \"PROFILE\"",
+            customer.customer_id
+        )
+    );
 
-    let run = scenario::customer_with_newest_orders(&table, &counter, &customer.customer_id, 10).await.unwrap();
+    let run = scenario::customer_with_newest_orders(&table, &counter, &customer.customer_id, 10)
+        .await
+        .unwrap();
     let mut expected = vec![CustomerWithOrders::Customer(customer.clone())];
-    expected.extend(orders_of(&data, &customer.customer_id).into_iter().take(10).cloned().map(CustomerWithOrders::Order));
+    expected.extend(
+        orders_of(&data, &customer.customer_id)
+            .into_iter()
+            .take(10)
+            .cloned()
+            .map(CustomerWithOrders::Order),
+    );
     assert_eq!(run.result, expected);
     assert_eq!(run.requests, 1);
-    assert_eq!(run.key_condition, format!("PK = \"CUST#{}\"", customer.customer_id));
+    assert_eq!(
+        run.key_condition,
+        format!("PK = \"CUST#{}\"", customer.customer_id)
+    );
 
     let first = NaiveDate::from_ymd_opt(2026, 2, 1).unwrap();
     let last = NaiveDate::from_ymd_opt(2026, 3, 31).unwrap();
-    let run = scenario::orders_in_range(&table, &counter, &customer.customer_id, first, last).await.unwrap();
+    let run = scenario::orders_in_range(&table, &counter, &customer.customer_id, first, last)
+        .await
+        .unwrap();
     let mut expected: Vec<Order> = orders_of(&data, &customer.customer_id)
         .into_iter()
         .filter(|order| (first..=last).contains(&order.created_at.date_naive()))
@@ -81,7 +123,9 @@ async fn every_access_pattern_returns_exactly_the_generated_data_in_one_request(
     assert_eq!(run.requests, 1);
 
     let order = &data.orders[7];
-    let run = scenario::order_with_items(&table, &counter, &order.order_id).await.unwrap();
+    let run = scenario::order_with_items(&table, &counter, &order.order_id)
+        .await
+        .unwrap();
     let mut expected: Vec<OrderWithItems> = data
         .line_items
         .iter()
@@ -94,19 +138,37 @@ async fn every_access_pattern_returns_exactly_the_generated_data_in_one_request(
     assert_eq!(run.result, expected);
     assert_eq!(run.requests, 1);
 
-    let run = scenario::product_by_sku(&table, &counter, "SKU-00012").await.unwrap();
+    let run = scenario::product_by_sku(&table, &counter, "SKU-00012")
+        .await
+        .unwrap();
     assert_eq!(run.result.as_ref(), Some(&data.products[11]));
 
-    let run = scenario::newest_in_status(&table, &counter, OrderStatus::Pending, 10).await.unwrap();
-    let mut pending: Vec<&Order> = data.orders.iter().filter(|order| order.status == Some(OrderStatus::Pending)).collect();
+    let run = scenario::newest_in_status(&table, &counter, OrderStatus::Pending, 10)
+        .await
+        .unwrap();
+    let mut pending: Vec<&Order> = data
+        .orders
+        .iter()
+        .filter(|order| order.status == Some(OrderStatus::Pending))
+        .collect();
     pending.sort_by_key(|order| std::cmp::Reverse(order.updated_at));
-    let times = |orders: Vec<&Order>| orders.into_iter().map(|order| order.updated_at).collect::<Vec<_>>();
-    assert_eq!(times(run.result.iter().collect()), times(pending.into_iter().take(10).collect()));
+    let times = |orders: Vec<&Order>| {
+        orders
+            .into_iter()
+            .map(|order| order.updated_at)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        times(run.result.iter().collect()),
+        times(pending.into_iter().take(10).collect())
+    );
     assert!(run.result.iter().all(|order| data.orders.contains(order)));
     assert_eq!(run.requests, 1);
 
     let session = &data.sessions[2];
-    let run = scenario::session_by_token(&table, &counter, &session.token).await.unwrap();
+    let run = scenario::session_by_token(&table, &counter, &session.token)
+        .await
+        .unwrap();
     assert_eq!(run.result.as_ref(), Some(session));
     table.delete_table().await.unwrap();
 }
@@ -115,53 +177,148 @@ async fn every_access_pattern_returns_exactly_the_generated_data_in_one_request(
 async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
     let (table, counter, data) = loaded().await;
     let customer = &data.customers[3];
-    let prices: Vec<(String, u64)> = data.products.iter().map(|product| (product.sku.clone(), product.price_cents)).collect();
+    let prices: Vec<(String, u64)> = data
+        .products
+        .iter()
+        .map(|product| (product.sku.clone(), product.price_cents))
+        .collect();
     let (first, second) = (&data.products[4], &data.products[9]);
     let lines = [
-        OrderLine { sku: first.sku.clone(), quantity: 2 },
-        OrderLine { sku: second.sku.clone(), quantity: 1 },
+        OrderLine {
+            sku: first.sku.clone(),
+            quantity: 2,
+        },
+        OrderLine {
+            sku: second.sku.clone(),
+            quantity: 1,
+        },
     ];
     let order_id = Uuid::from_u128(0x5EED);
     let placed_at = data::epoch() + Duration::days(160);
     let before = counter.count();
-    let placed = scenario::place_order(&table, &customer.customer_id, order_id, placed_at, &lines, &prices).await.unwrap();
-    assert_eq!(placed, Placement::Placed { total_cents: 2 * first.price_cents + second.price_cents });
+    let placed = scenario::place_order(
+        &table,
+        &customer.customer_id,
+        order_id,
+        placed_at,
+        &lines,
+        &prices,
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        placed,
+        Placement::Placed {
+            total_cents: 2 * first.price_cents + second.price_cents
+        }
+    );
     assert_eq!(counter.count() - before, 1, "one TransactWriteItems");
-    let retried = scenario::place_order(&table, &customer.customer_id, order_id, placed_at, &lines, &prices).await.unwrap();
+    let retried = scenario::place_order(
+        &table,
+        &customer.customer_id,
+        order_id,
+        placed_at,
+        &lines,
+        &prices,
+    )
+    .await
+    .unwrap();
     assert_eq!(retried, Placement::AlreadyPlaced);
 
     let stock = |sku: String| {
         let table = table.clone();
         let counter = counter.clone();
-        async move { scenario::product_by_sku(&table, &counter, &sku).await.unwrap().result.unwrap().stock }
+        async move {
+            scenario::product_by_sku(&table, &counter, &sku)
+                .await
+                .unwrap()
+                .result
+                .unwrap()
+                .stock
+        }
     };
-    assert_eq!(stock(first.sku.clone()).await, first.stock - 2, "decremented once");
+    assert_eq!(
+        stock(first.sku.clone()).await,
+        first.stock - 2,
+        "decremented once"
+    );
     assert_eq!(stock(second.sku.clone()).await, second.stock - 1);
-    let profile = scenario::customer_by_id(&table, &counter, &customer.customer_id).await.unwrap().result.unwrap();
-    assert_eq!(profile.order_count, customer.order_count + 1, "counted once");
-    let run = scenario::order_with_items(&table, &counter, &order_id).await.unwrap();
+    let profile = scenario::customer_by_id(&table, &counter, &customer.customer_id)
+        .await
+        .unwrap()
+        .result
+        .unwrap();
+    assert_eq!(
+        profile.order_count,
+        customer.order_count + 1,
+        "counted once"
+    );
+    let run = scenario::order_with_items(&table, &counter, &order_id)
+        .await
+        .unwrap();
     let lines_stored: Vec<(u32, String, u32)> = run
         .result
         .iter()
         .filter_map(|item| match item {
-            OrderWithItems::LineItem(LineItem { line_no, sku, quantity, .. }) => Some((*line_no, sku.clone(), *quantity)),
+            OrderWithItems::LineItem(LineItem {
+                line_no,
+                sku,
+                quantity,
+                ..
+            }) => Some((*line_no, sku.clone(), *quantity)),
             _ => None,
         })
         .collect();
-    assert_eq!(lines_stored, [(1, first.sku.clone(), 2), (2, second.sku.clone(), 1)]);
+    assert_eq!(
+        lines_stored,
+        [(1, first.sku.clone(), 2), (2, second.sku.clone(), 1)]
+    );
 
     let too_many = [
-        OrderLine { sku: second.sku.clone(), quantity: 1 },
-        OrderLine { sku: first.sku.clone(), quantity: first.stock },
+        OrderLine {
+            sku: second.sku.clone(),
+            quantity: 1,
+        },
+        OrderLine {
+            sku: first.sku.clone(),
+            quantity: first.stock,
+        },
     ];
-    let refused = scenario::place_order(&table, &customer.customer_id, Uuid::from_u128(0x5EEE), placed_at, &too_many, &prices).await.unwrap();
+    let refused = scenario::place_order(
+        &table,
+        &customer.customer_id,
+        Uuid::from_u128(0x5EEE),
+        placed_at,
+        &too_many,
+        &prices,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         refused,
-        Placement::OutOfStock { sku: first.sku.clone(), requested: first.stock, available: Some(first.stock - 2) }
+        Placement::OutOfStock {
+            sku: first.sku.clone(),
+            requested: first.stock,
+            available: Some(first.stock - 2)
+        }
     );
-    assert_eq!(stock(second.sku.clone()).await, second.stock - 1, "nothing of the cancelled transaction was written");
-    assert_eq!(table.get(&Order::key(&customer.customer_id, &placed_at, &Uuid::from_u128(0x5EEE)).unwrap()).await.unwrap(), None);
-    let profile = scenario::customer_by_id(&table, &counter, &customer.customer_id).await.unwrap().result.unwrap();
+    assert_eq!(
+        stock(second.sku.clone()).await,
+        second.stock - 1,
+        "nothing of the cancelled transaction was written"
+    );
+    assert_eq!(
+        table
+            .get(&Order::key(&customer.customer_id, &placed_at, &Uuid::from_u128(0x5EEE)).unwrap())
+            .await
+            .unwrap(),
+        None
+    );
+    let profile = scenario::customer_by_id(&table, &counter, &customer.customer_id)
+        .await
+        .unwrap()
+        .result
+        .unwrap();
     assert_eq!(profile.order_count, customer.order_count + 1);
     table.delete_table().await.unwrap();
 }
