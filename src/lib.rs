@@ -54,6 +54,10 @@
 //!   sk_attribute = "…", type_attribute = "…")]` rename the entity type
 //!   (the struct name), the runtime path (`::stamp`) and the attributes
 //!   `PK`, `SK` and `Type`.
+//! - `#[stamp(previous(pk = "…", sk = "…"))]` declares the entity's
+//!   earlier key format (a template left out is the current one), which
+//!   [`Migration`] moves items out of; it also generates `previous_key(…)`
+//!   and `parse_previous_partition_key` / `parse_previous_sort_key`.
 //! - A placeholder `<field>` names a field; literal text between two
 //!   placeholders is their delimiter and must not be empty. The field's type
 //!   implements [`KeyPart`]. `Option<T>` fields may appear only in GSI

@@ -11,14 +11,19 @@ use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use serde_dynamo;
 
 /// Serializes a struct with serde_dynamo and leaves out top-level `NULL`s
-/// (`None` fields), which DynamoDB would otherwise store.
+/// (`None` fields), which DynamoDB would otherwise store. The item has room
+/// for the key, index and type attributes `to_item` adds (see
+/// `item_serde`).
 pub fn serialize_fields<T: Serialize>(schema: &EntitySchema, value: &T) -> Result<Item, Error> {
-    let mut item: Item = serde_dynamo::to_item(value).map_err(|source| Error::Serialize {
+    let keys: usize = 3 + schema
+        .indexes
+        .iter()
+        .map(|index| 1 + usize::from(index.sort_key.is_some()))
+        .sum::<usize>();
+    crate::item_serde::to_item(value, keys).map_err(|source| Error::Serialize {
         entity: schema.type_name,
         source,
-    })?;
-    item.retain(|_, value| !matches!(value, AttributeValue::Null(_)));
-    Ok(item)
+    })
 }
 
 /// Deserializes a struct after checking the item's type attribute.
@@ -40,7 +45,7 @@ pub fn deserialize_fields<T: DeserializeOwned>(
             });
         }
     }
-    serde_dynamo::from_item(item).map_err(|source| Error::Deserialize {
+    crate::item_serde::from_item(item).map_err(|source| Error::Deserialize {
         entity: schema.type_name,
         source,
     })

@@ -19,6 +19,11 @@ pub trait Collection: Sized {
     /// The index the members share a partition of: 0 for the table.
     const INDEX: u8;
 
+    /// The schemas of the member entities, in variant order (empty for a
+    /// hand-written impl). Stream decoding uses them to tell the entity of a
+    /// keys-only record from the shape of its keys.
+    const MEMBERS: &'static [&'static EntitySchema] = &[];
+
     /// Decodes an item into the variant its type attribute names, or into
     /// `Unknown`.
     ///

@@ -65,6 +65,23 @@ pub struct EntitySchema {
     pub created_at_attribute: Option<&'static str>,
     /// The `#[stamp(updated_at)]` attribute, stamped by every write.
     pub updated_at_attribute: Option<&'static str>,
+    /// The earlier primary key format declared with
+    /// `#[stamp(previous(pk = "…", sk = "…"))]`, which
+    /// [`Migration`](crate::migrate::Migration) moves items out of; `None`
+    /// when the entity declares none.
+    pub previous_key: Option<PreviousKeyFormat>,
+}
+
+/// An earlier primary key format of an entity, from
+/// `#[stamp(previous(pk = "…", sk = "…"))]`: the templates its items were
+/// keyed by before the current `#[pk]` and `#[sk]`. A template left out of
+/// `previous(…)` is the current one. The key attribute names do not change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PreviousKeyFormat {
+    /// The previous partition key template.
+    pub partition_key: KeyTemplate,
+    /// The previous sort key template.
+    pub sort_key: KeyTemplate,
 }
 
 /// One serialized field of an entity.
@@ -138,6 +155,16 @@ pub trait Entity: Sized {
     /// The value of the `#[stamp(version)]` field, if the entity has one.
     fn version(&self) -> Option<u64> {
         None
+    }
+
+    /// The primary key this value had in the entity's previous key format
+    /// (`#[stamp(previous(…))]`); `Ok(None)` when it declares none.
+    ///
+    /// # Errors
+    ///
+    /// As [`primary_key`](Self::primary_key).
+    fn previous_primary_key(&self) -> Result<Option<PrimaryKey<Self>>, Error> {
+        Ok(None)
     }
 
     /// Builds the GSI key attribute `attribute` (such as `GSI1PK`) from

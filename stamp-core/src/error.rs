@@ -237,7 +237,9 @@ pub enum Error {
 
     /// A batch write was given an entity with a `#[stamp(version)]` field:
     /// `BatchWriteItem` cannot check versions, so it would lose updates.
-    #[error("entity `{entity}` has a `#[stamp(version)]` field, and a batch write cannot check versions: write it with `put` or in a transaction")]
+    #[error(
+        "entity `{entity}` has a `#[stamp(version)]` field, and a batch write cannot check versions: write it with `put` or in a transaction"
+    )]
     VersionedBatchWrite {
         /// The entity type name.
         entity: &'static str,
@@ -546,6 +548,62 @@ pub enum Error {
         table: String,
         /// One reason per action, in the order of the actions.
         reasons: Vec<crate::CancellationReason>,
+    },
+
+    /// A DynamoDB Streams record cannot be decoded into a change: an
+    /// `eventName` other than `INSERT`, `MODIFY` and `REMOVE`, no `Keys`, or
+    /// an image of a member entity that the entity cannot read.
+    #[error(
+        "stream record `{event_id}` with key {} cannot be decoded{}: {reason}",
+        crate::error::key_text(.key),
+        .entity.as_ref().map(|entity| format!(" as entity `{entity}`")).unwrap_or_default()
+    )]
+    InvalidStreamRecord {
+        /// The record's `eventID`.
+        event_id: String,
+        /// The entity type named by the image's type attribute, when known.
+        entity: Option<String>,
+        /// The record's `Keys`.
+        key: crate::Item,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// A key migration was asked of an entity that declares no previous key
+    /// format. Found before sending.
+    #[error(
+        "entity `{entity}` declares no previous key format to migrate from: add `#[stamp(previous(pk = \"…\", sk = \"…\"))]`"
+    )]
+    NoPreviousKeyFormat {
+        /// The entity type name.
+        entity: &'static str,
+    },
+
+    /// A migration checkpoint cannot be read or written, or was written by
+    /// another migration (another table, entity or segment count).
+    #[error("the migration checkpoint `{location}` of entity `{entity}` cannot be used: {reason}")]
+    MigrationCheckpoint {
+        /// The entity type name.
+        entity: &'static str,
+        /// Where the checkpoint is kept, such as a file path.
+        location: String,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// A key migration stopped at an item. Every item it moved before is at
+    /// its new key; running the migration again resumes from the checkpoint.
+    #[error(
+        "the key migration of entity `{entity}` stopped at the item with key {}: {source}",
+        crate::error::key_text(.key)
+    )]
+    MigrationFailed {
+        /// The entity type name.
+        entity: &'static str,
+        /// The primary key attributes of the item, in its old format.
+        key: crate::Item,
+        /// Why it stopped.
+        source: Box<Error>,
     },
 
     /// DynamoDB or the SDK returned an error for a request.

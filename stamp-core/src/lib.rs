@@ -11,6 +11,10 @@
 //!   spaces that could collide, index limits), and made into the `CreateTable`
 //!   input, a CloudFormation template and an access-pattern catalogue;
 //!   [`Table::verify`] compares a live table with it.
+//! - [`Migration`]: moves an entity's items from its previous key format
+//!   (`#[stamp(previous(…))]`) to the current one, resumably.
+//! - `streams` (feature `streams`): DynamoDB Streams records decoded into
+//!   typed changes of a [`Collection`].
 //! - [`Error`]: every error, in DynamoDB's terms.
 //!
 //! # Key encodings
@@ -52,12 +56,16 @@ mod cursor;
 mod entity;
 mod error;
 pub mod expression;
+mod item_serde;
 mod key_part;
 pub mod local;
+pub mod migrate;
 mod query;
 mod scan;
 mod schema;
 mod size;
+#[cfg(feature = "streams")]
+pub mod streams;
 mod table;
 mod template;
 mod transaction;
@@ -83,6 +91,7 @@ pub use expression::{
     Settable,
 };
 pub use key_part::{KeyPart, KeyPartError};
+pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
 pub use query::{Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use scan::Scan;
 pub use schema::{

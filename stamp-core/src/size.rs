@@ -120,13 +120,17 @@ pub(crate) fn significant_digits(number: &str) -> usize {
         .next()
         .unwrap_or_default()
         .trim_start_matches(['-', '+']);
-    let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).collect();
-    let start = digits.iter().position(|&digit| digit != b'0');
-    let end = digits.iter().rposition(|&digit| digit != b'0');
-    match (start, end) {
-        (Some(start), Some(end)) => end - start + 1,
-        _ => 0,
+    // Positions among the digits of the first and last non-zero digit,
+    // counted without allocating (every Number of a written item is sized).
+    let mut first = None;
+    let mut last = 0;
+    for (position, digit) in mantissa.bytes().filter(u8::is_ascii_digit).enumerate() {
+        if digit != b'0' {
+            first.get_or_insert(position);
+            last = position;
+        }
     }
+    first.map_or(0, |first| last - first + 1)
 }
 
 #[cfg(test)]

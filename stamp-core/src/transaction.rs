@@ -17,11 +17,11 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
-use crate::write::{PutMode, render_put};
 use crate::expression::{Condition, Placeholders};
 use crate::size::{
     MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
 };
+use crate::write::{PutMode, render_put};
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 /// An update of one item, already rendered to DynamoDB's expressions: the
@@ -249,7 +249,12 @@ impl TransactWrite {
 
     /// Adds a put rendered as [`Table::put`] renders it: time stamps, the
     /// version check and increment, and the guard of `mode`, AND `condition`.
-    fn add_put<E: Entity>(mut self, entity: &E, mode: PutMode, condition: Option<&Condition<E>>) -> Self {
+    fn add_put<E: Entity>(
+        mut self,
+        entity: &E,
+        mode: PutMode,
+        condition: Option<&Condition<E>>,
+    ) -> Self {
         match render_put(entity, mode, condition) {
             Ok(rendered) => {
                 let condition = rendered.condition.map(|expression| Rendered {

@@ -269,7 +269,10 @@ impl<E: Entity> Update<E> {
         }
         let mut actions = self.actions.clone();
         for (position, action) in actions.iter().enumerate() {
-            if actions[..position].iter().any(|earlier| earlier.attribute() == action.attribute()) {
+            if actions[..position]
+                .iter()
+                .any(|earlier| earlier.attribute() == action.attribute())
+            {
                 return Err(invalid(format!(
                     "`{}` is changed twice; DynamoDB takes one action per attribute in an update",
                     action.attribute()

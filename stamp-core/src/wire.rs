@@ -136,6 +136,32 @@ fn check_key_attribute(
 ///
 /// [`Error::InvalidNumber`] and [`Error::EmptySet`].
 pub fn check_value(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
+    // Nearly every value is valid: check without building the paths of
+    // nested values (a `format!` per list element and map entry), and only
+    // then find the problem with its path.
+    if is_valid(value) {
+        return Ok(());
+    }
+    check_value_at(entity, path, value)
+}
+
+/// Whether [`check_value`] accepts `value`, without naming anything.
+fn is_valid(value: &AttributeValue) -> bool {
+    match value {
+        AttributeValue::N(number) => check_number(number).is_ok(),
+        AttributeValue::Ns(numbers) => {
+            !numbers.is_empty() && numbers.iter().all(|number| check_number(number).is_ok())
+        }
+        AttributeValue::Ss(set) => !set.is_empty(),
+        AttributeValue::Bs(set) => !set.is_empty(),
+        AttributeValue::L(values) => values.iter().all(is_valid),
+        AttributeValue::M(entries) => entries.values().all(is_valid),
+        _ => true,
+    }
+}
+
+/// [`check_value`], naming the path of the first problem.
+fn check_value_at(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
     let number_error = |value: &str, reason: NumberProblem| Error::InvalidNumber {
         entity,
         attribute: path.to_owned(),
@@ -162,11 +188,11 @@ pub fn check_value(entity: &'static str, path: &str, value: &AttributeValue) -> 
             attribute: path.to_owned(),
         }),
         AttributeValue::L(values) => values.iter().enumerate().try_for_each(|(position, value)| {
-            check_value(entity, &format!("{path}[{position}]"), value)
+            check_value_at(entity, &format!("{path}[{position}]"), value)
         }),
         AttributeValue::M(entries) => entries
             .iter()
-            .try_for_each(|(name, value)| check_value(entity, &format!("{path}.{name}"), value)),
+            .try_for_each(|(name, value)| check_value_at(entity, &format!("{path}.{name}"), value)),
         _ => Ok(()),
     }
 }
@@ -224,11 +250,16 @@ pub(crate) fn check_number(text: &str) -> Result<(), NumberProblem> {
             }
         }
     };
-    let digits = format!("{integer}{fraction}");
-    let Some(first) = digits.bytes().position(|digit| digit != b'0') else {
+    // The digits, without the point (and without allocating: every Number
+    // of every written item comes through here).
+    let Some(first) = integer
+        .bytes()
+        .chain(fraction.bytes())
+        .position(|digit| digit != b'0')
+    else {
         return Ok(()); // zero
     };
-    if crate::size::significant_digits(&digits) > MAX_NUMBER_DIGITS {
+    if crate::size::significant_digits(mantissa) > MAX_NUMBER_DIGITS {
         return Err(NumberProblem::TooManyDigits);
     }
     // The decimal exponent of the first significant digit.

@@ -29,6 +29,17 @@ pub struct Container<'a> {
     pub sk_written: bool,
     pub indexes: Vec<Index>,
     pub fields: Vec<Field<'a>>,
+    /// The earlier key format of `#[stamp(previous(pk = "…", sk = "…"))]`.
+    pub previous: Option<Previous>,
+}
+
+/// `#[stamp(previous(…))]`: the key templates of an earlier format. A
+/// template left out is the current one.
+pub struct Previous {
+    /// The `previous` path, for spans.
+    pub path: syn::Path,
+    pub pk: Option<Template>,
+    pub sk: Option<Template>,
 }
 
 /// An attribute name, with the span of the literal that set it (`None` for
@@ -237,6 +248,7 @@ impl<'a> Container<'a> {
             sk_written: false,
             indexes: Vec::new(),
             fields: Vec::new(),
+            previous: None,
         };
         let mut rename_all = None;
         for attribute in &input.attrs {
@@ -284,6 +296,7 @@ impl<'a> Container<'a> {
                     container.indexes.push(index);
                 }
             } else if path.is_ident("stamp") {
+                let mut previous_formats: Vec<(syn::Path, Vec<(&str, LitStr)>)> = Vec::new();
                 let result = attribute.parse_nested_meta(|meta| {
                     let string = |meta: &ParseNestedMeta| -> syn::Result<LitStr> { meta.value()?.parse::<LitStr>() };
                     if meta.path.is_ident("type_name") {
@@ -296,16 +309,54 @@ impl<'a> Container<'a> {
                         container.sk_attribute = Name::from_literal(&string(&meta)?);
                     } else if meta.path.is_ident("type_attribute") {
                         container.type_attribute = Name::from_literal(&string(&meta)?);
+                    } else if meta.path.is_ident("previous") {
+                        previous_formats.push((meta.path.clone(), read_previous(&meta, ident)?));
                     } else {
                         let option = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
                         return Err(meta.error(format!(
-                            "unknown option `{option}` in `#[stamp(…)]` of `{ident}`; options are: type_name, crate, pk_attribute, sk_attribute, type_attribute"
+                            "unknown option `{option}` in `#[stamp(…)]` of `{ident}`; options are: type_name, crate, pk_attribute, sk_attribute, type_attribute, previous"
                         )));
                     }
                     Ok(())
                 });
                 if let Err(error) = result {
                     cx.syn_error(error);
+                }
+                for (previous_path, templates) in previous_formats {
+                    if container.previous.is_some() {
+                        cx.error_spanned_by(
+                            &previous_path,
+                            format!("`previous(…)` is given twice on `{ident}`: an entity declares one earlier key format; migrate from it, then replace it with the next one"),
+                        );
+                        continue;
+                    }
+                    let mut previous = Previous {
+                        path: previous_path,
+                        pk: None,
+                        sk: None,
+                    };
+                    for (which, literal) in templates {
+                        let template = read_template(
+                            cx,
+                            ident,
+                            literal.clone(),
+                            format!("#[stamp(previous({which}))]"),
+                        );
+                        let slot = if which == "pk" {
+                            &mut previous.pk
+                        } else {
+                            &mut previous.sk
+                        };
+                        if slot.is_some() {
+                            cx.error_spanned_by(
+                                &literal,
+                                format!("`{which}` is given twice in `#[stamp(previous(…))]` of `{ident}`"),
+                            );
+                        } else {
+                            *slot = Some(template);
+                        }
+                    }
+                    container.previous = Some(previous);
                 }
             } else if path.is_ident("serde") {
                 // serde reports its own attribute errors; read only what names attributes.
@@ -328,6 +379,47 @@ impl<'a> Container<'a> {
             .collect();
         container
     }
+}
+
+/// The templates of `previous(pk = "…", sk = "…")` in `#[stamp(…)]`.
+fn read_previous(
+    meta: &ParseNestedMeta,
+    struct_name: &Ident,
+) -> syn::Result<Vec<(&'static str, LitStr)>> {
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!(
+            "`previous` in `#[stamp(…)]` of `{struct_name}` takes the earlier key templates, such as `previous(pk = \"USER#<id>\", sk = \"PROFILE\")`"
+        )));
+    }
+    let mut templates = Vec::new();
+    // `previous()`: no template, which the checks report with their own message.
+    let fork = meta.input.fork();
+    let content;
+    syn::parenthesized!(content in fork);
+    if content.is_empty() {
+        let _empty;
+        syn::parenthesized!(_empty in meta.input);
+        return Ok(templates);
+    }
+    meta.parse_nested_meta(|inner| {
+        let which = if inner.path.is_ident("pk") {
+            "pk"
+        } else if inner.path.is_ident("sk") {
+            "sk"
+        } else {
+            let option = inner
+                .path
+                .get_ident()
+                .map(Ident::to_string)
+                .unwrap_or_default();
+            return Err(inner.error(format!(
+                "unknown option `{option}` in `#[stamp(previous(…))]` of `{struct_name}`; options are: pk, sk (the earlier key templates)"
+            )));
+        };
+        templates.push((which, inner.value()?.parse::<LitStr>()?));
+        Ok(())
+    })?;
+    Ok(templates)
 }
 
 fn read_index(

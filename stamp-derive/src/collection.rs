@@ -127,6 +127,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             }
         }
     });
+    let member_types = members.iter().map(|(_, ty)| ty);
     let member_impls = members.iter().map(|(_, ty)| {
         quote! {
             #[automatically_derived]
@@ -140,6 +141,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             #[automatically_derived]
             impl #krate::Collection for #ident {
                 const INDEX: u8 = #index;
+                const MEMBERS: &'static [&'static #krate::EntitySchema] = &[#(<#member_types as #krate::Entity>::SCHEMA),*];
 
                 fn from_item(item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
                     #(#decodes)*

@@ -50,6 +50,8 @@ enum TemplatePlace {
     SortKey,
     IndexPartitionKey(usize),
     IndexSortKey(usize),
+    PreviousPartitionKey,
+    PreviousSortKey,
 }
 
 impl TemplatePlace {
@@ -62,6 +64,24 @@ impl TemplatePlace {
             }
             TemplatePlace::IndexSortKey(position) => {
                 quote!(__schema.indexes[#position].sort_key.as_ref().expect("the index has a sort key").template)
+            }
+            TemplatePlace::PreviousPartitionKey => {
+                quote!(
+                    __schema
+                        .previous_key
+                        .as_ref()
+                        .expect("the entity has a previous key format")
+                        .partition_key
+                )
+            }
+            TemplatePlace::PreviousSortKey => {
+                quote!(
+                    __schema
+                        .previous_key
+                        .as_ref()
+                        .expect("the entity has a previous key format")
+                        .sort_key
+                )
             }
         }
     }
@@ -759,6 +779,9 @@ fn generate(container: &Container) -> TokenStream {
         }
     }
 
+    let (previous_key_schema, previous_functions, previous_primary_key_function) =
+        previous_format(container);
+
     let span = Span::call_site();
     quote_spanned! {span=>
         const _: () = {
@@ -776,6 +799,7 @@ fn generate(container: &Container) -> TokenStream {
                     version_attribute: #version_attribute,
                     created_at_attribute: #created_at_attribute,
                     updated_at_attribute: #updated_at_attribute,
+                    previous_key: #previous_key_schema,
                 };
 
                 fn primary_key(&self) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
@@ -806,6 +830,8 @@ fn generate(container: &Container) -> TokenStream {
 
                 #version_function
 
+                #previous_primary_key_function
+
                 fn key_attribute_from_values(
                     __attribute: &str,
                     __values: &#krate::Item,
@@ -835,10 +861,98 @@ fn generate(container: &Container) -> TokenStream {
 
                 #(#parse_functions)*
 
+                #previous_functions
+
                 #(#attributes)*
             }
 
             #(#prefix_impls)*
         };
     }
+}
+
+/// For `#[stamp(previous(…))]`: the `previous_key` of the schema, the
+/// inherent `previous_key(…)` and `parse_previous_…` functions, and
+/// `Entity::previous_primary_key`.
+fn previous_format(container: &Container) -> (TokenStream, TokenStream, TokenStream) {
+    let krate = &container.krate;
+    let ident = container.ident;
+    let Some(previous) = &container.previous else {
+        return (quote!(::core::option::Option::None), quote!(), quote!());
+    };
+    let pk = previous
+        .pk
+        .as_ref()
+        .or(container.pk.as_ref())
+        .expect("checked");
+    let sk = previous
+        .sk
+        .as_ref()
+        .or(container.sk.as_ref())
+        .expect("checked");
+    let pk_template = key_template_tokens(krate, pk);
+    let sk_template = key_template_tokens(krate, sk);
+    let schema = quote! {
+        ::core::option::Option::Some(#krate::PreviousKeyFormat {
+            partition_key: #pk_template,
+            sort_key: #sk_template,
+        })
+    };
+    let fields = template_fields(container, &[pk, sk]);
+    let parameters = fields.iter().map(|field| {
+        let ident = field.ident;
+        let ty = parameter_type(field);
+        quote!(#ident: #ty)
+    });
+    let arguments = fields.iter().map(|field| {
+        let ident = field.ident;
+        quote!(&self.#ident)
+    });
+    let build_pk = build_key(container, pk, &TemplatePlace::PreviousPartitionKey);
+    let build_sk = build_key(container, sk, &TemplatePlace::PreviousSortKey);
+    let pk_attribute = &container.pk_attribute.value;
+    let sk_attribute = &container.sk_attribute.value;
+    let doc = format!(
+        "Builds the primary key a `{ident}` had in its previous key format \
+         (`#[stamp(previous(…))]`): `{pk_attribute}` = `{}`, `{sk_attribute}` = `{}`. \
+         Read an item that the key migration has not moved yet with it.\n\n\
+         # Errors\n\n\
+         `stamp::Error::EmptyKeyValue` when a field encodes to the empty string; \
+         `stamp::Error::KeyEncode` when a field has no key encoding.",
+        pk.literal.value(),
+        sk.literal.value(),
+    );
+    let parse_pk = parse_function(
+        container,
+        pk,
+        &TemplatePlace::PreviousPartitionKey,
+        &format_ident!("parse_previous_partition_key"),
+        pk_attribute,
+    );
+    let parse_sk = parse_function(
+        container,
+        sk,
+        &TemplatePlace::PreviousSortKey,
+        &format_ident!("parse_previous_sort_key"),
+        sk_attribute,
+    );
+    let functions = quote! {
+        #[doc = #doc]
+        pub fn previous_key(#(#parameters),*) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
+            let __schema = <Self as #krate::Entity>::SCHEMA;
+            let __partition_key = #build_pk;
+            let __sort_key = #build_sk;
+            ::core::result::Result::Ok(#krate::PrimaryKey::from_parts(__partition_key, __sort_key))
+        }
+
+        #parse_pk
+
+        #parse_sk
+    };
+    let trait_function = quote! {
+        fn previous_primary_key(&self) -> ::core::result::Result<::core::option::Option<#krate::PrimaryKey<Self>>, #krate::Error> {
+            Self::previous_key(#(#arguments),*).map(::core::option::Option::Some)
+        }
+    };
+    (schema, functions, trait_function)
 }

@@ -5,6 +5,7 @@
 //! cargo run -p stamp-examples -- schema --format json             # CloudFormation, JSON
 //! cargo run -p stamp-examples -- schema --format markdown         # the access-pattern catalogue
 //! cargo run -p stamp-examples -- verify --endpoint URL --table NAME
+//! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME [--seed N] [--checkpoint FILE]
 //! ```
 //!
 //! The outputs of `schema` are committed under `stamp-examples/schema/` and
@@ -47,6 +48,26 @@ enum Command {
         /// The table to compare.
         #[arg(long)]
         table: String,
+    },
+    /// Move the reviews stored in their previous key format to the current
+    /// one (`stamp_examples::migration`); resumable from a checkpoint file.
+    Migrate {
+        /// The DynamoDB endpoint, such as http://localhost:8000; AWS when absent.
+        #[arg(long)]
+        endpoint: Option<String>,
+        /// The table to migrate.
+        #[arg(long)]
+        table: String,
+        /// First write this many reviews in the old format (a demo; creates
+        /// the table when it does not exist).
+        #[arg(long)]
+        seed: Option<u32>,
+        /// Parallel scan segments.
+        #[arg(long, default_value_t = 4)]
+        segments: u32,
+        /// The checkpoint file; an interrupted run resumes from it.
+        #[arg(long)]
+        checkpoint: Option<std::path::PathBuf>,
     },
 }
 
@@ -157,6 +178,36 @@ async fn main() -> ExitCode {
                 Err(error) => {
                     eprintln!("verify: {error}");
                     ExitCode::from(2)
+                }
+            }
+        }
+        Command::Migrate {
+            endpoint,
+            table,
+            seed,
+            segments,
+            checkpoint,
+        } => {
+            let table = Table::new(client(endpoint.as_deref()).await, table);
+            let options = stamp_examples::migration::MigrateOptions {
+                seed,
+                segments,
+                checkpoint,
+            };
+            match stamp_examples::migration::run(&table, &options).await {
+                Ok(outcome) => {
+                    println!("{} in {:.1?}", outcome.progress, outcome.elapsed);
+                    for key in &outcome.conflicts {
+                        println!("conflict: the new key of {key:?} is taken; both items are kept");
+                    }
+                    for skipped in &outcome.skipped {
+                        println!("skipped {:?}: {}", skipped.key, skipped.reason);
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("migrate: {error}");
+                    ExitCode::FAILURE
                 }
             }
         }

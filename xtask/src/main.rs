@@ -3,6 +3,7 @@
 //! The tasks need a DynamoDB endpoint; without one they start moto's
 //! DynamoDB-compatible server from a Python venv in `target/stamp-venv`.
 
+mod bench_task;
 mod demo_task;
 mod dynamodb_task;
 mod endpoint;
@@ -47,6 +48,23 @@ enum Task {
         #[arg(long, default_value_t = 8000)]
         port: u16,
     },
+    /// Measure Stamp against hand-written SDK code and rewrite BENCHMARKS.md.
+    ///
+    /// Runs the criterion benches (benches/cost) against $STAMP_DYNAMODB_ENDPOINT
+    /// or a moto server started for the run, then the compile cost of
+    /// #[derive(Item)] (two generated crates of 50 entities).
+    Bench {
+        /// Only the compile cost (no criterion benches, no server).
+        #[arg(long, conflicts_with = "skip_compile")]
+        compile: bool,
+        /// Only the criterion benches.
+        #[arg(long)]
+        skip_compile: bool,
+        /// Criterion filters, such as `encode_` (BENCHMARKS.md then mixes
+        /// this run with the estimates of earlier ones).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        filters: Vec<String>,
+    },
     /// Run the stamp-examples demo against DynamoDB.
     ///
     /// The endpoint is --endpoint, else $STAMP_DYNAMODB_ENDPOINT, else a moto
@@ -66,6 +84,15 @@ fn main() -> ExitCode {
         Task::Test { args } => test_task::run(&args),
         Task::Dynamodb { port } => dynamodb_task::run(port),
         Task::Demo { endpoint, args } => demo_task::run(endpoint, &args),
+        Task::Bench {
+            compile,
+            skip_compile,
+            filters,
+        } => bench_task::run(&bench_task::Options {
+            compile_only: compile,
+            skip_compile,
+            filters,
+        }),
     };
     result.unwrap_or_else(|error| {
         eprintln!("xtask: {error}");

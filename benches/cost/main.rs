@@ -1,0 +1,494 @@
+//! What Stamp costs against hand-written SDK code, as ratios from one run.
+//!
+//! `cargo xtask bench` runs this with a local DynamoDB and writes
+//! BENCHMARKS.md from criterion's estimates and from the facts this binary
+//! records (allocation counts, item sizes) in `stamp-facts.tsv` next to
+//! them. The groups, each with a `stamp` function and its hand-written
+//! baselines (see `hand.rs`):
+//!
+//! 1. `encode_order`, `encode_reading`, `decode_order`, `decode_reading`:
+//!    one item, ~1 KB order and 20-attribute reading;
+//! 2. `key_sort_3_fields`, `key_primary`: key building (and, in the facts,
+//!    allocations per call);
+//! 3. `page_decode`: a 1 MB query page into structs;
+//! 4. `server_query`, `server_put`: one request end to end;
+//! 5. `server_batch_load`: 10,000 items with `BatchWriteItem`.
+//!
+//! Groups 4 and 5 need `STAMP_DYNAMODB_ENDPOINT`; without it they are left
+//! out with a note. Under `cargo test` (criterion's test mode) every
+//! benchmark runs once, the load on fewer items, and no facts are written.
+
+mod alloc;
+mod hand;
+mod model;
+mod server;
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion};
+use stamp::{Entity, Item, SortKeyPrefix};
+
+use crate::model::{Order, Reading, Shipment};
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
+
+/// DynamoDB's page limit: a `Query` returns at most 1 MB of items.
+const PAGE_BYTES: usize = 1024 * 1024;
+
+/// Numbers recorded beside criterion's estimates, for BENCHMARKS.md.
+#[derive(Default)]
+pub struct Facts(BTreeMap<String, String>);
+
+impl Facts {
+    pub fn set(&mut self, key: &str, value: impl ToString) {
+        self.0.insert(key.to_owned(), value.to_string());
+    }
+
+    fn allocations(&mut self, name: &str, per_call: alloc::PerCall) {
+        self.set(&format!("alloc.{name}"), per_call.allocations);
+        self.set(&format!("alloc_bytes.{name}"), per_call.bytes);
+    }
+
+    /// Writes `stamp-facts.tsv` in criterion's output directory.
+    fn write(&self) {
+        let dir = criterion_home();
+        std::fs::create_dir_all(&dir).expect("create criterion's directory");
+        let text: String = self
+            .0
+            .iter()
+            .map(|(key, value)| format!("{key}\t{value}\n"))
+            .collect();
+        let path = dir.join("stamp-facts.tsv");
+        std::fs::write(&path, text).expect("write the facts");
+        println!("facts written to {}", path.display());
+    }
+}
+
+/// Where criterion writes (the same rule as criterion's, minus `cargo
+/// metadata`: the xtask sets `CRITERION_HOME`).
+fn criterion_home() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        PathBuf::from(home)
+    } else if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
+        PathBuf::from(target).join("criterion")
+    } else {
+        PathBuf::from("target/criterion")
+    }
+}
+
+/// Whether criterion benchmarks (`cargo bench`) rather than tests each
+/// benchmark once (`cargo test --benches`), by criterion's own rule.
+pub fn benchmarking() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().any(|arg| arg == "--bench") && !args.iter().any(|arg| arg == "--test")
+}
+
+fn main() {
+    check_equivalence();
+    if let Ok(target) = std::env::var("STAMP_BENCH_PROFILE") {
+        profile(&target);
+        return;
+    }
+    let mut facts = Facts::default();
+    let mut criterion = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(50)
+        .configure_from_args();
+    items(&mut criterion, &mut facts);
+    keys(&mut criterion, &mut facts);
+    page(&mut criterion, &mut facts);
+    server::benches(&mut criterion, &mut facts);
+    criterion.final_summary();
+    if benchmarking() {
+        facts.write();
+    }
+}
+
+/// `STAMP_BENCH_PROFILE=GROUP/FUNCTION`: runs one item or key benchmark
+/// [`PROFILE_CALLS`] times in [`profile_loop`] and nothing else, for
+/// `valgrind --tool=callgrind --toggle-collect=cost::profile_loop`, which
+/// counts instructions deterministically (divide by the calls).
+fn profile(target: &str) {
+    let order = model::order(7, 3);
+    let order_item = order.to_item().unwrap();
+    let reading = model::reading(3);
+    let reading_item = reading.to_item().unwrap();
+    let shipment = model::shipment();
+    let mut operation: Box<dyn FnMut()> = match target {
+        "encode_order/stamp" => Box::new(|| drop(black_box(order.to_item().unwrap()))),
+        "encode_order/serde_dynamo" => {
+            Box::new(|| drop(black_box(hand::serde_order_to_item(&order).unwrap())))
+        }
+        "encode_order/direct" => Box::new(|| drop(black_box(hand::direct_order_to_item(&order)))),
+        "encode_reading/stamp" => Box::new(|| drop(black_box(reading.to_item().unwrap()))),
+        "encode_order/stamp_checked" => Box::new(|| {
+            let mut item = order.to_item().unwrap();
+            stamp::check_item(Order::SCHEMA, &mut item).unwrap();
+            drop(black_box(item))
+        }),
+        "encode_reading/stamp_checked" => Box::new(|| {
+            let mut item = reading.to_item().unwrap();
+            stamp::check_item(Reading::SCHEMA, &mut item).unwrap();
+            drop(black_box(item))
+        }),
+        "encode_reading/direct" => {
+            Box::new(|| drop(black_box(hand::direct_reading_to_item(&reading))))
+        }
+        "decode_order/stamp" => {
+            Box::new(|| drop(black_box(Order::from_item(order_item.clone()).unwrap())))
+        }
+        "decode_order/serde_dynamo" => Box::new(|| {
+            drop(black_box(
+                hand::serde_from_item::<Order>(order_item.clone()).unwrap(),
+            ))
+        }),
+        "decode_order/direct" => Box::new(|| {
+            drop(black_box(
+                hand::direct_order_from_item(order_item.clone()).unwrap(),
+            ))
+        }),
+        // What the decode targets spend on their input (clone and drop).
+        "decode_order/input" => Box::new(|| drop(black_box(order_item.clone()))),
+        "decode_reading/input" => Box::new(|| drop(black_box(reading_item.clone()))),
+        "decode_reading/serde_dynamo" => Box::new(|| {
+            drop(black_box(
+                hand::serde_from_item::<Reading>(reading_item.clone()).unwrap(),
+            ))
+        }),
+        "decode_reading/direct" => Box::new(|| {
+            drop(black_box(
+                hand::direct_reading_from_item(reading_item.clone()).unwrap(),
+            ))
+        }),
+        "encode_reading/serde_dynamo" => {
+            Box::new(|| drop(black_box(hand::serde_reading_to_item(&reading).unwrap())))
+        }
+        "key_sort_3_fields/format" => {
+            Box::new(|| drop(black_box(hand::format_shipment_sort_key(&shipment))))
+        }
+        "key_primary/format" => Box::new(|| drop(black_box(hand::format_shipment_key(&shipment)))),
+        "key_primary/direct" => Box::new(|| drop(black_box(hand::direct_shipment_key(&shipment)))),
+        "decode_reading/stamp" => {
+            Box::new(|| drop(black_box(Reading::from_item(reading_item.clone()).unwrap())))
+        }
+        "key_sort_3_fields/stamp" => {
+            Box::new(|| drop(black_box(stamp_shipment_sort_key(&shipment))))
+        }
+        "key_sort_3_fields/direct" => {
+            Box::new(|| drop(black_box(hand::direct_shipment_sort_key(&shipment))))
+        }
+        "key_primary/stamp" => Box::new(|| drop(black_box(stamp_shipment_key(&shipment)))),
+        other => panic!("STAMP_BENCH_PROFILE: no benchmark `{other}` to profile"),
+    };
+    profile_loop(&mut *operation);
+    println!("ran {target} {PROFILE_CALLS} times");
+}
+
+/// How many times [`profile`] runs its operation.
+const PROFILE_CALLS: u32 = 10_000;
+
+#[inline(never)]
+fn profile_loop(operation: &mut dyn FnMut()) {
+    for _ in 0..PROFILE_CALLS {
+        operation();
+    }
+}
+
+/// Stamp and both hand-written styles give the same items and values: the
+/// benchmarks compare equal work.
+fn check_equivalence() {
+    let order = model::order(7, 3);
+    let stamp = order.to_item().unwrap();
+    assert_eq!(stamp, hand::serde_order_to_item(&order).unwrap());
+    assert_eq!(stamp, hand::direct_order_to_item(&order));
+    assert_eq!(Order::from_item(stamp.clone()).unwrap(), order);
+    assert_eq!(
+        hand::serde_from_item::<Order>(stamp.clone()).unwrap(),
+        order
+    );
+    assert_eq!(hand::direct_order_from_item(stamp).unwrap(), order);
+
+    let reading = model::reading(3);
+    let stamp = reading.to_item().unwrap();
+    assert_eq!(stamp.len(), 20, "the reading has 20 attributes");
+    assert_eq!(stamp, hand::serde_reading_to_item(&reading).unwrap());
+    assert_eq!(stamp, hand::direct_reading_to_item(&reading));
+    assert_eq!(Reading::from_item(stamp.clone()).unwrap(), reading);
+    assert_eq!(
+        hand::serde_from_item::<Reading>(stamp.clone()).unwrap(),
+        reading
+    );
+    assert_eq!(hand::direct_reading_from_item(stamp).unwrap(), reading);
+
+    let shipment = model::shipment();
+    let key = stamp_shipment_key(&shipment);
+    assert_eq!(key, hand::format_shipment_key(&shipment));
+    assert_eq!(key, hand::direct_shipment_key(&shipment));
+    assert_eq!(stamp_shipment_sort_key(&shipment), key.1);
+}
+
+fn stamp_shipment_key(shipment: &Shipment) -> (String, String) {
+    Shipment::key(
+        &shipment.warehouse,
+        &shipment.shipped_on,
+        &shipment.carrier,
+        &shipment.shipment_id,
+    )
+    .unwrap()
+    .into_parts()
+}
+
+/// The three-field sort key alone, through the typed prefix every sort-key
+/// condition uses (all three fields: the whole key).
+fn stamp_shipment_sort_key(shipment: &Shipment) -> String {
+    let fields = (
+        &shipment.shipped_on,
+        shipment.carrier.as_str(),
+        &shipment.shipment_id,
+    );
+    let text = SortKeyPrefix::<Shipment, 0>::sort_key_prefix(&fields).unwrap();
+    debug_assert!(text.complete);
+    text.text
+}
+
+/// Point 1: one item, encoded and decoded.
+fn items(criterion: &mut Criterion, facts: &mut Facts) {
+    let order = model::order(7, 3);
+    let order_item = order.to_item().unwrap();
+    let reading = model::reading(3);
+    let reading_item = reading.to_item().unwrap();
+    facts.set("item_bytes.order", stamp::item_size(&order_item));
+    facts.set("attributes.order", order_item.len());
+    facts.set("item_bytes.reading", stamp::item_size(&reading_item));
+    facts.set("attributes.reading", reading_item.len());
+
+    let mut group = criterion.benchmark_group("encode_order");
+    group.bench_function("stamp", |b| b.iter(|| black_box(&order).to_item().unwrap()));
+    group.bench_function("stamp_checked", |b| {
+        b.iter(|| {
+            let mut item = black_box(&order).to_item().unwrap();
+            stamp::check_item(Order::SCHEMA, &mut item).unwrap();
+            item
+        })
+    });
+    group.bench_function("serde_dynamo", |b| {
+        b.iter(|| hand::serde_order_to_item(black_box(&order)).unwrap())
+    });
+    group.bench_function("direct", |b| {
+        b.iter(|| hand::direct_order_to_item(black_box(&order)))
+    });
+    group.finish();
+
+    let mut group = criterion.benchmark_group("encode_reading");
+    group.bench_function("stamp", |b| {
+        b.iter(|| black_box(&reading).to_item().unwrap())
+    });
+    group.bench_function("serde_dynamo", |b| {
+        b.iter(|| hand::serde_reading_to_item(black_box(&reading)).unwrap())
+    });
+    group.bench_function("direct", |b| {
+        b.iter(|| hand::direct_reading_to_item(black_box(&reading)))
+    });
+    group.finish();
+
+    let mut group = criterion.benchmark_group("decode_order");
+    let input = || order_item.clone();
+    group.bench_function("stamp", |b| {
+        b.iter_batched(
+            input,
+            |item| Order::from_item(item).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("serde_dynamo", |b| {
+        b.iter_batched(
+            input,
+            |item| hand::serde_from_item::<Order>(item).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("direct", |b| {
+        b.iter_batched(
+            input,
+            |item| hand::direct_order_from_item(item).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+
+    let mut group = criterion.benchmark_group("decode_reading");
+    let input = || reading_item.clone();
+    group.bench_function("stamp", |b| {
+        b.iter_batched(
+            input,
+            |item| Reading::from_item(item).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("serde_dynamo", |b| {
+        b.iter_batched(
+            input,
+            |item| hand::serde_from_item::<Reading>(item).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("direct", |b| {
+        b.iter_batched(
+            input,
+            |item| hand::direct_reading_from_item(item).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+
+    const CALLS: u32 = 1_000;
+    facts.allocations(
+        "encode_order.stamp",
+        alloc::per_call(CALLS, || order.to_item().unwrap()),
+    );
+    facts.allocations(
+        "encode_order.serde_dynamo",
+        alloc::per_call(CALLS, || hand::serde_order_to_item(&order).unwrap()),
+    );
+    facts.allocations(
+        "encode_order.direct",
+        alloc::per_call(CALLS, || hand::direct_order_to_item(&order)),
+    );
+    let items: Vec<Item> = vec![order_item.clone(); CALLS as usize];
+    let mut inputs = items.clone().into_iter();
+    facts.allocations(
+        "decode_order.stamp",
+        alloc::per_call(CALLS, || Order::from_item(inputs.next().unwrap()).unwrap()),
+    );
+    let mut inputs = items.clone().into_iter();
+    facts.allocations(
+        "decode_order.serde_dynamo",
+        alloc::per_call(CALLS, || {
+            hand::serde_from_item::<Order>(inputs.next().unwrap()).unwrap()
+        }),
+    );
+    let mut inputs = items.into_iter();
+    facts.allocations(
+        "decode_order.direct",
+        alloc::per_call(CALLS, || {
+            hand::direct_order_from_item(inputs.next().unwrap()).unwrap()
+        }),
+    );
+}
+
+/// Point 2: key building, time and allocations.
+fn keys(criterion: &mut Criterion, facts: &mut Facts) {
+    let shipment = model::shipment();
+
+    let mut group = criterion.benchmark_group("key_sort_3_fields");
+    group.bench_function("stamp", |b| {
+        b.iter(|| stamp_shipment_sort_key(black_box(&shipment)))
+    });
+    group.bench_function("format", |b| {
+        b.iter(|| hand::format_shipment_sort_key(black_box(&shipment)))
+    });
+    group.bench_function("direct", |b| {
+        b.iter(|| hand::direct_shipment_sort_key(black_box(&shipment)))
+    });
+    group.finish();
+
+    let mut group = criterion.benchmark_group("key_primary");
+    group.bench_function("stamp", |b| {
+        b.iter(|| stamp_shipment_key(black_box(&shipment)))
+    });
+    group.bench_function("format", |b| {
+        b.iter(|| hand::format_shipment_key(black_box(&shipment)))
+    });
+    group.bench_function("direct", |b| {
+        b.iter(|| hand::direct_shipment_key(black_box(&shipment)))
+    });
+    group.finish();
+
+    const CALLS: u32 = 10_000;
+    facts.allocations(
+        "key_sort_3_fields.stamp",
+        alloc::per_call(CALLS, || stamp_shipment_sort_key(&shipment)),
+    );
+    facts.allocations(
+        "key_sort_3_fields.format",
+        alloc::per_call(CALLS, || hand::format_shipment_sort_key(&shipment)),
+    );
+    facts.allocations(
+        "key_sort_3_fields.direct",
+        alloc::per_call(CALLS, || hand::direct_shipment_sort_key(&shipment)),
+    );
+    facts.allocations(
+        "key_primary.stamp",
+        alloc::per_call(CALLS, || stamp_shipment_key(&shipment)),
+    );
+    facts.allocations(
+        "key_primary.format",
+        alloc::per_call(CALLS, || hand::format_shipment_key(&shipment)),
+    );
+    facts.allocations(
+        "key_primary.direct",
+        alloc::per_call(CALLS, || hand::direct_shipment_key(&shipment)),
+    );
+    // The same key with a delimiter in the carrier, which Stamp escapes.
+    let mut escaped = shipment.clone();
+    escaped.carrier = "royal#mail".to_owned();
+    facts.allocations(
+        "key_sort_3_fields.stamp_escaping",
+        alloc::per_call(CALLS, || stamp_shipment_sort_key(&escaped)),
+    );
+}
+
+/// Point 3: a full query page (1 MB of ~1 KB orders) decoded into structs.
+fn page(criterion: &mut Criterion, facts: &mut Facts) {
+    let one = stamp::item_size(&model::order(0, 0).to_item().unwrap());
+    let count = PAGE_BYTES / one;
+    let page = model::items(&model::orders(count, 40));
+    let bytes: usize = page.iter().map(stamp::item_size).sum();
+    facts.set("page.items", page.len());
+    facts.set("page.bytes", bytes);
+
+    let mut group = criterion.benchmark_group("page_decode");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(5));
+    let input = || page.clone();
+    group.bench_function("stamp", |b| {
+        b.iter_batched(
+            input,
+            |items| {
+                items
+                    .into_iter()
+                    .map(Order::from_item)
+                    .collect::<Result<Vec<_>, _>>()
+                    .unwrap()
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("serde_dynamo", |b| {
+        b.iter_batched(
+            input,
+            |items| serde_dynamo::from_items::<_, Order>(items).unwrap(),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("direct", |b| {
+        b.iter_batched(
+            input,
+            |items| {
+                items
+                    .into_iter()
+                    .map(hand::direct_order_from_item)
+                    .collect::<Result<Vec<_>, _>>()
+                    .unwrap()
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}

@@ -1,0 +1,358 @@
+//! DynamoDB Streams records, as a Lambda function receives them, decoded
+//! into typed changes of a [`Collection`] (feature `streams`).
+//!
+//! A record says what happened to one item (`INSERT`, `MODIFY` or
+//! `REMOVE`), gives its `Keys`, and, depending on the stream's view type,
+//! the item before (`OldImage`) and after (`NewImage`) the change. Images
+//! arrive as raw attribute maps; [`Change::from_record`] turns them into the
+//! collection's variants by the type attribute, exactly as a query page is
+//! decoded ([`Collection::from_item`]), so an item of a type outside the
+//! collection becomes its `Unknown(Item)` variant and is never a panic.
+//!
+//! | view type | `INSERT` | `MODIFY` | `REMOVE` |
+//! |---|---|---|---|
+//! | `KEYS_ONLY` | keys | keys | keys |
+//! | `NEW_IMAGE` | keys, new | keys, new | keys |
+//! | `OLD_IMAGE` | keys | keys, old | keys, old |
+//! | `NEW_AND_OLD_IMAGES` | keys, new | keys, old, new | keys, old |
+//!
+//! With `KEYS_ONLY` the record does not hold the type attribute, so the
+//! entity is not known from it: [`Change::keys`] is the raw key map,
+//! [`Change::key_entity`] the one member of the collection whose key
+//! templates (current or previous format) the keys fit, and
+//! [`Change::primary_key`] the typed key of an entity you name.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_Record.html>,
+//! <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_StreamRecord.html>
+//! and <https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html>.
+//!
+//! # Example
+//!
+//! ```ignore
+//! use stamp::streams::{Change, ChangeKind, Event};
+//!
+//! async fn handler(event: Event) -> Result<(), stamp::Error> {
+//!     for change in stamp::streams::changes::<CustomerWithOrders>(event) {
+//!         let change = change?;
+//!         match (change.kind, &change.new) {
+//!             (ChangeKind::Insert, Some(CustomerWithOrders::Order(order))) => record_sale(order),
+//!             (_, Some(CustomerWithOrders::Unknown(item))) => log_unknown(item),
+//!             _ => {}
+//!         }
+//!     }
+//!     Ok(())
+//! }
+//! ```
+
+use std::fmt;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use chrono::{DateTime, Utc};
+
+pub use aws_lambda_events::event::dynamodb::{Event, EventRecord, StreamRecord};
+
+use crate::{Collection, Entity, EntitySchema, Error, Item, PrimaryKey};
+
+/// What happened to the item: the record's `eventName`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChangeKind {
+    /// `INSERT`: a new item was added.
+    Insert,
+    /// `MODIFY`: one or more attributes of an existing item changed.
+    Modify,
+    /// `REMOVE`: the item was deleted (by a request, or by TTL, see
+    /// [`Change::removed_by_ttl`]).
+    Remove,
+}
+
+impl ChangeKind {
+    /// The event name as DynamoDB writes it: `INSERT`, `MODIFY` or `REMOVE`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Insert => "INSERT",
+            ChangeKind::Modify => "MODIFY",
+            ChangeKind::Remove => "REMOVE",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Self> {
+        match name {
+            "INSERT" => Some(ChangeKind::Insert),
+            "MODIFY" => Some(ChangeKind::Modify),
+            "REMOVE" => Some(ChangeKind::Remove),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ChangeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a stream writes of each changed item: the record's
+/// `StreamViewType`.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_StreamSpecification.html>.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ViewType {
+    /// `KEYS_ONLY`: only the key attributes.
+    KeysOnly,
+    /// `NEW_IMAGE`: the item as it is after the change.
+    NewImage,
+    /// `OLD_IMAGE`: the item as it was before the change.
+    OldImage,
+    /// `NEW_AND_OLD_IMAGES`: both.
+    NewAndOldImages,
+}
+
+impl ViewType {
+    /// The view type as DynamoDB writes it, such as `NEW_AND_OLD_IMAGES`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ViewType::KeysOnly => "KEYS_ONLY",
+            ViewType::NewImage => "NEW_IMAGE",
+            ViewType::OldImage => "OLD_IMAGE",
+            ViewType::NewAndOldImages => "NEW_AND_OLD_IMAGES",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Self> {
+        match name {
+            "KEYS_ONLY" => Some(ViewType::KeysOnly),
+            "NEW_IMAGE" => Some(ViewType::NewImage),
+            "OLD_IMAGE" => Some(ViewType::OldImage),
+            "NEW_AND_OLD_IMAGES" => Some(ViewType::NewAndOldImages),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ViewType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One stream record, decoded: what happened to which item, with the
+/// images the stream's view type carries as variants of collection `C`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change<C> {
+    /// Insert, modify or remove.
+    pub kind: ChangeKind,
+    /// The record's `Keys`: the item's primary key attributes, such as
+    /// `{PK: S, SK: S}`, as the SDK represents them. Always present.
+    pub keys: Item,
+    /// The one member entity of `C` whose key templates, current or
+    /// previous (`#[stamp(previous(…))]`), the keys fit; `None` when no
+    /// member's do, or more than one's (their key spaces overlap). The only
+    /// hint of the entity in a `KEYS_ONLY` record; with an image, the
+    /// image's type attribute decides.
+    pub key_entity: Option<&'static str>,
+    /// The item before the change (`OldImage`): present for `MODIFY` and
+    /// `REMOVE` when the view type has old images.
+    pub old: Option<C>,
+    /// The item after the change (`NewImage`): present for `INSERT` and
+    /// `MODIFY` when the view type has new images.
+    pub new: Option<C>,
+    /// The type attribute (such as `Type`) of the new image, or else of the
+    /// old one, as stored: the entity type, even one outside `C` (whose
+    /// image is then `C`'s `Unknown` variant). `None` without images.
+    pub entity_type: Option<String>,
+    /// The record's `StreamViewType`; `None` when the record leaves it out.
+    pub view_type: Option<ViewType>,
+    /// The record's `eventID`, unique per record.
+    pub event_id: String,
+    /// The record's `SequenceNumber`: records of one item are in increasing
+    /// order of it (compare as numbers: it is a decimal string of up to 40
+    /// digits).
+    pub sequence_number: Option<String>,
+    /// The record's `ApproximateCreationDateTime`, rounded by DynamoDB to
+    /// the second (or the millisecond); `None` when the record leaves it out.
+    pub approximate_creation_date_time: Option<DateTime<Utc>>,
+    /// The record's `SizeBytes`: the size of the stream record, in bytes.
+    pub size_bytes: i64,
+    /// Whether DynamoDB's TTL process removed the item (the record's
+    /// `userIdentity` is the service principal `dynamodb.amazonaws.com`).
+    pub removed_by_ttl: bool,
+}
+
+impl<C: Collection> Change<C> {
+    /// Decodes one record, as a Lambda function receives it.
+    ///
+    /// The images are decoded by [`Collection::from_item`]; an image whose
+    /// type attribute names no member (or that has none) becomes `C`'s
+    /// `Unknown` variant, with the raw item.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidStreamRecord`] (with the event id, the keys and the
+    /// entity type) when the `eventName` is not `INSERT`, `MODIFY` or
+    /// `REMOVE`, the `StreamViewType` is unknown, the keys are empty, an
+    /// `INSERT` has an old image or a `REMOVE` a new one (DynamoDB writes
+    /// neither), or a member entity cannot read its image.
+    pub fn from_record(record: EventRecord) -> Result<Self, Error> {
+        let stream = record.change;
+        let keys: Item = Item::from(stream.keys);
+        let old: Item = Item::from(stream.old_image);
+        let new: Item = Item::from(stream.new_image);
+        let type_attribute = C::MEMBERS
+            .first()
+            .map_or("Type", |schema| schema.type_attribute);
+        let entity_type =
+            [&new, &old]
+                .into_iter()
+                .find_map(|image| match image.get(type_attribute) {
+                    Some(AttributeValue::S(name)) => Some(name.clone()),
+                    _ => None,
+                });
+        let invalid = |reason: String| Error::InvalidStreamRecord {
+            event_id: record.event_id.clone(),
+            entity: entity_type.clone(),
+            key: keys.clone(),
+            reason,
+        };
+        let kind = ChangeKind::parse(&record.event_name).ok_or_else(|| {
+            invalid(format!(
+                "the eventName is `{}`, not INSERT, MODIFY or REMOVE",
+                record.event_name
+            ))
+        })?;
+        let view_type = match stream.stream_view_type {
+            None => None,
+            Some(view_type) => {
+                let name = view_type.to_string();
+                Some(ViewType::parse(&name).ok_or_else(|| {
+                    invalid(format!(
+                        "the StreamViewType `{name}` is not one DynamoDB has"
+                    ))
+                })?)
+            }
+        };
+        if keys.is_empty() {
+            return Err(invalid("the record has no Keys".to_owned()));
+        }
+        if kind == ChangeKind::Insert && !old.is_empty() {
+            return Err(invalid(
+                "an INSERT record has an OldImage, which DynamoDB never writes".to_owned(),
+            ));
+        }
+        if kind == ChangeKind::Remove && !new.is_empty() {
+            return Err(invalid(
+                "a REMOVE record has a NewImage, which DynamoDB never writes".to_owned(),
+            ));
+        }
+        let decode = |image: Item, which: &str| -> Result<Option<C>, Error> {
+            if image.is_empty() {
+                return Ok(None);
+            }
+            C::from_item(image)
+                .map(Some)
+                .map_err(|error| invalid(format!("its {which} cannot be read: {error}")))
+        };
+        let old = decode(old, "OldImage")?;
+        let new = decode(new, "NewImage")?;
+        let removed_by_ttl = record.user_identity.as_ref().is_some_and(|identity| {
+            identity.type_ == "Service" && identity.principal_id == "dynamodb.amazonaws.com"
+        });
+        let approximate_creation_date_time = Some(stream.approximate_creation_date_time)
+            .filter(|time| *time != DateTime::<Utc>::UNIX_EPOCH);
+        Ok(Change {
+            kind,
+            key_entity: key_entity(C::MEMBERS, &keys),
+            keys,
+            old,
+            new,
+            entity_type,
+            view_type,
+            event_id: record.event_id,
+            sequence_number: stream.sequence_number,
+            approximate_creation_date_time,
+            size_bytes: stream.size_bytes,
+            removed_by_ttl,
+        })
+    }
+
+    /// The item's primary key as a typed key of entity `E`, from
+    /// [`keys`](Self::keys): what a `KEYS_ONLY` record gives. Its fields can
+    /// then be read with the generated `E::parse_partition_key` and
+    /// `E::parse_sort_key`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidStreamRecord`] when a key attribute of `E` is missing
+    /// or not a string; [`Error::KeyMismatch`] when a value does not have the
+    /// shape of `E`'s current key template (so the item is of another
+    /// entity, or still in `E`'s previous format).
+    pub fn primary_key<E: Entity>(&self) -> Result<PrimaryKey<E>, Error> {
+        let schema = E::SCHEMA;
+        let value = |name: &str| match self.keys.get(name) {
+            Some(AttributeValue::S(value)) => Ok(value.clone()),
+            other => Err(Error::InvalidStreamRecord {
+                event_id: self.event_id.clone(),
+                entity: Some(schema.type_name.to_owned()),
+                key: self.keys.clone(),
+                reason: format!(
+                    "key attribute `{name}` of entity `{}` is {}, not a string",
+                    schema.type_name,
+                    other.map_or("missing".to_owned(), |value| format!("{value:?}"))
+                ),
+            }),
+        };
+        let partition_key = value(schema.partition_key.name)?;
+        let sort_key = value(schema.sort_key.name)?;
+        schema
+            .partition_key
+            .template
+            .split(schema.type_name, &partition_key)?;
+        schema
+            .sort_key
+            .template
+            .split(schema.type_name, &sort_key)?;
+        Ok(PrimaryKey::from_parts(partition_key, sort_key))
+    }
+
+    /// The image after the change if there is one, else the one before.
+    pub fn image(&self) -> Option<&C> {
+        self.new.as_ref().or(self.old.as_ref())
+    }
+}
+
+/// Decodes every record of a Lambda event, in order, one result per record:
+/// a record that cannot be decoded is an `Err` next to the others, so one
+/// bad record does not hide the rest.
+///
+/// # Errors
+///
+/// Per record, the errors of [`Change::from_record`].
+pub fn changes<C: Collection>(event: Event) -> impl Iterator<Item = Result<Change<C>, Error>> {
+    event.records.into_iter().map(Change::from_record)
+}
+
+/// The one member whose key templates (current or previous) fit `keys`.
+fn key_entity(members: &[&'static EntitySchema], keys: &Item) -> Option<&'static str> {
+    let mut found = members.iter().filter(|schema| fits(schema, keys));
+    match (found.next(), found.next()) {
+        (Some(schema), None) => Some(schema.type_name),
+        _ => None,
+    }
+}
+
+fn fits(schema: &EntitySchema, keys: &Item) -> bool {
+    let (Some(AttributeValue::S(partition_key)), Some(AttributeValue::S(sort_key))) = (
+        keys.get(schema.partition_key.name),
+        keys.get(schema.sort_key.name),
+    ) else {
+        return false;
+    };
+    let current = (&schema.partition_key.template, &schema.sort_key.template);
+    let previous = schema
+        .previous_key
+        .as_ref()
+        .map(|previous| (&previous.partition_key, &previous.sort_key));
+    std::iter::once(current).chain(previous).any(|(pk, sk)| {
+        pk.split(schema.type_name, partition_key).is_ok()
+            && sk.split(schema.type_name, sort_key).is_ok()
+    })
+}
