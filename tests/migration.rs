@@ -78,11 +78,9 @@ struct Settings {
 
 const TENANTS: u32 = 50;
 
-/// Transactions in flight. moto copies the whole table at the start of each
-/// transaction (to undo it if it is cancelled), and the copy fails when
-/// another transaction writes the table meanwhile; DynamoDB has no such
-/// limit. The scans of the segments still run in parallel.
-const MOTO_CONCURRENCY: usize = 1;
+/// Transactions in flight: more than one, so that moves overlap as they do
+/// on DynamoDB.
+const CONCURRENCY: usize = 4;
 
 fn member(number: u32) -> MemberBefore {
     let base: DateTime<Utc> = "2026-01-01T00:00:00Z".parse().unwrap();
@@ -248,127 +246,6 @@ impl Intercept for CrashAfter {
     }
 }
 
-// ---------------------------------------------------------------------------
-// A moto server for the 5,000-item test.
-//
-// moto 5.2.5 copies the whole table (`copy.deepcopy`) before *each action*
-// of a `TransactWriteItems`, to undo the transaction if it is cancelled
-// (`transact_write_items` in `moto/dynamodb/models/__init__.py`). Moving
-// 5,000 items is 10,000 actions on a 5,000-item table: about an hour, and
-// tens of GB of memory. When the endpoint is moto, this test starts its own
-// moto, of the same venv and version, in which that copy is taken once per
-// request: every copy is taken before the first action runs, so they are all
-// the same, and DynamoDB's behaviour is unchanged. Against any other
-// endpoint (DynamoDB Local, AWS) the test uses the endpoint as it is.
-
-/// The venv `cargo xtask test` makes.
-const VENV_PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/stamp-venv/bin/python3");
-
-/// Starts moto's server with the one-copy-per-transaction fix; argv: host, port.
-const PATCHED_MOTO: &str = r#"
-import copy, sys, threading
-import moto.dynamodb.models as models
-
-_local = threading.local()
-
-class _OneCopyPerTransaction:
-    def deepcopy(self, value, memo=None):
-        cache = getattr(_local, "cache", None)
-        if cache is None:
-            return copy.deepcopy(value, memo)
-        if id(value) not in cache:
-            cache[id(value)] = copy.deepcopy(value)
-        return cache[id(value)]
-
-    def __getattr__(self, name):
-        return getattr(copy, name)
-
-models.copy = _OneCopyPerTransaction()
-_transact = models.DynamoDBBackend.transact_write_items
-
-def transact_write_items(self, *args, **kwargs):
-    _local.cache = {}
-    try:
-        return _transact(self, *args, **kwargs)
-    finally:
-        _local.cache = None
-
-models.DynamoDBBackend.transact_write_items = transact_write_items
-
-from moto.server import main
-main(["-H", sys.argv[1], "-p", sys.argv[2]])
-"#;
-
-/// Whether `endpoint` answers `GET path` with HTTP 200.
-fn answers_ok(endpoint: &str, path: &str) -> bool {
-    use std::io::{Read, Write};
-    let Some(address) = endpoint.strip_prefix("http://") else {
-        return false;
-    };
-    let address = address.trim_end_matches('/');
-    let probe = || -> std::io::Result<bool> {
-        let mut stream = std::net::TcpStream::connect(address)?;
-        stream.set_read_timeout(Some(std::time::Duration::from_secs(5)))?;
-        write!(stream, "GET {path} HTTP/1.0\r\nHost: {address}\r\n\r\n")?;
-        let mut head = [0; 12];
-        stream.read_exact(&mut head)?;
-        Ok(head.ends_with(b"200"))
-    };
-    probe().unwrap_or(false)
-}
-
-/// The patched moto server; killed (by its process id) when dropped.
-struct PatchedMoto {
-    child: std::process::Child,
-    endpoint: String,
-}
-
-impl PatchedMoto {
-    /// Starts one when the test endpoint is moto; `None` otherwise.
-    fn start_if_moto() -> Option<PatchedMoto> {
-        if !answers_ok(&common::endpoint(), "/moto-api/") {
-            return None;
-        }
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let log = std::fs::File::create(
-            std::env::temp_dir().join(format!("stamp-migration-moto-{port}.log")),
-        )
-        .expect("the moto log");
-        let child = std::process::Command::new(VENV_PYTHON)
-            .args(["-c", PATCHED_MOTO, "127.0.0.1", &port.to_string()])
-            .stdout(log.try_clone().expect("the moto log"))
-            .stderr(log)
-            .spawn()
-            .unwrap_or_else(|error| {
-                panic!("cannot start moto from {VENV_PYTHON}: {error}; run `cargo xtask test`")
-            });
-        let server = PatchedMoto {
-            child,
-            endpoint: format!("http://127.0.0.1:{port}"),
-        };
-        for _ in 0..300 {
-            if answers_ok(&server.endpoint, "/moto-api/") {
-                return Some(server);
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        panic!(
-            "the patched moto did not answer at {} within 30 s",
-            server.endpoint
-        );
-    }
-}
-
-impl Drop for PatchedMoto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A client for `endpoint` with a request counter and `interceptor` (SDK
 /// retries off, so every fault reaches Stamp).
 fn client_at<I: Intercept + 'static>(
@@ -390,11 +267,7 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     const ITEMS: u32 = 5_000;
     /// Transactions of up to 50 moves each: about 2,000 items.
     const CRASH_AFTER: usize = 40;
-    let moto = PatchedMoto::start_if_moto();
-    let endpoint = moto
-        .as_ref()
-        .map_or_else(common::endpoint, |moto| moto.endpoint.clone());
-    let (client, counter) = client_at(&endpoint, None::<CrashAfter>);
+    let (client, counter) = client_at(&common::endpoint(), None::<CrashAfter>);
     let table = Table::new(
         client,
         format!("stamp-migration-5000-{}", uuid::Uuid::new_v4().simple()),
@@ -444,14 +317,14 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     // The first run crashes after CRASH_AFTER transactions.
     let checkpoint = checkpoint_path("migration-5000");
     let crash = CrashAfter::new(CRASH_AFTER);
-    let (crashing_client, crashing_counter) = client_at(&endpoint, Some(crash.clone()));
+    let (crashing_client, crashing_counter) = client_at(&common::endpoint(), Some(crash.clone()));
     let crashing_table = Table::new(crashing_client, table.name());
     let progress_calls = Arc::new(AtomicUsize::new(0));
     let calls = progress_calls.clone();
     let started = Instant::now();
     let error = Migration::<Member>::new(&crashing_table)
         .segments(4)
-        .concurrency(MOTO_CONCURRENCY)
+        .concurrency(CONCURRENCY)
         .group_size(50)
         .page_size(100)
         .checkpoint_file(&checkpoint)
@@ -505,7 +378,7 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     let started = Instant::now();
     let outcome = Migration::<Member>::new(&table)
         .segments(4)
-        .concurrency(MOTO_CONCURRENCY)
+        .concurrency(CONCURRENCY)
         .group_size(50)
         .page_size(100)
         .checkpoint_file(&checkpoint)
@@ -591,7 +464,7 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     // Without the checkpoint, a full pass finds every item current.
     let fresh = Migration::<Member>::new(&table)
         .segments(3)
-        .concurrency(MOTO_CONCURRENCY)
+        .concurrency(CONCURRENCY)
         .run()
         .await
         .unwrap();
@@ -630,12 +503,9 @@ async fn conflicts_and_foreign_keys_are_reported_and_left_alone() {
         .await
         .unwrap();
 
-    // One page and one transaction at a time: moto undoes a cancelled
-    // transaction by restoring a copy of the whole table taken before it,
-    // which would also undo a move that succeeded meanwhile.
     let outcome = Migration::<Member>::new(&table)
         .segments(1)
-        .concurrency(MOTO_CONCURRENCY)
+        .concurrency(CONCURRENCY)
         .run()
         .await
         .unwrap();
@@ -745,7 +615,7 @@ async fn an_item_changed_after_the_scan_is_moved_as_it_is_now() {
     let stale = Table::new(client, table.name());
     let outcome = Migration::<Member>::new(&stale)
         .segments(1)
-        .concurrency(MOTO_CONCURRENCY)
+        .concurrency(CONCURRENCY)
         .run()
         .await
         .unwrap();

@@ -1,4 +1,27 @@
-//! Clients for a local DynamoDB-compatible server: DynamoDB Local or moto.
+//! A local DynamoDB for tests and tools: SDK clients for any local server
+//! and, with the `local` feature, an embedded one.
+//!
+//! [`config`] and [`client`] point the SDK at a local server that runs
+//! elsewhere (DynamoDB Local after `docker compose up`, ministack, …).
+//!
+//! With the cargo feature `local`, [`LocalDynamoDb`] runs
+//! [dynoxide](https://github.com/nubo-db/dynoxide) — a DynamoDB
+//! implementation on SQLite — inside your own process: it serves the
+//! DynamoDB HTTP API (and the DynamoDB Streams API, on the same endpoint) on
+//! a free port of 127.0.0.1, so that `aws-sdk-dynamodb`, and so Stamp, talk
+//! to it exactly as to DynamoDB. No Docker, no JVM, no Python. The library
+//! itself never pulls in SQLite: enable the feature in your
+//! `[dev-dependencies]` only.
+//!
+//! ```toml
+//! [dev-dependencies]
+//! stamp = { version = "0.1", features = ["local"] }
+//! ```
+//!
+//! No emulator is DynamoDB. What dynoxide is known to do differently is
+//! listed in Stamp's ARCHITECTURE.md ("Servers"); among others, it does not
+//! throttle, and it deletes expired TTL items only when asked
+//! ([`LocalDynamoDb::database`], `sweep_ttl`).
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 
@@ -35,3 +58,9 @@ pub fn config(endpoint_url: &str) -> aws_sdk_dynamodb::config::Builder {
 pub fn client(endpoint_url: &str) -> aws_sdk_dynamodb::Client {
     aws_sdk_dynamodb::Client::from_conf(config(endpoint_url).build())
 }
+
+#[cfg(feature = "local")]
+mod embedded;
+
+#[cfg(feature = "local")]
+pub use embedded::{LocalDynamoDb, LocalDynamoDbError};

@@ -20,10 +20,20 @@ const SIZE: Size = Size {
     orders_with_line_items: 120,
 };
 
+/// This binary's embedded DynamoDB, on a thread of its own so that it
+/// outlives each test's runtime.
+static EMBEDDED: std::sync::LazyLock<stamp::local::LocalDynamoDb> =
+    std::sync::LazyLock::new(|| {
+        stamp::local::LocalDynamoDb::start_in_background()
+            .unwrap_or_else(|error| panic!("{error}; or set STAMP_DYNAMODB_ENDPOINT"))
+    });
+
+/// `$STAMP_DYNAMODB_ENDPOINT` when set, else the embedded server.
 fn endpoint() -> String {
-    std::env::var("STAMP_DYNAMODB_ENDPOINT").unwrap_or_else(|_| {
-        panic!("STAMP_DYNAMODB_ENDPOINT is not set: run the server tests with `cargo xtask test`, which starts a local DynamoDB")
-    })
+    match std::env::var("STAMP_DYNAMODB_ENDPOINT") {
+        Ok(url) if !url.is_empty() => url,
+        _ => EMBEDDED.endpoint().to_owned(),
+    }
 }
 
 async fn loaded() -> (Table, RequestCounter, DataSet) {

@@ -1,22 +1,51 @@
-//! Shared set-up of the server tests: a client for the local server that
-//! `cargo xtask test` starts, and a fresh table per test.
+//! Shared set-up of the server tests: the DynamoDB they talk to, and a
+//! fresh table per test.
 
 #![allow(dead_code)]
 
+use std::sync::LazyLock;
+
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
+use stamp::local::LocalDynamoDb;
 use stamp::{Table, TableDefinition};
 
-/// The endpoint of the DynamoDB-compatible server. Panics with the command
-/// to run when it is missing: a server test never passes without a server.
-pub fn endpoint() -> String {
-    std::env::var("STAMP_DYNAMODB_ENDPOINT").unwrap_or_else(|_| {
+/// The variable that points every server test at another server (DynamoDB
+/// Local, ministack, AWS) instead of the embedded one.
+pub const ENDPOINT_ENV: &str = "STAMP_DYNAMODB_ENDPOINT";
+
+/// The embedded DynamoDB of this test binary, started on first use on a
+/// thread of its own (so that it outlives each `#[tokio::test]`'s runtime).
+static EMBEDDED: LazyLock<LocalDynamoDb> = LazyLock::new(|| {
+    LocalDynamoDb::start_in_background().unwrap_or_else(|error| {
         panic!(
-            "STAMP_DYNAMODB_ENDPOINT is not set. Server tests need a DynamoDB-compatible server: \
-             run them with `cargo xtask test`, which starts one (or set the variable yourself, \
-             e.g. to http://localhost:8000 after `docker compose up`)."
+            "{error}. The server tests run on an embedded DynamoDB (dynoxide); set \
+             {ENDPOINT_ENV} to use another server, e.g. http://localhost:8000 after \
+             `docker compose up`."
         )
     })
+});
+
+/// The endpoint of the DynamoDB the tests use: `$STAMP_DYNAMODB_ENDPOINT`
+/// when set, else this binary's embedded server.
+pub fn endpoint() -> String {
+    match std::env::var(ENDPOINT_ENV) {
+        Ok(url) if !url.is_empty() => url,
+        _ => EMBEDDED.endpoint().to_owned(),
+    }
+}
+
+/// Which implementation answers: `"dynoxide"` (embedded), or the value of
+/// `$STAMP_DYNAMODB_SERVER` that `cargo xtask test` sets with the endpoint
+/// (`"ministack"`), else `"other"`. Only for documented deviations
+/// (ARCHITECTURE.md, "Servers"); an expected value never depends on it.
+pub fn server() -> String {
+    match std::env::var(ENDPOINT_ENV) {
+        Ok(url) if !url.is_empty() => {
+            std::env::var("STAMP_DYNAMODB_SERVER").unwrap_or_else(|_| "other".to_owned())
+        }
+        _ => "dynoxide".to_owned(),
+    }
 }
 
 /// A client for [`endpoint`], with SDK retries turned off so that every
