@@ -856,3 +856,29 @@ async fn scans_return_only_the_entity_sequentially_and_in_parallel() {
     ));
     table.delete_table().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_page_with_exactly_limit_items_carries_a_cursor_and_the_next_page_is_empty() {
+    // DynamoDB stops a Query when it has evaluated `Limit` items and then
+    // returns LastEvaluatedKey, even when no item is left ("Paginating table
+    // query results", Amazon DynamoDB Developer Guide): the page is full,
+    // so its cursor is there, and only the next request finds the end.
+    let (table, counter) = shop().await;
+    let page = Order::query("c-1")
+        .limit(ORDERS)
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(numbers(&page.items), (0..15).collect::<Vec<u128>>());
+    let cursor = page.cursor.expect("a full page carries a cursor");
+    let next = Order::query("c-1")
+        .limit(ORDERS)
+        .after(&cursor)
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(next.items, []);
+    assert!(next.cursor.is_none(), "the last page has no cursor");
+    assert_eq!(counter.count("Query"), 2);
+    table.delete_table().await.unwrap();
+}

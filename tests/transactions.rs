@@ -567,3 +567,53 @@ async fn transact_get_decodes_each_item_by_position() {
     // Taken once.
     assert_eq!(items.take(order_slot).unwrap(), None);
 }
+
+#[tokio::test]
+async fn a_repeated_client_request_token_is_applied_once() {
+    // TransactWriteItems is idempotent for 10 minutes per ClientRequestToken:
+    // a repeat with the same token and the same actions succeeds and changes
+    // nothing; a repeat with other actions is refused with
+    // IdempotentParameterMismatchException (API reference,
+    // TransactWriteItems, "ClientRequestToken").
+    let (table, counter) = shop("tx-token").await;
+    let place = || {
+        table
+            .transact_write()
+            .create(&order("o-2", 2500))
+            .update(count_order())
+            .update(take_stock("A", 2))
+            .client_request_token("place-order-o-2-token")
+    };
+    place().send().await.unwrap();
+    place().send().await.unwrap();
+    assert_eq!(counter.count("TransactWriteItems"), 2);
+    let customer = table.get(&Customer::key("c-1").unwrap()).await.unwrap();
+    assert_eq!(customer.unwrap().order_count, 2, "counted once, from 1");
+    assert_eq!(
+        table.get(&Product::key("A").unwrap()).await.unwrap(),
+        Some(product("A", 3)),
+        "stock taken once, from 5"
+    );
+
+    let other = table
+        .transact_write()
+        .update(take_stock("A", 1))
+        .client_request_token("place-order-o-2-token")
+        .send()
+        .await;
+    let Err(Error::DynamoDb { source, .. }) = &other else {
+        panic!("expected the service's refusal, got {other:?}");
+    };
+    assert!(
+        matches!(
+            source.as_ref(),
+            aws_sdk_dynamodb::Error::IdempotentParameterMismatchException(_)
+        ),
+        "{source:?}"
+    );
+    assert_eq!(
+        table.get(&Product::key("A").unwrap()).await.unwrap(),
+        Some(product("A", 3)),
+        "the refused transaction changed nothing"
+    );
+}

@@ -602,8 +602,8 @@ impl<E: Entity> BatchGet<E> {
     /// # Errors
     ///
     /// Before sending: [`Error::DuplicateBatchKey`]. After:
-    /// [`Error::UnprocessedKeys`] with exactly the keys not read, and the
-    /// errors of [`Entity::from_item`].
+    /// [`Error::UnprocessedKeys`] with exactly the keys not read and the
+    /// items that were, and the errors of [`Entity::from_item`].
     pub async fn send(self) -> Result<Vec<Option<E>>, Error> {
         let schema = E::SCHEMA;
         let mut positions: HashMap<(String, String), usize> =
@@ -650,6 +650,7 @@ impl<E: Entity> BatchGet<E> {
                 entity: schema.type_name,
                 attempts,
                 keys: unprocessed,
+                items: found.into_iter().flatten().collect(),
                 cause,
             });
         }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use crate::KeyPartError;
 
@@ -447,9 +447,12 @@ pub enum Error {
     /// A batch write gave up on some items: their retries (after
     /// `UnprocessedItems` or throttling) ran out, or a request failed with an
     /// error that is not retried. `unprocessed` holds exactly the write
-    /// requests that were not written; everything else was.
+    /// requests *not known to be written*: those DynamoDB returned as
+    /// unprocessed or never received, and those of a request that timed out
+    /// or lost its answer (which DynamoDB may have applied). Every other
+    /// request was written. Puts and deletes can be sent again safely.
     #[error(
-        "BatchWriteItem on table `{table}` left {} write requests unwritten after {attempts} attempts ({written} written){}",
+        "BatchWriteItem on table `{table}` left {} write requests not known to be written after {attempts} attempts ({written} written){}",
         .unprocessed.len(),
         crate::error::cause_text(.cause)
     )]
@@ -460,9 +463,10 @@ pub enum Error {
         attempts: u32,
         /// How many write requests were written.
         written: usize,
-        /// The write requests not written, as `BatchWriteItem` takes them.
-        /// After a transport error the service may have applied some of
-        /// them; puts and deletes can be sent again safely.
+        /// The write requests not known to be written, as `BatchWriteItem`
+        /// takes them. After a timeout or a lost answer (see `cause`) the
+        /// service may have applied some of them; puts and deletes can be
+        /// sent again safely.
         unprocessed: Vec<aws_sdk_dynamodb::types::WriteRequest>,
         /// The error that stopped the batch, when it was not only that
         /// retries ran out.
@@ -471,10 +475,12 @@ pub enum Error {
 
     /// A batch get gave up on some keys after their retries (after
     /// `UnprocessedKeys` or throttling) ran out, or a request failed with an
-    /// error that is not retried. `keys` holds exactly the keys not read.
+    /// error that is not retried. `keys` holds exactly the keys not read;
+    /// `items` the items that were read (nothing read is thrown away).
     #[error(
-        "BatchGetItem on table `{table}` left {} keys of entity `{entity}` unread after {attempts} attempts{}",
+        "BatchGetItem on table `{table}` left {} keys of entity `{entity}` unread after {attempts} attempts ({} items read){}",
         .keys.len(),
+        .items.len(),
         crate::error::cause_text(.cause)
     )]
     UnprocessedKeys {
@@ -486,9 +492,29 @@ pub enum Error {
         attempts: u32,
         /// The primary keys not read, as attribute maps.
         keys: Vec<crate::Item>,
+        /// The items read before the batch gave up, as stored, in the order
+        /// of the keys asked for (decode them with `Entity::from_item`).
+        /// A key that was read and has no item is in neither list.
+        items: Vec<crate::Item>,
         /// The error that stopped the batch, when it was not only that
         /// retries ran out.
         cause: Option<Arc<aws_sdk_dynamodb::Error>>,
+    },
+
+    /// An expression is longer than DynamoDB's 4 KB (`MAX_EXPRESSION_BYTES`),
+    /// or nests deeper than any such expression can. Found before sending.
+    #[error(
+        "the {kind} expression is {length} bytes or more, longer than DynamoDB's {limit} bytes (4 KB); split the request or test fewer values"
+    )]
+    ExpressionTooLong {
+        /// Which expression: `condition or filter`, `update`, `key
+        /// condition`, `projection`.
+        kind: &'static str,
+        /// Its length in bytes (at least this many, when rendering stopped
+        /// early).
+        length: usize,
+        /// The limit, 4,096 bytes.
+        limit: usize,
     },
 
     /// A transaction has no action. Found before sending.
@@ -606,17 +632,110 @@ pub enum Error {
         source: Box<Error>,
     },
 
-    /// DynamoDB or the SDK returned an error for a request.
-    #[error("DynamoDB {operation} on table `{table}` failed: {source}")]
+    /// DynamoDB or the SDK returned an error for a request. The message
+    /// gives DynamoDB's error code and message, such as
+    /// `ResourceNotFoundException: Requested resource not found`, or says
+    /// that the request timed out and may have been applied.
+    #[error(
+        "DynamoDB {operation} on table `{table}` {}",
+        crate::error::failure_text(*.outcome, .code.as_deref(), .message.as_deref(), .source)
+    )]
     DynamoDb {
         /// The operation, such as `PutItem`.
         operation: &'static str,
         /// The table name.
         table: String,
+        /// Whether DynamoDB refused the request, or it timed out, or its
+        /// answer was lost: see [`RequestOutcome::may_have_been_applied`].
+        outcome: RequestOutcome,
+        /// DynamoDB's error code, such as `ResourceNotFoundException`
+        /// (the exception name of the API reference), when it answered.
+        code: Option<String>,
+        /// DynamoDB's error message, when it answered with one.
+        message: Option<String>,
         /// The SDK's error; match on it for service errors such as
         /// `ResourceNotFoundException`.
         source: Arc<aws_sdk_dynamodb::Error>,
     },
+}
+
+/// What became of a request that failed with [`Error::DynamoDb`]: the
+/// difference between "refused" and "may have been applied", which decides
+/// whether a write can be retried blindly.
+///
+/// See "Error handling with DynamoDB" in the Amazon DynamoDB Developer
+/// Guide: a 4xx or 5xx answer means DynamoDB did not apply the request
+/// (a 5xx may still have been applied, as the guide warns for
+/// `InternalServerError`); a request without an answer may have been.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RequestOutcome {
+    /// DynamoDB answered with an error: `code` and `message` say which.
+    /// A 4xx error was not applied; an `InternalServerError` (5xx) may
+    /// have been.
+    Rejected,
+    /// No answer within the SDK's timeout: the request may have been
+    /// applied.
+    TimedOut,
+    /// The connection failed or the answer could not be read: the request
+    /// may have been applied.
+    NoAnswer,
+    /// The SDK did not build or send the request: nothing was applied.
+    NotSent,
+}
+
+impl RequestOutcome {
+    /// Whether DynamoDB may have applied the request although it failed:
+    /// a timeout, a lost answer, or a server error (5xx).
+    pub fn may_have_been_applied(self, code: Option<&str>) -> bool {
+        match self {
+            RequestOutcome::Rejected => code
+                .is_some_and(|code| code == "InternalServerError" || code == "ServiceUnavailable"),
+            RequestOutcome::TimedOut | RequestOutcome::NoAnswer => true,
+            RequestOutcome::NotSent => false,
+        }
+    }
+}
+
+/// The end of the message of [`Error::DynamoDb`].
+pub(crate) fn failure_text(
+    outcome: RequestOutcome,
+    code: Option<&str>,
+    message: Option<&str>,
+    source: &aws_sdk_dynamodb::Error,
+) -> String {
+    match outcome {
+        RequestOutcome::Rejected => match (code, message) {
+            (Some(code), Some(message)) if !message.is_empty() => {
+                format!("was refused: {code}: {message}")
+            }
+            (Some(code), _) => format!("was refused: {code}"),
+            (None, _) => format!("was refused: {source}"),
+        },
+        RequestOutcome::TimedOut => {
+            "timed out; it may have been applied (read the item before retrying a write that is not idempotent)".to_owned()
+        }
+        RequestOutcome::NoAnswer => format!(
+            "got no answer ({}); it may have been applied",
+            sdk_error_chain(source)
+        ),
+        RequestOutcome::NotSent => format!("was not sent: {}", sdk_error_chain(source)),
+    }
+}
+
+/// An error and its sources, joined by `: `.
+fn sdk_error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
 }
 
 impl Error {
@@ -628,10 +747,30 @@ impl Error {
     ) -> Self
     where
         aws_sdk_dynamodb::Error: From<SdkError<E, R>>,
+        E: ProvideErrorMetadata,
     {
+        let outcome = match &error {
+            SdkError::ServiceError(_) => RequestOutcome::Rejected,
+            SdkError::TimeoutError(_) => RequestOutcome::TimedOut,
+            SdkError::DispatchFailure(failure) if failure.is_timeout() => RequestOutcome::TimedOut,
+            SdkError::DispatchFailure(failure) if failure.is_user() => RequestOutcome::NotSent,
+            SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => RequestOutcome::NoAnswer,
+            SdkError::ConstructionFailure(_) => RequestOutcome::NotSent,
+            _ => RequestOutcome::NoAnswer,
+        };
+        let (code, message) = match &error {
+            SdkError::ServiceError(service) => (
+                service.err().code().map(str::to_owned),
+                service.err().message().map(str::to_owned),
+            ),
+            _ => (None, None),
+        };
         Error::DynamoDb {
             operation,
             table: table.to_owned(),
+            outcome,
+            code,
+            message,
             source: Arc::new(aws_sdk_dynamodb::Error::from(error)),
         }
     }

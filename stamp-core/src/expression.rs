@@ -152,10 +152,81 @@ enum Node {
     Exists(&'static str),
     NotExists(&'static str),
     Type(&'static str, AttributeType),
-    And(Box<Node>, Box<Node>),
-    Or(Box<Node>, Box<Node>),
+    /// Two or more terms; `and` of an `And` appends, so a condition folded
+    /// from many terms stays one level deep.
+    And(Vec<Node>),
+    /// As `And`.
+    Or(Vec<Node>),
     Not(Box<Node>),
 }
+
+impl Node {
+    /// The terms of `self` joined with `other` by `And` (`and` true) or
+    /// `Or`, without nesting a list in a list of its own kind.
+    fn join(mut self, mut other: Node, and: bool) -> Node {
+        let mut terms = match (&mut self, and) {
+            (Node::And(terms), true) | (Node::Or(terms), false) => std::mem::take(terms),
+            _ => vec![self],
+        };
+        match (&mut other, and) {
+            (Node::And(more), true) | (Node::Or(more), false) => terms.append(more),
+            _ => terms.push(other),
+        }
+        if and {
+            Node::And(terms)
+        } else {
+            Node::Or(terms)
+        }
+    }
+
+    /// The nodes directly below this one, taken out (for [`Drop`]).
+    fn take_children(&mut self, into: &mut Vec<Node>) {
+        match self {
+            Node::And(terms) | Node::Or(terms) => into.append(terms),
+            Node::Not(inner) => {
+                let inner = std::mem::replace(&mut **inner, Node::Exists(""));
+                into.push(inner);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Drops a tree of any depth without recursion, so that a condition nested
+/// thousands of levels deep cannot overflow the stack when it goes away.
+impl Drop for Node {
+    fn drop(&mut self) {
+        let mut pending = Vec::new();
+        self.take_children(&mut pending);
+        while let Some(mut node) = pending.pop() {
+            node.take_children(&mut pending);
+        }
+    }
+}
+
+/// The longest expression string DynamoDB takes: 4 KB ("Expression
+/// parameters" in "Service, account, and table quotas in Amazon
+/// DynamoDB"). It applies to each of the key condition, filter,
+/// condition, update and projection expressions of a request.
+pub const MAX_EXPRESSION_BYTES: usize = 4096;
+
+/// Fails with [`Error::ExpressionTooLong`] when `text`, the `kind`
+/// expression of a request, is longer than DynamoDB's 4 KB.
+pub fn check_expression_length(kind: &'static str, text: &str) -> Result<(), Error> {
+    if text.len() > MAX_EXPRESSION_BYTES {
+        return Err(Error::ExpressionTooLong {
+            kind,
+            length: text.len(),
+            limit: MAX_EXPRESSION_BYTES,
+        });
+    }
+    Ok(())
+}
+
+/// Nesting deeper than this is refused when rendering, so rendering never
+/// recurses without bound: each level adds at least `NOT ()`, six bytes, so
+/// no expression of 4 KB nests deeper.
+const MAX_RENDER_DEPTH: usize = MAX_EXPRESSION_BYTES / 6;
 
 /// A condition on the attributes of entity `E`: built from [`Attribute`]s,
 /// combined with [`and`](Self::and), [`or`](Self::or) and
@@ -348,30 +419,39 @@ impl<E> Condition<E> {
         Self::from_node(Node::Compare(name, Comparator::Eq, to_value(value)))
     }
 
-    /// `(self) AND (other)`
+    /// `(self) AND (other)`. A chain of `and`s renders as one list,
+    /// `(a) AND (b) AND (c)`, however long.
     pub fn and(self, other: Condition<E>) -> Self {
-        Self::from_node(Node::And(Box::new(self.node), Box::new(other.node)))
+        Self::from_node(self.into_node().join(other.into_node(), true))
     }
 
-    /// `(self) OR (other)`
+    /// `(self) OR (other)`, as [`and`](Self::and).
     pub fn or(self, other: Condition<E>) -> Self {
-        Self::from_node(Node::Or(Box::new(self.node), Box::new(other.node)))
+        Self::from_node(self.into_node().join(other.into_node(), false))
     }
 
     /// `NOT (self)`
     #[allow(clippy::should_implement_trait)]
     pub fn not(self) -> Self {
-        Self::from_node(Node::Not(Box::new(self.node)))
+        Self::from_node(Node::Not(Box::new(self.into_node())))
+    }
+
+    fn into_node(self) -> Node {
+        self.node
     }
 
     /// Renders the expression, adding its names and values to `placeholders`.
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidExpressionValue`] when a value could not be serialized.
+    /// [`Error::InvalidExpressionValue`] when a value could not be serialized;
+    /// [`Error::ExpressionTooLong`] when the text is longer than DynamoDB's
+    /// 4 KB ([`MAX_EXPRESSION_BYTES`]), as a condition folded from hundreds
+    /// of terms is; nothing is sent then.
     pub fn render(&self, placeholders: &mut Placeholders) -> Result<String, Error> {
         let mut text = String::new();
-        render(&self.node, placeholders, &mut text)?;
+        render(&self.node, placeholders, &mut text, 0)?;
+        check_expression_length("condition or filter", &text)?;
         Ok(text)
     }
 }
@@ -384,7 +464,56 @@ impl<E: Entity> std::ops::Not for Condition<E> {
     }
 }
 
-fn render(node: &Node, placeholders: &mut Placeholders, out: &mut String) -> Result<(), Error> {
+fn render(
+    node: &Node,
+    placeholders: &mut Placeholders,
+    out: &mut String,
+    depth: usize,
+) -> Result<(), Error> {
+    if depth > MAX_RENDER_DEPTH || out.len() > MAX_EXPRESSION_BYTES {
+        // Whatever is left, the text is already past 4 KB or nests deeper
+        // than any 4 KB expression can.
+        return Err(Error::ExpressionTooLong {
+            kind: "condition or filter",
+            length: out.len().max(MAX_EXPRESSION_BYTES + 1),
+            limit: MAX_EXPRESSION_BYTES,
+        });
+    }
+    match node {
+        Node::And(terms) | Node::Or(terms) => {
+            let joint = if matches!(node, Node::And(..)) {
+                " AND "
+            } else {
+                " OR "
+            };
+            for (position, term) in terms.iter().enumerate() {
+                if position > 0 {
+                    out.push_str(joint);
+                }
+                out.push('(');
+                render(term, placeholders, out, depth + 1)?;
+                out.push(')');
+            }
+            Ok(())
+        }
+        Node::Not(inner) => {
+            out.push_str("NOT (");
+            render(inner, placeholders, out, depth + 1)?;
+            out.push(')');
+            Ok(())
+        }
+        leaf => render_leaf(leaf, placeholders, out),
+    }
+}
+
+/// A comparison or function, the leaves of a condition; kept out of
+/// [`render`] so that its recursion has a small stack frame.
+#[inline(never)]
+fn render_leaf(
+    node: &Node,
+    placeholders: &mut Placeholders,
+    out: &mut String,
+) -> Result<(), Error> {
     match node {
         Node::Compare(name, comparator, value) => {
             let name = placeholders.name(name);
@@ -426,24 +555,7 @@ fn render(node: &Node, placeholders: &mut Placeholders, out: &mut String) -> Res
                 placeholders.value(&Ok(AttributeValue::S(attribute_type.code().to_owned())))?;
             write!(out, "attribute_type({name}, {code})")
         }
-        Node::And(left, right) | Node::Or(left, right) => {
-            out.push('(');
-            render(left, placeholders, out)?;
-            out.push_str(if matches!(node, Node::And(..)) {
-                ") AND ("
-            } else {
-                ") OR ("
-            });
-            render(right, placeholders, out)?;
-            out.push(')');
-            Ok(())
-        }
-        Node::Not(inner) => {
-            out.push_str("NOT (");
-            render(inner, placeholders, out)?;
-            out.push(')');
-            Ok(())
-        }
+        Node::And(..) | Node::Or(..) | Node::Not(..) => unreachable!("rendered by `render`"),
     }
     .expect("writing to a String cannot fail");
     Ok(())

@@ -85,10 +85,10 @@ pub use entity::{
     Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
     PreviousKeyFormat, PrimaryKey, WriteTime,
 };
-pub use error::Error;
+pub use error::{Error, RequestOutcome};
 pub use expression::{
-    Attribute, AttributeType, Condition, Optional, Placeholders, PrimaryKeyField, Required,
-    Settable,
+    Attribute, AttributeType, Condition, MAX_EXPRESSION_BYTES, Optional, Placeholders,
+    PrimaryKeyField, Required, Settable, check_expression_length,
 };
 pub use key_part::{KeyPart, KeyPartError};
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};

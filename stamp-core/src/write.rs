@@ -44,6 +44,7 @@ pub(crate) fn conditional_failure<E: Entity, O, R>(
 ) -> Error
 where
     aws_sdk_dynamodb::Error: From<SdkError<O, R>>,
+    O: aws_sdk_dynamodb::error::ProvideErrorMetadata,
 {
     let schema = E::SCHEMA;
     match error.as_service_error().and_then(conditional_failure) {

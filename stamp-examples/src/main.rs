@@ -6,6 +6,7 @@
 //! cargo run -p stamp-examples -- schema --format markdown         # the access-pattern catalogue
 //! cargo run -p stamp-examples -- verify --endpoint URL --table NAME
 //! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME [--seed N] [--checkpoint FILE]
+//! cargo run -p stamp-examples -- dynamodb [--port 8000]           # the embedded DynamoDB, in the foreground
 //! ```
 //!
 //! The outputs of `schema` are committed under `stamp-examples/schema/` and
@@ -68,6 +69,13 @@ enum Command {
         /// The checkpoint file; an interrupted run resumes from it.
         #[arg(long)]
         checkpoint: Option<std::path::PathBuf>,
+    },
+    /// Serve the embedded DynamoDB (dynoxide, in memory) on 127.0.0.1 until
+    /// Ctrl-C, for your own experiments (`cargo xtask dynamodb`).
+    Dynamodb {
+        /// The port to serve on 127.0.0.1.
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
     },
 }
 
@@ -149,9 +157,33 @@ fn render(format: Format) -> Result<String, stamp::Error> {
     })
 }
 
+/// Serves dynoxide on 127.0.0.1:`port` until Ctrl-C.
+async fn serve_dynamodb(port: u16) -> Result<(), Box<dyn std::error::Error>> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .map_err(|error| format!("cannot listen on 127.0.0.1:{port}: {error}"))?;
+    println!(
+        "embedded DynamoDB (dynoxide, in memory) at http://127.0.0.1:{port}; Ctrl-C stops it. \
+         export STAMP_DYNAMODB_ENDPOINT=http://127.0.0.1:{port} to use it"
+    );
+    let database = dynoxide::Database::memory()?;
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    dynoxide::server::serve_with_shutdown(listener, database, shutdown).await?;
+    Ok(())
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     match Cli::parse().command {
+        Command::Dynamodb { port } => match serve_dynamodb(port).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("dynamodb: {error}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Schema { format } => match render(format) {
             Ok(text) => {
                 print!("{text}");

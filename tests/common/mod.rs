@@ -422,6 +422,27 @@ impl Intercept for FaultInjector {
     }
 }
 
+/// A drop rule that reports the item with running number `n` unprocessed
+/// when `rule(n)` holds, but each key (its `PK` and `SK`) at most `times`
+/// times: deterministic per key, whatever the concurrency, so a retry loop
+/// with more than `times` attempts always gets every item through.
+pub fn at_most_per_key(
+    times: usize,
+    rule: impl Fn(usize) -> bool + Send + Sync + 'static,
+) -> impl Fn(usize, &HashMap<String, AttributeValue>) -> bool + Send + Sync + 'static {
+    let dropped: std::sync::Mutex<HashMap<String, usize>> = std::sync::Mutex::default();
+    move |number, item| {
+        if !rule(number) {
+            return false;
+        }
+        let key = format!("{:?}/{:?}", item.get("PK"), item.get("SK"));
+        let mut dropped = dropped.lock().unwrap();
+        let count = dropped.entry(key).or_default();
+        *count += 1;
+        *count <= times
+    }
+}
+
 /// A client for [`endpoint`] with `injector` and a request counter (SDK
 /// retries off, so every injected fault reaches Stamp).
 pub fn faulty_client(injector: FaultInjector) -> (Client, RequestCounter) {

@@ -1,19 +1,19 @@
-//! `cargo xtask demo`: the `stamp-examples` demo against a DynamoDB endpoint.
+//! `cargo xtask demo`: the `stamp-examples` demo.
 
 use std::process::ExitCode;
 
-use crate::endpoint::Endpoint;
-use crate::{Result, exit_code, workspace};
+use crate::{Result, endpoint, exit_code, workspace};
 
-/// Runs the release-built demo with `--endpoint URL ARGS` and returns its
-/// exit status; a server started for it stops afterwards.
-pub fn run(endpoint: Option<String>, args: &[String]) -> Result<ExitCode> {
+/// Runs the release-built demo with `ARGS` (and `--endpoint URL` when one
+/// is given or in `$STAMP_DYNAMODB_ENDPOINT`; without, the demo starts the
+/// embedded DynamoDB itself) and returns its exit status.
+pub fn run(explicit: Option<String>, args: &[String]) -> Result<ExitCode> {
     let root = workspace::root();
-    let endpoint = Endpoint::resolve(endpoint, &root)?;
-    let status = workspace::cargo(&root)
-        .args(["run", "--quiet", "--release", "-p", "stamp-examples"])
-        .args(["--bin", "demo", "--", "--endpoint", endpoint.url()])
-        .args(args)
-        .status()?;
-    Ok(exit_code(status))
+    let mut command = workspace::cargo(&root);
+    command.args(["run", "--quiet", "--release", "-p", "stamp-examples"]);
+    command.args(["--bin", "demo", "--"]);
+    if let Some(url) = endpoint::given(explicit) {
+        command.args(["--endpoint", &url]);
+    }
+    Ok(exit_code(command.args(args).status()?))
 }

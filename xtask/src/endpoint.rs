@@ -1,51 +1,68 @@
-//! Choosing the DynamoDB endpoint a task talks to.
+//! Choosing the DynamoDB the tasks talk to.
+//!
+//! By default nothing is started here: the tests, the demo and the benches
+//! start the embedded DynamoDB (`stamp::local`, dynoxide) in their own
+//! process. `$STAMP_DYNAMODB_ENDPOINT` (or a task's `--endpoint`) points them
+//! at another server instead. [`Ministack`] is the second implementation
+//! that `cargo xtask test` runs the server tests against.
 
 use std::path::Path;
 
 use crate::Result;
 use crate::local_server::LocalServer;
-use crate::venv::{MOTO_VERSION, Venv};
+use crate::venv::{MINISTACK_VERSION, Venv};
 
-/// The environment variable that names the DynamoDB endpoint for tests and
-/// the demo.
+/// The environment variable that names the DynamoDB endpoint for tests, the
+/// demo and the benches; unset, they use the embedded server.
 pub const ENV: &str = "STAMP_DYNAMODB_ENDPOINT";
 
-/// A DynamoDB endpoint, plus the local server behind it if this task started
-/// one; dropping it stops that server.
-#[derive(Debug)]
-pub struct Endpoint {
-    url: String,
-    _server: Option<LocalServer>,
+/// The environment variable that tells the tests which implementation is
+/// behind [`ENV`] (for the deviations listed in ARCHITECTURE.md).
+pub const SERVER_ENV: &str = "STAMP_DYNAMODB_SERVER";
+
+/// `explicit` if given, else `$STAMP_DYNAMODB_ENDPOINT` if set and not
+/// empty; `None` means "the embedded server". Prints which one is used.
+pub fn given(explicit: Option<String>) -> Option<String> {
+    let given = explicit
+        .map(|url| (url, "--endpoint"))
+        .or_else(|| from_env().map(|url| (url, ENV)));
+    match given {
+        Some((url, source)) => {
+            println!("DynamoDB endpoint: {url} (from {source})");
+            Some(url)
+        }
+        None => {
+            println!(
+                "DynamoDB: embedded (dynoxide, in the process; set {ENV} to use another server)"
+            );
+            None
+        }
+    }
 }
 
-impl Endpoint {
-    /// `explicit` if given, else `$STAMP_DYNAMODB_ENDPOINT` if set, else a
-    /// freshly started moto server from the venv below `root`. Prints one line
-    /// saying which endpoint is used.
-    pub fn resolve(explicit: Option<String>, root: &Path) -> Result<Self> {
-        let given = explicit
-            .map(|url| (url, "--endpoint"))
-            .or_else(|| from_env().map(|url| (url, ENV)));
-        if let Some((url, source)) = given {
-            println!("DynamoDB endpoint: {url} (from {source})");
-            return Ok(Self { url, _server: None });
-        }
+/// A ministack server from the venv below `root`, started on a free port;
+/// dropping it stops the server (by its process id).
+#[derive(Debug)]
+pub struct Ministack {
+    server: LocalServer,
+}
+
+impl Ministack {
+    /// Starts it and prints its URL and log file.
+    pub fn start(root: &Path) -> Result<Self> {
         let server = LocalServer::start(&Venv::ensure(root)?)?;
-        let url = server.endpoint().to_owned();
         let log = server.log().strip_prefix(root).unwrap_or(server.log());
         println!(
-            "DynamoDB endpoint: {url} (moto {MOTO_VERSION}, log in {})",
+            "DynamoDB endpoint: {} (ministack {MINISTACK_VERSION}, log in {})",
+            server.endpoint(),
             log.display()
         );
-        Ok(Self {
-            url,
-            _server: Some(server),
-        })
+        Ok(Self { server })
     }
 
     /// The endpoint URL.
     pub fn url(&self) -> &str {
-        &self.url
+        self.server.endpoint()
     }
 }
 

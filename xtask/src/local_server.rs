@@ -1,7 +1,8 @@
-//! moto's DynamoDB-compatible server, started on a free loopback port.
+//! ministack's DynamoDB, started on a free loopback port.
 //!
-//! [`LocalServer::start`] spawns `moto_server` with its output in
-//! `target/stamp-venv/moto-PORT.log` and waits until it answers HTTP. The
+//! [`LocalServer::start`] spawns `ministack` (DynamoDB and DynamoDB Streams
+//! only) with its output in `target/stamp-venv/ministack-PORT.log` and waits
+//! until it answers HTTP. The
 //! returned guard kills the server when dropped, so it stops even when tests
 //! fail or a task returns an error.
 
@@ -28,7 +29,7 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(1);
 /// How many log lines an error message shows.
 const LOG_TAIL_LINES: usize = 20;
 
-/// A running `moto_server`; dropping it stops the server.
+/// A running `ministack`; dropping it stops the server.
 #[derive(Debug)]
 pub struct LocalServer {
     child: Child,
@@ -37,18 +38,18 @@ pub struct LocalServer {
 }
 
 impl LocalServer {
-    /// Starts `moto_server` from `venv` on a free port of 127.0.0.1 and waits
+    /// Starts `ministack` from `venv` on a free port of 127.0.0.1 and waits
     /// until it answers HTTP.
     pub fn start(venv: &Venv) -> Result<Self> {
         let port = free_port()?;
-        let log = venv.dir().join(format!("moto-{port}.log"));
+        let log = venv.dir().join(format!("ministack-{port}.log"));
         let out = File::create(&log)?;
-        let child = moto_command(venv, port)
+        let child = ministack_command(venv, port)
             .stdin(Stdio::null())
             .stdout(out.try_clone()?)
             .stderr(out)
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", venv.bin("moto_server").display()))?;
+            .map_err(|e| format!("cannot start {}: {e}", venv.bin("ministack").display()))?;
         // From here on the guard owns the child, so every error path kills it.
         let mut server = Self {
             child,
@@ -75,14 +76,14 @@ impl LocalServer {
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         loop {
             if let Some(status) = self.child.try_wait()? {
-                return Err(self.failure(&format!("moto_server exited early ({status})")));
+                return Err(self.failure(&format!("ministack exited early ({status})")));
             }
             if answers_http(addr) {
                 return Ok(());
             }
             if Instant::now() >= deadline {
                 return Err(self.failure(&format!(
-                    "moto_server did not answer at {} within {} s",
+                    "ministack did not answer at {} within {} s",
                     self.endpoint,
                     STARTUP_TIMEOUT.as_secs()
                 )));
@@ -110,10 +111,16 @@ impl Drop for LocalServer {
     }
 }
 
-/// The `moto_server` command serving 127.0.0.1:`port`.
-pub fn moto_command(venv: &Venv, port: u16) -> Command {
-    let mut command = Command::new(venv.bin("moto_server"));
-    command.args(["-H", "127.0.0.1", "-p", &port.to_string()]);
+/// The `ministack` command serving DynamoDB and DynamoDB Streams on
+/// 127.0.0.1:`port` in the foreground (its settings are environment
+/// variables).
+pub fn ministack_command(venv: &Venv, port: u16) -> Command {
+    let mut command = Command::new(venv.bin("ministack"));
+    command
+        .env("GATEWAY_PORT", port.to_string())
+        .env("BIND_HOST", "127.0.0.1")
+        .env("SERVICES", "dynamodb,dynamodbstreams")
+        .env("LOG_LEVEL", "WARNING");
     command
 }
 

@@ -1,7 +1,9 @@
 //! Project tasks for Stamp, run as `cargo xtask TASK`.
 //!
-//! The tasks need a DynamoDB endpoint; without one they start moto's
-//! DynamoDB-compatible server from a Python venv in `target/stamp-venv`.
+//! The tests, the demo and the benches run on the embedded DynamoDB
+//! (`stamp::local`, dynoxide, inside their own process) unless
+//! `$STAMP_DYNAMODB_ENDPOINT` names another server. `test` also runs the
+//! server tests on ministack, from a Python venv in `target/stamp-venv`.
 
 mod bench_task;
 mod demo_task;
@@ -29,17 +31,20 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Task {
-    /// Run the workspace's tests (all targets, then doc tests) against DynamoDB.
+    /// Run the workspace's tests (all targets, then doc tests), then the
+    /// server tests again on ministack.
     ///
-    /// Uses $STAMP_DYNAMODB_ENDPOINT when set; otherwise starts moto on a free
-    /// loopback port for the run and stops it afterwards.
+    /// The first runs use the embedded DynamoDB, or $STAMP_DYNAMODB_ENDPOINT
+    /// when set; ministack is started on a free loopback port for the run
+    /// and stopped afterwards.
     Test {
         /// Passed to both `cargo test` runs, e.g. `key_template -- --nocapture`.
         /// (`-p` does not narrow them: cargo ignores it next to `--workspace`.)
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Run a local DynamoDB (moto) in the foreground until Ctrl-C.
+    /// Run the embedded DynamoDB (dynoxide, in memory) in the foreground
+    /// until Ctrl-C.
     ///
     /// With Docker you can instead run `docker compose up`, which starts
     /// DynamoDB Local on port 8000.
@@ -50,8 +55,8 @@ enum Task {
     },
     /// Measure Stamp against hand-written SDK code and rewrite BENCHMARKS.md.
     ///
-    /// Runs the criterion benches (benches/cost) against $STAMP_DYNAMODB_ENDPOINT
-    /// or a moto server started for the run, then the compile cost of
+    /// Runs the criterion benches (stamp-benches) on the embedded DynamoDB (or
+    /// $STAMP_DYNAMODB_ENDPOINT), then the compile cost of
     /// #[derive(Item)] (two generated crates of 50 entities).
     Bench {
         /// Only the compile cost (no criterion benches, no server).
@@ -67,8 +72,8 @@ enum Task {
     },
     /// Run the stamp-examples demo against DynamoDB.
     ///
-    /// The endpoint is --endpoint, else $STAMP_DYNAMODB_ENDPOINT, else a moto
-    /// server started for the run.
+    /// The endpoint is --endpoint, else $STAMP_DYNAMODB_ENDPOINT, else the
+    /// embedded DynamoDB that the demo starts in its own process.
     Demo {
         /// The DynamoDB endpoint URL to use.
         #[arg(long)]

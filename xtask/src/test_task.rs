@@ -1,37 +1,108 @@
-//! `cargo xtask test`: the workspace's tests against a DynamoDB endpoint.
+//! `cargo xtask test`: every test, then the server tests again on ministack.
 
+use std::fs;
+use std::path::Path;
 use std::process::{ExitCode, ExitStatus};
 
-use crate::endpoint::{ENV, Endpoint};
+use crate::endpoint::{self, ENV, Ministack, SERVER_ENV};
 use crate::venv::Venv;
 use crate::{Result, workspace};
 
 /// The environment variable that gives the tests the path of `cfn-lint`.
 pub const CFN_LINT_ENV: &str = "STAMP_CFN_LINT";
 
-/// Makes the venv (moto and cfn-lint) even when `$STAMP_DYNAMODB_ENDPOINT`
-/// is set, then runs `cargo test --workspace --all-targets ARGS`, then
-/// `cargo test --workspace --doc ARGS` even if the first failed, both with
-/// `$STAMP_DYNAMODB_ENDPOINT` and `$STAMP_CFN_LINT` set. Fails if either
-/// failed.
+/// The packages whose `tests/` hold server tests, with their directories.
+const SERVER_TEST_PACKAGES: &[(&str, &str)] = &[
+    ("stamp", "tests"),
+    ("stamp-examples", "stamp-examples/tests"),
+];
+
+/// Makes the venv (ministack and cfn-lint), then runs, each even if an
+/// earlier one failed:
+///
+/// 1. `cargo test --workspace --all-targets ARGS` on the embedded DynamoDB
+///    (or `$STAMP_DYNAMODB_ENDPOINT` when set);
+/// 2. `cargo test --workspace --doc ARGS`;
+/// 3. the server tests ([`server_tests`]) once more against a ministack
+///    started for the run, stopped by its process id afterwards.
+///
+/// Fails if any failed.
 pub fn run(args: &[String]) -> Result<ExitCode> {
     let root = workspace::root();
     let venv = Venv::ensure(&root)?;
     let cfn_lint = venv.bin("cfn-lint");
-    let endpoint = Endpoint::resolve(None, &root)?;
-    let cargo_test = |kind: &str| -> Result<ExitStatus> {
-        Ok(workspace::cargo(&root)
-            .args(["test", "--workspace", kind])
+    let endpoint = endpoint::given(None);
+    let cargo_test = |selection: &[String], url: Option<(&str, &str)>| -> Result<ExitStatus> {
+        let mut command = workspace::cargo(&root);
+        command
+            .arg("test")
+            .args(selection)
             .args(args)
-            .env(ENV, endpoint.url())
-            .env(CFN_LINT_ENV, &cfn_lint)
-            .status()?)
+            .env(CFN_LINT_ENV, &cfn_lint);
+        match url {
+            Some((url, server)) => command.env(ENV, url).env(SERVER_ENV, server),
+            None => command.env_remove(ENV).env_remove(SERVER_ENV),
+        };
+        Ok(command.status()?)
     };
-    let all_targets = cargo_test("--all-targets")?;
-    let doc = cargo_test("--doc")?;
-    Ok(if all_targets.success() && doc.success() {
+    let given = endpoint.as_deref().map(|url| (url, "other"));
+    let all_targets = cargo_test(&strings(&["--workspace", "--all-targets"]), given)?;
+    let doc = cargo_test(&strings(&["--workspace", "--doc"]), given)?;
+    let ministack = Ministack::start(&root)?;
+    let mut on_ministack = true;
+    for (package, dir) in SERVER_TEST_PACKAGES {
+        let tests = server_tests(&root.join(dir))?;
+        if tests.is_empty() {
+            continue;
+        }
+        let mut selection = strings(&["-p", package]);
+        for test in tests {
+            selection.extend(["--test".to_owned(), test]);
+        }
+        println!("\n==> the server tests of {package} on ministack");
+        on_ministack &= cargo_test(&selection, Some((ministack.url(), "ministack")))?.success();
+    }
+    drop(ministack);
+    Ok(if all_targets.success() && doc.success() && on_ministack {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The integration tests in `dir` that talk to a server: the `*.rs` files
+/// that use the shared set-up (`mod common;`) or start the embedded server
+/// themselves (`LocalDynamoDb`), by target name, sorted.
+pub fn server_tests(dir: &Path) -> Result<Vec<String>> {
+    let mut tests = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_none_or(|extension| extension != "rs") {
+            continue;
+        }
+        let text = fs::read_to_string(&path)?;
+        if text.contains("mod common;") || text.contains("LocalDynamoDb") {
+            let name = path.file_stem().expect("a file name").to_string_lossy();
+            tests.push(name.into_owned());
+        }
+    }
+    tests.sort();
+    Ok(tests)
+}
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|word| (*word).to_owned()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_server_tests_are_found_and_the_compile_tests_are_not() {
+        let tests = server_tests(&workspace::root().join("tests")).unwrap();
+        assert!(tests.contains(&"writes".to_owned()), "{tests:?}");
+        assert!(tests.contains(&"migration".to_owned()), "{tests:?}");
+        assert!(!tests.contains(&"ui".to_owned()), "{tests:?}");
+    }
 }

@@ -1,4 +1,4 @@
-//! The Python virtual environment that holds moto and cfn-lint.
+//! The Python virtual environment that holds ministack and cfn-lint.
 //!
 //! It lives in `target/stamp-venv`, is created with `python3 -m venv` when
 //! missing, and gets [`REQUIREMENTS`] installed with pip. A marker file records
@@ -10,8 +10,9 @@ use std::process::Command;
 
 use crate::Result;
 
-/// The moto release pinned in [`REQUIREMENTS`].
-pub const MOTO_VERSION: &str = "5.2.5";
+/// The ministack release pinned in [`REQUIREMENTS`]: the second DynamoDB
+/// implementation the server tests run against (its own DynamoDB code).
+pub const MINISTACK_VERSION: &str = "1.5.33";
 
 /// The cfn-lint release pinned in [`REQUIREMENTS`].
 pub const CFN_LINT_VERSION: &str = "1.58.0";
@@ -19,18 +20,10 @@ pub const CFN_LINT_VERSION: &str = "1.58.0";
 /// What pip installs into the venv. Add packages here; the marker makes the
 /// next run install them.
 ///
-/// Plain `moto` lacks the server's web stack (flask, flask-cors) and the
-/// PartiQL parser that DynamoDB's `ExecuteStatement`, `BatchExecuteStatement`
-/// and `ExecuteTransaction` need (pinned as moto's `dynamodb` extra pins it).
-/// `cfn-lint` checks the CloudFormation template that `TableDefinition`
-/// generates (the `schema_cfn_lint` tests).
-pub const REQUIREMENTS: &[&str] = &[
-    "moto==5.2.5",
-    "flask",
-    "flask-cors",
-    "py-partiql-parser==0.6.3",
-    "cfn-lint==1.58.0",
-];
+/// `ministack` serves the DynamoDB and DynamoDB Streams APIs for the second
+/// run of the server tests; `cfn-lint` checks the CloudFormation template
+/// that `TableDefinition` generates (the `schema_cfn_lint` tests).
+pub const REQUIREMENTS: &[&str] = &["ministack==1.5.33", "cfn-lint==1.58.0"];
 
 /// The venv's location relative to the workspace root.
 const VENV_DIR: &str = "target/stamp-venv";
@@ -56,7 +49,7 @@ impl Venv {
         Ok(venv)
     }
 
-    /// The venv directory; moto's logs go here too.
+    /// The venv directory; ministack's logs go here too.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -80,7 +73,7 @@ impl Venv {
             return Ok(());
         }
         println!(
-            "installing moto {MOTO_VERSION} and cfn-lint {CFN_LINT_VERSION} into {VENV_DIR} ..."
+            "installing ministack {MINISTACK_VERSION} and cfn-lint {CFN_LINT_VERSION} into {VENV_DIR} ..."
         );
         run(Command::new(self.bin("pip"))
             .args(["install", "--disable-pip-version-check", "-q"])
@@ -107,8 +100,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn requirements_pin_the_advertised_moto() {
-        assert!(REQUIREMENTS.contains(&format!("moto=={MOTO_VERSION}").as_str()));
+    fn requirements_pin_the_advertised_ministack() {
+        assert!(REQUIREMENTS.contains(&format!("ministack=={MINISTACK_VERSION}").as_str()));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `cargo xtask demo`: the reference e-commerce service on a DynamoDB
-//! endpoint. Creates the table from the schema, loads a generated data set
+//! `cargo xtask demo`: the reference e-commerce service on the embedded
+//! DynamoDB (dynoxide, in this process), or on `--endpoint`. Creates the table from the schema, loads a generated data set
 //! with batch writes, runs every access pattern, places orders in
 //! transactions, and deletes the table.
 
@@ -21,8 +21,10 @@ use uuid::Uuid;
 /// Runs the reference service of Stamp end to end.
 #[derive(Parser)]
 struct Arguments {
-    /// The DynamoDB endpoint, such as http://localhost:8000; AWS (with the
-    /// standard credential chain) when absent.
+    /// The DynamoDB endpoint, such as http://localhost:8000 (DynamoDB Local)
+    /// or https://dynamodb.us-east-1.amazonaws.com (AWS, with the standard
+    /// credential chain). Without it, the demo starts the embedded DynamoDB
+    /// in this process.
     #[arg(long)]
     endpoint: Option<String>,
     /// The table to create; it is deleted at the end. Defaults to
@@ -94,17 +96,28 @@ fn show<T>(run: &Run<T>, rows: Vec<String>) {
     }
 }
 
-async fn run(arguments: &Arguments) -> Result<(), stamp::Error> {
+async fn run(arguments: &Arguments) -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
     let counter = RequestCounter::default();
     let name = arguments
         .table
         .clone()
         .unwrap_or_else(|| format!("stamp-demo-{}", chrono::Utc::now().timestamp()));
-    let table = Table::new(
-        client_counting(arguments.endpoint.as_deref(), Some(&counter)).await,
-        name,
-    );
+    let embedded = match &arguments.endpoint {
+        Some(_) => None,
+        None => Some(stamp::local::LocalDynamoDb::start().await?),
+    };
+    let endpoint = match &embedded {
+        Some(server) => {
+            println!(
+                "DynamoDB: embedded dynoxide at {} (in this process)",
+                server.endpoint()
+            );
+            server.endpoint().to_owned()
+        }
+        None => arguments.endpoint.clone().expect("given"),
+    };
+    let table = Table::new(client_counting(Some(&endpoint), Some(&counter)).await, name);
     table.create_table(&table_definition()).await?;
     println!(
         "created table `{}` (PK, SK, GSI1, GSI2, TTL on expires_at)",
@@ -119,7 +132,7 @@ async fn run(arguments: &Arguments) -> Result<(), stamp::Error> {
         counter.count(),
         started.elapsed().as_secs_f64()
     );
-    result
+    Ok(result?)
 }
 
 async fn scenario_run(table: &Table, counter: &RequestCounter) -> Result<(), stamp::Error> {

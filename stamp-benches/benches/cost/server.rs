@@ -1,6 +1,7 @@
-//! Points 4 and 5: requests end to end against the DynamoDB endpoint in
-//! `STAMP_DYNAMODB_ENDPOINT`, Stamp against the hand-written SDK calls on
-//! the same client, table and data, in the same run.
+//! Points 4 and 5: requests end to end against the embedded DynamoDB
+//! (`stamp::local`, or the endpoint in `STAMP_DYNAMODB_ENDPOINT`), Stamp
+//! against the hand-written SDK calls on the same client, table and data, in
+//! the same run.
 
 use std::time::{Duration, Instant};
 
@@ -29,16 +30,18 @@ fn load_items() -> usize {
 }
 
 pub fn benches(criterion: &mut Criterion, facts: &mut Facts) {
-    let Some(endpoint) = std::env::var("STAMP_DYNAMODB_ENDPOINT")
-        .ok()
-        .filter(|url| !url.is_empty())
-    else {
-        println!(
-            "server benchmarks skipped: STAMP_DYNAMODB_ENDPOINT is not set (`cargo xtask bench` starts a local server)"
-        );
-        return;
-    };
     let runtime = Runtime::new().expect("a tokio runtime");
+    let embedded = match std::env::var("STAMP_DYNAMODB_ENDPOINT") {
+        Ok(url) if !url.is_empty() => None,
+        _ => Some(
+            stamp::local::LocalDynamoDb::start_in_background()
+                .expect("start the embedded DynamoDB"),
+        ),
+    };
+    let endpoint = match &embedded {
+        Some(server) => server.endpoint().to_owned(),
+        None => std::env::var("STAMP_DYNAMODB_ENDPOINT").expect("set"),
+    };
     let client = Client::from_conf(stamp::local::config(&endpoint).build());
     let definition = TableDefinition::new().entity::<Order>();
     let name = |what: &str| format!("stamp-bench-{what}-{}", uuid::Uuid::new_v4().simple());

@@ -14,8 +14,8 @@
 //! 4. `server_query`, `server_put`: one request end to end;
 //! 5. `server_batch_load`: 10,000 items with `BatchWriteItem`.
 //!
-//! Groups 4 and 5 need `STAMP_DYNAMODB_ENDPOINT`; without it they are left
-//! out with a note. Under `cargo test` (criterion's test mode) every
+//! Groups 4 and 5 run on the embedded DynamoDB (dynoxide, in this process),
+//! or on the server in `STAMP_DYNAMODB_ENDPOINT` when it is set. Under `cargo test` (criterion's test mode) every
 //! benchmark runs once, the load on fewer items, and no facts are written.
 
 mod alloc;
