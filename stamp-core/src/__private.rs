@@ -1,14 +1,64 @@
 //! Helpers for the code `#[derive(Item)]` and `#[derive(KeyPart)]` generate.
 //! Not a public API: the facade re-exports it as `stamp::__private`.
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use crate::collection::share_partition;
 pub use crate::template::KeyBuilder;
 use crate::{EntitySchema, Error, Item, KeyPartError};
+pub use aws_sdk_dynamodb::types::AttributeValue;
+pub use serde;
 pub use serde_dynamo;
+
+/// The attribute value `to_item` stores for the one field (named `v`) of
+/// `wrapper`, a struct the derive generates with the field's serde
+/// attributes: serialized by the same code as a whole item, `None` when
+/// the item would hold no attribute (`None`, a skipped value, an empty set,
+/// which `check_item` leaves out).
+pub fn encode_field<W: Serialize>(
+    wrapper: &W,
+) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+    let mut item = crate::item_serde::to_item(wrapper, 0)?;
+    Ok(item
+        .remove("v")
+        .filter(|value| !crate::wire::is_empty_set(value)))
+}
+
+/// Reads the one field (named `v`) of `W` from a stored attribute value:
+/// `None` or `NULL` is an absent attribute.
+pub fn decode_field<W: DeserializeOwned>(
+    stored: Option<&AttributeValue>,
+) -> Result<W, serde_dynamo::Error> {
+    let item: Item = stored
+        .filter(|value| !matches!(value, AttributeValue::Null(_)))
+        .map(|value| ("v".to_owned(), value.clone()))
+        .into_iter()
+        .collect();
+    crate::item_serde::from_item(item)
+}
+
+/// Reads a TTL field's value from its stored Number of epoch seconds.
+pub fn decode_time_to_live<T>(
+    stored: Option<&AttributeValue>,
+    from_epoch_seconds: fn(i64) -> Option<T>,
+) -> Result<T, serde_dynamo::Error> {
+    use serde::de::Error as _;
+    match stored {
+        Some(AttributeValue::N(seconds)) => seconds
+            .parse::<i64>()
+            .ok()
+            .and_then(from_epoch_seconds)
+            .ok_or_else(|| {
+                serde_dynamo::Error::custom(format!(
+                    "`{seconds}` is not a time to live in epoch seconds"
+                ))
+            }),
+        other => Err(serde_dynamo::Error::custom(format!(
+            "a time to live is a Number of epoch seconds, not {other:?}"
+        ))),
+    }
+}
 
 /// Serializes a struct with serde_dynamo and leaves out top-level `NULL`s
 /// (`None` fields), which DynamoDB would otherwise store. The item has room
@@ -157,23 +207,55 @@ pub fn insert_serialized<T: Serialize>(
     Ok(())
 }
 
+/// Stores an encoded field value (from a generated encoder) as attribute
+/// `attribute`, or leaves the attribute out when the encoder gives none.
+pub fn insert_encoded(
+    schema: &EntitySchema,
+    item: &mut Item,
+    attribute: &str,
+    value: Result<Option<AttributeValue>, serde_dynamo::Error>,
+) -> Result<(), Error> {
+    match value {
+        Ok(Some(value)) => {
+            item.insert(attribute.to_owned(), value);
+        }
+        Ok(None) => {
+            item.remove(attribute);
+        }
+        Err(source) => {
+            return Err(Error::Serialize {
+                entity: schema.type_name,
+                source,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The types a `#[stamp(version)]` field may have.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a `#[stamp(version)]` field",
     label = "a version counter is an unsigned integer: use `u64` or `u32`"
 )]
 pub trait VersionNumber: Copy {
+    /// The largest version the type holds, as a `u64`.
+    const MAX: u64;
+
     /// The version as a `u64`.
     fn as_u64(self) -> u64;
 }
 
 impl VersionNumber for u64 {
+    const MAX: u64 = u64::MAX;
+
     fn as_u64(self) -> u64 {
         self
     }
 }
 
 impl VersionNumber for u32 {
+    const MAX: u64 = u32::MAX as u64;
+
     fn as_u64(self) -> u64 {
         u64::from(self)
     }

@@ -157,6 +157,13 @@ pub trait Entity: Sized {
         None
     }
 
+    /// The largest value the `#[stamp(version)]` field's type holds
+    /// (`u64::MAX` or `u32::MAX`): a write at that version has no next
+    /// version ([`Error::VersionOverflow`]).
+    fn max_version() -> u64 {
+        u64::MAX
+    }
+
     /// The primary key this value had in the entity's previous key format
     /// (`#[stamp(previous(…))]`); `Ok(None)` when it declares none.
     ///
@@ -178,6 +185,28 @@ pub trait Entity: Sized {
     /// [`Error::Deserialize`] when a value does not decode into its field
     /// type; the errors of building a key.
     fn key_attribute_from_values(attribute: &str, values: &Item) -> Result<Option<String>, Error>;
+
+    /// The value of the `#[stamp(created_at)]` or `#[stamp(updated_at)]`
+    /// attribute `attribute` at time `now`, encoded exactly as
+    /// [`to_item`](Self::to_item) stores that field (its serde attributes
+    /// included); `Ok(None)` when it stores no attribute. Updates stamp
+    /// `updated_at` with it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Serialize`] when the field's serializer fails.
+    fn time_stamp_value(
+        attribute: &str,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Option<AttributeValue>, Error> {
+        let _ = attribute;
+        serde_dynamo::to_attribute_value(now)
+            .map(Some)
+            .map_err(|source| Error::Serialize {
+                entity: Self::SCHEMA.type_name,
+                source,
+            })
+    }
 
     /// Reads the value back from a stored item. Key, index and type
     /// attributes are ignored by serde.

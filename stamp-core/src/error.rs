@@ -224,7 +224,7 @@ pub enum Error {
     /// fields the index attributes are built from, so they cannot be
     /// rebuilt.
     #[error(
-        "the update of entity `{entity}` changes a field of index `{index}` but not {missing:?}, which its key attributes are also built from; set them too"
+        "the update of entity `{entity}` changes a field of index `{index}`, whose key attributes are also built from {missing:?}, which the update does not know: set (or remove) them in the same update, or state their current values with `given(…)` / `given_none(…)`, which the update then checks"
     )]
     IncompleteIndexUpdate {
         /// The entity type name.
@@ -233,6 +233,18 @@ pub enum Error {
         index: &'static str,
         /// The attributes to set as well.
         missing: Vec<String>,
+    },
+
+    /// A write of a versioned entity at the largest version its field type
+    /// holds: there is no next version to store. Found before sending.
+    #[error(
+        "entity `{entity}` is at version {version}, the largest its `#[stamp(version)]` field holds, so a write cannot increment it"
+    )]
+    VersionOverflow {
+        /// The entity type name.
+        entity: &'static str,
+        /// The version the write started from.
+        version: u64,
     },
 
     /// A batch write was given an entity with a `#[stamp(version)]` field:

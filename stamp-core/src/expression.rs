@@ -25,8 +25,14 @@ use crate::{Entity, Error};
 /// update may do (see `stamp::Update`).
 pub struct Attribute<E, T, K = Required> {
     name: &'static str,
+    encode: Option<Encoder<T>>,
     marker: PhantomData<AttributeMarker<E, T, K>>,
 }
+
+/// Encodes a field value exactly as `to_item` stores it (serde attributes,
+/// set helpers, TTL as epoch seconds); `None` when `to_item` stores no
+/// attribute for it (such as an empty set).
+pub type Encoder<T> = fn(&T) -> Result<Option<AttributeValue>, serde_dynamo::Error>;
 
 /// Ties an [`Attribute`] to its entity, type and kind without owning them.
 type AttributeMarker<E, T, K> = fn() -> (E, T, K);
@@ -267,6 +273,18 @@ impl<E, T, K> Attribute<E, T, K> {
     pub const fn new(name: &'static str) -> Self {
         Attribute {
             name,
+            encode: None,
+            marker: PhantomData,
+        }
+    }
+
+    /// The attribute named `name`, whose values are encoded by `encode`
+    /// (the field's own serialization, which the derive generates), in
+    /// conditions and updates alike.
+    pub const fn with_encoder(name: &'static str, encode: Encoder<T>) -> Self {
+        Attribute {
+            name,
+            encode: Some(encode),
             marker: PhantomData,
         }
     }
@@ -278,8 +296,30 @@ impl<E, T, K> Attribute<E, T, K> {
 }
 
 impl<E, T: Serialize, K> Attribute<E, T, K> {
+    /// `value` as the item stores it: through the field's encoder, or
+    /// serde_dynamo for an attribute made with [`new`](Self::new) (an empty
+    /// top-level set is then no attribute too). `Ok(None)`: no attribute.
+    pub(crate) fn encode(&self, value: &T) -> Result<Option<AttributeValue>, String> {
+        match self.encode {
+            Some(encode) => encode(value),
+            None => serde_dynamo::to_attribute_value(value)
+                .map(|value: AttributeValue| (!crate::wire::is_empty_set(&value)).then_some(value)),
+        }
+        .map_err(|error| error.to_string())
+    }
+
+    /// `value` as a condition operand: it must be stored as an attribute.
+    fn operand(&self, value: &T) -> Value {
+        self.encode(value)?.ok_or_else(|| {
+            format!(
+                "a value of `{}` that the item stores as no attribute (such as an empty set) cannot be compared; use `not_exists()`",
+                self.name
+            )
+        })
+    }
+
     fn compare(self, comparator: Comparator, value: &T) -> Condition<E> {
-        Condition::from_node(Node::Compare(self.name, comparator, to_value(value)))
+        Condition::from_node(Node::Compare(self.name, comparator, self.operand(value)))
     }
 
     /// `attribute = value`
@@ -314,7 +354,11 @@ impl<E, T: Serialize, K> Attribute<E, T, K> {
 
     /// `attribute BETWEEN low AND high`, both ends included.
     pub fn between(self, low: &T, high: &T) -> Condition<E> {
-        Condition::from_node(Node::Between(self.name, to_value(low), to_value(high)))
+        Condition::from_node(Node::Between(
+            self.name,
+            self.operand(low),
+            self.operand(high),
+        ))
     }
 
     /// `begins_with(attribute, prefix)`, for string and binary attributes.
@@ -590,6 +634,13 @@ impl Placeholders {
         let value = value
             .clone()
             .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+        // A Number DynamoDB cannot hold (NaN, 39 digits) is refused here,
+        // before sending, as in an item.
+        crate::wire::check_value("expression", "value", &value).map_err(|error| {
+            Error::InvalidExpressionValue {
+                reason: error.to_string(),
+            }
+        })?;
         Ok(self.add_value(value))
     }
 

@@ -16,10 +16,6 @@ use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 type Value = Result<AttributeValue, String>;
 
-fn to_value<T: Serialize + ?Sized>(value: &T) -> Value {
-    serde_dynamo::to_attribute_value(value).map_err(|error| error.to_string())
-}
-
 #[derive(Debug, Clone)]
 enum Action {
     Set(&'static str, Value),
@@ -32,6 +28,18 @@ enum Action {
 }
 
 impl Action {
+    fn value(&self) -> Option<&Value> {
+        match self {
+            Action::Remove(_) => None,
+            Action::Set(_, value)
+            | Action::SetIfNotExists(_, value)
+            | Action::Add(_, value)
+            | Action::Subtract(_, value)
+            | Action::Append(_, value)
+            | Action::Delete(_, value) => Some(value),
+        }
+    }
+
     fn attribute(&self) -> &'static str {
         match self {
             Action::Set(name, _)
@@ -92,9 +100,48 @@ macro_rules! number_sets {
 string_sets!(HashSet, BTreeSet);
 number_sets!(u8, u16, u32, u64, i8, i16, i32, i64);
 
-fn set_value(set: &impl Set) -> Value {
-    set.to_set_value()
-        .ok_or_else(|| "an empty set (DynamoDB refuses empty sets)".to_owned())
+/// The encoded value of `value` for an action that needs an attribute
+/// value of one of `kinds` (`what` names them in the error).
+fn typed_value<E, T: Serialize, K>(
+    attribute: &Attribute<E, T, K>,
+    value: &T,
+    what: &str,
+    fits: fn(&AttributeValue) -> bool,
+) -> Value {
+    match attribute.encode(value)? {
+        Some(encoded) if fits(&encoded) => Ok(encoded),
+        Some(other) => Err(format!(
+            "`{}` is stored as {}, so it takes no {what}",
+            attribute.name(),
+            describe_type(&other)
+        )),
+        None => Err(format!(
+            "{what} for `{}` is empty (DynamoDB refuses empty sets and has nothing to add)",
+            attribute.name()
+        )),
+    }
+}
+
+fn describe_type(value: &AttributeValue) -> &'static str {
+    match value {
+        AttributeValue::S(_) => "a String (S)",
+        AttributeValue::N(_) => "a Number (N)",
+        AttributeValue::B(_) => "a Binary (B)",
+        AttributeValue::Bool(_) => "a Boolean (BOOL)",
+        AttributeValue::L(_) => "a List (L)",
+        AttributeValue::M(_) => "a Map (M)",
+        AttributeValue::Ss(_) => "a String Set (SS)",
+        AttributeValue::Ns(_) => "a Number Set (NS)",
+        AttributeValue::Bs(_) => "a Binary Set (BS)",
+        _ => "another type",
+    }
+}
+
+fn is_set(value: &AttributeValue) -> bool {
+    matches!(
+        value,
+        AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
+    )
 }
 
 /// An `UpdateItem` of one item of entity `E`, built by the generated
@@ -105,14 +152,22 @@ fn set_value(set: &impl Set) -> Value {
 /// - Fields are named by the generated attribute constants. Fields of the
 ///   primary key have kind [`PrimaryKeyField`](crate::PrimaryKeyField), and
 ///   setting one does not compile.
+/// - Every value is encoded as `to_item` encodes its field (serde's `with`,
+///   `serialize_with`, set helpers; a TTL as epoch seconds), and checked as
+///   a put checks it (NaN, infinities, more than 38 digits) before sending.
+///   Setting a value that `to_item` stores as no attribute (an empty set)
+///   removes the attribute.
 /// - Index attributes follow their fields in the same request: changing a
 ///   field of a GSI template rewrites the attributes built from it, and
 ///   removing an `Option` field of an index removes that index's attributes
-///   (the item leaves the sparse index). A template attribute can only be
-///   rebuilt from values this update sets, so every field it uses must be
-///   set too (and all fields of the index when an `Option` field becomes
-///   `Some`); [`Error::IncompleteIndexUpdate`] otherwise, before sending.
-/// - `#[stamp(updated_at)]` is set to the current time.
+///   (the item leaves the sparse index). They are rebuilt from the values
+///   the update knows: those it sets, the primary-key fields given to
+///   `E::update(…)`, and those stated with [`given`](Self::given). An
+///   index's two attributes are written together whenever the item may not
+///   be in the (sparse) index yet; when a value needed is unknown,
+///   [`Error::IncompleteIndexUpdate`], before sending.
+/// - `#[stamp(updated_at)]` is set to the current time (and so are the index
+///   attributes built from it, which then need the index's other values).
 /// - `#[stamp(version)]`: [`expect_version`](Self::expect_version) is
 ///   required; the update checks it and adds 1.
 /// - The item must exist (`attribute_exists` on the partition key):
@@ -122,6 +177,9 @@ pub struct Update<E> {
     actions: Vec<Action>,
     condition: Option<Condition<E>>,
     expected_version: Option<u64>,
+    /// Current values the update knows without changing them (encoded, by
+    /// attribute; `NULL` for a known `None`), for rebuilding index attributes.
+    known: Item,
 }
 
 /// A rendered `UpdateItem`, without the table name.
@@ -147,29 +205,76 @@ impl<E: Entity> Update<E> {
             actions: Vec::new(),
             condition: None,
             expected_version: None,
+            known: Item::new(),
         }
     }
 
-    /// `SET attribute = value`.
+    /// Values of the item that the update knows without changing them, by
+    /// attribute and encoded as stored: the generated `E::update(…)` passes
+    /// the primary-key fields it is given, so that index attributes built
+    /// from them can be rebuilt.
+    #[doc(hidden)]
+    pub fn with_known_values(mut self, values: Item) -> Self {
+        self.known.extend(values);
+        self
+    }
+
+    /// States the current value of a field the update does not change, and
+    /// makes the update conditional on it (`attribute = value`): the index
+    /// attributes built from it can then be rebuilt. Use it when an update
+    /// is refused with [`Error::IncompleteIndexUpdate`] for a field you
+    /// know, such as the status of an order whose `updated_at` (in its
+    /// GSI sort key) every update stamps.
+    pub fn given<T: Serialize, K>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
+        if let Ok(Some(encoded)) = attribute.encode(value) {
+            self.known.insert(attribute.name().to_owned(), encoded);
+        }
+        self.condition(attribute.eq(value))
+    }
+
+    /// States that an `Option` field the update does not change is `None`
+    /// now, and makes the update conditional on it
+    /// (`attribute_not_exists(attribute)`): the item is then known to be
+    /// outside the sparse indexes built from it.
+    pub fn given_none<T: Serialize>(mut self, attribute: Attribute<E, T, Optional>) -> Self {
+        self.known
+            .insert(attribute.name().to_owned(), AttributeValue::Null(true));
+        self.condition(attribute.not_exists())
+    }
+
+    /// `SET attribute = value`, with `value` encoded as `to_item` encodes the
+    /// field; `REMOVE attribute` when `to_item` would store no attribute
+    /// for it (an empty set, a value serde skips).
     pub fn set<T: Serialize, K: Settable>(
         mut self,
         attribute: Attribute<E, T, K>,
         value: &T,
     ) -> Self {
-        self.actions
-            .push(Action::Set(attribute.name(), to_value(value)));
+        self.actions.push(match attribute.encode(value) {
+            Ok(Some(encoded)) => Action::Set(attribute.name(), Ok(encoded)),
+            Ok(None) => Action::Remove(attribute.name()),
+            Err(reason) => Action::Set(attribute.name(), Err(reason)),
+        });
         self
     }
 
     /// `SET attribute = if_not_exists(attribute, value)`: sets it only when
-    /// the item does not have it yet.
+    /// the item does not have it yet. A value `to_item` stores as no
+    /// attribute (an empty set) changes nothing.
     pub fn set_if_not_exists<T: Serialize, K: Settable>(
         mut self,
         attribute: Attribute<E, T, K>,
         value: &T,
     ) -> Self {
-        self.actions
-            .push(Action::SetIfNotExists(attribute.name(), to_value(value)));
+        match attribute.encode(value) {
+            Ok(Some(encoded)) => self
+                .actions
+                .push(Action::SetIfNotExists(attribute.name(), Ok(encoded))),
+            Ok(None) => {}
+            Err(reason) => self
+                .actions
+                .push(Action::SetIfNotExists(attribute.name(), Err(reason))),
+        }
         self
     }
 
@@ -182,8 +287,10 @@ impl<E: Entity> Update<E> {
     /// `ADD attribute value` on a number: adds `value` (negative to
     /// subtract); an absent attribute counts as 0.
     pub fn add<T: Number, K: Settable>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
-        self.actions
-            .push(Action::Add(attribute.name(), to_value(value)));
+        let value = typed_value(&attribute, value, "number to add", |value| {
+            matches!(value, AttributeValue::N(_))
+        });
+        self.actions.push(Action::Add(attribute.name(), value));
         self
     }
 
@@ -195,42 +302,48 @@ impl<E: Entity> Update<E> {
         attribute: Attribute<E, T, K>,
         value: &T,
     ) -> Self {
-        self.actions
-            .push(Action::Subtract(attribute.name(), to_value(value)));
+        let value = typed_value(&attribute, value, "number to subtract", |value| {
+            matches!(value, AttributeValue::N(_))
+        });
+        self.actions.push(Action::Subtract(attribute.name(), value));
         self
     }
 
     /// `ADD attribute elements` on a set stored as `SS`/`NS`.
-    pub fn add_to_set<T: Set, K: Settable>(
+    pub fn add_to_set<T: Set + Serialize, K: Settable>(
         mut self,
         attribute: Attribute<E, T, K>,
         elements: &T,
     ) -> Self {
-        self.actions
-            .push(Action::Add(attribute.name(), set_value(elements)));
+        let elements = typed_value(&attribute, elements, "set of elements", is_set);
+        self.actions.push(Action::Add(attribute.name(), elements));
         self
     }
 
     /// `DELETE attribute elements`: removes elements from a set.
-    pub fn delete_from_set<T: Set, K: Settable>(
+    pub fn delete_from_set<T: Set + Serialize, K: Settable>(
         mut self,
         attribute: Attribute<E, T, K>,
         elements: &T,
     ) -> Self {
+        let elements = typed_value(&attribute, elements, "set of elements", is_set);
         self.actions
-            .push(Action::Delete(attribute.name(), set_value(elements)));
+            .push(Action::Delete(attribute.name(), elements));
         self
     }
 
     /// `SET attribute = list_append(if_not_exists(attribute, []), values)`:
-    /// appends to a list.
-    pub fn append<X: Serialize, K: Settable>(
+    /// appends to a list. The values are encoded as `to_item` encodes the
+    /// field (so they are cloned into a `Vec` first).
+    pub fn append<X: Serialize + Clone, K: Settable>(
         mut self,
         attribute: Attribute<E, Vec<X>, K>,
         values: &[X],
     ) -> Self {
-        self.actions
-            .push(Action::Append(attribute.name(), to_value(values)));
+        let values = typed_value(&attribute, &values.to_vec(), "list to append", |value| {
+            matches!(value, AttributeValue::L(_))
+        });
+        self.actions.push(Action::Append(attribute.name(), values));
         self
     }
 
@@ -291,102 +404,23 @@ impl<E: Entity> Update<E> {
                 .iter()
                 .any(|action| action.attribute() == updated_at)
         {
-            actions.push(Action::Set(updated_at, to_value(&now)));
-        }
-        // The fields this update gives a value, by attribute; NULL for removed ones.
-        let mut changed: Item = HashMap::new();
-        let mut unknown: Vec<&'static str> = Vec::new();
-        for action in &actions {
-            match action {
-                Action::Set(name, value) => {
-                    let value = value
-                        .clone()
-                        .map_err(|reason| Error::InvalidExpressionValue { reason })?;
-                    changed.insert((*name).to_owned(), value);
-                }
-                Action::Remove(name) => {
-                    changed.insert((*name).to_owned(), AttributeValue::Null(true));
-                }
-                other => unknown.push(other.attribute()),
-            }
-        }
-        let mut index_sets: Vec<(&'static str, String)> = Vec::new();
-        let mut index_removes: Vec<&'static str> = Vec::new();
-        for index in schema.indexes {
-            let attribute_of = |field: &str| {
-                schema
-                    .field_attributes
-                    .iter()
-                    .find(|known| known.field == field)
-            };
-            let parts: Vec<(&'static str, Vec<&'static str>)> =
-                std::iter::once(&index.partition_key)
-                    .chain(index.sort_key.as_ref())
-                    .map(|key| {
-                        let fields = key
-                            .template
-                            .fields()
-                            .filter_map(|field| attribute_of(field).map(|known| known.attribute));
-                        (key.name, fields.collect())
-                    })
-                    .collect();
-            let all_fields: Vec<&'static str> = parts
-                .iter()
-                .flat_map(|(_, fields)| fields.iter().copied())
-                .collect();
-            if let Some(field) = unknown.iter().find(|name| all_fields.contains(name)) {
-                return Err(invalid(format!(
-                    "`{field}` is in a key template of {}, so it must be set to a value (not added to, appended to or set if absent), for the index attributes to be rebuilt",
-                    index.name
-                )));
-            }
-            let touched: Vec<&(&'static str, Vec<&'static str>)> = parts
-                .iter()
-                .filter(|(_, fields)| fields.iter().any(|field| changed.contains_key(*field)))
-                .collect();
-            if touched.is_empty() {
-                continue;
-            }
-            let optional = |attribute: &str| {
-                schema
-                    .field_attributes
-                    .iter()
-                    .any(|known| known.attribute == attribute && known.optional)
-            };
-            let removes_index = all_fields.iter().any(|field| {
-                optional(field) && matches!(changed.get(*field), Some(AttributeValue::Null(_)))
+            actions.push(match E::time_stamp_value(updated_at, now)? {
+                Some(value) => Action::Set(updated_at, Ok(value)),
+                None => Action::Remove(updated_at),
             });
-            if removes_index {
-                index_removes.extend(parts.iter().map(|(name, _)| *name));
-                continue;
-            }
-            let enters_index = all_fields
-                .iter()
-                .any(|field| optional(field) && changed.contains_key(*field));
-            let rebuilt: Vec<&(&'static str, Vec<&'static str>)> = if enters_index {
-                parts.iter().collect()
-            } else {
-                touched
-            };
-            let missing: Vec<&'static str> = rebuilt
-                .iter()
-                .flat_map(|(_, fields)| fields.iter().copied())
-                .filter(|field| !changed.contains_key(*field))
-                .collect();
-            if !missing.is_empty() {
-                return Err(Error::IncompleteIndexUpdate {
-                    entity: schema.type_name,
-                    index: index.name,
-                    missing: missing.into_iter().map(str::to_owned).collect(),
-                });
-            }
-            for (name, _) in rebuilt {
-                match E::key_attribute_from_values(name, &changed)? {
-                    Some(value) => index_sets.push((name, value)),
-                    None => index_removes.extend(parts.iter().map(|(name, _)| *name)),
-                }
+        }
+        // Every value is checked as an item's values are, before sending.
+        for action in &actions {
+            if let Some(value) = action.value() {
+                let value = value
+                    .as_ref()
+                    .map_err(|reason| Error::InvalidExpressionValue {
+                        reason: reason.clone(),
+                    })?;
+                crate::wire::check_value(schema.type_name, action.attribute(), value)?;
             }
         }
+        let (index_sets, index_removes) = rebuild_indexes::<E>(&actions, &self.known)?;
 
         let mut placeholders = Placeholders::default();
         let value = |placeholders: &mut Placeholders, value: &Value| -> Result<String, Error> {
@@ -446,6 +480,12 @@ impl<E: Entity> Update<E> {
             let expected = self.expected_version.ok_or(Error::MissingExpectedVersion {
                 entity: schema.type_name,
             })?;
+            if expected >= E::max_version() {
+                return Err(Error::VersionOverflow {
+                    entity: schema.type_name,
+                    version: expected,
+                });
+            }
             let name = placeholders.name(version);
             conditions.push(format!(
                 "{name} = {}",
@@ -492,8 +532,8 @@ impl<E: Entity> Update<E> {
             .set_key(Some(rendered.key))
             .update_expression(rendered.update_expression)
             .condition_expression(rendered.condition_expression)
-            .set_expression_attribute_names(Some(rendered.names))
-            .set_expression_attribute_values(Some(rendered.values))
+            .set_expression_attribute_names(non_empty(rendered.names))
+            .set_expression_attribute_values(non_empty(rendered.values))
             .build()
             .expect("UpdateItemInput has no required fields"))
     }
@@ -541,8 +581,8 @@ impl<E: Entity> Update<E> {
             .set_key(Some(rendered.key))
             .update_expression(rendered.update_expression)
             .condition_expression(rendered.condition_expression)
-            .set_expression_attribute_names(Some(rendered.names))
-            .set_expression_attribute_values(Some(rendered.values))
+            .set_expression_attribute_names(non_empty(rendered.names))
+            .set_expression_attribute_values(non_empty(rendered.values))
             .return_values(return_value)
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send()
@@ -604,4 +644,152 @@ impl<E: Entity> Update<E> {
             .unwrap_or_default();
         E::from_item(item)
     }
+}
+
+/// The index attributes to set (with their values) and to remove.
+type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);
+
+/// The index attributes an update writes (`SET`, with their values) and
+/// removes, rebuilt from what it knows: the values it sets or removes, and
+/// `known` (the primary-key fields of `E::update(…)` and `given` values).
+///
+/// For each index that the update touches (it changes a field of one of its
+/// templates):
+///
+/// - when a field of the index is `None` after the update, both attributes
+///   are removed (the item leaves the sparse index);
+/// - for a sparse index (one with an `Option` field), every `Option` field
+///   must be known, since otherwise the item may or may not be in the index
+///   and writing one attribute could leave it half in;
+/// - the attributes built from a changed field are rebuilt, and both of
+///   them when an `Option` field is set (the item may be entering the
+///   index): every field they use must be known.
+fn rebuild_indexes<E: Entity>(
+    actions: &[Action],
+    known_before: &Item,
+) -> Result<IndexChanges, Error> {
+    let schema = E::SCHEMA;
+    let invalid = |reason: String| Error::InvalidUpdate {
+        entity: schema.type_name,
+        reason,
+    };
+    // The fields this update gives a value, by attribute; NULL for removed ones.
+    let mut changed: Item = HashMap::new();
+    let mut unknown: Vec<&'static str> = Vec::new();
+    for action in actions {
+        match action {
+            Action::Set(name, value) => {
+                let value = value
+                    .clone()
+                    .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+                changed.insert((*name).to_owned(), value);
+            }
+            Action::Remove(name) => {
+                changed.insert((*name).to_owned(), AttributeValue::Null(true));
+            }
+            other => unknown.push(other.attribute()),
+        }
+    }
+    let mut known = known_before.clone();
+    known.extend(
+        changed
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone())),
+    );
+    let attribute_of = |field: &str| {
+        schema
+            .field_attributes
+            .iter()
+            .find(|known| known.field == field)
+    };
+    let optional = |attribute: &str| {
+        schema
+            .field_attributes
+            .iter()
+            .any(|known| known.attribute == attribute && known.optional)
+    };
+    let mut index_sets: Vec<(&'static str, String)> = Vec::new();
+    let mut index_removes: Vec<&'static str> = Vec::new();
+    for index in schema.indexes {
+        let parts: Vec<(&'static str, Vec<&'static str>)> = std::iter::once(&index.partition_key)
+            .chain(index.sort_key.as_ref())
+            .map(|key| {
+                let fields = key
+                    .template
+                    .fields()
+                    .filter_map(|field| attribute_of(field).map(|known| known.attribute));
+                (key.name, fields.collect())
+            })
+            .collect();
+        let mut all_fields: Vec<&'static str> = Vec::new();
+        for field in parts.iter().flat_map(|(_, fields)| fields.iter().copied()) {
+            if !all_fields.contains(&field) {
+                all_fields.push(field);
+            }
+        }
+        if let Some(field) = unknown.iter().find(|name| all_fields.contains(name)) {
+            return Err(invalid(format!(
+                "`{field}` is in a key template of {}, so it must be set to a value (not added to, appended to or set if absent), for the index attributes to be rebuilt",
+                index.name
+            )));
+        }
+        let touched: Vec<&(&'static str, Vec<&'static str>)> = parts
+            .iter()
+            .filter(|(_, fields)| fields.iter().any(|field| changed.contains_key(*field)))
+            .collect();
+        if touched.is_empty() {
+            continue;
+        }
+        let optional_fields: Vec<&'static str> = all_fields
+            .iter()
+            .copied()
+            .filter(|field| optional(field))
+            .collect();
+        if optional_fields
+            .iter()
+            .any(|field| matches!(known.get(*field), Some(AttributeValue::Null(_))))
+        {
+            index_removes.extend(parts.iter().map(|(name, _)| *name));
+            continue;
+        }
+        let enters_index = optional_fields
+            .iter()
+            .any(|field| changed.contains_key(*field));
+        let rebuilt: Vec<&(&'static str, Vec<&'static str>)> = if enters_index {
+            parts.iter().collect()
+        } else {
+            touched
+        };
+        let mut missing: Vec<String> = Vec::new();
+        for field in optional_fields.iter().copied().chain(
+            rebuilt
+                .iter()
+                .flat_map(|(_, fields)| fields.iter().copied()),
+        ) {
+            if !known.contains_key(field) && !missing.iter().any(|known| known == field) {
+                missing.push(field.to_owned());
+            }
+        }
+        if !missing.is_empty() {
+            return Err(Error::IncompleteIndexUpdate {
+                entity: schema.type_name,
+                index: index.name,
+                missing,
+            });
+        }
+        for (name, _) in rebuilt {
+            match E::key_attribute_from_values(name, &known)? {
+                Some(value) => index_sets.push((name, value)),
+                None => index_removes.extend(parts.iter().map(|(name, _)| *name)),
+            }
+        }
+    }
+    index_removes.dedup();
+    Ok((index_sets, index_removes))
+}
+
+/// `None` for an empty map: DynamoDB refuses an empty
+/// `ExpressionAttributeNames` or `ExpressionAttributeValues`.
+fn non_empty<V>(map: HashMap<String, V>) -> Option<HashMap<String, V>> {
+    (!map.is_empty()).then_some(map)
 }

@@ -99,7 +99,7 @@ pub(crate) fn key_of(schema: &EntitySchema, item: &Item) -> Item {
         .collect()
 }
 
-fn is_empty_set(value: &AttributeValue) -> bool {
+pub(crate) fn is_empty_set(value: &AttributeValue) -> bool {
     match value {
         AttributeValue::Ss(set) | AttributeValue::Ns(set) => set.is_empty(),
         AttributeValue::Bs(set) => set.is_empty(),

@@ -129,6 +129,12 @@ pub(crate) fn render_put<E: Entity>(
     let mut conditions = Vec::new();
     let version = schema.version_attribute.zip(entity.version());
     if let Some((attribute, version)) = version {
+        if version >= E::max_version() {
+            return Err(Error::VersionOverflow {
+                entity: schema.type_name,
+                version,
+            });
+        }
         item.insert(
             attribute.to_owned(),
             AttributeValue::N((version + 1).to_string()),

@@ -115,6 +115,31 @@ pub struct Field<'a> {
     pub created_at: Option<syn::Path>,
     /// The `updated_at` of `#[stamp(updated_at)]`: stamped on every write.
     pub updated_at: Option<syn::Path>,
+    /// serde's field attributes that change how the value is stored, which
+    /// the generated encoders and decoders copy.
+    pub serde: SerdeField,
+}
+
+/// The serde attributes of a field that change its stored form: every
+/// value Stamp serializes itself goes through them too.
+#[derive(Default)]
+pub struct SerdeField {
+    /// `#[serde(with = "…")]`
+    pub with: Option<LitStr>,
+    /// `#[serde(serialize_with = "…")]`
+    pub serialize_with: Option<LitStr>,
+    /// `#[serde(deserialize_with = "…")]`
+    pub deserialize_with: Option<LitStr>,
+    /// `#[serde(skip_serializing_if = "…")]`
+    pub skip_serializing_if: Option<LitStr>,
+}
+
+impl SerdeField {
+    /// Whether serialization goes through something other than the type's
+    /// own `Serialize`.
+    pub fn custom_serialize(&self) -> bool {
+        self.with.is_some() || self.serialize_with.is_some() || self.skip_serializing_if.is_some()
+    }
 }
 
 impl Field<'_> {
@@ -528,6 +553,7 @@ fn read_field<'a>(
     let mut version = None;
     let mut created_at = None;
     let mut updated_at = None;
+    let mut serde = SerdeField::default();
     let mut serialized =
         Some(rename_all.map_or_else(|| name.clone(), |rule| rule.apply_to_field(&name)));
     for attribute in &field.attrs {
@@ -542,6 +568,16 @@ fn read_field<'a>(
                     || meta.path.is_ident("skip_serializing")
                 {
                     serialized = None;
+                } else if let Some(slot) = [
+                    ("with", &mut serde.with),
+                    ("serialize_with", &mut serde.serialize_with),
+                    ("deserialize_with", &mut serde.deserialize_with),
+                    ("skip_serializing_if", &mut serde.skip_serializing_if),
+                ]
+                .into_iter()
+                .find_map(|(name, slot)| meta.path.is_ident(name).then_some(slot))
+                {
+                    *slot = Some(meta.value()?.parse::<LitStr>()?);
                 } else {
                     skip_value(&meta)?;
                 }
@@ -580,6 +616,7 @@ fn read_field<'a>(
         version,
         created_at,
         updated_at,
+        serde,
     }
 }
 

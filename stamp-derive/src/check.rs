@@ -58,6 +58,7 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
         }
     }
     check_names(cx, container);
+    check_index_field_forms(cx, container);
     check_special_fields(cx, container);
     check_previous(cx, container);
 }
@@ -149,12 +150,61 @@ fn check_special_fields(cx: &mut Ctxt, container: &Container) {
                     ),
                 );
             }
+            if kind == "version"
+                && let Some(custom) = field
+                    .serde
+                    .with
+                    .iter()
+                    .chain(&field.serde.serialize_with)
+                    .chain(&field.serde.deserialize_with)
+                    .next()
+            {
+                cx.error_spanned_by(
+                    custom,
+                    format!(
+                        "the `#[stamp(version)]` field `{}` of `{ident}` has a serde `with`/`serialize_with`/`deserialize_with`, but Stamp stores a version as a plain Number (it checks and increments it in the request): remove it",
+                        field.name
+                    ),
+                );
+            }
             if kind != "ttl" && key_fields.contains(&field.name.as_str()) {
                 cx.error_spanned_by(
                     marker(field),
                     format!(
                         "the `#[stamp({kind})]` field `{}` of `{ident}` is in the primary key, which a write cannot change: keep it out of `#[pk]` and `#[sk]`",
                         field.name
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// A field of a GSI template is decoded back from its stored form when an
+/// update rebuilds the index attributes, so serde must read what it writes:
+/// a custom serializer needs its matching deserializer.
+fn check_index_field_forms(cx: &mut Ctxt, container: &Container) {
+    let ident = container.ident;
+    let mut seen: Vec<&str> = Vec::new();
+    for index in &container.indexes {
+        for name in index.pk.iter().chain(&index.sk).flat_map(Template::fields) {
+            if seen.contains(&name) {
+                continue;
+            }
+            seen.push(name);
+            let Some(field) = container.fields.iter().find(|field| field.name == name) else {
+                continue;
+            };
+            let one_sided = match (&field.serde.serialize_with, &field.serde.deserialize_with) {
+                (Some(only), None) | (None, Some(only)) if field.serde.with.is_none() => Some(only),
+                _ => None,
+            };
+            if let Some(attribute) = one_sided {
+                cx.error_spanned_by(
+                    attribute,
+                    format!(
+                        "the field `{name}` of `{ident}` is in a key template of `#[gsi{}]` and has only one of `serialize_with` and `deserialize_with`: an update rebuilds the index attributes from the stored form, so Stamp must read back what serde writes; give both, or `with = \"…\"`",
+                        index.number
                     ),
                 );
             }

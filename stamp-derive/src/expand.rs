@@ -408,6 +408,10 @@ fn generate(container: &Container) -> TokenStream {
             fn version(&self) -> ::core::option::Option<u64> {
                 ::core::option::Option::Some(<#ty as #krate::__private::VersionNumber>::as_u64(self.#ident))
             }
+
+            fn max_version() -> u64 {
+                <#ty as #krate::__private::VersionNumber>::MAX
+            }
         }
     });
     // `to_item_at` stamps the time fields, in the stored attribute and in
@@ -425,10 +429,11 @@ fn generate(container: &Container) -> TokenStream {
             } else {
                 quote!(__time)
             };
+            let encoder = encoder_name(field);
             Some(quote_spanned! {ty.span()=>
                 let #local: #ty = match #when {
                     ::core::option::Option::Some(__time) => {
-                        #krate::__private::insert_serialized(__schema, &mut __item, #attribute, &__time.now)?;
+                        #krate::__private::insert_encoded(__schema, &mut __item, #attribute, #encoder(&__time.now))?;
                         __time.now
                     }
                     ::core::option::Option::None => ::core::clone::Clone::clone(&self.#ident),
@@ -660,9 +665,10 @@ fn generate(container: &Container) -> TokenStream {
             (quote!(#krate::Required), "an update may set it")
         };
         let doc = format!("The `{serialized}` attribute of `{ident}`, for conditions, filters and updates ({what}).");
+        let encoder = encoder_name(field);
         Some(quote! {
             #[doc = #doc]
-            pub const #constant: #krate::Attribute<Self, #ty, #kind> = #krate::Attribute::new(#serialized);
+            pub const #constant: #krate::Attribute<Self, #ty, #kind> = #krate::Attribute::with_encoder(#serialized, #encoder);
         })
     });
 
@@ -701,9 +707,16 @@ fn generate(container: &Container) -> TokenStream {
                 let ident = field.ident;
                 let ty = field.key_type();
                 let stored = field.serialized.clone().unwrap_or_else(|| field.name.clone());
+                let decoder = decoder_name(field);
+                let decoded = quote! {
+                    #decoder(__values.get(#stored)).map_err(|__source| #krate::Error::Deserialize {
+                        entity: __schema.type_name,
+                        source: __source,
+                    })?
+                };
                 if field.option_inner.is_some() {
                     quote! {
-                        let #ident: #ty = match #krate::__private::decode_value::<::core::option::Option<#ty>>(__schema, __values, #stored)? {
+                        let #ident: #ty = match #decoded {
                             ::core::option::Option::Some(__value) => __value,
                             ::core::option::Option::None => return ::core::result::Result::Ok(::core::option::Option::None),
                         };
@@ -711,7 +724,7 @@ fn generate(container: &Container) -> TokenStream {
                     }
                 } else {
                     quote! {
-                        let #ident: #ty = #krate::__private::decode_value::<#ty>(__schema, __values, #stored)?;
+                        let #ident: #ty = #decoded;
                         let #ident = &#ident;
                     }
                 }
@@ -731,6 +744,23 @@ fn generate(container: &Container) -> TokenStream {
         quote!(#ident: #ty)
     });
     let update_arguments = key_fields.iter().map(|field| field.ident);
+    // The primary-key fields the update is given are values it knows, for
+    // rebuilding index attributes that use them.
+    let known_key_values = key_fields.iter().filter_map(|field| {
+        let attribute = field.serialized.as_deref()?;
+        let ident = field.ident;
+        let encoder = encoder_name(field);
+        let value = if field.is_string() {
+            quote!(&::std::string::String::from(#ident))
+        } else {
+            quote!(#ident)
+        };
+        Some(quote! {
+            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = #encoder(#value) {
+                __known.insert(::std::string::String::from(#attribute), __value);
+            }
+        })
+    });
     let update_doc = format!(
         "An update of the `{ident}` item with this primary key. Set fields through the attribute \
          constants (`{ident}::FIELD`); index attributes and `updated_at` are rewritten in the same request. \
@@ -739,7 +769,10 @@ fn generate(container: &Container) -> TokenStream {
     query_functions.push(quote! {
         #[doc = #update_doc]
         pub fn update(#(#update_parameters),*) -> #krate::Update<Self> {
-            #krate::Update::new(Self::key(#(#update_arguments),*))
+            #[allow(unused_mut)]
+            let mut __known = #krate::Item::new();
+            #(#known_key_values)*
+            #krate::Update::new(Self::key(#(#update_arguments),*)).with_known_values(__known)
         }
     });
 
@@ -782,9 +815,56 @@ fn generate(container: &Container) -> TokenStream {
     let (previous_key_schema, previous_functions, previous_primary_key_function) =
         previous_format(container);
 
+    // One encoder per stored field, one decoder per field of a GSI template.
+    let mut codecs: Vec<TokenStream> = container
+        .fields
+        .iter()
+        .filter(|field| field.serialized.is_some())
+        .map(|field| field_encoder(container, field))
+        .collect();
+    let index_templates: Vec<&Template> = indexes
+        .iter()
+        .flat_map(|index| index.pk.iter().chain(&index.sk))
+        .collect();
+    codecs.extend(
+        template_fields(container, &index_templates)
+            .into_iter()
+            .filter(|field| field.serialized.is_some())
+            .map(|field| field_decoder(container, field)),
+    );
+    let time_stamp_arms = [created_at_field, updated_at_field]
+        .into_iter()
+        .flatten()
+        .map(|field| {
+            let attribute = field.serialized.as_deref().expect("filtered");
+            let encoder = encoder_name(field);
+            quote! {
+                #attribute => #encoder(&__now).map_err(|__source| #krate::Error::Serialize {
+                    entity: <Self as #krate::Entity>::SCHEMA.type_name,
+                    source: __source,
+                }),
+            }
+        })
+        .collect::<Vec<_>>();
+    let time_stamp_function = (!time_stamp_arms.is_empty()).then(|| {
+        quote! {
+            fn time_stamp_value(
+                __attribute: &str,
+                __now: #krate::__private::chrono::DateTime<#krate::__private::chrono::Utc>,
+            ) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::Error> {
+                match __attribute {
+                    #(#time_stamp_arms)*
+                    _ => ::core::result::Result::Ok(::core::option::Option::None),
+                }
+            }
+        }
+    });
+
     let span = Span::call_site();
     quote_spanned! {span=>
         const _: () = {
+            #(#codecs)*
+
             #[automatically_derived]
             impl #krate::Entity for #ident {
                 const SCHEMA: &'static #krate::EntitySchema = &#krate::EntitySchema {
@@ -831,6 +911,8 @@ fn generate(container: &Container) -> TokenStream {
                 #version_function
 
                 #previous_primary_key_function
+
+                #time_stamp_function
 
                 fn key_attribute_from_values(
                     __attribute: &str,
@@ -955,4 +1037,168 @@ fn previous_format(container: &Container) -> (TokenStream, TokenStream, TokenStr
         }
     };
     (schema, functions, trait_function)
+}
+
+/// The name of the generated encoder of `field`.
+fn encoder_name(field: &Field) -> Ident {
+    format_ident!("__stamp_encode_{}", field.name)
+}
+
+/// The name of the generated decoder of `field`.
+fn decoder_name(field: &Field) -> Ident {
+    format_ident!("__stamp_decode_{}", field.name)
+}
+
+/// `#[serde(crate = "…")]` for the wrapper structs of the codecs.
+fn serde_crate(krate: &syn::Path) -> String {
+    format!("{}::__private::serde", quote!(#krate))
+}
+
+/// The encoder of one serialized field: a value of its key type (`T` for
+/// `Option<T>`) to the attribute value `to_item` stores for it, through the
+/// field's own serde attributes (a one-field wrapper struct serialized the
+/// way `to_item` serializes the entity), `None` when `to_item` stores no
+/// attribute (an empty set, a skipped value). A TTL is epoch seconds.
+fn field_encoder(container: &Container, field: &Field) -> TokenStream {
+    let krate = &container.krate;
+    let name = encoder_name(field);
+    let key_ty = field.key_type();
+    let ty = field.ty;
+    if field.ttl.is_some() {
+        return quote_spanned! {ty.span()=>
+            #[allow(non_snake_case)]
+            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+                ::core::result::Result::Ok(::core::option::Option::Some(#krate::__private::AttributeValue::N(
+                    ::std::string::ToString::to_string(&<#key_ty as #krate::TimeToLive>::epoch_seconds(__value)),
+                )))
+            }
+        };
+    }
+    let serde_path = serde_crate(krate);
+    let serde = &field.serde;
+    if !serde.custom_serialize() {
+        return quote! {
+            #[allow(non_snake_case)]
+            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+                #[derive(#krate::__private::serde::Serialize)]
+                #[serde(crate = #serde_path)]
+                struct __Wrapper<'__stamp> {
+                    #[serde(rename = "v")]
+                    v: &'__stamp #key_ty,
+                }
+                #krate::__private::encode_field(&__Wrapper { v: __value })
+            }
+        };
+    }
+    let serialize = match (&serde.with, &serde.serialize_with) {
+        (Some(with), _) => {
+            let path: syn::Path = with.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));
+            Some(quote!(#path::serialize))
+        }
+        (None, Some(path)) => {
+            let path: syn::Path = path.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));
+            Some(quote!(#path))
+        }
+        (None, None) => None,
+    };
+    let serialize_helper = serialize.map(|path| {
+        quote! {
+            fn __serialize<__S: #krate::__private::serde::Serializer>(__value: &&#ty, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                #path(*__value, __serializer)
+            }
+        }
+    });
+    let skip_helper = serde.skip_serializing_if.as_ref().map(|path| {
+        let path: syn::Path = path.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));
+        quote! {
+            fn __skip(__value: &&#ty) -> bool {
+                #path(*__value)
+            }
+        }
+    });
+    let serialize_attribute = serialize_helper
+        .as_ref()
+        .map(|_| quote!(#[serde(serialize_with = "__serialize")]));
+    let skip_attribute = skip_helper
+        .as_ref()
+        .map(|_| quote!(#[serde(skip_serializing_if = "__skip")]));
+    // The wrapper holds the field's own type, so an `Option` field's value is
+    // rebuilt as `Some` (a clone) for its serializer.
+    let value = if field.option_inner.is_some() {
+        quote_spanned! {key_ty.span()=>
+            &::core::option::Option::Some(::core::clone::Clone::clone(__value))
+        }
+    } else {
+        quote!(__value)
+    };
+    quote! {
+        #[allow(non_snake_case)]
+        fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+            #serialize_helper
+            #skip_helper
+            #[derive(#krate::__private::serde::Serialize)]
+            #[serde(crate = #serde_path)]
+            struct __Wrapper<'__stamp> {
+                #[serde(rename = "v")]
+                #serialize_attribute
+                #skip_attribute
+                v: &'__stamp #ty,
+            }
+            #krate::__private::encode_field(&__Wrapper { v: #value })
+        }
+    }
+}
+
+/// The decoder of one field used in a GSI template: its stored attribute
+/// value (absent or `NULL` for none) back to the field's type, through the
+/// field's own serde attributes; a TTL from epoch seconds.
+fn field_decoder(container: &Container, field: &Field) -> TokenStream {
+    let krate = &container.krate;
+    let name = decoder_name(field);
+    let ty = field.ty;
+    if field.ttl.is_some() {
+        let key_ty = field.key_type();
+        let wrap = if field.option_inner.is_some() {
+            quote!(::core::option::Option::Some(__value))
+        } else {
+            quote!(__value)
+        };
+        return quote_spanned! {ty.span()=>
+            #[allow(non_snake_case)]
+            fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
+                let __value: #key_ty = #krate::__private::decode_time_to_live(__stored, <#key_ty as #krate::TimeToLive>::from_epoch_seconds)?;
+                ::core::result::Result::Ok(#wrap)
+            }
+        };
+    }
+    let serde_path = serde_crate(krate);
+    let serde = &field.serde;
+    let with = serde
+        .with
+        .as_ref()
+        .map(|with| quote!(#[serde(with = #with)]));
+    let deserialize_with = serde
+        .deserialize_with
+        .as_ref()
+        .filter(|_| serde.with.is_none())
+        .map(|path| quote!(#[serde(deserialize_with = #path)]));
+    let default = field
+        .option_inner
+        .is_some()
+        .then(|| quote!(#[serde(default)]));
+    quote! {
+        #[allow(non_snake_case)]
+        fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
+            #[derive(#krate::__private::serde::Deserialize)]
+            #[serde(crate = #serde_path)]
+            struct __Wrapper {
+                #[serde(rename = "v")]
+                #with
+                #deserialize_with
+                #default
+                v: #ty,
+            }
+            #krate::__private::decode_field(__stored).map(|__wrapper: __Wrapper| __wrapper.v)
+        }
+    }
 }
