@@ -4,13 +4,16 @@ use std::process::ExitCode;
 
 use crate::{Result, endpoint, exit_code, workspace};
 
-/// Runs the release-built demo with `ARGS` (and `--endpoint URL` when one
+/// Runs the demo with `ARGS` (and `--endpoint URL` when one
 /// is given or in `$STAMP_DYNAMODB_ENDPOINT`; without, the demo starts the
 /// embedded DynamoDB itself) and returns its exit status.
 pub fn run(explicit: Option<String>, args: &[String]) -> Result<ExitCode> {
     let root = workspace::root();
     let mut command = workspace::cargo(&root);
-    command.args(["run", "--quiet", "--release", "-p", "stamp-examples"]);
+    // The dev profile, which builds the embedded server optimized
+    // (`[profile.dev.package.*]`): the demo reuses what `cargo xtask test`
+    // built instead of building everything again in release.
+    command.args(["run", "--quiet", "-p", "stamp-examples"]);
     command.args(["--bin", "demo", "--"]);
     if let Some(url) = endpoint::given(explicit) {
         command.args(["--endpoint", &url]);

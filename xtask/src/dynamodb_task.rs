@@ -9,7 +9,7 @@ use crate::{Result, exit_code, workspace};
 pub fn run(port: u16) -> Result<ExitCode> {
     let root = workspace::root();
     let status = workspace::cargo(&root)
-        .args(["run", "--quiet", "--release", "-p", "stamp-examples", "--"])
+        .args(["run", "--quiet", "-p", "stamp-examples", "--"])
         .args(["dynamodb", "--port", &port.to_string()])
         .status()?;
     Ok(exit_code(status))
