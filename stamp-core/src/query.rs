@@ -98,7 +98,12 @@ pub struct Page<O> {
 ///
 /// The query is scoped to the entity: its sort key condition always stays
 /// within the literal prefix of the entity's sort-key template (such as
-/// `ORDER#`), so other item types in the partition never come back.
+/// `ORDER#`), and a filter on the type attribute (`Type = :type`) drops the
+/// items of other entities whose keys share that prefix (`ORDER#…#ITEM#…`
+/// beside `ORDER#…`) or the index partition. So other item types never come
+/// back, and [`count`](Self::count) counts only this entity's items. As with
+/// any filter, DynamoDB applies `Limit` before it: a page may be short, even
+/// empty, and still carry a cursor.
 ///
 /// Errors in building it (a bad key value, an invalid option) are kept and
 /// returned by the call that would send it, before anything is sent.
@@ -290,7 +295,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     }
 
     /// DynamoDB's `Limit`: the number of items evaluated per request, before
-    /// the filter. A page may hold fewer items when a filter drops some.
+    /// the filter and the entity's type scope. A page may hold fewer items
+    /// when they drop some (items of other types under the same prefix).
     /// Must be at least 1 ([`Error::InvalidQuery`] otherwise).
     pub fn limit(mut self, limit: u32) -> Self {
         self.limit = Some(limit);
@@ -300,6 +306,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// At most `max_items` items in all. [`send`](Self::send) returns at
     /// most this many, with a cursor at the last item returned, so that
     /// resuming skips nothing; [`stream`](Self::stream) stops after them.
+    /// The request's `Limit` is capped at the items still wanted, so a page
+    /// from `send` may hold fewer when the type scope or a filter drops
+    /// some; its cursor then goes on from the last item evaluated.
     pub fn max_items(mut self, max_items: usize) -> Self {
         self.max_items = Some(max_items);
         self
@@ -444,11 +453,27 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             &key_values.join("\n"),
             if self.newest_first { "desc" } else { "asc" },
         ]);
-        let filter = self
+        let user_filter = self
             .filter
             .as_ref()
             .map(|filter| filter.render(&mut placeholders))
             .transpose()?;
+        // The entity's scope: other item types can share the partition and
+        // the literal prefix (`ORDER#…#ITEM#…` beside `ORDER#…`), so an
+        // entity query keeps only items of its type, as a scan does.
+        let filter = if self.scoped {
+            let scope = format!(
+                "{} = {}",
+                placeholders.name(E::SCHEMA.type_attribute),
+                placeholders.add_value(AttributeValue::S(E::SCHEMA.type_name.to_owned()))
+            );
+            Some(match user_filter {
+                Some(user) => format!("({scope}) AND ({user})"),
+                None => scope,
+            })
+        } else {
+            user_filter
+        };
         let count_by_projection = count_only && excluded_sort_key.is_some();
         let projection = if count_by_projection {
             Some(vec![
@@ -625,8 +650,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         .boxed_local()
     }
 
-    /// The number of matching items, with `Select = COUNT` (the items are
-    /// read, and count against capacity, but not returned), across pages.
+    /// The number of matching items of this entity, with `Select = COUNT`
+    /// (the items are read, and count against capacity, but not returned),
+    /// across pages. DynamoDB counts after the filter, so items of other
+    /// types under the same prefix are not counted.
     ///
     /// # Errors
     ///
