@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use crate::collection::share_partition;
-pub use crate::template::KeyBuilder;
-use crate::{EntitySchema, Error, Item, KeyPartError};
+pub use crate::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
+use crate::{EntitySchema, Error, Item, KeyPart, KeyPartError};
 pub use serde_dynamo;
 
 /// Serializes a struct with serde_dynamo and leaves out top-level `NULL`s
@@ -68,6 +68,31 @@ pub fn key_decode_error(
         field,
         key: key.to_owned(),
         source,
+    }
+}
+
+/// Decodes one unescaped key segment of field `field` and accepts it only
+/// in the form `encode_key` writes (so a key parses only if the builder
+/// could have produced it, whatever the `KeyPart` implementation accepts).
+pub fn decode_key_part<T: KeyPart>(
+    entity: &'static str,
+    field: &'static str,
+    key: &str,
+    segment: &str,
+) -> Result<T, Error> {
+    let value =
+        T::decode_key(segment).map_err(|source| key_decode_error(entity, field, key, source))?;
+    let mut again = String::with_capacity(segment.len());
+    let canonical = value.encode_key(&mut again).is_ok() && again == segment;
+    if canonical {
+        Ok(value)
+    } else {
+        Err(key_decode_error(
+            entity,
+            field,
+            key,
+            KeyPartError::invalid("the encoding its `KeyPart` writes", segment),
+        ))
     }
 }
 
