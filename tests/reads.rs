@@ -255,3 +255,128 @@ fn an_entity_query_filters_on_its_type_attribute() {
     assert_eq!(names[name], Order::SCHEMA.type_attribute);
     assert_eq!(values[value], AttributeValue::S("Order".into()));
 }
+
+// ---------------------------------------------------------------------------
+// Cursors from untrusted clients (issue 12, point 13).
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for byte in text.bytes() {
+        let value = ALPHABET.iter().position(|&c| c == byte).unwrap() as u32;
+        bits = (bits << 6) | value;
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    out
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let mut buffer = [0u8; 3];
+        buffer[..chunk.len()].copy_from_slice(chunk);
+        let n = (u32::from(buffer[0]) << 16) | (u32::from(buffer[1]) << 8) | u32::from(buffer[2]);
+        for i in 0..=chunk.len() {
+            out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// The cursor with its key attributes changed by `edit`, keeping its
+/// fingerprint: what a client could send back.
+fn forged(
+    cursor: &stamp::Cursor,
+    edit: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>),
+) -> stamp::Cursor {
+    let mut content: serde_json::Value =
+        serde_json::from_slice(&base64_decode(cursor.as_str())).unwrap();
+    edit(content["k"].as_object_mut().unwrap());
+    stamp::Cursor::from_text(base64_encode(&serde_json::to_vec(&content).unwrap()))
+}
+
+#[tokio::test]
+async fn a_forged_cursor_is_refused_before_sending() {
+    let (table, counter) = layout("cursor-forged").await;
+    let page = Order::query("c-1").max_items(1).send(&table).await.unwrap();
+    let cursor = page.cursor.unwrap();
+    // The genuine cursor round-trips through the test's base64.
+    let same = forged(&cursor, |_| {});
+    Order::query("c-1").after(&same).send(&table).await.unwrap();
+    counter.reset();
+    let s = |text: &str| serde_json::Value::String(text.to_owned());
+    let forgeries = [
+        // Another customer's partition, under this query's fingerprint.
+        forged(&cursor, |k| {
+            k.insert("PK".into(), s("CUST#c-2"));
+        }),
+        // A sort key outside the scope.
+        forged(&cursor, |k| {
+            k.insert("SK".into(), s("PROFILE"));
+        }),
+        // An attribute the query does not have.
+        forged(&cursor, |k| {
+            k.insert("GSI1PK".into(), s("STATE#Open"));
+        }),
+        // A missing one.
+        forged(&cursor, |k| {
+            k.remove("SK");
+        }),
+        // Far too long.
+        stamp::Cursor::from_text("A".repeat(100_000)),
+    ];
+    for forgery in &forgeries {
+        let error = Order::query("c-1")
+            .after(forgery)
+            .send(&table)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, stamp::Error::InvalidCursor { .. }),
+            "{forgery}: {error}"
+        );
+        let error = Order::query("c-1")
+            .after(forgery)
+            .count(&table)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, stamp::Error::InvalidCursor { .. }),
+            "{error}"
+        );
+    }
+    // A range query refuses a sort key outside its range.
+    let ranged = Order::query("c-1")
+        .sort_key_ge(&at(1))
+        .max_items(1)
+        .send(&table)
+        .await
+        .unwrap();
+    let outside = forged(ranged.cursor.as_ref().unwrap(), |k| {
+        k.insert(
+            "SK".into(),
+            s(Order::key("c-1", &at(0), "o-0").unwrap().sort_key()),
+        );
+    });
+    counter.reset();
+    let error = Order::query("c-1")
+        .sort_key_ge(&at(1))
+        .after(&outside)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, stamp::Error::InvalidCursor { .. }),
+        "{error}"
+    );
+    assert_eq!(counter.operations(), Vec::<String>::new());
+    table.delete_table().await.unwrap();
+}

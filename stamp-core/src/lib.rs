@@ -102,7 +102,7 @@ pub use expression::{
 };
 pub use key_part::{KeyPart, KeyPartError};
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
-pub use query::{Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
+pub use query::{MAX_CURSOR_LEN, Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use scan::Scan;
 pub use schema::{
     CloudFormationTemplate, IndexProjection, KeyNames, MAX_GLOBAL_SECONDARY_INDEXES,

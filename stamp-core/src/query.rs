@@ -404,6 +404,49 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         names
     }
 
+    /// Checks that a cursor's key belongs to this query, as a cursor from an
+    /// untrusted client must: exactly the key attributes an item of the
+    /// query carries, the query's partition, and a sort key that the key
+    /// condition admits. (Its keys need not be the entity's: DynamoDB's
+    /// `LastEvaluatedKey` may be an item of another type that the type
+    /// scope filtered out.)
+    fn check_start(
+        &self,
+        key: &Item,
+        partition_attribute: &str,
+        partition_key: &str,
+        sort_attribute: Option<&str>,
+        accept: &SortAccept,
+    ) -> Result<(), Error> {
+        let invalid = |reason: String| Err(Error::InvalidCursor { reason });
+        let expected = Self::cursor_attributes();
+        if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
+            return invalid(format!("unexpected attribute `{name}`"));
+        }
+        let text = |name: &str| match key.get(name) {
+            Some(AttributeValue::S(text)) => Ok(text.as_str()),
+            _ => Err(Error::InvalidCursor {
+                reason: format!("key attribute `{name}` is missing"),
+            }),
+        };
+        for name in &expected {
+            text(name)?;
+        }
+        if text(partition_attribute)? != partition_key {
+            return invalid(format!(
+                "`{partition_attribute}` is not the query's partition"
+            ));
+        }
+        if let Some(sort_attribute) = sort_attribute
+            && !accept.admits(text(sort_attribute)?)
+        {
+            return invalid(format!(
+                "`{sort_attribute}` is outside the query's sort-key condition"
+            ));
+        }
+        Ok(())
+    }
+
     /// Checks the options and renders the request, without a network.
     fn plan(&self, table_name: &str, count_only: bool, limit: Option<u32>) -> Result<Plan, Error> {
         let partition_key = self.partition_key.as_ref().map_err(Clone::clone)?;
@@ -425,6 +468,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             placeholders.add_value(AttributeValue::S(partition_key.clone()))
         );
         let mut excluded_sort_key = None;
+        let mut accept = SortAccept::Any;
         if let (Some(template), Some(sort_attribute)) = (sort_template, sort_attribute) {
             let scope = if self.scoped { Some(template) } else { None };
             if let Some(text) = sort_key_condition(
@@ -434,16 +478,22 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 sort_attribute,
                 &mut placeholders,
                 &mut excluded_sort_key,
+                &mut accept,
             )? {
                 key_condition.push_str(" AND ");
                 key_condition.push_str(&text);
             }
         }
+        // A stable encoding of the key condition's values (all strings), not
+        // `Debug` output, so that an SDK upgrade keeps live cursors valid.
         let mut key_values: Vec<String> = placeholders
             .values()
             .unwrap_or_default()
             .into_iter()
-            .map(|(placeholder, value)| format!("{placeholder}={value:?}"))
+            .map(|(placeholder, value)| match value {
+                AttributeValue::S(text) => format!("{placeholder}=S:{text}"),
+                other => unreachable!("key condition values are strings, not {other:?}"),
+            })
             .collect();
         key_values.sort();
         let fingerprint = Fingerprint::of(&[
@@ -497,7 +547,17 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let start = self
             .start
             .as_ref()
-            .map(|cursor| cursor.decode(&fingerprint))
+            .map(|cursor| {
+                let key = cursor.decode(&fingerprint)?;
+                self.check_start(
+                    &key,
+                    partition_attribute,
+                    partition_key,
+                    sort_attribute,
+                    &accept,
+                )?;
+                Ok::<_, Error>(key)
+            })
             .transpose()?;
         let input = QueryInput::builder()
             .table_name(table_name)
@@ -711,6 +771,7 @@ fn sort_key_condition(
     attribute: &str,
     placeholders: &mut Placeholders,
     excluded: &mut Option<String>,
+    accept: &mut SortAccept,
 ) -> Result<Option<String>, Error> {
     let has_fields = template.fields().next().is_some();
     let scope = scope_template.map_or("", KeyTemplate::literal_prefix);
@@ -723,11 +784,19 @@ fn sort_key_condition(
     let mut value = |text: &str| placeholders.add_value(AttributeValue::S(text.to_owned()));
     let condition = match condition {
         SortCondition::Scope if !has_fields => {
+            *accept = SortAccept::Equals(scope.to_owned());
             return Ok(Some(format!("{name} = {}", value(scope))));
         }
-        SortCondition::Scope => return Ok(Some(format!("begins_with({name}, {})", value(scope)))),
-        SortCondition::Equals(key) => return Ok(Some(format!("{name} = {}", value(key)))),
+        SortCondition::Scope => {
+            *accept = SortAccept::Prefix(scope.to_owned());
+            return Ok(Some(format!("begins_with({name}, {})", value(scope))));
+        }
+        SortCondition::Equals(key) => {
+            *accept = SortAccept::Equals(key.clone());
+            return Ok(Some(format!("{name} = {}", value(key))));
+        }
         SortCondition::BeginsWith(prefix) => {
+            *accept = SortAccept::Prefix(prefix.clone());
             return Ok(Some(format!("begins_with({name}, {})", value(prefix))));
         }
         SortCondition::Range { lower, upper } => (lower, upper),
@@ -742,6 +811,10 @@ fn sort_key_condition(
         Some(bound) => Some(bound),
         None if scope.is_empty() => None,
         None => prefix_upper_bound(scope).map(Bound::Excluded),
+    };
+    *accept = SortAccept::Range {
+        lower: lower.clone(),
+        upper: upper.clone(),
     };
     Ok(Some(match (lower, upper) {
         (Some(lower), Some(upper)) => {
@@ -763,6 +836,44 @@ fn sort_key_condition(
         (None, None) => return Ok(None),
     }))
 }
+
+/// The sort-key values a query's key condition admits: what the sort key
+/// of a cursor must be for the cursor to belong to the query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum SortAccept {
+    /// No condition on the sort key.
+    Any,
+    Equals(String),
+    Prefix(String),
+    /// At or above `lower` (included), below or at `upper`.
+    Range {
+        lower: Option<String>,
+        upper: Option<Bound>,
+    },
+}
+
+impl SortAccept {
+    fn admits(&self, key: &str) -> bool {
+        match self {
+            SortAccept::Any => true,
+            SortAccept::Equals(text) => key == text,
+            SortAccept::Prefix(prefix) => key.starts_with(prefix.as_str()),
+            SortAccept::Range { lower, upper } => {
+                lower.as_deref().is_none_or(|lower| key >= lower)
+                    && match upper {
+                        None => true,
+                        Some(Bound::Included(upper)) => key <= upper.as_str(),
+                        Some(Bound::Excluded(upper)) => key < upper.as_str(),
+                    }
+            }
+        }
+    }
+}
+
+/// The longest cursor text accepted: the four key attributes at DynamoDB's
+/// limits (2 × 2048 + 2 × 1024 bytes, escaped as JSON and in base64) fit
+/// well within it.
+pub const MAX_CURSOR_LEN: usize = 32 * 1024;
 
 /// A rendered request and what is needed to read its response.
 struct Plan {
