@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 
 pub use crate::collection::share_partition;
 pub use crate::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
-use crate::{EntitySchema, Error, Item, KeyPart, KeyPartError};
+use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use serde_dynamo;
 
 /// Serializes a struct with serde_dynamo and leaves out top-level `NULL`s
@@ -71,21 +71,20 @@ pub fn key_decode_error(
     }
 }
 
-/// Decodes one unescaped key segment of field `field` and accepts it only
-/// in the form `encode_key` writes (so a key parses only if the builder
-/// could have produced it, whatever the `KeyPart` implementation accepts).
-pub fn decode_key_part<T: KeyPart>(
+/// Accepts a decoded key segment of field `field` only in the form its
+/// `KeyPart` writes: `encode` (the decoded value's `encode_key`) must give
+/// `segment` again. So a key parses only if the builder could have
+/// produced it, whatever the implementation's `decode_key` accepts.
+pub fn check_canonical(
     entity: &'static str,
     field: &'static str,
     key: &str,
     segment: &str,
-) -> Result<T, Error> {
-    let value =
-        T::decode_key(segment).map_err(|source| key_decode_error(entity, field, key, source))?;
+    encode: impl FnOnce(&mut String) -> Result<(), KeyPartError>,
+) -> Result<(), Error> {
     let mut again = String::with_capacity(segment.len());
-    let canonical = value.encode_key(&mut again).is_ok() && again == segment;
-    if canonical {
-        Ok(value)
+    if encode(&mut again).is_ok() && again == segment {
+        Ok(())
     } else {
         Err(key_decode_error(
             entity,

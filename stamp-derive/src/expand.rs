@@ -276,7 +276,14 @@ fn parse_function(
         let name = &field.name;
         let ty = field.key_type();
         quote_spanned! {ty.span()=>
-            #krate::__private::decode_key_part::<#ty>(__schema.type_name, #name, key, &__segments[#position])?
+            {
+                let __value = <#ty as #krate::KeyPart>::decode_key(&__segments[#position])
+                    .map_err(|__source| #krate::__private::key_decode_error(__schema.type_name, #name, key, __source))?;
+                #krate::__private::check_canonical(__schema.type_name, #name, key, &__segments[#position], |__out| {
+                    <#ty as #krate::KeyPart>::encode_key(&__value, __out)
+                })?;
+                __value
+            }
         }
     });
     let source = template.literal.value();
