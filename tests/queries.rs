@@ -717,7 +717,17 @@ fn a_query_shows_the_exact_request_without_a_network() {
     assert_eq!(request.key_condition_expression(), Some("#n0 = :v0"));
     assert_eq!(
         request.filter_expression(),
-        Some("((#n1 > :v1) AND (begins_with(#n2, :v2))) OR (attribute_not_exists(#n2))")
+        Some(
+            "(#n3 = :v3) AND (((#n1 > :v1) AND (begins_with(#n2, :v2))) OR (attribute_not_exists(#n2)))"
+        )
+    );
+    // The entity's type scope, ANDed with the filter.
+    assert_eq!(request.expression_attribute_names().unwrap()["#n3"], "Type");
+    assert_eq!(
+        request.expression_attribute_values().unwrap()[":v3"]
+            .as_s()
+            .unwrap(),
+        "Order"
     );
 
     let error = Order::query("c-1").limit(0).request("shop").unwrap_err();

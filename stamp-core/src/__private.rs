@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use crate::collection::share_partition;
-pub use crate::template::KeyBuilder;
+pub use crate::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
 use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use serde;
@@ -118,6 +118,30 @@ pub fn key_decode_error(
         field,
         key: key.to_owned(),
         source,
+    }
+}
+
+/// Accepts a decoded key segment of field `field` only in the form its
+/// `KeyPart` writes: `encode` (the decoded value's `encode_key`) must give
+/// `segment` again. So a key parses only if the builder could have
+/// produced it, whatever the implementation's `decode_key` accepts.
+pub fn check_canonical(
+    entity: &'static str,
+    field: &'static str,
+    key: &str,
+    segment: &str,
+    encode: impl FnOnce(&mut String) -> Result<(), KeyPartError>,
+) -> Result<(), Error> {
+    let mut again = String::with_capacity(segment.len());
+    if encode(&mut again).is_ok() && again == segment {
+        Ok(())
+    } else {
+        Err(key_decode_error(
+            entity,
+            field,
+            key,
+            KeyPartError::invalid("the encoding its `KeyPart` writes", segment),
+        ))
     }
 }
 

@@ -14,7 +14,12 @@ use crate::{Error, Item};
 /// It is URL-safe base64, to hand to a client and take back.
 ///
 /// A cursor only works with the query that produced it;
-/// [`Error::CursorMismatch`] otherwise.
+/// [`Error::CursorMismatch`] otherwise. A cursor comes back from an
+/// untrusted client, so before anything is sent its key is checked against
+/// the query: at most [`MAX_CURSOR_LEN`](crate::MAX_CURSOR_LEN)
+/// bytes, exactly the expected key attributes, the query's partition, a
+/// and a sort key inside the query's condition;
+/// [`Error::InvalidCursor`] otherwise.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Cursor(String);
 
@@ -64,6 +69,13 @@ impl Cursor {
 
     pub(crate) fn decode(&self, fingerprint: &Fingerprint) -> Result<Item, Error> {
         let invalid = |reason: String| Error::InvalidCursor { reason };
+        if self.0.len() > crate::query::MAX_CURSOR_LEN {
+            return Err(invalid(format!(
+                "{} bytes, more than a cursor can be ({})",
+                self.0.len(),
+                crate::query::MAX_CURSOR_LEN
+            )));
+        }
         let json = URL_SAFE_NO_PAD
             .decode(&self.0)
             .map_err(|error| invalid(format!("not URL-safe base64: {error}")))?;

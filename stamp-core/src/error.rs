@@ -25,6 +25,25 @@ pub enum Error {
         field: &'static str,
     },
 
+    /// A key value is longer than DynamoDB allows: 2048 bytes for a
+    /// partition key, 1024 for a sort key, in the table and in every index
+    /// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html>).
+    /// Found before anything is sent.
+    #[error(
+        "key `{template}` of entity `{entity}` is {length} bytes, above DynamoDB's limit of {limit} bytes for a {}",
+        if *limit == crate::template::PARTITION_KEY_LIMIT { "partition key" } else { "sort key" }
+    )]
+    KeyTooLong {
+        /// The entity type name.
+        entity: &'static str,
+        /// The key template, such as `ORDER#<created_at>#<order_id>`.
+        template: &'static str,
+        /// The key value's length in UTF-8 bytes.
+        length: usize,
+        /// The limit: 2048 or 1024.
+        limit: usize,
+    },
+
     /// A key field's value has no key encoding (see [`KeyPartError`]).
     #[error("field `{field}` of entity `{entity}` cannot be encoded into a key: {source}")]
     KeyEncode {

@@ -179,8 +179,14 @@ macro_rules! signed_key_part {
     )*};
 }
 
-unsigned_key_part!(u8 => 3, u16 => 5, u32 => 10, u64 => 20, u128 => 39);
-signed_key_part!(i8 => u8, i16 => u16, i32 => u32, i64 => u64, i128 => u128);
+// No `u128`/`i128`: a key field is also stored as an ordinary attribute, a
+// DynamoDB Number holds 38 significant digits (`u128::MAX` has 39), and
+// serde_dynamo cannot serialize 128-bit integers, so such an item could
+// never be stored. Leaving them out makes the template a compile error
+// (`KeyPart` is not implemented); a 128-bit id is a `Uuid` or a newtype
+// with its own `KeyPart` and serde form.
+unsigned_key_part!(u8 => 3, u16 => 5, u32 => 10, u64 => 20);
+signed_key_part!(i8 => u8, i16 => u16, i32 => u32, i64 => u64);
 
 impl KeyPart for usize {
     const LEN_HINT: usize = 20;

@@ -27,8 +27,8 @@
 //! | type | encoding | example |
 //! |---|---|---|
 //! | `String` | the text as is (then escaped, see below) | `Ada` |
-//! | `u8`, `u16`, `u32`, `u64`, `u128`, `usize` | decimal, zero-padded to 3, 5, 10, 20, 39, 20 digits | `42u16` → `00042` |
-//! | `i8` … `i128`, `isize` | `value - MIN` as the unsigned type of the same width (the sign bit flipped) | `-1i8` → `127`, `0i8` → `128` |
+//! | `u8`, `u16`, `u32`, `u64`, `usize` | decimal, zero-padded to 3, 5, 10, 20, 20 digits | `42u16` → `00042` |
+//! | `i8` … `i64`, `isize` | `value - MIN` as the unsigned type of the same width (the sign bit flipped) | `-1i8` → `127`, `0i8` → `128` |
 //! | `bool` | `false` / `true` | `true` |
 //! | `uuid::Uuid` | lowercase hyphenated, 36 characters | `67e55044-10b1-426f-9247-bb680e5fe0c8` |
 //! | `chrono::DateTime<Utc>` | RFC 3339 in UTC with exactly 9 fractional digits and `Z`, years 0000 to 9999; a leap second is second `60` | `2026-06-01T10:00:00.000000000Z` |
@@ -39,13 +39,23 @@
 //! A date-time and a date share their first ten characters, so a sort key
 //! that starts with a time can be compared with whole days.
 //!
-//! **Escaping.** After encoding, every character of the template's escaped
-//! set is written as `%XX` per UTF-8 byte: `%` itself, and the first
-//! non-alphanumeric character of every delimiter between two placeholders
-//! (`#` in `ORDER#<created_at>#<order_id>`). A value with a delimiter in it
-//! therefore round-trips, and two different field tuples never give the same
-//! key. Values without those characters are written unchanged; keys keep
-//! their case exactly. An empty value is refused with
+//! `u128` and `i128` have no encoding: a key field is stored as an ordinary
+//! attribute too, and a DynamoDB Number holds 38 significant digits, so such
+//! an item could not be stored; using one in a template does not compile.
+//!
+//! **Escaping.** After encoding, every character from U+0000 to `%`
+//! (U+0025) is written as `%XX` per UTF-8 byte: the control characters,
+//! space, `!`, `"`, `#`, `$` and `%` ([`KeyTemplate::ESCAPED`]). Every
+//! literal that follows a placeholder must begin with a character below `%`
+//! (such as `#`; anything else does not compile). So a value with a
+//! delimiter in it round-trips, two different field tuples never give the
+//! same key, and a field's encoding always sorts above the delimiter that
+//! ends it: keys sort in the order of their values even when one value is a
+//! prefix of another (`ab` < `ab c`, as `ab#` < `ab%20c#`), which makes
+//! every range condition exact. Only that canonical form parses back
+//! (`%41` for `A` does not). Values without those characters are written
+//! unchanged (no built-in encoding except `String` and derived names ever
+//! has one); keys keep their case exactly. An empty value is refused with
 //! [`Error::EmptyKeyValue`].
 
 #![warn(missing_docs)]
@@ -92,7 +102,7 @@ pub use expression::{
 };
 pub use key_part::{KeyPart, KeyPartError};
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
-pub use query::{Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
+pub use query::{MAX_CURSOR_LEN, Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use scan::Scan;
 pub use schema::{
     CloudFormationTemplate, IndexProjection, KeyNames, MAX_GLOBAL_SECONDARY_INDEXES,
@@ -107,7 +117,7 @@ pub use size::{
     MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
 };
 pub use table::Table;
-pub use template::{KeyBuilder, KeyTemplate, Segment};
+pub use template::{KeyBuilder, KeyTemplate, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT, Segment};
 pub use transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
     UpdateAction,

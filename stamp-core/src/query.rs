@@ -98,7 +98,12 @@ pub struct Page<O> {
 ///
 /// The query is scoped to the entity: its sort key condition always stays
 /// within the literal prefix of the entity's sort-key template (such as
-/// `ORDER#`), so other item types in the partition never come back.
+/// `ORDER#`), and a filter on the type attribute (`Type = :type`) drops the
+/// items of other entities whose keys share that prefix (`ORDER#…#ITEM#…`
+/// beside `ORDER#…`) or the index partition. So other item types never come
+/// back, and [`count`](Self::count) counts only this entity's items. As with
+/// any filter, DynamoDB applies `Limit` before it: a page may be short, even
+/// empty, and still carry a cursor.
 ///
 /// Errors in building it (a bad key value, an invalid option) are kept and
 /// returned by the call that would send it, before anything is sent.
@@ -290,7 +295,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     }
 
     /// DynamoDB's `Limit`: the number of items evaluated per request, before
-    /// the filter. A page may hold fewer items when a filter drops some.
+    /// the filter and the entity's type scope. A page may hold fewer items
+    /// when they drop some (items of other types under the same prefix).
     /// Must be at least 1 ([`Error::InvalidQuery`] otherwise).
     pub fn limit(mut self, limit: u32) -> Self {
         self.limit = Some(limit);
@@ -300,6 +306,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// At most `max_items` items in all. [`send`](Self::send) returns at
     /// most this many, with a cursor at the last item returned, so that
     /// resuming skips nothing; [`stream`](Self::stream) stops after them.
+    /// The request's `Limit` is capped at the items still wanted, so a page
+    /// from `send` may hold fewer when the type scope or a filter drops
+    /// some; its cursor then goes on from the last item evaluated.
     pub fn max_items(mut self, max_items: usize) -> Self {
         self.max_items = Some(max_items);
         self
@@ -395,6 +404,49 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         names
     }
 
+    /// Checks that a cursor's key belongs to this query, as a cursor from an
+    /// untrusted client must: exactly the key attributes an item of the
+    /// query carries, the query's partition, and a sort key that the key
+    /// condition admits. (Its keys need not be the entity's: DynamoDB's
+    /// `LastEvaluatedKey` may be an item of another type that the type
+    /// scope filtered out.)
+    fn check_start(
+        &self,
+        key: &Item,
+        partition_attribute: &str,
+        partition_key: &str,
+        sort_attribute: Option<&str>,
+        accept: &SortAccept,
+    ) -> Result<(), Error> {
+        let invalid = |reason: String| Err(Error::InvalidCursor { reason });
+        let expected = Self::cursor_attributes();
+        if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
+            return invalid(format!("unexpected attribute `{name}`"));
+        }
+        let text = |name: &str| match key.get(name) {
+            Some(AttributeValue::S(text)) => Ok(text.as_str()),
+            _ => Err(Error::InvalidCursor {
+                reason: format!("key attribute `{name}` is missing"),
+            }),
+        };
+        for name in &expected {
+            text(name)?;
+        }
+        if text(partition_attribute)? != partition_key {
+            return invalid(format!(
+                "`{partition_attribute}` is not the query's partition"
+            ));
+        }
+        if let Some(sort_attribute) = sort_attribute
+            && !accept.admits(text(sort_attribute)?)
+        {
+            return invalid(format!(
+                "`{sort_attribute}` is outside the query's sort-key condition"
+            ));
+        }
+        Ok(())
+    }
+
     /// Checks the options and renders the request, without a network.
     fn plan(&self, table_name: &str, count_only: bool, limit: Option<u32>) -> Result<Plan, Error> {
         let partition_key = self.partition_key.as_ref().map_err(Clone::clone)?;
@@ -416,6 +468,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             placeholders.add_value(AttributeValue::S(partition_key.clone()))
         );
         let mut excluded_sort_key = None;
+        let mut accept = SortAccept::Any;
         if let (Some(template), Some(sort_attribute)) = (sort_template, sort_attribute) {
             let scope = if self.scoped { Some(template) } else { None };
             if let Some(text) = sort_key_condition(
@@ -425,16 +478,22 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 sort_attribute,
                 &mut placeholders,
                 &mut excluded_sort_key,
+                &mut accept,
             )? {
                 key_condition.push_str(" AND ");
                 key_condition.push_str(&text);
             }
         }
+        // A stable encoding of the key condition's values (all strings), not
+        // `Debug` output, so that an SDK upgrade keeps live cursors valid.
         let mut key_values: Vec<String> = placeholders
             .values()
             .unwrap_or_default()
             .into_iter()
-            .map(|(placeholder, value)| format!("{placeholder}={value:?}"))
+            .map(|(placeholder, value)| match value {
+                AttributeValue::S(text) => format!("{placeholder}=S:{text}"),
+                other => unreachable!("key condition values are strings, not {other:?}"),
+            })
             .collect();
         key_values.sort();
         let fingerprint = Fingerprint::of(&[
@@ -444,11 +503,27 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             &key_values.join("\n"),
             if self.newest_first { "desc" } else { "asc" },
         ]);
-        let filter = self
+        let user_filter = self
             .filter
             .as_ref()
             .map(|filter| filter.render(&mut placeholders))
             .transpose()?;
+        // The entity's scope: other item types can share the partition and
+        // the literal prefix (`ORDER#…#ITEM#…` beside `ORDER#…`), so an
+        // entity query keeps only items of its type, as a scan does.
+        let filter = if self.scoped {
+            let scope = format!(
+                "{} = {}",
+                placeholders.name(E::SCHEMA.type_attribute),
+                placeholders.add_value(AttributeValue::S(E::SCHEMA.type_name.to_owned()))
+            );
+            Some(match user_filter {
+                Some(user) => format!("({scope}) AND ({user})"),
+                None => scope,
+            })
+        } else {
+            user_filter
+        };
         let count_by_projection = count_only && excluded_sort_key.is_some();
         let projection = if count_by_projection {
             Some(vec![
@@ -472,7 +547,17 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let start = self
             .start
             .as_ref()
-            .map(|cursor| cursor.decode(&fingerprint))
+            .map(|cursor| {
+                let key = cursor.decode(&fingerprint)?;
+                self.check_start(
+                    &key,
+                    partition_attribute,
+                    partition_key,
+                    sort_attribute,
+                    &accept,
+                )?;
+                Ok::<_, Error>(key)
+            })
             .transpose()?;
         let input = QueryInput::builder()
             .table_name(table_name)
@@ -625,8 +710,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         .boxed_local()
     }
 
-    /// The number of matching items, with `Select = COUNT` (the items are
-    /// read, and count against capacity, but not returned), across pages.
+    /// The number of matching items of this entity, with `Select = COUNT`
+    /// (the items are read, and count against capacity, but not returned),
+    /// across pages. DynamoDB counts after the filter, so items of other
+    /// types under the same prefix are not counted.
     ///
     /// # Errors
     ///
@@ -684,6 +771,7 @@ fn sort_key_condition(
     attribute: &str,
     placeholders: &mut Placeholders,
     excluded: &mut Option<String>,
+    accept: &mut SortAccept,
 ) -> Result<Option<String>, Error> {
     let has_fields = template.fields().next().is_some();
     let scope = scope_template.map_or("", KeyTemplate::literal_prefix);
@@ -696,11 +784,19 @@ fn sort_key_condition(
     let mut value = |text: &str| placeholders.add_value(AttributeValue::S(text.to_owned()));
     let condition = match condition {
         SortCondition::Scope if !has_fields => {
+            *accept = SortAccept::Equals(scope.to_owned());
             return Ok(Some(format!("{name} = {}", value(scope))));
         }
-        SortCondition::Scope => return Ok(Some(format!("begins_with({name}, {})", value(scope)))),
-        SortCondition::Equals(key) => return Ok(Some(format!("{name} = {}", value(key)))),
+        SortCondition::Scope => {
+            *accept = SortAccept::Prefix(scope.to_owned());
+            return Ok(Some(format!("begins_with({name}, {})", value(scope))));
+        }
+        SortCondition::Equals(key) => {
+            *accept = SortAccept::Equals(key.clone());
+            return Ok(Some(format!("{name} = {}", value(key))));
+        }
         SortCondition::BeginsWith(prefix) => {
+            *accept = SortAccept::Prefix(prefix.clone());
             return Ok(Some(format!("begins_with({name}, {})", value(prefix))));
         }
         SortCondition::Range { lower, upper } => (lower, upper),
@@ -715,6 +811,10 @@ fn sort_key_condition(
         Some(bound) => Some(bound),
         None if scope.is_empty() => None,
         None => prefix_upper_bound(scope).map(Bound::Excluded),
+    };
+    *accept = SortAccept::Range {
+        lower: lower.clone(),
+        upper: upper.clone(),
     };
     Ok(Some(match (lower, upper) {
         (Some(lower), Some(upper)) => {
@@ -736,6 +836,44 @@ fn sort_key_condition(
         (None, None) => return Ok(None),
     }))
 }
+
+/// The sort-key values a query's key condition admits: what the sort key
+/// of a cursor must be for the cursor to belong to the query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum SortAccept {
+    /// No condition on the sort key.
+    Any,
+    Equals(String),
+    Prefix(String),
+    /// At or above `lower` (included), below or at `upper`.
+    Range {
+        lower: Option<String>,
+        upper: Option<Bound>,
+    },
+}
+
+impl SortAccept {
+    fn admits(&self, key: &str) -> bool {
+        match self {
+            SortAccept::Any => true,
+            SortAccept::Equals(text) => key == text,
+            SortAccept::Prefix(prefix) => key.starts_with(prefix.as_str()),
+            SortAccept::Range { lower, upper } => {
+                lower.as_deref().is_none_or(|lower| key >= lower)
+                    && match upper {
+                        None => true,
+                        Some(Bound::Included(upper)) => key <= upper.as_str(),
+                        Some(Bound::Excluded(upper)) => key < upper.as_str(),
+                    }
+            }
+        }
+    }
+}
+
+/// The longest cursor text accepted: the four key attributes at DynamoDB's
+/// limits (2 × 2048 + 2 × 1024 bytes, escaped as JSON and in base64) fit
+/// well within it.
+pub const MAX_CURSOR_LEN: usize = 32 * 1024;
 
 /// A rendered request and what is needed to read its response.
 struct Plan {

@@ -24,16 +24,25 @@ pub enum Segment {
 ///
 /// # Escaping
 ///
-/// A field value may contain the template's delimiters. Before it goes into
-/// the key, every character of [`escaped`](Self::escaped) in the encoded value
-/// is replaced by `%` and two uppercase hex digits per UTF-8 byte (`#` becomes
-/// `%23`, `%` becomes `%25`). `escaped` always holds `%` and, for every
-/// literal between two placeholders, its first non-alphanumeric character (or
-/// its first character if it has none). So an escaped value never contains a
-/// delimiter, and a key splits back at the first occurrence of each
-/// delimiter: two different field tuples never give the same key. Values
-/// without those characters, which is nearly all of them, are written as they
-/// are.
+/// A field value may contain any character. Before it goes into the key,
+/// every character of [`escaped`](Self::escaped) in the encoded value is
+/// replaced by `%` and two uppercase hex digits per UTF-8 byte (` ` becomes
+/// `%20`, `#` becomes `%23`, `%` becomes `%25`). The derive always uses
+/// [`KeyTemplate::ESCAPED`]: every character from U+0000 to `%` (U+0025), and
+/// it requires every literal that follows a placeholder to begin with a
+/// character below `%` (such as `#`). Then:
+///
+/// - an escaped value never contains the delimiter that ends it, so a key
+///   splits back at the first occurrence of each delimiter, and two
+///   different field tuples never give the same key;
+/// - every character of an escaped value sorts above the delimiter, and the
+///   escape keeps the order of characters (`%XX` sorts below every
+///   unescaped character, and among escapes by byte), so keys sort in the
+///   order of their values even when one value is a prefix of another
+///   (`ab` < `ab c` < `abc`, as `ab#` < `ab%20c#` < `abc#`).
+///
+/// Values without those characters, which is nearly all of them (no
+/// built-in encoding but `String`'s has one), are written as they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyTemplate {
     /// The template as written in the attribute, such as
@@ -41,11 +50,17 @@ pub struct KeyTemplate {
     pub source: &'static str,
     /// The template's literal and field segments, in order.
     pub segments: &'static [Segment],
-    /// The characters escaped in field values (see above).
+    /// The characters escaped in field values (see above); the derive
+    /// emits [`KeyTemplate::ESCAPED`].
     pub escaped: &'static str,
 }
 
 impl KeyTemplate {
+    /// The characters escaped in field values of every template the derive
+    /// emits: U+0000 to `%` (U+0025), that is the control characters, space,
+    /// `!`, `"`, `#`, `$` and `%`. A storage format.
+    pub const ESCAPED: &'static str = "\u{0}\u{1}\u{2}\u{3}\u{4}\u{5}\u{6}\u{7}\u{8}\u{9}\u{a}\u{b}\u{c}\u{d}\u{e}\u{f}\u{10}\u{11}\u{12}\u{13}\u{14}\u{15}\u{16}\u{17}\u{18}\u{19}\u{1a}\u{1b}\u{1c}\u{1d}\u{1e}\u{1f} !\"#$%";
+
     /// The names of the fields in the template, in order.
     pub fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.segments.iter().filter_map(|segment| match segment {
@@ -82,7 +97,9 @@ impl KeyTemplate {
     /// # Errors
     ///
     /// [`Error::KeyMismatch`] when `key` does not have the template's literal
-    /// segments, or a segment is not validly escaped.
+    /// segments, or a segment is not escaped exactly as [`KeyBuilder`]
+    /// escapes (an escaped character written raw, an escape of a character
+    /// that is never escaped such as `%41`, lowercase hex digits).
     pub fn split<'k>(
         &self,
         entity: &'static str,
@@ -128,8 +145,8 @@ impl KeyTemplate {
                     if value.is_empty() {
                         return Err(mismatch(format!("field `{name}` is empty")));
                     }
-                    values.push(unescape(value).ok_or_else(|| {
-                        mismatch(format!("field `{name}` is not validly escaped"))
+                    values.push(unescape(value, self.escaped).ok_or_else(|| {
+                        mismatch(format!("field `{name}` is not written as Stamp writes it"))
                     })?);
                     rest = tail;
                 }
@@ -142,6 +159,12 @@ impl KeyTemplate {
         }
     }
 }
+
+/// DynamoDB's limit on a partition key value, in bytes (table and indexes).
+pub const PARTITION_KEY_LIMIT: usize = 2048;
+
+/// DynamoDB's limit on a sort key value, in bytes (table and indexes).
+pub const SORT_KEY_LIMIT: usize = 1024;
 
 /// Builds one key attribute value from a [`KeyTemplate`], segment by segment.
 ///
@@ -208,26 +231,7 @@ impl KeyBuilder {
         let escaped = self.template.escaped;
         if needs_escaping(&self.key[start..], escaped) {
             let raw = self.key.split_off(start);
-            for c in raw.chars() {
-                if escaped.contains(c) {
-                    let mut bytes = [0; 4];
-                    for byte in c.encode_utf8(&mut bytes).bytes() {
-                        self.key.push('%');
-                        self.key.push(
-                            char::from_digit(u32::from(byte >> 4), 16)
-                                .unwrap()
-                                .to_ascii_uppercase(),
-                        );
-                        self.key.push(
-                            char::from_digit(u32::from(byte & 0xF), 16)
-                                .unwrap()
-                                .to_ascii_uppercase(),
-                        );
-                    }
-                } else {
-                    self.key.push(c);
-                }
-            }
+            escape_into(&mut self.key, &raw, escaped);
         }
         Ok(())
     }
@@ -236,16 +240,65 @@ impl KeyBuilder {
     pub fn finish(self) -> String {
         self.key
     }
+
+    /// The finished key, checked against DynamoDB's length limit for its
+    /// place: [`PARTITION_KEY_LIMIT`] or [`SORT_KEY_LIMIT`] bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeyTooLong`] when the key is longer.
+    pub fn finish_within(self, limit: usize) -> Result<String, Error> {
+        if self.key.len() > limit {
+            return Err(Error::KeyTooLong {
+                entity: self.entity,
+                template: self.template.source,
+                length: self.key.len(),
+                limit,
+            });
+        }
+        Ok(self.key)
+    }
 }
 
-/// Whether `value` holds a character of `escaped`. The escaped set is
-/// nearly always `%` and one or two ASCII delimiters such as `#`; then the
-/// bytes are compared with them in a loop without early exit, which the
-/// compiler vectorizes, and no byte of a multi-byte character can match.
+/// Appends `raw` to `out`, each character of `escaped` as `%XX` per UTF-8
+/// byte, in uppercase hex.
+fn escape_into(out: &mut String, raw: &str, escaped: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for c in raw.chars() {
+        if is_escaped(c, escaped) {
+            let mut bytes = [0; 4];
+            for byte in c.encode_utf8(&mut bytes).bytes() {
+                out.push('%');
+                out.push(char::from(HEX[usize::from(byte >> 4)]));
+                out.push(char::from(HEX[usize::from(byte & 0xF)]));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+}
+
+/// Whether `c` is in `escaped` (a range check for [`KeyTemplate::ESCAPED`]).
+fn is_escaped(c: char, escaped: &str) -> bool {
+    if escaped == KeyTemplate::ESCAPED {
+        c <= '%'
+    } else {
+        escaped.contains(c)
+    }
+}
+
+/// Whether `value` holds a character of `escaped`. For the derive's set,
+/// [`KeyTemplate::ESCAPED`], it is one comparison per byte (`<= b'%'`; no
+/// byte of a multi-byte character is ASCII), in a loop without early exit
+/// that the compiler vectorizes. Other sets, from templates written by
+/// hand, are nearly always `%` and one or two ASCII delimiters.
 /// (`str::contains` with a closure per character was most of the cost of
 /// building a key; see BENCHMARKS.md.)
 fn needs_escaping(value: &str, escaped: &str) -> bool {
     let bytes = value.bytes();
+    if escaped == KeyTemplate::ESCAPED {
+        return bytes.fold(false, |found, x| found | (x <= b'%'));
+    }
     match *escaped.as_bytes() {
         [a] if a.is_ascii() => bytes.fold(false, |found, x| found | (x == a)),
         [a, b] if escaped.is_ascii() => bytes.fold(false, |found, x| found | (x == a) | (x == b)),
@@ -256,29 +309,40 @@ fn needs_escaping(value: &str, escaped: &str) -> bool {
     }
 }
 
-/// Reverses the escaping of [`KeyBuilder`]; `None` for a `%` not followed by
-/// two hex digits or escapes that are not UTF-8.
-fn unescape(value: &str) -> Option<Cow<'_, str>> {
+/// Reverses the escaping of [`KeyBuilder`], accepting only what it writes:
+/// `None` for a character of `escaped` written raw, a `%` not followed by
+/// two uppercase hex digits, escapes that are not UTF-8, and the escape of a
+/// character outside `escaped` (`%41` for `A`).
+fn unescape<'v>(value: &'v str, escaped: &str) -> Option<Cow<'v, str>> {
     if !value.contains('%') {
-        return Some(Cow::Borrowed(value));
+        return (!needs_escaping(value, escaped)).then_some(Cow::Borrowed(value));
     }
     let mut bytes = Vec::with_capacity(value.len());
     let mut input = value.bytes();
+    let hex = |byte: Option<u8>| match byte? {
+        digit @ b'0'..=b'9' => Some(digit - b'0'),
+        digit @ b'A'..=b'F' => Some(digit - b'A' + 10),
+        _ => None,
+    };
     while let Some(byte) = input.next() {
         if byte == b'%' {
-            let high = char::from(input.next()?).to_digit(16)?;
-            let low = char::from(input.next()?).to_digit(16)?;
-            bytes.push((high * 16 + low) as u8);
+            let high = hex(input.next())?;
+            let low = hex(input.next())?;
+            bytes.push(high * 16 + low);
         } else {
             bytes.push(byte);
         }
     }
-    String::from_utf8(bytes).ok().map(Cow::Owned)
+    let text = String::from_utf8(bytes).ok()?;
+    // Canonical: escaping the text again gives exactly `value`.
+    let mut again = String::with_capacity(value.len());
+    escape_into(&mut again, &text, escaped);
+    (again == value).then_some(Cow::Owned(text))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::needs_escaping;
+    use super::{KeyTemplate, needs_escaping, unescape};
 
     #[test]
     fn needs_escaping_finds_the_escaped_characters() {
@@ -295,5 +359,26 @@ mod tests {
         // A set with a non-ASCII character is checked character by character.
         assert!(needs_escaping("a§b", "%§"));
         assert!(!needs_escaping("a#b", "%§"));
+        // The derive's set: everything up to `%`.
+        let all = KeyTemplate::ESCAPED;
+        assert_eq!(all.len(), 38);
+        assert!(all.chars().all(|c| c <= '%'));
+        assert!(needs_escaping("a b", all));
+        assert!(needs_escaping("a\u{0}", all));
+        assert!(needs_escaping("$", all));
+        assert!(!needs_escaping("a&b-Z:é", all));
+    }
+
+    #[test]
+    fn only_the_canonical_escape_unescapes() {
+        let all = KeyTemplate::ESCAPED;
+        assert_eq!(unescape("a%20b%23", all).as_deref(), Some("a b#"));
+        assert_eq!(unescape("%41", all), None);
+        assert_eq!(unescape("a b", all), None);
+        assert_eq!(unescape("%2a", all), None);
+        assert_eq!(unescape("%2", all), None);
+        assert_eq!(unescape("%C3%A9", all), None);
+        assert_eq!(unescape("é", all).as_deref(), Some("é"));
+        assert_eq!(unescape("%C2%A7", "%§").as_deref(), Some("§"));
     }
 }

@@ -69,8 +69,8 @@ macro_rules! integer_properties {
 }
 
 integer_properties!(
-    u8_key: u8, u16_key: u16, u32_key: u32, u64_key: u64, u128_key: u128, usize_key: usize,
-    i8_key: i8, i16_key: i16, i32_key: i32, i64_key: i64, i128_key: i128, isize_key: isize,
+    u8_key: u8, u16_key: u16, u32_key: u32, u64_key: u64, usize_key: usize,
+    i8_key: i8, i16_key: i16, i32_key: i32, i64_key: i64, isize_key: isize,
 );
 
 proptest! {

@@ -8,7 +8,7 @@ use syn::{DeriveInput, Fields, Ident};
 use crate::ast::{self, Container, Field, Index, Template};
 use crate::check;
 use crate::ctxt::Ctxt;
-use crate::template::{self, Piece};
+use crate::template::Piece;
 
 /// The derive's entry point: the generated code, or only the errors.
 pub fn derive_item(input: &DeriveInput) -> TokenStream {
@@ -126,7 +126,6 @@ fn parameter_type(field: &Field) -> TokenStream {
 fn key_template_tokens(krate: &syn::Path, template: &Template) -> TokenStream {
     let pieces = pieces(template);
     let source = template.literal.value();
-    let escaped = template::escaped_chars(pieces);
     let segments = pieces.iter().map(|piece| match piece {
         Piece::Literal(text) => quote!(#krate::Segment::Literal(#text)),
         Piece::Field(name) => quote!(#krate::Segment::Field(#name)),
@@ -135,7 +134,7 @@ fn key_template_tokens(krate: &syn::Path, template: &Template) -> TokenStream {
         #krate::KeyTemplate {
             source: #source,
             segments: &[#(#segments),*],
-            escaped: #escaped,
+            escaped: #krate::KeyTemplate::ESCAPED,
         }
     }
 }
@@ -151,6 +150,18 @@ fn build_key_from(container: &Container, pieces: &[Piece], place: &TemplatePlace
     let krate = &container.krate;
     let template_path = place.path();
     let mut capacity = vec![quote!(#template_path.literal_len())];
+    let limit = match place {
+        TemplatePlace::PartitionKey
+        | TemplatePlace::IndexPartitionKey(_)
+        | TemplatePlace::PreviousPartitionKey => {
+            quote!(#krate::__private::PARTITION_KEY_LIMIT)
+        }
+        TemplatePlace::SortKey
+        | TemplatePlace::IndexSortKey(_)
+        | TemplatePlace::PreviousSortKey => {
+            quote!(#krate::__private::SORT_KEY_LIMIT)
+        }
+    };
     let mut steps = Vec::new();
     for piece in pieces {
         match piece {
@@ -176,7 +187,7 @@ fn build_key_from(container: &Container, pieces: &[Piece], place: &TemplatePlace
             #(#capacity)+*,
         );
         #(#steps)*
-        __builder.finish()
+        __builder.finish_within(#limit)?
     }}
 }
 
@@ -265,8 +276,14 @@ fn parse_function(
         let name = &field.name;
         let ty = field.key_type();
         quote_spanned! {ty.span()=>
-            <#ty as #krate::KeyPart>::decode_key(&__segments[#position])
-                .map_err(|__source| #krate::__private::key_decode_error(__schema.type_name, #name, key, __source))?
+            {
+                let __value = <#ty as #krate::KeyPart>::decode_key(&__segments[#position])
+                    .map_err(|__source| #krate::__private::key_decode_error(__schema.type_name, #name, key, __source))?;
+                #krate::__private::check_canonical(__schema.type_name, #name, key, &__segments[#position], |__out| {
+                    <#ty as #krate::KeyPart>::encode_key(&__value, __out)
+                })?;
+                __value
+            }
         }
     });
     let source = template.literal.value();

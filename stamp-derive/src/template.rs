@@ -75,27 +75,29 @@ pub fn parse(source: &str) -> Result<Vec<Piece>, SyntaxError> {
             }
         }
     }
-    Ok(pieces)
-}
-
-/// The characters escaped in field values: `%`, and for every literal
-/// between two placeholders its first non-alphanumeric character (its first
-/// character if it has none). Must match `stamp_core::KeyTemplate`'s docs.
-pub fn escaped_chars(pieces: &[Piece]) -> String {
-    let mut escaped = String::from("%");
-    for (position, piece) in pieces.iter().enumerate() {
-        let interior = position > 0 && position + 1 < pieces.len();
-        if let (Piece::Literal(text), true) = (piece, interior) {
-            let delimiter = text
-                .chars()
-                .find(|ch| !ch.is_alphanumeric())
-                .or_else(|| text.chars().next());
-            if let Some(ch) = delimiter.filter(|ch| !escaped.contains(*ch)) {
-                escaped.push(ch);
+    for window in pieces.windows(2) {
+        if let [Piece::Field(name), Piece::Literal(text)] = window {
+            let first = text.chars().next().expect("literals are not empty");
+            if !can_end_a_field(first) {
+                return syntax_error(
+                    format!("delimiter `{text}` after `<{name}>` begins with `{first}`, which sorts above `%`"),
+                    "begin it with a character that sorts below `%`, such as `#` (or `$`, `!`, a space), \
+                     so that an escaped value never contains it: then the key parses back and sorts in the order of the values"
+                        .to_owned(),
+                );
             }
         }
     }
-    escaped
+    Ok(pieces)
+}
+
+/// Whether a character may begin a literal that follows a placeholder: it
+/// must sort below `%`, the escape character, so that no escaped field value
+/// contains it (every character up to `%` is escaped, see
+/// `stamp_core::KeyTemplate::ESCAPED`) and a field's encoding sorts above the
+/// delimiter that ends it.
+pub fn can_end_a_field(c: char) -> bool {
+    c < '%'
 }
 
 #[cfg(test)]
@@ -140,10 +142,20 @@ mod tests {
     }
 
     #[test]
-    fn escapes_the_first_symbol_of_interior_delimiters() {
-        assert_eq!(escaped_chars(&parse("ORDER#<a>#<b>").unwrap()), "%#");
-        assert_eq!(escaped_chars(&parse("CUST#<a>").unwrap()), "%");
-        assert_eq!(escaped_chars(&parse("<a>::<b>|x<c>").unwrap()), "%:|");
-        assert_eq!(escaped_chars(&parse("<a>X<b>").unwrap()), "%X");
+    fn a_delimiter_after_a_field_begins_below_the_escape_character() {
+        assert_eq!(
+            what("<x>0<y>"),
+            "delimiter `0` after `<x>` begins with `0`, which sorts above `%`"
+        );
+        assert_eq!(
+            what("<a>::<b>"),
+            "delimiter `::` after `<a>` begins with `:`, which sorts above `%`"
+        );
+        assert_eq!(
+            what("A#<a>-1"),
+            "delimiter `-1` after `<a>` begins with `-`, which sorts above `%`"
+        );
+        assert!(parse("ORDER#<a>#ITEM#<b>").is_ok());
+        assert!(parse("X:<a>$<b> END").is_ok());
     }
 }
