@@ -13,7 +13,7 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 use tracing::Instrument;
 
 use crate::cursor::{Cursor, Fingerprint};
-use crate::expression::{Condition, Placeholders};
+use crate::expression::{Condition, Placeholders, check_expression_length};
 use crate::{Entity, Error, IndexSchema, Item, KeyTemplate, Table};
 
 /// A value for a leading prefix of the sort-key fields of entity `E` in
@@ -559,12 +559,20 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 Ok::<_, Error>(key)
             })
             .transpose()?;
+        check_expression_length("key condition", &key_condition)?;
+        if let Some(filter) = &filter {
+            check_expression_length("filter", filter)?;
+        }
+        let projection = projection.map(|names| names.join(", "));
+        if let Some(projection) = &projection {
+            check_expression_length("projection", projection)?;
+        }
         let input = QueryInput::builder()
             .table_name(table_name)
             .set_index_name(index.map(|index| index.name.to_owned()))
             .key_condition_expression(key_condition)
             .set_filter_expression(filter)
-            .set_projection_expression(projection.map(|names| names.join(", ")))
+            .set_projection_expression(projection)
             .set_expression_attribute_names(placeholders.names())
             .set_expression_attribute_values(placeholders.values())
             .scan_index_forward(!self.newest_first)

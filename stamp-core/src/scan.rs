@@ -100,6 +100,7 @@ impl<E: Entity> Scan<E> {
         if let Some(condition) = &self.filter {
             filter = format!("({filter}) AND ({})", condition.render(&mut placeholders)?);
         }
+        crate::expression::check_expression_length("filter", &filter)?;
         let parallel = self.segments > 1;
         Ok(ScanInput::builder()
             .table_name(table_name)

@@ -510,10 +510,14 @@ impl<E: Entity> Update<E> {
                 clauses.push(format!("{keyword} {}", parts.join(", ")));
             }
         }
+        let update_expression = clauses.join(" ");
+        let condition_expression = conditions.join(" AND ");
+        crate::expression::check_expression_length("update", &update_expression)?;
+        crate::expression::check_expression_length("condition", &condition_expression)?;
         Ok(UpdateRequest {
             key: key.to_attribute_map(),
-            update_expression: clauses.join(" "),
-            condition_expression: conditions.join(" AND "),
+            update_expression,
+            condition_expression,
             names: placeholders.names().unwrap_or_default(),
             values: placeholders.values().unwrap_or_default(),
         })

@@ -20,7 +20,7 @@ const SERVER_TEST_PACKAGES: &[(&str, &str)] = &[
 /// Makes the venv (ministack and cfn-lint), then runs, each even if an
 /// earlier one failed:
 ///
-/// 1. `cargo test --workspace --all-targets ARGS` on the embedded DynamoDB
+/// 1. `cargo test --no-fail-fast --workspace --all-targets ARGS` on the embedded DynamoDB
 ///    (or `$STAMP_DYNAMODB_ENDPOINT` when set);
 /// 2. `cargo test --workspace --doc ARGS`;
 /// 3. the server tests ([`server_tests`]) once more against a ministack
