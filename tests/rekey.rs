@@ -313,3 +313,36 @@ async fn a_versioned_rekey_at_the_last_version_overflows_before_sending() {
     assert!(counter.operations().is_empty(), "nothing sent");
     table.delete_table().await.unwrap();
 }
+
+#[tokio::test]
+async fn rekey_does_not_lose_a_field_set_meanwhile() {
+    let table = common::fresh_table("rekey-added", &definition()).await;
+    table
+        .create(&Order {
+            note: None,
+            ..order(1)
+        })
+        .await
+        .unwrap();
+    let stored = read(&table, &order(1)).await.unwrap();
+    assert_eq!(stored.note, None);
+    // An attribute the read did not have is written meanwhile.
+    Order::update("c-1", &1)
+        .set(Order::NOTE, &"fragile".to_owned())
+        .send(&table)
+        .await
+        .unwrap();
+    let before = raw(&table, &stored).await.unwrap();
+    let moved = Order {
+        order_id: 2,
+        ..stored.clone()
+    };
+    let error = table.rekey(&stored, &moved).await.unwrap_err();
+    assert!(
+        matches!(&error, Error::ConditionFailed { item, .. } if **item == before),
+        "{error}"
+    );
+    assert_eq!(raw(&table, &stored).await, Some(before), "the edit is kept");
+    assert_eq!(raw(&table, &moved).await, None, "no new item");
+    table.delete_table().await.unwrap();
+}
