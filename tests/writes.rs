@@ -535,10 +535,7 @@ async fn rekey_moves_an_item_in_one_transaction() {
         order_id: 2,
         ..stored.clone()
     };
-    table
-        .rekey(&Order::key("c-1", &1).unwrap(), &moved)
-        .await
-        .unwrap();
+    table.rekey(&stored, &moved).await.unwrap();
     assert_eq!(counter.operations(), ["TransactWriteItems"]);
     assert_eq!(
         table.get(&Order::key("c-1", &1).unwrap()).await.unwrap(),
@@ -552,20 +549,16 @@ async fn rekey_moves_an_item_in_one_transaction() {
     assert_eq!(
         Order {
             updated_at: stored.updated_at,
-            created_at: stored.created_at,
-            ..at_new_key
+            ..at_new_key.clone()
         },
         moved
     );
 
     let taken = Order {
         order_id: 3,
-        ..moved.clone()
+        ..at_new_key.clone()
     };
-    let error = table
-        .rekey(&Order::key("c-1", &2).unwrap(), &taken)
-        .await
-        .unwrap_err();
+    let error = table.rekey(&at_new_key, &taken).await.unwrap_err();
     assert!(matches!(&error, Error::AlreadyExists { .. }), "{error}");
     assert!(
         table
@@ -577,7 +570,10 @@ async fn rekey_moves_an_item_in_one_transaction() {
     );
     let error = table
         .rekey(
-            &Order::key("c-1", &9).unwrap(),
+            &Order {
+                order_id: 9,
+                ..moved.clone()
+            },
             &Order {
                 order_id: 10,
                 ..moved

@@ -44,14 +44,10 @@ use serde::{Deserialize, Serialize};
 use tracing::Instrument;
 
 use crate::batch::is_retryable;
-use crate::expression::Placeholders;
+use crate::expression::{MAX_EXPRESSION_BYTES, Placeholders};
 use crate::size::{MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, item_size};
+use crate::write::{Placed, unchanged_condition};
 use crate::{BatchRetry, Entity, Error, Item, Table};
-
-/// The longest expression DynamoDB takes: 4 KB.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-expression-parameters>.
-const MAX_EXPRESSION_BYTES: usize = 4096;
 
 /// The format of the checkpoint file this version writes.
 const CHECKPOINT_FORMAT: u32 = 1;
@@ -644,13 +640,14 @@ impl<E: Entity> Migration<E> {
             }
             Plan::Move(new_pk, new_sk) => (new_pk, new_sk),
         };
-        let Some(unchanged) = unchanged_condition(schema, &item) else {
+        let unchanged = unchanged_condition(schema, &item);
+        if unchanged.expression.len() > MAX_EXPRESSION_BYTES {
             skip(format!(
                 "it has {} attributes, too many to compare in a condition of at most {MAX_EXPRESSION_BYTES} bytes",
                 item.len()
             ));
             return Err(());
-        };
+        }
         let mut new_item = item.clone();
         new_item.insert(
             schema.partition_key.name.to_owned(),
@@ -944,48 +941,6 @@ struct Move {
     unchanged: Placed,
     /// What it adds to a transaction's size, in bytes.
     size: usize,
-}
-
-/// A condition with its placeholders.
-#[derive(Clone)]
-struct Placed {
-    expression: String,
-    placeholders: Placeholders,
-}
-
-/// The condition that the stored item is still `item`: each of its
-/// attributes equal, and every other attribute the entity writes (fields,
-/// index attributes, TTL) absent. `None` when it would exceed 4 KB.
-fn unchanged_condition(schema: &crate::EntitySchema, item: &Item) -> Option<Placed> {
-    let mut placeholders = Placeholders::default();
-    let mut names: Vec<&String> = item.keys().collect();
-    names.sort();
-    let mut parts = Vec::with_capacity(names.len());
-    for name in names {
-        let name_placeholder = placeholders.name(name);
-        let value = placeholders.add_value(item[name].clone());
-        parts.push(format!("{name_placeholder} = {value}"));
-    }
-    let mut absent: Vec<&str> = schema
-        .field_attributes
-        .iter()
-        .map(|field| field.attribute)
-        .chain(schema.indexes.iter().flat_map(|index| {
-            std::iter::once(index.partition_key.name).chain(index.sort_key.map(|key| key.name))
-        }))
-        .chain(schema.ttl_attribute)
-        .filter(|name| !item.contains_key(*name))
-        .collect();
-    absent.sort_unstable();
-    absent.dedup();
-    for name in absent {
-        parts.push(format!("attribute_not_exists({})", placeholders.name(name)));
-    }
-    let expression = parts.join(" AND ");
-    (expression.len() <= MAX_EXPRESSION_BYTES).then_some(Placed {
-        expression,
-        placeholders,
-    })
 }
 
 /// `<path>.tmp`, beside the checkpoint.

@@ -98,6 +98,13 @@ pub(crate) enum PutMode {
     Replace,
     /// Only when there is no item with the key.
     Create,
+    /// The new key of a re-key: only when there is no item with the key,
+    /// `created_at` not stamped (the item keeps its own), and the version
+    /// (if the entity has one) set to `from_version + 1`.
+    Move {
+        /// The version of the item being moved.
+        from_version: Option<u64>,
+    },
 }
 
 /// The item, condition and placeholders of a put of `entity`.
@@ -111,23 +118,31 @@ pub(crate) struct RenderedPut {
 }
 
 /// Renders a put: the stamped, checked item with its version incremented,
-/// and the condition: `attribute_not_exists(PK)` for a create or a
-/// versioned entity at version 0, `version = v` for one at version v, AND
-/// `condition`.
+/// and the condition: `attribute_not_exists(PK)` for a create, a move or a
+/// versioned entity at version 0, `version = v` for one at version v (not
+/// for a move: its new key holds no item), AND `condition`.
 pub(crate) fn render_put<E: Entity>(
     entity: &E,
     mode: PutMode,
     condition: Option<&Condition<E>>,
 ) -> Result<RenderedPut, Error> {
     let schema = E::SCHEMA;
-    let creating = matches!(mode, PutMode::Create) || entity.version() == Some(0);
+    let (stamp_created, must_be_absent, version) = match mode {
+        PutMode::Replace => {
+            let creating = entity.version() == Some(0);
+            (creating, creating, entity.version())
+        }
+        PutMode::Create => (true, true, entity.version()),
+        PutMode::Move { from_version } => (false, true, from_version),
+    };
+    let checks_version = !matches!(mode, PutMode::Move { .. });
     let mut item = entity.to_item_at(Some(WriteTime {
         now: Utc::now(),
-        creating,
+        creating: stamp_created,
     }))?;
     let mut placeholders = Placeholders::default();
     let mut conditions = Vec::new();
-    let version = schema.version_attribute.zip(entity.version());
+    let version = schema.version_attribute.zip(version);
     if let Some((attribute, version)) = version {
         if version >= E::max_version() {
             return Err(Error::VersionOverflow {
@@ -139,7 +154,7 @@ pub(crate) fn render_put<E: Entity>(
             attribute.to_owned(),
             AttributeValue::N((version + 1).to_string()),
         );
-        if version > 0 {
+        if version > 0 && checks_version {
             let name = placeholders.name(attribute);
             conditions.push(format!(
                 "{name} = {}",
@@ -147,7 +162,7 @@ pub(crate) fn render_put<E: Entity>(
             ));
         }
     }
-    if creating {
+    if must_be_absent {
         conditions.push(format!(
             "attribute_not_exists({})",
             placeholders.name(schema.partition_key.name)
@@ -162,8 +177,53 @@ pub(crate) fn render_put<E: Entity>(
         item,
         condition: (!conditions.is_empty()).then(|| conditions.join(" AND ")),
         placeholders,
-        expected_version: version.map(|(_, version)| version),
+        expected_version: version
+            .filter(|_| checks_version)
+            .map(|(_, version)| version),
     })
+}
+
+/// A condition expression with its placeholders.
+#[derive(Clone)]
+pub(crate) struct Placed {
+    pub(crate) expression: String,
+    pub(crate) placeholders: Placeholders,
+}
+
+/// The condition that the stored item is still `item`: each of its
+/// attributes equal, and every other attribute the entity writes (fields,
+/// index attributes, TTL) absent. Key migrations and [`Table::rekey`] guard
+/// the delete of the old key with it. The caller checks its length against
+/// DynamoDB's 4 KB ([`crate::expression::MAX_EXPRESSION_BYTES`]).
+pub(crate) fn unchanged_condition(schema: &crate::EntitySchema, item: &Item) -> Placed {
+    let mut placeholders = Placeholders::default();
+    let mut names: Vec<&String> = item.keys().collect();
+    names.sort();
+    let mut parts = Vec::with_capacity(names.len());
+    for name in names {
+        let name_placeholder = placeholders.name(name);
+        let value = placeholders.add_value(item[name].clone());
+        parts.push(format!("{name_placeholder} = {value}"));
+    }
+    let mut absent: Vec<&str> = schema
+        .field_attributes
+        .iter()
+        .map(|field| field.attribute)
+        .chain(schema.indexes.iter().flat_map(|index| {
+            std::iter::once(index.partition_key.name).chain(index.sort_key.map(|key| key.name))
+        }))
+        .chain(schema.ttl_attribute)
+        .filter(|name| !item.contains_key(*name))
+        .collect();
+    absent.sort_unstable();
+    absent.dedup();
+    for name in absent {
+        parts.push(format!("attribute_not_exists({})", placeholders.name(name)));
+    }
+    Placed {
+        expression: parts.join(" AND "),
+        placeholders,
+    }
 }
 
 impl Table {
@@ -361,27 +421,92 @@ impl Table {
             .map(|_| ())
     }
 
-    /// Moves an item to a new primary key in one `TransactWriteItems`: the
-    /// item at `old_key` is deleted (it must exist) and `entity` is put at
-    /// its own key (which must be free). Keys are immutable in DynamoDB, so
-    /// this is how a key changes.
+    /// Moves an item to a new primary key: `old` is the item as it was read,
+    /// `new` the same item with its key fields changed (and any other change
+    /// to make in the same write). Keys are immutable in DynamoDB, so this is
+    /// how a key changes: one `TransactWriteItems` with two actions, which
+    /// DynamoDB applies both or not at all.
+    ///
+    /// 1. The delete of `old`'s key is guarded so that a concurrent write is
+    ///    never lost: for a `#[stamp(version)]` entity at version `v > 0`,
+    ///    by `version = v`; otherwise by "unchanged since it was read",
+    ///    every attribute of `old.to_item()` equal and every other attribute
+    ///    the entity writes (fields, index attributes, TTL) absent. An item
+    ///    whose stored form is not what `to_item` writes (attributes written
+    ///    by other code with another encoding) therefore fails the guard:
+    ///    the safe direction.
+    /// 2. The put of `new`'s key is guarded by `attribute_not_exists` on the
+    ///    partition key. `updated_at` is stamped with the time of the write;
+    ///    `created_at` is not: the stored value is `new`'s, which is `old`'s
+    ///    when `new` is built from it (`E { id, ..old.clone() }`). A
+    ///    versioned entity stores `old`'s version + 1 (`new`'s version field
+    ///    is ignored), so the moved item goes on with optimistic locking.
+    ///
+    /// Both actions ask `ReturnValuesOnConditionCheckFailure = ALL_OLD`, so
+    /// a failed guard is explained by the item as it is.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
     ///
     /// # Errors
     ///
-    /// The item checks of [`put`](Self::put) before sending; then
-    /// [`Error::ItemNotFound`] (nothing at `old_key`),
-    /// [`Error::AlreadyExists`] (the new key is taken) or
-    /// [`Error::DynamoDb`]. Either way nothing is changed.
-    pub async fn rekey<E: Entity>(&self, old_key: &PrimaryKey<E>, entity: &E) -> Result<(), Error> {
+    /// Before sending: [`Error::DuplicateTransactionItem`] when `new` has
+    /// `old`'s key, [`Error::VersionOverflow`] when `old` is at the version
+    /// type's maximum, [`Error::ExpressionTooLong`] when the unchanged
+    /// condition is longer than DynamoDB's 4 KB, and the item checks of
+    /// [`put`](Self::put). After, from the transaction's cancellation
+    /// reasons, the old key's first: [`Error::ItemNotFound`] (`old` was
+    /// deleted meanwhile), [`Error::VersionConflict`] (versioned: written
+    /// meanwhile, with the version found) or [`Error::ConditionFailed`]
+    /// (changed meanwhile, with the item as it is); then
+    /// [`Error::AlreadyExists`] (the new key is taken); else
+    /// [`Error::DynamoDb`]. Whatever the error, nothing was changed.
+    pub async fn rekey<E: Entity>(&self, old: &E, new: &E) -> Result<(), Error> {
         let schema = E::SCHEMA;
-        let rendered = render_put(entity, PutMode::Create, None)?;
-        let new_key = describe_key::<E>(&rendered.item);
-        let old_key_map = old_key.to_attribute_map();
+        let old_key_map = old.primary_key()?.to_attribute_map();
+        let new_key_map = new.primary_key()?.to_attribute_map();
+        if old_key_map == new_key_map {
+            return Err(Error::DuplicateTransactionItem {
+                first: 0,
+                second: 1,
+                entity: schema.type_name,
+                key: new_key_map,
+            });
+        }
+        let expected_version = schema
+            .version_attribute
+            .zip(old.version())
+            .filter(|(_, version)| *version > 0);
+        let guard = match expected_version {
+            Some((attribute, version)) => {
+                let mut placeholders = Placeholders::default();
+                let name = placeholders.name(attribute);
+                let value = placeholders.add_value(AttributeValue::N(version.to_string()));
+                Placed {
+                    expression: format!("{name} = {value}"),
+                    placeholders,
+                }
+            }
+            None => {
+                let mut old_item = old.to_item()?;
+                crate::wire::check_item(schema, &mut old_item)?;
+                unchanged_condition(schema, &old_item)
+            }
+        };
+        crate::expression::check_expression_length("condition", &guard.expression)?;
+        let rendered = render_put(
+            new,
+            PutMode::Move {
+                from_version: old.version(),
+            },
+            None,
+        )?;
         let delete = Delete::builder()
             .table_name(self.name())
             .set_key(Some(old_key_map.clone()))
-            .condition_expression("attribute_exists(#pk)")
-            .expression_attribute_names("#pk", schema.partition_key.name)
+            .condition_expression(guard.expression)
+            .set_expression_attribute_names(guard.placeholders.names())
+            .set_expression_attribute_values(guard.placeholders.values())
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .build()
             .expect("table, key and condition are set");
         let put = Put::builder()
@@ -400,40 +525,44 @@ impl Table {
             .send()
             .instrument(span("TransactWriteItems", self, schema.type_name))
             .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(error) => {
-                let reasons: Vec<Option<String>> = error
-                    .as_service_error()
-                    .and_then(|service| match service {
-                        TransactWriteItemsError::TransactionCanceledException(canceled) => Some(
-                            canceled
-                                .cancellation_reasons()
-                                .iter()
-                                .map(|reason| reason.code().map(str::to_owned))
-                                .collect(),
-                        ),
-                        _ => None,
-                    })
-                    .unwrap_or_default();
-                let failed = |position: usize| {
-                    reasons.get(position).and_then(Option::as_deref)
-                        == Some("ConditionalCheckFailed")
-                };
-                if failed(0) {
-                    Err(Error::ItemNotFound {
-                        entity: schema.type_name,
-                        key: describe_key::<E>(&old_key_map),
-                    })
-                } else if failed(1) {
-                    Err(Error::AlreadyExists {
-                        entity: schema.type_name,
-                        key: new_key,
-                    })
-                } else {
-                    Err(Error::dynamodb("TransactWriteItems", self.name(), error))
-                }
-            }
+        let Err(error) = result else {
+            return Ok(());
+        };
+        // The reason of action `position` when its condition failed, with
+        // the item as it is (`None`: there is none).
+        fn failed_check(error: &TransactWriteItemsError, position: usize) -> Option<Option<Item>> {
+            let TransactWriteItemsError::TransactionCanceledException(canceled) = error else {
+                return None;
+            };
+            canceled
+                .cancellation_reasons()
+                .get(position)
+                .filter(|reason| reason.code() == Some("ConditionalCheckFailed"))
+                .map(|reason| reason.item.clone().filter(|item| !item.is_empty()))
         }
+        let service = error.as_service_error();
+        if service
+            .and_then(|service| failed_check(service, 0))
+            .is_some()
+        {
+            return Err(conditional_failure::<E, _, _>(
+                "TransactWriteItems",
+                self,
+                &describe_key::<E>(&old_key_map),
+                expected_version.map(|(_, version)| version),
+                error,
+                |service| failed_check(service, 0),
+            ));
+        }
+        if service
+            .and_then(|service| failed_check(service, 1))
+            .is_some()
+        {
+            return Err(Error::AlreadyExists {
+                entity: schema.type_name,
+                key: describe_key::<E>(&new_key_map),
+            });
+        }
+        Err(Error::dynamodb("TransactWriteItems", self.name(), error))
     }
 }
