@@ -22,7 +22,9 @@ const SERVER_TEST_PACKAGES: &[(&str, &str)] = &[
 ///
 /// 1. `cargo test --no-fail-fast --workspace --all-targets ARGS` on the embedded DynamoDB
 ///    (or `$STAMP_DYNAMODB_ENDPOINT` when set);
-/// 2. `cargo test --workspace --doc ARGS`;
+/// 2. `cargo test --workspace --doc ARGS`, then the tests that need
+///    Python's cfn-lint (`schema_cfn_lint`, ignored by plain `cargo test`)
+///    with `--ignored`;
 /// 3. the server tests ([`server_tests`]) once more against a ministack
 ///    started for the run, stopped by its process id afterwards.
 ///
@@ -48,6 +50,18 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let given = endpoint.as_deref().map(|url| (url, "other"));
     let all_targets = cargo_test(&strings(&["--workspace", "--all-targets"]), given)?;
     let doc = cargo_test(&strings(&["--workspace", "--doc"]), given)?;
+    println!("\n==> the tests that need the venv's cfn-lint");
+    let cfn_lint_tests = cargo_test(
+        &strings(&[
+            "-p",
+            "stamp",
+            "--test",
+            "schema_cfn_lint",
+            "--",
+            "--ignored",
+        ]),
+        given,
+    )?;
     let ministack = Ministack::start(&root)?;
     let mut on_ministack = true;
     for (package, dir) in SERVER_TEST_PACKAGES {
@@ -63,11 +77,13 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         on_ministack &= cargo_test(&selection, Some((ministack.url(), "ministack")))?.success();
     }
     drop(ministack);
-    Ok(if all_targets.success() && doc.success() && on_ministack {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(
+        if all_targets.success() && doc.success() && cfn_lint_tests.success() && on_ministack {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        },
+    )
 }
 
 /// The integration tests in `dir` that talk to a server: the `*.rs` files
