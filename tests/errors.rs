@@ -148,3 +148,128 @@ fn a_condition_nested_a_hundred_thousand_deep_neither_overflows_nor_renders() {
     );
     drop(condition);
 }
+
+/// Answers every request with DynamoDB's throttling error for a hot key
+/// range (the request itself goes to a table that does not exist, so the
+/// server writes nothing).
+#[derive(Debug)]
+struct HotKeyRange;
+
+impl aws_sdk_dynamodb::config::Intercept for HotKeyRange {
+    fn name(&self) -> &'static str {
+        "HotKeyRange"
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut aws_sdk_dynamodb::config::interceptors::BeforeDeserializationInterceptorContextMut<'_>,
+        _runtime_components: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"Throughput exceeds the current throughput limit for your key range","ThrottlingReasons":[{"reason":"TableWriteKeyRangeThroughputExceeded","resource":"arn:aws:dynamodb:us-east-1:123456789012:table/hot"}]}"#;
+        let mut response = aws_smithy_runtime_api::http::Response::new(
+            aws_smithy_runtime_api::http::StatusCode::try_from(400).unwrap(),
+            aws_smithy_types::body::SdkBody::from(body),
+        );
+        response
+            .headers_mut()
+            .insert("content-type", "application/x-amz-json-1.0");
+        *context.response_mut() = response;
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_throttled_request_says_why() {
+    // DynamoDB names the limit in ThrottlingReasons ("Diagnosing
+    // throttling", Developer Guide); a hot partition is
+    // TableWriteKeyRangeThroughputExceeded.
+    let config = stamp::local::config(&common::endpoint())
+        .retry_config(RetryConfig::disabled())
+        .interceptor(HotKeyRange)
+        .build();
+    let table = Table::new(
+        aws_sdk_dynamodb::Client::from_conf(config),
+        "stamp-errors-hot-no-such-table",
+    );
+    let customer = Customer {
+        customer_id: "c-1".into(),
+        name: "Ada".into(),
+    };
+    let error = table.put(&customer).await.expect_err("throttled");
+    assert_eq!(
+        error.throttling_reasons(),
+        [(
+            "TableWriteKeyRangeThroughputExceeded".to_owned(),
+            "arn:aws:dynamodb:us-east-1:123456789012:table/hot".to_owned()
+        )]
+    );
+    let Error::DynamoDb { code, outcome, .. } = &error else {
+        panic!("expected Error::DynamoDb, got {error:?}");
+    };
+    assert_eq!(
+        code.as_deref(),
+        Some("ProvisionedThroughputExceededException")
+    );
+    assert_eq!(*outcome, RequestOutcome::Rejected);
+    // Any other error has no throttling reason.
+    assert_eq!(Error::EmptyTransaction.throttling_reasons(), []);
+}
+
+/// Records the `ConsistentRead` of every `GetItem` the client sends.
+#[derive(Debug, Clone, Default)]
+struct ConsistentReads(std::sync::Arc<std::sync::Mutex<Vec<Option<bool>>>>);
+
+impl aws_sdk_dynamodb::config::Intercept for ConsistentReads {
+    fn name(&self) -> &'static str {
+        "ConsistentReads"
+    }
+
+    fn read_before_serialization(
+        &self,
+        context: &aws_sdk_dynamodb::config::interceptors::BeforeSerializationInterceptorContextRef<
+            '_,
+        >,
+        _runtime_components: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        if let Some(input) = context
+            .input()
+            .downcast_ref::<aws_sdk_dynamodb::operation::get_item::GetItemInput>()
+        {
+            self.0.lock().unwrap().push(input.consistent_read);
+        }
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_consistent_get_asks_for_a_consistent_read_and_reads_the_last_write() {
+    let reads = ConsistentReads::default();
+    let config = stamp::local::config(&common::endpoint())
+        .retry_config(RetryConfig::disabled())
+        .interceptor(reads.clone())
+        .build();
+    let table = Table::new(
+        aws_sdk_dynamodb::Client::from_conf(config),
+        format!("stamp-errors-consistent-{}", uuid::Uuid::new_v4().simple()),
+    );
+    table
+        .create_table(&stamp::TableDefinition::new().entity::<Customer>())
+        .await
+        .unwrap();
+    let customer = Customer {
+        customer_id: "c-1".into(),
+        name: "Ada".into(),
+    };
+    table.put(&customer).await.unwrap();
+    let key = Customer::key("c-1").unwrap();
+    assert_eq!(
+        table.get_consistent(&key).await.unwrap(),
+        Some(customer.clone())
+    );
+    assert_eq!(table.get(&key).await.unwrap(), Some(customer));
+    // A consistent read sends ConsistentRead = true; the default leaves it
+    // out (eventually consistent, DynamoDB's default).
+    assert_eq!(*reads.0.lock().unwrap(), [Some(true), None]);
+}

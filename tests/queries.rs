@@ -892,3 +892,23 @@ async fn a_page_with_exactly_limit_items_carries_a_cursor_and_the_next_page_is_e
     assert_eq!(counter.count("Query"), 2);
     table.delete_table().await.unwrap();
 }
+
+#[tokio::test]
+async fn query_and_scan_streams_are_send_and_run_on_a_spawned_task() {
+    // A stream held across awaits in a spawned task (or an axum handler)
+    // must be `Send`; this does not compile otherwise.
+    let (table, _counter) = shop().await;
+    let task = tokio::spawn({
+        let table = table.clone();
+        async move {
+            let orders: Vec<Order> = Order::query("c-1").stream(&table).try_collect().await?;
+            let scanned: Vec<Order> = Order::scan().stream(&table).try_collect().await?;
+            Ok::<_, stamp::Error>((orders, scanned))
+        }
+    });
+    let (orders, mut scanned) = task.await.unwrap().unwrap();
+    assert_eq!(numbers(&orders), (0..15).collect::<Vec<u128>>());
+    scanned.sort_by_key(|order| order.order_id);
+    assert_eq!(numbers(&scanned), (0..15).collect::<Vec<u128>>());
+    table.delete_table().await.unwrap();
+}

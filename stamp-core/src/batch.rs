@@ -508,7 +508,9 @@ impl BatchWrite {
                 }
                 Err(error) if is_retryable(&error) => {
                     outcome.throttled += 1;
-                    tracing::debug!(table, error = %aws_sdk_dynamodb::Error::from(error), "BatchWriteItem will be retried");
+                    let error = aws_sdk_dynamodb::Error::from(error);
+                    let throttling_reasons = crate::error::sdk_throttling_reasons(&error);
+                    tracing::debug!(table, %error, ?throttling_reasons, "BatchWriteItem will be retried");
                 }
                 Err(error) => {
                     stop.store(true, Ordering::Relaxed);
@@ -710,7 +712,9 @@ impl<E: Entity> BatchGet<E> {
                     }
                 }
                 Err(error) if is_retryable(&error) => {
-                    tracing::debug!(table, error = %aws_sdk_dynamodb::Error::from(error), "BatchGetItem will be retried");
+                    let error = aws_sdk_dynamodb::Error::from(error);
+                    let throttling_reasons = crate::error::sdk_throttling_reasons(&error);
+                    tracing::debug!(table, %error, ?throttling_reasons, "BatchGetItem will be retried");
                 }
                 Err(error) => {
                     stop.store(true, Ordering::Relaxed);

@@ -728,6 +728,27 @@ impl RequestOutcome {
     }
 }
 
+/// The `ThrottlingReasons` of an SDK error, as `(reason, resource)`; empty
+/// for an error that is not throttling.
+pub(crate) fn sdk_throttling_reasons(error: &aws_sdk_dynamodb::Error) -> Vec<(String, String)> {
+    use aws_sdk_dynamodb::Error as Sdk;
+    let reasons = match error {
+        Sdk::ThrottlingException(error) => error.throttling_reasons(),
+        Sdk::ProvisionedThroughputExceededException(error) => error.throttling_reasons(),
+        Sdk::RequestLimitExceeded(error) => error.throttling_reasons(),
+        _ => &[],
+    };
+    reasons
+        .iter()
+        .map(|reason| {
+            (
+                reason.reason.clone().unwrap_or_default(),
+                reason.resource.clone().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
 /// The end of the message of [`Error::DynamoDb`].
 pub(crate) fn failure_text(
     outcome: RequestOutcome,
@@ -770,6 +791,27 @@ fn sdk_error_chain(error: &dyn std::error::Error) -> String {
 }
 
 impl Error {
+    /// Why DynamoDB throttled the request, when it did: the
+    /// `ThrottlingReasons` of a `ThrottlingException`,
+    /// `ProvisionedThroughputExceededException` or `RequestLimitExceeded`,
+    /// as `(reason, resource)` pairs such as
+    /// `("TableWriteKeyRangeThroughputExceeded", "arn:aws:dynamodb:…:table/shop")`.
+    /// A `…KeyRangeThroughputExceeded` reason is a hot partition (one
+    /// partition's 1,000 write or 3,000 read units per second: shard the
+    /// key); the others are table, index or account maxima ("Diagnosing
+    /// throttling" in the Amazon DynamoDB Developer Guide). Empty for every
+    /// other error, and for a throttling error that gives no reason.
+    pub fn throttling_reasons(&self) -> Vec<(String, String)> {
+        let source = match self {
+            Error::DynamoDb { source, .. } => Some(source.as_ref()),
+            Error::UnprocessedItems { cause, .. } | Error::UnprocessedKeys { cause, .. } => {
+                cause.as_deref()
+            }
+            _ => None,
+        };
+        source.map(sdk_throttling_reasons).unwrap_or_default()
+    }
+
     /// Wraps an SDK error of `operation` on `table`.
     pub(crate) fn dynamodb<E, R>(
         operation: &'static str,

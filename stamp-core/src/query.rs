@@ -681,10 +681,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// The errors of [`send`](Self::send), as stream items; the stream ends
     /// after the first error.
-    pub fn stream<'t>(self, table: &'t Table) -> impl Stream<Item = Result<O, Error>> + 't
+    pub fn stream<'t>(self, table: &'t Table) -> impl Stream<Item = Result<O, Error>> + Send + 't
     where
-        E: 't,
-        O: 't,
+        E: Send + 't,
+        O: Send + 't,
     {
         struct State<Q> {
             query: Q,
@@ -715,7 +715,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             Ok(Some((stream::iter(page.items.into_iter().map(Ok)), state)))
         })
         .try_flatten()
-        .boxed_local()
+        .boxed()
     }
 
     /// The number of matching items of this entity, with `Select = COUNT`

@@ -122,17 +122,17 @@ impl<E: Entity> Scan<E> {
     ///
     /// The errors of [`request`](Self::request) before sending, then
     /// [`Error::DynamoDb`] and decoding errors, as stream items.
-    pub fn stream<'t>(self, table: &'t Table) -> impl Stream<Item = Result<E, Error>> + 't
+    pub fn stream<'t>(self, table: &'t Table) -> impl Stream<Item = Result<E, Error>> + Send + 't
     where
-        E: 't,
+        E: Send + 't,
     {
         let inputs: Vec<Result<ScanInput, Error>> = (0..self.segments.max(1))
             .map(|segment| self.request(table.name(), segment))
             .collect();
         let segments = inputs
             .into_iter()
-            .map(move |input| segment_stream::<E>(table, input).boxed_local());
-        stream::select_all(segments).boxed_local()
+            .map(move |input| segment_stream::<E>(table, input).boxed());
+        stream::select_all(segments).boxed()
     }
 }
 
