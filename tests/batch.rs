@@ -36,10 +36,8 @@ fn definition() -> TableDefinition {
 }
 
 /// Order `n`, in a partition of its own (`CUST#c-n`), with a total and a
-/// note that depend on `n`. (One partition per item because moto, unlike
-/// DynamoDB, can lose an item when parallel requests create the same new
-/// partition at once: its partition map is a `defaultdict` keyed by Python
-/// objects.)
+/// note that depend on `n`: keys spread over many partitions, as a bulk
+/// load's are.
 fn order(n: u32) -> Order {
     Order {
         customer_id: format!("c-{n}"),

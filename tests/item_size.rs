@@ -114,8 +114,7 @@ async fn item_size_counts_names_and_values_and_refuses_over_400_kb() {
     assert_eq!(item_size(&small.to_item().unwrap()), 35 + 6);
 
     // A big item is written and read back, and its stored form has the
-    // size Stamp computed. (moto refuses items above 405,000 bytes by its
-    // own count, a little below DynamoDB's 409,600.)
+    // size Stamp computed (400,000 bytes of body, under DynamoDB's 409,600).
     let big = Document {
         id: "d-2".into(),
         body: "b".repeat(400_000),
