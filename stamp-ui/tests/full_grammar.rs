@@ -17,7 +17,12 @@ enum OrderStatus {
 struct Sku(String);
 
 #[derive(stamp::Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[stamp(type_name = "ORDER", pk_attribute = "pk", sk_attribute = "sk", type_attribute = "entity")]
+#[stamp(
+    type_name = "ORDER",
+    pk_attribute = "pk",
+    sk_attribute = "sk",
+    type_attribute = "entity"
+)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<number>#<order_id>"]
 #[gsi1 = "STATUS#<status>"]
@@ -41,8 +46,14 @@ struct Order {
 fn the_full_grammar_compiles_and_builds_its_keys() {
     let key = Order::key("c-1", &42, &Uuid::nil()).unwrap();
     assert_eq!(key.partition_key(), "CUST#c-1");
-    assert_eq!(key.sort_key(), "ORDER#0000000042#00000000-0000-0000-0000-000000000000");
-    assert_eq!(Order::parse_sort_key(key.sort_key()).unwrap(), (42, Uuid::nil()));
+    assert_eq!(
+        key.sort_key(),
+        "ORDER#0000000042#00000000-0000-0000-0000-000000000000"
+    );
+    assert_eq!(
+        Order::parse_sort_key(key.sort_key()).unwrap(),
+        (42, Uuid::nil())
+    );
 
     let by_status = Order::gsi1_key(&OrderStatus::InTransit).unwrap();
     assert_eq!(by_status.partition_key(), "STATUS#IN_TRANSIT");
@@ -55,7 +66,12 @@ fn the_full_grammar_compiles_and_builds_its_keys() {
 
     let schema = Order::SCHEMA;
     assert_eq!(
-        (schema.type_name, schema.type_attribute, schema.partition_key.name, schema.sort_key.name),
+        (
+            schema.type_name,
+            schema.type_attribute,
+            schema.partition_key.name,
+            schema.sort_key.name
+        ),
         ("ORDER", "entity", "pk", "sk")
     );
     let gsi2 = schema.index(2).unwrap();
@@ -73,6 +89,8 @@ fn the_full_grammar_compiles_and_builds_its_keys() {
     };
     let item = order.to_item().unwrap();
     assert!(!item.contains_key("GSI1PK"));
-    assert!(item.contains_key("sku_pk") && item.contains_key("sku_sk") && item.contains_key("entity"));
+    assert!(
+        item.contains_key("sku_pk") && item.contains_key("sku_sk") && item.contains_key("entity")
+    );
     assert_eq!(Order::from_item(item).unwrap(), order);
 }
