@@ -41,8 +41,7 @@ struct BasketItemSet {
     b: String,
 }
 
-/// `ITEM<a>`: without a delimiter after `ITEM`, but `a`'s `#` is escaped,
-/// so it never meets `BasketItemSet`'s `ITEMS#<b>`.
+/// `ITEM<a>`: with `#` escaped in values it never meets `BasketItemSet`.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "BASKET#<basket_id>"]
 #[sk = "ITEM<a>"]
@@ -306,20 +305,20 @@ fn schema_item_and_items_prefixes_do_not_collide() {
 }
 
 #[test]
-fn schema_a_prefix_without_its_delimiter_cannot_collide_since_fields_escape_it() {
-    // `ITEM<a>` has no `#` after `ITEM`, but every field escapes `#` (and
-    // every character up to `%`, KeyTemplate::ESCAPED), so `a = "S#x"` is
-    // stored as `ITEMS%23x` and never spells `ITEMS#x`: the key spaces are
-    // disjoint, and the check says so.
-    assert_eq!(
-        LooseBasketItem::key("x", "S#x").unwrap().sort_key(),
-        "ITEMS%23x"
-    );
+fn schema_a_prefix_without_its_delimiter_does_not_collide_once_delimiters_are_escaped() {
+    // `ITEM<a>` has no `#` after `ITEM`, but every template escapes `#` in
+    // field values (`KeyTemplate::ESCAPED`, issue 12), so `a = "S#x"` is
+    // `ITEMS%23x` and no value of `a` spells `ITEMS#…`. (Before that change
+    // this pair collided at `ITEMS#x`.)
     TableDefinition::new()
         .entity::<BasketItemSet>()
         .entity::<LooseBasketItem>()
         .check()
         .unwrap();
+    assert_eq!(
+        LooseBasketItem::key("x", "S#x").unwrap().sort_key(),
+        "ITEMS%23x"
+    );
 }
 
 #[test]
@@ -572,20 +571,193 @@ fn schema_the_catalogue_samples_fields_without_an_example_and_scopes_each_query(
         .lines()
         .filter(|line| line.starts_with("| `Event::"))
         .collect();
+    // Without an example item each field is its type's `KeyPart::example`,
+    // encoded as stored: a `DateTime<Utc>` and a `u32`, not `at-1`/`seq-1`.
     assert_eq!(
         rows,
         [
             "| `Event::key(stream, at, seq)` then `table.get(&key)` | `Event` | GetItem | table | \
              `PK = EVENT#<stream>`<br>`SK = AT#<at>#<seq>` | whole key | — | \
-             `PK = EVENT#stream-1`<br>`SK = AT#at-1#seq-1` |",
+             `PK = EVENT#stream-1`<br>`SK = AT#2026-01-01T00:00:00.000000000Z#0000000001` |",
             "| `Event::query(stream)` | `Event` | Query | table | `PK = EVENT#<stream>`<br>`SK = AT#<at>#<seq>` | \
              `begins_with(SK, \"AT#\")` | `at`<br>`at, seq` | `PK = EVENT#stream-1` |",
             "| `Event::query_gsi1(kind)` | `Event` | Query | `GSI1` | `GSI1PK = KIND#<kind>`<br>`GSI1SK = <at>` | \
              none (no literal prefix) | `at` | `GSI1PK = KIND#kind-1` |",
             "| `Event::query_gsi2(seq)` | `Event` | Query | `GSI2` | `GSI2PK = SEQ\\|<seq>` | \
-             none (the index has no sort key) | — | `GSI2PK = SEQ\\|seq-1` |",
+             none (the index has no sort key) | — | `GSI2PK = SEQ\\|0000000001` |",
         ]
     );
+}
+
+/// A field type with a hand-written `KeyPart` and no example.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Shelf(u8);
+
+impl stamp::KeyPart for Shelf {
+    fn encode_key(&self, out: &mut String) -> Result<(), stamp::KeyPartError> {
+        out.push_str(&format!("S{:02}", self.0));
+        Ok(())
+    }
+
+    fn decode_key(encoded: &str) -> Result<Self, stamp::KeyPartError> {
+        encoded
+            .strip_prefix('S')
+            .and_then(|digits| digits.parse().ok())
+            .map(Shelf)
+            .ok_or_else(|| stamp::KeyPartError::invalid("a shelf as S and two digits", encoded))
+    }
+}
+
+#[derive(stamp::KeyPart, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum IssueState {
+    InProgress,
+    Done,
+}
+
+#[derive(stamp::KeyPart, Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Project(String);
+
+/// The issue of point 15: a `u32` and an enum in one sort key, and one
+/// field of every other kind.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "PROJECT#<project>"]
+#[sk = "ISSUE#<state>#<number>"]
+#[gsi1(pk = "DUE#<due>#<urgent>", sk = "<id>#<delta>")]
+#[gsi2(pk = "SHELF#<shelf>", sk = "<number>")]
+#[gsi3(pk = "ASSIGNEE#<assignee>", sk = "<number>")]
+struct Issue {
+    project: Project,
+    state: IssueState,
+    number: u32,
+    due: chrono::NaiveDate,
+    urgent: bool,
+    id: uuid::Uuid,
+    delta: i16,
+    shelf: Shelf,
+    assignee: Option<String>,
+}
+
+#[test]
+fn schema_the_catalogue_example_keys_are_valid_encodings_of_their_types() {
+    let definition = TableDefinition::new().entity::<Issue>();
+    let catalogue = definition.catalogue().unwrap();
+    let get = catalogue
+        .lines()
+        .find(|line| line.starts_with("| `Issue::key("))
+        .unwrap();
+    assert!(
+        get.ends_with("| `PK = PROJECT#project-1`<br>`SK = ISSUE#IN_PROGRESS#0000000001` |"),
+        "{get}"
+    );
+    // They parse back with the entity's own parsers: valid encodings.
+    assert_eq!(
+        Issue::parse_sort_key("ISSUE#IN_PROGRESS#0000000001").unwrap(),
+        (IssueState::InProgress, 1)
+    );
+    let rows: Vec<&str> = catalogue
+        .lines()
+        .filter(|line| line.starts_with("| `Issue::query_gsi"))
+        .map(|line| line.rsplit(" | ").next().unwrap().trim_end_matches(" |"))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            // A `NaiveDate`, a `bool`.
+            "`GSI1PK = DUE#2026-01-01#true`",
+            // A hand-written `KeyPart` without an example: the placeholder.
+            "`GSI2PK = SHELF#<shelf>`",
+            // An `Option<String>`: the inner type's example.
+            "`GSI3PK = ASSIGNEE#assignee-1`",
+        ]
+    );
+    assert!(catalogue.contains(
+        "| `Issue::query_gsi3(assignee)` | `Issue` | Query | `GSI3` (sparse: only items with `assignee`) |"
+    ));
+    let entity = catalogue
+        .lines()
+        .find(|line| line.starts_with("| `Issue` |"))
+        .unwrap();
+    assert_eq!(
+        entity,
+        "| `Issue` | `PROJECT#<project>` | `ISSUE#<state>#<number>` | \
+         `GSI1`: `GSI1PK = DUE#<due>#<urgent>`<br>`GSI1SK = <id>#<delta>`<br>\
+         `GSI2`: `GSI2PK = SHELF#<shelf>`<br>`GSI2SK = <number>`<br>\
+         `GSI3` (sparse: only items with `assignee`): `GSI3PK = ASSIGNEE#<assignee>`<br>`GSI3SK = <number>` | — |"
+    );
+}
+
+#[test]
+fn schema_the_catalogue_lists_recorded_collections_and_sparse_indexes() {
+    let catalogue = reference().catalogue().unwrap();
+    let start = catalogue.find("## Collections").unwrap();
+    let end = catalogue.find("## Access patterns").unwrap();
+    assert_eq!(
+        &catalogue[start..end],
+        "## Collections\n\n\
+         Entities that share a partition key template: one `Query` per page reads the whole partition, \
+         every member's items in sort-key order, each decoded by its type attribute into the collection enum \
+         (`#[derive(Collection)]`, recorded with `TableDefinition::collection`). A group without a name \
+         has no recorded enum.\n\n\
+         | collection | index | partition key | members (sort key) | query | example key |\n\
+         |---|---|---|---|---|---|\n\
+         | `CustomerWithOrders` | table | `PK = CUST#<customer_id>` | `Customer` (`SK = PROFILE`)<br>\
+         `Order` (`SK = ORDER#<created_at>#<order_id>`) | \
+         `Customer::query(customer_id).collection::<CustomerWithOrders>()` | `PK = CUST#customer_id-1` |\n\
+         | `OrderWithItems` | `GSI2` | `GSI2PK = ORDER#<order_id>` | `Order` (`GSI2SK = ORDER`)<br>\
+         `LineItem` (`GSI2SK = ITEM#<line_no>`) | `Order::query_gsi2(order_id).collection::<OrderWithItems>()` | \
+         `GSI2PK = ORDER#00000000-0000-0000-0000-000000000001` |\n\n"
+    );
+    assert!(catalogue.contains(
+        "| `Order::query_gsi1(status)` | `Order` | Query | `GSI1` (sparse: only items with `status`) | \
+         `GSI1PK = STATUS#<status>`<br>`GSI1SK = <updated_at>` | none (no literal prefix) | `updated_at` | \
+         `GSI1PK = STATUS#PENDING` |"
+    ));
+}
+
+#[test]
+fn schema_the_catalogue_finds_entities_sharing_a_partition_without_a_collection() {
+    use stamp_examples::{Customer, LineItem, Order, Product};
+    let catalogue = TableDefinition::new()
+        .entity::<Customer>()
+        .entity::<Order>()
+        .entity::<LineItem>()
+        .entity::<Product>()
+        .catalogue()
+        .unwrap();
+    let rows: Vec<&str> = catalogue
+        .lines()
+        .filter(|line| line.starts_with("| — |"))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "| — | table | `PK = CUST#<customer_id>` | `Customer` (`SK = PROFILE`)<br>\
+             `Order` (`SK = ORDER#<created_at>#<order_id>`) | `Customer::query(customer_id).collection::<…>()` | \
+             `PK = CUST#customer_id-1` |",
+            "| — | `GSI2` | `GSI2PK = ORDER#<order_id>` | `Order` (`GSI2SK = ORDER`)<br>\
+             `LineItem` (`GSI2SK = ITEM#<line_no>`) | `Order::query_gsi2(order_id).collection::<…>()` | \
+             `GSI2PK = ORDER#00000000-0000-0000-0000-000000000001` |",
+        ]
+    );
+    // A recorded collection takes the place of its group; one entity alone
+    // is no collection.
+    let recorded = TableDefinition::new()
+        .collection::<stamp_examples::CustomerWithOrders>()
+        .catalogue()
+        .unwrap();
+    assert!(
+        recorded.contains("| `CustomerWithOrders` | table |"),
+        "{recorded}"
+    );
+    assert!(!recorded.contains("| — | table |"), "{recorded}");
+    let alone = TableDefinition::new()
+        .entity::<Product>()
+        .catalogue()
+        .unwrap();
+    assert!(alone.contains(
+        "## Collections\n\nNone: no two entities share a partition key template on the table or an index.\n"
+    ));
 }
 
 #[test]
@@ -601,8 +773,8 @@ fn schema_the_catalogue_shows_the_keys_of_an_example_as_stored() {
         .unwrap()
         .catalogue()
         .unwrap();
-    // The `#` in the stream is escaped in `EVENT#<stream>` (every field
-    // escapes the characters up to `%`), and the sort key is encoded as stored.
+    // The `#` in the stream is escaped as stored (`%23`, every template
+    // escapes it since issue 12), and the sort key is encoded as stored.
     assert!(
         catalogue.contains(
             "`PK = EVENT#s%231`<br>`SK = AT#2026-06-01T10:00:00.000000000Z#0000000007` |"
@@ -613,4 +785,32 @@ fn schema_the_catalogue_shows_the_keys_of_an_example_as_stored() {
         catalogue.contains("| `GSI1PK = KIND#CLICK` |"),
         "{catalogue}"
     );
+}
+
+#[test]
+fn schema_every_provided_key_part_example_encodes_and_parses_back() {
+    use stamp::KeyPart;
+    fn check<T: KeyPart + PartialEq + std::fmt::Debug>(expected: &str) {
+        let value = T::example("f").expect("an example");
+        let mut out = String::new();
+        value.encode_key(&mut out).unwrap();
+        assert_eq!(out, expected);
+        assert_eq!(T::decode_key(&out).unwrap(), value);
+    }
+    check::<String>("f-1");
+    check::<bool>("true");
+    check::<u8>("001");
+    check::<u32>("0000000001");
+    check::<u64>("00000000000000000001");
+    check::<usize>("00000000000000000001");
+    check::<i8>("129");
+    check::<i32>("2147483649");
+    check::<i64>("09223372036854775809");
+    check::<isize>("09223372036854775809");
+    check::<uuid::Uuid>("00000000-0000-0000-0000-000000000001");
+    check::<chrono::NaiveDate>("2026-01-01");
+    check::<DateTime<Utc>>("2026-01-01T00:00:00.000000000Z");
+    check::<IssueState>("IN_PROGRESS");
+    check::<Project>("f-1");
+    assert_eq!(Shelf::example("f"), None);
 }

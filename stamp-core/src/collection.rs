@@ -16,6 +16,11 @@ use crate::{Entity, EntitySchema, Error, Item, KeyTemplate, Segment};
 /// inverted index) instead of the table. The derive checks at compile time
 /// that every member has the same partition key template on that index.
 pub trait Collection: Sized {
+    /// The collection's name in the
+    /// [catalogue](crate::TableDefinition::catalogue): the enum's name
+    /// (empty for a hand-written impl that does not set it).
+    const NAME: &'static str = "";
+
     /// The index the members share a partition of: 0 for the table.
     const INDEX: u8;
 

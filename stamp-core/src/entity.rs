@@ -37,7 +37,11 @@ pub struct IndexSchema {
 
 /// The static description of an entity: its type name, key templates and
 /// indexes. `#[derive(Item)]` emits one per struct as [`Entity::SCHEMA`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///
+/// Two schemas are equal when every field but
+/// [`key_example`](Self::key_example) is (function pointers do not compare
+/// meaningfully, and it follows from the templates' field types).
+#[derive(Debug, Clone, Copy)]
 pub struct EntitySchema {
     /// The entity type stored in [`type_attribute`](Self::type_attribute):
     /// the struct name unless set with `#[stamp(type_name = "…")]`.
@@ -70,6 +74,12 @@ pub struct EntitySchema {
     /// [`Migration`](crate::migrate::Migration) moves items out of; `None`
     /// when the entity declares none.
     pub previous_key: Option<PreviousKeyFormat>,
+    /// The key encoding (not yet escaped) of an example value of a field
+    /// named in the key templates ([`KeyPart::example`](crate::KeyPart::example)),
+    /// by field name; `None` for another name or a type without an example.
+    /// The [catalogue](crate::TableDefinition::catalogue)'s example keys use
+    /// it when no example item is recorded.
+    pub key_example: fn(field: &str) -> Option<String>,
 }
 
 /// An earlier primary key format of an entity, from
@@ -104,6 +114,40 @@ pub struct WriteTime {
     /// Whether the write creates the item, so `created_at` is stamped too.
     pub creating: bool,
 }
+
+impl PartialEq for EntitySchema {
+    fn eq(&self, other: &Self) -> bool {
+        let EntitySchema {
+            type_name,
+            type_attribute,
+            partition_key,
+            sort_key,
+            indexes,
+            fields,
+            ttl_attribute,
+            field_attributes,
+            version_attribute,
+            created_at_attribute,
+            updated_at_attribute,
+            previous_key,
+            key_example: _,
+        } = self;
+        *type_name == other.type_name
+            && *type_attribute == other.type_attribute
+            && *partition_key == other.partition_key
+            && *sort_key == other.sort_key
+            && *indexes == other.indexes
+            && *fields == other.fields
+            && *ttl_attribute == other.ttl_attribute
+            && *field_attributes == other.field_attributes
+            && *version_attribute == other.version_attribute
+            && *created_at_attribute == other.created_at_attribute
+            && *updated_at_attribute == other.updated_at_attribute
+            && *previous_key == other.previous_key
+    }
+}
+
+impl Eq for EntitySchema {}
 
 impl EntitySchema {
     /// The index numbered `number`, if the entity writes it.

@@ -61,6 +61,22 @@ pub trait KeyPart: Sized {
     /// [`KeyPartError::Invalid`] when `encoded` is not an encoding this
     /// implementation writes.
     fn decode_key(encoded: &str) -> Result<Self, KeyPartError>;
+
+    /// An example value of a key field named `field`, which the
+    /// [catalogue](crate::TableDefinition::catalogue) encodes into its
+    /// example keys when no example item is recorded. `None`, the default,
+    /// when the type offers none: the catalogue then shows the placeholder
+    /// `<field>` rather than a text that may not be a valid encoding.
+    ///
+    /// Provided: `String` gives `<field>-1`, integers `1`, `bool` `true`,
+    /// `Uuid` `00000000-0000-0000-0000-000000000001`, `NaiveDate`
+    /// 2026-01-01 and `DateTime<Utc>` 2026-01-01T00:00:00Z;
+    /// `#[derive(KeyPart)]` gives an enum's first variant and a newtype's
+    /// inner example.
+    fn example(field: &str) -> Option<Self> {
+        let _ = field;
+        None
+    }
 }
 
 /// Why a value could not be encoded into, or decoded from, a key segment.
@@ -104,6 +120,10 @@ impl KeyPart for String {
     fn decode_key(encoded: &str) -> Result<Self, KeyPartError> {
         Ok(encoded.to_owned())
     }
+
+    fn example(field: &str) -> Option<Self> {
+        Some(format!("{field}-1"))
+    }
 }
 
 impl KeyPart for bool {
@@ -123,6 +143,10 @@ impl KeyPart for bool {
                 encoded,
             )),
         }
+    }
+
+    fn example(_field: &str) -> Option<Self> {
+        Some(true)
     }
 }
 
@@ -151,6 +175,10 @@ macro_rules! unsigned_key_part {
                 let value = parse_digits(encoded, $width, EXPECTED)?;
                 <$ty>::try_from(value).map_err(|_| KeyPartError::invalid(EXPECTED, encoded))
             }
+
+            fn example(_field: &str) -> Option<Self> {
+                Some(1)
+            }
         }
     )*};
 }
@@ -174,6 +202,10 @@ macro_rules! signed_key_part {
                     )
                 })?;
                 Ok((shifted ^ (1 << (<$ty>::BITS - 1))) as $ty)
+            }
+
+            fn example(_field: &str) -> Option<Self> {
+                Some(1)
             }
         }
     )*};
@@ -200,6 +232,10 @@ impl KeyPart for usize {
         usize::try_from(value)
             .map_err(|_| KeyPartError::invalid("a usize as 20 decimal digits", encoded))
     }
+
+    fn example(_field: &str) -> Option<Self> {
+        Some(1)
+    }
 }
 
 impl KeyPart for isize {
@@ -213,6 +249,10 @@ impl KeyPart for isize {
         let value = i64::decode_key(encoded)?;
         isize::try_from(value)
             .map_err(|_| KeyPartError::invalid("an isize as a shifted i64", encoded))
+    }
+
+    fn example(_field: &str) -> Option<Self> {
+        Some(1)
     }
 }
 
@@ -234,6 +274,10 @@ impl KeyPart for Uuid {
             return Err(KeyPartError::invalid(EXPECTED, encoded));
         }
         Ok(value)
+    }
+
+    fn example(_field: &str) -> Option<Self> {
+        Some(Uuid::from_u128(1))
     }
 }
 
@@ -332,6 +376,10 @@ impl KeyPart for NaiveDate {
         }
         parse_date(encoded).ok_or_else(|| KeyPartError::invalid(EXPECTED, encoded))
     }
+
+    fn example(_field: &str) -> Option<Self> {
+        NaiveDate::from_ymd_opt(2026, 1, 1)
+    }
 }
 
 impl KeyPart for DateTime<Utc> {
@@ -384,5 +432,13 @@ impl KeyPart for DateTime<Utc> {
         }
         .ok_or_else(invalid)?;
         Ok(date.and_time(time).and_utc())
+    }
+
+    fn example(_field: &str) -> Option<Self> {
+        Some(
+            NaiveDate::from_ymd_opt(2026, 1, 1)?
+                .and_hms_opt(0, 0, 0)?
+                .and_utc(),
+        )
     }
 }

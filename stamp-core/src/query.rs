@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures::{Stream, StreamExt, TryStreamExt, stream};
 use tracing::Instrument;
 
-use crate::cursor::{Cursor, Fingerprint};
+use crate::cursor::{Cursor, CursorKey, Fingerprint};
 use crate::expression::{Condition, Placeholders, check_expression_length};
 use crate::{Entity, Error, IndexSchema, Item, KeyTemplate, Table};
 
@@ -448,7 +448,15 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     }
 
     /// Checks the options and renders the request, without a network.
-    fn plan(&self, table_name: &str, count_only: bool, limit: Option<u32>) -> Result<Plan, Error> {
+    /// `signing` is the table's cursor key: it checks the cursor given to
+    /// [`after`](Self::after) and signs the cursors of the response.
+    fn plan(
+        &self,
+        table_name: &str,
+        signing: Option<&CursorKey>,
+        count_only: bool,
+        limit: Option<u32>,
+    ) -> Result<Plan, Error> {
         let partition_key = self.partition_key.as_ref().map_err(Clone::clone)?;
         let sort = self.sort.as_ref().map_err(Clone::clone)?;
         let index = Self::index();
@@ -548,7 +556,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             .start
             .as_ref()
             .map(|cursor| {
-                let key = cursor.decode(&fingerprint)?;
+                let key = cursor.decode(&fingerprint, signing)?;
                 self.check_start(
                     &key,
                     partition_attribute,
@@ -586,6 +594,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         Ok(Plan {
             input,
             fingerprint,
+            signing: signing.cloned(),
             excluded_sort_key: excluded_sort_key
                 .map(|key| (sort_attribute.expect("a sort key was excluded"), key)),
         })
@@ -606,12 +615,17 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The exact `Query` request the first page would send, without a
     /// network: expressions, placeholders, index, order, limit.
     ///
+    /// Without a table there is no cursor key: a cursor's signature is not
+    /// checked here (its payload is), while [`send`](Self::send),
+    /// [`stream`](Self::stream) and [`count`](Self::count) check it with
+    /// the table's key.
+    ///
     /// # Errors
     ///
     /// The errors [`send`](Self::send) finds before sending.
     pub fn request(&self, table_name: &str) -> Result<QueryInput, Error> {
         Ok(self
-            .plan(table_name, false, self.request_limit(self.max_items))?
+            .plan(table_name, None, false, self.request_limit(self.max_items))?
             .input)
     }
 
@@ -625,7 +639,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// [`Error::InvalidCursor`] or [`Error::CursorMismatch`]. After:
     /// [`Error::DynamoDb`], and the errors of decoding an item.
     pub async fn send(&self, table: &Table) -> Result<Page<O>, Error> {
-        let plan = self.plan(table.name(), false, self.request_limit(self.max_items))?;
+        let plan = self.plan(
+            table.name(),
+            table.cursor_key(),
+            false,
+            self.request_limit(self.max_items),
+        )?;
         let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
         self.page(plan, response, self.max_items)
     }
@@ -643,7 +662,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             .collect();
         let mut cursor = response
             .last_evaluated_key
-            .map(|key| Cursor::encode(&plan.fingerprint, &key))
+            .map(|key| Cursor::encode(&plan.fingerprint, plan.signing.as_ref(), &key))
             .transpose()?;
         if let Some(remaining) = remaining {
             if raw.len() > remaining {
@@ -658,7 +677,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                     .into_iter()
                     .filter_map(|name| last.get(name).map(|value| (name.to_owned(), value.clone())))
                     .collect();
-                cursor = Some(Cursor::encode(&plan.fingerprint, &key)?);
+                cursor = Some(Cursor::encode(
+                    &plan.fingerprint,
+                    plan.signing.as_ref(),
+                    &key,
+                )?);
             }
         }
         let items = raw
@@ -704,7 +727,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             }
             state.query.start = state.cursor.take();
             let limit = state.query.request_limit(state.remaining);
-            let plan = state.query.plan(table.name(), false, limit)?;
+            let plan = state
+                .query
+                .plan(table.name(), table.cursor_key(), false, limit)?;
             let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
             let page = state.query.page(plan, response, state.remaining)?;
             if let Some(remaining) = state.remaining.as_mut() {
@@ -728,15 +753,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The errors of [`send`](Self::send).
     pub async fn count(&self, table: &Table) -> Result<u64, Error> {
         let mut total = 0;
-        let mut start = self.start.clone();
+        // The first request's start is the checked cursor of `after`; the
+        // next ones start at DynamoDB's own `LastEvaluatedKey`.
+        let mut plan = self.plan(table.name(), table.cursor_key(), true, self.limit)?;
         loop {
-            let plan = {
-                let mut query = self.plan(table.name(), true, self.limit)?;
-                if let Some(cursor) = &start {
-                    query.input.exclusive_start_key = Some(cursor.decode(&query.fingerprint)?);
-                }
-                query
-            };
             let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
             total += if plan.excluded_sort_key.is_some() {
                 response
@@ -748,7 +768,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 response.count as u64
             };
             match response.last_evaluated_key {
-                Some(key) => start = Some(Cursor::encode(&plan.fingerprint, &key)?),
+                Some(key) => plan.input.exclusive_start_key = Some(key),
                 None => return Ok(total),
             }
         }
@@ -887,6 +907,8 @@ pub const MAX_CURSOR_LEN: usize = 32 * 1024;
 struct Plan {
     input: QueryInput,
     fingerprint: Fingerprint,
+    /// The table's cursor key, which signs the response's cursors.
+    signing: Option<CursorKey>,
     /// An item with this sort key is not a result (see `sort_key_condition`).
     excluded_sort_key: Option<(&'static str, String)>,
 }

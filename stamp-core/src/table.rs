@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::client::Waiters;
 use tracing::Instrument;
 
+use crate::cursor::CursorKey;
 use crate::{Entity, Error, PrimaryKey, TableDefinition};
 
 /// How long [`Table::create_table`] waits for the new table to become
@@ -28,6 +29,7 @@ const TABLE_ACTIVE_TIMEOUT: Duration = Duration::from_secs(120);
 pub struct Table {
     client: Client,
     name: Arc<str>,
+    cursor_key: Option<CursorKey>,
 }
 
 /// The span every request runs in.
@@ -49,7 +51,39 @@ impl Table {
         Table {
             client,
             name: Arc::from(name.into()),
+            cursor_key: None,
         }
+    }
+
+    /// This table, signing the [`Cursor`](crate::Cursor)s of its queries
+    /// with `key` (HMAC-SHA256), so that a client cannot forge or change
+    /// one: a query given a cursor that is unsigned, changed, or signed with
+    /// another key fails with [`Error::InvalidCursor`] before sending. Give
+    /// every process serving the same clients the same key, a secret of 32
+    /// random bytes or more; changing it invalidates the cursors handed out.
+    /// A signature proves that Stamp produced the cursor, not who holds it.
+    ///
+    /// # Panics
+    ///
+    /// If `key` is empty, which would sign with no secret.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn run(client: aws_sdk_dynamodb::Client, secret: Vec<u8>) {
+    /// let table = stamp_core::Table::new(client, "app").with_cursor_key(secret);
+    /// # }
+    /// ```
+    pub fn with_cursor_key(mut self, key: impl Into<Vec<u8>>) -> Self {
+        let key = key.into();
+        assert!(!key.is_empty(), "a cursor key must not be empty");
+        self.cursor_key = Some(CursorKey::new(key));
+        self
+    }
+
+    /// The key the table signs cursors with, if any.
+    pub(crate) fn cursor_key(&self) -> Option<&CursorKey> {
+        self.cursor_key.as_ref()
     }
 
     /// The SDK client.

@@ -140,6 +140,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
 
             #[automatically_derived]
             impl #krate::Collection for #ident {
+                const NAME: &'static str = ::core::stringify!(#ident);
                 const INDEX: u8 = #index;
                 const MEMBERS: &'static [&'static #krate::EntitySchema] = &[#(<#member_types as #krate::Entity>::SCHEMA),*];
 

@@ -418,6 +418,46 @@ fn generate(container: &Container) -> TokenStream {
         let optional = field.option_inner.is_some();
         Some(quote!(#krate::FieldAttribute { field: #name, attribute: #attribute, optional: #optional }))
     });
+    // `KeyPart::example` of every field a current key template names, for
+    // the catalogue. Spanned at the type, so that a type without `KeyPart`
+    // gets the one error the key builders already give.
+    let mut example_fields: Vec<&Field> = Vec::new();
+    let templates = [&container.pk, &container.sk]
+        .into_iter()
+        .chain(
+            container
+                .indexes
+                .iter()
+                .flat_map(|index| [&index.pk, &index.sk]),
+        )
+        .flatten();
+    for name in templates.flat_map(|template| template.fields()) {
+        if let Some(found) = container.fields.iter().find(|field| field.name == name)
+            && !example_fields.iter().any(|known| known.name == name)
+        {
+            example_fields.push(found);
+        }
+    }
+    let example_arms = example_fields.iter().map(|field| {
+        let name = &field.name;
+        let ty = field.key_type();
+        quote_spanned! {ty.span()=>
+            #name => <#ty as #krate::KeyPart>::example(#name).and_then(|__value| {
+                let mut __out = ::std::string::String::new();
+                <#ty as #krate::KeyPart>::encode_key(&__value, &mut __out).ok()?;
+                (!__out.is_empty()).then_some(__out)
+            }),
+        }
+    });
+    let key_example = quote! {{
+        fn __key_example(__field: &str) -> ::core::option::Option<::std::string::String> {
+            match __field {
+                #(#example_arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+        __key_example
+    }};
     let version_function = version_field.map(|field| {
         let ident = field.ident;
         let ty = field.ty;
@@ -897,6 +937,7 @@ fn generate(container: &Container) -> TokenStream {
                     created_at_attribute: #created_at_attribute,
                     updated_at_attribute: #updated_at_attribute,
                     previous_key: #previous_key_schema,
+                    key_example: #key_example,
                 };
 
                 fn primary_key(&self) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {

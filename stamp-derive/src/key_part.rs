@@ -107,6 +107,10 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                     fn decode_key(encoded: &str) -> ::core::result::Result<Self, #krate::KeyPartError> {
                         <#inner as #krate::KeyPart>::decode_key(encoded).map(Self)
                     }
+
+                    fn example(field: &str) -> ::core::option::Option<Self> {
+                        <#inner as #krate::KeyPart>::example(field).map(Self)
+                    }
                 })
             }
             _ => {
@@ -233,8 +237,17 @@ fn enum_body(
             .collect::<Vec<_>>()
             .join(", ")
     );
+    let example = names.first().map(|(variant, _)| {
+        quote! {
+            fn example(_field: &str) -> ::core::option::Option<Self> {
+                ::core::option::Option::Some(Self::#variant)
+            }
+        }
+    });
     Some(quote! {
         const LEN_HINT: usize = #longest;
+
+        #example
 
         fn encode_key(&self, out: &mut ::std::string::String) -> ::core::result::Result<(), #krate::KeyPartError> {
             out.push_str(match self { #(#encode,)* });

@@ -162,6 +162,8 @@ pub fn table_definition() -> TableDefinition {
         .entity::<LineItem>()
         .entity::<Product>()
         .entity::<Session>()
+        .collection::<CustomerWithOrders>()
+        .collection::<OrderWithItems>()
 }
 
 /// A client for `endpoint`, or for AWS when there is none.

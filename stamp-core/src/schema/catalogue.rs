@@ -1,10 +1,64 @@
-//! The Markdown catalogue of a table's access patterns: one row per
-//! generated get and query method of each entity.
+//! The Markdown catalogue of a table's access patterns: the collections
+//! (one query over several entities) and one row per generated get and
+//! query method of each entity.
 
 use std::fmt::Write;
 
-use super::{IndexProjection, TableBilling, TableDefinition};
-use crate::{EntitySchema, Error, KeyAttribute, KeyTemplate};
+use super::{CollectionSchema, IndexProjection, TableBilling, TableDefinition};
+use crate::collection::{partition_template, same_template_shape};
+use crate::{EntitySchema, Error, IndexSchema, KeyAttribute, KeyTemplate};
+
+/// The `Option` fields of an index's templates: the entity writes the
+/// index's attributes only while all of them are set (a sparse index).
+fn sparse_fields(entity: &EntitySchema, index: &IndexSchema) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    let templates = [Some(&index.partition_key), index.sort_key.as_ref()];
+    for name in templates
+        .into_iter()
+        .flatten()
+        .flat_map(|key| key.template.fields())
+    {
+        let optional = entity
+            .field_attributes
+            .iter()
+            .any(|field| field.field == name && field.optional);
+        if optional && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// `GSI1`, with ` (sparse: only items with `status`)` for a sparse index.
+fn index_label(entity: &EntitySchema, index: &IndexSchema) -> String {
+    let sparse = sparse_fields(entity, index);
+    if sparse.is_empty() {
+        code(index.name)
+    } else {
+        format!(
+            "{} (sparse: only items with {})",
+            code(index.name),
+            sparse
+                .iter()
+                .map(|name| code(name))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        )
+    }
+}
+
+/// The key attribute of `entity` on `index` (0: the table): partition key
+/// and sort key.
+fn keys_on(
+    entity: &'static EntitySchema,
+    index: u8,
+) -> Option<(&'static KeyAttribute, Option<&'static KeyAttribute>)> {
+    if index == 0 {
+        return Some((&entity.partition_key, Some(&entity.sort_key)));
+    }
+    let index = entity.indexes.iter().find(|gsi| gsi.number == index)?;
+    Some((&index.partition_key, index.sort_key.as_ref()))
+}
 
 /// `text` as a Markdown code span that is safe in a table cell.
 fn code(text: &str) -> String {
@@ -68,8 +122,19 @@ fn typed_conditions(sort_key: Option<&KeyAttribute>) -> String {
 
 impl TableDefinition {
     /// A Markdown catalogue of the table's access patterns: the table and
-    /// its indexes, each entity's templates, and one row for every
-    /// generated get and query method of each entity:
+    /// its indexes, each entity's templates (an index is marked sparse when
+    /// its templates use an `Option` field: an item is in it only while the
+    /// field is set), the collections, and one row for every generated get
+    /// and query method of each entity.
+    ///
+    /// Collections are the one-query patterns over several entities that
+    /// share a partition key template on the table or a GSI: those
+    /// recorded with [`collection`](Self::collection) (a
+    /// `#[derive(Collection)]` enum, read with
+    /// `E::query(…).collection::<C>()`), then any other group of entities
+    /// whose partition templates have the same shape, without a name.
+    ///
+    /// The method rows:
     ///
     /// - `E::key(<fields>)` with `table.get(&key)`: a `GetItem`;
     /// - `E::query(<partition key fields>)`: a `Query` on the table, scoped
@@ -81,10 +146,14 @@ impl TableDefinition {
     /// Each row gives the index, the key templates, the scope, the leading
     /// sort-key field prefixes that typed conditions (`=`, `<`, `<=`, `>`,
     /// `>=`, between, begins_with) take, and an example key: the
-    /// [example](Self::example)'s keys, or each field written as
-    /// `<field>-1`.
+    /// [example](Self::example)'s keys, or else each field's
+    /// [`KeyPart::example`](crate::KeyPart::example) encoded as stored
+    /// (`<field>-1` for a `String`, `0000000001` for a `u32`, an enum's
+    /// first variant), and the placeholder `<field>` for a type without an
+    /// example.
     ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-modeling-nosql.html>.
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-modeling-nosql.html>,
+    /// and for sparse indexes <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-indexes-general-sparse-indexes.html>.
     ///
     /// # Errors
     ///
@@ -173,7 +242,7 @@ impl TableDefinition {
                 .map(|index| {
                     let mut keys = vec![&index.partition_key];
                     keys.extend(index.sort_key.as_ref());
-                    format!("{}: {}", code(index.name), templates(&keys))
+                    format!("{}: {}", index_label(entity, index), templates(&keys))
                 })
                 .collect();
             let _ = writeln!(
@@ -191,13 +260,17 @@ impl TableDefinition {
             );
         }
 
+        self.collection_rows(&mut out);
+
         let _ = writeln!(out, "\n## Access patterns\n");
         let _ = writeln!(
             out,
             "Every query keeps to its entity's scope, so other item types in the partition never come back. \
              Typed sort-key conditions (`=`, `<`, `<=`, `>`, `>=`, between, begins_with) take a leading prefix \
-             of the sort-key fields, as listed. Example keys come from an example item when one is recorded \
-             (`TableDefinition::example`), otherwise each field is written as `<field>-1`.\n"
+             of the sort-key fields, as listed. A query of a sparse index returns only the items that are in it, \
+             those whose `Option` fields of the index templates are set. Example keys come from an example item \
+             when one is recorded (`TableDefinition::example`), otherwise from each field type's \
+             `KeyPart::example`, encoded as stored (`<field>` for a type without one).\n"
         );
         let _ = writeln!(
             out,
@@ -208,6 +281,161 @@ impl TableDefinition {
             self.entity_rows(&mut out, entity);
         }
         Ok(out)
+    }
+
+    /// The collections recorded with [`collection`](Self::collection), then
+    /// the groups of entities that share a partition key template (on the
+    /// table or a GSI) and are not all members of one recorded collection.
+    fn collection_groups(&self) -> Vec<CollectionSchema> {
+        let mut groups = self.collections.clone();
+        let mut numbers: Vec<u8> = vec![0];
+        for entity in &self.entities {
+            for index in entity.indexes {
+                if !numbers.contains(&index.number) {
+                    numbers.push(index.number);
+                }
+            }
+        }
+        numbers[1..].sort_unstable();
+        for number in numbers {
+            let mut found: Vec<Vec<&'static EntitySchema>> = Vec::new();
+            for entity in &self.entities {
+                let Some(template) = partition_template(entity, number) else {
+                    continue;
+                };
+                match found.iter_mut().find(|group| {
+                    partition_template(group[0], number)
+                        .is_some_and(|first| same_template_shape(first, template))
+                }) {
+                    Some(group) => group.push(entity),
+                    None => found.push(vec![entity]),
+                }
+            }
+            for members in found.into_iter().filter(|group| group.len() > 1) {
+                let covered = self.collections.iter().any(|collection| {
+                    collection.index == number
+                        && members.iter().all(|member| {
+                            collection
+                                .members
+                                .iter()
+                                .any(|known| known.type_name == member.type_name)
+                        })
+                });
+                if !covered {
+                    groups.push(CollectionSchema {
+                        name: "",
+                        index: number,
+                        members,
+                    });
+                }
+            }
+        }
+        groups
+    }
+
+    fn collection_rows(&self, out: &mut String) {
+        let _ = writeln!(out, "\n## Collections\n");
+        let groups = self.collection_groups();
+        if groups.is_empty() {
+            let _ = writeln!(
+                out,
+                "None: no two entities share a partition key template on the table or an index."
+            );
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "Entities that share a partition key template: one `Query` per page reads the whole partition, \
+             every member's items in sort-key order, each decoded by its type attribute into the collection enum \
+             (`#[derive(Collection)]`, recorded with `TableDefinition::collection`). A group without a name \
+             has no recorded enum.\n"
+        );
+        let _ = writeln!(
+            out,
+            "| collection | index | partition key | members (sort key) | query | example key |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|---|");
+        for group in groups {
+            let Some(first) = group.members.first() else {
+                continue;
+            };
+            let Some((partition, _)) = keys_on(first, group.index) else {
+                continue;
+            };
+            let index = if group.index == 0 {
+                "table".to_owned()
+            } else {
+                first
+                    .indexes
+                    .iter()
+                    .find(|gsi| gsi.number == group.index)
+                    .map_or("—".to_owned(), |gsi| code(gsi.name))
+            };
+            let members: Vec<String> = group
+                .members
+                .iter()
+                .map(|member| {
+                    let sort = keys_on(member, group.index)
+                        .and_then(|(_, sort)| sort)
+                        .map_or("no sort key".to_owned(), |sort| {
+                            code(&format!("{} = {}", sort.name, sort.template.source))
+                        });
+                    let sparse = member
+                        .indexes
+                        .iter()
+                        .find(|gsi| gsi.number == group.index)
+                        .map(|gsi| sparse_fields(member, gsi))
+                        .unwrap_or_default();
+                    let sparse = if sparse.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ", only items with {}",
+                            sparse
+                                .iter()
+                                .map(|name| code(name))
+                                .collect::<Vec<_>>()
+                                .join(" and ")
+                        )
+                    };
+                    format!("{} ({sort}{sparse})", code(member.type_name))
+                })
+                .collect();
+            let method = if group.index == 0 {
+                "query".to_owned()
+            } else {
+                format!("query_gsi{}", group.index)
+            };
+            let enum_name = if group.name.is_empty() {
+                "…"
+            } else {
+                group.name
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {index} | {} | {} | {} | {} |",
+                if group.name.is_empty() {
+                    "—".to_owned()
+                } else {
+                    code(group.name)
+                },
+                code(&format!(
+                    "{} = {}",
+                    partition.name, partition.template.source
+                )),
+                members.join("<br>"),
+                code(&format!(
+                    "{}::{method}({}).collection::<{enum_name}>()",
+                    first.type_name,
+                    parameters(&[&partition.template])
+                )),
+                code(&format!(
+                    "{} = {}",
+                    partition.name,
+                    self.example_key(first, partition)
+                )),
+            );
+        }
     }
 
     fn entity_rows(&self, out: &mut String, entity: &'static EntitySchema) {
@@ -251,7 +479,7 @@ impl TableDefinition {
                     parameters(&[&index.partition_key.template])
                 )),
                 code(name),
-                code(index.name),
+                index_label(entity, index),
                 templates(&keys),
                 scope(index.sort_key.as_ref()),
                 typed_conditions(index.sort_key.as_ref()),

@@ -176,6 +176,15 @@ pub struct TableIndex {
     pub projection: IndexProjection,
 }
 
+/// A collection recorded with [`TableDefinition::collection`].
+#[derive(Debug, Clone)]
+pub(crate) struct CollectionSchema {
+    pub(crate) name: &'static str,
+    /// 0 for the table, else the GSI number.
+    pub(crate) index: u8,
+    pub(crate) members: Vec<&'static EntitySchema>,
+}
+
 /// The key attribute values of one example item, by attribute name.
 #[derive(Debug, Clone)]
 struct Example {
@@ -236,6 +245,7 @@ pub struct TableDefinition {
     projections: Vec<(String, IndexProjection)>,
     point_in_time_recovery: bool,
     examples: Vec<Example>,
+    collections: Vec<CollectionSchema>,
 }
 
 impl Default for TableDefinition {
@@ -246,6 +256,7 @@ impl Default for TableDefinition {
             projections: Vec::new(),
             point_in_time_recovery: true,
             examples: Vec::new(),
+            collections: Vec::new(),
         }
     }
 }
@@ -377,6 +388,32 @@ impl TableDefinition {
             values,
         });
         Ok(definition)
+    }
+
+    /// Records collection `C` (a `#[derive(Collection)]` enum: entities
+    /// sharing a partition key template, read together by one query), and
+    /// adds its members that are not in the definition yet. The
+    /// [catalogue](Self::catalogue) lists it under its name; without any
+    /// recorded collection it lists the groups of entities whose partition
+    /// templates match instead. Recording `C` again replaces it.
+    pub fn collection<C: crate::Collection>(mut self) -> Self {
+        for member in C::MEMBERS {
+            if !self
+                .entities
+                .iter()
+                .any(|entity| entity.type_name == member.type_name)
+            {
+                self.entities.push(member);
+            }
+        }
+        self.collections
+            .retain(|collection| collection.name != C::NAME || collection.index != C::INDEX);
+        self.collections.push(CollectionSchema {
+            name: C::NAME,
+            index: C::INDEX,
+            members: C::MEMBERS.to_vec(),
+        });
+        self
     }
 
     /// The partition key and sort key attribute names, such as `("PK", "SK")`.
@@ -600,8 +637,10 @@ impl TableDefinition {
     }
 
     /// An example value of key attribute `key` of `entity`: the recorded
-    /// [example](Self::example)'s, or each field as `<field>-1`, escaped as
-    /// the key builder escapes.
+    /// [example](Self::example)'s, or else each field's
+    /// [`KeyPart::example`](crate::KeyPart::example) encoded and escaped as
+    /// the key builder does, and the placeholder `<field>` for a type
+    /// without one.
     pub(crate) fn example_key(
         &self,
         entity: &'static EntitySchema,
@@ -619,9 +658,12 @@ impl TableDefinition {
         for segment in key.template.segments {
             match segment {
                 Segment::Literal(text) => builder.literal(text),
-                Segment::Field(name) => builder
-                    .str_field(name, &format!("{name}-1"))
-                    .expect("a sample value is not empty"),
+                Segment::Field(name) => match (entity.key_example)(name) {
+                    Some(encoded) => builder
+                        .str_field(name, &encoded)
+                        .expect("an example encoding is not empty"),
+                    None => builder.literal(&format!("<{name}>")),
+                },
             }
         }
         builder.finish()
