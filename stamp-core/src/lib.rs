@@ -15,6 +15,9 @@
 //!   (`#[stamp(previous(…))]`) to the current one, resumably.
 //! - `streams` (feature `streams`): DynamoDB Streams records decoded into
 //!   typed changes of a [`Collection`].
+//! - [`local`]: SDK clients for a local server, and (feature `local`)
+//!   `local::LocalDynamoDb`, an embedded DynamoDB (dynoxide) on a loopback
+//!   port of your process, for tests and tools: no Docker, JVM or Python.
 //! - [`Error`]: every error, in DynamoDB's terms.
 //!
 //! # Key encodings
