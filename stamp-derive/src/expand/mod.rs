@@ -16,13 +16,15 @@ use crate::ctxt::Ctxt;
 
 mod attributes;
 mod codecs;
+mod fallback;
 mod item;
 mod keys;
 mod parsers;
 mod queries;
 mod schema;
 
-/// The derive's entry point: the generated code, or only the errors.
+/// The derive's entry point: the generated code, or the errors with a stub
+/// of the generated surface ([`fallback`]).
 pub fn derive_item(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
     let ident = &input.ident;
@@ -45,12 +47,17 @@ pub fn derive_item(input: &DeriveInput) -> TokenStream {
             fields: Fields::Named(named),
             ..
         }) if input.generics.params.is_empty() => named,
-        _ => return cx.check().err().unwrap_or_default(),
+        _ => {
+            return match cx.into_result() {
+                Ok(()) => TokenStream::new(),
+                Err(errors) => fallback::fallback(input, None, errors),
+            };
+        }
     };
     let container = Container::from_ast(&mut cx, input, named);
     match check::check(cx, &container) {
         Ok(model) => generate(&model),
-        Err(errors) => errors,
+        Err(errors) => fallback::fallback(input, Some(&container), errors),
     }
 }
 
