@@ -84,6 +84,17 @@ impl<'a> Key<'a> {
     }
 }
 
+impl IndexKeys<'_> {
+    /// `text(attribute, template)` of the sort key, or `""` without one:
+    /// the sort-key clause of a documentation line.
+    pub fn sort_key_text(&self, text: impl FnOnce(&str, String) -> String) -> String {
+        self.sk
+            .as_ref()
+            .map(|key| text(&self.index.sk_attribute.value, key.source()))
+            .unwrap_or_default()
+    }
+}
+
 impl<'a> Model<'a> {
     /// The model of `container`, or `None` when a template is missing, did
     /// not parse, names an unknown field or an index number is out of

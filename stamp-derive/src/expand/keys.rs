@@ -235,15 +235,7 @@ pub fn index_key_function(model: &Model, position: usize, index: &IndexKeys) -> 
         index.index.name,
         index.index.pk_attribute.value,
         index.pk.source(),
-        index
-            .sk
-            .as_ref()
-            .map(|key| format!(
-                ", `{}` = `{}`",
-                index.index.sk_attribute.value,
-                key.source()
-            ))
-            .unwrap_or_default(),
+        index.sort_key_text(|attribute, source| format!(", `{attribute}` = `{source}`")),
     );
     quote! {
         #[doc = #doc]

@@ -39,15 +39,9 @@ pub fn query_functions(model: &Model) -> Vec<TokenStream> {
             index.index.name,
             index.index.pk_attribute.value,
             index.pk.source(),
-            index
-                .sk
-                .as_ref()
-                .map(|key| format!(
-                    " and the sort key `{}` within `{}`",
-                    index.index.sk_attribute.value,
-                    key.source()
-                ))
-                .unwrap_or_default(),
+            index.sort_key_text(|attribute, source| format!(
+                " and the sort key `{attribute}` within `{source}`"
+            )),
         );
         functions.push(query_function(
             model,
