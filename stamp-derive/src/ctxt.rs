@@ -25,6 +25,11 @@ impl Ctxt {
 
     /// `Ok` without errors, otherwise every error as `compile_error!`s.
     pub fn check(self) -> Result<(), TokenStream> {
+        self.into_result().map_err(|error| error.to_compile_error())
+    }
+
+    /// `Ok` without errors, otherwise every error combined into one.
+    pub fn into_result(self) -> Result<(), syn::Error> {
         let mut errors = self.errors.into_iter();
         match errors.next() {
             None => Ok(()),
@@ -32,7 +37,7 @@ impl Ctxt {
                 for error in errors {
                     combined.combine(error);
                 }
-                Err(combined.to_compile_error())
+                Err(combined)
             }
         }
     }

@@ -4,8 +4,9 @@
 //! Each derive runs three steps over a typed model, as serde_derive does:
 //! [`ast`] reads the attributes (collecting every error), [`check`] applies
 //! the rules that involve several attributes, and [`expand`] generates the
-//! code. Errors of one struct are reported together; when there is any,
-//! nothing else is emitted, so no follow-on errors appear.
+//! code. Errors of one struct are reported together; beside them
+//! `#[derive(Item)]` emits a stub of its surface (`expand::fallback`), so
+//! no follow-on errors appear.
 
 #![warn(missing_docs)]
 

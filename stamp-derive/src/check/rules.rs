@@ -1,4 +1,5 @@
 //! The rules of `#[derive(Item)]` that involve several attributes or fields.
+//! Each one reports every offence and goes on.
 
 use std::collections::BTreeMap;
 

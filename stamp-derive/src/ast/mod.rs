@@ -1,0 +1,186 @@
+//! Reads a `#[derive(Item)]` struct and its attributes into a typed model.
+//! Every malformed attribute is recorded in the [`Ctxt`](crate::ctxt::Ctxt);
+//! reading goes on. [`container`] reads the struct's attributes, [`field`]
+//! its fields, [`serde`] mirrors what serde stores, and [`attr`] holds the
+//! option reader that reports a repeated option.
+
+use proc_macro2::Span;
+use syn::{Attribute, DeriveInput, Fields, Ident, LitStr, Type};
+
+use crate::template::Piece;
+
+mod attr;
+mod container;
+mod field;
+mod serde;
+
+pub use self::serde::SerdeField;
+
+/// The struct, as the derive sees it.
+pub struct Container<'a> {
+    pub ident: &'a Ident,
+    /// The path of the runtime: `::stamp` unless `#[stamp(crate = "…")]`.
+    pub krate: syn::Path,
+    pub type_name: String,
+    pub type_attribute: Name,
+    pub pk_attribute: Name,
+    pub sk_attribute: Name,
+    pub pk: Option<Template>,
+    pub sk: Option<Template>,
+    /// Whether `#[pk]` / `#[sk]` were written at all, even malformed, so
+    /// that a malformed one is not also reported as missing.
+    pub pk_written: bool,
+    pub sk_written: bool,
+    pub indexes: Vec<Index>,
+    pub fields: Vec<Field<'a>>,
+    /// The earlier key format of `#[stamp(previous(pk = "…", sk = "…"))]`.
+    pub previous: Option<Previous>,
+}
+
+/// `#[stamp(previous(…))]`: the key templates of an earlier format. A
+/// template left out is the current one.
+pub struct Previous {
+    /// The `previous` path, for spans.
+    pub path: syn::Path,
+    pub pk: Option<Template>,
+    pub sk: Option<Template>,
+}
+
+/// An attribute name, with the span of the literal that set it (`None` for
+/// a default).
+pub struct Name {
+    pub value: String,
+    pub span: Option<Span>,
+}
+
+impl Name {
+    fn default(value: &str) -> Self {
+        Name {
+            value: value.to_owned(),
+            span: None,
+        }
+    }
+
+    fn from_literal(literal: &LitStr) -> Self {
+        Name {
+            value: literal.value(),
+            span: Some(literal.span()),
+        }
+    }
+}
+
+/// One key template attribute.
+pub struct Template {
+    /// The string literal, for spans.
+    pub literal: LitStr,
+    /// How the attribute is written in messages, such as `#[gsi1(sk)]`.
+    pub label: String,
+    /// The parsed pieces; `None` after a syntax error (already reported).
+    pub pieces: Option<Vec<Piece>>,
+}
+
+impl Template {
+    /// The field names of the template, in order.
+    pub fn fields(&self) -> impl Iterator<Item = &str> {
+        self.pieces
+            .iter()
+            .flatten()
+            .filter_map(|piece| match piece {
+                Piece::Field(name) => Some(name.as_str()),
+                Piece::Literal(_) => None,
+            })
+    }
+}
+
+/// One `#[gsiN…]` attribute.
+pub struct Index {
+    pub number: u32,
+    pub attribute: Attribute,
+    pub name: String,
+    pub pk_attribute: Name,
+    pub sk_attribute: Name,
+    pub pk: Option<Template>,
+    pub sk: Option<Template>,
+}
+
+/// One field of the struct.
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    /// The field name without `r#`, as placeholders name it.
+    pub name: String,
+    pub ty: &'a Type,
+    /// `T` when the field is an `Option<T>`.
+    pub option_inner: Option<&'a Type>,
+    /// The attribute name serde gives the field; `None` when serde flattens
+    /// or skips it.
+    pub serialized: Option<String>,
+    /// The `ttl` of `#[stamp(ttl)]`, when the field is the item's TTL.
+    pub ttl: Option<syn::Path>,
+    /// The `version` of `#[stamp(version)]`: the optimistic-locking counter.
+    pub version: Option<syn::Path>,
+    /// The `created_at` of `#[stamp(created_at)]`: stamped on create.
+    pub created_at: Option<syn::Path>,
+    /// The `updated_at` of `#[stamp(updated_at)]`: stamped on every write.
+    pub updated_at: Option<syn::Path>,
+    /// serde's field attributes that change how the value is stored, which
+    /// the generated encoders and decoders copy.
+    pub serde: SerdeField,
+}
+
+impl<'a> Container<'a> {
+    /// The field named `name` in templates.
+    pub fn field(&self, name: &str) -> Option<&Field<'a>> {
+        self.fields.iter().find(|field| field.name == name)
+    }
+}
+
+impl Field<'_> {
+    /// The type a key uses: `T` for `Option<T>`, else the field type.
+    pub fn key_type(&self) -> &Type {
+        self.option_inner.unwrap_or(self.ty)
+    }
+
+    /// Whether the key type is `String`, so key builders take `&str`.
+    pub fn is_string(&self) -> bool {
+        match self.key_type() {
+            Type::Path(path) if path.qself.is_none() => {
+                let names: Vec<String> = path
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                let plain = path.path.segments.iter().all(|s| s.arguments.is_none());
+                plain
+                    && matches!(
+                        names.iter().map(String::as_str).collect::<Vec<_>>()[..],
+                        ["String"] | ["std", "string", "String"] | ["alloc", "string", "String"]
+                    )
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The number N of a `gsiN` attribute path.
+pub fn index_number(attribute: &Attribute) -> Option<u32> {
+    let ident = attribute.path().get_ident()?.to_string();
+    let digits = ident.strip_prefix("gsi")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The kind of data `input` holds, when it is not a struct with named fields.
+pub fn unsupported_shape(input: &DeriveInput) -> Option<&'static str> {
+    match &input.data {
+        syn::Data::Struct(data) => match data.fields {
+            Fields::Named(_) => None,
+            Fields::Unnamed(_) => Some("a tuple struct"),
+            Fields::Unit => Some("a unit struct"),
+        },
+        syn::Data::Enum(_) => Some("an enum"),
+        syn::Data::Union(_) => Some("a union"),
+    }
+}

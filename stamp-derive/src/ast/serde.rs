@@ -1,0 +1,118 @@
+//! Mirrors the serde attributes that decide how a field is stored: its
+//! attribute name (`rename`, `rename_all`, `skip`, `flatten`) and its
+//! custom (de)serializers. serde reports its own attribute errors, so
+//! reading them never records one.
+
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, Expr, LitStr, Token};
+
+use crate::case::RenameRule;
+
+/// The serde attributes of a field that change its stored form: every
+/// value Stamp serializes itself goes through them too.
+#[derive(Default)]
+pub struct SerdeField {
+    /// `#[serde(with = "…")]`
+    pub with: Option<LitStr>,
+    /// `#[serde(serialize_with = "…")]`
+    pub serialize_with: Option<LitStr>,
+    /// `#[serde(deserialize_with = "…")]`
+    pub deserialize_with: Option<LitStr>,
+    /// `#[serde(skip_serializing_if = "…")]`
+    pub skip_serializing_if: Option<LitStr>,
+}
+
+impl SerdeField {
+    /// Whether serialization goes through something other than the type's
+    /// own `Serialize`.
+    pub fn custom_serialize(&self) -> bool {
+        self.with.is_some() || self.serialize_with.is_some() || self.skip_serializing_if.is_some()
+    }
+}
+
+/// What serde's field attributes say: the stored name (`None` when serde
+/// flattens or skips the field) and the custom (de)serializers.
+pub struct SerdeFieldAttributes {
+    pub serialized: Option<String>,
+    pub serde: SerdeField,
+}
+
+/// Reads `#[serde(rename_all = "…")]` from a container attribute.
+pub fn read_rename_all(attribute: &Attribute, rename_all: &mut Option<RenameRule>) {
+    let _ = attribute.parse_nested_meta(|meta| {
+        if meta.path.is_ident("rename_all") {
+            if let Some(rule) = serde_name(&meta)? {
+                *rename_all = RenameRule::from_name(&rule);
+            }
+        } else {
+            skip_value(&meta)?;
+        }
+        Ok(())
+    });
+}
+
+/// Reads the serde attributes of a field whose default stored name is
+/// `serialized`.
+pub fn read_field(attributes: &[Attribute], serialized: String) -> SerdeFieldAttributes {
+    let mut found = SerdeFieldAttributes {
+        serialized: Some(serialized),
+        serde: SerdeField::default(),
+    };
+    for attribute in attributes.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attribute.parse_nested_meta(|meta| {
+            let serde = &mut found.serde;
+            if meta.path.is_ident("rename") {
+                if let Some(renamed) = serde_name(&meta)? {
+                    found.serialized = Some(renamed);
+                }
+            } else if meta.path.is_ident("flatten")
+                || meta.path.is_ident("skip")
+                || meta.path.is_ident("skip_serializing")
+            {
+                found.serialized = None;
+            } else if let Some(slot) = [
+                ("with", &mut serde.with),
+                ("serialize_with", &mut serde.serialize_with),
+                ("deserialize_with", &mut serde.deserialize_with),
+                ("skip_serializing_if", &mut serde.skip_serializing_if),
+            ]
+            .into_iter()
+            .find_map(|(name, slot)| meta.path.is_ident(name).then_some(slot))
+            {
+                *slot = Some(meta.value()?.parse::<LitStr>()?);
+            } else {
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
+/// Skips the value of a nested meta item that is not ours (`= expr` or
+/// `(…)`), so other crates' attributes do not stop parsing.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+/// Reads `name = "…"` or `name(serialize = "…", …)` from serde's attributes.
+fn serde_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
+    if meta.input.peek(Token![=]) {
+        return Ok(Some(meta.value()?.parse::<LitStr>()?.value()));
+    }
+    let mut found = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("serialize") {
+            found = Some(inner.value()?.parse::<LitStr>()?.value());
+        } else {
+            skip_value(&inner)?;
+        }
+        Ok(())
+    })?;
+    Ok(found)
+}

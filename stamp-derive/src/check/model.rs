@@ -1,0 +1,168 @@
+//! The checked model: what expansion reads. Every template here parsed, and
+//! every placeholder is resolved to its field, so code generation never
+//! looks a name up or unwraps an `Option` the checks guarantee.
+
+use syn::Ident;
+
+use crate::ast::{Container, Field, Index, Template};
+use crate::template::Piece;
+
+/// A `#[derive(Item)]` struct that passed every check.
+pub struct Model<'a> {
+    pub container: &'a Container<'a>,
+    /// The path of the runtime.
+    pub krate: &'a syn::Path,
+    pub ident: &'a Ident,
+    pub pk: Key<'a>,
+    pub sk: Key<'a>,
+    /// The GSIs in order of number; a position here is the position in
+    /// `EntitySchema::indexes`.
+    pub indexes: Vec<IndexKeys<'a>>,
+    /// The templates of `#[stamp(previous(…))]`, a left-out one being the
+    /// current one.
+    pub previous: Option<(Key<'a>, Key<'a>)>,
+    pub ttl: Option<Stored<'a>>,
+    pub version: Option<Stored<'a>>,
+    pub created_at: Option<Stored<'a>>,
+    pub updated_at: Option<Stored<'a>>,
+}
+
+/// A key template whose placeholders name fields of the struct.
+pub struct Key<'a> {
+    pub template: &'a Template,
+    pub segments: Vec<Segment<'a>>,
+}
+
+/// One piece of a checked template.
+pub enum Segment<'a> {
+    Literal(&'a str),
+    Field(&'a Field<'a>),
+}
+
+/// One checked `#[gsiN…]`.
+pub struct IndexKeys<'a> {
+    pub index: &'a Index,
+    pub number: u8,
+    pub pk: Key<'a>,
+    pub sk: Option<Key<'a>>,
+}
+
+/// A field serde stores, with its attribute name.
+#[derive(Clone, Copy)]
+pub struct Stored<'a> {
+    pub field: &'a Field<'a>,
+    pub attribute: &'a str,
+}
+
+impl<'a> Key<'a> {
+    /// Resolves `template`; `None` when it did not parse or names an unknown
+    /// field (both reported by the checks).
+    fn resolve(container: &'a Container<'a>, template: &'a Template) -> Option<Key<'a>> {
+        let segments = template
+            .pieces
+            .as_ref()?
+            .iter()
+            .map(|piece| match piece {
+                Piece::Literal(text) => Some(Segment::Literal(text)),
+                Piece::Field(name) => container.field(name).map(Segment::Field),
+            })
+            .collect::<Option<_>>()?;
+        Some(Key { template, segments })
+    }
+
+    /// The template as written.
+    pub fn source(&self) -> String {
+        self.template.literal.value()
+    }
+
+    /// The fields of the template, in order.
+    pub fn fields(&self) -> impl Iterator<Item = &'a Field<'a>> + '_ {
+        self.segments.iter().filter_map(|segment| match segment {
+            Segment::Field(field) => Some(*field),
+            Segment::Literal(_) => None,
+        })
+    }
+}
+
+impl IndexKeys<'_> {
+    /// `text(attribute, template)` of the sort key, or `""` without one:
+    /// the sort-key clause of a documentation line.
+    pub fn sort_key_text(&self, text: impl FnOnce(&str, String) -> String) -> String {
+        self.sk
+            .as_ref()
+            .map(|key| text(&self.index.sk_attribute.value, key.source()))
+            .unwrap_or_default()
+    }
+}
+
+impl<'a> Model<'a> {
+    /// The model of `container`, or `None` when a template is missing, did
+    /// not parse, names an unknown field or an index number is out of
+    /// range: each reported by the checks.
+    pub fn new(container: &'a Container<'a>) -> Option<Model<'a>> {
+        let resolve = |template: Option<&'a Template>| Key::resolve(container, template?);
+        let mut indexes = container
+            .indexes
+            .iter()
+            .map(|index| {
+                Some(IndexKeys {
+                    index,
+                    number: u8::try_from(index.number).ok()?,
+                    pk: resolve(index.pk.as_ref())?,
+                    sk: match &index.sk {
+                        Some(template) => Some(Key::resolve(container, template)?),
+                        None => None,
+                    },
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        indexes.sort_by_key(|index| index.number);
+        let previous = match &container.previous {
+            Some(previous) => Some((
+                resolve(previous.pk.as_ref().or(container.pk.as_ref()))?,
+                resolve(previous.sk.as_ref().or(container.sk.as_ref()))?,
+            )),
+            None => None,
+        };
+        let special = |marker: fn(&Field) -> bool| {
+            container.fields.iter().find_map(|field| {
+                let attribute = field.serialized.as_deref().filter(|_| marker(field))?;
+                Some(Stored { field, attribute })
+            })
+        };
+        Some(Model {
+            container,
+            krate: &container.krate,
+            ident: container.ident,
+            pk: resolve(container.pk.as_ref())?,
+            sk: resolve(container.sk.as_ref())?,
+            indexes,
+            previous,
+            ttl: special(|field| field.ttl.is_some()),
+            version: special(|field| field.version.is_some()),
+            created_at: special(|field| field.created_at.is_some()),
+            updated_at: special(|field| field.updated_at.is_some()),
+        })
+    }
+
+    /// The fields serde stores, with their attribute names.
+    pub fn stored_fields(&self) -> impl Iterator<Item = Stored<'a>> + '_ {
+        self.container.fields.iter().filter_map(|field| {
+            Some(Stored {
+                field,
+                attribute: field.serialized.as_deref()?,
+            })
+        })
+    }
+}
+
+/// The distinct fields of some keys, in order of first use.
+pub fn distinct_fields<'a>(keys: &[&Key<'a>]) -> Vec<&'a Field<'a>> {
+    let mut fields: Vec<&Field> = Vec::new();
+    for field in keys.iter().flat_map(|key| key.fields()) {
+        if !fields.iter().any(|known| known.name == field.name) {
+            fields.push(field);
+        }
+    }
+    fields
+}

@@ -1,0 +1,115 @@
+//! Typed attribute constants (`Order::STATUS`) for conditions, filters and
+//! updates, and `Entity::key_attribute_from_values`, which rebuilds index
+//! attributes from the values an update knows.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::check::{Key, Model, Stored, distinct_fields};
+use crate::expand::codecs::{decoder_name, encoder_name};
+use crate::expand::keys::{TemplatePlace, build_key};
+
+/// One `pub const FIELD: Attribute<Self, T, Kind>` per stored field.
+pub fn attribute_constants(model: &Model) -> Vec<TokenStream> {
+    let krate = model.krate;
+    let ident = model.ident;
+    let primary_key_fields: Vec<&str> = model
+        .pk
+        .fields()
+        .chain(model.sk.fields())
+        .map(|field| field.name.as_str())
+        .collect();
+    model
+        .stored_fields()
+        .map(|Stored { field, attribute }| {
+            let constant = format_ident!("{}", field.name.to_uppercase());
+            let ty = field.key_type();
+            let (kind, what) = if primary_key_fields.contains(&field.name.as_str()) {
+                (quote!(#krate::PrimaryKeyField), "a primary-key field: conditions only, no update")
+            } else if field.option_inner.is_some() {
+                (quote!(#krate::Optional), "optional: an update may set or remove it")
+            } else {
+                (quote!(#krate::Required), "an update may set it")
+            };
+            let doc = format!("The `{attribute}` attribute of `{ident}`, for conditions, filters and updates ({what}).");
+            let encoder = encoder_name(field);
+            quote! {
+                #[doc = #doc]
+                pub const #constant: #krate::Attribute<Self, #ty, #kind> = #krate::Attribute::with_encoder(#attribute, #encoder);
+            }
+        })
+        .collect()
+}
+
+/// The match arms of `key_attribute_from_values`: each GSI key attribute
+/// built from the stored values of its fields.
+pub fn from_values_arms(model: &Model) -> Vec<TokenStream> {
+    let mut arms = Vec::new();
+    for (position, index) in model.indexes.iter().enumerate() {
+        arms.push(from_values_arm(
+            model,
+            &index.pk,
+            &index.index.pk_attribute.value,
+            TemplatePlace::IndexPartitionKey(position),
+        ));
+        if let Some(key) = &index.sk {
+            arms.push(from_values_arm(
+                model,
+                key,
+                &index.index.sk_attribute.value,
+                TemplatePlace::IndexSortKey(position),
+            ));
+        }
+    }
+    arms
+}
+
+fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePlace) -> TokenStream {
+    let krate = model.krate;
+    let fields = distinct_fields(&[key]);
+    if let Some(unstored) = fields.iter().find(|field| field.serialized.is_none()) {
+        let reason = format!(
+            "`{attribute}` is built from `{}`, which serde does not store, so an update cannot rebuild it",
+            unstored.name
+        );
+        return quote! {
+            #attribute => ::core::result::Result::Err(#krate::Error::InvalidUpdate {
+                entity: __schema.type_name,
+                reason: ::std::string::String::from(#reason),
+            }),
+        };
+    }
+    let bindings = fields.iter().map(|field| {
+        let ident = field.ident;
+        let ty = field.key_type();
+        let stored = field.serialized.clone().unwrap_or_else(|| field.name.clone());
+        let decoder = decoder_name(field);
+        let decoded = quote! {
+            #decoder(__values.get(#stored)).map_err(|__source| #krate::Error::Deserialize {
+                entity: __schema.type_name,
+                source: __source,
+            })?
+        };
+        if field.option_inner.is_some() {
+            quote! {
+                let #ident: #ty = match #decoded {
+                    ::core::option::Option::Some(__value) => __value,
+                    ::core::option::Option::None => return ::core::result::Result::Ok(::core::option::Option::None),
+                };
+                let #ident = &#ident;
+            }
+        } else {
+            quote! {
+                let #ident: #ty = #decoded;
+                let #ident = &#ident;
+            }
+        }
+    });
+    let build = build_key(model, key, &place);
+    quote! {
+        #attribute => {
+            #(#bindings)*
+            ::core::result::Result::Ok(::core::option::Option::Some(#build))
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! The codecs of the fields: one encoder per stored field (the attribute
+//! value `to_item` stores for it), one decoder per field of a GSI template
+//! (its stored value back), both through the field's own serde attributes.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
+use syn::spanned::Spanned;
+
+use crate::ast::Field;
+use crate::check::{Key, Model, distinct_fields};
+
+/// The encoders of every stored field, then the decoders of every stored
+/// field of a GSI template.
+pub fn codecs(model: &Model) -> Vec<TokenStream> {
+    let krate = model.krate;
+    let mut codecs: Vec<TokenStream> = model
+        .stored_fields()
+        .map(|stored| field_encoder(krate, stored.field))
+        .collect();
+    let index_keys: Vec<&Key> = model
+        .indexes
+        .iter()
+        .flat_map(|index| std::iter::once(&index.pk).chain(&index.sk))
+        .collect();
+    codecs.extend(
+        distinct_fields(&index_keys)
+            .into_iter()
+            .filter(|field| field.serialized.is_some())
+            .map(|field| field_decoder(krate, field)),
+    );
+    codecs
+}
+
+/// The name of the generated encoder of `field`.
+pub fn encoder_name(field: &Field) -> Ident {
+    format_ident!("__stamp_encode_{}", field.name)
+}
+
+/// The name of the generated decoder of `field`.
+pub fn decoder_name(field: &Field) -> Ident {
+    format_ident!("__stamp_decode_{}", field.name)
+}
+
+/// `#[serde(crate = "…")]` for the wrapper structs of the codecs.
+fn serde_crate(krate: &syn::Path) -> String {
+    format!("{}::__private::serde", quote!(#krate))
+}
+
+/// The encoder of one serialized field: a value of its key type (`T` for
+/// `Option<T>`) to the attribute value `to_item` stores for it, through the
+/// field's own serde attributes (a one-field wrapper struct serialized the
+/// way `to_item` serializes the entity), `None` when `to_item` stores no
+/// attribute (an empty set, a skipped value). A TTL is epoch seconds.
+fn field_encoder(krate: &syn::Path, field: &Field) -> TokenStream {
+    let name = encoder_name(field);
+    let key_ty = field.key_type();
+    let ty = field.ty;
+    if field.ttl.is_some() {
+        return quote_spanned! {ty.span()=>
+            #[allow(non_snake_case)]
+            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+                ::core::result::Result::Ok(::core::option::Option::Some(#krate::__private::AttributeValue::N(
+                    ::std::string::ToString::to_string(&<#key_ty as #krate::TimeToLive>::epoch_seconds(__value)),
+                )))
+            }
+        };
+    }
+    let serde_path = serde_crate(krate);
+    let serde = &field.serde;
+    if !serde.custom_serialize() {
+        return quote! {
+            #[allow(non_snake_case)]
+            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+                #[derive(#krate::__private::serde::Serialize)]
+                #[serde(crate = #serde_path)]
+                struct __Wrapper<'__stamp> {
+                    #[serde(rename = "v")]
+                    v: &'__stamp #key_ty,
+                }
+                #krate::__private::encode_field(&__Wrapper { v: __value })
+            }
+        };
+    }
+    let serialize = match (&serde.with, &serde.serialize_with) {
+        (Some(with), _) => {
+            let path: syn::Path = with.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));
+            Some(quote!(#path::serialize))
+        }
+        (None, Some(path)) => {
+            let path: syn::Path = path.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));
+            Some(quote!(#path))
+        }
+        (None, None) => None,
+    };
+    let serialize_helper = serialize.map(|path| {
+        quote! {
+            fn __serialize<__S: #krate::__private::serde::Serializer>(__value: &&#ty, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                #path(*__value, __serializer)
+            }
+        }
+    });
+    let skip_helper = serde.skip_serializing_if.as_ref().map(|path| {
+        let path: syn::Path = path.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));
+        quote! {
+            fn __skip(__value: &&#ty) -> bool {
+                #path(*__value)
+            }
+        }
+    });
+    let serialize_attribute = serialize_helper
+        .as_ref()
+        .map(|_| quote!(#[serde(serialize_with = "__serialize")]));
+    let skip_attribute = skip_helper
+        .as_ref()
+        .map(|_| quote!(#[serde(skip_serializing_if = "__skip")]));
+    // The wrapper holds the field's own type, so an `Option` field's value is
+    // rebuilt as `Some` (a clone) for its serializer.
+    let value = if field.option_inner.is_some() {
+        quote_spanned! {key_ty.span()=>
+            &::core::option::Option::Some(::core::clone::Clone::clone(__value))
+        }
+    } else {
+        quote!(__value)
+    };
+    quote! {
+        #[allow(non_snake_case)]
+        fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+            #serialize_helper
+            #skip_helper
+            #[derive(#krate::__private::serde::Serialize)]
+            #[serde(crate = #serde_path)]
+            struct __Wrapper<'__stamp> {
+                #[serde(rename = "v")]
+                #serialize_attribute
+                #skip_attribute
+                v: &'__stamp #ty,
+            }
+            #krate::__private::encode_field(&__Wrapper { v: #value })
+        }
+    }
+}
+
+/// The decoder of one field used in a GSI template: its stored attribute
+/// value (absent or `NULL` for none) back to the field's type, through the
+/// field's own serde attributes; a TTL from epoch seconds.
+fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
+    let name = decoder_name(field);
+    let ty = field.ty;
+    if field.ttl.is_some() {
+        let key_ty = field.key_type();
+        let wrap = if field.option_inner.is_some() {
+            quote!(::core::option::Option::Some(__value))
+        } else {
+            quote!(__value)
+        };
+        return quote_spanned! {ty.span()=>
+            #[allow(non_snake_case)]
+            fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
+                let __value: #key_ty = #krate::__private::decode_time_to_live(__stored, <#key_ty as #krate::TimeToLive>::from_epoch_seconds)?;
+                ::core::result::Result::Ok(#wrap)
+            }
+        };
+    }
+    let serde_path = serde_crate(krate);
+    let serde = &field.serde;
+    let with = serde
+        .with
+        .as_ref()
+        .map(|with| quote!(#[serde(with = #with)]));
+    let deserialize_with = serde
+        .deserialize_with
+        .as_ref()
+        .filter(|_| serde.with.is_none())
+        .map(|path| quote!(#[serde(deserialize_with = #path)]));
+    let default = field
+        .option_inner
+        .is_some()
+        .then(|| quote!(#[serde(default)]));
+    quote! {
+        #[allow(non_snake_case)]
+        fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
+            #[derive(#krate::__private::serde::Deserialize)]
+            #[serde(crate = #serde_path)]
+            struct __Wrapper {
+                #[serde(rename = "v")]
+                #with
+                #deserialize_with
+                #default
+                v: #ty,
+            }
+            #krate::__private::decode_field(__stored).map(|__wrapper: __Wrapper| __wrapper.v)
+        }
+    }
+}

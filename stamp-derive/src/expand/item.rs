@@ -1,0 +1,245 @@
+//! `impl Entity`: item conversion (`to_item_at`, `from_item`, with TTL,
+//! time stamps and index attributes), versions and the trait's key hooks.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::check::{IndexKeys, Model, Stored, distinct_fields};
+use crate::expand::codecs::encoder_name;
+use crate::expand::keys::{index_key_function_name, self_arguments};
+use crate::expand::{attributes, schema};
+
+/// The `impl Entity for …` block.
+pub fn entity_impl(model: &Model) -> TokenStream {
+    let krate = model.krate;
+    let ident = model.ident;
+    let container = model.container;
+    let pk_attribute = &container.pk_attribute.value;
+    let sk_attribute = &container.sk_attribute.value;
+    let type_attribute = &container.type_attribute.value;
+    let type_name = &container.type_name;
+    let schema = schema::schema(model);
+    let key_arguments = self_arguments(&distinct_fields(&[&model.pk, &model.sk]));
+    let (ttl_to_item, ttl_from_item) = time_to_live(model);
+    let stamps = stamps(model);
+    let index_attributes = model
+        .indexes
+        .iter()
+        .map(|index| index_attributes(krate, index));
+    let version_function = model.version.map(|Stored { field, .. }| {
+        let ident = field.ident;
+        let ty = field.ty;
+        quote_spanned! {ty.span()=>
+            fn version(&self) -> ::core::option::Option<u64> {
+                ::core::option::Option::Some(<#ty as #krate::__private::VersionNumber>::as_u64(self.#ident))
+            }
+
+            fn max_version() -> u64 {
+                <#ty as #krate::__private::VersionNumber>::MAX
+            }
+        }
+    });
+    let previous_primary_key_function = model.previous.as_ref().map(|(pk, sk)| {
+        let arguments = self_arguments(&distinct_fields(&[pk, sk]));
+        quote! {
+            fn previous_primary_key(&self) -> ::core::result::Result<::core::option::Option<#krate::PrimaryKey<Self>>, #krate::Error> {
+                Self::previous_key(#(#arguments),*).map(::core::option::Option::Some)
+            }
+        }
+    });
+    let time_stamp_function = time_stamp_function(model);
+    let from_values_arms = attributes::from_values_arms(model);
+    quote! {
+        #[automatically_derived]
+        impl #krate::Entity for #ident {
+            const SCHEMA: &'static #krate::EntitySchema = #schema;
+
+            fn primary_key(&self) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
+                Self::key(#(#key_arguments),*)
+            }
+
+            fn to_item_at(
+                &self,
+                __time: ::core::option::Option<#krate::WriteTime>,
+            ) -> ::core::result::Result<#krate::Item, #krate::Error> {
+                let __schema = <Self as #krate::Entity>::SCHEMA;
+                let (__partition_key, __sort_key) = <Self as #krate::Entity>::primary_key(self)?.into_parts();
+                let mut __item = #krate::__private::serialize_fields(__schema, self)?;
+                let _ = &__time;
+                #(#stamps)*
+                #krate::__private::insert_string(&mut __item, #pk_attribute, __partition_key);
+                #krate::__private::insert_string(&mut __item, #sk_attribute, __sort_key);
+                #(#index_attributes)*
+                #ttl_to_item
+                #krate::__private::insert_string(&mut __item, #type_attribute, ::std::string::String::from(#type_name));
+                ::core::result::Result::Ok(__item)
+            }
+
+            fn from_item(#[allow(unused_mut)] mut item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+                #ttl_from_item
+                #krate::__private::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
+            }
+
+            #version_function
+
+            #previous_primary_key_function
+
+            #time_stamp_function
+
+            fn key_attribute_from_values(
+                __attribute: &str,
+                __values: &#krate::Item,
+            ) -> ::core::result::Result<::core::option::Option<::std::string::String>, #krate::Error> {
+                let __schema = <Self as #krate::Entity>::SCHEMA;
+                let _ = (&__schema, &__values);
+                match __attribute {
+                    #(#from_values_arms)*
+                    _ => ::core::result::Result::Ok(::core::option::Option::None),
+                }
+            }
+        }
+    }
+}
+
+/// The TTL statements of `to_item_at` and `from_item`: a TTL is stored as a
+/// Number of epoch seconds, not as serde writes the field.
+fn time_to_live(model: &Model) -> (TokenStream, TokenStream) {
+    let krate = model.krate;
+    let Some(Stored { field, attribute }) = model.ttl else {
+        return (quote!(), quote!());
+    };
+    let ident = field.ident;
+    let ty = field.key_type();
+    let value = if field.option_inner.is_some() {
+        quote!(self.#ident.as_ref())
+    } else {
+        quote!(::core::option::Option::Some(&self.#ident))
+    };
+    (
+        quote_spanned! {ty.span()=>
+            #krate::__private::store_time_to_live(
+                &mut __item,
+                #attribute,
+                #value,
+                <#ty as #krate::TimeToLive>::epoch_seconds,
+            );
+        },
+        quote_spanned! {ty.span()=>
+            #krate::__private::load_time_to_live(
+                <Self as #krate::Entity>::SCHEMA,
+                &mut item,
+                #attribute,
+                <#ty as #krate::TimeToLive>::from_epoch_seconds,
+            )?;
+        },
+    )
+}
+
+/// `to_item_at` stamps the time fields, in the stored attribute and in the
+/// index attributes built from them (the locals `__stamp_<field>`).
+fn stamps(model: &Model) -> Vec<TokenStream> {
+    let krate = model.krate;
+    [(model.created_at, true), (model.updated_at, false)]
+        .into_iter()
+        .filter_map(|(stored, creating_only)| {
+            let Stored { field, attribute } = stored?;
+            let ident = field.ident;
+            let local = format_ident!("__stamp_{}", field.name);
+            let ty = field.ty;
+            let when = if creating_only {
+                quote!(__time.filter(|__time| __time.creating))
+            } else {
+                quote!(__time)
+            };
+            let encoder = encoder_name(field);
+            Some(quote_spanned! {ty.span()=>
+                let #local: #ty = match #when {
+                    ::core::option::Option::Some(__time) => {
+                        #krate::__private::insert_encoded(__schema, &mut __item, #attribute, #encoder(&__time.now))?;
+                        __time.now
+                    }
+                    ::core::option::Option::None => ::core::clone::Clone::clone(&self.#ident),
+                };
+            })
+        })
+        .collect()
+}
+
+/// The statements of `to_item_at` that write one index's attributes; for a
+/// sparse index, only when every `Option` field is `Some`.
+fn index_attributes(krate: &syn::Path, index: &IndexKeys) -> TokenStream {
+    let keys: Vec<_> = std::iter::once(&index.pk).chain(&index.sk).collect();
+    let fields = distinct_fields(&keys);
+    let function = index_key_function_name(index);
+    let pk_name = &index.index.pk_attribute.value;
+    let sk_name = &index.index.sk_attribute.value;
+    let arguments = fields.iter().map(|field| {
+        let ident = field.ident;
+        if field.option_inner.is_some() {
+            let local = format_ident!("__value_{}", field.name);
+            quote!(#local)
+        } else if field.created_at.is_some() || field.updated_at.is_some() {
+            let local = format_ident!("__stamp_{}", field.name);
+            quote!(&#local)
+        } else {
+            quote!(&self.#ident)
+        }
+    });
+    let insert = quote! {
+        let (__partition_key, __sort_key) = Self::#function(#(#arguments),*)?.into_parts();
+        #krate::__private::insert_string(&mut __item, #pk_name, __partition_key);
+        if let ::core::option::Option::Some(__sort_key) = __sort_key {
+            #krate::__private::insert_string(&mut __item, #sk_name, __sort_key);
+        }
+    };
+    let optional: Vec<_> = fields
+        .iter()
+        .filter(|field| field.option_inner.is_some())
+        .collect();
+    if optional.is_empty() {
+        return quote!({ #insert });
+    }
+    let locals = optional
+        .iter()
+        .map(|field| format_ident!("__value_{}", field.name));
+    let idents = optional.iter().map(|field| field.ident);
+    quote! {
+        // A sparse index: its attributes are written only when every field is `Some`.
+        if let (#(::core::option::Option::Some(#locals),)*) = (#(&self.#idents,)*) {
+            #insert
+        }
+    }
+}
+
+/// `Entity::time_stamp_value`: the stored form of `created_at`/`updated_at`
+/// at a time, for updates; `None` when the entity stamps neither.
+fn time_stamp_function(model: &Model) -> Option<TokenStream> {
+    let krate = model.krate;
+    let arms: Vec<TokenStream> = [model.created_at, model.updated_at]
+        .into_iter()
+        .flatten()
+        .map(|Stored { field, attribute }| {
+            let encoder = encoder_name(field);
+            quote! {
+                #attribute => #encoder(&__now).map_err(|__source| #krate::Error::Serialize {
+                    entity: <Self as #krate::Entity>::SCHEMA.type_name,
+                    source: __source,
+                }),
+            }
+        })
+        .collect();
+    (!arms.is_empty()).then(|| {
+        quote! {
+            fn time_stamp_value(
+                __attribute: &str,
+                __now: #krate::__private::chrono::DateTime<#krate::__private::chrono::Utc>,
+            ) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::Error> {
+                match __attribute {
+                    #(#arms)*
+                    _ => ::core::result::Result::Ok(::core::option::Option::None),
+                }
+            }
+        }
+    })
+}

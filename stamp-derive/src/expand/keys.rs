@@ -1,0 +1,254 @@
+//! Key building: the static `KeyTemplate` of a template, the expression that
+//! builds a key value from fields, and the key builders `key`, `gsiN_key`
+//! and `previous_key`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
+use syn::spanned::Spanned;
+
+use crate::ast::Field;
+use crate::check::{IndexKeys, Key, Model, Segment, distinct_fields};
+
+/// Where a template's `KeyTemplate` lives inside `Self::SCHEMA`.
+#[allow(clippy::enum_variant_names)] // They name key attributes, which all end in "key".
+pub enum TemplatePlace {
+    PartitionKey,
+    SortKey,
+    IndexPartitionKey(usize),
+    IndexSortKey(usize),
+    PreviousPartitionKey,
+    PreviousSortKey,
+}
+
+impl TemplatePlace {
+    /// The expression of the template, given `__schema`.
+    pub fn path(&self) -> TokenStream {
+        match self {
+            TemplatePlace::PartitionKey => quote!(__schema.partition_key.template),
+            TemplatePlace::SortKey => quote!(__schema.sort_key.template),
+            TemplatePlace::IndexPartitionKey(position) => {
+                quote!(__schema.indexes[#position].partition_key.template)
+            }
+            TemplatePlace::IndexSortKey(position) => {
+                quote!(__schema.indexes[#position].sort_key.as_ref().expect("the index has a sort key").template)
+            }
+            TemplatePlace::PreviousPartitionKey => {
+                quote!(
+                    __schema
+                        .previous_key
+                        .as_ref()
+                        .expect("the entity has a previous key format")
+                        .partition_key
+                )
+            }
+            TemplatePlace::PreviousSortKey => {
+                quote!(
+                    __schema
+                        .previous_key
+                        .as_ref()
+                        .expect("the entity has a previous key format")
+                        .sort_key
+                )
+            }
+        }
+    }
+
+    fn is_partition_key(&self) -> bool {
+        matches!(
+            self,
+            TemplatePlace::PartitionKey
+                | TemplatePlace::IndexPartitionKey(_)
+                | TemplatePlace::PreviousPartitionKey
+        )
+    }
+}
+
+/// The static `KeyTemplate` of `key`.
+pub fn key_template_tokens(krate: &syn::Path, key: &Key) -> TokenStream {
+    let source = key.source();
+    let segments = key.segments.iter().map(|segment| match segment {
+        Segment::Literal(text) => quote!(#krate::Segment::Literal(#text)),
+        Segment::Field(field) => {
+            let name = &field.name;
+            quote!(#krate::Segment::Field(#name))
+        }
+    });
+    quote! {
+        #krate::KeyTemplate {
+            source: #source,
+            segments: &[#(#segments),*],
+            escaped: #krate::KeyTemplate::ESCAPED,
+        }
+    }
+}
+
+/// An expression building one key attribute value from the parameters named
+/// after the template's fields.
+pub fn build_key(model: &Model, key: &Key, place: &TemplatePlace) -> TokenStream {
+    build_key_from(model, &key.segments, place)
+}
+
+/// The same, for the first `segments` of a template (a sort-key prefix).
+pub fn build_key_from(model: &Model, segments: &[Segment], place: &TemplatePlace) -> TokenStream {
+    let krate = model.krate;
+    let template_path = place.path();
+    let mut capacity = vec![quote!(#template_path.literal_len())];
+    let limit = if place.is_partition_key() {
+        quote!(#krate::__private::PARTITION_KEY_LIMIT)
+    } else {
+        quote!(#krate::__private::SORT_KEY_LIMIT)
+    };
+    let mut steps = Vec::new();
+    for segment in segments {
+        match segment {
+            Segment::Literal(text) => steps.push(quote!(__builder.literal(#text);)),
+            Segment::Field(field) => {
+                let ident = field.ident;
+                let name = &field.name;
+                if field.is_string() {
+                    capacity.push(quote!(#ident.len()));
+                    steps.push(quote!(__builder.str_field(#name, #ident)?;));
+                } else {
+                    let ty = field.key_type();
+                    capacity.push(quote_spanned!(ty.span()=> <#ty as #krate::KeyPart>::LEN_HINT));
+                    steps.push(quote_spanned!(ty.span()=> __builder.field::<#ty>(#name, #ident)?;));
+                }
+            }
+        }
+    }
+    quote! {{
+        let mut __builder = #krate::__private::KeyBuilder::new(
+            __schema.type_name,
+            &#template_path,
+            #(#capacity)+*,
+        );
+        #(#steps)*
+        __builder.finish_within(#limit)?
+    }}
+}
+
+/// The parameter type a key builder takes for `field`.
+pub fn parameter_type(field: &Field) -> TokenStream {
+    if field.is_string() {
+        quote!(&str)
+    } else {
+        let ty = field.key_type();
+        quote!(&#ty)
+    }
+}
+
+/// The parameters `field: &Type, …` of a key builder taking `fields`.
+pub fn parameters(fields: &[&Field]) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|field| {
+            let ident = field.ident;
+            let ty = parameter_type(field);
+            quote!(#ident: #ty)
+        })
+        .collect()
+}
+
+/// The arguments `&self.field, …` that call a key builder from an entity.
+pub fn self_arguments(fields: &[&Field]) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|field| {
+            let ident = field.ident;
+            quote!(&self.#ident)
+        })
+        .collect()
+}
+
+/// The `# Errors` section of every key builder's documentation.
+const KEY_ERRORS: &str = "# Errors\n\n\
+    `stamp::Error::EmptyKeyValue` when a field encodes to the empty string; \
+    `stamp::Error::KeyEncode` when a field has no key encoding.";
+
+/// A builder of a primary key, `key(…)` or `previous_key(…)`, whose
+/// documentation starts with `summary`.
+pub fn primary_key_function(
+    model: &Model,
+    function: &Ident,
+    summary: &str,
+    (pk, sk): (&Key, &Key),
+    places: (TemplatePlace, TemplatePlace),
+) -> TokenStream {
+    let krate = model.krate;
+    let parameters = parameters(&distinct_fields(&[pk, sk]));
+    let build_pk = build_key(model, pk, &places.0);
+    let build_sk = build_key(model, sk, &places.1);
+    let doc = format!("{summary}\n\n{KEY_ERRORS}");
+    quote! {
+        #[doc = #doc]
+        pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
+            let __schema = <Self as #krate::Entity>::SCHEMA;
+            let __partition_key = #build_pk;
+            let __sort_key = #build_sk;
+            ::core::result::Result::Ok(#krate::PrimaryKey::from_parts(__partition_key, __sort_key))
+        }
+    }
+}
+
+/// `key(…)`: the primary key builder.
+pub fn key_function(model: &Model) -> TokenStream {
+    let container = model.container;
+    let summary = format!(
+        "Builds the primary key of a `{}`: `{}` = `{}`, `{}` = `{}`.",
+        model.ident,
+        container.pk_attribute.value,
+        model.pk.source(),
+        container.sk_attribute.value,
+        model.sk.source(),
+    );
+    primary_key_function(
+        model,
+        &format_ident!("key"),
+        &summary,
+        (&model.pk, &model.sk),
+        (TemplatePlace::PartitionKey, TemplatePlace::SortKey),
+    )
+}
+
+/// `gsiN_key(…)`: the key of an item in one index.
+pub fn index_key_function(model: &Model, position: usize, index: &IndexKeys) -> TokenStream {
+    let krate = model.krate;
+    let keys: Vec<&Key> = std::iter::once(&index.pk).chain(&index.sk).collect();
+    let parameters = parameters(&distinct_fields(&keys));
+    let function = index_key_function_name(index);
+    let build_pk = build_key(
+        model,
+        &index.pk,
+        &TemplatePlace::IndexPartitionKey(position),
+    );
+    let build_sk = match &index.sk {
+        Some(key) => {
+            let build = build_key(model, key, &TemplatePlace::IndexSortKey(position));
+            quote!(::core::option::Option::Some(#build))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let doc = format!(
+        "Builds the key of a `{}` in index `{}`: `{}` = `{}`{}.\n\n{KEY_ERRORS}",
+        model.ident,
+        index.index.name,
+        index.index.pk_attribute.value,
+        index.pk.source(),
+        index.sort_key_text(|attribute, source| format!(", `{attribute}` = `{source}`")),
+    );
+    quote! {
+        #[doc = #doc]
+        pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::IndexKey<Self>, #krate::Error> {
+            let __schema = <Self as #krate::Entity>::SCHEMA;
+            let __partition_key = #build_pk;
+            let __sort_key = #build_sk;
+            ::core::result::Result::Ok(#krate::IndexKey::from_parts(&__schema.indexes[#position], __partition_key, __sort_key))
+        }
+    }
+}
+
+/// The name `gsiN_key` of an index's key builder.
+pub fn index_key_function_name(index: &IndexKeys) -> Ident {
+    format_ident!("gsi{}_key", index.number)
+}

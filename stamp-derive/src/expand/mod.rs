@@ -1,0 +1,137 @@
+//! Generates the code of `#[derive(Item)]` from the checked [`Model`], one
+//! file a generated surface: [`schema`] (`Entity::SCHEMA`), [`item`] (the
+//! rest of `impl Entity`: item conversion), [`keys`] (key building and the
+//! key builders), [`queries`] (queries, scan, update, sort-key prefixes),
+//! [`parsers`] (key parsers), [`attributes`] (attribute constants and index
+//! attributes from update values) and [`codecs`] (per-field encoders and
+//! decoders).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote_spanned};
+use syn::{DeriveInput, Fields};
+
+use crate::ast::{self, Container};
+use crate::check::{self, Model};
+use crate::ctxt::Ctxt;
+
+mod attributes;
+mod codecs;
+mod fallback;
+mod item;
+mod keys;
+mod parsers;
+mod queries;
+mod schema;
+
+/// The derive's entry point: the generated code, or the errors with a stub
+/// of the generated surface ([`fallback`]).
+pub fn derive_item(input: &DeriveInput) -> TokenStream {
+    let mut cx = Ctxt::default();
+    let ident = &input.ident;
+    if let Some(shape) = ast::unsupported_shape(input) {
+        cx.error_spanned_by(
+            ident,
+            format!(
+                "`#[derive(Item)]` needs a struct with named fields, but `{ident}` is {shape}: an item stores each named field as an attribute"
+            ),
+        );
+    }
+    if !input.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.generics,
+            format!("`#[derive(Item)]` does not support generic parameters on `{ident}`: an entity has one concrete type"),
+        );
+    }
+    let named = match &input.data {
+        syn::Data::Struct(syn::DataStruct {
+            fields: Fields::Named(named),
+            ..
+        }) if input.generics.params.is_empty() => named,
+        _ => {
+            return match cx.into_result() {
+                Ok(()) => TokenStream::new(),
+                Err(errors) => fallback::fallback(input, None, errors),
+            };
+        }
+    };
+    let container = Container::from_ast(&mut cx, input, named);
+    match check::check(cx, &container) {
+        Ok(model) => generate(&model),
+        Err(errors) => fallback::fallback(input, Some(&container), errors),
+    }
+}
+
+/// The whole generated code: the codecs, `impl Entity`, the inherent
+/// functions and constants, and the sort-key prefixes, in one
+/// `const _: () = { … };`.
+fn generate(model: &Model) -> TokenStream {
+    let ident = model.ident;
+    let codecs = codecs::codecs(model);
+    let entity = item::entity_impl(model);
+    let key_function = keys::key_function(model);
+    let index_functions = model
+        .indexes
+        .iter()
+        .enumerate()
+        .map(|(position, index)| keys::index_key_function(model, position, index));
+    let query_functions = queries::query_functions(model);
+    let (parse_functions, previous_parse_functions) = parsers::parse_functions(model);
+    let previous_key_function = model
+        .previous
+        .as_ref()
+        .map(|(pk, sk)| previous_key_function(model, (pk, sk)));
+    let attributes = attributes::attribute_constants(model);
+    let prefix_impls = queries::prefix_impls(model);
+    let span = Span::call_site();
+    quote_spanned! {span=>
+        const _: () = {
+            #(#codecs)*
+
+            #entity
+
+            #[automatically_derived]
+            impl #ident {
+                #key_function
+
+                #(#index_functions)*
+
+                #(#query_functions)*
+
+                #(#parse_functions)*
+
+                #previous_key_function
+
+                #(#previous_parse_functions)*
+
+                #(#attributes)*
+            }
+
+            #(#prefix_impls)*
+        };
+    }
+}
+
+/// `previous_key(…)`: the primary key in the `#[stamp(previous(…))]` format.
+fn previous_key_function(model: &Model, keys: (&check::Key, &check::Key)) -> TokenStream {
+    let container = model.container;
+    let summary = format!(
+        "Builds the primary key a `{}` had in its previous key format \
+         (`#[stamp(previous(…))]`): `{}` = `{}`, `{}` = `{}`. \
+         Read an item that the key migration has not moved yet with it.",
+        model.ident,
+        container.pk_attribute.value,
+        keys.0.source(),
+        container.sk_attribute.value,
+        keys.1.source(),
+    );
+    keys::primary_key_function(
+        model,
+        &format_ident!("previous_key"),
+        &summary,
+        keys,
+        (
+            keys::TemplatePlace::PreviousPartitionKey,
+            keys::TemplatePlace::PreviousSortKey,
+        ),
+    )
+}

@@ -1,0 +1,124 @@
+//! Key parsers: `parse_partition_key`, `parse_sort_key`,
+//! `parse_gsiN_partition_key`/`_sort_key` and `parse_previous_…`, each
+//! splitting a key value back into its fields.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
+use syn::spanned::Spanned;
+
+use crate::check::{Key, Model};
+use crate::expand::keys::TemplatePlace;
+
+/// The parsers of the entity's current keys and, with
+/// `#[stamp(previous(…))]`, those of its previous ones.
+pub fn parse_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let container = model.container;
+    let pk_attribute = &container.pk_attribute.value;
+    let sk_attribute = &container.sk_attribute.value;
+    let mut functions = vec![
+        parse_function(
+            model,
+            &model.pk,
+            TemplatePlace::PartitionKey,
+            "parse_partition_key",
+            pk_attribute,
+        ),
+        parse_function(
+            model,
+            &model.sk,
+            TemplatePlace::SortKey,
+            "parse_sort_key",
+            sk_attribute,
+        ),
+    ];
+    for (position, index) in model.indexes.iter().enumerate() {
+        functions.push(parse_function(
+            model,
+            &index.pk,
+            TemplatePlace::IndexPartitionKey(position),
+            &format!("parse_gsi{}_partition_key", index.number),
+            &index.index.pk_attribute.value,
+        ));
+        if let Some(key) = &index.sk {
+            functions.push(parse_function(
+                model,
+                key,
+                TemplatePlace::IndexSortKey(position),
+                &format!("parse_gsi{}_sort_key", index.number),
+                &index.index.sk_attribute.value,
+            ));
+        }
+    }
+    let mut previous = Vec::new();
+    if let Some((pk, sk)) = &model.previous {
+        previous.push(parse_function(
+            model,
+            pk,
+            TemplatePlace::PreviousPartitionKey,
+            "parse_previous_partition_key",
+            pk_attribute,
+        ));
+        previous.push(parse_function(
+            model,
+            sk,
+            TemplatePlace::PreviousSortKey,
+            "parse_previous_sort_key",
+            sk_attribute,
+        ));
+    }
+    (functions, previous)
+}
+
+/// `parse_…` for one key attribute: splits a key value back into its fields.
+fn parse_function(
+    model: &Model,
+    key: &Key,
+    place: TemplatePlace,
+    function: &str,
+    attribute: &str,
+) -> TokenStream {
+    let krate = model.krate;
+    let function: Ident = format_ident!("{function}");
+    let template_path = place.path();
+    let fields: Vec<_> = key.fields().collect();
+    let types = fields.iter().map(|field| field.key_type());
+    let decoded = fields.iter().enumerate().map(|(position, field)| {
+        let name = &field.name;
+        let ty = field.key_type();
+        quote_spanned! {ty.span()=>
+            {
+                let __value = <#ty as #krate::KeyPart>::decode_key(&__segments[#position])
+                    .map_err(|__source| #krate::__private::key_decode_error(__schema.type_name, #name, key, __source))?;
+                #krate::__private::check_canonical(__schema.type_name, #name, key, &__segments[#position], |__out| {
+                    <#ty as #krate::KeyPart>::encode_key(&__value, __out)
+                })?;
+                __value
+            }
+        }
+    });
+    let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
+    let doc = format!(
+        "Parses a `{attribute}` value of `{}` back into its fields ({}), following the template `{}`.\n\n\
+         # Errors\n\n\
+         `stamp::Error::KeyMismatch` when the value does not have the template's shape; \
+         `stamp::Error::KeyDecode` when a field segment is not a valid encoding of its type.",
+        model.ident,
+        if names.is_empty() {
+            "none: the template is a constant".to_owned()
+        } else {
+            names.join(", ")
+        },
+        key.source(),
+    );
+    let unused = fields.is_empty().then(|| quote!(let _ = &__segments;));
+    quote! {
+        #[doc = #doc]
+        pub fn #function(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::Error> {
+            let __schema = <Self as #krate::Entity>::SCHEMA;
+            let __segments = #template_path.split(__schema.type_name, key)?;
+            #unused
+            ::core::result::Result::Ok((#(#decoded,)*))
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Queries and writes by key: `query`, `query_gsiN`, `scan`, `update`, and
+//! the typed sort-key prefixes (`impl SortKeyPrefix`) their conditions take.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::Ident;
+
+use crate::check::{Key, Model, Segment, distinct_fields};
+use crate::expand::codecs::encoder_name;
+use crate::expand::keys::{TemplatePlace, build_key, build_key_from, parameters};
+
+/// The inherent query functions: one per key (table and GSIs), scoped to
+/// the entity, then `scan` and `update`.
+pub fn query_functions(model: &Model) -> Vec<TokenStream> {
+    let container = model.container;
+    let ident = model.ident;
+    let doc = format!(
+        "A query of `{ident}` items on the table: `{} = {}` and the sort key `{}` within `{}`.\n\n\
+         Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of \
+         the sort-key fields; nothing is sent until `send`, `stream` or `count`.",
+        container.pk_attribute.value,
+        model.pk.source(),
+        container.sk_attribute.value,
+        model.sk.source(),
+    );
+    let mut functions = vec![query_function(
+        model,
+        &format_ident!("query"),
+        &doc,
+        &model.pk,
+        TemplatePlace::PartitionKey,
+        0,
+    )];
+    for (position, index) in model.indexes.iter().enumerate() {
+        let doc = format!(
+            "A query of `{ident}` items on index `{}`: `{} = {}`{}.\n\n\
+             Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; \
+             nothing is sent until `send`, `stream` or `count`.",
+            index.index.name,
+            index.index.pk_attribute.value,
+            index.pk.source(),
+            index.sort_key_text(|attribute, source| format!(
+                " and the sort key `{attribute}` within `{source}`"
+            )),
+        );
+        functions.push(query_function(
+            model,
+            &format_ident!("query_gsi{}", index.number),
+            &doc,
+            &index.pk,
+            TemplatePlace::IndexPartitionKey(position),
+            index.number,
+        ));
+    }
+    functions.push(scan_function(model));
+    functions.push(update_function(model));
+    functions
+}
+
+/// One query function: the partition key built from its fields, an error
+/// kept in the query until it is sent.
+fn query_function(
+    model: &Model,
+    function: &Ident,
+    doc: &str,
+    pk: &Key,
+    place: TemplatePlace,
+    number: u8,
+) -> TokenStream {
+    let krate = model.krate;
+    let parameters = parameters(&distinct_fields(&[pk]));
+    let build = build_key(model, pk, &place);
+    quote! {
+        #[doc = #doc]
+        pub fn #function(#(#parameters),*) -> #krate::Query<Self, #number> {
+            let __schema = <Self as #krate::Entity>::SCHEMA;
+            let __partition_key = (|| -> ::core::result::Result<::std::string::String, #krate::Error> {
+                ::core::result::Result::Ok(#build)
+            })();
+            #krate::Query::new(__partition_key)
+        }
+    }
+}
+
+fn scan_function(model: &Model) -> TokenStream {
+    let krate = model.krate;
+    let container = model.container;
+    let doc = format!(
+        "A scan of the table for `{}` items (type attribute `{}` = `{}`): reads \
+         every item of the table. Nothing is sent until `stream`.",
+        model.ident, container.type_attribute.value, container.type_name,
+    );
+    quote! {
+        #[doc = #doc]
+        pub fn scan() -> #krate::Scan<Self> {
+            #krate::Scan::new()
+        }
+    }
+}
+
+/// `update(…)`: the primary-key fields it is given are values it knows,
+/// for rebuilding index attributes that use them.
+fn update_function(model: &Model) -> TokenStream {
+    let krate = model.krate;
+    let ident = model.ident;
+    let key_fields = distinct_fields(&[&model.pk, &model.sk]);
+    let parameters = parameters(&key_fields);
+    let arguments = key_fields.iter().map(|field| field.ident);
+    let known_key_values = key_fields.iter().filter_map(|field| {
+        let attribute = field.serialized.as_deref()?;
+        let ident = field.ident;
+        let encoder = encoder_name(field);
+        let value = if field.is_string() {
+            quote!(&::std::string::String::from(#ident))
+        } else {
+            quote!(#ident)
+        };
+        Some(quote! {
+            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = #encoder(#value) {
+                __known.insert(::std::string::String::from(#attribute), __value);
+            }
+        })
+    });
+    let doc = format!(
+        "An update of the `{ident}` item with this primary key. Set fields through the attribute \
+         constants (`{ident}::FIELD`); index attributes and `updated_at` are rewritten in the same request. \
+         Nothing is sent until `send`."
+    );
+    quote! {
+        #[doc = #doc]
+        pub fn update(#(#parameters),*) -> #krate::Update<Self> {
+            #[allow(unused_mut)]
+            let mut __known = #krate::Item::new();
+            #(#known_key_values)*
+            #krate::Update::new(Self::key(#(#arguments),*)).with_known_values(__known)
+        }
+    }
+}
+
+/// `impl SortKeyPrefix` for the table's sort key and every GSI sort key.
+pub fn prefix_impls(model: &Model) -> Vec<TokenStream> {
+    let mut impls = sort_key_prefixes(model, &model.sk, &TemplatePlace::SortKey, 0);
+    for (position, index) in model.indexes.iter().enumerate() {
+        if let Some(key) = &index.sk {
+            let place = TemplatePlace::IndexSortKey(position);
+            impls.extend(sort_key_prefixes(model, key, &place, index.number));
+        }
+    }
+    impls
+}
+
+/// `impl SortKeyPrefix<E, INDEX>` for each leading prefix of a sort-key
+/// template's fields: `&A`, `(&A, &B)`, ….
+fn sort_key_prefixes(
+    model: &Model,
+    key: &Key,
+    place: &TemplatePlace,
+    index: u8,
+) -> Vec<TokenStream> {
+    let krate = model.krate;
+    let ident = model.ident;
+    let all = &key.segments;
+    let field_positions: Vec<usize> = all
+        .iter()
+        .enumerate()
+        .filter_map(|(position, segment)| matches!(segment, Segment::Field(_)).then_some(position))
+        .collect();
+    let mut impls = Vec::new();
+    for (count, &position) in field_positions.iter().enumerate() {
+        let count = count + 1;
+        let mut end = position + 1;
+        if matches!(all.get(end), Some(Segment::Literal(_))) {
+            end += 1;
+        }
+        let prefix = &all[..end];
+        let fields: Vec<_> = prefix
+            .iter()
+            .filter_map(|segment| match segment {
+                Segment::Field(field) => Some(*field),
+                Segment::Literal(_) => None,
+            })
+            .collect();
+        let types: Vec<TokenStream> = fields
+            .iter()
+            .map(|field| {
+                if field.is_string() {
+                    quote!(&'__a str)
+                } else {
+                    let ty = field.key_type();
+                    quote!(&'__a #ty)
+                }
+            })
+            .collect();
+        let idents: Vec<&Ident> = fields.iter().map(|field| field.ident).collect();
+        let (self_type, binding) = if count == 1 {
+            let ty = &types[0];
+            let ident = idents[0];
+            (quote!(#ty), quote!(let #ident = *self;))
+        } else {
+            (quote!((#(#types),*)), quote!(let (#(#idents),*) = *self;))
+        };
+        let build = build_key_from(model, prefix, place);
+        let complete = count == field_positions.len();
+        impls.push(quote! {
+            #[automatically_derived]
+            impl<'__a> #krate::SortKeyPrefix<#ident, #index> for #self_type {
+                fn sort_key_prefix(&self) -> ::core::result::Result<#krate::SortKeyText, #krate::Error> {
+                    let __schema = <#ident as #krate::Entity>::SCHEMA;
+                    #binding
+                    ::core::result::Result::Ok(#krate::SortKeyText { text: #build, complete: #complete })
+                }
+            }
+        });
+    }
+    impls
+}

@@ -1,0 +1,140 @@
+//! `Entity::SCHEMA`: the static description of the entity (key templates,
+//! indexes, stored fields, special attributes, previous key format).
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::Field;
+use crate::check::{Key, Model, Segment, Stored};
+use crate::expand::keys::key_template_tokens;
+
+/// `Some("name")` or `None`, for an optional attribute name.
+fn optional_name(stored: Option<Stored>) -> TokenStream {
+    match stored {
+        Some(Stored { attribute, .. }) => quote!(::core::option::Option::Some(#attribute)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The `key_example` function of `SCHEMA`: `KeyPart::example` of every
+/// field a current key template names, encoded as stored, for the
+/// catalogue. Each arm is spanned at the field's type, so that a type
+/// without `KeyPart` gets the one error the key builders already give.
+fn key_example(model: &Model) -> TokenStream {
+    let krate = model.krate;
+    let keys: Vec<&Key> = [&model.pk, &model.sk]
+        .into_iter()
+        .chain(
+            model
+                .indexes
+                .iter()
+                .flat_map(|index| std::iter::once(&index.pk).chain(index.sk.as_ref())),
+        )
+        .collect();
+    let mut fields: Vec<&Field> = Vec::new();
+    for key in keys {
+        for segment in &key.segments {
+            if let Segment::Field(field) = segment
+                && !fields.iter().any(|known| known.name == field.name)
+            {
+                fields.push(field);
+            }
+        }
+    }
+    let arms = fields.iter().map(|field| {
+        let name = &field.name;
+        let ty = field.key_type();
+        quote_spanned! {ty.span()=>
+            #name => <#ty as #krate::KeyPart>::example(#name).and_then(|__value| {
+                let mut __out = ::std::string::String::new();
+                <#ty as #krate::KeyPart>::encode_key(&__value, &mut __out).ok()?;
+                (!__out.is_empty()).then_some(__out)
+            }),
+        }
+    });
+    quote! {{
+        fn __key_example(__field: &str) -> ::core::option::Option<::std::string::String> {
+            match __field {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+        __key_example
+    }}
+}
+
+/// The `&EntitySchema` expression of `SCHEMA`.
+pub fn schema(model: &Model) -> TokenStream {
+    let krate = model.krate;
+    let container = model.container;
+    let type_name = &container.type_name;
+    let type_attribute = &container.type_attribute.value;
+    let pk_attribute = &container.pk_attribute.value;
+    let sk_attribute = &container.sk_attribute.value;
+    let pk_template = key_template_tokens(krate, &model.pk);
+    let sk_template = key_template_tokens(krate, &model.sk);
+    let index_schemas = model.indexes.iter().map(|index| {
+        let number = index.number;
+        let name = &index.index.name;
+        let index_pk = &index.index.pk_attribute.value;
+        let index_pk_template = key_template_tokens(krate, &index.pk);
+        let sort_key = match &index.sk {
+            Some(key) => {
+                let index_sk = &index.index.sk_attribute.value;
+                let index_sk_template = key_template_tokens(krate, key);
+                quote!(::core::option::Option::Some(#krate::KeyAttribute { name: #index_sk, template: #index_sk_template }))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            #krate::IndexSchema {
+                number: #number,
+                name: #name,
+                partition_key: #krate::KeyAttribute { name: #index_pk, template: #index_pk_template },
+                sort_key: #sort_key,
+            }
+        }
+    });
+    let serialized = model.stored_fields().map(|stored| stored.attribute);
+    let field_attributes = model.stored_fields().map(|Stored { field, attribute }| {
+        let name = &field.name;
+        let optional = field.option_inner.is_some();
+        quote!(#krate::FieldAttribute { field: #name, attribute: #attribute, optional: #optional })
+    });
+    let ttl_attribute = optional_name(model.ttl);
+    let version_attribute = optional_name(model.version);
+    let created_at_attribute = optional_name(model.created_at);
+    let updated_at_attribute = optional_name(model.updated_at);
+    let key_example = key_example(model);
+    let previous_key = match &model.previous {
+        Some((pk, sk)) => {
+            let pk_template = key_template_tokens(krate, pk);
+            let sk_template = key_template_tokens(krate, sk);
+            quote! {
+                ::core::option::Option::Some(#krate::PreviousKeyFormat {
+                    partition_key: #pk_template,
+                    sort_key: #sk_template,
+                })
+            }
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        &#krate::EntitySchema {
+            type_name: #type_name,
+            type_attribute: #type_attribute,
+            partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
+            sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #sk_template },
+            indexes: &[#(#index_schemas),*],
+            fields: &[#(#serialized),*],
+            ttl_attribute: #ttl_attribute,
+            field_attributes: &[#(#field_attributes),*],
+            version_attribute: #version_attribute,
+            created_at_attribute: #created_at_attribute,
+            updated_at_attribute: #updated_at_attribute,
+            previous_key: #previous_key,
+            key_example: #key_example,
+        }
+    }
+}
