@@ -273,3 +273,34 @@ async fn a_consistent_get_asks_for_a_consistent_read_and_reads_the_last_write() 
     // out (eventually consistent, DynamoDB's default).
     assert_eq!(*reads.0.lock().unwrap(), [Some(true), None]);
 }
+
+#[tokio::test]
+async fn a_write_error_carries_the_key_as_attribute_names_and_values() {
+    let (table, _counter) = common::fresh_counted_table(
+        "errors-structured-key",
+        &stamp::TableDefinition::new().entity::<Customer>(),
+    )
+    .await;
+    let customer = Customer {
+        customer_id: "c 1#x".into(),
+        name: "Ada".into(),
+    };
+    table.create(&customer).await.unwrap();
+    let error = table.create(&customer).await.expect_err("exists");
+    let Error::AlreadyExists { entity, key } = &error else {
+        panic!("expected AlreadyExists, got {error:?}");
+    };
+    assert_eq!(*entity, "Customer");
+    // Stored as escaped (space and `#` are escaped in every field).
+    let stored = Customer::key("c 1#x").unwrap();
+    assert_eq!(key.partition_key(), ("PK", stored.partition_key()));
+    assert_eq!(key.sort_key(), ("SK", "PROFILE"));
+    assert_eq!(key.to_attribute_map(), stored.to_attribute_map());
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "an item of entity `Customer` with key PK={}, SK=PROFILE already exists",
+            stored.partition_key()
+        )
+    );
+}

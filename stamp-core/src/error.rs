@@ -177,8 +177,8 @@ pub enum Error {
     AlreadyExists {
         /// The entity type name.
         entity: &'static str,
-        /// The key, as `PK=…, SK=…`.
-        key: String,
+        /// The item's primary key; its `Display` is `PK=…, SK=…`.
+        key: ItemKey,
     },
 
     /// A write that needs an existing item (an update, a conditional write,
@@ -187,8 +187,8 @@ pub enum Error {
     ItemNotFound {
         /// The entity type name.
         entity: &'static str,
-        /// The key, as `PK=…, SK=…`.
-        key: String,
+        /// The item's primary key; its `Display` is `PK=…, SK=…`.
+        key: ItemKey,
     },
 
     /// The stored item's `#[stamp(version)]` is not the one the write
@@ -199,8 +199,8 @@ pub enum Error {
     VersionConflict {
         /// The entity type name.
         entity: &'static str,
-        /// The key, as `PK=…, SK=…`.
-        key: String,
+        /// The item's primary key; its `Display` is `PK=…, SK=…`.
+        key: ItemKey,
         /// The version the write expected.
         expected: u64,
         /// The stored version, when there is a stored item.
@@ -214,8 +214,8 @@ pub enum Error {
     ConditionFailed {
         /// The entity type name.
         entity: &'static str,
-        /// The key, as `PK=…, SK=…`.
-        key: String,
+        /// The item's primary key; its `Display` is `PK=…, SK=…`.
+        key: ItemKey,
         /// The stored item (`ReturnValuesOnConditionCheckFailure = ALL_OLD`).
         item: Box<crate::Item>,
     },
@@ -688,6 +688,78 @@ pub enum Error {
         /// `ResourceNotFoundException`.
         source: Arc<aws_sdk_dynamodb::Error>,
     },
+}
+
+/// The primary key of one item in an error: attribute names and values as
+/// stored, so a caller can log, compare or re-read it. `Display` writes
+/// `PK=CUST#c-1, SK=ORDER#0000000001`; it also compares equal to that text.
+/// (Shared behind an `Arc`, so that `Error` stays small.)
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ItemKey(Arc<[(String, String); 2]>);
+
+impl ItemKey {
+    /// The key of entity `E` in the attribute map `item` (an item or a key);
+    /// an attribute that is missing or not a string is shown as `?`.
+    pub(crate) fn of<E: crate::Entity>(item: &crate::Item) -> Self {
+        let schema = E::SCHEMA;
+        let pair = |name: &str| {
+            let value = match item.get(name) {
+                Some(aws_sdk_dynamodb::types::AttributeValue::S(value)) => value.clone(),
+                _ => "?".to_owned(),
+            };
+            (name.to_owned(), value)
+        };
+        ItemKey(Arc::new([
+            pair(schema.partition_key.name),
+            pair(schema.sort_key.name),
+        ]))
+    }
+
+    /// The partition key attribute and its value, such as `("PK", "CUST#c-1")`.
+    pub fn partition_key(&self) -> (&str, &str) {
+        (&self.0[0].0, &self.0[0].1)
+    }
+
+    /// The sort key attribute and its value, such as `("SK", "PROFILE")`.
+    pub fn sort_key(&self) -> (&str, &str) {
+        (&self.0[1].0, &self.0[1].1)
+    }
+
+    /// The key as DynamoDB's attribute map (`Key` of `GetItem`).
+    pub fn to_attribute_map(&self) -> crate::Item {
+        self.0
+            .iter()
+            .map(|(name, value)| {
+                (
+                    name.clone(),
+                    aws_sdk_dynamodb::types::AttributeValue::S(value.clone()),
+                )
+            })
+            .collect()
+    }
+}
+
+impl std::fmt::Display for ItemKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [(pk, pk_value), (sk, sk_value)] = &*self.0;
+        write!(f, "{pk}={pk_value}, {sk}={sk_value}")
+    }
+}
+
+impl PartialEq<str> for ItemKey {
+    fn eq(&self, text: &str) -> bool {
+        let [(pk, pk_value), (sk, sk_value)] = &*self.0;
+        // `PK=…, SK=…`, compared piece by piece.
+        let parts = [pk.as_str(), "=", pk_value, ", ", sk, "=", sk_value];
+        let mut rest = text;
+        for part in parts {
+            match rest.strip_prefix(part) {
+                Some(after) => rest = after,
+                None => return false,
+            }
+        }
+        rest.is_empty()
+    }
 }
 
 /// What became of a request that failed with [`Error::DynamoDb`]: the

@@ -98,7 +98,7 @@ pub use entity::{
     Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
     PreviousKeyFormat, PrimaryKey, WriteTime,
 };
-pub use error::{Error, RequestOutcome};
+pub use error::{Error, ItemKey, RequestOutcome};
 pub use expression::{
     Attribute, AttributeType, Condition, MAX_EXPRESSION_BYTES, Optional, Placeholders,
     PrimaryKeyField, Required, Settable, check_expression_length,

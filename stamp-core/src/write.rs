@@ -17,17 +17,9 @@ use tracing::Instrument;
 use crate::expression::{Condition, Placeholders};
 use crate::{Entity, Error, Item, PrimaryKey, Table, WriteTime};
 
-/// `PK=…, SK=…` for error messages.
-pub(crate) fn describe_key<E: Entity>(key: &Item) -> String {
-    let schema = E::SCHEMA;
-    [schema.partition_key.name, schema.sort_key.name]
-        .iter()
-        .map(|name| match key.get(*name) {
-            Some(AttributeValue::S(value)) => format!("{name}={value}"),
-            _ => format!("{name}=?"),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The key of entity `E` in `key` (an item or a key), for errors.
+pub(crate) fn describe_key<E: Entity>(key: &Item) -> crate::ItemKey {
+    crate::ItemKey::of::<E>(key)
 }
 
 /// Turns a failed conditional write into the typed error its old item
@@ -37,7 +29,7 @@ pub(crate) fn describe_key<E: Entity>(key: &Item) -> String {
 pub(crate) fn conditional_failure<E: Entity, O, R>(
     operation: &'static str,
     table: &Table,
-    key: &str,
+    key: &crate::ItemKey,
     expected_version: Option<u64>,
     error: SdkError<O, R>,
     conditional_failure: impl Fn(&O) -> Option<Option<Item>>,
@@ -52,7 +44,7 @@ where
             let Some(old) = old else {
                 return Error::ItemNotFound {
                     entity: schema.type_name,
-                    key: key.to_owned(),
+                    key: key.clone(),
                 };
             };
             if let (Some(attribute), Some(expected)) = (schema.version_attribute, expected_version)
@@ -64,7 +56,7 @@ where
                 if found != Some(expected) {
                     return Error::VersionConflict {
                         entity: schema.type_name,
-                        key: key.to_owned(),
+                        key: key.clone(),
                         expected,
                         found,
                     };
@@ -72,7 +64,7 @@ where
             }
             Error::ConditionFailed {
                 entity: schema.type_name,
-                key: key.to_owned(),
+                key: key.clone(),
                 item: Box::new(old),
             }
         }
