@@ -47,8 +47,7 @@ pub enum LocalDynamoDbError {
 ///
 /// # Example: a user's test
 ///
-/// (Compiled as a doc test of the `stamp` facade, and run as its test
-/// `tests/local.rs`.)
+/// (The same code runs as the facade's test `tests/local.rs`.)
 #[cfg_attr(not(doctest), doc = include_str!("example.md"))]
 pub struct LocalDynamoDb {
     endpoint: String,
