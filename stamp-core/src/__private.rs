@@ -4,8 +4,8 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use crate::collection::share_partition;
-pub use crate::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
+pub use crate::key::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
+pub use crate::model::collection::share_partition;
 use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use serde;
@@ -19,10 +19,10 @@ pub use serde_dynamo;
 pub fn encode_field<W: Serialize>(
     wrapper: &W,
 ) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
-    let mut item = crate::item_serde::to_item(wrapper, 0)?;
+    let mut item = crate::item::codec::to_item(wrapper, 0)?;
     Ok(item
         .remove("v")
-        .filter(|value| !crate::wire::is_empty_set(value)))
+        .filter(|value| !crate::item::check::is_empty_set(value)))
 }
 
 /// Reads the one field (named `v`) of `W` from a stored attribute value:
@@ -35,7 +35,7 @@ pub fn decode_field<W: DeserializeOwned>(
         .map(|value| ("v".to_owned(), value.clone()))
         .into_iter()
         .collect();
-    crate::item_serde::from_item(item)
+    crate::item::codec::from_item(item)
 }
 
 /// Reads a TTL field's value from its stored Number of epoch seconds.
@@ -70,7 +70,7 @@ pub fn serialize_fields<T: Serialize>(schema: &EntitySchema, value: &T) -> Resul
         .iter()
         .map(|index| 1 + usize::from(index.sort_key.is_some()))
         .sum::<usize>();
-    crate::item_serde::to_item(value, keys).map_err(|source| Error::Serialize {
+    crate::item::codec::to_item(value, keys).map_err(|source| Error::Serialize {
         entity: schema.type_name,
         source,
     })
@@ -95,7 +95,7 @@ pub fn deserialize_fields<T: DeserializeOwned>(
             });
         }
     }
-    crate::item_serde::from_item(item).map_err(|source| Error::Deserialize {
+    crate::item::codec::from_item(item).map_err(|source| Error::Deserialize {
         entity: schema.type_name,
         source,
     })

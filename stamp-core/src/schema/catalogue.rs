@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::{CollectionSchema, IndexProjection, TableBilling, TableDefinition};
-use crate::collection::{partition_template, same_template_shape};
+use crate::model::collection::{partition_template, same_template_shape};
 use crate::{EntitySchema, Error, IndexSchema, KeyAttribute, KeyTemplate};
 
 /// The `Option` fields of an index's templates: the entity writes the

@@ -31,7 +31,7 @@ pub enum Error {
     /// Found before anything is sent.
     #[error(
         "key `{template}` of entity `{entity}` is {length} bytes, above DynamoDB's limit of {limit} bytes for a {}",
-        if *limit == crate::template::PARTITION_KEY_LIMIT { "partition key" } else { "sort key" }
+        if *limit == crate::key::template::PARTITION_KEY_LIMIT { "partition key" } else { "sort key" }
     )]
     KeyTooLong {
         /// The entity type name.

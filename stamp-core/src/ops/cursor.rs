@@ -131,11 +131,11 @@ impl Cursor {
         signing: Option<&CursorKey>,
     ) -> Result<Item, Error> {
         let invalid = |reason: String| Error::InvalidCursor { reason };
-        if self.0.len() > crate::query::MAX_CURSOR_LEN {
+        if self.0.len() > crate::ops::query::MAX_CURSOR_LEN {
             return Err(invalid(format!(
                 "{} bytes, more than a cursor can be ({})",
                 self.0.len(),
-                crate::query::MAX_CURSOR_LEN
+                crate::ops::query::MAX_CURSOR_LEN
             )));
         }
         let (payload, signature) = match self.0.split_once('.') {

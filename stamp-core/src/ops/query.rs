@@ -12,8 +12,8 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures::{Stream, StreamExt, TryStreamExt, stream};
 use tracing::Instrument;
 
-use crate::cursor::{Cursor, CursorKey, Fingerprint};
 use crate::expression::{Condition, Placeholders, check_expression_length};
+use crate::ops::cursor::{Cursor, CursorKey, Fingerprint};
 use crate::{Entity, Error, IndexSchema, Item, KeyTemplate, Table};
 
 /// A value for a leading prefix of the sort-key fields of entity `E` in

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::client::Waiters;
 use tracing::Instrument;
 
-use crate::cursor::CursorKey;
+use crate::ops::cursor::CursorKey;
 use crate::{Entity, Error, PrimaryKey, TableDefinition};
 
 /// How long [`Table::create_table`] waits for the new table to become

@@ -302,8 +302,9 @@ impl<E, T: Serialize, K> Attribute<E, T, K> {
     pub(crate) fn encode(&self, value: &T) -> Result<Option<AttributeValue>, String> {
         match self.encode {
             Some(encode) => encode(value),
-            None => serde_dynamo::to_attribute_value(value)
-                .map(|value: AttributeValue| (!crate::wire::is_empty_set(&value)).then_some(value)),
+            None => serde_dynamo::to_attribute_value(value).map(|value: AttributeValue| {
+                (!crate::item::check::is_empty_set(&value)).then_some(value)
+            }),
         }
         .map_err(|error| error.to_string())
     }
@@ -636,7 +637,7 @@ impl Placeholders {
             .map_err(|reason| Error::InvalidExpressionValue { reason })?;
         // A Number DynamoDB cannot hold (NaN, 39 digits) is refused here,
         // before sending, as in an item.
-        crate::wire::check_value("expression", "value", &value).map_err(|error| {
+        crate::item::check::check_value("expression", "value", &value).map_err(|error| {
             Error::InvalidExpressionValue {
                 reason: error.to_string(),
             }

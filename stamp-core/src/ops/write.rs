@@ -163,7 +163,7 @@ pub(crate) fn render_put<E: Entity>(
     if let Some(condition) = condition {
         conditions.push(format!("({})", condition.render(&mut placeholders)?));
     }
-    let size = crate::wire::check_item(schema, &mut item)?;
+    let size = crate::item::check::check_item(schema, &mut item)?;
     Ok(RenderedPut {
         size,
         item,
@@ -480,7 +480,7 @@ impl Table {
             }
             None => {
                 let mut old_item = old.to_item()?;
-                crate::wire::check_item(schema, &mut old_item)?;
+                crate::item::check::check_item(schema, &mut old_item)?;
                 unchanged_condition(schema, &old_item)
             }
         };

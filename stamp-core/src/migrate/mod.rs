@@ -43,10 +43,10 @@ use futures::{TryStreamExt, stream};
 use serde::{Deserialize, Serialize};
 use tracing::Instrument;
 
-use crate::batch::is_retryable;
 use crate::expression::{MAX_EXPRESSION_BYTES, Placeholders};
-use crate::size::{MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, item_size};
-use crate::write::{Placed, unchanged_condition};
+use crate::item::size::{MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, item_size};
+use crate::ops::batch::is_retryable;
+use crate::ops::write::{Placed, unchanged_condition};
 use crate::{BatchRetry, Entity, Error, Item, Table};
 
 /// The format of the checkpoint file this version writes.
@@ -617,7 +617,7 @@ impl<E: Entity> Migration<E> {
     /// skipped), or the move to send.
     fn prepare(&self, item: Item, shared: &Shared) -> Result<Move, ()> {
         let schema = E::SCHEMA;
-        let old_key = crate::wire::key_of(schema, &item);
+        let old_key = crate::item::check::key_of(schema, &item);
         let skip = |reason: String| {
             shared
                 .skipped
@@ -764,7 +764,7 @@ impl<E: Entity> Migration<E> {
                 }
                 Sent::ConditionFailed => {
                     // Look at both keys as of one moment to learn why.
-                    let new_key = crate::wire::key_of(schema, &mv.new_item);
+                    let new_key = crate::item::check::key_of(schema, &mv.new_item);
                     let (old_now, new_now) = self
                         .read_both(&mv.old_key, &new_key)
                         .await
@@ -810,7 +810,7 @@ impl<E: Entity> Migration<E> {
             if attempt > self.retry.max_retries {
                 return Err(failed(Error::ConditionFailed {
                     entity: schema.type_name,
-                    key: crate::write::describe_key::<E>(&old_key),
+                    key: crate::ops::write::describe_key::<E>(&old_key),
                     item: Box::new(mv.old_item),
                 }));
             }

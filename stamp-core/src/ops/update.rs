@@ -11,7 +11,7 @@ use serde::Serialize;
 use tracing::Instrument;
 
 use crate::expression::{Attribute, Condition, Optional, Placeholders, Settable};
-use crate::write::{conditional_failure, describe_key};
+use crate::ops::write::{conditional_failure, describe_key};
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 type Value = Result<AttributeValue, String>;
@@ -417,7 +417,7 @@ impl<E: Entity> Update<E> {
                     .map_err(|reason| Error::InvalidExpressionValue {
                         reason: reason.clone(),
                     })?;
-                crate::wire::check_value(schema.type_name, action.attribute(), value)?;
+                crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
             }
         }
         let (index_sets, index_removes) = rebuild_indexes::<E>(&actions, &self.known)?;

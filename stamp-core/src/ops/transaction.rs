@@ -18,10 +18,10 @@ use aws_sdk_dynamodb::types::{
 use tracing::Instrument;
 
 use crate::expression::{Condition, Placeholders};
-use crate::size::{
+use crate::item::size::{
     MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
 };
-use crate::write::{PutMode, render_put};
+use crate::ops::write::{PutMode, render_put};
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 /// An update of one item, already rendered to DynamoDB's expressions: the
@@ -265,7 +265,7 @@ impl TransactWrite {
                 let size = rendered.size + condition.as_ref().map_or(0, Rendered::values_size);
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
-                    key: crate::wire::key_of(E::SCHEMA, &rendered.item),
+                    key: crate::item::check::key_of(E::SCHEMA, &rendered.item),
                     size,
                     kind: Kind::Put {
                         item: rendered.item,
@@ -353,7 +353,7 @@ impl TransactWrite {
     /// checked like an item's ([`check_value`](crate::check_value)).
     pub fn update(mut self, update: UpdateAction) -> Self {
         for (placeholder, value) in &update.values {
-            if let Err(error) = crate::wire::check_value(update.entity, placeholder, value) {
+            if let Err(error) = crate::item::check::check_value(update.entity, placeholder, value) {
                 self.keep_error(error);
                 return self;
             }

@@ -21,7 +21,9 @@ use aws_sdk_dynamodb::types::{
 use futures::{StreamExt, stream};
 use tracing::Instrument;
 
-use crate::size::{MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, item_size};
+use crate::item::size::{
+    MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, item_size,
+};
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 /// How many batch requests run at once unless set otherwise.
@@ -280,9 +282,9 @@ impl BatchWrite {
     /// Errors in making the item (serialization, numbers, size) are returned
     /// by [`send`](Self::send), before anything is sent.
     pub fn put<E: Entity>(mut self, entity: &E) -> Self {
-        match crate::wire::item_for_write(entity) {
+        match crate::item::check::item_for_write(entity) {
             Ok((item, size)) => {
-                let key = crate::wire::key_of(E::SCHEMA, &item);
+                let key = crate::item::check::key_of(E::SCHEMA, &item);
                 let identity =
                     key_values(E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name, &item);
                 let request = WriteRequest::builder()

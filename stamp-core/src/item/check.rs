@@ -7,7 +7,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::size::{MAX_ITEM_SIZE, item_size};
+use crate::item::size::{MAX_ITEM_SIZE, item_size};
 use crate::{Entity, EntitySchema, Error, Item};
 
 /// The most significant digits a DynamoDB Number holds: 38.
@@ -259,7 +259,7 @@ pub(crate) fn check_number(text: &str) -> Result<(), NumberProblem> {
     else {
         return Ok(()); // zero
     };
-    if crate::size::significant_digits(mantissa) > MAX_NUMBER_DIGITS {
+    if crate::item::size::significant_digits(mantissa) > MAX_NUMBER_DIGITS {
         return Err(NumberProblem::TooManyDigits);
     }
     // The decimal exponent of the first significant digit.

@@ -1,0 +1,7 @@
+//! The data model the derive describes: [`entity`] (the `Entity` trait, the
+//! static `EntitySchema`, the typed keys), [`collection`] (entities that
+//! share a partition) and [`ttl`] (time-to-live fields).
+
+pub(crate) mod collection;
+pub(crate) mod entity;
+pub(crate) mod ttl;
