@@ -85,7 +85,7 @@ pub mod streams;
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
-pub use error::{Error, ItemKey, RequestOutcome};
+pub use error::{Error, ItemKey};
 pub use expression::{
     Attribute, AttributeType, Condition, MAX_EXPRESSION_BYTES, Optional, Placeholders,
     PrimaryKeyField, Required, Settable, check_expression_length,
@@ -104,9 +104,7 @@ pub use model::entity::{
     PreviousKeyFormat, PrimaryKey, WriteTime,
 };
 pub use model::ttl::TimeToLive;
-pub use ops::batch::{
-    BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY,
-};
+pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use ops::cursor::Cursor;
 pub use ops::query::{MAX_CURSOR_LEN, Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use ops::scan::Scan;
@@ -115,6 +113,8 @@ pub use ops::transaction::{
     UpdateAction,
 };
 pub use ops::update::{Number, Set, Update, UpdateRequest};
+pub use request::failure::RequestOutcome;
+pub use request::retry::BatchRetry;
 pub use request::table::Table;
 pub use schema::{
     CloudFormationTemplate, IndexProjection, KeyNames, MAX_GLOBAL_SECONDARY_INDEXES,

@@ -3,6 +3,7 @@
 //! against the hand-written SDK calls on the same client, table and data, in
 //! the same run.
 
+use stamp::BatchWrite;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
@@ -59,10 +60,9 @@ pub fn benches(criterion: &mut Criterion, facts: &mut Facts) {
         let partition: Vec<Order> = (0..PARTITION_ORDERS)
             .map(|n| model::order(CUSTOMER, n))
             .collect();
-        table
-            .batch_write()
+        BatchWrite::new()
             .put_all(&partition)
-            .send()
+            .send(&table)
             .await
             .expect("seed the partition");
         // Both read the same page.
@@ -135,10 +135,9 @@ pub fn benches(criterion: &mut Criterion, facts: &mut Facts) {
         .measurement_time(Duration::from_secs(30));
     group.bench_function("stamp", |b| {
         b.to_async(&runtime).iter(|| async {
-            let output = load_table
-                .batch_write()
+            let output = BatchWrite::new()
                 .put_all(&orders)
-                .send()
+                .send(&load_table)
                 .await
                 .unwrap();
             assert_eq!(output.written, orders.len());

@@ -2,9 +2,11 @@
 
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use crate::{KeyPartError, RequestOutcome};
 
-use crate::KeyPartError;
+mod item_key;
+
+pub use item_key::ItemKey;
 
 /// The error type of every Stamp operation.
 ///
@@ -669,7 +671,7 @@ pub enum Error {
     /// that the request timed out and may have been applied.
     #[error(
         "DynamoDB {operation} on table `{table}` {}",
-        crate::error::failure_text(*.outcome, .code.as_deref(), .message.as_deref(), .source)
+        crate::request::failure::failure_text(*.outcome, .code.as_deref(), .message.as_deref(), .source)
     )]
     DynamoDb {
         /// The operation, such as `PutItem`.
@@ -688,237 +690,6 @@ pub enum Error {
         /// `ResourceNotFoundException`.
         source: Arc<aws_sdk_dynamodb::Error>,
     },
-}
-
-/// The primary key of one item in an error: attribute names and values as
-/// stored, so a caller can log, compare or re-read it. `Display` writes
-/// `PK=CUST#c-1, SK=ORDER#0000000001`; it also compares equal to that text.
-/// (Shared behind an `Arc`, so that `Error` stays small.)
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ItemKey(Arc<[(String, String); 2]>);
-
-impl ItemKey {
-    /// The key of entity `E` in the attribute map `item` (an item or a key);
-    /// an attribute that is missing or not a string is shown as `?`.
-    pub(crate) fn of<E: crate::Entity>(item: &crate::Item) -> Self {
-        let schema = E::SCHEMA;
-        let pair = |name: &str| {
-            let value = match item.get(name) {
-                Some(aws_sdk_dynamodb::types::AttributeValue::S(value)) => value.clone(),
-                _ => "?".to_owned(),
-            };
-            (name.to_owned(), value)
-        };
-        ItemKey(Arc::new([
-            pair(schema.partition_key.name),
-            pair(schema.sort_key.name),
-        ]))
-    }
-
-    /// The partition key attribute and its value, such as `("PK", "CUST#c-1")`.
-    pub fn partition_key(&self) -> (&str, &str) {
-        (&self.0[0].0, &self.0[0].1)
-    }
-
-    /// The sort key attribute and its value, such as `("SK", "PROFILE")`.
-    pub fn sort_key(&self) -> (&str, &str) {
-        (&self.0[1].0, &self.0[1].1)
-    }
-
-    /// The key as DynamoDB's attribute map (`Key` of `GetItem`).
-    pub fn to_attribute_map(&self) -> crate::Item {
-        self.0
-            .iter()
-            .map(|(name, value)| {
-                (
-                    name.clone(),
-                    aws_sdk_dynamodb::types::AttributeValue::S(value.clone()),
-                )
-            })
-            .collect()
-    }
-}
-
-impl std::fmt::Display for ItemKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let [(pk, pk_value), (sk, sk_value)] = &*self.0;
-        write!(f, "{pk}={pk_value}, {sk}={sk_value}")
-    }
-}
-
-impl PartialEq<str> for ItemKey {
-    fn eq(&self, text: &str) -> bool {
-        let [(pk, pk_value), (sk, sk_value)] = &*self.0;
-        // `PK=…, SK=…`, compared piece by piece.
-        let parts = [pk.as_str(), "=", pk_value, ", ", sk, "=", sk_value];
-        let mut rest = text;
-        for part in parts {
-            match rest.strip_prefix(part) {
-                Some(after) => rest = after,
-                None => return false,
-            }
-        }
-        rest.is_empty()
-    }
-}
-
-/// What became of a request that failed with [`Error::DynamoDb`]: the
-/// difference between "refused" and "may have been applied", which decides
-/// whether a write can be retried blindly.
-///
-/// See "Error handling with DynamoDB" in the Amazon DynamoDB Developer
-/// Guide: a 4xx or 5xx answer means DynamoDB did not apply the request
-/// (a 5xx may still have been applied, as the guide warns for
-/// `InternalServerError`); a request without an answer may have been.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum RequestOutcome {
-    /// DynamoDB answered with an error: `code` and `message` say which.
-    /// A 4xx error was not applied; an `InternalServerError` (5xx) may
-    /// have been.
-    Rejected,
-    /// No answer within the SDK's timeout: the request may have been
-    /// applied.
-    TimedOut,
-    /// The connection failed or the answer could not be read: the request
-    /// may have been applied.
-    NoAnswer,
-    /// The SDK did not build or send the request: nothing was applied.
-    NotSent,
-}
-
-impl RequestOutcome {
-    /// Whether DynamoDB may have applied the request although it failed:
-    /// a timeout, a lost answer, or a server error (5xx).
-    pub fn may_have_been_applied(self, code: Option<&str>) -> bool {
-        match self {
-            RequestOutcome::Rejected => code
-                .is_some_and(|code| code == "InternalServerError" || code == "ServiceUnavailable"),
-            RequestOutcome::TimedOut | RequestOutcome::NoAnswer => true,
-            RequestOutcome::NotSent => false,
-        }
-    }
-}
-
-/// The `ThrottlingReasons` of an SDK error, as `(reason, resource)`; empty
-/// for an error that is not throttling.
-pub(crate) fn sdk_throttling_reasons(error: &aws_sdk_dynamodb::Error) -> Vec<(String, String)> {
-    use aws_sdk_dynamodb::Error as Sdk;
-    let reasons = match error {
-        Sdk::ThrottlingException(error) => error.throttling_reasons(),
-        Sdk::ProvisionedThroughputExceededException(error) => error.throttling_reasons(),
-        Sdk::RequestLimitExceeded(error) => error.throttling_reasons(),
-        _ => &[],
-    };
-    reasons
-        .iter()
-        .map(|reason| {
-            (
-                reason.reason.clone().unwrap_or_default(),
-                reason.resource.clone().unwrap_or_default(),
-            )
-        })
-        .collect()
-}
-
-/// The end of the message of [`Error::DynamoDb`].
-pub(crate) fn failure_text(
-    outcome: RequestOutcome,
-    code: Option<&str>,
-    message: Option<&str>,
-    source: &aws_sdk_dynamodb::Error,
-) -> String {
-    match outcome {
-        RequestOutcome::Rejected => match (code, message) {
-            (Some(code), Some(message)) if !message.is_empty() => {
-                format!("was refused: {code}: {message}")
-            }
-            (Some(code), _) => format!("was refused: {code}"),
-            (None, _) => format!("was refused: {source}"),
-        },
-        RequestOutcome::TimedOut => {
-            "timed out; it may have been applied (read the item before retrying a write that is not idempotent)".to_owned()
-        }
-        RequestOutcome::NoAnswer => format!(
-            "got no answer ({}); it may have been applied",
-            sdk_error_chain(source)
-        ),
-        RequestOutcome::NotSent => format!("was not sent: {}", sdk_error_chain(source)),
-    }
-}
-
-/// An error and its sources, joined by `: `.
-fn sdk_error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
-}
-
-impl Error {
-    /// Why DynamoDB throttled the request, when it did: the
-    /// `ThrottlingReasons` of a `ThrottlingException`,
-    /// `ProvisionedThroughputExceededException` or `RequestLimitExceeded`,
-    /// as `(reason, resource)` pairs such as
-    /// `("TableWriteKeyRangeThroughputExceeded", "arn:aws:dynamodb:…:table/shop")`.
-    /// A `…KeyRangeThroughputExceeded` reason is a hot partition (one
-    /// partition's 1,000 write or 3,000 read units per second: shard the
-    /// key); the others are table, index or account maxima ("Diagnosing
-    /// throttling" in the Amazon DynamoDB Developer Guide). Empty for every
-    /// other error, and for a throttling error that gives no reason.
-    pub fn throttling_reasons(&self) -> Vec<(String, String)> {
-        let source = match self {
-            Error::DynamoDb { source, .. } => Some(source.as_ref()),
-            Error::UnprocessedItems { cause, .. } | Error::UnprocessedKeys { cause, .. } => {
-                cause.as_deref()
-            }
-            _ => None,
-        };
-        source.map(sdk_throttling_reasons).unwrap_or_default()
-    }
-
-    /// Wraps an SDK error of `operation` on `table`.
-    pub(crate) fn dynamodb<E, R>(
-        operation: &'static str,
-        table: &str,
-        error: SdkError<E, R>,
-    ) -> Self
-    where
-        aws_sdk_dynamodb::Error: From<SdkError<E, R>>,
-        E: ProvideErrorMetadata,
-    {
-        let outcome = match &error {
-            SdkError::ServiceError(_) => RequestOutcome::Rejected,
-            SdkError::TimeoutError(_) => RequestOutcome::TimedOut,
-            SdkError::DispatchFailure(failure) if failure.is_timeout() => RequestOutcome::TimedOut,
-            SdkError::DispatchFailure(failure) if failure.is_user() => RequestOutcome::NotSent,
-            SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => RequestOutcome::NoAnswer,
-            SdkError::ConstructionFailure(_) => RequestOutcome::NotSent,
-            _ => RequestOutcome::NoAnswer,
-        };
-        let (code, message) = match &error {
-            SdkError::ServiceError(service) => (
-                service.err().code().map(str::to_owned),
-                service.err().message().map(str::to_owned),
-            ),
-            _ => (None, None),
-        };
-        Error::DynamoDb {
-            operation,
-            table: table.to_owned(),
-            outcome,
-            code,
-            message,
-            source: Arc::new(aws_sdk_dynamodb::Error::from(error)),
-        }
-    }
 }
 
 /// A primary key as text for messages: `PK = "CUST#1", SK = "PROFILE"`.

@@ -11,7 +11,7 @@ use serde::Serialize;
 use tracing::Instrument;
 
 use crate::expression::{Attribute, Condition, Optional, Placeholders, Settable};
-use crate::ops::write::{conditional_failure, describe_key};
+use crate::request::failure::conditional_failure;
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 type Value = Result<AttributeValue, String>;
@@ -597,7 +597,7 @@ impl<E: Entity> Update<E> {
             Err(error) => Err(conditional_failure::<E, _, _>(
                 "UpdateItem",
                 table,
-                &describe_key::<E>(&key),
+                &crate::ItemKey::of::<E>(&key),
                 self.expected_version,
                 error,
                 |error| match error {

@@ -3,7 +3,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html>.
 
-use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
@@ -15,74 +14,9 @@ use chrono::Utc;
 use tracing::Instrument;
 
 use crate::expression::{Condition, Placeholders};
+use crate::request::failure::conditional_failure;
+use crate::request::span::request_span;
 use crate::{Entity, Error, Item, PrimaryKey, Table, WriteTime};
-
-/// The key of entity `E` in `key` (an item or a key), for errors.
-pub(crate) fn describe_key<E: Entity>(key: &Item) -> crate::ItemKey {
-    crate::ItemKey::of::<E>(key)
-}
-
-/// Turns a failed conditional write into the typed error its old item
-/// explains: no item ([`Error::ItemNotFound`]), another version
-/// ([`Error::VersionConflict`]) or the condition ([`Error::ConditionFailed`]);
-/// other failures into [`Error::DynamoDb`].
-pub(crate) fn conditional_failure<E: Entity, O, R>(
-    operation: &'static str,
-    table: &Table,
-    key: &crate::ItemKey,
-    expected_version: Option<u64>,
-    error: SdkError<O, R>,
-    conditional_failure: impl Fn(&O) -> Option<Option<Item>>,
-) -> Error
-where
-    aws_sdk_dynamodb::Error: From<SdkError<O, R>>,
-    O: aws_sdk_dynamodb::error::ProvideErrorMetadata,
-{
-    let schema = E::SCHEMA;
-    match error.as_service_error().and_then(conditional_failure) {
-        Some(old) => {
-            let Some(old) = old else {
-                return Error::ItemNotFound {
-                    entity: schema.type_name,
-                    key: key.clone(),
-                };
-            };
-            if let (Some(attribute), Some(expected)) = (schema.version_attribute, expected_version)
-            {
-                let found = match old.get(attribute) {
-                    Some(AttributeValue::N(number)) => number.parse::<u64>().ok(),
-                    _ => None,
-                };
-                if found != Some(expected) {
-                    return Error::VersionConflict {
-                        entity: schema.type_name,
-                        key: key.clone(),
-                        expected,
-                        found,
-                    };
-                }
-            }
-            Error::ConditionFailed {
-                entity: schema.type_name,
-                key: key.clone(),
-                item: Box::new(old),
-            }
-        }
-        None => Error::dynamodb(operation, table.name(), error),
-    }
-}
-
-fn span(operation: &'static str, table: &Table, entity: &'static str) -> tracing::Span {
-    tracing::debug_span!(
-        "stamp.request",
-        operation,
-        table = table.name(),
-        entity,
-        index = "",
-        item_count = 1,
-        consumed_capacity = tracing::field::Empty,
-    )
-}
 
 /// How a put is guarded.
 pub(crate) enum PutMode {
@@ -224,7 +158,7 @@ impl Table {
         rendered: RenderedPut,
         creating: bool,
     ) -> Result<(), Error> {
-        let key = describe_key::<E>(&rendered.item);
+        let key = crate::ItemKey::of::<E>(&rendered.item);
         let result = self
             .client()
             .put_item()
@@ -235,7 +169,13 @@ impl Table {
             .set_expression_attribute_values(rendered.placeholders.values())
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send()
-            .instrument(span("PutItem", self, E::SCHEMA.type_name))
+            .instrument(request_span(
+                "PutItem",
+                self.name(),
+                E::SCHEMA.type_name,
+                "",
+                Some(1),
+            ))
             .await;
         match result {
             Ok(_) => Ok(()),
@@ -349,7 +289,13 @@ impl Table {
             })
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send()
-            .instrument(span("DeleteItem", self, E::SCHEMA.type_name))
+            .instrument(request_span(
+                "DeleteItem",
+                self.name(),
+                E::SCHEMA.type_name,
+                "",
+                Some(1),
+            ))
             .await;
         match result {
             Ok(output) => output
@@ -360,7 +306,7 @@ impl Table {
             Err(error) => Err(conditional_failure::<E, _, _>(
                 "DeleteItem",
                 self,
-                &describe_key::<E>(&key_map),
+                &crate::ItemKey::of::<E>(&key_map),
                 None,
                 error,
                 |error| match error {
@@ -515,7 +461,13 @@ impl Table {
             .transact_items(TransactWriteItem::builder().delete(delete).build())
             .transact_items(TransactWriteItem::builder().put(put).build())
             .send()
-            .instrument(span("TransactWriteItems", self, schema.type_name))
+            .instrument(request_span(
+                "TransactWriteItems",
+                self.name(),
+                schema.type_name,
+                "",
+                Some(2),
+            ))
             .await;
         let Err(error) = result else {
             return Ok(());
@@ -540,7 +492,7 @@ impl Table {
             return Err(conditional_failure::<E, _, _>(
                 "TransactWriteItems",
                 self,
-                &describe_key::<E>(&old_key_map),
+                &crate::ItemKey::of::<E>(&old_key_map),
                 expected_version.map(|(_, version)| version),
                 error,
                 |service| failed_check(service, 0),
@@ -552,7 +504,7 @@ impl Table {
         {
             return Err(Error::AlreadyExists {
                 entity: schema.type_name,
-                key: describe_key::<E>(&new_key_map),
+                key: crate::ItemKey::of::<E>(&new_key_map),
             });
         }
         Err(Error::dynamodb("TransactWriteItems", self.name(), error))

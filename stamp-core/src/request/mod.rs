@@ -3,4 +3,7 @@
 //! that batches and migrations share, and the mapping of SDK errors and
 //! conditional failures to [`crate::Error`] ([`failure`]).
 
+pub(crate) mod failure;
+pub(crate) mod retry;
+pub(crate) mod span;
 pub(crate) mod table;
