@@ -168,7 +168,16 @@ async fn a_transaction_applies_all_its_actions() {
     assert_eq!(counter.operations(), ["TransactWriteItems"]);
 
     assert_eq!(
-        table.get(&Order::key("c-1", "o-2").unwrap()).await.unwrap(),
+        table
+            .get(
+                &Order::key(OrderKey {
+                    customer_id: "c-1",
+                    order_id: "o-2"
+                })
+                .unwrap()
+            )
+            .await
+            .unwrap(),
         Some(order("o-2", 2500))
     );
     assert_eq!(
@@ -241,7 +250,12 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
         reason(
             0,
             "Order",
-            Order::key("c-1", "o-1").unwrap().to_attribute_map(),
+            Order::key(OrderKey {
+                customer_id: "c-1",
+                order_id: "o-1",
+            })
+            .unwrap()
+            .to_attribute_map(),
             failed.clone(),
             Some(existing_order),
         ),
@@ -550,7 +564,13 @@ async fn transact_get_decodes_each_item_by_position() {
     let mut read = TransactGet::new();
     let customer_slot = read.get(&Customer::key("c-1").unwrap());
     let missing = read.get(&Product::key("nope").unwrap());
-    let order_slot = read.get(&Order::key("c-1", "o-1").unwrap());
+    let order_slot = read.get(
+        &Order::key(OrderKey {
+            customer_id: "c-1",
+            order_id: "o-1",
+        })
+        .unwrap(),
+    );
     let product_slot = read.get(&Product::key("A").unwrap());
     let mut items = read.send(&table).await.unwrap();
     assert_eq!(counter.operations(), ["TransactGetItems"]);

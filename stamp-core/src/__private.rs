@@ -286,3 +286,39 @@ impl VersionNumber for u32 {
 }
 
 pub use chrono;
+
+/// `#[derive(Projection)]`: a plain field of type `T` reads an attribute of
+/// type `T` that every item stores (a compile error otherwise).
+pub const fn projected_present<E, T, K: crate::AlwaysStored>(
+    _attribute: &crate::Attribute<E, T, K>,
+) {
+}
+
+/// `#[derive(Projection)]`: an `Option<T>` field reads an attribute of type
+/// `T`, of any kind.
+pub const fn projected_optional<E, T, K>(_attribute: &crate::Attribute<E, T, K>) {}
+
+/// Whether two strings are equal, in a `const` (the attribute names of a
+/// projection against the entity's).
+pub const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Decodes a projected item of entity `E` into `P` through serde_dynamo.
+pub fn decode_projection<E: crate::Entity, P: DeserializeOwned>(item: Item) -> Result<P, Error> {
+    serde_dynamo::from_item(item).map_err(|source| Error::Deserialize {
+        entity: E::SCHEMA.type_name,
+        source,
+    })
+}

@@ -103,6 +103,7 @@ pub use model::entity::{
     Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
     PreviousKeyFormat, PrimaryKey, WriteTime,
 };
+pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use ops::cursor::Cursor;

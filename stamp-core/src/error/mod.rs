@@ -1,4 +1,10 @@
 //! [`Error`]: everything Stamp can report, in DynamoDB's own terms.
+//!
+//! The file is one enum of documented variants (its cause, what was or was
+//! not sent, the remedy), longer than the others on purpose: splitting it
+//! would split the type users match on. Its helpers live elsewhere: the key
+//! of an item in [`item_key`], the mapping of SDK errors in
+//! `request/failure.rs`.
 
 use std::sync::Arc;
 

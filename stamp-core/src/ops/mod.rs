@@ -5,7 +5,9 @@
 
 pub(crate) mod batch;
 pub(crate) mod cursor;
+pub(crate) mod get;
 pub(crate) mod query;
+pub(crate) mod rekey;
 pub(crate) mod scan;
 pub(crate) mod transaction;
 pub(crate) mod update;

@@ -9,6 +9,8 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use futures::{Stream, StreamExt, TryStreamExt, stream};
 use tracing::Instrument;
 
+use crate::request::span::{record_capacity, record_items, request_span};
+
 use crate::expression::{Condition, Placeholders};
 use crate::{Entity, Error, Item, Table};
 
@@ -159,15 +161,7 @@ async fn execute<E: Entity>(
     input: ScanInput,
     start: Option<Item>,
 ) -> Result<(Vec<Item>, Option<Item>), Error> {
-    let span = tracing::debug_span!(
-        "stamp.request",
-        operation = "Scan",
-        table = table.name(),
-        entity = E::SCHEMA.type_name,
-        index = "",
-        item_count = tracing::field::Empty,
-        consumed_capacity = tracing::field::Empty,
-    );
+    let span = request_span("Scan", table.name(), E::SCHEMA.type_name, "", None);
     async {
         let output = table
             .client()
@@ -186,14 +180,8 @@ async fn execute<E: Entity>(
             .await
             .map_err(|error| Error::dynamodb("Scan", table.name(), error))?;
         let span = tracing::Span::current();
-        span.record("item_count", output.count);
-        if let Some(capacity) = output
-            .consumed_capacity
-            .as_ref()
-            .and_then(|capacity| capacity.capacity_units)
-        {
-            span.record("consumed_capacity", capacity);
-        }
+        record_items(&span, output.count);
+        record_capacity(&span, output.consumed_capacity.as_ref());
         Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
     }
     .instrument(span)

@@ -1,14 +1,14 @@
-//! [`Table`]: a client and a table name, and the requests on it.
+//! [`Table`]: a client and a table name; creating and deleting the table.
+//! The operations on its items are in `ops/`, each an `impl Table` or a
+//! builder sent to it.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::ops::cursor::CursorKey;
+use crate::{Error, TableDefinition};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::client::Waiters;
-use tracing::Instrument;
-
-use crate::ops::cursor::CursorKey;
-use crate::{Entity, Error, PrimaryKey, TableDefinition};
 
 /// How long [`Table::create_table`] waits for the new table to become
 /// `ACTIVE`.
@@ -30,19 +30,6 @@ pub struct Table {
     client: Client,
     name: Arc<str>,
     cursor_key: Option<CursorKey>,
-}
-
-/// The span every request runs in.
-fn request_span(operation: &'static str, table: &str, entity: &'static str) -> tracing::Span {
-    tracing::debug_span!(
-        "stamp.request",
-        operation,
-        table,
-        entity,
-        index = tracing::field::Empty,
-        item_count = tracing::field::Empty,
-        consumed_capacity = tracing::field::Empty,
-    )
 }
 
 impl Table {
@@ -94,56 +81,6 @@ impl Table {
     /// The table name.
     pub fn name(&self) -> &str {
         &self.name
-    }
-
-    /// Reads the item with primary key `key` with an eventually consistent
-    /// `GetItem` (half a read unit per 4 KB). `Ok(None)` when there is no
-    /// such item.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
-    ///
-    /// # Errors
-    ///
-    /// The errors of [`Entity::from_item`], and [`Error::DynamoDb`] for what
-    /// the service returns.
-    pub async fn get<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
-        self.get_item(key, false).await
-    }
-
-    /// As [`get`](Self::get), with a strongly consistent read
-    /// (`ConsistentRead = true`): it reflects every write that succeeded
-    /// before it, and costs one read unit per 4 KB, twice an eventually
-    /// consistent read ("Read consistency", Amazon DynamoDB Developer Guide).
-    ///
-    /// # Errors
-    ///
-    /// As [`get`](Self::get).
-    pub async fn get_consistent<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
-        self.get_item(key, true).await
-    }
-
-    async fn get_item<E: Entity>(
-        &self,
-        key: &PrimaryKey<E>,
-        consistent: bool,
-    ) -> Result<Option<E>, Error> {
-        let span = request_span("GetItem", &self.name, E::SCHEMA.type_name);
-        async {
-            let output = self
-                .client
-                .get_item()
-                .table_name(&*self.name)
-                .set_key(Some(key.to_attribute_map()))
-                .set_consistent_read(consistent.then_some(true))
-                .send()
-                .await
-                .map_err(|error| Error::dynamodb("GetItem", &self.name, error))?;
-            let item = output.item.map(E::from_item).transpose()?;
-            tracing::Span::current().record("item_count", usize::from(item.is_some()));
-            Ok(item)
-        }
-        .instrument(span)
-        .await
     }
 
     /// Creates this table from `definition` and waits, up to two minutes,

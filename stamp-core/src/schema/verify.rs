@@ -11,6 +11,8 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
+use crate::request::span::request_span;
+
 use super::{IndexProjection, TableDefinition};
 use crate::{Error, Table};
 
@@ -243,16 +245,6 @@ fn normalized(projection: &IndexProjection) -> IndexProjection {
     }
 }
 
-/// A `stamp.request` span for a schema request.
-fn schema_span(operation: &'static str, table: &str) -> tracing::Span {
-    tracing::debug_span!(
-        "stamp.request",
-        operation,
-        table,
-        entity = tracing::field::Empty
-    )
-}
-
 impl Table {
     /// Compares this live table with `definition` and returns every
     /// difference, in this order: the table's key schema, key attribute
@@ -283,7 +275,7 @@ impl Table {
             .describe_table()
             .table_name(self.name())
             .send()
-            .instrument(schema_span("DescribeTable", self.name()))
+            .instrument(request_span("DescribeTable", self.name(), "", "", None))
             .await
             .map_err(|error| Error::dynamodb("DescribeTable", self.name(), error))?;
         let time_to_live = self
@@ -291,7 +283,13 @@ impl Table {
             .describe_time_to_live()
             .table_name(self.name())
             .send()
-            .instrument(schema_span("DescribeTimeToLive", self.name()))
+            .instrument(request_span(
+                "DescribeTimeToLive",
+                self.name(),
+                "",
+                "",
+                None,
+            ))
             .await
             .map_err(|error| Error::dynamodb("DescribeTimeToLive", self.name(), error))?;
         // DynamoDB always describes the table; an empty description shows as
@@ -452,7 +450,7 @@ impl Table {
                     .expect("attribute name and enabled are set"),
             )
             .send()
-            .instrument(schema_span("UpdateTimeToLive", self.name()))
+            .instrument(request_span("UpdateTimeToLive", self.name(), "", "", None))
             .await
             .map_err(|error| Error::dynamodb("UpdateTimeToLive", self.name(), error))?;
         Ok(())

@@ -83,6 +83,7 @@ impl<'a> Container<'a> {
             |attr: Attr<Name>, default: &str| attr.get().unwrap_or_else(|| Name::default(default));
         Container {
             ident,
+            vis: &input.vis,
             krate: options
                 .krate
                 .get()
