@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use crate::expression::{Condition, Placeholders};
 use crate::request::failure::conditional_failure;
-use crate::request::span::request_span;
+use crate::request::span::item_span;
 use crate::{Entity, Error, Item, PrimaryKey, Table, WriteTime};
 
 /// How a put is guarded.
@@ -166,13 +166,7 @@ impl Table {
             .set_expression_attribute_values(rendered.placeholders.values())
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send()
-            .instrument(request_span(
-                "PutItem",
-                self.name(),
-                E::SCHEMA.type_name,
-                "",
-                Some(1),
-            ))
+            .instrument(item_span("PutItem", self.name(), E::SCHEMA.type_name))
             .await;
         match result {
             Ok(_) => Ok(()),
@@ -286,13 +280,7 @@ impl Table {
             })
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send()
-            .instrument(request_span(
-                "DeleteItem",
-                self.name(),
-                E::SCHEMA.type_name,
-                "",
-                Some(1),
-            ))
+            .instrument(item_span("DeleteItem", self.name(), E::SCHEMA.type_name))
             .await;
         match result {
             Ok(output) => output

@@ -32,6 +32,15 @@ pub(crate) fn request_span(
     span
 }
 
+/// The span of a request on one item of entity `entity` on the table.
+pub(crate) fn item_span(
+    operation: &'static str,
+    table: &str,
+    entity: &'static str,
+) -> tracing::Span {
+    request_span(operation, table, entity, "", Some(1))
+}
+
 /// Records the items of an answer in `span`.
 pub(crate) fn record_items(span: &tracing::Span, count: i32) {
     span.record("item_count", count);

@@ -5,27 +5,17 @@
 
 use std::collections::HashMap;
 use std::marker::PhantomData;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use futures::{StreamExt, stream};
 use tracing::Instrument;
 
-use super::{DEFAULT_BATCH_CONCURRENCY, chunks, key_values};
+use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
 use crate::item::size::MAX_BATCH_GET_KEYS;
-use crate::request::retry::{Backoff, is_retryable, log_retry};
+use crate::request::retry::is_retryable;
 use crate::request::span::{record_capacities, request_span};
 use crate::{BatchRetry, Entity, Error, Item, PrimaryKey, Table};
-
-/// What one group of keys came to.
-#[derive(Debug, Default)]
-struct GetOutcome {
-    items: Vec<Item>,
-    attempts: u32,
-    unprocessed: Vec<Item>,
-    cause: Option<Arc<aws_sdk_dynamodb::Error>>,
-}
 
 /// A batch get of items of entity `E` by primary key, built by
 /// [`BatchGet::new`]. Nothing is sent until [`send`](Self::send) names the
@@ -122,7 +112,7 @@ impl<E: Entity> BatchGet<E> {
         }
         let maps: Vec<Item> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();
         let stop = AtomicBool::new(false);
-        let outcomes: Vec<GetOutcome> = stream::iter(
+        let outcomes: Vec<GroupOutcome<Item>> = stream::iter(
             chunks(maps, |_| 0, MAX_BATCH_GET_KEYS, usize::MAX)
                 .into_iter()
                 .map(|group| self.read_group(table, group, &stop)),
@@ -139,7 +129,7 @@ impl<E: Entity> BatchGet<E> {
             attempts = attempts.max(outcome.attempts);
             unprocessed.extend(outcome.unprocessed);
             cause = cause.or(outcome.cause);
-            for item in outcome.items {
+            for item in outcome.found {
                 let identity = key_values(schema.partition_key.name, schema.sort_key.name, &item);
                 if let Some(&position) = positions.get(&identity) {
                     found[position] = Some(item);
@@ -166,72 +156,53 @@ impl<E: Entity> BatchGet<E> {
     async fn read_group(
         &self,
         table: &Table,
-        mut pending: Vec<Item>,
+        pending: Vec<Item>,
         stop: &AtomicBool,
-    ) -> GetOutcome {
+    ) -> GroupOutcome<Item> {
         let name = table.name();
-        let mut outcome = GetOutcome::default();
-        let mut backoff = Backoff::new(self.retry);
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                outcome.unprocessed = pending;
-                return outcome;
-            }
-            outcome.attempts += 1;
-            let keys = KeysAndAttributes::builder()
-                .set_keys(Some(pending.clone()))
-                .set_consistent_read(self.consistent_read.then_some(true))
-                .build()
-                .expect("the keys are set");
-            let span = request_span(
-                "BatchGetItem",
-                name,
-                E::SCHEMA.type_name,
-                "",
-                Some(pending.len()),
-            );
-            let result = table
-                .client()
-                .batch_get_item()
-                .request_items(name, keys)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send()
-                .instrument(span.clone())
-                .await;
-            match result {
-                Ok(mut response) => {
-                    record_capacities(&span, response.consumed_capacity.as_deref());
-                    if let Some(items) = response
-                        .responses
-                        .as_mut()
-                        .and_then(|responses| responses.remove(name))
-                    {
-                        outcome.items.extend(items);
+        let consistent_read = self.consistent_read;
+        run_group(
+            ("BatchGetItem", name),
+            self.retry,
+            stop,
+            pending,
+            |pending| async move {
+                let count = pending.len();
+                let keys = KeysAndAttributes::builder()
+                    .set_keys(Some(pending))
+                    .set_consistent_read(consistent_read.then_some(true))
+                    .build()
+                    .expect("the keys are set");
+                let span = request_span("BatchGetItem", name, E::SCHEMA.type_name, "", Some(count));
+                let result = table
+                    .client()
+                    .batch_get_item()
+                    .request_items(name, keys)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .send()
+                    .instrument(span.clone())
+                    .await;
+                match result {
+                    Ok(mut response) => {
+                        record_capacities(&span, response.consumed_capacity.as_deref());
+                        let found = response
+                            .responses
+                            .as_mut()
+                            .and_then(|responses| responses.remove(name))
+                            .unwrap_or_default();
+                        let left = response
+                            .unprocessed_keys
+                            .as_mut()
+                            .and_then(|unprocessed| unprocessed.remove(name))
+                            .map(|keys| keys.keys)
+                            .unwrap_or_default();
+                        Sent::Answered { left, found }
                     }
-                    pending = response
-                        .unprocessed_keys
-                        .as_mut()
-                        .and_then(|unprocessed| unprocessed.remove(name))
-                        .map(|keys| keys.keys)
-                        .unwrap_or_default();
-                    if pending.is_empty() {
-                        return outcome;
-                    }
+                    Err(error) if is_retryable(&error) => Sent::Retryable(error.into()),
+                    Err(error) => Sent::Failed(error.into()),
                 }
-                Err(error) if is_retryable(&error) => {
-                    log_retry("BatchGetItem", name, &aws_sdk_dynamodb::Error::from(error));
-                }
-                Err(error) => {
-                    stop.store(true, Ordering::Relaxed);
-                    outcome.cause = Some(Arc::new(aws_sdk_dynamodb::Error::from(error)));
-                    outcome.unprocessed = pending;
-                    return outcome;
-                }
-            }
-            if !backoff.wait().await {
-                outcome.unprocessed = pending;
-                return outcome;
-            }
-        }
+            },
+        )
+        .await
     }
 }

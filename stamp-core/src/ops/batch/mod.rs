@@ -6,9 +6,14 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html>.
 
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::Item;
+use crate::request::retry::{Backoff, log_retry};
+use crate::{BatchRetry, Item};
 
 mod get;
 mod write;
@@ -44,6 +49,81 @@ fn chunks<T>(
         groups.push(group);
     }
     groups
+}
+
+/// What one request of a batch group came to.
+enum Sent<P> {
+    /// DynamoDB answered: what it left unprocessed, and the items it
+    /// returned (a batch get's).
+    Answered { left: Vec<P>, found: Vec<Item> },
+    /// A failure worth sending again (throttling, 5xx, timeout, I/O).
+    Retryable(aws_sdk_dynamodb::Error),
+    /// A failure that stops the batch.
+    Failed(aws_sdk_dynamodb::Error),
+}
+
+/// What one group of a batch came to.
+#[derive(Debug)]
+struct GroupOutcome<P> {
+    found: Vec<Item>,
+    attempts: u32,
+    retries: usize,
+    throttled: usize,
+    unprocessed: Vec<P>,
+    cause: Option<Arc<aws_sdk_dynamodb::Error>>,
+}
+
+/// Sends one group with `send` until DynamoDB leaves nothing, retrying what
+/// it leaves and retryable failures under `retry`'s backoff. A failure that
+/// is not retried sets `stop`, which ends the other groups before their
+/// next request; whatever is left is returned as unprocessed, never dropped.
+async fn run_group<P: Clone, Fut: Future<Output = Sent<P>>>(
+    (operation, table): (&'static str, &str),
+    retry: BatchRetry,
+    stop: &AtomicBool,
+    mut pending: Vec<P>,
+    mut send: impl FnMut(Vec<P>) -> Fut,
+) -> GroupOutcome<P> {
+    let mut outcome = GroupOutcome {
+        found: Vec::new(),
+        attempts: 0,
+        retries: 0,
+        throttled: 0,
+        unprocessed: Vec::new(),
+        cause: None,
+    };
+    let mut backoff = Backoff::new(retry);
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            outcome.unprocessed = pending;
+            return outcome;
+        }
+        outcome.attempts += 1;
+        match send(pending.clone()).await {
+            Sent::Answered { left, found } => {
+                outcome.found.extend(found);
+                pending = left;
+                if pending.is_empty() {
+                    return outcome;
+                }
+            }
+            Sent::Retryable(error) => {
+                outcome.throttled += 1;
+                log_retry(operation, table, &error);
+            }
+            Sent::Failed(error) => {
+                stop.store(true, Ordering::Relaxed);
+                outcome.cause = Some(Arc::new(error));
+                outcome.unprocessed = pending;
+                return outcome;
+            }
+        }
+        if !backoff.wait().await {
+            outcome.unprocessed = pending;
+            return outcome;
+        }
+        outcome.retries += 1;
+    }
 }
 
 /// The `(partition key, sort key)` values of an item or key of `schema`.

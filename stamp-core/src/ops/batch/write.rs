@@ -4,16 +4,15 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html>.
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, ReturnConsumedCapacity, WriteRequest};
 use futures::{StreamExt, stream};
 use tracing::Instrument;
 
-use super::{DEFAULT_BATCH_CONCURRENCY, chunks, key_values};
+use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
 use crate::item::size::{MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, item_size};
-use crate::request::retry::{Backoff, is_retryable, log_retry};
+use crate::request::retry::is_retryable;
 use crate::request::span::{common_entity, record_capacities, request_span};
 use crate::{BatchRetry, Entity, Error, Item, PrimaryKey, Table};
 
@@ -25,18 +24,6 @@ struct WriteEntry {
     identity: (String, String),
     size: usize,
     request: WriteRequest,
-}
-
-/// What one group of items came to.
-#[derive(Debug, Default)]
-struct WriteOutcome {
-    written: usize,
-    requests: usize,
-    retries: usize,
-    throttled: usize,
-    attempts: u32,
-    unprocessed: Vec<WriteRequest>,
-    cause: Option<Arc<aws_sdk_dynamodb::Error>>,
 }
 
 /// A batch of puts and deletes on one table, of any entities, built by
@@ -260,25 +247,26 @@ impl BatchWrite {
         let stop = AtomicBool::new(false);
         let groups = Self::groups(std::mem::take(&mut self.entries));
         let this = &self;
-        let outcomes: Vec<WriteOutcome> = stream::iter(groups.into_iter().map(|group| {
-            this.write_group(
-                table,
-                group.into_iter().map(|entry| entry.request).collect(),
-                entity,
-                &stop,
-            )
-        }))
-        .buffer_unordered(self.max_concurrency)
-        .collect()
-        .await;
+        let outcomes: Vec<(usize, GroupOutcome<WriteRequest>)> =
+            stream::iter(groups.into_iter().map(|group| {
+                this.write_group(
+                    table,
+                    group.into_iter().map(|entry| entry.request).collect(),
+                    entity,
+                    &stop,
+                )
+            }))
+            .buffer_unordered(self.max_concurrency)
+            .collect()
+            .await;
 
         let mut output = BatchWriteOutput::default();
         let mut unprocessed = Vec::new();
         let mut cause = None;
         let mut attempts = 0;
-        for outcome in outcomes {
-            output.written += outcome.written;
-            output.requests += outcome.requests;
+        for (sent, outcome) in outcomes {
+            output.written += sent - outcome.unprocessed.len();
+            output.requests += outcome.attempts as usize;
             output.retries += outcome.retries;
             output.throttled += outcome.throttled;
             attempts = attempts.max(outcome.attempts);
@@ -298,68 +286,52 @@ impl BatchWrite {
         }
     }
 
-    /// Writes one group of at most 25 requests, retrying what is left.
+    /// Writes one group of at most 25 requests, retrying what is left;
+    /// returns its size and outcome.
     async fn write_group(
         &self,
         table: &Table,
-        mut pending: Vec<WriteRequest>,
+        pending: Vec<WriteRequest>,
         entity: &'static str,
         stop: &AtomicBool,
-    ) -> WriteOutcome {
+    ) -> (usize, GroupOutcome<WriteRequest>) {
         let name = table.name();
-        let mut outcome = WriteOutcome::default();
-        let mut backoff = Backoff::new(self.retry);
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                outcome.unprocessed = pending;
-                return outcome;
-            }
-            outcome.attempts += 1;
-            outcome.requests += 1;
-            let sent = pending.len();
-            let span = request_span("BatchWriteItem", name, entity, "", Some(sent));
-            let result = table
-                .client()
-                .batch_write_item()
-                .request_items(name, pending.clone())
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send()
-                .instrument(span.clone())
-                .await;
-            match result {
-                Ok(mut response) => {
-                    record_capacities(&span, response.consumed_capacity.as_deref());
-                    let left = response
-                        .unprocessed_items
-                        .as_mut()
-                        .and_then(|unprocessed| unprocessed.remove(name))
-                        .unwrap_or_default();
-                    outcome.written += sent.saturating_sub(left.len());
-                    pending = left;
-                    if pending.is_empty() {
-                        return outcome;
+        let size = pending.len();
+        let outcome = run_group(
+            ("BatchWriteItem", name),
+            self.retry,
+            stop,
+            pending,
+            |pending| async move {
+                let sent = pending.len();
+                let span = request_span("BatchWriteItem", name, entity, "", Some(sent));
+                let result = table
+                    .client()
+                    .batch_write_item()
+                    .request_items(name, pending)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .send()
+                    .instrument(span.clone())
+                    .await;
+                match result {
+                    Ok(mut response) => {
+                        record_capacities(&span, response.consumed_capacity.as_deref());
+                        let left = response
+                            .unprocessed_items
+                            .as_mut()
+                            .and_then(|unprocessed| unprocessed.remove(name))
+                            .unwrap_or_default();
+                        Sent::Answered {
+                            left,
+                            found: Vec::new(),
+                        }
                     }
+                    Err(error) if is_retryable(&error) => Sent::Retryable(error.into()),
+                    Err(error) => Sent::Failed(error.into()),
                 }
-                Err(error) if is_retryable(&error) => {
-                    outcome.throttled += 1;
-                    log_retry(
-                        "BatchWriteItem",
-                        name,
-                        &aws_sdk_dynamodb::Error::from(error),
-                    );
-                }
-                Err(error) => {
-                    stop.store(true, Ordering::Relaxed);
-                    outcome.cause = Some(Arc::new(aws_sdk_dynamodb::Error::from(error)));
-                    outcome.unprocessed = pending;
-                    return outcome;
-                }
-            }
-            if !backoff.wait().await {
-                outcome.unprocessed = pending;
-                return outcome;
-            }
-            outcome.retries += 1;
-        }
+            },
+        )
+        .await;
+        (size, outcome)
     }
 }

@@ -279,6 +279,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// attributes that cursors need) and decodes each item into `P`. `P`
     /// is checked against `E` at compile time by `#[derive(Projection)]`.
     pub fn project<P: Projection<E>>(self) -> Query<E, INDEX, P> {
+        let mut query = self.decoding(P::from_item);
+        query.projection = Some(P::ATTRIBUTES.to_vec());
+        query
+    }
+
+    /// This query, decoding items with `decode`.
+    fn decoding<P>(self, decode: fn(Item) -> Result<P, Error>) -> Query<E, INDEX, P> {
         Query {
             partition_key: self.partition_key,
             sort: self.sort,
@@ -287,10 +294,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             max_items: self.max_items,
             consistent_read: self.consistent_read,
             filter: self.filter,
-            projection: Some(P::ATTRIBUTES.to_vec()),
+            projection: self.projection,
             start: self.start,
             scoped: self.scoped,
-            decode: P::from_item,
+            decode,
             entity: PhantomData,
         }
     }
@@ -309,19 +316,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 "the collection is of another index than the query"
             );
         }
-        Query {
-            partition_key: self.partition_key,
-            sort: self.sort,
-            newest_first: self.newest_first,
-            limit: self.limit,
-            max_items: self.max_items,
-            consistent_read: self.consistent_read,
-            filter: self.filter,
-            projection: self.projection,
-            start: self.start,
-            scoped: false,
-            decode: C::from_item,
-            entity: PhantomData,
-        }
+        let mut query = self.decoding(C::from_item);
+        query.scoped = false;
+        query
     }
 }

@@ -6,12 +6,11 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
 use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
 use tracing::Instrument;
 
-use super::{check_actions, reasons};
+use super::{check_actions, failure};
 use crate::request::span::{common_entity, request_span};
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
@@ -156,26 +155,18 @@ impl TransactGet {
                 items.resize(self.gets.len(), None);
                 Ok(TransactGetOutput { items })
             }
-            Err(SdkError::ServiceError(service))
-                if matches!(
-                    service.err(),
-                    TransactGetItemsError::TransactionCanceledException(_)
-                ) =>
-            {
-                let TransactGetItemsError::TransactionCanceledException(cancelled) =
-                    service.into_err()
-                else {
-                    unreachable!("matched above")
-                };
-                Err(Error::TransactionCanceled {
-                    table: name.to_owned(),
-                    reasons: reasons(
-                        self.gets.iter().map(|(entity, key)| (*entity, key)),
-                        cancelled.cancellation_reasons.unwrap_or_default(),
-                    ),
-                })
-            }
-            Err(error) => Err(Error::dynamodb("TransactGetItems", name, error)),
+            Err(error) => Err(failure(
+                "TransactGetItems",
+                name,
+                error,
+                |error| match error {
+                    TransactGetItemsError::TransactionCanceledException(cancelled) => {
+                        Some(cancelled.cancellation_reasons())
+                    }
+                    _ => None,
+                },
+                self.gets.iter().map(|(entity, key)| (*entity, key)),
+            )),
         }
     }
 }

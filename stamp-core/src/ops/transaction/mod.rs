@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::expression::{Condition, Placeholders};
@@ -207,6 +208,29 @@ fn check_actions<'a>(
         }
     }
     Ok(())
+}
+
+/// The error of a transaction that failed: [`Error::TransactionCanceled`]
+/// with a reason per action when `cancellation` finds the reasons of a
+/// `TransactionCanceledException` in it, [`Error::DynamoDb`] otherwise.
+fn failure<'a, O, R>(
+    operation: &'static str,
+    table: &str,
+    error: SdkError<O, R>,
+    cancellation: fn(&O) -> Option<&[aws_sdk_dynamodb::types::CancellationReason]>,
+    actions: impl Iterator<Item = (&'static str, &'a Item)>,
+) -> Error
+where
+    aws_sdk_dynamodb::Error: From<SdkError<O, R>>,
+    O: ProvideErrorMetadata,
+{
+    match error.as_service_error().and_then(cancellation) {
+        Some(found) => Error::TransactionCanceled {
+            table: table.to_owned(),
+            reasons: reasons(actions, found.to_vec()),
+        },
+        None => Error::dynamodb(operation, table, error),
+    }
 }
 
 fn reasons<'a>(

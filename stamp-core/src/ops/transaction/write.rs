@@ -2,7 +2,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, Put, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
@@ -10,7 +9,7 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
-use super::{Action, Kind, Rendered, UpdateAction, check_actions, reasons, split};
+use super::{Action, Kind, Rendered, UpdateAction, check_actions, failure, split};
 use crate::expression::Condition;
 use crate::item::size::{MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
 use crate::ops::write::{PutMode, render_put};
@@ -366,28 +365,20 @@ impl TransactWrite {
                 record_capacities(&span, output.consumed_capacity.as_deref());
                 Ok(())
             }
-            Err(SdkError::ServiceError(service))
-                if matches!(
-                    service.err(),
-                    TransactWriteItemsError::TransactionCanceledException(_)
-                ) =>
-            {
-                let TransactWriteItemsError::TransactionCanceledException(cancelled) =
-                    service.into_err()
-                else {
-                    unreachable!("matched above")
-                };
-                Err(Error::TransactionCanceled {
-                    table: name.to_owned(),
-                    reasons: reasons(
-                        self.actions
-                            .iter()
-                            .map(|action| (action.entity, &action.key)),
-                        cancelled.cancellation_reasons.unwrap_or_default(),
-                    ),
-                })
-            }
-            Err(error) => Err(Error::dynamodb("TransactWriteItems", name, error)),
+            Err(error) => Err(failure(
+                "TransactWriteItems",
+                name,
+                error,
+                |error| match error {
+                    TransactWriteItemsError::TransactionCanceledException(cancelled) => {
+                        Some(cancelled.cancellation_reasons())
+                    }
+                    _ => None,
+                },
+                self.actions
+                    .iter()
+                    .map(|action| (action.entity, &action.key)),
+            )),
         }
     }
 }

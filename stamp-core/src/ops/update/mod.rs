@@ -10,7 +10,7 @@ use tracing::Instrument;
 
 use crate::expression::{Attribute, Condition, Optional, Settable};
 use crate::request::failure::conditional_failure;
-use crate::request::span::request_span;
+use crate::request::span::item_span;
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 mod indexes;
@@ -235,7 +235,7 @@ impl<E: Entity> Update<E> {
         let rendered = self.render(Utc::now())?;
         let schema = E::SCHEMA;
         let key = rendered.key.clone();
-        let span = request_span("UpdateItem", table.name(), schema.type_name, "", Some(1));
+        let span = item_span("UpdateItem", table.name(), schema.type_name);
         let result = table
             .client()
             .update_item()
