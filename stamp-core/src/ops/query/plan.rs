@@ -130,65 +130,15 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 key_condition.push_str(&text);
             }
         }
-        // A stable encoding of the key condition's values (all strings), not
-        // `Debug` output, so that an SDK upgrade keeps live cursors valid.
-        let mut key_values: Vec<String> = placeholders
-            .values()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(placeholder, value)| match value {
-                AttributeValue::S(text) => format!("{placeholder}=S:{text}"),
-                other => unreachable!("key condition values are strings, not {other:?}"),
-            })
-            .collect();
-        key_values.sort();
-        let fingerprint = Fingerprint::of(&[
-            table_name,
-            index.map_or("", |index| index.name),
-            &key_condition,
-            &key_values.join("\n"),
-            if self.newest_first { "desc" } else { "asc" },
-        ]);
-        let user_filter = self
-            .filter
-            .as_ref()
-            .map(|filter| filter.render(&mut placeholders))
-            .transpose()?;
-        // The entity's scope: other item types can share the partition and
-        // the literal prefix (`ORDER#…#ITEM#…` beside `ORDER#…`), so an
-        // entity query keeps only items of its type, as a scan does.
-        let filter = if self.scoped {
-            let scope = format!(
-                "{} = {}",
-                placeholders.name(E::SCHEMA.type_attribute),
-                placeholders.add_value(AttributeValue::S(E::SCHEMA.type_name.to_owned()))
-            );
-            Some(match user_filter {
-                Some(user) => format!("({scope}) AND ({user})"),
-                None => scope,
-            })
-        } else {
-            user_filter
-        };
+        let fingerprint = self.fingerprint(table_name, &key_condition, &placeholders);
+        let filter = self.filter_expression(&mut placeholders)?;
         let count_by_projection = count_only && excluded_sort_key.is_some();
         let projection = if count_by_projection {
             Some(vec![
                 placeholders.name(sort_attribute.expect("a sort key was excluded")),
             ])
         } else {
-            self.projection.as_ref().map(|attributes| {
-                let mut names: Vec<String> = attributes
-                    .iter()
-                    .map(|name| placeholders.name(name))
-                    .collect();
-                for key in Self::cursor_attributes() {
-                    let key = placeholders.name(key);
-                    if !names.contains(&key) {
-                        names.push(key);
-                    }
-                }
-                names
-            })
+            self.projection_names(&mut placeholders)
         };
         let start = self
             .start
@@ -235,6 +185,78 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             signing: signing.cloned(),
             excluded_sort_key: excluded_sort_key
                 .map(|key| (sort_attribute.expect("a sort key was excluded"), key)),
+        })
+    }
+
+    /// The fingerprint of the query a cursor belongs to: the table, the
+    /// index, the key condition with its values, and the order.
+    fn fingerprint(
+        &self,
+        table_name: &str,
+        key_condition: &str,
+        placeholders: &Placeholders,
+    ) -> Fingerprint {
+        let index = Self::index();
+        // A stable encoding of the key condition's values (all strings), not
+        // `Debug` output, so that an SDK upgrade keeps live cursors valid.
+        let mut key_values: Vec<String> = placeholders
+            .values()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(placeholder, value)| match value {
+                AttributeValue::S(text) => format!("{placeholder}=S:{text}"),
+                other => unreachable!("key condition values are strings, not {other:?}"),
+            })
+            .collect();
+        key_values.sort();
+        Fingerprint::of(&[
+            table_name,
+            index.map_or("", |index| index.name),
+            key_condition,
+            &key_values.join("\n"),
+            if self.newest_first { "desc" } else { "asc" },
+        ])
+    }
+
+    /// The filter: the entity's scope (its type attribute), and the user's.
+    fn filter_expression(&self, placeholders: &mut Placeholders) -> Result<Option<String>, Error> {
+        let user_filter = self
+            .filter
+            .as_ref()
+            .map(|filter| filter.render(placeholders))
+            .transpose()?;
+        // The entity's scope: other item types can share the partition and
+        // the literal prefix (`ORDER#…#ITEM#…` beside `ORDER#…`), so an
+        // entity query keeps only items of its type, as a scan does.
+        Ok(if self.scoped {
+            let scope = format!(
+                "{} = {}",
+                placeholders.name(E::SCHEMA.type_attribute),
+                placeholders.add_value(AttributeValue::S(E::SCHEMA.type_name.to_owned()))
+            );
+            Some(match user_filter {
+                Some(user) => format!("({scope}) AND ({user})"),
+                None => scope,
+            })
+        } else {
+            user_filter
+        })
+    }
+
+    /// The projected attributes, with the key attributes a cursor needs.
+    fn projection_names(&self, placeholders: &mut Placeholders) -> Option<Vec<String>> {
+        self.projection.as_ref().map(|attributes| {
+            let mut names: Vec<String> = attributes
+                .iter()
+                .map(|name| placeholders.name(name))
+                .collect();
+            for key in Self::cursor_attributes() {
+                let key = placeholders.name(key);
+                if !names.contains(&key) {
+                    names.push(key);
+                }
+            }
+            names
         })
     }
 
