@@ -13,6 +13,7 @@
 mod catalogue;
 mod cloudformation;
 mod collision;
+mod stream;
 mod verify;
 
 use std::collections::HashMap;
@@ -22,7 +23,7 @@ use std::num::NonZeroU32;
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    ProjectionType, ProvisionedThroughput, ScalarAttributeType,
+    ProjectionType, ProvisionedThroughput, ScalarAttributeType, StreamViewType,
 };
 
 use crate::{Entity, EntitySchema, Error, KeyAttribute, KeyBuilder, Segment};
@@ -246,6 +247,7 @@ pub struct TableDefinition {
     point_in_time_recovery: bool,
     examples: Vec<Example>,
     collections: Vec<CollectionSchema>,
+    stream: Option<StreamViewType>,
 }
 
 impl Default for TableDefinition {
@@ -257,6 +259,7 @@ impl Default for TableDefinition {
             point_in_time_recovery: true,
             examples: Vec::new(),
             collections: Vec::new(),
+            stream: None,
         }
     }
 }
@@ -735,6 +738,7 @@ impl TableDefinition {
             )
             .billing_mode(self.billing.billing_mode())
             .set_provisioned_throughput(self.billing.provisioned_throughput())
+            .set_stream_specification(self.stream_specification())
             .build()
             .expect("CreateTableInput has no required fields"))
     }
