@@ -56,6 +56,7 @@ use crate::{Collection, Entity, EntitySchema, Error, Item, PrimaryKey};
 
 mod checkpoint;
 pub mod feed;
+mod records;
 mod shards;
 
 pub use checkpoint::{Checkpoint, ShardCheckpoint};
