@@ -191,6 +191,8 @@ pub(crate) struct CollectionSchema {
 struct Example {
     entity: &'static str,
     values: HashMap<&'static str, String>,
+    /// The whole item, for the catalogue's drawing of the table.
+    item: crate::Item,
 }
 
 /// The table a set of entities is stored in: the entities, and the options
@@ -389,6 +391,7 @@ impl TableDefinition {
         definition.examples.push(Example {
             entity: schema.type_name,
             values,
+            item,
         });
         Ok(definition)
     }
