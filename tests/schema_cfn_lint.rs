@@ -85,6 +85,7 @@ fn schema_cfn_lint_passes_templates_with_every_option_changed() {
             IndexProjection::Include(vec!["total_cents".into(), "customer_id".into()]),
         )
         .point_in_time_recovery(false)
+        .stream(aws_sdk_dynamodb::types::StreamViewType::NewAndOldImages)
         .cloudformation()
         .unwrap();
     let keys_only = stamp_examples::table_definition()

@@ -14,7 +14,8 @@
 //! - [`Migration`]: moves an entity's items from its previous key format
 //!   (`#[stamp(previous(…))]`) to the current one, resumably.
 //! - `streams` (feature `streams`): DynamoDB Streams records decoded into
-//!   typed changes of a [`Collection`].
+//!   typed changes of a [`Collection`], from a Lambda event or live from the
+//!   table's stream (`Table::changes`, with a resumable `Checkpoint`).
 //! - [`local`]: SDK clients for a local server, and (feature `local`)
 //!   `local::LocalDynamoDb`, an embedded DynamoDB (dynoxide) on a loopback
 //!   port of your process, for tests and tools: no Docker, JVM or Python.

@@ -59,6 +59,33 @@ pub fn client(endpoint_url: &str) -> aws_sdk_dynamodb::Client {
     aws_sdk_dynamodb::Client::from_conf(config(endpoint_url).build())
 }
 
+/// A DynamoDB Streams client for a local server at `endpoint_url` (the
+/// servers Stamp tests on serve the Streams API on the same endpoint as
+/// DynamoDB's), with the region and dummy credentials of [`config`]: what
+/// [`Table::changes`](crate::Table::changes) takes for a
+/// local table. Feature `streams`.
+#[cfg(feature = "streams")]
+pub fn streams_config(endpoint_url: &str) -> aws_sdk_dynamodbstreams::config::Builder {
+    aws_sdk_dynamodbstreams::Config::builder()
+        .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
+        .endpoint_url(endpoint_url)
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new(
+            "stamp-local",
+            "stamp-local",
+            None,
+            None,
+            "stamp-local",
+        ))
+}
+
+/// A DynamoDB Streams client for a local server at `endpoint_url`, from
+/// [`streams_config`]. Feature `streams`.
+#[cfg(feature = "streams")]
+pub fn streams_client(endpoint_url: &str) -> aws_sdk_dynamodbstreams::Client {
+    aws_sdk_dynamodbstreams::Client::from_conf(streams_config(endpoint_url).build())
+}
+
 #[cfg(feature = "local")]
 mod embedded;
 

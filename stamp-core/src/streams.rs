@@ -1,5 +1,6 @@
-//! DynamoDB Streams records, as a Lambda function receives them, decoded
-//! into typed changes of a [`Collection`] (feature `streams`).
+//! DynamoDB Streams records, as a Lambda function receives them or as
+//! [`Table::changes`](crate::Table::changes) reads them live ([`feed`]),
+//! decoded into typed changes of a [`Collection`] (feature `streams`).
 //!
 //! A record says what happened to one item (`INSERT`, `MODIFY` or
 //! `REMOVE`), gives its `Keys`, and, depending on the stream's view type,
@@ -52,6 +53,14 @@ use chrono::{DateTime, Utc};
 pub use aws_lambda_events::event::dynamodb::{Event, EventRecord, StreamRecord};
 
 use crate::{Collection, Entity, EntitySchema, Error, Item, PrimaryKey};
+
+mod checkpoint;
+pub mod feed;
+mod records;
+mod shards;
+
+pub use checkpoint::{Checkpoint, ShardCheckpoint};
+pub use feed::ChangeFeed;
 
 /// What happened to the item: the record's `eventName`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -194,9 +203,30 @@ impl<C: Collection> Change<C> {
     /// neither), or a member entity cannot read its image.
     pub fn from_record(record: EventRecord) -> Result<Self, Error> {
         let stream = record.change;
-        let keys: Item = Item::from(stream.keys);
-        let old: Item = Item::from(stream.old_image);
-        let new: Item = Item::from(stream.new_image);
+        let removed_by_ttl = record.user_identity.as_ref().is_some_and(|identity| {
+            identity.type_ == "Service" && identity.principal_id == "dynamodb.amazonaws.com"
+        });
+        Self::from_parts(RecordParts {
+            event_name: record.event_name,
+            event_id: record.event_id,
+            keys: Item::from(stream.keys),
+            old: Item::from(stream.old_image),
+            new: Item::from(stream.new_image),
+            view_type: stream
+                .stream_view_type
+                .map(|view_type| view_type.to_string()),
+            sequence_number: stream.sequence_number,
+            approximate_creation_date_time: Some(stream.approximate_creation_date_time)
+                .filter(|time| *time != DateTime::<Utc>::UNIX_EPOCH),
+            size_bytes: stream.size_bytes,
+            removed_by_ttl,
+        })
+    }
+
+    /// Decodes one record from its fields, whichever API delivered it (a
+    /// Lambda event, or `GetRecords` in [`feed`]).
+    pub(crate) fn from_parts(record: RecordParts) -> Result<Self, Error> {
+        let RecordParts { keys, old, new, .. } = record;
         let type_attribute = C::MEMBERS
             .first()
             .map_or("Type", |schema| schema.type_attribute);
@@ -219,16 +249,13 @@ impl<C: Collection> Change<C> {
                 record.event_name
             ))
         })?;
-        let view_type = match stream.stream_view_type {
+        let view_type = match record.view_type {
             None => None,
-            Some(view_type) => {
-                let name = view_type.to_string();
-                Some(ViewType::parse(&name).ok_or_else(|| {
-                    invalid(format!(
-                        "the StreamViewType `{name}` is not one DynamoDB has"
-                    ))
-                })?)
-            }
+            Some(name) => Some(ViewType::parse(&name).ok_or_else(|| {
+                invalid(format!(
+                    "the StreamViewType `{name}` is not one DynamoDB has"
+                ))
+            })?),
         };
         if keys.is_empty() {
             return Err(invalid("the record has no Keys".to_owned()));
@@ -253,11 +280,6 @@ impl<C: Collection> Change<C> {
         };
         let old = decode(old, "OldImage")?;
         let new = decode(new, "NewImage")?;
-        let removed_by_ttl = record.user_identity.as_ref().is_some_and(|identity| {
-            identity.type_ == "Service" && identity.principal_id == "dynamodb.amazonaws.com"
-        });
-        let approximate_creation_date_time = Some(stream.approximate_creation_date_time)
-            .filter(|time| *time != DateTime::<Utc>::UNIX_EPOCH);
         Ok(Change {
             kind,
             key_entity: key_entity(C::MEMBERS, &keys),
@@ -267,10 +289,10 @@ impl<C: Collection> Change<C> {
             entity_type,
             view_type,
             event_id: record.event_id,
-            sequence_number: stream.sequence_number,
-            approximate_creation_date_time,
-            size_bytes: stream.size_bytes,
-            removed_by_ttl,
+            sequence_number: record.sequence_number,
+            approximate_creation_date_time: record.approximate_creation_date_time,
+            size_bytes: record.size_bytes,
+            removed_by_ttl: record.removed_by_ttl,
         })
     }
 
@@ -328,6 +350,21 @@ impl<C: Collection> Change<C> {
 /// Per record, the errors of [`Change::from_record`].
 pub fn changes<C: Collection>(event: Event) -> impl Iterator<Item = Result<Change<C>, Error>> {
     event.records.into_iter().map(Change::from_record)
+}
+
+/// The fields of one stream record, whichever API delivered it.
+pub(crate) struct RecordParts {
+    pub(crate) event_name: String,
+    pub(crate) event_id: String,
+    pub(crate) keys: Item,
+    pub(crate) old: Item,
+    pub(crate) new: Item,
+    /// The `StreamViewType` as written, such as `NEW_AND_OLD_IMAGES`.
+    pub(crate) view_type: Option<String>,
+    pub(crate) sequence_number: Option<String>,
+    pub(crate) approximate_creation_date_time: Option<DateTime<Utc>>,
+    pub(crate) size_bytes: i64,
+    pub(crate) removed_by_ttl: bool,
 }
 
 /// The one member whose key templates (current or previous) fit `keys`.

@@ -634,6 +634,78 @@ pub enum Error {
         reason: String,
     },
 
+    /// The table has no DynamoDB Stream (`DescribeTable` gives no
+    /// `LatestStreamArn`, or the stream is off), so there is no change feed
+    /// to read. Turn it on with `TableDefinition::stream`.
+    #[cfg(feature = "streams")]
+    #[error(
+        "table `{table}` has no DynamoDB Stream; create it with `TableDefinition::stream(StreamViewType::NewAndOldImages)`"
+    )]
+    StreamNotEnabled {
+        /// The table name.
+        table: String,
+    },
+
+    /// A change-feed checkpoint cannot be used: it is not the JSON a feed
+    /// writes, a sequence number in it is not one (21 to 40 digits), it
+    /// belongs to another stream (another table, or the stream was turned
+    /// off and on), or it names a position the shard never had. Found
+    /// before any `GetShardIterator` is sent for it, except that a server
+    /// may refuse a sequence number it never issued (`ValidationException`).
+    #[cfg(feature = "streams")]
+    #[error("the change-feed checkpoint of table `{table}` cannot be used: {reason}")]
+    InvalidCheckpoint {
+        /// The table name.
+        table: String,
+        /// The shard the problem is in, when it is in one.
+        shard_id: Option<String>,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// The records after a checkpoint are gone: its shard is no longer in
+    /// the stream, or DynamoDB answered `TrimmedDataAccessException` (stream
+    /// records are kept for 24 hours). Resuming would miss changes; start
+    /// again from a full read of the table.
+    #[cfg(feature = "streams")]
+    #[error(
+        "the change feed of table `{table}` cannot resume in shard `{shard_id}` after {}: its records were trimmed (older than 24 hours)",
+        .sequence_number.as_deref().unwrap_or("its start")
+    )]
+    CheckpointExpired {
+        /// The table name.
+        table: String,
+        /// The shard of the checkpoint.
+        shard_id: String,
+        /// The last sequence number read in it, as the checkpoint holds it.
+        sequence_number: Option<String>,
+    },
+
+    /// DynamoDB Streams or the SDK returned an error for a request
+    /// (`DescribeStream`, `GetShardIterator`, `GetRecords`), as
+    /// [`Error::DynamoDb`] does for the DynamoDB API.
+    #[cfg(feature = "streams")]
+    #[error(
+        "DynamoDB Streams {operation} on table `{table}` failed{}{}",
+        .code.as_deref().map(|code| format!(": {code}")).unwrap_or_default(),
+        .message.as_deref().map(|message| format!(": {message}")).unwrap_or_default()
+    )]
+    DynamoDbStreams {
+        /// The operation, such as `GetRecords`.
+        operation: &'static str,
+        /// The table name.
+        table: String,
+        /// Whether the service refused the request, or it timed out, or its
+        /// answer was lost.
+        outcome: RequestOutcome,
+        /// The service's error code, such as `ExpiredIteratorException`.
+        code: Option<String>,
+        /// The service's error message, when it answered with one.
+        message: Option<String>,
+        /// The SDK's error.
+        source: Arc<aws_sdk_dynamodbstreams::Error>,
+    },
+
     /// A key migration was asked of an entity that declares no previous key
     /// format. Found before sending.
     #[error(

@@ -193,6 +193,15 @@ impl LocalDynamoDb {
         aws_sdk_dynamodb::Client::from_conf(self.config().build())
     }
 
+    /// A DynamoDB Streams client for this server (it serves the Streams API
+    /// on the same endpoint), for
+    /// [`Table::changes`](crate::Table::changes). Features
+    /// `local` and `streams`.
+    #[cfg(feature = "streams")]
+    pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
+        super::streams_client(&self.endpoint)
+    }
+
     /// A [`Table`] named `name` on [`client`](Self::client). The table is not
     /// created: call [`Table::create_table`].
     pub fn table(&self, name: impl Into<String>) -> Table {

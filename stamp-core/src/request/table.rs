@@ -107,6 +107,7 @@ impl Table {
             .set_global_secondary_indexes(input.global_secondary_indexes)
             .set_billing_mode(input.billing_mode)
             .set_provisioned_throughput(input.provisioned_throughput)
+            .set_stream_specification(input.stream_specification)
             .send()
             .await
             .map_err(|error| Error::dynamodb("CreateTable", &self.name, error))?;

@@ -4,6 +4,8 @@
 
 use std::fmt::Write;
 
+mod drawing;
+
 use super::{CollectionSchema, IndexProjection, TableBilling, TableDefinition};
 use crate::model::collection::{partition_template, same_template_shape};
 use crate::{EntitySchema, Error, IndexSchema, KeyAttribute, KeyTemplate};
@@ -125,7 +127,9 @@ impl TableDefinition {
     /// its indexes, each entity's templates (an index is marked sparse when
     /// its templates use an `Option` field: an item is in it only while the
     /// field is set), the collections, and one row for every generated get
-    /// and query method of each entity.
+    /// and query method of each entity; then the table drawn (example items
+    /// per partition key template in sort-key order, on the table and each
+    /// GSI) and a Mermaid diagram of entities, indexes and access patterns.
     ///
     /// Collections are the one-query patterns over several entities that
     /// share a partition key template on the table or a GSI: those
@@ -260,6 +264,7 @@ impl TableDefinition {
             );
         }
 
+        self.drawing(&mut out, &resolved);
         self.collection_rows(&mut out);
 
         let _ = writeln!(out, "\n## Access patterns\n");
@@ -280,6 +285,7 @@ impl TableDefinition {
         for entity in &self.entities {
             self.entity_rows(&mut out, entity);
         }
+        self.diagram(&mut out, &resolved);
         Ok(out)
     }
 

@@ -28,6 +28,8 @@ const TABLE_NAME_PARAMETER: &str = "TableName";
 ///   when provisioned;
 /// - `TimeToLiveSpecification` when an entity has a `#[stamp(ttl)]` field;
 /// - `PointInTimeRecoverySpecification`;
+/// - `StreamSpecification` (and the output `StreamArn`) when
+///   [`TableDefinition::stream`] turned the stream on;
 /// - `DeletionPolicy` and `UpdateReplacePolicy` `Retain`, so that deleting
 ///   or replacing the stack keeps the data.
 ///
@@ -103,6 +105,14 @@ struct TableProperties {
     #[serde(skip_serializing_if = "Option::is_none")]
     time_to_live_specification: Option<TimeToLiveSpecification>,
     point_in_time_recovery_specification: PointInTimeRecoverySpecification,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_specification: Option<StreamSpecification>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct StreamSpecification {
+    stream_view_type: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -261,7 +271,41 @@ impl TableDefinition {
             point_in_time_recovery_specification: PointInTimeRecoverySpecification {
                 point_in_time_recovery_enabled: self.point_in_time_recovery,
             },
+            stream_specification: self
+                .stream_view_type()
+                .map(|view_type| StreamSpecification {
+                    stream_view_type: view_type.as_str().to_owned(),
+                }),
         };
+        let mut outputs = BTreeMap::from([
+            (
+                "TableName",
+                Output {
+                    description: "The name of the table.",
+                    value: OutputValue::Ref(Ref { name: RESOURCE }),
+                },
+            ),
+            (
+                "TableArn",
+                Output {
+                    description: "The ARN of the table.",
+                    value: OutputValue::GetAtt(GetAtt {
+                        attribute: [RESOURCE, "Arn"],
+                    }),
+                },
+            ),
+        ]);
+        if self.stream_view_type().is_some() {
+            outputs.insert(
+                "StreamArn",
+                Output {
+                    description: "The ARN of the table's DynamoDB Stream.",
+                    value: OutputValue::GetAtt(GetAtt {
+                        attribute: [RESOURCE, "StreamArn"],
+                    }),
+                },
+            );
+        }
         Ok(CloudFormationTemplate {
             template: Template {
                 format_version: "2010-09-09",
@@ -288,24 +332,7 @@ impl TableDefinition {
                         properties,
                     },
                 )]),
-                outputs: BTreeMap::from([
-                    (
-                        "TableName",
-                        Output {
-                            description: "The name of the table.",
-                            value: OutputValue::Ref(Ref { name: RESOURCE }),
-                        },
-                    ),
-                    (
-                        "TableArn",
-                        Output {
-                            description: "The ARN of the table.",
-                            value: OutputValue::GetAtt(GetAtt {
-                                attribute: [RESOURCE, "Arn"],
-                            }),
-                        },
-                    ),
-                ]),
+                outputs,
             },
         })
     }

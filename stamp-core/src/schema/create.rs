@@ -109,6 +109,7 @@ impl TableDefinition {
             )
             .billing_mode(self.billing.billing_mode())
             .set_provisioned_throughput(self.billing.provisioned_throughput())
+            .set_stream_specification(self.stream_specification())
             .build()
             .expect("CreateTableInput has no required fields"))
     }

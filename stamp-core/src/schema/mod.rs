@@ -16,9 +16,12 @@ mod collision;
 mod create;
 mod options;
 mod resolve;
+mod stream;
 mod verify;
 
 use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::StreamViewType;
 
 use crate::{Entity, EntitySchema, Error};
 
@@ -56,6 +59,8 @@ pub(crate) struct CollectionSchema {
 struct Example {
     entity: &'static str,
     values: HashMap<&'static str, String>,
+    /// The whole item, for the catalogue's drawing of the table.
+    item: crate::Item,
 }
 
 /// The table a set of entities is stored in: the entities, and the options
@@ -112,6 +117,7 @@ pub struct TableDefinition {
     point_in_time_recovery: bool,
     examples: Vec<Example>,
     collections: Vec<CollectionSchema>,
+    stream: Option<StreamViewType>,
 }
 
 impl Default for TableDefinition {
@@ -123,6 +129,7 @@ impl Default for TableDefinition {
             point_in_time_recovery: true,
             examples: Vec::new(),
             collections: Vec::new(),
+            stream: None,
         }
     }
 }
@@ -252,6 +259,7 @@ impl TableDefinition {
         definition.examples.push(Example {
             entity: schema.type_name,
             values,
+            item,
         });
         Ok(definition)
     }

@@ -1,0 +1,402 @@
+//! The table drawn, as practitioners draw a single table: per partition
+//! key template, example items in sort-key order (the table, then each
+//! GSI's view of it), and a Mermaid diagram of the entities, the indexes
+//! and the access patterns that read them.
+
+use std::fmt::Write;
+
+use super::{code, keys_on, parameters, sparse_fields};
+use crate::model::collection::{partition_template, same_template_shape};
+use crate::schema::{Resolved, TableDefinition};
+use crate::{EntitySchema, KeyAttribute};
+
+/// How many attributes besides the keys a drawn item shows.
+const SHOWN_ATTRIBUTES: usize = 4;
+
+/// One drawn item: its entity and the stored values of the view's columns.
+struct Row {
+    entity: &'static EntitySchema,
+    /// The view's partition key and sort key values.
+    partition: String,
+    sort: String,
+}
+
+impl TableDefinition {
+    /// `## Items as stored`: the table's partitions, then each GSI's.
+    pub(super) fn drawing(&self, out: &mut String, resolved: &Resolved) {
+        let _ = writeln!(out, "\n## Items as stored\n");
+        let _ = writeln!(
+            out,
+            "The table as practitioners draw it: one example item of each entity, grouped by partition \
+             key template and in sort-key order (byte order, as DynamoDB sorts), with the key attributes \
+             it writes and a few other attributes. Key values are the catalogue's example keys (recorded \
+             examples, else each field type's `KeyPart::example`); other attributes show their values \
+             when an example item is recorded, else their names. A blank index cell: the item is not in \
+             that index.\n"
+        );
+        let mut columns = vec![resolved.partition_key, resolved.sort_key];
+        let index_columns = resolved.key_attribute_names();
+        columns.extend(index_columns.iter().skip(2));
+        for group in self.partition_groups(0) {
+            self.draw_group(out, 0, &group, &columns);
+        }
+        for index in &resolved.indexes {
+            let Some(number) = self.index_number(index.name) else {
+                continue;
+            };
+            let mut columns = vec![index.partition_key];
+            columns.extend(index.sort_key);
+            columns.extend([resolved.partition_key, resolved.sort_key]);
+            for group in self.partition_groups(number) {
+                self.draw_group(out, number, &group, &columns);
+            }
+        }
+    }
+
+    /// The GSI number of the index named `name`.
+    fn index_number(&self, name: &str) -> Option<u8> {
+        self.entities
+            .iter()
+            .flat_map(|entity| entity.indexes)
+            .find(|index| index.name == name)
+            .map(|index| index.number)
+    }
+
+    /// The entities on `index` (0: the table), grouped by the shape of
+    /// their partition key template, in definition order.
+    fn partition_groups(&self, index: u8) -> Vec<Vec<&'static EntitySchema>> {
+        let mut groups: Vec<Vec<&'static EntitySchema>> = Vec::new();
+        for entity in &self.entities {
+            let Some(template) = partition_template(entity, index) else {
+                continue;
+            };
+            match groups.iter_mut().find(|group| {
+                partition_template(group[0], index)
+                    .is_some_and(|first| same_template_shape(first, template))
+            }) {
+                Some(group) => group.push(entity),
+                None => groups.push(vec![entity]),
+            }
+        }
+        groups
+    }
+
+    /// One partition template: a heading and its items in sort-key order.
+    fn draw_group(
+        &self,
+        out: &mut String,
+        index: u8,
+        group: &[&'static EntitySchema],
+        columns: &[&'static str],
+    ) {
+        let Some((partition, _)) = keys_on(group[0], index) else {
+            return;
+        };
+        let view = if index == 0 {
+            "table".to_owned()
+        } else {
+            group[0]
+                .indexes
+                .iter()
+                .find(|gsi| gsi.number == index)
+                .map_or_else(String::new, |gsi| code(gsi.name))
+        };
+        let _ = writeln!(
+            out,
+            "### {view}: {}\n",
+            code(&format!(
+                "{} = {}",
+                partition.name, partition.template.source
+            ))
+        );
+        let type_attribute = group[0].type_attribute;
+        let mut header: Vec<String> = columns.iter().map(|name| code(name)).collect();
+        header.push(code(type_attribute));
+        header.push("attributes".to_owned());
+        let _ = writeln!(out, "| {} |", header.join(" | "));
+        let _ = writeln!(out, "|{}", "---|".repeat(header.len()));
+        let mut rows: Vec<Row> = group
+            .iter()
+            .filter_map(|entity| {
+                let (partition, sort) = keys_on(entity, index)?;
+                Some(Row {
+                    entity,
+                    partition: self.example_key(entity, partition),
+                    sort: sort.map_or_else(String::new, |key| self.example_key(entity, key)),
+                })
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            (a.partition.as_bytes(), a.sort.as_bytes())
+                .cmp(&(b.partition.as_bytes(), b.sort.as_bytes()))
+        });
+        for row in rows {
+            let mut cells: Vec<String> = columns
+                .iter()
+                .map(|column| {
+                    self.stored_key(row.entity, column)
+                        .map_or_else(String::new, |value| code(&value))
+                })
+                .collect();
+            cells.push(code(row.entity.type_name));
+            cells.push(self.attributes(row.entity));
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+        let sparse: Vec<String> = group
+            .iter()
+            .filter_map(|entity| {
+                let gsi = entity.indexes.iter().find(|gsi| gsi.number == index)?;
+                let fields = sparse_fields(entity, gsi);
+                (!fields.is_empty()).then(|| {
+                    format!(
+                        "{} only while {} is set",
+                        code(entity.type_name),
+                        fields
+                            .iter()
+                            .map(|f| code(f))
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    )
+                })
+            })
+            .collect();
+        if !sparse.is_empty() {
+            let _ = writeln!(out, "\nSparse: {}.", sparse.join("; "));
+        }
+        let _ = writeln!(out);
+    }
+
+    /// The value `entity`'s example stores in key attribute `name`, if it
+    /// writes one: `None` for an index it is not in (a recorded example
+    /// without the attribute, a sparse index).
+    fn stored_key(&self, entity: &'static EntitySchema, name: &str) -> Option<String> {
+        let key = entity_key(entity, name)?;
+        if let Some(example) = self.recorded(entity) {
+            return example.item.get(name)?.as_s().ok().cloned();
+        }
+        Some(self.example_key(entity, key))
+    }
+
+    fn recorded(&self, entity: &EntitySchema) -> Option<&super::super::Example> {
+        self.examples
+            .iter()
+            .find(|example| example.entity == entity.type_name)
+    }
+
+    /// A few attributes besides the keys: those whose fields are not in
+    /// the primary key templates, `name = value` from a recorded example,
+    /// else their names.
+    fn attributes(&self, entity: &'static EntitySchema) -> String {
+        let in_primary_key = |field: &str| {
+            entity.partition_key.template.fields().any(|f| f == field)
+                || entity.sort_key.template.fields().any(|f| f == field)
+        };
+        let others: Vec<&str> = entity
+            .field_attributes
+            .iter()
+            .filter(|field| !in_primary_key(field.field))
+            .map(|field| field.attribute)
+            .collect();
+        let example = self.recorded(entity);
+        let mut shown: Vec<String> = others
+            .iter()
+            .take(SHOWN_ATTRIBUTES)
+            .map(|name| {
+                let value = example
+                    .and_then(|example| example.item.get(*name))
+                    .and_then(|value| match value {
+                        aws_sdk_dynamodb::types::AttributeValue::S(text) => Some(text.clone()),
+                        aws_sdk_dynamodb::types::AttributeValue::N(number) => Some(number.clone()),
+                        aws_sdk_dynamodb::types::AttributeValue::Bool(flag) => {
+                            Some(flag.to_string())
+                        }
+                        _ => None,
+                    });
+                match value {
+                    Some(value) => code(&format!("{name} = {value}")),
+                    None => code(name),
+                }
+            })
+            .collect();
+        if others.len() > SHOWN_ATTRIBUTES {
+            shown.push("…".to_owned());
+        }
+        if shown.is_empty() {
+            "—".to_owned()
+        } else {
+            shown.join(", ")
+        }
+    }
+
+    /// `## Diagram`: a Mermaid flowchart of the entities, the indexes they
+    /// write (labelled with the key templates) and the access patterns
+    /// that read each index.
+    pub(super) fn diagram(&self, out: &mut String, resolved: &Resolved) {
+        let _ = writeln!(out, "\n## Diagram\n");
+        let _ = writeln!(
+            out,
+            "Entities (left) write items into the table and its indexes (middle), labelled with the key \
+             templates; each access pattern (right) reads one of them. GitHub renders it.\n"
+        );
+        let _ = writeln!(out, "```mermaid\nflowchart LR");
+        let _ = writeln!(
+            out,
+            "  base_table[(\"table<br>{} / {}\")]",
+            mermaid(resolved.partition_key),
+            mermaid(resolved.sort_key)
+        );
+        for index in &resolved.indexes {
+            let _ = writeln!(
+                out,
+                "  {}[(\"{}<br>{} / {}\")]",
+                node(index.name),
+                mermaid(index.name),
+                mermaid(index.partition_key),
+                index.sort_key.map_or("—".to_owned(), mermaid)
+            );
+        }
+        for entity in &self.entities {
+            let _ = writeln!(
+                out,
+                "  entity_{}[\"{}\"]",
+                entity_node(entity.type_name),
+                mermaid(entity.type_name)
+            );
+        }
+        for entity in &self.entities {
+            let id = entity_node(entity.type_name);
+            let label = |keys: &[&KeyAttribute]| {
+                keys.iter()
+                    .map(|key| mermaid(key.template.source))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            };
+            let _ = writeln!(
+                out,
+                "  entity_{id} -->|\"{}\"| base_table",
+                label(&[&entity.partition_key, &entity.sort_key])
+            );
+            for index in entity.indexes {
+                let mut keys = vec![&index.partition_key];
+                keys.extend(index.sort_key.as_ref());
+                let _ = writeln!(
+                    out,
+                    "  entity_{id} -->|\"{}\"| {}",
+                    label(&keys),
+                    node(index.name)
+                );
+            }
+        }
+        let mut pattern = 0;
+        let mut read = |out: &mut String, text: String, target: String| {
+            pattern += 1;
+            let _ = writeln!(out, "  pattern_{pattern}[\"{}\"]", mermaid(&text));
+            let _ = writeln!(out, "  {target} -.-> pattern_{pattern}");
+        };
+        for entity in &self.entities {
+            let name = entity.type_name;
+            let (pk, sk) = (&entity.partition_key, &entity.sort_key);
+            read(
+                out,
+                format!(
+                    "{name}::key({}) get",
+                    parameters(&[&pk.template, &sk.template])
+                ),
+                "base_table".to_owned(),
+            );
+            read(
+                out,
+                format!("{name}::query({})", parameters(&[&pk.template])),
+                "base_table".to_owned(),
+            );
+            for index in entity.indexes {
+                read(
+                    out,
+                    format!(
+                        "{name}::query_gsi{}({})",
+                        index.number,
+                        parameters(&[&index.partition_key.template])
+                    ),
+                    node(index.name),
+                );
+            }
+        }
+        for collection in self.collection_groups() {
+            let (Some(first), false) = (collection.members.first(), collection.name.is_empty())
+            else {
+                continue;
+            };
+            let Some(template) = partition_template(first, collection.index) else {
+                continue;
+            };
+            let (method, target) = if collection.index == 0 {
+                ("query".to_owned(), "base_table".to_owned())
+            } else {
+                let name = first
+                    .indexes
+                    .iter()
+                    .find(|gsi| gsi.number == collection.index)
+                    .map_or("", |gsi| gsi.name);
+                (format!("query_gsi{}", collection.index), node(name))
+            };
+            read(
+                out,
+                format!(
+                    "{}::{method}({}) {}",
+                    first.type_name,
+                    parameters(&[template]),
+                    collection.name
+                ),
+                target,
+            );
+        }
+        let _ = writeln!(out, "```");
+    }
+}
+
+/// The key attribute named `name` that `entity` writes, if any.
+fn entity_key(entity: &'static EntitySchema, name: &str) -> Option<&'static KeyAttribute> {
+    std::iter::once(&entity.partition_key)
+        .chain(std::iter::once(&entity.sort_key))
+        .chain(
+            entity
+                .indexes
+                .iter()
+                .flat_map(|index| std::iter::once(&index.partition_key).chain(&index.sort_key)),
+        )
+        .find(|key| key.name == name)
+}
+
+/// The Mermaid node id of index `name`: `index_`, then letters, digits and
+/// `_` only.
+fn node(name: &str) -> String {
+    let id: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("index_{id}")
+}
+
+/// The Mermaid node id of entity `name`, after `entity_`.
+fn entity_node(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// Text for a quoted Mermaid label: `"`, `#`, `<`, `>` and `|` as Mermaid
+/// entity codes, so key templates show as written.
+fn mermaid(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("#quot;"),
+            '#' => out.push_str("#35;"),
+            '<' => out.push_str("#lt;"),
+            '>' => out.push_str("#gt;"),
+            '|' => out.push_str("#124;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

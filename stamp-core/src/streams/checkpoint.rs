@@ -1,0 +1,217 @@
+//! [`Checkpoint`]: how far a change feed has read, per shard, as a value a
+//! consumer stores (JSON) and hands back to resume.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::shards::{ShardInfo, compare_sequence_numbers, is_sequence_number};
+use crate::Error;
+
+/// How far a [`ChangeFeed`](super::ChangeFeed) has read: the stream's ARN
+/// and, per shard it started, the sequence number of the last record it
+/// returned, and whether it read the shard to its end.
+///
+/// Take it with [`ChangeFeed::checkpoint`](super::ChangeFeed::checkpoint)
+/// after handling a change, store it (it is `Serialize`/`Deserialize`;
+/// [`to_json`](Self::to_json) gives the usual form), and give it to
+/// [`ChangeFeed::resume`](super::ChangeFeed::resume): the resumed feed
+/// starts after the last record the checkpoint counts, so that a record is
+/// neither missed nor returned twice. Shards it does not name are read from
+/// their oldest record (`TRIM_HORIZON`). A shard read to its end is dropped
+/// from the checkpoint once the stream no longer lists it.
+///
+/// It holds no secret, and nothing in it is trusted: a resumed feed checks
+/// it against the stream before reading ([`Error::InvalidCheckpoint`],
+/// [`Error::CheckpointExpired`]).
+///
+/// # Example
+///
+/// ```
+/// # use stamp_core::streams::Checkpoint;
+/// let text = r#"{"stream_arn":"arn:aws:dynamodb:us-east-1:1:table/shop/stream/2026","shards":{}}"#;
+/// let checkpoint = Checkpoint::from_json(text).unwrap();
+/// assert_eq!(checkpoint.stream_arn(), "arn:aws:dynamodb:us-east-1:1:table/shop/stream/2026");
+/// assert_eq!(Checkpoint::from_json(&checkpoint.to_json()).unwrap(), checkpoint);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    stream_arn: String,
+    shards: BTreeMap<String, ShardCheckpoint>,
+}
+
+/// Where a [`Checkpoint`] stands in one shard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardCheckpoint {
+    /// The `SequenceNumber` of the last record returned from the shard;
+    /// `None` when none was yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// Whether the shard was read to its end (it was closed, and its last
+    /// record returned): its child shards come next.
+    #[serde(default)]
+    pub finished: bool,
+}
+
+impl Checkpoint {
+    /// A checkpoint of stream `stream_arn` that has read nothing.
+    pub(crate) fn new(stream_arn: String) -> Self {
+        Checkpoint {
+            stream_arn,
+            shards: BTreeMap::new(),
+        }
+    }
+
+    /// The ARN of the stream it belongs to (`LatestStreamArn` of the table
+    /// when it was taken).
+    pub fn stream_arn(&self) -> &str {
+        &self.stream_arn
+    }
+
+    /// Where it stands in shard `shard_id`, if it started that shard.
+    pub fn shard(&self, shard_id: &str) -> Option<&ShardCheckpoint> {
+        self.shards.get(shard_id)
+    }
+
+    /// Every shard it started, by shard id.
+    pub fn shards(&self) -> &BTreeMap<String, ShardCheckpoint> {
+        &self.shards
+    }
+
+    /// The checkpoint as JSON: `{"stream_arn": "…", "shards": {"<shard
+    /// id>": {"after": "<sequence number>", "finished": false}}}`.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a checkpoint is plain JSON")
+    }
+
+    /// Reads a checkpoint written by [`to_json`](Self::to_json).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidCheckpoint`] when `text` is not such JSON, or a
+    /// sequence number in it is not 21 to 40 decimal digits.
+    pub fn from_json(text: &str) -> Result<Self, Error> {
+        let checkpoint: Checkpoint =
+            serde_json::from_str(text).map_err(|error| Error::InvalidCheckpoint {
+                table: String::new(),
+                shard_id: None,
+                reason: format!("it is not a change-feed checkpoint: {error}"),
+            })?;
+        checkpoint.check_form("")?;
+        Ok(checkpoint)
+    }
+
+    /// Records that the record `sequence_number` of `shard_id` was returned.
+    pub(crate) fn advance(&mut self, shard_id: &str, sequence_number: &str) {
+        let entry = self.entry(shard_id);
+        entry.after = Some(sequence_number.to_owned());
+    }
+
+    /// Records that `shard_id` was read to its end.
+    pub(crate) fn finish(&mut self, shard_id: &str) {
+        self.entry(shard_id).finished = true;
+    }
+
+    /// Keeps the shards for which `keep` holds.
+    pub(crate) fn retain_shards(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.shards.retain(|id, _| keep(id));
+    }
+
+    fn entry(&mut self, shard_id: &str) -> &mut ShardCheckpoint {
+        self.shards
+            .entry(shard_id.to_owned())
+            .or_insert(ShardCheckpoint {
+                after: None,
+                finished: false,
+            })
+    }
+
+    /// Every sequence number has the form of one.
+    pub(crate) fn check_form(&self, table: &str) -> Result<(), Error> {
+        for (shard_id, shard) in &self.shards {
+            if let Some(after) = &shard.after
+                && !is_sequence_number(after)
+            {
+                return Err(Error::InvalidCheckpoint {
+                    table: table.to_owned(),
+                    shard_id: Some(shard_id.clone()),
+                    reason: format!("`{after}` is not a sequence number (21 to 40 decimal digits)"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the checkpoint against the stream as described, before any
+    /// record is read: the same stream, every unfinished shard still there,
+    /// no sequence number below its shard's oldest record
+    /// (trimmed) or above its last (never issued). Drops the finished
+    /// shards the stream no longer lists.
+    pub(crate) fn check_against(
+        &mut self,
+        table: &str,
+        stream_arn: &str,
+        shards: &[ShardInfo],
+    ) -> Result<(), Error> {
+        self.check_form(table)?;
+        if self.stream_arn != stream_arn {
+            return Err(Error::InvalidCheckpoint {
+                table: table.to_owned(),
+                shard_id: None,
+                reason: format!(
+                    "it belongs to stream `{}`, and the table's stream is `{stream_arn}`",
+                    self.stream_arn
+                ),
+            });
+        }
+        let mut gone = Vec::new();
+        for (shard_id, position) in &self.shards {
+            let Some(shard) = shards.iter().find(|shard| &shard.id == shard_id) else {
+                if position.finished {
+                    gone.push(shard_id.clone());
+                    continue;
+                }
+                return Err(Error::CheckpointExpired {
+                    table: table.to_owned(),
+                    shard_id: shard_id.clone(),
+                    sequence_number: position.after.clone(),
+                });
+            };
+            if let Some(after) = &position.after {
+                check_in_range(table, shard, after)?;
+            }
+        }
+        for shard_id in gone {
+            self.shards.remove(&shard_id);
+        }
+        Ok(())
+    }
+}
+
+/// `after` lies in the shard's `SequenceNumberRange`: below its start, the
+/// records after it were trimmed; above its end, it was never issued.
+fn check_in_range(table: &str, shard: &ShardInfo, after: &str) -> Result<(), Error> {
+    if shard
+        .start
+        .as_deref()
+        .is_some_and(|start| compare_sequence_numbers(after, start).is_lt())
+    {
+        return Err(Error::CheckpointExpired {
+            table: table.to_owned(),
+            shard_id: shard.id.clone(),
+            sequence_number: Some(after.to_owned()),
+        });
+    }
+    if let Some(end) = shard.end.as_deref()
+        && compare_sequence_numbers(after, end).is_gt()
+    {
+        return Err(Error::InvalidCheckpoint {
+            table: table.to_owned(),
+            shard_id: Some(shard.id.clone()),
+            reason: format!(
+                "sequence number {after} is after the shard's last, {end}: the stream never issued it"
+            ),
+        });
+    }
+    Ok(())
+}

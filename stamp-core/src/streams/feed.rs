@@ -1,0 +1,484 @@
+//! The live change feed: [`Table::changes`] reads the table's DynamoDB
+//! Stream through the Streams API (`DescribeStream`, `GetShardIterator`,
+//! `GetRecords`, crate `aws-sdk-dynamodbstreams`) and yields each record as
+//! a typed [`Change<C>`](super::Change).
+//!
+//! How it reads (the rules of "DynamoDB Streams low-level API", Amazon
+//! DynamoDB Developer Guide):
+//!
+//! - **Shards.** `DescribeStream` (every page, `LastEvaluatedShardId`) lists
+//!   the shards with their parents. A shard is read only once its parent is
+//!   read to its end, or when the parent is no longer listed (trimmed), so
+//!   the records of one item come in order across a split. It is described
+//!   again whenever a shard ends, to find its children.
+//! - **Iterators.** A shard starts at `TRIM_HORIZON` (its oldest record), or
+//!   `AFTER_SEQUENCE_NUMBER` the checkpoint's last record in it. An iterator
+//!   that expired (`ExpiredIteratorException`, after 15 minutes) is asked
+//!   for again from the same position. `GetRecords` without
+//!   `NextShardIterator` means the shard is closed and read to its end.
+//! - **Polling.** One `GetRecords` per readable shard per round; after a
+//!   round that reads nothing the feed sleeps, from
+//!   [`ChangeFeed::idle_backoff`]'s minimum doubling to its maximum, and
+//!   back to the minimum when records come.
+//! - **Checkpoint.** [`ChangeFeed::checkpoint`] counts every change returned
+//!   so far (and nothing more), so a feed resumed from it neither misses nor
+//!   repeats a record.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html>
+//! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Operations_Amazon_DynamoDB_Streams.html>.
+
+use std::collections::{HashSet, VecDeque};
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use aws_sdk_dynamodbstreams::Client as StreamsClient;
+use aws_sdk_dynamodbstreams::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodbstreams::operation::get_records::GetRecordsError;
+use aws_sdk_dynamodbstreams::operation::get_shard_iterator::GetShardIteratorError;
+use aws_sdk_dynamodbstreams::types::{Record, ShardIteratorType};
+use futures::Stream;
+
+use super::Change;
+use super::checkpoint::Checkpoint;
+use super::records::{decode, describe_stream, streams_error};
+use super::shards::{ShardInfo, read_order};
+use crate::{Collection, Error, Table};
+
+/// The shortest sleep after a round that read nothing, by default.
+pub const DEFAULT_MIN_BACKOFF: Duration = Duration::from_millis(250);
+/// The longest sleep between rounds that read nothing, by default.
+pub const DEFAULT_MAX_BACKOFF: Duration = Duration::from_secs(2);
+
+impl Table {
+    /// The table's change feed: every change to its items, from the
+    /// table's DynamoDB Stream, decoded into collection `C`'s variants
+    /// (feature `streams`), read through `streams`, a DynamoDB Streams
+    /// client (`aws_sdk_dynamodbstreams::Client::new(&sdk_config)` with the
+    /// `SdkConfig` the DynamoDB client was made from; for a local server
+    /// [`local::streams_client`](crate::local::streams_client)). It is a
+    /// parameter because the SDK does not let a client's endpoint and
+    /// credentials be read back. The table needs a stream with images
+    /// (`TableDefinition::stream(StreamViewType::NewAndOldImages)`).
+    /// Sends nothing until the first [`ChangeFeed::next`].
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # use stamp_core::{Collection, Table, streams::Checkpoint};
+    /// # async fn run<C: Collection>(table: Table, saved: Checkpoint) -> Result<(), stamp_core::Error> {
+    /// let streams = stamp_core::local::streams_client("http://localhost:8000");
+    /// let mut feed = table.changes::<C>(streams).resume(saved);
+    /// while let Some(change) = feed.next().await? {
+    ///     // handle `change`, then keep `feed.checkpoint()` somewhere safe
+    /// #   let _ = change;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn changes<C: Collection>(&self, streams: StreamsClient) -> ChangeFeed<C> {
+        ChangeFeed {
+            table: self.clone(),
+            client: streams,
+            resume: None,
+            min_backoff: DEFAULT_MIN_BACKOFF,
+            max_backoff: DEFAULT_MAX_BACKOFF,
+            state: None,
+            marker: PhantomData,
+        }
+    }
+}
+
+/// A typed change feed of one table, made by [`Table::changes`]: a plain
+/// value until the first read, then the reader of the stream. `Send`.
+#[derive(Debug)]
+pub struct ChangeFeed<C> {
+    table: Table,
+    client: StreamsClient,
+    resume: Option<Checkpoint>,
+    min_backoff: Duration,
+    max_backoff: Duration,
+    state: Option<FeedState>,
+    marker: PhantomData<fn() -> C>,
+}
+
+#[derive(Debug)]
+struct FeedState {
+    client: StreamsClient,
+    stream_arn: String,
+    checkpoint: Checkpoint,
+    /// In read order (parents first).
+    shards: Vec<ShardState>,
+    buffer: VecDeque<Buffered>,
+    describe: bool,
+    disabled: bool,
+    backoff: Duration,
+}
+
+#[derive(Debug)]
+struct ShardState {
+    info: ShardInfo,
+    iterator: Option<String>,
+    finished: bool,
+}
+
+#[derive(Debug)]
+enum Buffered {
+    Record(String, Box<Record>),
+    End(String),
+}
+
+impl<C: Collection> ChangeFeed<C> {
+    /// Starts after `checkpoint` (taken from an earlier feed of the same
+    /// table's stream) instead of at the oldest record of every shard.
+    pub fn resume(mut self, checkpoint: Checkpoint) -> Self {
+        self.resume = Some(checkpoint);
+        self
+    }
+
+    /// How long to sleep after a round of reads that found nothing: `min`
+    /// first, doubling up to `max` (defaults [`DEFAULT_MIN_BACKOFF`] and
+    /// [`DEFAULT_MAX_BACKOFF`]). DynamoDB allows about 5 `GetRecords` per
+    /// second per shard; Lambda polls 4 times a second.
+    pub fn idle_backoff(mut self, min: Duration, max: Duration) -> Self {
+        self.min_backoff = min;
+        self.max_backoff = max.max(min);
+        self
+    }
+
+    /// How far the feed has read: every change returned so far, and none
+    /// after. `None` before the first read; then the checkpoint given to
+    /// [`resume`](Self::resume), advanced by each change returned.
+    pub fn checkpoint(&self) -> Option<&Checkpoint> {
+        self.state
+            .as_ref()
+            .map(|state| &state.checkpoint)
+            .or(self.resume.as_ref())
+    }
+
+    /// The next change, waiting (with the idle backoff) until one comes.
+    /// `Ok(None)` only when the stream was turned off and every shard is
+    /// read to its end.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StreamNotEnabled`] when the table has no stream;
+    /// [`Error::InvalidCheckpoint`] and [`Error::CheckpointExpired`] for a
+    /// checkpoint that cannot be resumed from; [`Error::InvalidStreamRecord`]
+    /// for a record that cannot be decoded (it is counted in the checkpoint,
+    /// so that resuming does not stop at it again);
+    /// [`Error::DynamoDbStreams`] and [`Error::DynamoDb`] for what the
+    /// services return. After an error of a request, calling `next` again
+    /// retries from where the feed stood.
+    pub async fn next(&mut self) -> Result<Option<Change<C>>, Error> {
+        loop {
+            if let Some(change) = self.next_ready().await? {
+                return Ok(Some(change));
+            }
+            let state = self.state.as_mut().expect("started by next_ready");
+            if state.disabled && state.shards.iter().all(|shard| shard.finished) {
+                return Ok(None);
+            }
+            tokio::time::sleep(state.backoff).await;
+            state.backoff = (state.backoff * 2).min(self.max_backoff);
+        }
+    }
+
+    /// The next change if the stream has one now: `Ok(None)` when one round
+    /// of `GetRecords` over the readable shards found nothing. For a job
+    /// that reads what is there and stops.
+    ///
+    /// # Errors
+    ///
+    /// As [`next`](Self::next).
+    pub async fn next_ready(&mut self) -> Result<Option<Change<C>>, Error> {
+        if self.state.is_none() {
+            self.state = Some(self.start().await?);
+        }
+        loop {
+            let state = self.state.as_mut().expect("started");
+            match state.buffer.pop_front() {
+                Some(Buffered::Record(shard_id, record)) => {
+                    state.backoff = self.min_backoff;
+                    let sequence_number = record
+                        .dynamodb
+                        .as_ref()
+                        .and_then(|stream| stream.sequence_number.clone());
+                    if let Some(sequence_number) = &sequence_number {
+                        state.checkpoint.advance(&shard_id, sequence_number);
+                    }
+                    return decode(*record).map(Some);
+                }
+                Some(Buffered::End(shard_id)) => {
+                    state.checkpoint.finish(&shard_id);
+                    if let Some(shard) = state.shards.iter_mut().find(|s| s.info.id == shard_id) {
+                        shard.finished = true;
+                    }
+                }
+                None => {
+                    if !self.poll_round().await? {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The feed as a `futures::Stream` of each change with the checkpoint
+    /// that counts it. It never ends while the stream is on.
+    ///
+    /// # Errors
+    ///
+    /// Items are the errors of [`next`](Self::next); the stream goes on
+    /// after one.
+    pub fn into_stream(self) -> impl Stream<Item = Result<(Change<C>, Checkpoint), Error>> + Send
+    where
+        C: Send,
+    {
+        futures::stream::unfold(self, |mut feed| async move {
+            let item = match feed.next().await {
+                Ok(Some(change)) => Ok((
+                    change,
+                    feed.checkpoint().cloned().expect("a started feed has one"),
+                )),
+                Ok(None) => return None,
+                Err(error) => Err(error),
+            };
+            Some((item, feed))
+        })
+    }
+
+    /// `DescribeTable` for the stream, `DescribeStream` for its shards, and
+    /// the checkpoint checked against them.
+    async fn start(&mut self) -> Result<FeedState, Error> {
+        let table = self.table.name().to_owned();
+        if let Some(checkpoint) = &self.resume {
+            checkpoint.check_form(&table)?;
+        }
+        let described = self
+            .table
+            .client()
+            .describe_table()
+            .table_name(&table)
+            .send()
+            .await
+            .map_err(|error| Error::dynamodb("DescribeTable", &table, error))?;
+        let description = described.table();
+        let enabled = description
+            .and_then(|table| table.stream_specification())
+            .is_some_and(|spec| spec.stream_enabled());
+        let stream_arn = match description.and_then(|table| table.latest_stream_arn()) {
+            Some(arn) if enabled => arn.to_owned(),
+            _ => return Err(Error::StreamNotEnabled { table }),
+        };
+        let client = self.client.clone();
+        let (shards, disabled) = describe_stream(&client, &table, &stream_arn).await?;
+        let mut checkpoint = match self.resume.take() {
+            Some(mut checkpoint) => {
+                checkpoint.check_against(&table, &stream_arn, &shards)?;
+                checkpoint
+            }
+            None => Checkpoint::new(stream_arn.clone()),
+        };
+        let mut state = FeedState {
+            client,
+            stream_arn,
+            checkpoint: Checkpoint::new(String::new()),
+            shards: Vec::new(),
+            buffer: VecDeque::new(),
+            describe: false,
+            disabled,
+            backoff: self.min_backoff,
+        };
+        state.merge(shards, &mut checkpoint);
+        state.checkpoint = checkpoint;
+        Ok(state)
+    }
+
+    /// One `GetRecords` per readable shard; whether anything came (records,
+    /// or the end of a shard).
+    async fn poll_round(&mut self) -> Result<bool, Error> {
+        let table = self.table.name().to_owned();
+        let state = self.state.as_mut().expect("started");
+        if state.describe {
+            let (shards, disabled) =
+                describe_stream(&state.client, &table, &state.stream_arn).await?;
+            state.disabled = disabled;
+            let mut checkpoint =
+                std::mem::replace(&mut state.checkpoint, Checkpoint::new(String::new()));
+            state.merge(shards, &mut checkpoint);
+            state.checkpoint = checkpoint;
+            state.describe = false;
+        }
+        let listed: HashSet<String> = state.shards.iter().map(|s| s.info.id.clone()).collect();
+        let finished: HashSet<String> = state
+            .shards
+            .iter()
+            .filter(|s| s.finished)
+            .map(|s| s.info.id.clone())
+            .collect();
+        let mut progressed = false;
+        let mut readable = 0;
+        for index in 0..state.shards.len() {
+            let shard = &state.shards[index];
+            let parent_pending = shard
+                .info
+                .parent
+                .as_ref()
+                .is_some_and(|parent| listed.contains(parent) && !finished.contains(parent));
+            if shard.finished || parent_pending {
+                continue;
+            }
+            readable += 1;
+            let iterator = match state.shards[index].iterator.take() {
+                Some(iterator) => iterator,
+                None => state.shard_iterator(&table, index).await?,
+            };
+            let shard_id = state.shards[index].info.id.clone();
+            match state
+                .client
+                .get_records()
+                .shard_iterator(iterator)
+                .send()
+                .await
+            {
+                Ok(output) => {
+                    for record in output.records.unwrap_or_default() {
+                        progressed = true;
+                        state
+                            .buffer
+                            .push_back(Buffered::Record(shard_id.clone(), Box::new(record)));
+                    }
+                    match output.next_shard_iterator {
+                        Some(next) => state.shards[index].iterator = Some(next),
+                        None => {
+                            progressed = true;
+                            state.describe = true;
+                            state.buffer.push_back(Buffered::End(shard_id));
+                        }
+                    }
+                }
+                Err(SdkError::ServiceError(service))
+                    if matches!(service.err(), GetRecordsError::ExpiredIteratorException(_)) =>
+                {
+                    // Asked for again from the checkpoint on the next round.
+                    progressed = true;
+                }
+                Err(SdkError::ServiceError(service))
+                    if matches!(
+                        service.err(),
+                        GetRecordsError::TrimmedDataAccessException(_)
+                    ) =>
+                {
+                    return Err(state.expired(&table, &shard_id));
+                }
+                Err(error) => return Err(streams_error("GetRecords", &table, error)),
+            }
+        }
+        if readable == 0 && !state.disabled {
+            state.describe = true;
+        }
+        Ok(progressed)
+    }
+}
+
+impl FeedState {
+    /// Takes in the shards as described now: new ones are added, the ones
+    /// read to their end and no longer listed dropped (from the checkpoint
+    /// too), the order recomputed.
+    fn merge(&mut self, described: Vec<ShardInfo>, checkpoint: &mut Checkpoint) {
+        let mut shards: Vec<ShardState> = std::mem::take(&mut self.shards);
+        shards.retain(|shard| {
+            described.iter().any(|info| info.id == shard.info.id) || !shard.finished
+        });
+        for info in described {
+            match shards.iter_mut().find(|shard| shard.info.id == info.id) {
+                Some(shard) => shard.info = info,
+                None => {
+                    let finished = checkpoint.shard(&info.id).is_some_and(|s| s.finished);
+                    shards.push(ShardState {
+                        info,
+                        iterator: None,
+                        finished,
+                    });
+                }
+            }
+        }
+        checkpoint.retain_shards(|id| shards.iter().any(|shard| shard.info.id == id));
+        let infos: Vec<ShardInfo> = shards.iter().map(|shard| shard.info.clone()).collect();
+        let mut ordered = Vec::with_capacity(shards.len());
+        for info in read_order(&infos) {
+            let position = shards
+                .iter()
+                .position(|shard| shard.info.id == info.id)
+                .expect("ordered from these shards");
+            ordered.push(shards.swap_remove(position));
+        }
+        self.shards = ordered;
+    }
+
+    /// `GetShardIterator` for shard `index`: after the checkpoint's last
+    /// record in it, or at its oldest.
+    async fn shard_iterator(&mut self, table: &str, index: usize) -> Result<String, Error> {
+        let shard_id = self.shards[index].info.id.clone();
+        let after = self
+            .checkpoint
+            .shard(&shard_id)
+            .and_then(|shard| shard.after.clone());
+        let kind = if after.is_some() {
+            ShardIteratorType::AfterSequenceNumber
+        } else {
+            ShardIteratorType::TrimHorizon
+        };
+        let result = self
+            .client
+            .get_shard_iterator()
+            .stream_arn(&self.stream_arn)
+            .shard_id(&shard_id)
+            .shard_iterator_type(kind)
+            .set_sequence_number(after.clone())
+            .send()
+            .await;
+        match result {
+            Ok(output) => output
+                .shard_iterator
+                .ok_or_else(|| Error::InvalidCheckpoint {
+                    table: table.to_owned(),
+                    shard_id: Some(shard_id),
+                    reason: "GetShardIterator returned no iterator".to_owned(),
+                }),
+            Err(SdkError::ServiceError(service))
+                if matches!(
+                    service.err(),
+                    GetShardIteratorError::TrimmedDataAccessException(_)
+                        | GetShardIteratorError::ResourceNotFoundException(_)
+                ) =>
+            {
+                Err(self.expired(table, &shard_id))
+            }
+            Err(SdkError::ServiceError(service))
+                if after.is_some() && service.err().code() == Some("ValidationException") =>
+            {
+                Err(Error::InvalidCheckpoint {
+                    table: table.to_owned(),
+                    shard_id: Some(shard_id),
+                    reason: format!(
+                        "the stream refuses sequence number {}: {}",
+                        after.unwrap_or_default(),
+                        service.err().message().unwrap_or("ValidationException")
+                    ),
+                })
+            }
+            Err(error) => Err(streams_error("GetShardIterator", table, error)),
+        }
+    }
+
+    fn expired(&self, table: &str, shard_id: &str) -> Error {
+        Error::CheckpointExpired {
+            table: table.to_owned(),
+            shard_id: shard_id.to_owned(),
+            sequence_number: self
+                .checkpoint
+                .shard(shard_id)
+                .and_then(|shard| shard.after.clone()),
+        }
+    }
+}

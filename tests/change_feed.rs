@@ -1,0 +1,394 @@
+//! The live change feed (`Table::changes`, feature `streams`) on a real
+//! server: the embedded one, and ministack in `cargo xtask test`'s second
+//! pass. Expected changes follow the DynamoDB documentation of stream
+//! records: an `INSERT` carries the new image, a `MODIFY` both, a `REMOVE`
+//! the old one (view type `NEW_AND_OLD_IMAGES`), and the records of one
+//! item come in the order of its writes.
+
+mod common;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::{AttributeValue, StreamViewType};
+use chrono::{DateTime, TimeZone, Utc};
+use futures::StreamExt;
+use stamp::streams::{Change, ChangeFeed, ChangeKind, Checkpoint, ViewType};
+use stamp::{Entity, Error, Table, TableDefinition};
+use stamp_examples::{Customer, CustomerWithOrders, Order, OrderStatus, Product};
+use uuid::Uuid;
+
+fn definition() -> TableDefinition {
+    stamp_examples::table_definition().stream(StreamViewType::NewAndOldImages)
+}
+
+fn time(seconds: i64) -> DateTime<Utc> {
+    Utc.timestamp_opt(1_780_000_000 + seconds, 0).unwrap()
+}
+
+fn customer(id: &str, name: &str) -> Customer {
+    Customer {
+        customer_id: id.to_owned(),
+        name: name.to_owned(),
+        email: format!("{id}@example.com"),
+        order_count: 0,
+        created_at: time(0),
+    }
+}
+
+fn order(customer_id: &str, n: u128, status: Option<OrderStatus>) -> Order {
+    Order {
+        customer_id: customer_id.to_owned(),
+        order_id: Uuid::from_u128(n),
+        created_at: time(n as i64),
+        status,
+        updated_at: time(n as i64 + 1),
+        total_cents: 1_000 + n as u64,
+        line_count: 1,
+    }
+}
+
+fn product(sku: &str) -> Product {
+    Product {
+        sku: sku.to_owned(),
+        name: format!("Product {sku}"),
+        price_cents: 250,
+        stock: 7,
+    }
+}
+
+/// A feed of `table` through a Streams client of the test server, polling
+/// quickly.
+fn feed(table: &Table) -> ChangeFeed<CustomerWithOrders> {
+    table
+        .changes::<CustomerWithOrders>(stamp::local::streams_client(&common::endpoint()))
+        .idle_backoff(Duration::from_millis(10), Duration::from_millis(50))
+}
+
+/// Every change the stream has now.
+async fn drain(feed: &mut ChangeFeed<CustomerWithOrders>) -> Vec<Change<CustomerWithOrders>> {
+    let mut changes = Vec::new();
+    while let Some(change) = feed.next_ready().await.expect("read the stream") {
+        changes.push(change);
+    }
+    changes
+}
+
+fn key(pk: &str, sk: &str) -> stamp::Item {
+    stamp::Item::from([
+        ("PK".to_owned(), AttributeValue::S(pk.to_owned())),
+        ("SK".to_owned(), AttributeValue::S(sk.to_owned())),
+    ])
+}
+
+#[tokio::test]
+async fn puts_updates_and_deletes_of_several_entities_come_in_order_with_their_images() {
+    let table = common::fresh_table("feed-order", &definition()).await;
+    let ada = customer("c-1", "Ada");
+    let placed = order("c-1", 1, Some(OrderStatus::Pending));
+    let paid = Order {
+        status: Some(OrderStatus::Paid),
+        ..placed.clone()
+    };
+    let renamed = Customer {
+        name: "Ada L.".to_owned(),
+        ..ada.clone()
+    };
+    let lamp = product("LAMP");
+
+    table.put(&ada).await.unwrap();
+    table.put(&placed).await.unwrap();
+    table.put(&paid).await.unwrap();
+    table.put(&lamp).await.unwrap();
+    Customer::update("c-1")
+        .set(Customer::NAME, &"Ada L.".to_owned())
+        .send(&table)
+        .await
+        .unwrap();
+    table.delete(&placed.primary_key().unwrap()).await.unwrap();
+
+    let mut feed = feed(&table);
+    let changes = drain(&mut feed).await;
+    let seen: Vec<(
+        ChangeKind,
+        Option<CustomerWithOrders>,
+        Option<CustomerWithOrders>,
+    )> = changes
+        .iter()
+        .map(|change| (change.kind, change.old.clone(), change.new.clone()))
+        .collect();
+    let lamp_item = lamp.to_item().unwrap();
+    assert_eq!(
+        seen,
+        [
+            (
+                ChangeKind::Insert,
+                None,
+                Some(CustomerWithOrders::Customer(ada.clone()))
+            ),
+            (
+                ChangeKind::Insert,
+                None,
+                Some(CustomerWithOrders::Order(placed.clone()))
+            ),
+            (
+                ChangeKind::Modify,
+                Some(CustomerWithOrders::Order(placed.clone())),
+                Some(CustomerWithOrders::Order(paid.clone()))
+            ),
+            (
+                ChangeKind::Insert,
+                None,
+                Some(CustomerWithOrders::Unknown(lamp_item))
+            ),
+            (
+                ChangeKind::Modify,
+                Some(CustomerWithOrders::Customer(ada)),
+                Some(CustomerWithOrders::Customer(renamed))
+            ),
+            (
+                ChangeKind::Remove,
+                Some(CustomerWithOrders::Order(paid)),
+                None
+            ),
+        ]
+    );
+    let types: Vec<Option<&str>> = changes.iter().map(|c| c.entity_type.as_deref()).collect();
+    assert_eq!(
+        types,
+        [
+            Some("Customer"),
+            Some("Order"),
+            Some("Order"),
+            Some("Product"),
+            Some("Customer"),
+            Some("Order")
+        ]
+    );
+    assert_eq!(changes[0].keys, key("CUST#c-1", "PROFILE"));
+    assert_eq!(changes[3].keys, key("PRODUCT#LAMP", "PRODUCT"));
+    assert_eq!(
+        changes[3].key_entity, None,
+        "Product is not in the collection"
+    );
+    assert_eq!(changes[5].key_entity, Some("Order"));
+    for change in &changes {
+        assert_eq!(change.view_type, Some(ViewType::NewAndOldImages));
+        assert!(!change.removed_by_ttl);
+        assert!(!change.event_id.is_empty());
+    }
+    let numbers: Vec<u128> = changes
+        .iter()
+        .map(|c| c.sequence_number.as_deref().unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        numbers.windows(2).all(|pair| pair[0] < pair[1]),
+        "{numbers:?}"
+    );
+
+    // Nothing more, and the next write is the next change.
+    assert!(feed.next_ready().await.unwrap().is_none());
+    let later = order("c-1", 2, None);
+    table.put(&later).await.unwrap();
+    let next = tokio::time::timeout(Duration::from_secs(10), feed.next())
+        .await
+        .expect("the feed sees a later write")
+        .unwrap()
+        .unwrap();
+    assert_eq!(next.kind, ChangeKind::Insert);
+    assert_eq!(next.new, Some(CustomerWithOrders::Order(later)));
+}
+
+/// The event ids of `feed`'s next `count` changes.
+async fn take(feed: &mut ChangeFeed<CustomerWithOrders>, count: usize) -> Vec<String> {
+    let mut ids = Vec::new();
+    for _ in 0..count {
+        let change = tokio::time::timeout(Duration::from_secs(10), feed.next())
+            .await
+            .expect("a change within 10 s")
+            .unwrap()
+            .unwrap();
+        ids.push(change.event_id);
+    }
+    ids
+}
+
+#[tokio::test]
+async fn a_feed_restarted_from_its_checkpoint_sees_every_record_exactly_once() {
+    let table = common::fresh_table("feed-restart", &definition()).await;
+    for n in 0..30 {
+        table
+            .put(&order("c-9", n, Some(OrderStatus::Pending)))
+            .await
+            .unwrap();
+    }
+
+    // Stop after 12 changes (in the middle of a GetRecords page) and keep
+    // only the checkpoint's JSON.
+    let mut first = feed(&table);
+    let mut seen = take(&mut first, 12).await;
+    let saved = first.checkpoint().unwrap().to_json();
+    drop(first);
+
+    for n in 30..40 {
+        table
+            .put(&order("c-9", n, Some(OrderStatus::Pending)))
+            .await
+            .unwrap();
+    }
+    let mut second = feed(&table).resume(Checkpoint::from_json(&saved).unwrap());
+    let rest = drain(&mut second).await;
+    assert_eq!(rest.len(), 28, "40 writes, 12 read before the restart");
+    let ids: Vec<u128> = rest
+        .iter()
+        .map(|change| match &change.new {
+            Some(CustomerWithOrders::Order(order)) => order.order_id.as_u128(),
+            other => panic!("not an order: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        (12..40).collect::<Vec<u128>>(),
+        "in write order, from the 13th"
+    );
+    seen.extend(rest.iter().map(|change| change.event_id.clone()));
+    let unique: HashSet<&String> = seen.iter().collect();
+    assert_eq!((seen.len(), unique.len()), (40, 40));
+
+    // Resuming from the last checkpoint gives nothing again.
+    let last = second.checkpoint().unwrap().clone();
+    let mut third = feed(&table).resume(last);
+    assert!(third.next_ready().await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn the_feed_is_a_send_stream_with_a_checkpoint_per_change() {
+    let table = common::fresh_table("feed-stream", &definition()).await;
+    table.put(&customer("c-2", "Grace")).await.unwrap();
+    table.put(&customer("c-3", "Edsger")).await.unwrap();
+    let stream = feed(&table).into_stream();
+    let taken = tokio::spawn(async move { stream.take(2).collect::<Vec<_>>().await })
+        .await
+        .unwrap();
+    let (first, after_first) = taken[0].as_ref().unwrap();
+    let (second, after_second) = taken[1].as_ref().unwrap();
+    assert_eq!(first.keys, key("CUST#c-2", "PROFILE"));
+    assert_eq!(second.keys, key("CUST#c-3", "PROFILE"));
+    let position = |checkpoint: &Checkpoint| {
+        let shards: Vec<_> = checkpoint.shards().values().collect();
+        assert_eq!(shards.len(), 1);
+        shards[0].after.clone()
+    };
+    assert_eq!(position(after_first), first.sequence_number);
+    assert_eq!(position(after_second), second.sequence_number);
+}
+
+/// A checkpoint of `table`'s stream, after its first change.
+async fn real_checkpoint(table: &Table) -> Checkpoint {
+    table.put(&customer("c-5", "Barbara")).await.unwrap();
+    let mut feed = feed(table);
+    take(&mut feed, 1).await;
+    feed.checkpoint().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_forged_or_expired_checkpoint_is_a_typed_error() {
+    let table = common::fresh_table("feed-forged", &definition()).await;
+    let real = real_checkpoint(&table).await;
+    let arn = real.stream_arn().to_owned();
+    let (shard, position) = real.shards().iter().next().unwrap();
+    let after = position.after.clone().unwrap();
+    let forged = |shard: &str, after: &str| {
+        format!(r#"{{"stream_arn":"{arn}","shards":{{"{shard}":{{"after":"{after}"}}}}}}"#)
+    };
+
+    // Not a checkpoint, or not a sequence number: refused when read.
+    for text in [
+        "{}".to_owned(),
+        "not json".to_owned(),
+        forged(shard, "12345"),
+        forged(shard, &"9".repeat(41)),
+        forged(shard, "10000000000000000000x"),
+    ] {
+        let error = Checkpoint::from_json(&text).unwrap_err();
+        assert!(
+            matches!(error, Error::InvalidCheckpoint { .. }),
+            "{text}: {error:?}"
+        );
+    }
+
+    // The checkpoint of another table's stream.
+    let other = common::fresh_table("feed-other", &definition()).await;
+    let error = feed(&other)
+        .resume(real.clone())
+        .next_ready()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidCheckpoint { shard_id: None, reason, .. } if reason.contains(&arn)),
+        "{error:?}"
+    );
+
+    // A shard the stream does not have (trimmed after 24 hours, or made up).
+    let gone = Checkpoint::from_json(&forged("shardId-00000001-gone", &after)).unwrap();
+    let error = feed(&table).resume(gone).next_ready().await.unwrap_err();
+    assert!(
+        matches!(&error, Error::CheckpointExpired { shard_id, sequence_number, .. }
+            if shard_id == "shardId-00000001-gone" && sequence_number.as_deref() == Some(after.as_str())),
+        "{error:?}"
+    );
+
+    // A sequence number after any the shard issued: refused by Stamp when
+    // the shard's range says so (dynoxide), else by the server (ministack
+    // answers TrimmedDataAccessException); never a change.
+    let beyond = format!("{}", after.parse::<u128>().unwrap() + 1_000_000);
+    let error = feed(&table)
+        .resume(Checkpoint::from_json(&forged(shard, &beyond)).unwrap())
+        .next_ready()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::InvalidCheckpoint { .. } | Error::CheckpointExpired { .. }
+        ),
+        "{error:?}"
+    );
+    if common::server() == "dynoxide" {
+        assert!(
+            matches!(error, Error::InvalidCheckpoint { .. }),
+            "{error:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_malformed_checkpoint_is_refused_before_any_request() {
+    let (client, counter) = common::counting_client();
+    let table = Table::new(client, "stamp-feed-never-created");
+    // Deserialized without `from_json`, so its sequence number is unchecked.
+    let checkpoint: Checkpoint = serde_json::from_str(
+        r#"{"stream_arn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/1","shards":{"s":{"after":"x"}}}"#,
+    )
+    .unwrap();
+    let error = feed(&table)
+        .resume(checkpoint)
+        .next_ready()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidCheckpoint { shard_id: Some(shard), .. } if shard == "s"),
+        "{error:?}"
+    );
+    assert_eq!(counter.operations(), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn a_table_without_a_stream_has_no_feed() {
+    let table = common::fresh_table("feed-none", &stamp_examples::table_definition()).await;
+    let error = feed(&table).next_ready().await.unwrap_err();
+    assert!(
+        matches!(&error, Error::StreamNotEnabled { table: name } if name == table.name()),
+        "{error:?}"
+    );
+}
