@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use crate::codec::select as codec;
 pub use crate::collection::share_partition;
 pub use crate::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
 use crate::{EntitySchema, Error, Item, KeyPartError};
@@ -81,20 +82,7 @@ pub fn deserialize_fields<T: DeserializeOwned>(
     schema: &EntitySchema,
     item: Item,
 ) -> Result<T, Error> {
-    match item.get(schema.type_attribute) {
-        None => {}
-        Some(AttributeValue::S(found)) if found == schema.type_name => {}
-        Some(other) => {
-            return Err(Error::EntityTypeMismatch {
-                attribute: schema.type_attribute,
-                expected: schema.type_name,
-                found: match other {
-                    AttributeValue::S(found) => found.clone(),
-                    other => format!("{other:?}"),
-                },
-            });
-        }
-    }
+    crate::codec::select::check_type(schema, &item)?;
     crate::item_serde::from_item(item).map_err(|source| Error::Deserialize {
         entity: schema.type_name,
         source,

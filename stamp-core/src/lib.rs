@@ -64,6 +64,7 @@
 #![warn(missing_docs)]
 
 mod batch;
+mod codec;
 mod collection;
 mod cursor;
 mod entity;
@@ -92,6 +93,7 @@ pub mod __private;
 
 pub use aws_sdk_dynamodb;
 pub use batch::{BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
+pub use codec::AttributeCodec;
 pub use collection::{Collection, CollectionMember};
 pub use cursor::Cursor;
 pub use entity::{
