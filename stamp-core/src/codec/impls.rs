@@ -13,13 +13,14 @@ use uuid::Uuid;
 use super::{AttributeCodec, unexpected};
 
 /// A Number's text parsed as `T`, as serde_dynamo's number deserializer
-/// does (`str::parse`).
+/// does (`str::parse`), with its message: `what` is `an integer` or `a
+/// float`.
 fn parse_number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, serde_dynamo::Error>
 where
     T::Err: std::fmt::Display,
 {
     text.parse::<T>().map_err(|error| {
-        serde_dynamo::Error::custom(format!("failed to parse the Number `{text}` as {what}: {error}"))
+        serde_dynamo::Error::custom(format!("Failed to parse '{text}' as {what}: {error}"))
     })
 }
 
@@ -27,7 +28,7 @@ where
 // it with `str::parse` of the type serde asks for (`deserialize_u8` for a
 // `u8`, …).
 macro_rules! numbers {
-    ($($ty:ty),* $(,)?) => {$(
+    ($what:literal: $($ty:ty),* $(,)?) => {$(
         impl AttributeCodec for $ty {
             fn to_attribute(&self) -> AttributeValue {
                 AttributeValue::N(self.to_string())
@@ -36,18 +37,19 @@ macro_rules! numbers {
             fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
                 match value {
                     AttributeValue::N(text) => Self::from_set_number(text),
-                    other => Err(unexpected("a number (N)", &other)),
+                    other => Err(unexpected("num", &other)),
                 }
             }
 
             fn from_set_number(text: String) -> Result<Self, serde_dynamo::Error> {
-                parse_number(&text, stringify!($ty))
+                parse_number(&text, $what)
             }
         }
     )*};
 }
 
-numbers!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+numbers!("an integer": i8, i16, i32, i64, u8, u16, u32, u64);
+numbers!("a float": f32, f64);
 
 // serde reads `isize` and `usize` as `i64` and `u64` and converts.
 macro_rules! pointer_sized {
@@ -60,15 +62,15 @@ macro_rules! pointer_sized {
             fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
                 match value {
                     AttributeValue::N(text) => Self::from_set_number(text),
-                    other => Err(unexpected("a number (N)", &other)),
+                    other => Err(unexpected("num", &other)),
                 }
             }
 
             fn from_set_number(text: String) -> Result<Self, serde_dynamo::Error> {
-                let wide: $wide = parse_number(&text, stringify!($ty))?;
+                let wide: $wide = parse_number(&text, "an integer")?;
                 <$ty>::try_from(wide).map_err(|_| {
                     serde_dynamo::Error::custom(format!(
-                        concat!("the Number `{}` is out of range for ", stringify!($ty)),
+                        concat!("invalid value: integer `{}`, expected ", stringify!($ty)),
                         text
                     ))
                 })
@@ -89,7 +91,7 @@ impl AttributeCodec for String {
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
         match value {
             AttributeValue::S(text) => Ok(text),
-            other => Err(unexpected("a string (S)", &other)),
+            other => Err(unexpected("string", &other)),
         }
     }
 
@@ -110,8 +112,10 @@ impl AttributeCodec for char {
 
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
         match value {
-            AttributeValue::S(text) => Self::from_set_string(text),
-            other => Err(unexpected("a one-character string (S)", &other)),
+            AttributeValue::S(text) => {
+                Self::from_set_string(text).map_err(|_| unexpected("char", &AttributeValue::Null(true)))
+            }
+            other => Err(unexpected("char", &other)),
         }
     }
 
@@ -134,7 +138,7 @@ impl AttributeCodec for bool {
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
         match value {
             AttributeValue::Bool(value) => Ok(value),
-            other => Err(unexpected("a boolean (BOOL)", &other)),
+            other => Err(unexpected("bool", &other)),
         }
     }
 }
@@ -153,17 +157,22 @@ impl AttributeCodec for Uuid {
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
         match value {
             AttributeValue::S(text) => Self::from_set_string(text),
-            other => Err(unexpected("a UUID string (S)", &other)),
+            other => Err(unexpected("string", &other)),
         }
     }
 
     fn from_set_string(value: String) -> Result<Self, serde_dynamo::Error> {
-        value.parse().map_err(serde_dynamo::Error::custom)
+        value.parse().map_err(uuid_error)
     }
 
     fn from_set_binary(value: Vec<u8>) -> Result<Self, serde_dynamo::Error> {
-        Uuid::from_slice(&value).map_err(serde_dynamo::Error::custom)
+        Uuid::from_slice(&value).map_err(uuid_error)
     }
+}
+
+/// uuid's message for a value that does not parse.
+fn uuid_error(error: uuid::Error) -> serde_dynamo::Error {
+    serde_dynamo::Error::custom(format!("UUID parsing failed: {error}"))
 }
 
 /// chrono's serde form: RFC 3339, `Z`, the fractional digits the value
@@ -177,7 +186,7 @@ impl AttributeCodec for DateTime<Utc> {
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
         match value {
             AttributeValue::S(text) => Self::from_set_string(text),
-            other => Err(unexpected("an RFC 3339 string (S)", &other)),
+            other => Err(unexpected("string", &other)),
         }
     }
 
@@ -199,7 +208,7 @@ impl AttributeCodec for NaiveDate {
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
         match value {
             AttributeValue::S(text) => Self::from_set_string(text),
-            other => Err(unexpected("a date string (S)", &other)),
+            other => Err(unexpected("string", &other)),
         }
     }
 
@@ -243,7 +252,7 @@ fn elements<T: AttributeCodec, C: FromIterator<T>>(
             .into_iter()
             .map(|blob: Blob| T::from_set_binary(blob.into_inner()))
             .collect(),
-        other => Err(unexpected("a list (L) or a set", &other)),
+        other => Err(unexpected("seq", &other)),
     }
 }
 
@@ -288,7 +297,7 @@ fn entries<T: AttributeCodec, C: FromIterator<(String, T)>>(
             .into_iter()
             .map(|(key, value)| Ok((key, T::from_attribute(value)?)))
             .collect(),
-        other => Err(unexpected("a map (M)", &other)),
+        other => Err(unexpected("map", &other)),
     }
 }
 

@@ -221,3 +221,45 @@ pub fn check_type(schema: &EntitySchema, item: &Item) -> Result<(), Error> {
         }),
     }
 }
+
+/// The attribute value `to_item` stores for the one field (named `v`) of
+/// `wrapper`, a struct the derive generates with a field's custom serde
+/// serializer: `None` when it stores none (`None`, a skipped value).
+///
+/// # Errors
+///
+/// The serializer's error.
+pub fn serialized<W: Serialize>(wrapper: &W) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+    let mut item = crate::item_serde::to_item(wrapper, 0)?;
+    Ok(item.remove("v"))
+}
+
+/// Stores the value of a [`serialized`] field as attribute `name`, or
+/// nothing when it has none.
+///
+/// # Errors
+///
+/// [`Error::Serialize`] with the serializer's error.
+pub fn insert_serialized(
+    schema: &EntitySchema,
+    item: &mut Item,
+    name: &str,
+    value: Result<Option<AttributeValue>, serde_dynamo::Error>,
+) -> Result<(), Error> {
+    match value {
+        Ok(Some(value)) => {
+            item.insert(name.to_owned(), value);
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(source) => Err(Error::Serialize {
+            entity: schema.type_name,
+            source,
+        }),
+    }
+}
+
+/// Whether `value` is an empty set, which `check_item` leaves out.
+pub fn is_empty_set(value: &AttributeValue) -> bool {
+    crate::wire::is_empty_set(value)
+}
