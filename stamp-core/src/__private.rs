@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use crate::item::value::select as codec;
 pub use crate::key::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
 pub use crate::model::collection::share_partition;
 use crate::{EntitySchema, Error, Item, KeyPartError};
@@ -63,7 +64,7 @@ pub fn decode_time_to_live<T>(
 /// Serializes a struct with serde_dynamo and leaves out top-level `NULL`s
 /// (`None` fields), which DynamoDB would otherwise store. The item has room
 /// for the key, index and type attributes `to_item` adds (see
-/// `item_serde`).
+/// `item::codec`).
 pub fn serialize_fields<T: Serialize>(schema: &EntitySchema, value: &T) -> Result<Item, Error> {
     let keys: usize = 3 + schema
         .indexes
@@ -81,20 +82,7 @@ pub fn deserialize_fields<T: DeserializeOwned>(
     schema: &EntitySchema,
     item: Item,
 ) -> Result<T, Error> {
-    match item.get(schema.type_attribute) {
-        None => {}
-        Some(AttributeValue::S(found)) if found == schema.type_name => {}
-        Some(other) => {
-            return Err(Error::EntityTypeMismatch {
-                attribute: schema.type_attribute,
-                expected: schema.type_name,
-                found: match other {
-                    AttributeValue::S(found) => found.clone(),
-                    other => format!("{other:?}"),
-                },
-            });
-        }
-    }
+    crate::item::value::select::check_type(schema, &item)?;
     crate::item::codec::from_item(item).map_err(|source| Error::Deserialize {
         entity: schema.type_name,
         source,

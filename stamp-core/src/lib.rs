@@ -96,6 +96,7 @@ pub use item::size::{
     MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_SIZE,
     MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
 };
+pub use item::value::AttributeCodec;
 pub use key::part::{KeyPart, KeyPartError};
 pub use key::template::{KeyBuilder, KeyTemplate, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT, Segment};
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};

@@ -21,6 +21,7 @@
 mod alloc;
 mod hand;
 mod model;
+mod requests;
 mod server;
 
 use std::collections::BTreeMap;

@@ -149,6 +149,8 @@ pub fn benches(criterion: &mut Criterion, facts: &mut Facts) {
     });
     group.finish();
 
+    crate::requests::benches(facts, &endpoint);
+
     runtime.block_on(async {
         for table in [&table, &load_table] {
             table.delete_table().await.expect("delete the table");
@@ -192,13 +194,18 @@ async fn stamp_query(table: &Table) -> Vec<Order> {
 
 /// The same access pattern by hand: the customer's newest orders.
 async fn sdk_query(client: &Client, table: &str) -> Vec<Order> {
+    sdk_query_of(client, table, CUSTOMER).await
+}
+
+/// The 10 newest orders of customer `customer`, by hand.
+pub(crate) async fn sdk_query_of(client: &Client, table: &str, customer: usize) -> Vec<Order> {
     let output = client
         .query()
         .table_name(table)
         .key_condition_expression("#pk = :pk AND begins_with(#sk, :sk)")
         .expression_attribute_names("#pk", "PK")
         .expression_attribute_names("#sk", "SK")
-        .expression_attribute_values(":pk", AttributeValue::S(format!("CUST#c-{CUSTOMER:06}")))
+        .expression_attribute_values(":pk", AttributeValue::S(format!("CUST#c-{customer:06}")))
         .expression_attribute_values(":sk", AttributeValue::S("ORDER#".to_owned()))
         .scan_index_forward(false)
         .limit(QUERY_LIMIT)
@@ -226,7 +233,7 @@ async fn sdk_put(client: &Client, table: &str, order: &Order) {
 
 /// A hand-written batch load: groups of 25, `DEFAULT_BATCH_CONCURRENCY`
 /// requests at once, unprocessed items sent again after a short pause.
-async fn sdk_batch_load(client: &Client, table: &str, orders: &[Order]) {
+pub(crate) async fn sdk_batch_load(client: &Client, table: &str, orders: &[Order]) {
     stream::iter(orders.chunks(25))
         .map(|chunk| async move {
             let mut requests: Vec<WriteRequest> = chunk

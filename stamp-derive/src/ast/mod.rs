@@ -38,6 +38,9 @@ pub struct Container<'a> {
     pub fields: Vec<Field<'a>>,
     /// The earlier key format of `#[stamp(previous(pk = "…", sk = "…"))]`.
     pub previous: Option<Previous>,
+    /// Whether the struct's serde attributes keep it a plain map of its
+    /// fields (`serde::is_plain_container`).
+    pub serde_plain: bool,
 }
 
 /// `#[stamp(previous(…))]`: the key templates of an earlier format. A

@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 use crate::check::{IndexKeys, Model, Stored, distinct_fields};
 use crate::expand::codecs::encoder_name;
 use crate::expand::keys::{index_key_function_name, input_name, pass_arguments, self_arguments};
-use crate::expand::{attributes, schema};
+use crate::expand::{attributes, direct, schema};
 
 /// The `impl Entity for …` block.
 pub fn entity_impl(model: &Model) -> TokenStream {
@@ -53,6 +53,8 @@ pub fn entity_impl(model: &Model) -> TokenStream {
     });
     let time_stamp_function = time_stamp_function(model);
     let from_values_arms = attributes::from_values_arms(model);
+    let encode_fields = direct::encode_fields(model);
+    let decode_fields = direct::decode_fields(model);
     quote! {
         #[automatically_derived]
         impl #krate::Entity for #ident {
@@ -68,7 +70,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
             ) -> ::core::result::Result<#krate::Item, #krate::Error> {
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let (__partition_key, __sort_key) = <Self as #krate::Entity>::primary_key(self)?.into_parts();
-                let mut __item = #krate::__private::serialize_fields(__schema, self)?;
+                #encode_fields
                 let _ = &__time;
                 #(#stamps)*
                 #krate::__private::insert_string(&mut __item, #pk_attribute, __partition_key);
@@ -81,7 +83,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
 
             fn from_item(#[allow(unused_mut)] mut item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
                 #ttl_from_item
-                #krate::__private::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
+                #decode_fields
             }
 
             #version_function

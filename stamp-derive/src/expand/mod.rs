@@ -16,6 +16,7 @@ use crate::ctxt::Ctxt;
 
 mod attributes;
 mod codecs;
+mod direct;
 mod fallback;
 mod item;
 mod keys;
@@ -89,10 +90,18 @@ fn generate(model: &Model) -> TokenStream {
     let attributes = attributes::attribute_constants(model);
     let prefix_impls = queries::prefix_impls(model);
     let span = Span::call_site();
+    let krate = model.krate;
     quote_spanned! {span=>
         #(#input_structs)*
 
         const _: () = {
+            // The codec selection of `__private::codec`: each field's
+            // conversion, direct or through serde_dynamo, by its type.
+            #[allow(unused_imports)]
+            use #krate::__private::codec::{
+                DecodeDirect as _, DecodeSerde as _, EncodeDirect as _, EncodeSerde as _,
+            };
+
             #(#codecs)*
 
             #entity
