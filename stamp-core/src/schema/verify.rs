@@ -13,7 +13,7 @@ use tracing::Instrument;
 
 use crate::request::span::request_span;
 
-use super::{IndexProjection, TableDefinition};
+use super::{IndexProjection, Resolved, TableDefinition};
 use crate::{Error, Table};
 
 /// The key attribute names of a table or index.
@@ -296,120 +296,9 @@ impl Table {
         // every difference rather than none.
         let empty = TableDescription::builder().build();
         let table = described.table().unwrap_or(&empty);
-        let mut differences = Vec::new();
-
-        let expected = KeyNames::new(resolved.partition_key, Some(resolved.sort_key));
-        let found = KeyNames::from_sdk(table.key_schema());
-        if expected != found {
-            differences.push(SchemaDifference::KeySchema {
-                index: None,
-                expected,
-                found,
-            });
-        }
-        for attribute in resolved.key_attribute_names() {
-            let defined = table
-                .attribute_definitions()
-                .iter()
-                .find(|definition| definition.attribute_name() == attribute);
-            if let Some(defined) = defined
-                && *defined.attribute_type() != ScalarAttributeType::S
-            {
-                differences.push(SchemaDifference::AttributeType {
-                    attribute: attribute.to_owned(),
-                    expected: ScalarAttributeType::S,
-                    found: defined.attribute_type().clone(),
-                });
-            }
-        }
-
-        let table_throughput = Throughput::from_sdk(table.provisioned_throughput());
-        let found_mode = table
-            .billing_mode_summary()
-            .and_then(|summary| summary.billing_mode())
-            .cloned()
-            .unwrap_or(
-                if table_throughput.read_capacity_units == 0
-                    && table_throughput.write_capacity_units == 0
-                {
-                    BillingMode::PayPerRequest
-                } else {
-                    BillingMode::Provisioned
-                },
-            );
-        let expected_mode = definition.billing.billing_mode();
-        let expected_throughput = definition.billing.throughput();
-        if expected_mode != found_mode {
-            differences.push(SchemaDifference::BillingMode {
-                expected: expected_mode,
-                found: found_mode.clone(),
-            });
-        }
-        let compare_throughput =
-            expected_throughput.filter(|_| found_mode == BillingMode::Provisioned);
-        if let Some(expected) = compare_throughput
-            && expected != table_throughput
-        {
-            differences.push(SchemaDifference::ProvisionedThroughput {
-                index: None,
-                expected,
-                found: table_throughput,
-            });
-        }
-
-        let live_indexes = table.global_secondary_indexes();
-        for index in &resolved.indexes {
-            let Some(live) = live_indexes
-                .iter()
-                .find(|live| live.index_name() == Some(index.name))
-            else {
-                differences.push(SchemaDifference::MissingIndex {
-                    index: index.name.to_owned(),
-                });
-                continue;
-            };
-            let expected = KeyNames::new(index.partition_key, index.sort_key);
-            let found = KeyNames::from_sdk(live.key_schema());
-            if expected != found {
-                differences.push(SchemaDifference::KeySchema {
-                    index: Some(index.name.to_owned()),
-                    expected,
-                    found,
-                });
-            }
-            let expected = normalized(&index.projection);
-            let found = projection_from_sdk(live.projection());
-            if expected != found {
-                differences.push(SchemaDifference::Projection {
-                    index: index.name.to_owned(),
-                    expected,
-                    found,
-                });
-            }
-            let found = Throughput::from_sdk(live.provisioned_throughput());
-            if let Some(expected) = compare_throughput
-                && expected != found
-            {
-                differences.push(SchemaDifference::ProvisionedThroughput {
-                    index: Some(index.name.to_owned()),
-                    expected,
-                    found,
-                });
-            }
-        }
-        let mut extra: Vec<String> = live_indexes
-            .iter()
-            .filter_map(|live| live.index_name())
-            .filter(|name| !resolved.indexes.iter().any(|index| index.name == *name))
-            .map(str::to_owned)
-            .collect();
-        extra.sort();
-        differences.extend(
-            extra
-                .into_iter()
-                .map(|index| SchemaDifference::ExtraIndex { index }),
-        );
-
+        let mut differences = key_differences(&resolved, table);
+        let compare_throughput = billing_differences(definition, table, &mut differences);
+        index_differences(&resolved, table, compare_throughput, &mut differences);
         let found = time_to_live
             .time_to_live_description()
             .filter(|description| {
@@ -455,4 +344,141 @@ impl Table {
             .map_err(|error| Error::dynamodb("UpdateTimeToLive", self.name(), error))?;
         Ok(())
     }
+}
+
+/// The differences of the table's key schema and key attribute types.
+fn key_differences(resolved: &Resolved, table: &TableDescription) -> Vec<SchemaDifference> {
+    let mut differences = Vec::new();
+
+    let expected = KeyNames::new(resolved.partition_key, Some(resolved.sort_key));
+    let found = KeyNames::from_sdk(table.key_schema());
+    if expected != found {
+        differences.push(SchemaDifference::KeySchema {
+            index: None,
+            expected,
+            found,
+        });
+    }
+    for attribute in resolved.key_attribute_names() {
+        let defined = table
+            .attribute_definitions()
+            .iter()
+            .find(|definition| definition.attribute_name() == attribute);
+        if let Some(defined) = defined
+            && *defined.attribute_type() != ScalarAttributeType::S
+        {
+            differences.push(SchemaDifference::AttributeType {
+                attribute: attribute.to_owned(),
+                expected: ScalarAttributeType::S,
+                found: defined.attribute_type().clone(),
+            });
+        }
+    }
+
+    differences
+}
+
+/// The differences of billing mode and table capacity; returns the capacity
+/// every index must have, when the table is provisioned as defined.
+fn billing_differences(
+    definition: &TableDefinition,
+    table: &TableDescription,
+    differences: &mut Vec<SchemaDifference>,
+) -> Option<Throughput> {
+    let table_throughput = Throughput::from_sdk(table.provisioned_throughput());
+    let found_mode = table
+        .billing_mode_summary()
+        .and_then(|summary| summary.billing_mode())
+        .cloned()
+        .unwrap_or(
+            if table_throughput.read_capacity_units == 0
+                && table_throughput.write_capacity_units == 0
+            {
+                BillingMode::PayPerRequest
+            } else {
+                BillingMode::Provisioned
+            },
+        );
+    let expected_mode = definition.billing.billing_mode();
+    let expected_throughput = definition.billing.throughput();
+    if expected_mode != found_mode {
+        differences.push(SchemaDifference::BillingMode {
+            expected: expected_mode,
+            found: found_mode.clone(),
+        });
+    }
+    let compare_throughput = expected_throughput.filter(|_| found_mode == BillingMode::Provisioned);
+    if let Some(expected) = compare_throughput
+        && expected != table_throughput
+    {
+        differences.push(SchemaDifference::ProvisionedThroughput {
+            index: None,
+            expected,
+            found: table_throughput,
+        });
+    }
+
+    compare_throughput
+}
+
+/// The differences of each GSI (missing, key schema, projection, capacity)
+/// and the GSIs the definition does not have.
+fn index_differences(
+    resolved: &Resolved,
+    table: &TableDescription,
+    compare_throughput: Option<Throughput>,
+    differences: &mut Vec<SchemaDifference>,
+) {
+    let live_indexes = table.global_secondary_indexes();
+    for index in &resolved.indexes {
+        let Some(live) = live_indexes
+            .iter()
+            .find(|live| live.index_name() == Some(index.name))
+        else {
+            differences.push(SchemaDifference::MissingIndex {
+                index: index.name.to_owned(),
+            });
+            continue;
+        };
+        let expected = KeyNames::new(index.partition_key, index.sort_key);
+        let found = KeyNames::from_sdk(live.key_schema());
+        if expected != found {
+            differences.push(SchemaDifference::KeySchema {
+                index: Some(index.name.to_owned()),
+                expected,
+                found,
+            });
+        }
+        let expected = normalized(&index.projection);
+        let found = projection_from_sdk(live.projection());
+        if expected != found {
+            differences.push(SchemaDifference::Projection {
+                index: index.name.to_owned(),
+                expected,
+                found,
+            });
+        }
+        let found = Throughput::from_sdk(live.provisioned_throughput());
+        if let Some(expected) = compare_throughput
+            && expected != found
+        {
+            differences.push(SchemaDifference::ProvisionedThroughput {
+                index: Some(index.name.to_owned()),
+                expected,
+                found,
+            });
+        }
+    }
+    let mut extra: Vec<String> = live_indexes
+        .iter()
+        .filter_map(|live| live.index_name())
+        .filter(|name| !resolved.indexes.iter().any(|index| index.name == *name))
+        .map(str::to_owned)
+        .collect();
+    extra.sort();
+    differences.extend(
+        extra
+            .into_iter()
+            .map(|index| SchemaDifference::ExtraIndex { index }),
+    );
 }
