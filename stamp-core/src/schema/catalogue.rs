@@ -286,6 +286,7 @@ impl TableDefinition {
             self.entity_rows(&mut out, entity);
         }
         self.diagram(&mut out, &resolved);
+        self.capacity_section(&mut out)?;
         Ok(out)
     }
 

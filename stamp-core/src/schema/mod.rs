@@ -10,6 +10,7 @@
 //! - a drift check of a live table ([`Table::verify`](crate::Table::verify)),
 //!   which reports each [`SchemaDifference`].
 
+mod capacity;
 mod catalogue;
 mod cloudformation;
 mod collision;
@@ -25,6 +26,7 @@ use aws_sdk_dynamodb::types::StreamViewType;
 
 use crate::{Entity, EntitySchema, Error};
 
+pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
 pub use cloudformation::CloudFormationTemplate;
 pub use options::{
     IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, TableBilling,
