@@ -120,10 +120,10 @@ pub use request::failure::RequestOutcome;
 pub use request::retry::BatchRetry;
 pub use request::table::Table;
 pub use schema::{
-    CloudFormationTemplate, EntityCapacity, IndexProjection, KeyNames,
-    MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, PAGE_ITEMS, ReadUnits,
-    SchemaDifference, TableBilling, TableDefinition, TableIndex, Throughput, WriteUnits,
-    read_units, write_units,
+    Access, CloudFormationTemplate, EntityCapacity, IndexProjection, KeyNames, Load,
+    MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, PAGE_ITEMS, PARTITION_READ_UNITS,
+    PARTITION_WRITE_UNITS, PartitionLoad, ReadUnits, SchemaDifference, TableBilling,
+    TableDefinition, TableIndex, Throughput, Workload, WriteUnits, read_units, write_units,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.

@@ -16,6 +16,7 @@ mod cloudformation;
 mod collision;
 mod create;
 mod options;
+mod planning;
 mod resolve;
 mod stream;
 mod verify;
@@ -30,6 +31,9 @@ pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units
 pub use cloudformation::CloudFormationTemplate;
 pub use options::{
     IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, TableBilling,
+};
+pub use planning::{
+    Access, Load, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, PartitionLoad, Workload,
 };
 pub use verify::{KeyNames, SchemaDifference, Throughput};
 
