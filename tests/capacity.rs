@@ -9,37 +9,9 @@ mod common;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity};
-use chrono::{DateTime, Utc};
 use stamp::{Entity, EntityCapacity, PAGE_ITEMS, TableDefinition, item_size};
-use stamp_examples::{Customer, Order, OrderStatus};
-use uuid::Uuid;
-
-fn time(text: &str) -> DateTime<Utc> {
-    text.parse().unwrap()
-}
-
-fn customer() -> Customer {
-    Customer {
-        customer_id: "c-0001".into(),
-        name: "Ada Lovelace".into(),
-        email: "ada@example.com".into(),
-        order_count: 1,
-        created_at: time("2026-05-02T09:00:00Z"),
-    }
-}
-
-/// Order `n` of customer `c-0001`: the same size for every `n`.
-fn order(n: u128) -> Order {
-    Order {
-        customer_id: "c-0001".into(),
-        order_id: Uuid::from_u128(n),
-        created_at: time("2026-06-01T10:00:00Z"),
-        status: Some(OrderStatus::Pending),
-        updated_at: time("2026-06-01T10:00:00Z"),
-        total_cents: 4_500,
-        line_count: 1,
-    }
-}
+use stamp_examples::Order;
+use stamp_examples::examples::{customer, order};
 
 /// A big order: a customer id of 2,000 bytes (stored in the attribute and
 /// in the partition key, which holds up to 2,048) makes the item over 4 KB.
@@ -51,11 +23,7 @@ fn big_order() -> Order {
 }
 
 fn definition() -> TableDefinition {
-    stamp_examples::table_definition()
-        .example(&customer())
-        .unwrap()
-        .example(&order(1))
-        .unwrap()
+    stamp_examples::examples::definition().unwrap()
 }
 
 fn capacity_of(definition: &TableDefinition, entity: &str) -> EntityCapacity {
@@ -85,9 +53,20 @@ fn units_round_up_to_4_kb_for_reads_and_1_kb_for_writes() {
 fn the_reference_model_costs_what_the_rules_say() {
     let definition = definition();
     let capacity = definition.capacity().unwrap();
-    // Only entities with an example item are priced.
+    // Every entity has an example item here, so every one is priced.
     let entities: Vec<&str> = capacity.iter().map(|entity| entity.entity).collect();
-    assert_eq!(entities, ["Customer", "Order"]);
+    assert_eq!(
+        entities,
+        ["Customer", "Order", "LineItem", "Product", "Session"]
+    );
+    // Without an example an entity is left out.
+    let bare = stamp_examples::table_definition()
+        .example(&customer())
+        .unwrap()
+        .capacity()
+        .unwrap();
+    assert_eq!(bare.len(), 1);
+    assert_eq!(bare[0].entity, "Customer");
 
     let customer = capacity_of(&definition, "Customer");
     assert_eq!(

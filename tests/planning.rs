@@ -3,44 +3,11 @@
 //! from `TableDefinition::capacity` (tests/capacity.rs); the limits of one
 //! partition are DynamoDB's 3,000 read and 1,000 write units per second.
 
-use chrono::{DateTime, Utc};
 use stamp::{Access, Load, PartitionLoad, TableDefinition, Workload};
-use stamp_examples::{Customer, LineItem, Order, OrderStatus};
-use uuid::Uuid;
-
-fn time(text: &str) -> DateTime<Utc> {
-    text.parse().unwrap()
-}
+use stamp_examples::{Customer, LineItem, Order};
 
 fn definition() -> TableDefinition {
-    let placed = time("2026-06-01T10:00:00Z");
-    stamp_examples::table_definition()
-        .example(&Customer {
-            customer_id: "c-0001".into(),
-            name: "Ada Lovelace".into(),
-            email: "ada@example.com".into(),
-            order_count: 1,
-            created_at: time("2026-05-02T09:00:00Z"),
-        })
-        .unwrap()
-        .example(&Order {
-            customer_id: "c-0001".into(),
-            order_id: Uuid::from_u128(1),
-            created_at: placed,
-            status: Some(OrderStatus::Pending),
-            updated_at: placed,
-            total_cents: 4_500,
-            line_count: 1,
-        })
-        .unwrap()
-        .example(&LineItem {
-            order_id: Uuid::from_u128(1),
-            line_no: 1,
-            sku: "SKU-00042".into(),
-            quantity: 3,
-            unit_price_cents: 1_500,
-        })
-        .unwrap()
+    stamp_examples::examples::definition().unwrap()
 }
 
 /// 10,000 orders placed per second, two lines each, each counted on its
