@@ -367,3 +367,111 @@ print(json.dumps(rows))
     assert!(rows.iter().all(|row| row.4 == "UBIGINT"), "{rows:?}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Lines of a `DYNAMODB_JSON` data file as DynamoDB's export documentation
+/// shows them: `{"Item": {<attribute>: {<type>: <value>}}}`.
+const EXPORT_LINES: &str = r#"{"Item":{"PK":{"S":"CUST#c-7"},"SK":{"S":"PROFILE"},"Type":{"S":"Customer"},"customer_id":{"S":"c-7"},"name":{"S":"Ada"},"email":{"S":"ada@example.com"},"order_count":{"N":"2"},"created_at":{"S":"2026-01-02T03:04:05Z"}}}
+{"Item":{"PK":{"S":"PRODUCT#SKU-1"},"SK":{"S":"PRODUCT"},"Type":{"S":"Product"},"sku":{"S":"SKU-1"},"name":{"S":"Gear"},"price_cents":{"N":"150"},"stock":{"N":"9"}}}
+{"Item":{"PK":{"S":"COUPON#1"},"SK":{"S":"X"},"Type":{"S":"Coupon"},"tags":{"SS":["a","b"]},"active":{"BOOL":true}}}
+"#;
+
+#[tokio::test]
+async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
+    use std::io::Write;
+
+    let source = directory("export-files-source");
+    std::fs::create_dir_all(&source).unwrap();
+    let (first, second) = EXPORT_LINES.split_at(
+        EXPORT_LINES
+            .find("{\"Item\":{\"PK\":{\"S\":\"COUPON")
+            .unwrap(),
+    );
+    let gzipped = source.join("part-1.json.gz");
+    let mut encoder = flate2::write::GzEncoder::new(
+        File::create(&gzipped).unwrap(),
+        flate2::Compression::default(),
+    );
+    encoder.write_all(first.as_bytes()).unwrap();
+    encoder.finish().unwrap();
+    let plain = source.join("part-2.json");
+    std::fs::write(&plain, second).unwrap();
+
+    // No request: the table handle names a table that does not exist.
+    let (client, counter) = common::counting_client();
+    let table = Table::new(client, "stamp-export-no-table");
+    let dir = directory("export-files");
+    let outcome = stamp_examples::export::export(&table, &dir, ExportFormat::Ndjson)
+        .from_export_files([&gzipped, &plain])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(counter.operations(), Vec::<String>::new());
+    assert_eq!(
+        (
+            outcome.scanned,
+            outcome.items("Customer"),
+            outcome.items("Product"),
+            outcome.unknown()
+        ),
+        (3, 1, 1, 1)
+    );
+    assert_eq!(
+        ndjson::<Customer>(&dir.join("Customer.ndjson")),
+        [Customer {
+            customer_id: "c-7".to_owned(),
+            name: "Ada".to_owned(),
+            email: "ada@example.com".to_owned(),
+            order_count: 2,
+            created_at: "2026-01-02T03:04:05Z".parse().unwrap(),
+        }]
+    );
+    assert_eq!(
+        ndjson::<Product>(&dir.join("Product.ndjson")),
+        [Product {
+            sku: "SKU-1".to_owned(),
+            name: "Gear".to_owned(),
+            price_cents: 150,
+            stock: 9
+        }]
+    );
+    let unknown: Vec<serde_json::Value> = ndjson(&dir.join("_unknown.ndjson"));
+    assert_eq!(
+        unknown,
+        [
+            serde_json::json!({"PK": "COUPON#1", "SK": "X", "Type": "Coupon", "tags": ["a", "b"], "active": true})
+        ]
+    );
+
+    // A missing file is refused before anything is written; a line that is
+    // not DYNAMODB_JSON names its file and line.
+    let missing = directory("export-files-missing");
+    let error = stamp_examples::export::export(&table, &missing, ExportFormat::Ndjson)
+        .from_export_files([source.join("absent.json.gz")])
+        .send()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::ExportFile { path, .. } if path.ends_with("absent.json.gz")),
+        "{error:?}"
+    );
+    assert!(!missing.exists());
+    let broken_dir = directory("export-files-broken");
+    let broken = source.join("broken.json");
+    std::fs::write(
+        &broken,
+        format!("{first}{{\"PK\":{{\"S\":\"no Item wrapper\"}}}}\n"),
+    )
+    .unwrap();
+    let error = stamp_examples::export::export(&table, &broken_dir, ExportFormat::Ndjson)
+        .from_export_files([&broken])
+        .send()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::ExportFile { path, reason } if path == &broken && reason.starts_with("line 3 ")),
+        "{error:?}"
+    );
+    std::fs::remove_dir_all(source).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+    let _ = std::fs::remove_dir_all(broken_dir);
+}

@@ -94,6 +94,10 @@ enum Command {
         /// Parallel scan segments.
         #[arg(long, default_value_t = 4)]
         segments: u32,
+        /// Read these DYNAMODB_JSON data files of an ExportTableToPointInTime
+        /// (`*.json.gz`) instead of scanning the table.
+        #[arg(long, num_args = 1..)]
+        from_export_files: Vec<std::path::PathBuf>,
     },
     /// Serve the embedded DynamoDB (dynoxide, in memory) on 127.0.0.1 until
     /// Ctrl-C, for your own experiments (`cargo xtask dynamodb`).
@@ -244,9 +248,10 @@ async fn main() -> ExitCode {
             dir,
             format,
             segments,
+            from_export_files,
         } => {
             let table = Table::new(client(endpoint.as_deref()).await, table);
-            cli::export_command::run(&table, dir, format, segments).await
+            cli::export_command::run(&table, dir, format, segments, from_export_files).await
         }
         Command::Migrate {
             endpoint,

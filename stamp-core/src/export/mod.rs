@@ -1,7 +1,9 @@
 //! Per-entity export: the single table back into one file per entity type,
 //! as SQL tools want it ([`Table::export`]).
 //!
-//! A parallel `Scan` (`Segment` / `TotalSegments`) reads every item; each
+//! A parallel `Scan` (`Segment` / `TotalSegments`) reads every item (or
+//! [`Export::from_export_files`] reads the `DYNAMODB_JSON` files of an
+//! `ExportTableToPointInTime`, without a request); each
 //! is routed by its type attribute (`Type`) to the file of the entity that
 //! names it, decoded by that entity's `from_item`, and written in the
 //! entity's own serde form, so columns are the struct's fields (key
@@ -21,6 +23,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>.
 
+mod files;
 mod ndjson;
 #[cfg(feature = "parquet")]
 mod parquet;
@@ -138,6 +141,7 @@ pub struct Export {
     segments: u32,
     entities: Vec<(&'static EntitySchema, MakeSink)>,
     progress: Option<Progress>,
+    files: Option<Vec<PathBuf>>,
 }
 
 impl fmt::Debug for Export {
@@ -186,6 +190,7 @@ impl Table {
             segments: 4,
             entities: Vec::new(),
             progress: None,
+            files: None,
         }
     }
 }
@@ -223,14 +228,29 @@ impl Export {
         self
     }
 
+    /// Reads the items from the data files of an `ExportTableToPointInTime`
+    /// in the `DYNAMODB_JSON` format (gzipped `*.json.gz` as DynamoDB writes
+    /// them, or uncompressed), in the order given, instead of scanning the
+    /// table: no request is sent, and [`segments`](Self::segments) is not
+    /// used. A page is 1,000 lines of a file.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html>.
+    pub fn from_export_files(
+        mut self,
+        files: impl IntoIterator<Item = impl Into<PathBuf>>,
+    ) -> Self {
+        self.files = Some(files.into_iter().map(Into::into).collect());
+        self
+    }
+
     /// Calls `progress` after each scan page.
     pub fn progress(mut self, progress: impl FnMut(&ExportProgress) + Send + 'static) -> Self {
         self.progress = Some(Box::new(progress));
         self
     }
 
-    /// Runs the export: scans every segment, writes the files, and returns
-    /// what it wrote.
+    /// Runs the export: scans every segment (or reads the export files),
+    /// writes the files, and returns what it wrote.
     ///
     /// # Errors
     ///
@@ -238,71 +258,34 @@ impl Export {
     /// entities with different type attributes, an entity whose type name
     /// is not a plain file name or is [`UNKNOWN_FILE_STEM`], or a segment
     /// count of 0 or above [`MAX_SEGMENTS`]; [`Error::ExportFile`] when the
-    /// directory or a file cannot be written; then [`Error::DynamoDb`] for
+    /// directory or a file cannot be written, or an export file cannot be
+    /// read (missing before anything is written; a line that is not
+    /// `DYNAMODB_JSON`, with its number); then [`Error::DynamoDb`] for
     /// the scan, and the errors of an entity's `from_item` for an item that
     /// names the entity but cannot be read as it (the files written so far
     /// stay, incomplete).
     pub async fn send(mut self) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
+        if let Some(files) = &self.files {
+            files::check(files)?;
+        }
         std::fs::create_dir_all(&self.directory)
             .map_err(|error| file_error(&self.directory, &error))?;
-        let mut sinks: Vec<(&'static str, PathBuf, Box<dyn Sink>)> = Vec::new();
-        for (schema, make) in &self.entities {
-            let path =
-                self.directory
-                    .join(format!("{}.{}", schema.type_name, self.format.extension()));
-            sinks.push((schema.type_name, path.clone(), make(&path, self.format)?));
-        }
-        let by_type: HashMap<&str, usize> = sinks
-            .iter()
-            .enumerate()
-            .map(|(position, (name, _, _))| (*name, position))
-            .collect();
-        let unknown_path = self.directory.join(format!("{UNKNOWN_FILE_STEM}.ndjson"));
-        let mut unknown: Option<Box<dyn Sink>> = None;
-        let mut progress = ExportProgress::default();
-        let mut pages = scan(&self.table, self.segments);
-        while let Some(page) = pages.next().await {
-            for item in page? {
-                progress.scanned += 1;
-                let position = match item.get(type_attribute) {
-                    Some(AttributeValue::S(name)) => by_type.get(name.as_str()).copied(),
-                    _ => None,
-                };
-                match position {
-                    Some(position) => sinks[position].2.push(item)?,
-                    None => {
-                        if unknown.is_none() {
-                            unknown = Some(ndjson::unknown_sink(&unknown_path)?);
-                        }
-                        unknown.as_mut().expect("just made").push(item)?;
-                    }
+        let mut router = Router::new(&self, type_attribute)?;
+        match self.files.take() {
+            Some(files) => {
+                for path in files {
+                    files::read(&path, 1_000, |items| router.page(items, &mut self.progress))?;
                 }
             }
-            progress.pages += 1;
-            if let Some(report) = self.progress.as_mut() {
-                report(&progress);
+            None => {
+                let mut pages = scan(&self.table, self.segments);
+                while let Some(page) = pages.next().await {
+                    router.page(page?, &mut self.progress)?;
+                }
             }
         }
-        let mut files = Vec::with_capacity(sinks.len() + 1);
-        for (name, path, sink) in sinks {
-            files.push(ExportedFile {
-                entity: Some(name),
-                path,
-                items: sink.finish()?,
-            });
-        }
-        if let Some(sink) = unknown {
-            files.push(ExportedFile {
-                entity: None,
-                path: unknown_path,
-                items: sink.finish()?,
-            });
-        }
-        Ok(ExportOutcome {
-            files,
-            scanned: progress.scanned,
-        })
+        router.finish()
     }
 
     /// The checks made before any request; the type attribute.
@@ -338,6 +321,90 @@ impl Export {
             }
         }
         Ok(first.type_attribute)
+    }
+}
+
+/// The files being written, and where each item goes.
+struct Router {
+    type_attribute: &'static str,
+    sinks: Vec<(&'static str, PathBuf, Box<dyn Sink>)>,
+    by_type: HashMap<&'static str, usize>,
+    unknown_path: PathBuf,
+    unknown: Option<Box<dyn Sink>>,
+    progress: ExportProgress,
+}
+
+impl Router {
+    fn new(export: &Export, type_attribute: &'static str) -> Result<Self, Error> {
+        let mut sinks = Vec::new();
+        for (schema, make) in &export.entities {
+            let path = export.directory.join(format!(
+                "{}.{}",
+                schema.type_name,
+                export.format.extension()
+            ));
+            sinks.push((schema.type_name, path.clone(), make(&path, export.format)?));
+        }
+        let by_type = sinks
+            .iter()
+            .enumerate()
+            .map(|(position, (name, _, _))| (*name, position))
+            .collect();
+        Ok(Router {
+            type_attribute,
+            sinks,
+            by_type,
+            unknown_path: export.directory.join(format!("{UNKNOWN_FILE_STEM}.ndjson")),
+            unknown: None,
+            progress: ExportProgress::default(),
+        })
+    }
+
+    /// Writes one page of items, then reports progress.
+    fn page(&mut self, items: Vec<Item>, report: &mut Option<Progress>) -> Result<(), Error> {
+        for item in items {
+            self.progress.scanned += 1;
+            let position = match item.get(self.type_attribute) {
+                Some(AttributeValue::S(name)) => self.by_type.get(name.as_str()).copied(),
+                _ => None,
+            };
+            match position {
+                Some(position) => self.sinks[position].2.push(item)?,
+                None => {
+                    if self.unknown.is_none() {
+                        self.unknown = Some(ndjson::unknown_sink(&self.unknown_path)?);
+                    }
+                    self.unknown.as_mut().expect("just made").push(item)?;
+                }
+            }
+        }
+        self.progress.pages += 1;
+        if let Some(report) = report.as_mut() {
+            report(&self.progress);
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<ExportOutcome, Error> {
+        let mut files = Vec::with_capacity(self.sinks.len() + 1);
+        for (name, path, sink) in self.sinks {
+            files.push(ExportedFile {
+                entity: Some(name),
+                path,
+                items: sink.finish()?,
+            });
+        }
+        if let Some(sink) = self.unknown {
+            files.push(ExportedFile {
+                entity: None,
+                path: self.unknown_path,
+                items: sink.finish()?,
+            });
+        }
+        Ok(ExportOutcome {
+            files,
+            scanned: self.progress.scanned,
+        })
     }
 }
 

@@ -18,7 +18,13 @@ pub enum FileFormat {
 }
 
 /// Runs the export and prints one line per file.
-pub async fn run(table: &Table, directory: PathBuf, format: FileFormat, segments: u32) -> ExitCode {
+pub async fn run(
+    table: &Table,
+    directory: PathBuf,
+    format: FileFormat,
+    segments: u32,
+    from_export_files: Vec<PathBuf>,
+) -> ExitCode {
     let format = match format {
         FileFormat::Parquet => ExportFormat::Parquet,
         FileFormat::Ndjson => ExportFormat::Ndjson,
@@ -29,8 +35,11 @@ pub async fn run(table: &Table, directory: PathBuf, format: FileFormat, segments
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     let shown = bar.clone();
-    let result = stamp_examples::export::export(table, &directory, format)
-        .segments(segments)
+    let mut export = stamp_examples::export::export(table, &directory, format).segments(segments);
+    if !from_export_files.is_empty() {
+        export = export.from_export_files(from_export_files);
+    }
+    let result = export
         .progress(move |progress| {
             shown.set_message(format!(
                 "{} items read in {} pages",
