@@ -392,3 +392,32 @@ async fn a_table_without_a_stream_has_no_feed() {
         "{error:?}"
     );
 }
+
+#[tokio::test]
+async fn verify_reports_a_stream_that_differs_from_the_definition() {
+    let table = common::fresh_table("feed-verify", &definition()).await;
+    assert_eq!(table.verify(&definition()).await.unwrap(), []);
+    assert_eq!(
+        table
+            .verify(&stamp_examples::table_definition())
+            .await
+            .unwrap(),
+        [stamp::SchemaDifference::Stream {
+            expected: None,
+            found: Some("NEW_AND_OLD_IMAGES".to_owned()),
+        }]
+    );
+    let keys_only = stamp_examples::table_definition().stream(StreamViewType::KeysOnly);
+    let differences = table.verify(&keys_only).await.unwrap();
+    assert_eq!(
+        differences,
+        [stamp::SchemaDifference::Stream {
+            expected: Some("KEYS_ONLY".to_owned()),
+            found: Some("NEW_AND_OLD_IMAGES".to_owned()),
+        }]
+    );
+    assert_eq!(
+        differences[0].to_string(),
+        "the stream is on with `NEW_AND_OLD_IMAGES`, expected on with `KEYS_ONLY`"
+    );
+}

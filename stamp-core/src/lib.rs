@@ -16,6 +16,9 @@
 //! - `streams` (feature `streams`): DynamoDB Streams records decoded into
 //!   typed changes of a [`Collection`], from a Lambda event or live from the
 //!   table's stream (`Table::changes`, with a resumable `Checkpoint`).
+//! - [`export`]: the table back into one file per entity type (NDJSON, or
+//!   Parquet with typed columns under the feature `parquet`), from a
+//!   parallel scan ([`Table::export`]).
 //! - [`local`]: SDK clients for a local server, and (feature `local`)
 //!   `local::LocalDynamoDb`, an embedded DynamoDB (dynoxide) on a loopback
 //!   port of your process, for tests and tools: no Docker, JVM or Python.
@@ -70,6 +73,7 @@
 // retries, SDK errors), `ops/` (every operation), `migrate/`, `schema/`,
 // `streams`. ARCHITECTURE.md draws it.
 mod error;
+pub mod export;
 pub mod expression;
 mod item;
 mod key;

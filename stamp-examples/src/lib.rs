@@ -19,6 +19,7 @@
 
 pub mod data;
 pub mod examples;
+pub mod export;
 pub mod migration;
 pub mod requests;
 pub mod scenario;

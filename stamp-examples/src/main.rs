@@ -6,6 +6,7 @@
 //! cargo run -p stamp-examples -- schema --format markdown         # the access-pattern catalogue
 //! cargo run -p stamp-examples -- verify --endpoint URL --table NAME
 //! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME [--seed N] [--checkpoint FILE]
+//! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR [--format parquet|ndjson]
 //! cargo run -p stamp-examples -- dynamodb [--port 8000]           # the embedded DynamoDB, in the foreground
 //! ```
 //!
@@ -14,6 +15,10 @@
 //! schema_golden` rewrites them on purpose.
 
 use std::process::ExitCode;
+
+mod cli {
+    pub mod export_command;
+}
 
 use clap::{Parser, Subcommand, ValueEnum};
 use stamp::{Table, TableDefinition};
@@ -65,6 +70,30 @@ enum Command {
         /// The checkpoint file; an interrupted run resumes from it.
         #[arg(long)]
         checkpoint: Option<std::path::PathBuf>,
+    },
+    /// Write every item of the table into one file per entity type
+    /// (`<Type>.parquet` or `.ndjson`, `_unknown.ndjson` for other types)
+    /// from a parallel scan.
+    Export {
+        /// The DynamoDB endpoint, such as http://localhost:8000; AWS when absent.
+        #[arg(long)]
+        endpoint: Option<String>,
+        /// The table to export.
+        #[arg(long)]
+        table: String,
+        /// The directory of the files (created if missing).
+        #[arg(long)]
+        dir: std::path::PathBuf,
+        /// The file format of the entity files.
+        #[arg(long, value_enum, default_value_t = cli::export_command::FileFormat::Parquet)]
+        format: cli::export_command::FileFormat,
+        /// Parallel scan segments.
+        #[arg(long, default_value_t = 4)]
+        segments: u32,
+        /// Read these DYNAMODB_JSON data files of an ExportTableToPointInTime
+        /// (`*.json.gz`) instead of scanning the table.
+        #[arg(long, num_args = 1..)]
+        from_export_files: Vec<std::path::PathBuf>,
     },
     /// Serve the embedded DynamoDB (dynoxide, in memory) on 127.0.0.1 until
     /// Ctrl-C, for your own experiments (`cargo xtask dynamodb`).
@@ -169,6 +198,17 @@ async fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+        Command::Export {
+            endpoint,
+            table,
+            dir,
+            format,
+            segments,
+            from_export_files,
+        } => {
+            let table = Table::new(client(endpoint.as_deref()).await, table);
+            cli::export_command::run(&table, dir, format, segments, from_export_files).await
         }
         Command::Migrate {
             endpoint,

@@ -9,14 +9,23 @@ use crate::{Result, workspace};
 /// The environment variable that gives the tests the path of `cfn-lint`.
 pub const CFN_LINT_ENV: &str = "STAMP_CFN_LINT";
 
+/// The environment variable that gives the tests the venv's Python, which
+/// has `duckdb`.
+pub const PYTHON_ENV: &str = "STAMP_PYTHON";
+
+/// The name filters of the tests that need the venv (ignored by plain
+/// `cargo test`): cfn-lint on the templates, DuckDB on the export.
+pub const VENV_TESTS: &[&str] = &["schema_cfn_lint", "export_duckdb"];
+
 /// Makes the venv (ministack and cfn-lint), then runs, each even if an
 /// earlier one failed, and every one with `--no-fail-fast`:
 ///
 /// 1. `cargo test --workspace --all-targets ARGS` on the embedded DynamoDB
 ///    (or `$STAMP_DYNAMODB_ENDPOINT` when set);
 /// 2. `cargo test --workspace --doc ARGS`;
-/// 3. the tests that need Python's cfn-lint (`schema_cfn_lint`, ignored by
-///    plain `cargo test`): every test binary with `--ignored schema_cfn_lint`;
+/// 3. the tests that need the venv's cfn-lint or DuckDB ([`VENV_TESTS`],
+///    ignored by plain `cargo test`): every test binary with `--ignored
+///    schema_cfn_lint export_duckdb`;
 /// 4. every test binary once more against a ministack started for the run
 ///    (stopped by its process id afterwards), but for the compile-fail
 ///    fixtures, which talk to no server.
@@ -29,6 +38,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let root = workspace::root();
     let venv = Venv::ensure(&root)?;
     let cfn_lint = venv.bin("cfn-lint");
+    let python = venv.bin("python");
     let endpoint = endpoint::given(None);
     // ARGS are cargo's before a `--` and the test harness's after it.
     let split = args
@@ -46,7 +56,8 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
                 .arg("--")
                 .args(harness)
                 .args(harness_args)
-                .env(CFN_LINT_ENV, &cfn_lint);
+                .env(CFN_LINT_ENV, &cfn_lint)
+                .env(PYTHON_ENV, &python);
             match url {
                 Some((url, server)) => command.env(ENV, url).env(SERVER_ENV, server),
                 None => command.env_remove(ENV).env_remove(SERVER_ENV),
@@ -56,12 +67,10 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let given = endpoint.as_deref().map(|url| (url, "other"));
     let all_targets = cargo_test(&["--workspace", "--all-targets"], &[], given)?;
     let doc = cargo_test(&["--workspace", "--doc"], &[], given)?;
-    println!("\n==> the tests that need the venv's cfn-lint");
-    let cfn_lint_tests = cargo_test(
-        &["--workspace", "--tests"],
-        &["--ignored", "schema_cfn_lint"],
-        given,
-    )?;
+    println!("\n==> the tests that need the venv's cfn-lint or DuckDB");
+    let mut ignored = vec!["--ignored"];
+    ignored.extend(VENV_TESTS);
+    let cfn_lint_tests = cargo_test(&["--workspace", "--tests"], &ignored, given)?;
     let ministack = Ministack::start(&root)?;
     println!("\n==> every test again, on ministack");
     let on_ministack = cargo_test(

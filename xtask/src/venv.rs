@@ -17,13 +17,18 @@ pub const MINISTACK_VERSION: &str = "1.5.33";
 /// The cfn-lint release pinned in [`REQUIREMENTS`].
 pub const CFN_LINT_VERSION: &str = "1.58.0";
 
+/// The DuckDB release pinned in [`REQUIREMENTS`]: the SQL engine that reads
+/// the per-entity Parquet export (`export_duckdb` tests).
+pub const DUCKDB_VERSION: &str = "2.0.0";
+
 /// What pip installs into the venv. Add packages here; the marker makes the
 /// next run install them.
 ///
 /// `ministack` serves the DynamoDB and DynamoDB Streams APIs for the second
 /// run of the server tests; `cfn-lint` checks the CloudFormation template
-/// that `TableDefinition` generates (the `schema_cfn_lint` tests).
-pub const REQUIREMENTS: &[&str] = &["ministack==1.5.33", "cfn-lint==1.58.0"];
+/// that `TableDefinition` generates (the `schema_cfn_lint` tests); `duckdb`
+/// queries the Parquet files of `stamp::export` (the `export_duckdb` tests).
+pub const REQUIREMENTS: &[&str] = &["ministack==1.5.33", "cfn-lint==1.58.0", "duckdb==2.0.0"];
 
 /// The venv's location relative to the workspace root.
 const VENV_DIR: &str = "target/stamp-venv";
@@ -73,7 +78,7 @@ impl Venv {
             return Ok(());
         }
         println!(
-            "installing ministack {MINISTACK_VERSION} and cfn-lint {CFN_LINT_VERSION} into {VENV_DIR} ..."
+            "installing ministack {MINISTACK_VERSION}, cfn-lint {CFN_LINT_VERSION} and duckdb {DUCKDB_VERSION} into {VENV_DIR} ..."
         );
         run(Command::new(self.bin("pip"))
             .args(["install", "--disable-pip-version-check", "-q"])
@@ -102,6 +107,11 @@ mod tests {
     #[test]
     fn requirements_pin_the_advertised_ministack() {
         assert!(REQUIREMENTS.contains(&format!("ministack=={MINISTACK_VERSION}").as_str()));
+    }
+
+    #[test]
+    fn requirements_pin_the_advertised_duckdb() {
+        assert!(REQUIREMENTS.contains(&format!("duckdb=={DUCKDB_VERSION}").as_str()));
     }
 
     #[test]

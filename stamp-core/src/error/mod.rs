@@ -706,6 +706,24 @@ pub enum Error {
         source: Arc<aws_sdk_dynamodbstreams::Error>,
     },
 
+    /// An export cannot run as configured (no entity, a segment count
+    /// outside 1 to 1,000,000, a type name that cannot name a file, two
+    /// type attributes). Found before any request.
+    #[error("invalid export: {reason}")]
+    InvalidExport {
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// An export file or its directory cannot be written.
+    #[error("the export file `{}` cannot be written: {reason}", .path.display())]
+    ExportFile {
+        /// The file or directory.
+        path: std::path::PathBuf,
+        /// The I/O, JSON, Arrow or Parquet error.
+        reason: String,
+    },
+
     /// A key migration was asked of an entity that declares no previous key
     /// format. Found before sending.
     #[error(

@@ -152,6 +152,15 @@ pub enum SchemaDifference {
         /// The live TTL attribute, if TTL is on.
         found: Option<String>,
     },
+    /// The table's DynamoDB Stream is on when it should be off, off when
+    /// it should be on ([`TableDefinition::stream`]), or writes another view
+    /// type.
+    Stream {
+        /// The definition's view type, such as `NEW_AND_OLD_IMAGES`, if any.
+        expected: Option<String>,
+        /// The live stream's view type, if the stream is on.
+        found: Option<String>,
+    },
 }
 
 impl fmt::Display for SchemaDifference {
@@ -213,6 +222,18 @@ impl fmt::Display for SchemaDifference {
             SchemaDifference::TimeToLive { expected, found } => {
                 write!(f, "TTL is {}, expected {}", ttl(found), ttl(expected))
             }
+            SchemaDifference::Stream { expected, found } => {
+                let stream = |view: &Option<String>| match view {
+                    Some(view) => format!("on with `{view}`"),
+                    None => "off".to_owned(),
+                };
+                write!(
+                    f,
+                    "the stream is {}, expected {}",
+                    stream(found),
+                    stream(expected)
+                )
+            }
         }
     }
 }
@@ -250,7 +271,8 @@ impl Table {
     /// difference, in this order: the table's key schema, key attribute
     /// types, billing mode and capacity, then each GSI of the definition
     /// (missing, key schema, projection, capacity), the GSIs the
-    /// definition does not have (by name), and TTL. An empty list means the
+    /// definition does not have (by name), TTL, and the stream (on or off,
+    /// and its view type). An empty list means the
     /// table matches. Point-in-time recovery is not compared (DynamoDB Local
     /// does not support it).
     ///
@@ -312,6 +334,19 @@ impl Table {
         let expected = resolved.time_to_live.map(str::to_owned);
         if expected != found {
             differences.push(SchemaDifference::TimeToLive { expected, found });
+        }
+        let found = table
+            .stream_specification()
+            .filter(|spec| spec.stream_enabled())
+            .map(|spec| {
+                spec.stream_view_type()
+                    .map_or_else(String::new, |view| view.as_str().to_owned())
+            });
+        let expected = definition
+            .stream_view_type()
+            .map(|view| view.as_str().to_owned());
+        if expected != found {
+            differences.push(SchemaDifference::Stream { expected, found });
         }
         Ok(differences)
     }

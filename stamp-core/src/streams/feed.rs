@@ -27,7 +27,7 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Operations_Amazon_DynamoDB_Streams.html>.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::time::Duration;
 
@@ -41,7 +41,7 @@ use futures::Stream;
 use super::Change;
 use super::checkpoint::Checkpoint;
 use super::records::{decode, describe_stream, streams_error};
-use super::shards::{ShardInfo, read_order};
+use super::shards::{ShardInfo, read_order, readable};
 use crate::{Collection, Error, Table};
 
 /// The shortest sleep after a round that read nothing, by default.
@@ -308,26 +308,15 @@ impl<C: Collection> ChangeFeed<C> {
             state.checkpoint = checkpoint;
             state.describe = false;
         }
-        let listed: HashSet<String> = state.shards.iter().map(|s| s.info.id.clone()).collect();
-        let finished: HashSet<String> = state
+        let view: Vec<(&ShardInfo, bool)> = state
             .shards
             .iter()
-            .filter(|s| s.finished)
-            .map(|s| s.info.id.clone())
+            .map(|shard| (&shard.info, shard.finished))
             .collect();
+        let ready = readable(&view);
         let mut progressed = false;
-        let mut readable = 0;
-        for index in 0..state.shards.len() {
-            let shard = &state.shards[index];
-            let parent_pending = shard
-                .info
-                .parent
-                .as_ref()
-                .is_some_and(|parent| listed.contains(parent) && !finished.contains(parent));
-            if shard.finished || parent_pending {
-                continue;
-            }
-            readable += 1;
+        let readable_count = ready.len();
+        for index in ready {
             let iterator = match state.shards[index].iterator.take() {
                 Some(iterator) => iterator,
                 None => state.shard_iterator(&table, index).await?,
@@ -373,7 +362,7 @@ impl<C: Collection> ChangeFeed<C> {
                 Err(error) => return Err(streams_error("GetRecords", &table, error)),
             }
         }
-        if readable == 0 && !state.disabled {
+        if readable_count == 0 && !state.disabled {
             state.describe = true;
         }
         Ok(progressed)

@@ -78,6 +78,31 @@ pub(crate) fn read_order(shards: &[ShardInfo]) -> Vec<ShardInfo> {
     order
 }
 
+/// The positions of the shards that may be read now, of `shards` (each
+/// with whether it was read to its end) in read order: not finished, and
+/// with no parent, or a parent read to its end, or a parent no longer
+/// listed (trimmed). So after a split the children wait for the parent.
+pub(crate) fn readable(shards: &[(&ShardInfo, bool)]) -> Vec<usize> {
+    let finished = |id: &str| {
+        shards
+            .iter()
+            .find(|(shard, _)| shard.id == id)
+            .map(|(_, done)| *done)
+    };
+    shards
+        .iter()
+        .enumerate()
+        .filter(|(_, (shard, done))| {
+            !done
+                && shard
+                    .parent
+                    .as_deref()
+                    .is_none_or(|parent| finished(parent).is_none_or(|done| done))
+        })
+        .map(|(position, _)| position)
+        .collect()
+}
+
 /// The position of every shard in `order`, for looking parents up.
 #[cfg(test)]
 fn positions(order: &[ShardInfo]) -> HashMap<&str, usize> {
@@ -167,7 +192,67 @@ mod tests {
         assert_eq!(order, ["orphan", "z-parent", "a-child-2", "a-child-1"]);
     }
 
+    #[test]
+    fn children_wait_for_a_listed_parent_to_finish() {
+        let parent = shard("p", None, "100000000000000000001");
+        let child = shard("c", Some("p"), "100000000000000000009");
+        let orphan = shard("o", Some("trimmed"), "100000000000000000005");
+        assert_eq!(
+            readable(&[(&parent, false), (&child, false), (&orphan, false)]),
+            [0, 2]
+        );
+        assert_eq!(
+            readable(&[(&parent, true), (&child, false), (&orphan, true)]),
+            [1]
+        );
+    }
+
     proptest! {
+        /// A plain model of the feed's rounds over a random forest of
+        /// closed shards with records: each round reads every readable
+        /// shard to its end. Every record comes once, and every record of
+        /// a parent before any record of its children.
+        #[test]
+        fn rounds_read_every_parent_before_its_children(
+            parents in proptest::collection::vec((any::<bool>(), any::<prop::sample::Index>(), 0u32..4), 1..25),
+        ) {
+            let shards: Vec<ShardInfo> = parents
+                .iter()
+                .enumerate()
+                .map(|(index, (has_parent, parent, _))| ShardInfo {
+                    id: format!("s{index}"),
+                    parent: (*has_parent && index > 0).then(|| format!("s{}", parent.index(index))),
+                    start: Some(format!("{:021}", index)),
+                    end: None,
+                })
+                .collect();
+            let records: Vec<u32> = parents.iter().map(|(_, _, count)| *count).collect();
+            let order = read_order(&shards);
+            let mut finished = vec![false; order.len()];
+            let mut emitted: Vec<(String, u32)> = Vec::new();
+            while finished.iter().any(|done| !done) {
+                let view: Vec<(&ShardInfo, bool)> = order.iter().zip(finished.iter().copied()).collect();
+                let ready = readable(&view);
+                prop_assert!(!ready.is_empty(), "stuck: {finished:?}");
+                for position in ready {
+                    let index: usize = order[position].id[1..].parse().unwrap();
+                    emitted.extend((0..records[index]).map(|n| (order[position].id.clone(), n)));
+                    finished[position] = true;
+                }
+            }
+            let total: u32 = records.iter().sum();
+            prop_assert_eq!(emitted.len(), total as usize);
+            let at = |id: &str| emitted.iter().position(|(shard, _)| shard == id);
+            let last = |id: &str| emitted.iter().rposition(|(shard, _)| shard == id);
+            for shard in &shards {
+                if let (Some(parent), Some(first_child)) = (shard.parent.as_deref(), at(&shard.id))
+                    && let Some(last_parent) = last(parent)
+                {
+                    prop_assert!(last_parent < first_child, "{} before its parent {}", shard.id, parent);
+                }
+            }
+        }
+
         /// For any forest of shards (each parent an earlier shard or a
         /// trimmed one), every shard comes once, and after its parent.
         #[test]

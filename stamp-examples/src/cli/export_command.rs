@@ -1,0 +1,71 @@
+//! `stamp-examples export`: the reference table into one file per entity,
+//! with a progress bar.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use stamp::Table;
+use stamp::export::ExportFormat;
+
+/// The file format of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FileFormat {
+    /// Apache Parquet, typed columns.
+    Parquet,
+    /// Newline-delimited JSON.
+    Ndjson,
+}
+
+/// Runs the export and prints one line per file.
+pub async fn run(
+    table: &Table,
+    directory: PathBuf,
+    format: FileFormat,
+    segments: u32,
+    from_export_files: Vec<PathBuf>,
+) -> ExitCode {
+    let format = match format {
+        FileFormat::Parquet => ExportFormat::Parquet,
+        FileFormat::Ndjson => ExportFormat::Ndjson,
+    };
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let shown = bar.clone();
+    let mut export = stamp_examples::export::export(table, &directory, format).segments(segments);
+    if !from_export_files.is_empty() {
+        export = export.from_export_files(from_export_files);
+    }
+    let result = export
+        .progress(move |progress| {
+            shown.set_message(format!(
+                "{} items read in {} pages",
+                progress.scanned, progress.pages
+            ));
+            shown.tick();
+        })
+        .send()
+        .await;
+    bar.finish_and_clear();
+    match result {
+        Ok(outcome) => {
+            for file in &outcome.files {
+                println!(
+                    "{:>8} {:<9} {}",
+                    file.items,
+                    file.entity.unwrap_or("(unknown)"),
+                    file.path.display()
+                );
+            }
+            println!("{} items read from `{}`", outcome.scanned, table.name());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("export: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
