@@ -58,7 +58,9 @@ where
     let ours = T::from_attribute(stored.clone());
     let theirs = serde_dynamo::from_attribute_value::<_, T>(stored.clone());
     match (&ours, &theirs) {
-        (Ok(a), Ok(b)) => prop_assert!(same(a, b), "decoding {:?}: {:?} against {:?}", stored, a, b),
+        (Ok(a), Ok(b)) => {
+            prop_assert!(same(a, b), "decoding {:?}: {:?} against {:?}", stored, a, b)
+        }
         // The message too, but for set elements (serde's own wording there)
         // and maps of several entries (which error comes first depends on
         // the order a `HashMap` iterates in).
@@ -66,7 +68,13 @@ where
             prop_assert_eq!(a.to_string(), b.to_string(), "decoding {:?}", stored);
         }
         (Err(_), Err(_)) => {}
-        _ => prop_assert!(false, "decoding {:?}: ours {:?}, serde_dynamo {:?}", stored, ours, theirs),
+        _ => prop_assert!(
+            false,
+            "decoding {:?}: ours {:?}, serde_dynamo {:?}",
+            stored,
+            ours,
+            theirs
+        ),
     }
     Ok(())
 }
@@ -126,10 +134,18 @@ fn time() -> impl Strategy<Value = DateTime<Utc>> {
     prop_oneof![
         (seconds.clone(), 0u32..1_000_000_000),
         (seconds, Just(0u32)),
-        ((0i64..4_000_000_000).prop_map(|s| s * 60 + 59), 1_000_000_000u32..2_000_000_000),
-        (0i64..4_000_000_000, prop_oneof![Just(0u32), Just(1_000_000), Just(120_000)]),
+        (
+            (0i64..4_000_000_000).prop_map(|s| s * 60 + 59),
+            1_000_000_000u32..2_000_000_000
+        ),
+        (
+            0i64..4_000_000_000,
+            prop_oneof![Just(0u32), Just(1_000_000), Just(120_000)]
+        ),
     ]
-    .prop_filter_map("in range", |(seconds, nanos)| DateTime::from_timestamp(seconds, nanos))
+    .prop_filter_map("in range", |(seconds, nanos)| {
+        DateTime::from_timestamp(seconds, nanos)
+    })
 }
 
 /// A date anywhere in chrono's range.

@@ -229,10 +229,19 @@ fn absent_attributes_read_as_serde_reads_missing_fields() {
     // an empty list; no `tier`, `home`, `nickname` or `lastLogin` (None), no
     // `level` (skipped when 0).
     assert_eq!(stored.get("ratio"), Some(&AttributeValue::N("0.1".into())));
-    assert_eq!(stored.get("n"), Some(&AttributeValue::N("18446744073709551615".into())));
-    assert_eq!(stored.get("balance"), Some(&AttributeValue::N("-9223372036854775808".into())));
+    assert_eq!(
+        stored.get("n"),
+        Some(&AttributeValue::N("18446744073709551615".into()))
+    );
+    assert_eq!(
+        stored.get("balance"),
+        Some(&AttributeValue::N("-9223372036854775808".into()))
+    );
     assert_eq!(stored.get("label"), Some(&AttributeValue::S(String::new())));
-    assert_eq!(stored.get("createdAt"), Some(&AttributeValue::S("2026-05-28T20:26:40Z".into())));
+    assert_eq!(
+        stored.get("createdAt"),
+        Some(&AttributeValue::S("2026-05-28T20:26:40Z".into()))
+    );
     assert_eq!(stored.get("tags"), Some(&AttributeValue::L(vec![])));
     for absent in ["tier", "home", "nickname", "lastLogin", "level"] {
         assert!(!stored.contains_key(absent), "{absent}");
@@ -240,13 +249,22 @@ fn absent_attributes_read_as_serde_reads_missing_fields() {
     // `level` is absent: its default is 7.
     assert_eq!(
         Account::from_item(stored.clone()).unwrap(),
-        Account { level: 7, ..account.clone() }
+        Account {
+            level: 7,
+            ..account.clone()
+        }
     );
     // A required field absent: serde's message.
     stored.remove("balance");
     let error = Account::from_item(stored).unwrap_err();
-    assert!(error.to_string().ends_with("missing field `balance`"), "{error}");
+    assert!(
+        error.to_string().ends_with("missing field `balance`"),
+        "{error}"
+    );
     // The type attribute of another entity.
     let other = item(&[("Type", AttributeValue::S("Flat".into()))]);
-    assert!(matches!(Account::from_item(other), Err(stamp::Error::EntityTypeMismatch { .. })));
+    assert!(matches!(
+        Account::from_item(other),
+        Err(stamp::Error::EntityTypeMismatch { .. })
+    ));
 }

@@ -23,7 +23,11 @@ fn number(facts: &BTreeMap<String, String>, key: &str) -> Option<f64> {
 }
 
 /// Writes the section; pushes each operation's ratio onto `goals`.
-pub fn render(out: &mut String, facts: &BTreeMap<String, String>, goals: &mut Vec<(String, f64, f64)>) {
+pub fn render(
+    out: &mut String,
+    facts: &BTreeMap<String, String>,
+    goals: &mut Vec<(String, f64, f64)>,
+) {
     let fact = |key: &str| facts.get(key).map_or("?", String::as_str).to_owned();
     let _ = writeln!(
         out,
@@ -66,16 +70,25 @@ pub fn render(out: &mut String, facts: &BTreeMap<String, String>, goals: &mut Ve
         out,
         "\nRequests per second, one after another, for {} s each, in alternating slices of a tenth:\n\n\
          | request | Stamp | SDK by hand | SDK's rate ÷ Stamp's (a time ratio) |\n|---|---:|---:|---:|",
-        if facts.contains_key("rate.get.stamp") { "3" } else { "?" }
+        if facts.contains_key("rate.get.stamp") {
+            "3"
+        } else {
+            "?"
+        }
     );
     for name in ["get", "put", "query"] {
         let stamp = number(facts, &format!("rate.{name}.stamp"));
         let sdk = number(facts, &format!("rate.{name}.sdk"));
         let cell = |value: Option<f64>| value.map_or("–".to_owned(), |v| format!("{v:.0}/s"));
-        let ratio = stamp
-            .zip(sdk)
-            .map_or("–".to_owned(), |(stamp, sdk)| format!("**{:.2}**", sdk / stamp));
-        let _ = writeln!(out, "| {name} | {} | {} | {ratio} |", cell(stamp), cell(sdk));
+        let ratio = stamp.zip(sdk).map_or("–".to_owned(), |(stamp, sdk)| {
+            format!("**{:.2}**", sdk / stamp)
+        });
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {ratio} |",
+            cell(stamp),
+            cell(sdk)
+        );
     }
     out.push('\n');
 }

@@ -48,7 +48,8 @@ pub fn benches(facts: &mut Facts, endpoint: &str) {
         .enable_all()
         .build()
         .expect("a current-thread runtime");
-    let client = runtime.block_on(async { Client::from_conf(stamp::local::config(endpoint).build()) });
+    let client =
+        runtime.block_on(async { Client::from_conf(stamp::local::config(endpoint).build()) });
     let definition = TableDefinition::new().entity::<Order>();
     let name = format!("stamp-bench-per-request-{}", uuid::Uuid::new_v4().simple());
     let table = Table::new(client.clone(), name);
@@ -56,8 +57,16 @@ pub fn benches(facts: &mut Facts, endpoint: &str) {
         .map(|n| model::order(CUSTOMER, n))
         .collect();
     runtime.block_on(async {
-        table.create_table(&definition).await.expect("create the table");
-        table.batch_write().put_all(&partition).send().await.expect("seed");
+        table
+            .create_table(&definition)
+            .await
+            .expect("create the table");
+        table
+            .batch_write()
+            .put_all(&partition)
+            .send()
+            .await
+            .expect("seed");
     });
     let ops = Ops {
         client: &client,
@@ -80,7 +89,11 @@ pub fn benches(facts: &mut Facts, endpoint: &str) {
     alternate!("put", ops.stamp_put(), ops.sdk_put());
     alternate!("query", ops.stamp_query(), ops.sdk_query());
     alternate!("update", ops.stamp_update(), ops.sdk_update());
-    alternate!("transaction", ops.stamp_transaction(), ops.sdk_transaction());
+    alternate!(
+        "transaction",
+        ops.stamp_transaction(),
+        ops.sdk_transaction()
+    );
     facts.set("requests.pairs", pairs);
 
     let (items, load_pairs) = load();
@@ -305,7 +318,11 @@ impl Ops<'_> {
         self.client
             .transact_write_items()
             .transact_items(TransactWriteItem::builder().put(put).build())
-            .transact_items(TransactWriteItem::builder().update(self.sdk_count()).build())
+            .transact_items(
+                TransactWriteItem::builder()
+                    .update(self.sdk_count())
+                    .build(),
+            )
             .send()
             .await
             .unwrap();

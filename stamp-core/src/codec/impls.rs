@@ -112,9 +112,8 @@ impl AttributeCodec for char {
 
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
         match value {
-            AttributeValue::S(text) => {
-                Self::from_set_string(text).map_err(|_| unexpected("char", &AttributeValue::Null(true)))
-            }
+            AttributeValue::S(text) => Self::from_set_string(text)
+                .map_err(|_| unexpected("char", &AttributeValue::Null(true))),
             other => Err(unexpected("char", &other)),
         }
     }

@@ -229,7 +229,9 @@ pub fn check_type(schema: &EntitySchema, item: &Item) -> Result<(), Error> {
 /// # Errors
 ///
 /// The serializer's error.
-pub fn serialized<W: Serialize>(wrapper: &W) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+pub fn serialized<W: Serialize>(
+    wrapper: &W,
+) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
     let mut item = crate::item_serde::to_item(wrapper, 0)?;
     Ok(item.remove("v"))
 }

@@ -166,7 +166,10 @@ fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
     }
     let serde = &field.serde;
     if serde.with.is_none() && serde.deserialize_with.is_none() {
-        let stored = field.serialized.clone().unwrap_or_else(|| field.name.clone());
+        let stored = field
+            .serialized
+            .clone()
+            .unwrap_or_else(|| field.name.clone());
         return quote_spanned! {ty.span()=>
             #[allow(non_snake_case)]
             fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {

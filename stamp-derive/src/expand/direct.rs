@@ -123,7 +123,11 @@ pub fn decode_fields(model: &Model) -> TokenStream {
         quote!(let mut #local: ::core::option::Option<#ty> = ::core::option::Option::None;)
     });
     let arms = fields.iter().map(|(Stored { field, attribute }, local)| {
-        let decoded = decode(field, attribute, quote!(::core::option::Option::Some(__stored)));
+        let decoded = decode(
+            field,
+            attribute,
+            quote!(::core::option::Option::Some(__stored)),
+        );
         quote!(#attribute => #local = ::core::option::Option::Some(#decoded),)
     });
     let values = fields.iter().map(|(Stored { field, attribute }, local)| {
