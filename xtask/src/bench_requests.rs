@@ -68,7 +68,7 @@ pub fn render(
     }
     let _ = writeln!(
         out,
-        "\nRequests per second, one after another, for {} s each:\n\n\
+        "\nRequests per second, one after another, for {} s each, in alternating slices of a tenth:\n\n\
          | request | Stamp | SDK by hand | SDK's rate ÷ Stamp's (a time ratio) |\n|---|---:|---:|---:|",
         if facts.contains_key("rate.get.stamp") {
             "3"

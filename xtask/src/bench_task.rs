@@ -695,8 +695,8 @@ fn render(run: &Run, criterion: &Path, target: &Path) -> Result<String> {
 
     writeln!(
         table.out,
-        "### 5. Loading items in batches\n\n{} orders into an empty table, then again over the same \
-         keys: `BatchWrite::new().put_all(..).send(&table)` against a hand-written loop of \
+        "### 5. Loading items in batches\n\n{} orders over the same keys of a table loaded once \
+         before timing: `BatchWrite::new().put_all(..).send(&table)` against a hand-written loop of \
          `BatchWriteItem` requests of 25 items, {} at once, unprocessed items sent again.\n",
         thousands(fact(&facts, "server.load_items")),
         fact(&facts, "server.batch_concurrency"),

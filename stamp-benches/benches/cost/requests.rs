@@ -4,7 +4,7 @@
 //! machine), for get, put, query page, update, transaction and batch load;
 //! then requests per second of one client on one core (a current-thread
 //! runtime; the embedded server answers on its own thread) for get, put and
-//! query. The hand-written calls encode with `serde_dynamo::to_item` +
+//! query, alternating slices of 0.3 s. The hand-written calls encode with `serde_dynamo::to_item` +
 //! `format!` keys and decode with `serde_dynamo::from_item`, as modyne users
 //! write them.
 
@@ -117,14 +117,9 @@ pub fn benches(facts: &mut Facts, endpoint: &str) {
 
     macro_rules! rate {
         ($name:literal, $stamp:expr, $sdk:expr) => {{
-            facts.set(
-                concat!("rate.", $name, ".stamp"),
-                per_second(&runtime, || $stamp),
-            );
-            facts.set(
-                concat!("rate.", $name, ".sdk"),
-                per_second(&runtime, || $sdk),
-            );
+            let (stamp, sdk) = per_second(&runtime, || $stamp, || $sdk);
+            facts.set(concat!("rate.", $name, ".stamp"), stamp);
+            facts.set(concat!("rate.", $name, ".sdk"), sdk);
         }};
     }
     rate!("get", ops.stamp_get(), ops.sdk_get());
@@ -159,16 +154,37 @@ where
     })
 }
 
-/// Sequential requests per second over [`rate_period`].
-fn per_second<A: FnMut() -> F, F: Future>(runtime: &Runtime, mut request: A) -> f64 {
+/// Sequential requests per second of `a` and of `b`, alternating slices of
+/// a tenth of [`rate_period`] each, so both see the same machine load.
+fn per_second<A, B, FA, FB>(runtime: &Runtime, mut a: A, mut b: B) -> (f64, f64)
+where
+    A: FnMut() -> FA,
+    B: FnMut() -> FB,
+    FA: Future,
+    FB: Future,
+{
+    let slice = rate_period() / 10;
     runtime.block_on(async {
-        let started = Instant::now();
-        let mut done = 0u32;
-        while started.elapsed() < rate_period() {
-            request().await;
-            done += 1;
+        let (mut a_done, mut b_done) = (0u32, 0u32);
+        let (mut a_time, mut b_time) = (Duration::ZERO, Duration::ZERO);
+        for _ in 0..10 {
+            let started = Instant::now();
+            while started.elapsed() < slice {
+                a().await;
+                a_done += 1;
+            }
+            a_time += started.elapsed();
+            let started = Instant::now();
+            while started.elapsed() < slice {
+                b().await;
+                b_done += 1;
+            }
+            b_time += started.elapsed();
         }
-        f64::from(done) / started.elapsed().as_secs_f64()
+        (
+            f64::from(a_done) / a_time.as_secs_f64(),
+            f64::from(b_done) / b_time.as_secs_f64(),
+        )
     })
 }
 

@@ -93,8 +93,10 @@ pub fn encode_fields(model: &Model) -> TokenStream {
     }
 }
 
-/// The body of `from_item` after the TTL is loaded: the fields read one by
-/// one, or the whole struct through serde.
+/// The body of `from_item` after the TTL is loaded: one pass over the
+/// item's attributes, each matched by name to its field (as serde-derived
+/// code reads a map, so no attribute name is hashed), then the absent
+/// fields as serde reads missing ones; or the whole struct through serde.
 pub fn decode_fields(model: &Model) -> TokenStream {
     let krate = model.krate;
     if !direct_decode(model) {
@@ -102,17 +104,36 @@ pub fn decode_fields(model: &Model) -> TokenStream {
             #krate::__private::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
         };
     }
-    let fields = model.stored_fields().map(|Stored { field, attribute }| {
-        let ident = field.ident;
+    let fields: Vec<(Stored, Ident)> = model
+        .stored_fields()
+        .enumerate()
+        .map(|(position, stored)| (stored, format_ident!("__stamp_field_{}", position)))
+        .collect();
+    let decode = |field: &Field, attribute: &str, stored: TokenStream| {
         let ty = field.ty;
-        let decode = quote_spanned! {ty.span()=>
+        quote_spanned! {ty.span()=>
             #krate::__private::codec::decoded(
                 __schema,
-                (&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#attribute, __stored),
+                (&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#attribute, #stored),
             )?
-        };
-        let default = match &field.serde.default {
-            None => return quote!(#ident: { let __stored = item.remove(#attribute); #decode },),
+        }
+    };
+    let locals = fields.iter().map(|(Stored { field, .. }, local)| {
+        let ty = field.ty;
+        quote!(let mut #local: ::core::option::Option<#ty> = ::core::option::Option::None;)
+    });
+    let arms = fields.iter().map(|(Stored { field, attribute }, local)| {
+        let decoded = decode(
+            field,
+            attribute,
+            quote!(::core::option::Option::Some(__stored)),
+        );
+        quote!(#attribute => #local = ::core::option::Option::Some(#decoded),)
+    });
+    let values = fields.iter().map(|(Stored { field, attribute }, local)| {
+        let ident = field.ident;
+        let missing = match &field.serde.default {
+            None => decode(field, attribute, quote!(::core::option::Option::None)),
             Some(None) => quote!(::core::default::Default::default()),
             Some(Some(path)) => {
                 let path: syn::Path = path.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));
@@ -120,17 +141,24 @@ pub fn decode_fields(model: &Model) -> TokenStream {
             }
         };
         quote! {
-            #ident: match item.remove(#attribute) {
-                ::core::option::Option::None => #default,
-                __stored => #decode,
+            #ident: match #local {
+                ::core::option::Option::Some(__value) => __value,
+                ::core::option::Option::None => #missing,
             },
         }
     });
     quote! {
         let __schema = <Self as #krate::Entity>::SCHEMA;
         #krate::__private::codec::check_type(__schema, &item)?;
+        #(#locals)*
+        for (__name, __stored) in item {
+            match __name.as_str() {
+                #(#arms)*
+                _ => {}
+            }
+        }
         ::core::result::Result::Ok(Self {
-            #(#fields)*
+            #(#values)*
         })
     }
 }
