@@ -69,7 +69,7 @@
 #![warn(missing_docs)]
 
 pub use stamp_core::*;
-pub use stamp_derive::{Collection, Item, KeyPart};
+pub use stamp_derive::{Collection, Item, KeyPart, Projection};
 
 /// The README's code, compiled as a doc test so that it stays true.
 #[cfg(doctest)]

@@ -4,6 +4,7 @@
 
 mod common;
 
+use stamp::{BatchGet, BatchWrite};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -115,12 +116,11 @@ async fn ten_thousand_items_survive_throttling_and_unprocessed_items() {
     let orders: Vec<Order> = (0..10_000).map(order).collect();
 
     let started = Instant::now();
-    let output = table
-        .batch_write()
+    let output = BatchWrite::new()
         .put_all(&orders)
         .max_concurrency(8)
         .retry(quick_retry(10))
-        .send()
+        .send(&table)
         .await
         .unwrap();
     let elapsed = started.elapsed();
@@ -156,11 +156,10 @@ async fn ten_thousand_items_survive_throttling_and_unprocessed_items() {
     // unprocessed keys): every item, in key order.
     counter.reset();
     let keys: Vec<PrimaryKey<Order>> = (0..10_000).map(order_key).collect();
-    let read = table
-        .batch_get(keys)
+    let read = BatchGet::new(keys)
         .max_concurrency(8)
         .retry(quick_retry(10))
-        .send()
+        .send(&table)
         .await
         .unwrap();
     assert_eq!(read.len(), 10_000);
@@ -182,19 +181,17 @@ async fn when_retries_run_out_the_error_holds_exactly_the_requests_not_written()
         common::fresh_faulty_table("batch-exhausted", &definition(), injector.clone()).await;
     // Items 100..120 exist before; the batch deletes them.
     let plain = Table::new(common::client(), table.name());
-    plain
-        .batch_write()
+    BatchWrite::new()
         .put_all(&(100..120).map(order).collect::<Vec<_>>())
-        .send()
+        .send(&plain)
         .await
         .unwrap();
 
-    let result = table
-        .batch_write()
+    let result = BatchWrite::new()
         .put_all(&(0..100).map(order).collect::<Vec<_>>())
         .delete_all((100..120).map(order_key))
         .retry(quick_retry(3))
-        .send()
+        .send(&table)
         .await;
     let Err(Error::UnprocessedItems {
         written,
@@ -260,10 +257,9 @@ async fn batch_get_returns_the_keys_it_could_not_read() {
     for n in 0..25 {
         table.put(&order(n)).await.unwrap();
     }
-    let result = table
-        .batch_get((0..30).map(order_key))
+    let result = BatchGet::new((0..30).map(order_key))
         .retry(quick_retry(2))
-        .send()
+        .send(&table)
         .await;
     let Err(Error::UnprocessedKeys {
         keys,
@@ -296,11 +292,10 @@ async fn batch_get_returns_the_keys_it_could_not_read() {
 async fn a_request_that_fails_for_good_stops_the_batch_and_returns_every_unwritten_item() {
     let (client, counter) = common::counting_client();
     let table = Table::new(client, "stamp-batch-no-such-table");
-    let result = table
-        .batch_write()
+    let result = BatchWrite::new()
         .put_all(&(0..60).map(order).collect::<Vec<_>>())
         .max_concurrency(1)
-        .send()
+        .send(&table)
         .await;
     let Err(Error::UnprocessedItems {
         written,
@@ -333,8 +328,7 @@ async fn mixed_entities_are_written_and_deleted_in_requests_of_25() {
             stock: i64::from(i) - 5,
         })
         .collect();
-    let batch = table
-        .batch_write()
+    let batch = BatchWrite::new()
         .put_all(&(0..40).map(order).collect::<Vec<_>>())
         .put_all(&products);
     assert_eq!(
@@ -347,7 +341,7 @@ async fn mixed_entities_are_written_and_deleted_in_requests_of_25() {
         [25, 25, 20]
     );
     assert!(counter.operations().is_empty());
-    let output = batch.send().await.unwrap();
+    let output = batch.send(&table).await.unwrap();
     assert_eq!(output.written, 70);
     assert_eq!(
         (output.requests, output.retries, output.throttled),
@@ -355,29 +349,28 @@ async fn mixed_entities_are_written_and_deleted_in_requests_of_25() {
     );
     assert_eq!(counter.count("BatchWriteItem"), 3);
 
-    let output = table
-        .batch_write()
+    let output = BatchWrite::new()
         .delete_all((0..40).filter(|n| n % 2 == 0).map(order_key))
         .delete(Product::key("SKU-3").unwrap())
-        .send()
+        .send(&table)
         .await
         .unwrap();
     assert_eq!(output.written, 21);
 
     counter.reset();
-    let read = table
-        .batch_get((0..40).map(order_key))
-        .send()
+    let read = BatchGet::new((0..40).map(order_key))
+        .send(&table)
         .await
         .unwrap();
     let expected: Vec<Option<Order>> = (0..40).map(|n| (n % 2 == 1).then(|| order(n))).collect();
     assert_eq!(read, expected);
-    let read = table
-        .batch_get(["SKU-2", "SKU-3", "SKU-29", "SKU-404"].map(|sku| Product::key(sku).unwrap()))
-        .consistent_read()
-        .send()
-        .await
-        .unwrap();
+    let read = BatchGet::new(
+        ["SKU-2", "SKU-3", "SKU-29", "SKU-404"].map(|sku| Product::key(sku).unwrap()),
+    )
+    .consistent_read()
+    .send(&table)
+    .await
+    .unwrap();
     assert_eq!(
         read,
         [
@@ -393,17 +386,15 @@ async fn mixed_entities_are_written_and_deleted_in_requests_of_25() {
 #[tokio::test]
 async fn batch_get_reads_250_keys_in_three_requests_in_key_order() {
     let (table, counter) = common::fresh_counted_table("batch-get", &definition()).await;
-    table
-        .batch_write()
+    BatchWrite::new()
         .put_all(&(0..200).map(order).collect::<Vec<_>>())
-        .send()
+        .send(&table)
         .await
         .unwrap();
     counter.reset();
     // Keys in reverse order, with 50 that do not exist.
-    let read = table
-        .batch_get((0..250).rev().map(order_key))
-        .send()
+    let read = BatchGet::new((0..250).rev().map(order_key))
+        .send(&table)
         .await
         .unwrap();
     let expected: Vec<Option<Order>> = (0..250)
@@ -421,12 +412,11 @@ async fn refusals_before_sending_send_nothing() {
     // The same primary key twice: as two puts, as a put and a delete.
     let mut changed = order(1);
     changed.note = "changed".into();
-    let result = table
-        .batch_write()
+    let result = BatchWrite::new()
         .put(&order(1))
         .put(&order(2))
         .put(&changed)
-        .send()
+        .send(&table)
         .await;
     match result {
         Err(Error::DuplicateBatchKey {
@@ -438,11 +428,10 @@ async fn refusals_before_sending_send_nothing() {
         }
         other => panic!("expected DuplicateBatchKey, got {other:?}"),
     }
-    let result = table
-        .batch_write()
+    let result = BatchWrite::new()
         .put(&order(5))
         .delete(order_key(5))
-        .send()
+        .send(&table)
         .await;
     assert!(
         matches!(
@@ -454,9 +443,8 @@ async fn refusals_before_sending_send_nothing() {
         ),
         "{result:?}"
     );
-    let result = table
-        .batch_get([order_key(1), order_key(2), order_key(1)])
-        .send()
+    let result = BatchGet::new([order_key(1), order_key(2), order_key(1)])
+        .send(&table)
         .await;
     match result {
         Err(Error::DuplicateBatchKey {
@@ -472,8 +460,7 @@ async fn refusals_before_sending_send_nothing() {
     // An item over 400 KB, anywhere in the batch.
     let mut big = order(7);
     big.note = "x".repeat(400 * 1024);
-    let result = table
-        .batch_write()
+    let result = BatchWrite::new()
         .put_all(
             &(0..30)
                 .map(order)
@@ -481,7 +468,7 @@ async fn refusals_before_sending_send_nothing() {
                 .collect::<Vec<_>>(),
         )
         .put(&big)
-        .send()
+        .send(&table)
         .await;
     match result {
         Err(Error::ItemTooLarge {
@@ -498,13 +485,12 @@ async fn refusals_before_sending_send_nothing() {
 
     // Empty batches are done without a request.
     assert_eq!(
-        table.batch_write().send().await.unwrap(),
+        BatchWrite::new().send(&table).await.unwrap(),
         stamp::BatchWriteOutput::default()
     );
     assert_eq!(
-        table
-            .batch_get(Vec::<PrimaryKey<Order>>::new())
-            .send()
+        BatchGet::new(Vec::<PrimaryKey<Order>>::new())
+            .send(&table)
             .await
             .unwrap(),
         []
@@ -517,21 +503,19 @@ async fn refusals_before_sending_send_nothing() {
 async fn requests_run_in_parallel_up_to_the_limit() {
     let (table, in_flight) = common::fresh_measured_table("batch-parallel", &definition()).await;
     let orders: Vec<Order> = (0..500).map(order).collect();
-    let output = table
-        .batch_write()
+    let output = BatchWrite::new()
         .put_all(&orders)
         .max_concurrency(3)
-        .send()
+        .send(&table)
         .await
         .unwrap();
     assert_eq!((output.written, output.requests), (500, 20));
     assert_eq!(in_flight.max.load(Ordering::SeqCst), 3);
 
     in_flight.max.store(0, Ordering::SeqCst);
-    let read = table
-        .batch_get((0..500).map(order_key))
+    let read = BatchGet::new((0..500).map(order_key))
         .max_concurrency(1)
-        .send()
+        .send(&table)
         .await
         .unwrap();
     assert_eq!(read.into_iter().flatten().count(), 500);

@@ -4,6 +4,7 @@
 
 mod common;
 
+use stamp::{BatchWrite, TransactWrite};
 use std::collections::{BTreeSet, HashMap};
 
 use aws_sdk_dynamodb::primitives::Blob;
@@ -166,12 +167,12 @@ async fn item_size_counts_names_and_values_and_refuses_over_400_kb() {
         table.put(&accents).await,
         Err(Error::ItemTooLarge { size: 409_601, .. })
     ));
-    let result = table.batch_write().put(&over).send().await;
+    let result = BatchWrite::new().put(&over).send(&table).await;
     assert!(
         matches!(result, Err(Error::ItemTooLarge { size: 409_601, .. })),
         "{result:?}"
     );
-    let result = table.transact_write().put(&over).send().await;
+    let result = TransactWrite::new().put(&over).send(&table).await;
     assert!(
         matches!(result, Err(Error::ItemTooLarge { size: 409_601, .. })),
         "{result:?}"
@@ -224,19 +225,17 @@ async fn numbers_dynamodb_cannot_store_are_refused_before_sending() {
         matches!(&result, Err(Error::InvalidNumber { attribute, value, .. }) if attribute == "extra[1]" && value == "NaN"),
         "{result:?}"
     );
-    let result = table
-        .batch_write()
+    let result = BatchWrite::new()
         .put(&measure(f64::NAN, vec![]))
-        .send()
+        .send(&table)
         .await;
     assert!(
         matches!(result, Err(Error::InvalidNumber { .. })),
         "{result:?}"
     );
-    let result = table
-        .transact_write()
+    let result = TransactWrite::new()
         .put(&measure(f64::INFINITY, vec![]))
-        .send()
+        .send(&table)
         .await;
     assert!(
         matches!(result, Err(Error::InvalidNumber { .. })),

@@ -79,15 +79,30 @@ fn key_size_limits_are_typed_errors() {
     // value at most 1024 (UTF-8 bytes), in the table and in every index.
     let p_max = "p".repeat(2048 - "P#".len());
     let a_max = "a".repeat(1024 - "V##000".len());
-    let key = Pair::key(&p_max, &a_max, &0).unwrap();
+    let key = Pair::key(PairKey {
+        p: &p_max,
+        a: &a_max,
+        b: &0,
+    })
+    .unwrap();
     assert_eq!(key.partition_key().len(), 2048);
     assert_eq!(key.sort_key().len(), 1024);
-    let error = Pair::key(&format!("{p_max}p"), &a_max, &0).unwrap_err();
+    let error = Pair::key(PairKey {
+        p: &format!("{p_max}p"),
+        a: &a_max,
+        b: &0,
+    })
+    .unwrap_err();
     assert_eq!(
         error.to_string(),
         "key `P#<p>` of entity `Pair` is 2049 bytes, above DynamoDB's limit of 2048 bytes for a partition key"
     );
-    let error = Pair::key("p", &format!("{a_max}é"), &0).unwrap_err();
+    let error = Pair::key(PairKey {
+        p: "p",
+        a: &format!("{a_max}é"),
+        b: &0,
+    })
+    .unwrap_err();
     assert!(
         matches!(
             error,

@@ -137,7 +137,11 @@ fn malformed_keys_are_typed_errors() {
 
 #[test]
 fn a_value_with_the_delimiter_round_trips() {
-    let key = Tag::key("a#b", "50% off").unwrap();
+    let key = Tag::key(TagKey {
+        category: "a#b",
+        name: "50% off",
+    })
+    .unwrap();
     // Every character up to `%` is escaped, the space too (so keys sort in
     // the values' order).
     assert_eq!(key.partition_key(), "TAG#a%23b#50%25%20off");
@@ -180,9 +184,20 @@ fn an_empty_key_value_names_the_entity_and_the_field() {
 
 #[test]
 fn keys_keep_their_case() {
-    let key = Tag::key("MiXeD", "CaSe").unwrap();
+    let key = Tag::key(TagKey {
+        category: "MiXeD",
+        name: "CaSe",
+    })
+    .unwrap();
     assert_eq!(key.partition_key(), "TAG#MiXeD#CaSe");
-    assert_ne!(Tag::key("mixed", "case").unwrap(), key);
+    assert_ne!(
+        Tag::key(TagKey {
+            category: "mixed",
+            name: "case"
+        })
+        .unwrap(),
+        key
+    );
 }
 
 #[test]
@@ -315,8 +330,8 @@ proptest! {
     fn different_field_tuples_never_give_the_same_key(
         a in "[a#%b]{1,5}", b in "[a#%b]{1,5}", c in "[a#%b]{1,5}", d in "[a#%b]{1,5}",
     ) {
-        let first = Tag::key(&a, &b).unwrap();
-        let second = Tag::key(&c, &d).unwrap();
+        let first = Tag::key(TagKey { category: &a, name: &b }).unwrap();
+        let second = Tag::key(TagKey { category: &c, name: &d }).unwrap();
         prop_assert_eq!(first == second, (&a, &b) == (&c, &d));
         prop_assert_eq!(Tag::parse_partition_key(first.partition_key()).unwrap(), (a, b));
     }

@@ -8,6 +8,7 @@
 
 mod common;
 
+use stamp::BatchWrite;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -281,10 +282,9 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
         .iter()
         .map(|member| (member.member_id, without_keys(member.to_item().unwrap())))
         .collect();
-    table
-        .batch_write()
+    BatchWrite::new()
         .put_all(&before)
-        .send()
+        .send(&table)
         .await
         .expect("seed the old format");
     // An old item reads as the current entity, and its old key is built and parsed.
@@ -322,7 +322,7 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     let progress_calls = Arc::new(AtomicUsize::new(0));
     let calls = progress_calls.clone();
     let started = Instant::now();
-    let error = Migration::<Member>::new(&crashing_table)
+    let error = Migration::<Member>::new()
         .segments(4)
         .concurrency(CONCURRENCY)
         .group_size(50)
@@ -331,7 +331,7 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
         .on_progress(move |_| {
             calls.fetch_add(1, Ordering::Relaxed);
         })
-        .run()
+        .run(&crashing_table)
         .await
         .expect_err("the injected crash stops the first run");
     let first_run = started.elapsed();
@@ -376,13 +376,13 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     // The second run resumes from the checkpoint and finishes.
     counter.reset();
     let started = Instant::now();
-    let outcome = Migration::<Member>::new(&table)
+    let outcome = Migration::<Member>::new()
         .segments(4)
         .concurrency(CONCURRENCY)
         .group_size(50)
         .page_size(100)
         .checkpoint_file(&checkpoint)
-        .run()
+        .run(&table)
         .await
         .expect("the resumed run finishes");
     let second_run = started.elapsed();
@@ -453,19 +453,19 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
 
     // Running again: the checkpoint says done, so nothing is sent.
     counter.reset();
-    let again = Migration::<Member>::new(&table)
+    let again = Migration::<Member>::new()
         .segments(4)
         .checkpoint_file(&checkpoint)
-        .run()
+        .run(&table)
         .await
         .unwrap();
     assert_eq!(again.progress.scanned, 0);
     assert!(counter.operations().is_empty());
     // Without the checkpoint, a full pass finds every item current.
-    let fresh = Migration::<Member>::new(&table)
+    let fresh = Migration::<Member>::new()
         .segments(3)
         .concurrency(CONCURRENCY)
-        .run()
+        .run(&table)
         .await
         .unwrap();
     assert_eq!(fresh.progress.scanned, u64::from(ITEMS));
@@ -503,10 +503,10 @@ async fn conflicts_and_foreign_keys_are_reported_and_left_alone() {
         .await
         .unwrap();
 
-    let outcome = Migration::<Member>::new(&table)
+    let outcome = Migration::<Member>::new()
         .segments(1)
         .concurrency(CONCURRENCY)
-        .run()
+        .run(&table)
         .await
         .unwrap();
     let progress = &outcome.progress;
@@ -613,10 +613,10 @@ async fn an_item_changed_after_the_scan_is_moved_as_it_is_now() {
     table.put(&member(5)).await.unwrap();
     let (client, counter) = client_at(&common::endpoint(), Some(StaleFirstRead::default()));
     let stale = Table::new(client, table.name());
-    let outcome = Migration::<Member>::new(&stale)
+    let outcome = Migration::<Member>::new()
         .segments(1)
         .concurrency(CONCURRENCY)
-        .run()
+        .run(&stale)
         .await
         .unwrap();
     assert_eq!(outcome.progress.migrated, 1);
@@ -634,7 +634,7 @@ async fn an_item_changed_after_the_scan_is_moved_as_it_is_now() {
 #[tokio::test]
 async fn refused_before_sending() {
     let table = Table::new(common::client(), "stamp-migration-never-created");
-    let error = Migration::<Settings>::new(&table).run().await.unwrap_err();
+    let error = Migration::<Settings>::new().run(&table).await.unwrap_err();
     assert!(
         matches!(error, Error::NoPreviousKeyFormat { entity: "Settings" }),
         "{error:?}"
@@ -644,9 +644,9 @@ async fn refused_before_sending() {
         "entity `Settings` declares no previous key format to migrate from: add \
          `#[stamp(previous(pk = \"…\", sk = \"…\"))]`"
     );
-    let error = Migration::<Member>::new(&table)
+    let error = Migration::<Member>::new()
         .segments(0)
-        .run()
+        .run(&table)
         .await
         .unwrap_err();
     assert!(matches!(error, Error::InvalidQuery { .. }), "{error:?}");
@@ -660,10 +660,10 @@ async fn refused_before_sending() {
                         {"done":true,"pages":1,"migrated":0,"last_evaluated_key":null}]}"#,
     )
     .unwrap();
-    let error = Migration::<Member>::new(&table)
+    let error = Migration::<Member>::new()
         .segments(4)
         .checkpoint_file(&path)
-        .run()
+        .run(&table)
         .await
         .unwrap_err();
     let Error::MigrationCheckpoint { entity, reason, .. } = &error else {
@@ -675,9 +675,9 @@ async fn refused_before_sending() {
         "it was written by a scan in 2 segments, and this one has 4; resume with the same count"
     );
     std::fs::write(&path, "not json").unwrap();
-    let error = Migration::<Member>::new(&table)
+    let error = Migration::<Member>::new()
         .checkpoint_file(&path)
-        .run()
+        .run(&table)
         .await
         .unwrap_err();
     assert!(

@@ -633,25 +633,61 @@ async fn filter_values_with_expression_syntax_are_only_values() {
     table.delete_table().await.unwrap();
 }
 
+/// Two fields of `Order`: a projection reads exactly these attributes.
+#[derive(stamp::Projection, Deserialize, Debug, PartialEq)]
+#[stamp(entity = Order)]
+struct Total {
+    total_cents: u64,
+    status: Option<OrderStatus>,
+}
+
 #[tokio::test]
 async fn projections_decode_into_another_type() {
-    #[derive(Deserialize, Debug, PartialEq)]
-    struct Total {
-        total_cents: u64,
-    }
     let (table, _) = shop().await;
     let page = Order::query("c-1")
         .newest_first()
-        .limit(2)
-        .project::<Total>(&["total_cents"])
+        .limit(4)
+        .project::<Total>()
         .send(&table)
         .await
         .unwrap();
+    // Orders 14, 13, 12 and 11 (see `order`): 11 has no status.
+    let total = |total_cents, status| Total {
+        total_cents,
+        status,
+    };
     assert_eq!(
         page.items,
-        [Total { total_cents: 2400 }, Total { total_cents: 2300 }]
+        [
+            total(2400, Some(OrderStatus::Pending)),
+            total(2300, Some(OrderStatus::Shipped)),
+            total(2200, Some(OrderStatus::Pending)),
+            total(2100, None),
+        ]
     );
     table.delete_table().await.unwrap();
+}
+
+#[test]
+fn a_projection_reads_its_fields_and_the_keys_a_cursor_needs() {
+    assert_eq!(
+        <Total as stamp::Projection<Order>>::ATTRIBUTES,
+        ["total_cents", "status"]
+    );
+    let request = Order::query("c-1")
+        .project::<Total>()
+        .request("shop")
+        .unwrap();
+    let names = request.expression_attribute_names().unwrap();
+    let projected: Vec<&str> = request
+        .projection_expression()
+        .unwrap()
+        .split(", ")
+        .map(|placeholder| names[placeholder].as_str())
+        .collect();
+    // The projection's fields, then the table's key attributes (a cursor
+    // is the last item's key).
+    assert_eq!(projected, ["total_cents", "status", "PK", "SK"]);
 }
 
 #[test]

@@ -363,7 +363,13 @@ async fn a_forged_cursor_is_refused_before_sending() {
     let outside = forged(ranged.cursor.as_ref().unwrap(), |k| {
         k.insert(
             "SK".into(),
-            s(Order::key("c-1", &at(0), "o-0").unwrap().sort_key()),
+            s(Order::key(OrderKey {
+                customer_id: "c-1",
+                created_at: &at(0),
+                order_id: "o-0",
+            })
+            .unwrap()
+            .sort_key()),
         );
     });
     counter.reset();

@@ -316,7 +316,12 @@ fn schema_a_prefix_without_its_delimiter_does_not_collide_once_delimiters_are_es
         .check()
         .unwrap();
     assert_eq!(
-        LooseBasketItem::key("x", "S#x").unwrap().sort_key(),
+        LooseBasketItem::key(LooseBasketItemKey {
+            basket_id: "x",
+            a: "S#x"
+        })
+        .unwrap()
+        .sort_key(),
         "ITEMS%23x"
     );
 }

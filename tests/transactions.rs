@@ -5,6 +5,7 @@
 
 mod common;
 
+use stamp::{TransactGet, TransactWrite};
 use std::collections::{BTreeMap, HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -153,8 +154,7 @@ async fn shop(test: &str) -> (Table, common::RequestCounter) {
 #[tokio::test]
 async fn a_transaction_applies_all_its_actions() {
     let (table, counter) = shop("tx-applies").await;
-    table
-        .transact_write()
+    TransactWrite::new()
         .create(&order("o-2", 2500))
         .update(count_order())
         .update(take_stock("A", 2))
@@ -162,13 +162,22 @@ async fn a_transaction_applies_all_its_actions() {
         .delete(Session::key("s-1").unwrap())
         .put_if(&product("C", 10), Condition::attribute_not_exists("PK"))
         .client_request_token("place-order-o-2")
-        .send()
+        .send(&table)
         .await
         .unwrap();
     assert_eq!(counter.operations(), ["TransactWriteItems"]);
 
     assert_eq!(
-        table.get(&Order::key("c-1", "o-2").unwrap()).await.unwrap(),
+        table
+            .get(
+                &Order::key(OrderKey {
+                    customer_id: "c-1",
+                    order_id: "o-2"
+                })
+                .unwrap()
+            )
+            .await
+            .unwrap(),
         Some(order("o-2", 2500))
     );
     assert_eq!(
@@ -206,8 +215,7 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
     let product_b = before[&("PRODUCT#B".to_owned(), "PRODUCT".to_owned())].clone();
     counter.reset();
 
-    let result = table
-        .transact_write()
+    let result = TransactWrite::new()
         .create(&order("o-1", 9999)) // exists: fails
         .update(count_order())
         .update(take_stock("A", 2))
@@ -220,7 +228,7 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
         .put(&product("C", 10))
         .return_old_items_on_failure()
         .client_request_token("place-order-o-1")
-        .send()
+        .send(&table)
         .await;
     assert_eq!(counter.operations(), ["TransactWriteItems"]);
     let Err(Error::TransactionCanceled {
@@ -242,7 +250,12 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
         reason(
             0,
             "Order",
-            Order::key("c-1", "o-1").unwrap().to_attribute_map(),
+            Order::key(OrderKey {
+                customer_id: "c-1",
+                order_id: "o-1",
+            })
+            .unwrap()
+            .to_attribute_map(),
             failed.clone(),
             Some(existing_order),
         ),
@@ -329,8 +342,7 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
 #[tokio::test]
 async fn the_request_renders_conditions_with_placeholders() {
     let (table, counter) = shop("tx-request").await;
-    let transaction = table
-        .transact_write()
+    let transaction = TransactWrite::new()
         .create(&order("o-2", 1))
         .delete_if(
             Session::key("s-1").unwrap(),
@@ -338,7 +350,7 @@ async fn the_request_renders_conditions_with_placeholders() {
         )
         .put(&product("D", 1))
         .return_old_items_on_failure();
-    let request = transaction.request().unwrap();
+    let request = transaction.request(table.name()).unwrap();
     assert_eq!(request.len(), 3);
     let put = request[0].put.as_ref().unwrap();
     assert_eq!(
@@ -372,7 +384,7 @@ async fn the_request_renders_conditions_with_placeholders() {
     assert_eq!(unconditional.return_values_on_condition_check_failure, None);
     assert!(counter.operations().is_empty());
 
-    transaction.send().await.unwrap();
+    transaction.send(&table).await.unwrap();
     assert_eq!(
         table.get(&Session::key("s-1").unwrap()).await.unwrap(),
         None
@@ -383,14 +395,14 @@ async fn the_request_renders_conditions_with_placeholders() {
 async fn refusals_before_sending_send_nothing() {
     let (table, counter) = shop("tx-refusals").await;
 
-    let result = table.transact_write().send().await;
+    let result = TransactWrite::new().send(&table).await;
     assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
 
     let products: Vec<Product> = (0..101).map(|i| product(&format!("P{i}"), i)).collect();
     let result = products
         .iter()
-        .fold(table.transact_write(), |tx, p| tx.put(p))
-        .send()
+        .fold(TransactWrite::new(), |tx, p| tx.put(p))
+        .send(&table)
         .await;
     assert!(
         matches!(
@@ -413,8 +425,8 @@ async fn refusals_before_sending_send_nothing() {
         .collect();
     let result = big
         .iter()
-        .fold(table.transact_write(), |tx, o| tx.put(o))
-        .send()
+        .fold(TransactWrite::new(), |tx, o| tx.put(o))
+        .send(&table)
         .await;
     match result {
         Err(Error::TransactionTooLarge {
@@ -431,12 +443,11 @@ async fn refusals_before_sending_send_nothing() {
     }
 
     // Two actions on one item: a put and a condition check.
-    let result = table
-        .transact_write()
+    let result = TransactWrite::new()
         .put(&product("A", 1))
         .delete(Session::key("s-1").unwrap())
         .check(Product::key("A").unwrap(), Product::STOCK.gt(&0))
-        .send()
+        .send(&table)
         .await;
     match result {
         Err(Error::DuplicateTransactionItem {
@@ -450,11 +461,10 @@ async fn refusals_before_sending_send_nothing() {
         other => panic!("expected DuplicateTransactionItem, got {other:?}"),
     }
     // An update on an item another action names.
-    let result = table
-        .transact_write()
+    let result = TransactWrite::new()
         .update(take_stock("A", 1))
         .put(&product("A", 1))
-        .send()
+        .send(&table)
         .await;
     assert!(
         matches!(
@@ -469,11 +479,10 @@ async fn refusals_before_sending_send_nothing() {
     );
 
     for token in ["", "0123456789012345678901234567890123456"] {
-        let result = table
-            .transact_write()
+        let result = TransactWrite::new()
             .put(&product("A", 1))
             .client_request_token(token)
-            .send()
+            .send(&table)
             .await;
         assert!(
             matches!(&result, Err(Error::InvalidClientRequestToken { token: found }) if found == token),
@@ -482,13 +491,12 @@ async fn refusals_before_sending_send_nothing() {
     }
 
     // One item over 400 KB.
-    let result = table
-        .transact_write()
+    let result = TransactWrite::new()
         .put(&Order {
             note: "x".repeat(410_000),
             ..order("huge", 1)
         })
-        .send()
+        .send(&table)
         .await;
     assert!(
         matches!(
@@ -506,20 +514,20 @@ async fn refusals_before_sending_send_nothing() {
     update
         .values
         .insert(":v0".into(), AttributeValue::N("NaN".into()));
-    let result = table.transact_write().update(update).send().await;
+    let result = TransactWrite::new().update(update).send(&table).await;
     assert!(
         matches!(&result, Err(Error::InvalidNumber { entity: "Product", attribute, value, .. }) if attribute == ":v0" && value == "NaN"),
         "{result:?}"
     );
 
     // Reads: none, too many, one item twice.
-    let result = table.transact_get().send().await;
+    let result = TransactGet::new().send(&table).await;
     assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
-    let mut read = table.transact_get();
+    let mut read = TransactGet::new();
     for i in 0..101 {
         read.get(&Product::key(&format!("P{i}")).unwrap());
     }
-    let result = read.send().await;
+    let result = read.send(&table).await;
     assert!(
         matches!(
             result,
@@ -530,10 +538,10 @@ async fn refusals_before_sending_send_nothing() {
         ),
         "{result:?}"
     );
-    let mut read = table.transact_get();
+    let mut read = TransactGet::new();
     read.get(&Customer::key("c-1").unwrap());
     read.get(&Customer::key("c-1").unwrap());
-    let result = read.send().await;
+    let result = read.send(&table).await;
     assert!(
         matches!(
             result,
@@ -553,12 +561,18 @@ async fn refusals_before_sending_send_nothing() {
 #[tokio::test]
 async fn transact_get_decodes_each_item_by_position() {
     let (table, counter) = shop("tx-get").await;
-    let mut read = table.transact_get();
+    let mut read = TransactGet::new();
     let customer_slot = read.get(&Customer::key("c-1").unwrap());
     let missing = read.get(&Product::key("nope").unwrap());
-    let order_slot = read.get(&Order::key("c-1", "o-1").unwrap());
+    let order_slot = read.get(
+        &Order::key(OrderKey {
+            customer_id: "c-1",
+            order_id: "o-1",
+        })
+        .unwrap(),
+    );
     let product_slot = read.get(&Product::key("A").unwrap());
-    let mut items = read.send().await.unwrap();
+    let mut items = read.send(&table).await.unwrap();
     assert_eq!(counter.operations(), ["TransactGetItems"]);
     assert_eq!(items.take(product_slot).unwrap(), Some(product("A", 5)));
     assert_eq!(items.take(customer_slot).unwrap(), Some(customer()));
@@ -577,15 +591,14 @@ async fn a_repeated_client_request_token_is_applied_once() {
     // TransactWriteItems, "ClientRequestToken").
     let (table, counter) = shop("tx-token").await;
     let place = || {
-        table
-            .transact_write()
+        TransactWrite::new()
             .create(&order("o-2", 2500))
             .update(count_order())
             .update(take_stock("A", 2))
             .client_request_token("place-order-o-2-token")
     };
-    place().send().await.unwrap();
-    place().send().await.unwrap();
+    place().send(&table).await.unwrap();
+    place().send(&table).await.unwrap();
     assert_eq!(counter.count("TransactWriteItems"), 2);
     let customer = table.get(&Customer::key("c-1").unwrap()).await.unwrap();
     assert_eq!(customer.unwrap().order_count, 2, "counted once, from 1");
@@ -595,11 +608,10 @@ async fn a_repeated_client_request_token_is_applied_once() {
         "stock taken once, from 5"
     );
 
-    let other = table
-        .transact_write()
+    let other = TransactWrite::new()
         .update(take_stock("A", 1))
         .client_request_token("place-order-o-2-token")
-        .send()
+        .send(&table)
         .await;
     let Err(Error::DynamoDb { source, .. }) = &other else {
         panic!("expected the service's refusal, got {other:?}");

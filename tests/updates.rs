@@ -243,11 +243,15 @@ fn setting_an_empty_set_removes_the_attribute() {
 
 #[test]
 fn an_updated_at_stored_as_epoch_seconds_is_stamped_as_epoch_seconds() {
-    let request = Ticket::update("p", &1, &7)
-        .set(Ticket::OWNER, &"ann".to_owned())
-        .given(Ticket::STATUS, &Status::Open)
-        .request("t", now())
-        .unwrap();
+    let request = Ticket::update(TicketKey {
+        project: "p",
+        created: &1,
+        number: &7,
+    })
+    .set(Ticket::OWNER, &"ann".to_owned())
+    .given(Ticket::STATUS, &Status::Open)
+    .request("t", now())
+    .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let values = request.expression_attribute_values().unwrap();
     let expression = request.update_expression().unwrap();
@@ -518,11 +522,15 @@ async fn update_values_dynamodb_cannot_store_are_refused_before_sending() {
 
 #[test]
 fn setting_a_sparse_field_back_uses_the_key_fields_given_to_update() {
-    let request = Ticket::update("p", &1, &7)
-        .set(Ticket::STATUS, &Status::Open)
-        .given_none(Ticket::OWNER)
-        .request("t", now())
-        .unwrap();
+    let request = Ticket::update(TicketKey {
+        project: "p",
+        created: &1,
+        number: &7,
+    })
+    .set(Ticket::STATUS, &Status::Open)
+    .given_none(Ticket::OWNER)
+    .request("t", now())
+    .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let values = request.expression_attribute_values().unwrap();
     let expression = request.update_expression().unwrap().to_owned();
@@ -545,11 +553,15 @@ fn setting_a_sparse_field_back_uses_the_key_fields_given_to_update() {
     assert_eq!(
         value_of("GSI1SK"),
         Some(AttributeValue::S(
-            Ticket::gsi1_key(&Status::Open, &1, &7)
-                .unwrap()
-                .sort_key()
-                .unwrap()
-                .to_owned()
+            Ticket::gsi1_key(TicketGsi1Key {
+                status: &Status::Open,
+                created: &1,
+                number: &7
+            })
+            .unwrap()
+            .sort_key()
+            .unwrap()
+            .to_owned()
         ))
     );
     assert_eq!(value_of("GSI2PK"), None, "the owner is None: not in GSI2");
@@ -559,21 +571,29 @@ fn setting_a_sparse_field_back_uses_the_key_fields_given_to_update() {
 #[test]
 fn a_stamp_never_writes_one_attribute_of_a_sparse_index_alone() {
     // `updated_at` is GSI2SK; whether the ticket has an owner is unknown.
-    let error = Ticket::update("p", &1, &7)
-        .set(Ticket::STATUS, &Status::Closed)
-        .request("t", now())
-        .unwrap_err();
+    let error = Ticket::update(TicketKey {
+        project: "p",
+        created: &1,
+        number: &7,
+    })
+    .set(Ticket::STATUS, &Status::Closed)
+    .request("t", now())
+    .unwrap_err();
     assert!(
         matches!(&error, Error::IncompleteIndexUpdate { entity: "Ticket", index: "GSI2", missing } if missing == &["owner".to_owned()]),
         "{error}"
     );
     assert!(error.to_string().contains("given("), "{error}");
     // Known to have no owner: nothing of GSI2 is written.
-    let request = Ticket::update("p", &1, &7)
-        .set(Ticket::STATUS, &Status::Closed)
-        .given_none(Ticket::OWNER)
-        .request("t", now())
-        .unwrap();
+    let request = Ticket::update(TicketKey {
+        project: "p",
+        created: &1,
+        number: &7,
+    })
+    .set(Ticket::STATUS, &Status::Closed)
+    .given_none(Ticket::OWNER)
+    .request("t", now())
+    .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let expression = request.update_expression().unwrap();
     for (placeholder, name) in names {
@@ -605,27 +625,52 @@ async fn a_ticket_reenters_its_sparse_index_by_update() {
         opened_at: now(),
     };
     table.create(&ticket).await.unwrap();
-    Ticket::update("p", &1, &7)
-        .remove(Ticket::STATUS)
-        .set(Ticket::OWNER, &"bob".to_owned())
-        .send(&table)
-        .await
-        .unwrap();
-    Ticket::update("p", &1, &7)
-        .set(Ticket::STATUS, &Status::Closed)
-        .given(Ticket::OWNER, &"bob".to_owned())
-        .send(&table)
-        .await
-        .unwrap();
+    Ticket::update(TicketKey {
+        project: "p",
+        created: &1,
+        number: &7,
+    })
+    .remove(Ticket::STATUS)
+    .set(Ticket::OWNER, &"bob".to_owned())
+    .send(&table)
+    .await
+    .unwrap();
+    Ticket::update(TicketKey {
+        project: "p",
+        created: &1,
+        number: &7,
+    })
+    .set(Ticket::STATUS, &Status::Closed)
+    .given(Ticket::OWNER, &"bob".to_owned())
+    .send(&table)
+    .await
+    .unwrap();
     let stored = table
-        .get(&Ticket::key("p", &1, &7).unwrap())
+        .get(
+            &Ticket::key(TicketKey {
+                project: "p",
+                created: &1,
+                number: &7,
+            })
+            .unwrap(),
+        )
         .await
         .unwrap()
         .unwrap();
     let mut expected = stored.clone();
     expected.status = Some(Status::Closed);
     let from_put = expected.to_item().unwrap();
-    let item = raw(&table, Ticket::key("p", &1, &7).unwrap().to_attribute_map()).await;
+    let item = raw(
+        &table,
+        Ticket::key(TicketKey {
+            project: "p",
+            created: &1,
+            number: &7,
+        })
+        .unwrap()
+        .to_attribute_map(),
+    )
+    .await;
     assert_eq!(item, from_put, "the update wrote what a put writes");
     assert_eq!(stored.owner.as_deref(), Some("bob"));
     table.delete_table().await.unwrap();

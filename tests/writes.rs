@@ -4,6 +4,7 @@
 
 mod common;
 
+use stamp::{BatchWrite, TransactWrite};
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -628,14 +629,22 @@ async fn versioned_entities_are_refused_in_batches_and_checked_in_transactions()
         balance: 10,
         version: 0,
     };
-    let error = table.batch_write().put(&account).send().await.unwrap_err();
+    let error = BatchWrite::new()
+        .put(&account)
+        .send(&table)
+        .await
+        .unwrap_err();
     assert!(
         matches!(&error, Error::VersionedBatchWrite { entity: "Account" }),
         "{error}"
     );
     assert!(counter.operations().is_empty());
 
-    table.transact_write().put(&account).send().await.unwrap();
+    TransactWrite::new()
+        .put(&account)
+        .send(&table)
+        .await
+        .unwrap();
     let stored = table
         .get(&Account::key("a-1").unwrap())
         .await
@@ -645,10 +654,9 @@ async fn versioned_entities_are_refused_in_batches_and_checked_in_transactions()
         stored.version, 1,
         "a transactional put increments the version"
     );
-    let error = table
-        .transact_write()
+    let error = TransactWrite::new()
         .put(&account)
-        .send()
+        .send(&table)
         .await
         .unwrap_err();
     assert!(

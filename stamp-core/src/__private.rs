@@ -4,8 +4,9 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use crate::collection::share_partition;
-pub use crate::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
+pub use crate::item::value::select as codec;
+pub use crate::key::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
+pub use crate::model::collection::share_partition;
 use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use serde;
@@ -19,10 +20,10 @@ pub use serde_dynamo;
 pub fn encode_field<W: Serialize>(
     wrapper: &W,
 ) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
-    let mut item = crate::item_serde::to_item(wrapper, 0)?;
+    let mut item = crate::item::codec::to_item(wrapper, 0)?;
     Ok(item
         .remove("v")
-        .filter(|value| !crate::wire::is_empty_set(value)))
+        .filter(|value| !crate::item::check::is_empty_set(value)))
 }
 
 /// Reads the one field (named `v`) of `W` from a stored attribute value:
@@ -35,7 +36,7 @@ pub fn decode_field<W: DeserializeOwned>(
         .map(|value| ("v".to_owned(), value.clone()))
         .into_iter()
         .collect();
-    crate::item_serde::from_item(item)
+    crate::item::codec::from_item(item)
 }
 
 /// Reads a TTL field's value from its stored Number of epoch seconds.
@@ -63,14 +64,14 @@ pub fn decode_time_to_live<T>(
 /// Serializes a struct with serde_dynamo and leaves out top-level `NULL`s
 /// (`None` fields), which DynamoDB would otherwise store. The item has room
 /// for the key, index and type attributes `to_item` adds (see
-/// `item_serde`).
+/// `item::codec`).
 pub fn serialize_fields<T: Serialize>(schema: &EntitySchema, value: &T) -> Result<Item, Error> {
     let keys: usize = 3 + schema
         .indexes
         .iter()
         .map(|index| 1 + usize::from(index.sort_key.is_some()))
         .sum::<usize>();
-    crate::item_serde::to_item(value, keys).map_err(|source| Error::Serialize {
+    crate::item::codec::to_item(value, keys).map_err(|source| Error::Serialize {
         entity: schema.type_name,
         source,
     })
@@ -81,21 +82,8 @@ pub fn deserialize_fields<T: DeserializeOwned>(
     schema: &EntitySchema,
     item: Item,
 ) -> Result<T, Error> {
-    match item.get(schema.type_attribute) {
-        None => {}
-        Some(AttributeValue::S(found)) if found == schema.type_name => {}
-        Some(other) => {
-            return Err(Error::EntityTypeMismatch {
-                attribute: schema.type_attribute,
-                expected: schema.type_name,
-                found: match other {
-                    AttributeValue::S(found) => found.clone(),
-                    other => format!("{other:?}"),
-                },
-            });
-        }
-    }
-    crate::item_serde::from_item(item).map_err(|source| Error::Deserialize {
+    crate::item::value::select::check_type(schema, &item)?;
+    crate::item::codec::from_item(item).map_err(|source| Error::Deserialize {
         entity: schema.type_name,
         source,
     })
@@ -286,3 +274,39 @@ impl VersionNumber for u32 {
 }
 
 pub use chrono;
+
+/// `#[derive(Projection)]`: a plain field of type `T` reads an attribute of
+/// type `T` that every item stores (a compile error otherwise).
+pub const fn projected_present<E, T, K: crate::AlwaysStored>(
+    _attribute: &crate::Attribute<E, T, K>,
+) {
+}
+
+/// `#[derive(Projection)]`: an `Option<T>` field reads an attribute of type
+/// `T`, of any kind.
+pub const fn projected_optional<E, T, K>(_attribute: &crate::Attribute<E, T, K>) {}
+
+/// Whether two strings are equal, in a `const` (the attribute names of a
+/// projection against the entity's).
+pub const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Decodes a projected item of entity `E` into `P` through serde_dynamo.
+pub fn decode_projection<E: crate::Entity, P: DeserializeOwned>(item: Item) -> Result<P, Error> {
+    serde_dynamo::from_item(item).map_err(|source| Error::Deserialize {
+        entity: E::SCHEMA.type_name,
+        source,
+    })
+}

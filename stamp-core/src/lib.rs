@@ -67,69 +67,68 @@
 
 #![warn(missing_docs)]
 
-mod batch;
-mod collection;
-mod cursor;
-mod entity;
+// The layout: `key/` (encodings, templates), `model/` (the entity trait and
+// schema descriptions), `item/` (codec, checks, sizes), `expression/`
+// (attributes, conditions, placeholders), `request/` (the table, spans,
+// retries, SDK errors), `ops/` (every operation), `migrate/`, `schema/`,
+// `streams`. ARCHITECTURE.md draws it.
 mod error;
 pub mod export;
 pub mod expression;
-mod item_serde;
-mod key_part;
+mod item;
+mod key;
 pub mod local;
 pub mod migrate;
-mod query;
-mod scan;
+mod model;
+mod ops;
+mod request;
 mod schema;
-mod size;
 #[cfg(feature = "streams")]
 pub mod streams;
-mod table;
-mod template;
-mod transaction;
-mod ttl;
-mod update;
-mod wire;
-mod write;
 
 #[doc(hidden)]
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
-pub use batch::{BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
-pub use collection::{Collection, CollectionMember};
-pub use cursor::Cursor;
-pub use entity::{
-    Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
-    PreviousKeyFormat, PrimaryKey, WriteTime,
-};
-pub use error::{Error, ItemKey, RequestOutcome};
+pub use error::{Error, ItemKey};
 pub use expression::{
     Attribute, AttributeType, Condition, MAX_EXPRESSION_BYTES, Optional, Placeholders,
     PrimaryKeyField, Required, Settable, check_expression_length,
 };
-pub use key_part::{KeyPart, KeyPartError};
+pub use item::check::{MAX_NUMBER_DIGITS, check_item, check_value};
+pub use item::size::{
+    MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_SIZE,
+    MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
+};
+pub use item::value::AttributeCodec;
+pub use key::part::{KeyPart, KeyPartError};
+pub use key::template::{KeyBuilder, KeyTemplate, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT, Segment};
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
-pub use query::{MAX_CURSOR_LEN, Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
-pub use scan::Scan;
+pub use model::collection::{Collection, CollectionMember};
+pub use model::entity::{
+    Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
+    PreviousKeyFormat, PrimaryKey, WriteTime,
+};
+pub use model::projection::{AlwaysStored, Projection};
+pub use model::ttl::TimeToLive;
+pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
+pub use ops::cursor::Cursor;
+pub use ops::query::{MAX_CURSOR_LEN, Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
+pub use ops::scan::Scan;
+pub use ops::transaction::{
+    CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
+    UpdateAction,
+};
+pub use ops::update::{Number, Set, Update, UpdateRequest};
+pub use request::failure::RequestOutcome;
+pub use request::retry::BatchRetry;
+pub use request::table::Table;
 pub use schema::{
-    CloudFormationTemplate, IndexProjection, KeyNames, MAX_GLOBAL_SECONDARY_INDEXES,
-    MAX_PROJECTED_ATTRIBUTES, SchemaDifference, TableBilling, TableDefinition, TableIndex,
-    Throughput,
+    Access, CloudFormationTemplate, EntityCapacity, IndexProjection, KeyNames, Load,
+    MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, PAGE_ITEMS, PARTITION_READ_UNITS,
+    PARTITION_WRITE_UNITS, PartitionLoad, ReadUnits, SchemaDifference, TableBilling,
+    TableDefinition, TableIndex, Throughput, Workload, WriteUnits, read_units, write_units,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.
 pub use serde_dynamo;
-pub use size::{
-    MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_SIZE,
-    MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
-};
-pub use table::Table;
-pub use template::{KeyBuilder, KeyTemplate, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT, Segment};
-pub use transaction::{
-    CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
-    UpdateAction,
-};
-pub use ttl::TimeToLive;
-pub use update::{Number, Set, Update, UpdateRequest};
-pub use wire::{MAX_NUMBER_DIGITS, check_item, check_value};

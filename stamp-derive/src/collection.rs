@@ -7,9 +7,35 @@ use syn::{Data, DeriveInput, Fields, LitInt, LitStr};
 
 use crate::ctxt::Ctxt;
 
-/// The derive's entry point.
+/// The derive's entry point: the options, the members, then the impls.
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
+    let ident = &input.ident;
+    let (krate, index) = read_options(&mut cx, input);
+    let Data::Enum(data) = &input.data else {
+        cx.error_spanned_by(
+            ident,
+            format!(
+                "`#[derive(Collection)]` needs an enum of entities, and `{ident}` is not an enum"
+            ),
+        );
+        return cx.check().err().unwrap_or_default();
+    };
+    if !input.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.generics,
+            format!("`#[derive(Collection)]` does not support generic parameters on `{ident}`"),
+        );
+    }
+    let members = read_members(&mut cx, ident, data);
+    if let Err(errors) = cx.check() {
+        return errors;
+    }
+    expand(&krate, index, ident, &members)
+}
+
+/// `#[stamp(crate = "…", index = N)]`.
+fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, u8) {
     let ident = &input.ident;
     let mut krate: syn::Path = syn::parse_quote!(::stamp);
     let mut index: u8 = 0;
@@ -42,21 +68,16 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             }
         }
     }
-    let Data::Enum(data) = &input.data else {
-        cx.error_spanned_by(
-            ident,
-            format!(
-                "`#[derive(Collection)]` needs an enum of entities, and `{ident}` is not an enum"
-            ),
-        );
-        return cx.check().err().unwrap_or_default();
-    };
-    if !input.generics.params.is_empty() {
-        cx.error_spanned_by(
-            &input.generics,
-            format!("`#[derive(Collection)]` does not support generic parameters on `{ident}`"),
-        );
-    }
+    (krate, index)
+}
+
+/// The entity variants `Name(Type)`; the `Unknown(stamp::Item)` variant is
+/// required and not a member.
+fn read_members<'a>(
+    cx: &mut Ctxt,
+    ident: &syn::Ident,
+    data: &'a syn::DataEnum,
+) -> Vec<(&'a syn::Ident, &'a syn::Type)> {
     let mut members = Vec::new();
     let mut unknown = None;
     for variant in &data.variants {
@@ -93,9 +114,17 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             format!("`{ident}` has no entity variant: add one such as `Order(Order)`"),
         );
     }
-    if let Err(errors) = cx.check() {
-        return errors;
-    }
+    members
+}
+
+/// The compile-time partition checks, `impl Collection` and the
+/// `CollectionMember` impls.
+fn expand(
+    krate: &syn::Path,
+    index: u8,
+    ident: &syn::Ident,
+    members: &[(&syn::Ident, &syn::Type)],
+) -> TokenStream {
     let place = if index == 0 {
         "the table".to_owned()
     } else {

@@ -20,6 +20,7 @@ mod collection;
 mod ctxt;
 mod expand;
 mod key_part;
+mod projection;
 mod template;
 
 /// Derives `stamp::Entity` and typed key builders from key templates.
@@ -54,4 +55,17 @@ pub fn derive_key_part(input: TokenStream) -> TokenStream {
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     collection::derive(&input).into()
+}
+
+/// Derives `stamp::Projection<E>` for a struct of some of entity `E`'s
+/// fields, named by `#[stamp(entity = E)]`: `Query::project::<P>()` then
+/// reads only those attributes (a `ProjectionExpression` made from the
+/// fields) and decodes each item into `P` through its `Deserialize`. Each
+/// field must be a stored field of `E` of the same type (an `Option<T>`
+/// field may read a field of type `T`), under the attribute name `E` stores
+/// it; anything else does not compile.
+#[proc_macro_derive(Projection, attributes(stamp))]
+pub fn derive_projection(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    projection::derive(&input).into()
 }

@@ -18,6 +18,7 @@
 //! and places orders.
 
 pub mod data;
+pub mod examples;
 pub mod export;
 pub mod migration;
 pub mod requests;

@@ -20,13 +20,9 @@ mod cli {
     pub mod export_command;
 }
 
-use chrono::{DateTime, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
 use stamp::{Table, TableDefinition};
-use stamp_examples::{
-    Customer, LineItem, Order, OrderStatus, Product, Session, client, table_definition,
-};
-use uuid::Uuid;
+use stamp_examples::{client, table_definition};
 
 /// The reference e-commerce service of Stamp: its table's schema.
 #[derive(Debug, Parser)]
@@ -131,49 +127,10 @@ impl Format {
     }
 }
 
-fn time(text: &str) -> DateTime<Utc> {
-    text.parse().expect("a valid RFC 3339 time")
-}
-
 /// The table definition with one example item per entity, whose keys the
 /// catalogue shows as they are stored.
 fn definition() -> Result<TableDefinition, stamp::Error> {
-    let placed = time("2026-06-01T10:00:00Z");
-    table_definition()
-        .example(&Customer {
-            customer_id: "c-0001".into(),
-            name: "Ada Lovelace".into(),
-            email: "ada@example.com".into(),
-            order_count: 1,
-            created_at: time("2026-05-02T09:00:00Z"),
-        })?
-        .example(&Order {
-            customer_id: "c-0001".into(),
-            order_id: Uuid::from_u128(1),
-            created_at: placed,
-            status: Some(OrderStatus::Pending),
-            updated_at: placed,
-            total_cents: 4_500,
-            line_count: 1,
-        })?
-        .example(&LineItem {
-            order_id: Uuid::from_u128(1),
-            line_no: 1,
-            sku: "SKU-00042".into(),
-            quantity: 3,
-            unit_price_cents: 1_500,
-        })?
-        .example(&Product {
-            sku: "SKU-00042".into(),
-            name: "Analytical engine gear".into(),
-            price_cents: 1_500,
-            stock: 97,
-        })?
-        .example(&Session {
-            token: "tok-7f3a".into(),
-            customer_id: "c-0001".into(),
-            expires_at: time("2026-06-02T10:00:00Z"),
-        })
+    stamp_examples::examples::definition()
 }
 
 /// The text `schema --format FORMAT` prints.

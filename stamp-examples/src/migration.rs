@@ -11,6 +11,7 @@
 //! cargo run -p stamp-examples -- migrate --endpoint http://localhost:8000 --table shop --seed 2000
 //! ```
 
+use stamp::BatchWrite;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -111,7 +112,7 @@ pub async fn run(
             Err(error) => return Err(error),
         }
         let reviews: Vec<ReviewBefore> = (0..count).map(old_review).collect();
-        table.batch_write().put_all(&reviews).send().await?;
+        BatchWrite::new().put_all(&reviews).send(table).await?;
         eprintln!("wrote {count} reviews in the old format (REVIEW#<review_id> / REVIEW)");
     }
     let bar = match options.seed {
@@ -126,7 +127,7 @@ pub async fn run(
     );
     bar.enable_steady_tick(Duration::from_millis(100));
     let progress_bar = bar.clone();
-    let mut migration = Migration::<Review>::new(table)
+    let mut migration = Migration::<Review>::new()
         .segments(options.segments)
         .on_progress(move |progress| {
             progress_bar.set_position(
@@ -144,7 +145,7 @@ pub async fn run(
     if let Some(path) = &options.checkpoint {
         migration = migration.checkpoint_file(path);
     }
-    let outcome = migration.run().await;
+    let outcome = migration.run(table).await;
     bar.finish_and_clear();
     outcome
 }

@@ -1,6 +1,7 @@
 //! The reference service's access patterns and its order placement, as the
 //! demo runs them and the integration test checks them.
 
+use stamp::{BatchWrite, TransactWrite};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
@@ -233,11 +234,10 @@ pub async fn load(
     macro_rules! load_all {
         ($items:expr) => {
             for part in $items.chunks(chunk) {
-                table
-                    .batch_write()
+                BatchWrite::new()
                     .put_all(part)
                     .max_concurrency(8)
-                    .send()
+                    .send(&table)
                     .await?;
                 written += part.len();
                 progress(written);
@@ -323,8 +323,7 @@ pub async fn place_order(
         total_cents,
         line_count: lines.len() as u32,
     };
-    let mut transaction = table
-        .transact_write()
+    let mut transaction = TransactWrite::new()
         .create(&order)
         .update(
             Customer::update(customer_id)
@@ -348,7 +347,7 @@ pub async fn place_order(
                 unit_price_cents: price(&line.sku),
             });
     }
-    match transaction.send().await {
+    match transaction.send(table).await {
         Ok(()) => Ok(Placement::Placed { total_cents }),
         Err(Error::TransactionCanceled { reasons, table }) => {
             let failed = |index: usize| {

@@ -352,8 +352,9 @@ struct Table<'a> {
     out: String,
     /// Every estimate shown, for the appendix.
     shown: Vec<(String, Estimate)>,
-    /// The worst Stamp ÷ baseline ratio of each goal row.
-    goals: Vec<(String, f64)>,
+    /// The Stamp ÷ baseline ratio of each goal row, and its bound: 1.10
+    /// against the direct map (points 1 and 3), 1.05 against the SDK.
+    goals: Vec<(String, f64, f64)>,
 }
 
 impl Table<'_> {
@@ -386,7 +387,8 @@ impl Table<'_> {
                     && goal == position
                     && row.goal
                 {
-                    self.goals.push((row.label.clone(), ratio));
+                    let bound = if goal == 1 { 1.10 } else { 1.05 };
+                    self.goals.push((row.label.clone(), ratio, bound));
                 }
             }
             writeln!(self.out, "| {} |", cells.join(" | ")).unwrap();
@@ -410,7 +412,7 @@ fn time_cell(estimate: Option<Estimate>) -> String {
 }
 
 /// A time in ns, with a unit that keeps 3 significant digits.
-fn format_ns(ns: f64) -> String {
+pub(crate) fn format_ns(ns: f64) -> String {
     if ns < 1e3 {
         format!("{ns:.0} ns")
     } else if ns < 1e6 {
@@ -689,10 +691,12 @@ fn render(run: &Run, criterion: &Path, target: &Path) -> Result<String> {
         interleaved("server_put"),
     )?;
 
+    crate::bench_requests::render(&mut table.out, &facts, &mut table.goals);
+
     writeln!(
         table.out,
         "### 5. Loading items in batches\n\n{} orders into an empty table, then again over the same \
-         keys: `table.batch_write().put_all(..).send()` against a hand-written loop of \
+         keys: `BatchWrite::new().put_all(..).send(&table)` against a hand-written loop of \
          `BatchWriteItem` requests of 25 items, {} at once, unprocessed items sent again.\n",
         thousands(fact(&facts, "server.load_items")),
         fact(&facts, "server.batch_concurrency"),
@@ -753,12 +757,12 @@ fn render(run: &Run, criterion: &Path, target: &Path) -> Result<String> {
     writeln!(table.out, "### Goals\n")?;
     writeln!(
         table.out,
-        "Stamp no slower than the hand-written equivalent (ratio ≤ 1.05; the bar in points 1 and 3 \
-         is the direct map):\n"
+        "Stamp no slower than the hand-written equivalent: at most 1.10 times the direct map in \
+         points 1 and 3, at most 1.05 times the SDK by hand in points 4 and 5:\n"
     )?;
-    for (label, ratio) in &table.goals {
-        let mark = if *ratio <= 1.05 { "met" } else { "not met" };
-        writeln!(table.out, "- {label}: {ratio:.2}, {mark}")?;
+    for (label, ratio, bound) in &table.goals {
+        let mark = if ratio <= bound { "met" } else { "not met" };
+        writeln!(table.out, "- {label}: {ratio:.2} (≤ {bound:.2}), {mark}")?;
     }
     let key_allocations = facts
         .get("alloc.key_primary.stamp")

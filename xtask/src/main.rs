@@ -5,6 +5,7 @@
 //! `$STAMP_DYNAMODB_ENDPOINT` names another server. `test` also runs the
 //! server tests on ministack, from a Python venv in `target/stamp-venv`.
 
+mod bench_requests;
 mod bench_task;
 mod demo_task;
 mod dynamodb_task;

@@ -21,6 +21,7 @@
 mod alloc;
 mod hand;
 mod model;
+mod requests;
 mod server;
 
 use std::collections::BTreeMap;
@@ -31,7 +32,7 @@ use std::time::Duration;
 use criterion::{BatchSize, Criterion};
 use stamp::{Entity, Item, SortKeyPrefix};
 
-use crate::model::{Order, Reading, Shipment};
+use crate::model::{Order, Reading, Shipment, ShipmentKey};
 
 #[global_allocator]
 static ALLOCATOR: alloc::Counting = alloc::Counting;
@@ -233,12 +234,12 @@ fn check_equivalence() {
 }
 
 fn stamp_shipment_key(shipment: &Shipment) -> (String, String) {
-    Shipment::key(
-        &shipment.warehouse,
-        &shipment.shipped_on,
-        &shipment.carrier,
-        &shipment.shipment_id,
-    )
+    Shipment::key(ShipmentKey {
+        warehouse: &shipment.warehouse,
+        shipped_on: &shipment.shipped_on,
+        carrier: &shipment.carrier,
+        shipment_id: &shipment.shipment_id,
+    })
     .unwrap()
     .into_parts()
 }

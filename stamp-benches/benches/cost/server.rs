@@ -3,6 +3,7 @@
 //! against the hand-written SDK calls on the same client, table and data, in
 //! the same run.
 
+use stamp::BatchWrite;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
@@ -59,10 +60,9 @@ pub fn benches(criterion: &mut Criterion, facts: &mut Facts) {
         let partition: Vec<Order> = (0..PARTITION_ORDERS)
             .map(|n| model::order(CUSTOMER, n))
             .collect();
-        table
-            .batch_write()
+        BatchWrite::new()
             .put_all(&partition)
-            .send()
+            .send(&table)
             .await
             .expect("seed the partition");
         // Both read the same page.
@@ -135,10 +135,9 @@ pub fn benches(criterion: &mut Criterion, facts: &mut Facts) {
         .measurement_time(Duration::from_secs(30));
     group.bench_function("stamp", |b| {
         b.to_async(&runtime).iter(|| async {
-            let output = load_table
-                .batch_write()
+            let output = BatchWrite::new()
                 .put_all(&orders)
-                .send()
+                .send(&load_table)
                 .await
                 .unwrap();
             assert_eq!(output.written, orders.len());
@@ -149,6 +148,8 @@ pub fn benches(criterion: &mut Criterion, facts: &mut Facts) {
             .iter(|| sdk_batch_load(&client, load_table.name(), &orders))
     });
     group.finish();
+
+    crate::requests::benches(facts, &endpoint);
 
     runtime.block_on(async {
         for table in [&table, &load_table] {
@@ -193,13 +194,18 @@ async fn stamp_query(table: &Table) -> Vec<Order> {
 
 /// The same access pattern by hand: the customer's newest orders.
 async fn sdk_query(client: &Client, table: &str) -> Vec<Order> {
+    sdk_query_of(client, table, CUSTOMER).await
+}
+
+/// The 10 newest orders of customer `customer`, by hand.
+pub(crate) async fn sdk_query_of(client: &Client, table: &str, customer: usize) -> Vec<Order> {
     let output = client
         .query()
         .table_name(table)
         .key_condition_expression("#pk = :pk AND begins_with(#sk, :sk)")
         .expression_attribute_names("#pk", "PK")
         .expression_attribute_names("#sk", "SK")
-        .expression_attribute_values(":pk", AttributeValue::S(format!("CUST#c-{CUSTOMER:06}")))
+        .expression_attribute_values(":pk", AttributeValue::S(format!("CUST#c-{customer:06}")))
         .expression_attribute_values(":sk", AttributeValue::S("ORDER#".to_owned()))
         .scan_index_forward(false)
         .limit(QUERY_LIMIT)
@@ -227,7 +233,7 @@ async fn sdk_put(client: &Client, table: &str, order: &Order) {
 
 /// A hand-written batch load: groups of 25, `DEFAULT_BATCH_CONCURRENCY`
 /// requests at once, unprocessed items sent again after a short pause.
-async fn sdk_batch_load(client: &Client, table: &str, orders: &[Order]) {
+pub(crate) async fn sdk_batch_load(client: &Client, table: &str, orders: &[Order]) {
     stream::iter(orders.chunks(25))
         .map(|chunk| async move {
             let mut requests: Vec<WriteRequest> = chunk

@@ -7,7 +7,7 @@ use std::fmt::Write;
 mod drawing;
 
 use super::{CollectionSchema, IndexProjection, TableBilling, TableDefinition};
-use crate::collection::{partition_template, same_template_shape};
+use crate::model::collection::{partition_template, same_template_shape};
 use crate::{EntitySchema, Error, IndexSchema, KeyAttribute, KeyTemplate};
 
 /// The `Option` fields of an index's templates: the entity writes the
@@ -286,6 +286,7 @@ impl TableDefinition {
             self.entity_rows(&mut out, entity);
         }
         self.diagram(&mut out, &resolved);
+        self.capacity_section(&mut out)?;
         Ok(out)
     }
 

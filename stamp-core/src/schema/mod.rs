@@ -10,158 +10,32 @@
 //! - a drift check of a live table ([`Table::verify`](crate::Table::verify)),
 //!   which reports each [`SchemaDifference`].
 
+mod capacity;
 mod catalogue;
 mod cloudformation;
 mod collision;
+mod create;
+mod options;
+mod planning;
+mod resolve;
 mod stream;
 mod verify;
 
 use std::collections::HashMap;
-use std::fmt;
-use std::num::NonZeroU32;
 
-use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    ProjectionType, ProvisionedThroughput, ScalarAttributeType, StreamViewType,
-};
+use aws_sdk_dynamodb::types::StreamViewType;
 
-use crate::{Entity, EntitySchema, Error, KeyAttribute, KeyBuilder, Segment};
+use crate::{Entity, EntitySchema, Error};
 
+pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
 pub use cloudformation::CloudFormationTemplate;
+pub use options::{
+    IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, TableBilling,
+};
+pub use planning::{
+    Access, Load, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, PartitionLoad, Workload,
+};
 pub use verify::{KeyNames, SchemaDifference, Throughput};
-
-/// How many GSIs one table may have: DynamoDB's default quota.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#gsi-limits>.
-pub const MAX_GLOBAL_SECONDARY_INDEXES: usize = 20;
-
-/// How many non-key attributes the `INCLUDE` projections of one table may
-/// name in total.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-secondary-indexes>.
-pub const MAX_PROJECTED_ATTRIBUTES: usize = 100;
-
-/// How the table is billed: DynamoDB's `BillingMode` with, for provisioned
-/// capacity, the read and write capacity units of the table, which every
-/// GSI gets as well.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/capacity-mode.html>.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum TableBilling {
-    /// On-demand capacity, `PAY_PER_REQUEST` (the default).
-    #[default]
-    PayPerRequest,
-    /// Provisioned capacity, `PROVISIONED`.
-    Provisioned {
-        /// Read capacity units (strongly consistent 4 KB reads per second).
-        read_capacity_units: NonZeroU32,
-        /// Write capacity units (1 KB writes per second).
-        write_capacity_units: NonZeroU32,
-    },
-}
-
-impl TableBilling {
-    /// The SDK's billing mode.
-    pub fn billing_mode(&self) -> BillingMode {
-        match self {
-            TableBilling::PayPerRequest => BillingMode::PayPerRequest,
-            TableBilling::Provisioned { .. } => BillingMode::Provisioned,
-        }
-    }
-
-    /// The provisioned capacity, `None` on demand.
-    pub fn throughput(&self) -> Option<Throughput> {
-        match *self {
-            TableBilling::PayPerRequest => None,
-            TableBilling::Provisioned {
-                read_capacity_units,
-                write_capacity_units,
-            } => Some(Throughput {
-                read_capacity_units: i64::from(read_capacity_units.get()),
-                write_capacity_units: i64::from(write_capacity_units.get()),
-            }),
-        }
-    }
-
-    fn provisioned_throughput(&self) -> Option<ProvisionedThroughput> {
-        self.throughput().map(|throughput| {
-            ProvisionedThroughput::builder()
-                .read_capacity_units(throughput.read_capacity_units)
-                .write_capacity_units(throughput.write_capacity_units)
-                .build()
-                .expect("both capacities are set")
-        })
-    }
-}
-
-/// Which attributes a GSI copies from the table: DynamoDB's `Projection`.
-/// The index keys and the table keys are always projected.
-///
-/// Typed queries decode whole items, so they need `All` (the default); on a
-/// `KeysOnly` or `Include` index, read the attributes it holds or get the
-/// items from the table.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum IndexProjection {
-    /// Every attribute, `ALL` (the default).
-    #[default]
-    All,
-    /// Only the index and table keys, `KEYS_ONLY`.
-    KeysOnly,
-    /// The keys and these non-key attributes, `INCLUDE`.
-    Include(Vec<String>),
-}
-
-impl IndexProjection {
-    /// DynamoDB's name of the projection type: `ALL`, `KEYS_ONLY` or
-    /// `INCLUDE`.
-    pub fn projection_type(&self) -> ProjectionType {
-        match self {
-            IndexProjection::All => ProjectionType::All,
-            IndexProjection::KeysOnly => ProjectionType::KeysOnly,
-            IndexProjection::Include(_) => ProjectionType::Include,
-        }
-    }
-
-    /// The non-key attributes of an `INCLUDE` projection; empty otherwise.
-    pub fn non_key_attributes(&self) -> &[String] {
-        match self {
-            IndexProjection::Include(attributes) => attributes,
-            _ => &[],
-        }
-    }
-
-    /// DynamoDB's name of the projection type, as a string.
-    pub(crate) fn type_name(&self) -> &'static str {
-        match self {
-            IndexProjection::All => "ALL",
-            IndexProjection::KeysOnly => "KEYS_ONLY",
-            IndexProjection::Include(_) => "INCLUDE",
-        }
-    }
-
-    fn to_sdk(&self) -> Projection {
-        let attributes = self.non_key_attributes();
-        Projection::builder()
-            .projection_type(self.projection_type())
-            .set_non_key_attributes((!attributes.is_empty()).then(|| attributes.to_vec()))
-            .build()
-    }
-}
-
-/// `ALL`, `KEYS_ONLY`, or `INCLUDE (a, b)`.
-impl fmt::Display for IndexProjection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            IndexProjection::Include(attributes) => {
-                write!(f, "INCLUDE ({})", attributes.join(", "))
-            }
-            other => f.write_str(other.type_name()),
-        }
-    }
-}
 
 /// One GSI of a table, merged from the entities that write it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -548,201 +422,5 @@ impl TableDefinition {
             }
         }
         Ok(found.map(|(_, attribute)| attribute))
-    }
-
-    /// Runs every check (see [Checks](Self#checks)) without building
-    /// anything.
-    ///
-    /// # Errors
-    ///
-    /// The first refusal found, in the order the checks are listed.
-    pub fn check(&self) -> Result<(), Error> {
-        self.resolve().map(|_| ())
-    }
-
-    /// Checks the definition and returns the merged keys, indexes and TTL.
-    pub(crate) fn resolve(&self) -> Result<Resolved, Error> {
-        if self.entities.is_empty() {
-            return Err(Error::EmptyTableDefinition);
-        }
-        for (position, entity) in self.entities.iter().enumerate() {
-            if self.entities[..position]
-                .iter()
-                .any(|earlier| earlier.type_name == entity.type_name)
-            {
-                return Err(Error::DuplicateEntityType {
-                    type_name: entity.type_name,
-                });
-            }
-        }
-        let (partition_key, sort_key) = self.key_attributes()?;
-        let time_to_live = self.time_to_live_attribute()?;
-        let indexes = self.indexes()?;
-        if indexes.len() > MAX_GLOBAL_SECONDARY_INDEXES {
-            return Err(Error::TooManyIndexes {
-                count: indexes.len(),
-                limit: MAX_GLOBAL_SECONDARY_INDEXES,
-                indexes: indexes.iter().map(|index| index.name).collect(),
-            });
-        }
-        let mut projected = 0;
-        for (index, projection) in &self.projections {
-            if !indexes.iter().any(|known| known.name == index) {
-                return Err(Error::UnknownIndex {
-                    index: index.clone(),
-                    known: indexes.iter().map(|index| index.name).collect(),
-                });
-            }
-            if let IndexProjection::Include(attributes) = projection {
-                if attributes.is_empty() {
-                    return Err(Error::EmptyIncludeProjection {
-                        index: index.clone(),
-                    });
-                }
-                projected += attributes.len();
-            }
-        }
-        if projected > MAX_PROJECTED_ATTRIBUTES {
-            return Err(Error::TooManyProjectedAttributes {
-                count: projected,
-                limit: MAX_PROJECTED_ATTRIBUTES,
-            });
-        }
-        self.check_key_spaces()?;
-        Ok(Resolved {
-            partition_key,
-            sort_key,
-            indexes,
-            time_to_live,
-        })
-    }
-
-    /// Refuses two entities whose primary key templates can produce one key.
-    fn check_key_spaces(&self) -> Result<(), Error> {
-        for (position, first) in self.entities.iter().enumerate() {
-            for second in &self.entities[position + 1..] {
-                let shared = collision::shared_key(
-                    &first.partition_key.template,
-                    &second.partition_key.template,
-                )
-                .zip(collision::shared_key(
-                    &first.sort_key.template,
-                    &second.sort_key.template,
-                ));
-                if let Some((partition_key, sort_key)) = shared {
-                    return Err(Error::CollidingKeySpaces {
-                        first_entity: first.type_name,
-                        second_entity: second.type_name,
-                        partition_key,
-                        sort_key,
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// An example value of key attribute `key` of `entity`: the recorded
-    /// [example](Self::example)'s, or else each field's
-    /// [`KeyPart::example`](crate::KeyPart::example) encoded and escaped as
-    /// the key builder does, and the placeholder `<field>` for a type
-    /// without one.
-    pub(crate) fn example_key(
-        &self,
-        entity: &'static EntitySchema,
-        key: &'static KeyAttribute,
-    ) -> String {
-        let recorded = self
-            .examples
-            .iter()
-            .find(|example| example.entity == entity.type_name)
-            .and_then(|example| example.values.get(key.name));
-        if let Some(value) = recorded {
-            return value.clone();
-        }
-        let mut builder = KeyBuilder::new(entity.type_name, &key.template, 0);
-        for segment in key.template.segments {
-            match segment {
-                Segment::Literal(text) => builder.literal(text),
-                Segment::Field(name) => match (entity.key_example)(name) {
-                    Some(encoded) => builder
-                        .str_field(name, &encoded)
-                        .expect("an example encoding is not empty"),
-                    None => builder.literal(&format!("<{name}>")),
-                },
-            }
-        }
-        builder.finish()
-    }
-
-    /// The `CreateTable` input for a table named `table_name`: the key
-    /// attributes (all of type `S`), the key schema, every GSI with its
-    /// projection, and the billing mode, with the provisioned throughput of
-    /// the table and each GSI when provisioned.
-    ///
-    /// TTL and point-in-time recovery are not part of `CreateTable`;
-    /// [`Table::create_table`](crate::Table::create_table) sends
-    /// `UpdateTimeToLive` after it.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html>.
-    ///
-    /// # Errors
-    ///
-    /// The errors of [`check`](Self::check).
-    pub fn create_table_input(&self, table_name: &str) -> Result<CreateTableInput, Error> {
-        let resolved = self.resolve()?;
-        let string_attribute = |name: &str| {
-            AttributeDefinition::builder()
-                .attribute_name(name)
-                .attribute_type(ScalarAttributeType::S)
-                .build()
-                .expect("name and type are set")
-        };
-        let key_element = |name: &str, key_type: KeyType| {
-            KeySchemaElement::builder()
-                .attribute_name(name)
-                .key_type(key_type)
-                .build()
-                .expect("name and key type are set")
-        };
-        let key_schema = |partition_key: &str, sort_key: Option<&str>| {
-            let mut schema = vec![key_element(partition_key, KeyType::Hash)];
-            schema.extend(sort_key.map(|name| key_element(name, KeyType::Range)));
-            schema
-        };
-        let global_secondary_indexes: Vec<GlobalSecondaryIndex> = resolved
-            .indexes
-            .iter()
-            .map(|index| {
-                GlobalSecondaryIndex::builder()
-                    .index_name(index.name)
-                    .set_key_schema(Some(key_schema(index.partition_key, index.sort_key)))
-                    .projection(index.projection.to_sdk())
-                    .set_provisioned_throughput(self.billing.provisioned_throughput())
-                    .build()
-                    .expect("name, key schema and projection are set")
-            })
-            .collect();
-        Ok(CreateTableInput::builder()
-            .table_name(table_name)
-            .set_attribute_definitions(Some(
-                resolved
-                    .key_attribute_names()
-                    .into_iter()
-                    .map(string_attribute)
-                    .collect(),
-            ))
-            .set_key_schema(Some(key_schema(
-                resolved.partition_key,
-                Some(resolved.sort_key),
-            )))
-            .set_global_secondary_indexes(
-                (!global_secondary_indexes.is_empty()).then_some(global_secondary_indexes),
-            )
-            .billing_mode(self.billing.billing_mode())
-            .set_provisioned_throughput(self.billing.provisioned_throughput())
-            .set_stream_specification(self.stream_specification())
-            .build()
-            .expect("CreateTableInput has no required fields"))
     }
 }

@@ -11,7 +11,9 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
-use super::{IndexProjection, TableDefinition};
+use crate::request::span::request_span;
+
+use super::{IndexProjection, Resolved, TableDefinition};
 use crate::{Error, Table};
 
 /// The key attribute names of a table or index.
@@ -264,16 +266,6 @@ fn normalized(projection: &IndexProjection) -> IndexProjection {
     }
 }
 
-/// A `stamp.request` span for a schema request.
-fn schema_span(operation: &'static str, table: &str) -> tracing::Span {
-    tracing::debug_span!(
-        "stamp.request",
-        operation,
-        table,
-        entity = tracing::field::Empty
-    )
-}
-
 impl Table {
     /// Compares this live table with `definition` and returns every
     /// difference, in this order: the table's key schema, key attribute
@@ -305,7 +297,7 @@ impl Table {
             .describe_table()
             .table_name(self.name())
             .send()
-            .instrument(schema_span("DescribeTable", self.name()))
+            .instrument(request_span("DescribeTable", self.name(), "", "", None))
             .await
             .map_err(|error| Error::dynamodb("DescribeTable", self.name(), error))?;
         let time_to_live = self
@@ -313,127 +305,22 @@ impl Table {
             .describe_time_to_live()
             .table_name(self.name())
             .send()
-            .instrument(schema_span("DescribeTimeToLive", self.name()))
+            .instrument(request_span(
+                "DescribeTimeToLive",
+                self.name(),
+                "",
+                "",
+                None,
+            ))
             .await
             .map_err(|error| Error::dynamodb("DescribeTimeToLive", self.name(), error))?;
         // DynamoDB always describes the table; an empty description shows as
         // every difference rather than none.
         let empty = TableDescription::builder().build();
         let table = described.table().unwrap_or(&empty);
-        let mut differences = Vec::new();
-
-        let expected = KeyNames::new(resolved.partition_key, Some(resolved.sort_key));
-        let found = KeyNames::from_sdk(table.key_schema());
-        if expected != found {
-            differences.push(SchemaDifference::KeySchema {
-                index: None,
-                expected,
-                found,
-            });
-        }
-        for attribute in resolved.key_attribute_names() {
-            let defined = table
-                .attribute_definitions()
-                .iter()
-                .find(|definition| definition.attribute_name() == attribute);
-            if let Some(defined) = defined
-                && *defined.attribute_type() != ScalarAttributeType::S
-            {
-                differences.push(SchemaDifference::AttributeType {
-                    attribute: attribute.to_owned(),
-                    expected: ScalarAttributeType::S,
-                    found: defined.attribute_type().clone(),
-                });
-            }
-        }
-
-        let table_throughput = Throughput::from_sdk(table.provisioned_throughput());
-        let found_mode = table
-            .billing_mode_summary()
-            .and_then(|summary| summary.billing_mode())
-            .cloned()
-            .unwrap_or(
-                if table_throughput.read_capacity_units == 0
-                    && table_throughput.write_capacity_units == 0
-                {
-                    BillingMode::PayPerRequest
-                } else {
-                    BillingMode::Provisioned
-                },
-            );
-        let expected_mode = definition.billing.billing_mode();
-        let expected_throughput = definition.billing.throughput();
-        if expected_mode != found_mode {
-            differences.push(SchemaDifference::BillingMode {
-                expected: expected_mode,
-                found: found_mode.clone(),
-            });
-        }
-        let compare_throughput =
-            expected_throughput.filter(|_| found_mode == BillingMode::Provisioned);
-        if let Some(expected) = compare_throughput
-            && expected != table_throughput
-        {
-            differences.push(SchemaDifference::ProvisionedThroughput {
-                index: None,
-                expected,
-                found: table_throughput,
-            });
-        }
-
-        let live_indexes = table.global_secondary_indexes();
-        for index in &resolved.indexes {
-            let Some(live) = live_indexes
-                .iter()
-                .find(|live| live.index_name() == Some(index.name))
-            else {
-                differences.push(SchemaDifference::MissingIndex {
-                    index: index.name.to_owned(),
-                });
-                continue;
-            };
-            let expected = KeyNames::new(index.partition_key, index.sort_key);
-            let found = KeyNames::from_sdk(live.key_schema());
-            if expected != found {
-                differences.push(SchemaDifference::KeySchema {
-                    index: Some(index.name.to_owned()),
-                    expected,
-                    found,
-                });
-            }
-            let expected = normalized(&index.projection);
-            let found = projection_from_sdk(live.projection());
-            if expected != found {
-                differences.push(SchemaDifference::Projection {
-                    index: index.name.to_owned(),
-                    expected,
-                    found,
-                });
-            }
-            let found = Throughput::from_sdk(live.provisioned_throughput());
-            if let Some(expected) = compare_throughput
-                && expected != found
-            {
-                differences.push(SchemaDifference::ProvisionedThroughput {
-                    index: Some(index.name.to_owned()),
-                    expected,
-                    found,
-                });
-            }
-        }
-        let mut extra: Vec<String> = live_indexes
-            .iter()
-            .filter_map(|live| live.index_name())
-            .filter(|name| !resolved.indexes.iter().any(|index| index.name == *name))
-            .map(str::to_owned)
-            .collect();
-        extra.sort();
-        differences.extend(
-            extra
-                .into_iter()
-                .map(|index| SchemaDifference::ExtraIndex { index }),
-        );
-
+        let mut differences = key_differences(&resolved, table);
+        let compare_throughput = billing_differences(definition, table, &mut differences);
+        index_differences(&resolved, table, compare_throughput, &mut differences);
         let found = time_to_live
             .time_to_live_description()
             .filter(|description| {
@@ -487,9 +374,146 @@ impl Table {
                     .expect("attribute name and enabled are set"),
             )
             .send()
-            .instrument(schema_span("UpdateTimeToLive", self.name()))
+            .instrument(request_span("UpdateTimeToLive", self.name(), "", "", None))
             .await
             .map_err(|error| Error::dynamodb("UpdateTimeToLive", self.name(), error))?;
         Ok(())
     }
+}
+
+/// The differences of the table's key schema and key attribute types.
+fn key_differences(resolved: &Resolved, table: &TableDescription) -> Vec<SchemaDifference> {
+    let mut differences = Vec::new();
+
+    let expected = KeyNames::new(resolved.partition_key, Some(resolved.sort_key));
+    let found = KeyNames::from_sdk(table.key_schema());
+    if expected != found {
+        differences.push(SchemaDifference::KeySchema {
+            index: None,
+            expected,
+            found,
+        });
+    }
+    for attribute in resolved.key_attribute_names() {
+        let defined = table
+            .attribute_definitions()
+            .iter()
+            .find(|definition| definition.attribute_name() == attribute);
+        if let Some(defined) = defined
+            && *defined.attribute_type() != ScalarAttributeType::S
+        {
+            differences.push(SchemaDifference::AttributeType {
+                attribute: attribute.to_owned(),
+                expected: ScalarAttributeType::S,
+                found: defined.attribute_type().clone(),
+            });
+        }
+    }
+
+    differences
+}
+
+/// The differences of billing mode and table capacity; returns the capacity
+/// every index must have, when the table is provisioned as defined.
+fn billing_differences(
+    definition: &TableDefinition,
+    table: &TableDescription,
+    differences: &mut Vec<SchemaDifference>,
+) -> Option<Throughput> {
+    let table_throughput = Throughput::from_sdk(table.provisioned_throughput());
+    let found_mode = table
+        .billing_mode_summary()
+        .and_then(|summary| summary.billing_mode())
+        .cloned()
+        .unwrap_or(
+            if table_throughput.read_capacity_units == 0
+                && table_throughput.write_capacity_units == 0
+            {
+                BillingMode::PayPerRequest
+            } else {
+                BillingMode::Provisioned
+            },
+        );
+    let expected_mode = definition.billing.billing_mode();
+    let expected_throughput = definition.billing.throughput();
+    if expected_mode != found_mode {
+        differences.push(SchemaDifference::BillingMode {
+            expected: expected_mode,
+            found: found_mode.clone(),
+        });
+    }
+    let compare_throughput = expected_throughput.filter(|_| found_mode == BillingMode::Provisioned);
+    if let Some(expected) = compare_throughput
+        && expected != table_throughput
+    {
+        differences.push(SchemaDifference::ProvisionedThroughput {
+            index: None,
+            expected,
+            found: table_throughput,
+        });
+    }
+
+    compare_throughput
+}
+
+/// The differences of each GSI (missing, key schema, projection, capacity)
+/// and the GSIs the definition does not have.
+fn index_differences(
+    resolved: &Resolved,
+    table: &TableDescription,
+    compare_throughput: Option<Throughput>,
+    differences: &mut Vec<SchemaDifference>,
+) {
+    let live_indexes = table.global_secondary_indexes();
+    for index in &resolved.indexes {
+        let Some(live) = live_indexes
+            .iter()
+            .find(|live| live.index_name() == Some(index.name))
+        else {
+            differences.push(SchemaDifference::MissingIndex {
+                index: index.name.to_owned(),
+            });
+            continue;
+        };
+        let expected = KeyNames::new(index.partition_key, index.sort_key);
+        let found = KeyNames::from_sdk(live.key_schema());
+        if expected != found {
+            differences.push(SchemaDifference::KeySchema {
+                index: Some(index.name.to_owned()),
+                expected,
+                found,
+            });
+        }
+        let expected = normalized(&index.projection);
+        let found = projection_from_sdk(live.projection());
+        if expected != found {
+            differences.push(SchemaDifference::Projection {
+                index: index.name.to_owned(),
+                expected,
+                found,
+            });
+        }
+        let found = Throughput::from_sdk(live.provisioned_throughput());
+        if let Some(expected) = compare_throughput
+            && expected != found
+        {
+            differences.push(SchemaDifference::ProvisionedThroughput {
+                index: Some(index.name.to_owned()),
+                expected,
+                found,
+            });
+        }
+    }
+    let mut extra: Vec<String> = live_indexes
+        .iter()
+        .filter_map(|live| live.index_name())
+        .filter(|name| !resolved.indexes.iter().any(|index| index.name == *name))
+        .map(str::to_owned)
+        .collect();
+    extra.sort();
+    differences.extend(
+        extra
+            .into_iter()
+            .map(|index| SchemaDifference::ExtraIndex { index }),
+    );
 }

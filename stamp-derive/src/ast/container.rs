@@ -38,6 +38,7 @@ impl<'a> Container<'a> {
         };
         let mut indexes = Vec::new();
         let mut rename_all = None;
+        let mut serde_plain = true;
         for attribute in &input.attrs {
             let path = attribute.path();
             if path.is_ident("pk") || path.is_ident("sk") {
@@ -64,6 +65,7 @@ impl<'a> Container<'a> {
                 read_stamp(cx, ident, attribute, &mut options);
             } else if path.is_ident("serde") {
                 serde::read_rename_all(attribute, &mut rename_all);
+                serde_plain &= serde::is_plain_container(attribute);
             }
         }
         let fields = named
@@ -83,6 +85,7 @@ impl<'a> Container<'a> {
             |attr: Attr<Name>, default: &str| attr.get().unwrap_or_else(|| Name::default(default));
         Container {
             ident,
+            vis: &input.vis,
             krate: options
                 .krate
                 .get()
@@ -98,6 +101,7 @@ impl<'a> Container<'a> {
             indexes,
             fields,
             previous: options.previous.get(),
+            serde_plain,
         }
     }
 }

@@ -61,7 +61,7 @@ pub fn read_field<'a>(
 }
 
 /// `T` when `ty` is written `Option<T>` (or `std::option::Option<T>`).
-fn option_inner(ty: &Type) -> Option<&Type> {
+pub fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else { return None };
     if path.qself.is_some() {
         return None;

@@ -12,13 +12,16 @@ use crate::template::Piece;
 mod attr;
 mod container;
 mod field;
-mod serde;
+pub mod serde;
 
+pub use self::field::option_inner;
 pub use self::serde::SerdeField;
 
 /// The struct, as the derive sees it.
 pub struct Container<'a> {
     pub ident: &'a Ident,
+    /// The struct's visibility, given to the key-input structs.
+    pub vis: &'a syn::Visibility,
     /// The path of the runtime: `::stamp` unless `#[stamp(crate = "…")]`.
     pub krate: syn::Path,
     pub type_name: String,
@@ -35,6 +38,9 @@ pub struct Container<'a> {
     pub fields: Vec<Field<'a>>,
     /// The earlier key format of `#[stamp(previous(pk = "…", sk = "…"))]`.
     pub previous: Option<Previous>,
+    /// Whether the struct's serde attributes keep it a plain map of its
+    /// fields (`serde::is_plain_container`).
+    pub serde_plain: bool,
 }
 
 /// `#[stamp(previous(…))]`: the key templates of an earlier format. A

@@ -20,6 +20,17 @@ pub struct SerdeField {
     pub deserialize_with: Option<LitStr>,
     /// `#[serde(skip_serializing_if = "…")]`
     pub skip_serializing_if: Option<LitStr>,
+    /// `#[serde(default)]` (`Some(None)`) or `#[serde(default = "…")]`.
+    pub default: Option<Option<LitStr>>,
+    /// `#[serde(flatten)]` or `getter`: the field is not one attribute, so
+    /// the item is serialized through the struct's own `Serialize`.
+    pub whole_struct: bool,
+    /// An attribute that changes how the field is read which the direct
+    /// decoding does not model (`alias`, `skip`, `skip_deserializing`,
+    /// `skip_serializing`, `rename(deserialize = …)`, `borrow`, `with`,
+    /// `deserialize_with`): the item is read through the struct's own
+    /// `Deserialize`.
+    pub deserialize_whole: bool,
 }
 
 impl SerdeField {
@@ -51,6 +62,24 @@ pub fn read_rename_all(attribute: &Attribute, rename_all: &mut Option<RenameRule
     });
 }
 
+/// Whether a container attribute `#[serde(…)]` keeps the struct a plain
+/// map of its fields (only `rename_all = "…"`, `rename`, `crate`, `bound`
+/// and `expecting`), so that the derive may convert the fields itself;
+/// `transparent`, `tag`, `into`, `from`, `default`,
+/// `deny_unknown_fields`, … leave the item to the struct's own serde impls.
+pub fn is_plain_container(attribute: &Attribute) -> bool {
+    let mut plain = true;
+    let _ = attribute.parse_nested_meta(|meta| {
+        let known = ["rename", "crate", "bound", "expecting"]
+            .iter()
+            .any(|name| meta.path.is_ident(name))
+            || (meta.path.is_ident("rename_all") && meta.input.peek(Token![=]));
+        plain &= known;
+        skip_value(&meta)
+    });
+    plain
+}
+
 /// Reads the serde attributes of a field whose default stored name is
 /// `serialized`.
 pub fn read_field(attributes: &[Attribute], serialized: String) -> SerdeFieldAttributes {
@@ -62,6 +91,7 @@ pub fn read_field(attributes: &[Attribute], serialized: String) -> SerdeFieldAtt
         let _ = attribute.parse_nested_meta(|meta| {
             let serde = &mut found.serde;
             if meta.path.is_ident("rename") {
+                found.serde.deserialize_whole |= !meta.input.peek(Token![=]);
                 if let Some(renamed) = serde_name(&meta)? {
                     found.serialized = Some(renamed);
                 }
@@ -70,6 +100,23 @@ pub fn read_field(attributes: &[Attribute], serialized: String) -> SerdeFieldAtt
                 || meta.path.is_ident("skip_serializing")
             {
                 found.serialized = None;
+                serde.whole_struct |= meta.path.is_ident("flatten");
+                serde.deserialize_whole = true;
+            } else if meta.path.is_ident("default") {
+                serde.default = Some(if meta.input.peek(Token![=]) {
+                    Some(meta.value()?.parse::<LitStr>()?)
+                } else {
+                    None
+                });
+            } else if meta.path.is_ident("getter") {
+                serde.whole_struct = true;
+                skip_value(&meta)?;
+            } else if ["alias", "skip_deserializing", "borrow"]
+                .iter()
+                .any(|name| meta.path.is_ident(name))
+            {
+                serde.deserialize_whole = true;
+                skip_value(&meta)?;
             } else if let Some(slot) = [
                 ("with", &mut serde.with),
                 ("serialize_with", &mut serde.serialize_with),
@@ -86,6 +133,8 @@ pub fn read_field(attributes: &[Attribute], serialized: String) -> SerdeFieldAtt
             Ok(())
         });
     }
+    let serde = &mut found.serde;
+    serde.deserialize_whole |= serde.with.is_some() || serde.deserialize_with.is_some();
     found
 }
 

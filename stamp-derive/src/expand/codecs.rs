@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{Key, Model, distinct_fields};
+use crate::expand::direct;
 
 /// The encoders of every stored field, then the decoders of every stored
 /// field of a GSI template.
@@ -69,16 +70,10 @@ fn field_encoder(krate: &syn::Path, field: &Field) -> TokenStream {
     let serde_path = serde_crate(krate);
     let serde = &field.serde;
     if !serde.custom_serialize() {
-        return quote! {
+        return quote_spanned! {key_ty.span()=>
             #[allow(non_snake_case)]
             fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
-                #[derive(#krate::__private::serde::Serialize)]
-                #[serde(crate = #serde_path)]
-                struct __Wrapper<'__stamp> {
-                    #[serde(rename = "v")]
-                    v: &'__stamp #key_ty,
-                }
-                #krate::__private::encode_field(&__Wrapper { v: __value })
+                #krate::__private::codec::stored((&&#krate::__private::codec::Field(__value)).__stamp_encode())
             }
         };
     }
@@ -123,9 +118,11 @@ fn field_encoder(krate: &syn::Path, field: &Field) -> TokenStream {
     } else {
         quote!(__value)
     };
+    let serializer = direct::serializer_name(field);
     quote! {
+        /// The field's whole value as `to_item` stores it, through its serde attributes.
         #[allow(non_snake_case)]
-        fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+        fn #serializer(__value: &#ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
             #serialize_helper
             #skip_helper
             #[derive(#krate::__private::serde::Serialize)]
@@ -136,7 +133,12 @@ fn field_encoder(krate: &syn::Path, field: &Field) -> TokenStream {
                 #skip_attribute
                 v: &'__stamp #ty,
             }
-            #krate::__private::encode_field(&__Wrapper { v: #value })
+            #krate::__private::codec::serialized(&__Wrapper { v: __value })
+        }
+
+        #[allow(non_snake_case)]
+        fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+            ::core::result::Result::Ok(#serializer(#value)?.filter(|__value| !#krate::__private::codec::is_empty_set(__value)))
         }
     }
 }
@@ -162,8 +164,20 @@ fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
             }
         };
     }
-    let serde_path = serde_crate(krate);
     let serde = &field.serde;
+    if serde.with.is_none() && serde.deserialize_with.is_none() {
+        let stored = field
+            .serialized
+            .clone()
+            .unwrap_or_else(|| field.name.clone());
+        return quote_spanned! {ty.span()=>
+            #[allow(non_snake_case)]
+            fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
+                (&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#stored, #krate::__private::codec::present(__stored))
+            }
+        };
+    }
+    let serde_path = serde_crate(krate);
     let with = serde
         .with
         .as_ref()

@@ -7,8 +7,8 @@ use syn::spanned::Spanned;
 
 use crate::check::{IndexKeys, Model, Stored, distinct_fields};
 use crate::expand::codecs::encoder_name;
-use crate::expand::keys::{index_key_function_name, self_arguments};
-use crate::expand::{attributes, schema};
+use crate::expand::keys::{index_key_function_name, input_name, pass_arguments, self_arguments};
+use crate::expand::{attributes, direct, schema};
 
 /// The `impl Entity for …` block.
 pub fn entity_impl(model: &Model) -> TokenStream {
@@ -20,13 +20,16 @@ pub fn entity_impl(model: &Model) -> TokenStream {
     let type_attribute = &container.type_attribute.value;
     let type_name = &container.type_name;
     let schema = schema::schema(model);
-    let key_arguments = self_arguments(&distinct_fields(&[&model.pk, &model.sk]));
+    let key_arguments = self_arguments(
+        &distinct_fields(&[&model.pk, &model.sk]),
+        &input_name(model, "Key"),
+    );
     let (ttl_to_item, ttl_from_item) = time_to_live(model);
     let stamps = stamps(model);
     let index_attributes = model
         .indexes
         .iter()
-        .map(|index| index_attributes(krate, index));
+        .map(|index| index_attributes(model, index));
     let version_function = model.version.map(|Stored { field, .. }| {
         let ident = field.ident;
         let ty = field.ty;
@@ -41,22 +44,24 @@ pub fn entity_impl(model: &Model) -> TokenStream {
         }
     });
     let previous_primary_key_function = model.previous.as_ref().map(|(pk, sk)| {
-        let arguments = self_arguments(&distinct_fields(&[pk, sk]));
+        let arguments = self_arguments(&distinct_fields(&[pk, sk]), &input_name(model, "PreviousKey"));
         quote! {
             fn previous_primary_key(&self) -> ::core::result::Result<::core::option::Option<#krate::PrimaryKey<Self>>, #krate::Error> {
-                Self::previous_key(#(#arguments),*).map(::core::option::Option::Some)
+                Self::previous_key(#arguments).map(::core::option::Option::Some)
             }
         }
     });
     let time_stamp_function = time_stamp_function(model);
     let from_values_arms = attributes::from_values_arms(model);
+    let encode_fields = direct::encode_fields(model);
+    let decode_fields = direct::decode_fields(model);
     quote! {
         #[automatically_derived]
         impl #krate::Entity for #ident {
             const SCHEMA: &'static #krate::EntitySchema = #schema;
 
             fn primary_key(&self) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
-                Self::key(#(#key_arguments),*)
+                Self::key(#key_arguments)
             }
 
             fn to_item_at(
@@ -65,7 +70,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
             ) -> ::core::result::Result<#krate::Item, #krate::Error> {
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let (__partition_key, __sort_key) = <Self as #krate::Entity>::primary_key(self)?.into_parts();
-                let mut __item = #krate::__private::serialize_fields(__schema, self)?;
+                #encode_fields
                 let _ = &__time;
                 #(#stamps)*
                 #krate::__private::insert_string(&mut __item, #pk_attribute, __partition_key);
@@ -78,7 +83,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
 
             fn from_item(#[allow(unused_mut)] mut item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
                 #ttl_from_item
-                #krate::__private::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
+                #decode_fields
             }
 
             #version_function
@@ -168,13 +173,14 @@ fn stamps(model: &Model) -> Vec<TokenStream> {
 
 /// The statements of `to_item_at` that write one index's attributes; for a
 /// sparse index, only when every `Option` field is `Some`.
-fn index_attributes(krate: &syn::Path, index: &IndexKeys) -> TokenStream {
+fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
+    let krate = model.krate;
     let keys: Vec<_> = std::iter::once(&index.pk).chain(&index.sk).collect();
     let fields = distinct_fields(&keys);
     let function = index_key_function_name(index);
     let pk_name = &index.index.pk_attribute.value;
     let sk_name = &index.index.sk_attribute.value;
-    let arguments = fields.iter().map(|field| {
+    let values = fields.iter().map(|field| {
         let ident = field.ident;
         if field.option_inner.is_some() {
             let local = format_ident!("__value_{}", field.name);
@@ -186,8 +192,13 @@ fn index_attributes(krate: &syn::Path, index: &IndexKeys) -> TokenStream {
             quote!(&self.#ident)
         }
     });
+    let arguments = pass_arguments(
+        &fields,
+        &input_name(model, &format!("Gsi{}Key", index.number)),
+        values.collect(),
+    );
     let insert = quote! {
-        let (__partition_key, __sort_key) = Self::#function(#(#arguments),*)?.into_parts();
+        let (__partition_key, __sort_key) = Self::#function(#arguments)?.into_parts();
         #krate::__private::insert_string(&mut __item, #pk_name, __partition_key);
         if let ::core::option::Option::Some(__sort_key) = __sort_key {
             #krate::__private::insert_string(&mut __item, #sk_name, __sort_key);

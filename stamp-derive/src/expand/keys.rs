@@ -150,15 +150,113 @@ pub fn parameters(fields: &[&Field]) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The arguments `&self.field, …` that call a key builder from an entity.
-pub fn self_arguments(fields: &[&Field]) -> Vec<TokenStream> {
-    fields
+/// How a key function takes its fields.
+pub struct KeyInputs {
+    /// The function's parameters.
+    pub parameters: Vec<TokenStream>,
+    /// The statement that binds each field's identifier from the
+    /// parameters (empty for positional parameters).
+    pub unpack: TokenStream,
+    /// The named input struct, when there is one, to emit beside the impl.
+    pub definition: Option<TokenStream>,
+    /// The expression that passes the fields, bound by `unpack`, on to
+    /// another key function taking the same inputs.
+    pub forward: TokenStream,
+}
+
+/// The inputs of a key function over `fields`: positional (`field: &T, …`)
+/// when no two fields take the same parameter type, so that no two can be
+/// swapped silently; otherwise one parameter of the generated struct `name`
+/// with a public field per key field (`Order::key(OrderKey { customer_id:
+/// "c-1", order_id: "o-1" })`, as ElectroDB takes an object of named
+/// fields).
+pub fn key_inputs(model: &Model, fields: &[&Field], name: Ident, purpose: &str) -> KeyInputs {
+    let idents: Vec<&Ident> = fields.iter().map(|field| field.ident).collect();
+    if !ambiguous(fields) {
+        return KeyInputs {
+            parameters: parameters(fields),
+            unpack: TokenStream::new(),
+            definition: None,
+            forward: quote!(#(#idents),*),
+        };
+    }
+    let vis = model.container.vis;
+    let entity = model.ident;
+    let members = fields.iter().map(|field| {
+        let ident = field.ident;
+        let ty = lifetime_parameter_type(field);
+        let doc = format!("The `{}` field of the `{entity}`.", field.name);
+        quote!(#[doc = #doc] pub #ident: #ty)
+    });
+    let doc = format!(
+        "The fields of {purpose} of `{entity}`, by name: two of them have the same type,          so the key functions take them named, never by position, and they cannot be swapped."
+    );
+    KeyInputs {
+        parameters: vec![quote!(key: #name<'_>)],
+        unpack: quote!(let #name { #(#idents),* } = key;),
+        definition: Some(quote! {
+            #[doc = #doc]
+            #[derive(Clone, Copy)]
+            #vis struct #name<'a> {
+                #(#members),*
+            }
+        }),
+        forward: quote!(#name { #(#idents),* }),
+    }
+}
+
+/// The field type of a key-input struct: the parameter type with lifetime `'a`.
+fn lifetime_parameter_type(field: &Field) -> TokenStream {
+    if field.is_string() {
+        quote!(&'a str)
+    } else {
+        let ty = field.key_type();
+        quote!(&'a #ty)
+    }
+}
+
+/// The names of the key-input structs of an entity: `OrderKey` (`key`,
+/// `update`), `OrderPreviousKey`, `OrderPartition` (`query`),
+/// `OrderGsi1Key` and `OrderGsi1Partition`.
+pub fn input_name(model: &Model, suffix: &str) -> Ident {
+    format_ident!("{}{}", model.ident, suffix)
+}
+
+/// Whether two of `fields` take the same parameter type, so that the key
+/// functions over them take a named input struct.
+fn ambiguous(fields: &[&Field]) -> bool {
+    let types: Vec<String> = fields
+        .iter()
+        .map(|field| parameter_type(field).to_string())
+        .collect();
+    types
+        .iter()
+        .enumerate()
+        .any(|(position, ty)| types[..position].contains(ty))
+}
+
+/// The arguments of a call of a key function over `fields` (whose input
+/// struct, if it has one, is `name`) with `values`, one per field.
+pub fn pass_arguments(fields: &[&Field], name: &Ident, values: Vec<TokenStream>) -> TokenStream {
+    if ambiguous(fields) {
+        let idents = fields.iter().map(|field| field.ident);
+        quote!(#name { #(#idents: #values),* })
+    } else {
+        quote!(#(#values),*)
+    }
+}
+
+/// The arguments that call a key builder over `fields` from an entity:
+/// `&self.field, …`, or the input struct `name` of them.
+pub fn self_arguments(fields: &[&Field], name: &Ident) -> TokenStream {
+    let values = fields
         .iter()
         .map(|field| {
             let ident = field.ident;
             quote!(&self.#ident)
         })
-        .collect()
+        .collect();
+    pass_arguments(fields, name, values)
 }
 
 /// The `# Errors` section of every key builder's documentation.
@@ -174,15 +272,19 @@ pub fn primary_key_function(
     summary: &str,
     (pk, sk): (&Key, &Key),
     places: (TemplatePlace, TemplatePlace),
+    inputs: &KeyInputs,
 ) -> TokenStream {
     let krate = model.krate;
-    let parameters = parameters(&distinct_fields(&[pk, sk]));
+    let KeyInputs {
+        parameters, unpack, ..
+    } = inputs;
     let build_pk = build_key(model, pk, &places.0);
     let build_sk = build_key(model, sk, &places.1);
     let doc = format!("{summary}\n\n{KEY_ERRORS}");
     quote! {
         #[doc = #doc]
         pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
+            #unpack
             let __schema = <Self as #krate::Entity>::SCHEMA;
             let __partition_key = #build_pk;
             let __sort_key = #build_sk;
@@ -191,8 +293,18 @@ pub fn primary_key_function(
     }
 }
 
+/// The inputs of `key(…)` and `update(…)`: the primary key's fields.
+pub fn primary_key_inputs(model: &Model) -> KeyInputs {
+    key_inputs(
+        model,
+        &distinct_fields(&[&model.pk, &model.sk]),
+        input_name(model, "Key"),
+        "the primary key",
+    )
+}
+
 /// `key(…)`: the primary key builder.
-pub fn key_function(model: &Model) -> TokenStream {
+pub fn key_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
     let container = model.container;
     let summary = format!(
         "Builds the primary key of a `{}`: `{}` = `{}`, `{}` = `{}`.",
@@ -208,14 +320,30 @@ pub fn key_function(model: &Model) -> TokenStream {
         &summary,
         (&model.pk, &model.sk),
         (TemplatePlace::PartitionKey, TemplatePlace::SortKey),
+        inputs,
     )
 }
 
-/// `gsiN_key(…)`: the key of an item in one index.
-pub fn index_key_function(model: &Model, position: usize, index: &IndexKeys) -> TokenStream {
+/// `gsiN_key(…)`: the key of an item in one index, and its input struct
+/// when it has one.
+pub fn index_key_function(
+    model: &Model,
+    position: usize,
+    index: &IndexKeys,
+) -> (TokenStream, Option<TokenStream>) {
     let krate = model.krate;
     let keys: Vec<&Key> = std::iter::once(&index.pk).chain(&index.sk).collect();
-    let parameters = parameters(&distinct_fields(&keys));
+    let KeyInputs {
+        parameters,
+        unpack,
+        definition,
+        ..
+    } = key_inputs(
+        model,
+        &distinct_fields(&keys),
+        input_name(model, &format!("Gsi{}Key", index.number)),
+        &format!("the key in index `{}`", index.index.name),
+    );
     let function = index_key_function_name(index);
     let build_pk = build_key(
         model,
@@ -237,15 +365,17 @@ pub fn index_key_function(model: &Model, position: usize, index: &IndexKeys) -> 
         index.pk.source(),
         index.sort_key_text(|attribute, source| format!(", `{attribute}` = `{source}`")),
     );
-    quote! {
+    let function = quote! {
         #[doc = #doc]
         pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::IndexKey<Self>, #krate::Error> {
+            #unpack
             let __schema = <Self as #krate::Entity>::SCHEMA;
             let __partition_key = #build_pk;
             let __sort_key = #build_sk;
             ::core::result::Result::Ok(#krate::IndexKey::from_parts(&__schema.indexes[#position], __partition_key, __sort_key))
         }
-    }
+    };
+    (function, definition)
 }
 
 /// The name `gsiN_key` of an index's key builder.

@@ -16,6 +16,7 @@ use crate::ctxt::Ctxt;
 
 mod attributes;
 mod codecs;
+mod direct;
 mod fallback;
 mod item;
 mod keys;
@@ -68,23 +69,39 @@ fn generate(model: &Model) -> TokenStream {
     let ident = model.ident;
     let codecs = codecs::codecs(model);
     let entity = item::entity_impl(model);
-    let key_function = keys::key_function(model);
-    let index_functions = model
+    let primary_key_inputs = keys::primary_key_inputs(model);
+    let key_function = keys::key_function(model, &primary_key_inputs);
+    let (index_functions, mut input_structs): (Vec<TokenStream>, Vec<Option<TokenStream>>) = model
         .indexes
         .iter()
         .enumerate()
-        .map(|(position, index)| keys::index_key_function(model, position, index));
-    let query_functions = queries::query_functions(model);
+        .map(|(position, index)| keys::index_key_function(model, position, index))
+        .unzip();
+    let (query_functions, query_inputs) = queries::query_functions(model, &primary_key_inputs);
+    input_structs.push(primary_key_inputs.definition.clone());
+    input_structs.extend(query_inputs.into_iter().map(Some));
     let (parse_functions, previous_parse_functions) = parsers::parse_functions(model);
-    let previous_key_function = model
+    let (previous_key_function, previous_input) = model
         .previous
         .as_ref()
-        .map(|(pk, sk)| previous_key_function(model, (pk, sk)));
+        .map(|(pk, sk)| previous_key_function(model, (pk, sk)))
+        .unzip();
+    input_structs.push(previous_input.flatten());
     let attributes = attributes::attribute_constants(model);
     let prefix_impls = queries::prefix_impls(model);
     let span = Span::call_site();
+    let krate = model.krate;
     quote_spanned! {span=>
+        #(#input_structs)*
+
         const _: () = {
+            // The codec selection of `__private::codec`: each field's
+            // conversion, direct or through serde_dynamo, by its type.
+            #[allow(unused_imports)]
+            use #krate::__private::codec::{
+                DecodeDirect as _, DecodeSerde as _, EncodeDirect as _, EncodeSerde as _,
+            };
+
             #(#codecs)*
 
             #entity
@@ -112,7 +129,10 @@ fn generate(model: &Model) -> TokenStream {
 }
 
 /// `previous_key(…)`: the primary key in the `#[stamp(previous(…))]` format.
-fn previous_key_function(model: &Model, keys: (&check::Key, &check::Key)) -> TokenStream {
+fn previous_key_function(
+    model: &Model,
+    keys: (&check::Key, &check::Key),
+) -> (TokenStream, Option<TokenStream>) {
     let container = model.container;
     let summary = format!(
         "Builds the primary key a `{}` had in its previous key format \
@@ -124,7 +144,13 @@ fn previous_key_function(model: &Model, keys: (&check::Key, &check::Key)) -> Tok
         container.sk_attribute.value,
         keys.1.source(),
     );
-    keys::primary_key_function(
+    let inputs = keys::key_inputs(
+        model,
+        &check::distinct_fields(&[keys.0, keys.1]),
+        keys::input_name(model, "PreviousKey"),
+        "the previous primary key",
+    );
+    let function = keys::primary_key_function(
         model,
         &format_ident!("previous_key"),
         &summary,
@@ -133,5 +159,7 @@ fn previous_key_function(model: &Model, keys: (&check::Key, &check::Key)) -> Tok
             keys::TemplatePlace::PreviousPartitionKey,
             keys::TemplatePlace::PreviousSortKey,
         ),
-    )
+        &inputs,
+    );
+    (function, inputs.definition)
 }

@@ -7,11 +7,18 @@ use syn::Ident;
 
 use crate::check::{Key, Model, Segment, distinct_fields};
 use crate::expand::codecs::encoder_name;
-use crate::expand::keys::{TemplatePlace, build_key, build_key_from, parameters};
+use crate::expand::keys::{
+    KeyInputs, TemplatePlace, build_key, build_key_from, input_name, key_inputs,
+};
 
 /// The inherent query functions: one per key (table and GSIs), scoped to
-/// the entity, then `scan` and `update`.
-pub fn query_functions(model: &Model) -> Vec<TokenStream> {
+/// the entity, then `scan` and `update`; and the input structs of those
+/// that take their fields by name.
+pub fn query_functions(
+    model: &Model,
+    key_inputs: &KeyInputs,
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut definitions = Vec::new();
     let container = model.container;
     let ident = model.ident;
     let doc = format!(
@@ -25,11 +32,12 @@ pub fn query_functions(model: &Model) -> Vec<TokenStream> {
     );
     let mut functions = vec![query_function(
         model,
-        &format_ident!("query"),
+        (&format_ident!("query"), input_name(model, "Partition")),
         &doc,
         &model.pk,
         TemplatePlace::PartitionKey,
         0,
+        &mut definitions,
     )];
     for (position, index) in model.indexes.iter().enumerate() {
         let doc = format!(
@@ -45,34 +53,46 @@ pub fn query_functions(model: &Model) -> Vec<TokenStream> {
         );
         functions.push(query_function(
             model,
-            &format_ident!("query_gsi{}", index.number),
+            (
+                &format_ident!("query_gsi{}", index.number),
+                input_name(model, &format!("Gsi{}Partition", index.number)),
+            ),
             &doc,
             &index.pk,
             TemplatePlace::IndexPartitionKey(position),
             index.number,
+            &mut definitions,
         ));
     }
     functions.push(scan_function(model));
-    functions.push(update_function(model));
-    functions
+    functions.push(update_function(model, key_inputs));
+    (functions, definitions)
 }
 
 /// One query function: the partition key built from its fields, an error
 /// kept in the query until it is sent.
 fn query_function(
     model: &Model,
-    function: &Ident,
+    (function, input): (&Ident, Ident),
     doc: &str,
     pk: &Key,
     place: TemplatePlace,
     number: u8,
+    definitions: &mut Vec<TokenStream>,
 ) -> TokenStream {
     let krate = model.krate;
-    let parameters = parameters(&distinct_fields(&[pk]));
+    let KeyInputs {
+        parameters,
+        unpack,
+        definition,
+        ..
+    } = key_inputs(model, &distinct_fields(&[pk]), input, "the partition key");
+    definitions.extend(definition);
     let build = build_key(model, pk, &place);
     quote! {
         #[doc = #doc]
         pub fn #function(#(#parameters),*) -> #krate::Query<Self, #number> {
+            #unpack
             let __schema = <Self as #krate::Entity>::SCHEMA;
             let __partition_key = (|| -> ::core::result::Result<::std::string::String, #krate::Error> {
                 ::core::result::Result::Ok(#build)
@@ -100,12 +120,16 @@ fn scan_function(model: &Model) -> TokenStream {
 
 /// `update(…)`: the primary-key fields it is given are values it knows,
 /// for rebuilding index attributes that use them.
-fn update_function(model: &Model) -> TokenStream {
+fn update_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
     let krate = model.krate;
     let ident = model.ident;
     let key_fields = distinct_fields(&[&model.pk, &model.sk]);
-    let parameters = parameters(&key_fields);
-    let arguments = key_fields.iter().map(|field| field.ident);
+    let KeyInputs {
+        parameters,
+        unpack,
+        forward,
+        ..
+    } = inputs;
     let known_key_values = key_fields.iter().filter_map(|field| {
         let attribute = field.serialized.as_deref()?;
         let ident = field.ident;
@@ -129,10 +153,11 @@ fn update_function(model: &Model) -> TokenStream {
     quote! {
         #[doc = #doc]
         pub fn update(#(#parameters),*) -> #krate::Update<Self> {
+            #unpack
             #[allow(unused_mut)]
             let mut __known = #krate::Item::new();
             #(#known_key_values)*
-            #krate::Update::new(Self::key(#(#arguments),*)).with_known_values(__known)
+            #krate::Update::new(Self::key(#forward)).with_known_values(__known)
         }
     }
 }

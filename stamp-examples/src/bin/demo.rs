@@ -14,7 +14,8 @@ use stamp_examples::data::{self, Size};
 use stamp_examples::requests::RequestCounter;
 use stamp_examples::scenario::{self, OrderLine, Placement, Run};
 use stamp_examples::{
-    CustomerWithOrders, Order, OrderStatus, OrderWithItems, client_counting, table_definition,
+    Customer, CustomerWithOrders, Order, OrderStatus, OrderWithItems, client_counting,
+    table_definition,
 };
 use uuid::Uuid;
 
@@ -137,6 +138,18 @@ async fn run(arguments: &Arguments) -> Result<(), Box<dyn std::error::Error>> {
 
 async fn scenario_run(table: &Table, counter: &RequestCounter) -> Result<(), stamp::Error> {
     let data = data::generate(data::SEED, Size::DEMO);
+    load_data(table, counter, &data).await?;
+    let customer = &data.customers[41];
+    read_patterns(table, counter, &data, customer).await?;
+    place_orders(table, counter, &data, customer).await
+}
+
+/// Loads the generated data with batch writes, with a progress bar.
+async fn load_data(
+    table: &Table,
+    counter: &RequestCounter,
+    data: &data::DataSet,
+) -> Result<(), stamp::Error> {
     heading(&format!(
         "loading {} items (seed {}) with BatchWriteItem",
         data.len(),
@@ -158,7 +171,7 @@ async fn scenario_run(table: &Table, counter: &RequestCounter) -> Result<(), sta
     );
     let loading = Instant::now();
     let before = counter.count();
-    scenario::load(table, &data, 1_000, |written| {
+    scenario::load(table, data, 1_000, |written| {
         bar.set_position(written as u64)
     })
     .await?;
@@ -170,7 +183,16 @@ async fn scenario_run(table: &Table, counter: &RequestCounter) -> Result<(), sta
         counter.count() - before
     );
 
-    let customer = &data.customers[41];
+    Ok(())
+}
+
+/// Runs every read access pattern once and shows its result and requests.
+async fn read_patterns(
+    table: &Table,
+    counter: &RequestCounter,
+    data: &data::DataSet,
+    customer: &Customer,
+) -> Result<(), stamp::Error> {
     let run = scenario::customer_by_id(table, counter, &customer.customer_id).await?;
     let rows = run
         .result
@@ -270,6 +292,16 @@ async fn scenario_run(table: &Table, counter: &RequestCounter) -> Result<(), sta
         .collect();
     show(&run, rows);
 
+    Ok(())
+}
+
+/// Places an order twice (the second is a no-op), then one over the stock.
+async fn place_orders(
+    table: &Table,
+    counter: &RequestCounter,
+    data: &data::DataSet,
+    customer: &Customer,
+) -> Result<(), stamp::Error> {
     heading("placing an order: one TransactWriteItems");
     let prices: Vec<(String, u64)> = data
         .products

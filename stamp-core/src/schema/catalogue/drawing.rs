@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::{code, keys_on, parameters, sparse_fields};
-use crate::collection::{partition_template, same_template_shape};
+use crate::model::collection::{partition_template, same_template_shape};
 use crate::schema::{Resolved, TableDefinition};
 use crate::{EntitySchema, KeyAttribute};
 

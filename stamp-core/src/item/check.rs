@@ -1,0 +1,378 @@
+//! The checks every written item passes before it is sent: what DynamoDB
+//! would refuse, or store differently from what the entity meant, is
+//! refused (or, for empty sets, left out) here, with a typed error.
+//!
+//! [`Table::put`](crate::Table::put), batch writes and transactions run each
+//! item from [`Entity::to_item`] through [`check_item`].
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::item::size::{MAX_ITEM_SIZE, item_size};
+use crate::{Entity, EntitySchema, Error, Item};
+
+/// The most significant digits a DynamoDB Number holds: 38.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes.Number>.
+pub const MAX_NUMBER_DIGITS: usize = 38;
+
+/// The largest decimal exponent of a Number's magnitude: DynamoDB's largest
+/// is `9.9999999999999999999999999999999999999E+125`.
+const MAX_EXPONENT: i64 = 125;
+
+/// The smallest decimal exponent of a non-zero Number's magnitude: `1E-130`.
+const MIN_EXPONENT: i64 = -130;
+
+/// The item a batch writes for `entity`, checked: [`Entity::to_item_at`]
+/// with `updated_at` stamped now, then [`check_item`]. Returns the item and
+/// its size in bytes.
+///
+/// # Errors
+///
+/// [`Error::VersionedBatchWrite`] for an entity with a `#[stamp(version)]`
+/// field (a batch cannot check a version); the errors of
+/// [`Entity::to_item`] and of [`check_item`].
+pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Error> {
+    if entity.version().is_some() {
+        return Err(Error::VersionedBatchWrite {
+            entity: E::SCHEMA.type_name,
+        });
+    }
+    let mut item = entity.to_item_at(Some(crate::WriteTime {
+        now: chrono::Utc::now(),
+        creating: false,
+    }))?;
+    let size = check_item(E::SCHEMA, &mut item)?;
+    Ok((item, size))
+}
+
+/// Checks an item of the entity `schema` describes before it is written,
+/// and returns its size in bytes ([`item_size`]):
+///
+/// - a top-level empty set (`SS`, `NS` or `BS` with no element, which
+///   `serde_dynamo`'s set helpers produce for an empty collection) is left
+///   out, as DynamoDB has no empty sets; such a field reads back as absent,
+///   so give it `#[serde(default)]`;
+/// - every Number, at any depth and in number sets, must be one DynamoDB
+///   stores: at most 38 significant digits, a magnitude from `1E-130` to
+///   `9.99…E+125` (or zero), and no `NaN` or infinity;
+/// - the key attributes must be non-empty strings, and an index attribute,
+///   when present, too (never `NULL`);
+/// - the whole item must fit in [`MAX_ITEM_SIZE`] (400 KB).
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html>.
+///
+/// # Errors
+///
+/// [`Error::InvalidNumber`], [`Error::EmptySet`] (an empty set inside a map
+/// or list, which cannot be left out without changing its container),
+/// [`Error::InvalidKeyAttribute`] and [`Error::ItemTooLarge`].
+pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error> {
+    item.retain(|_, value| !is_empty_set(value));
+    for (name, value) in item.iter() {
+        check_value(schema.type_name, name, value)?;
+    }
+    check_key_attribute(schema, item, schema.partition_key.name, true)?;
+    check_key_attribute(schema, item, schema.sort_key.name, true)?;
+    for index in schema.indexes {
+        check_key_attribute(schema, item, index.partition_key.name, false)?;
+        if let Some(sort_key) = &index.sort_key {
+            check_key_attribute(schema, item, sort_key.name, false)?;
+        }
+    }
+    let size = item_size(item);
+    if size > MAX_ITEM_SIZE {
+        return Err(Error::ItemTooLarge {
+            entity: schema.type_name,
+            key: key_of(schema, item),
+            size,
+            limit: MAX_ITEM_SIZE,
+        });
+    }
+    Ok(size)
+}
+
+/// The primary-key attributes of an item of `schema` (those present).
+pub(crate) fn key_of(schema: &EntitySchema, item: &Item) -> Item {
+    [schema.partition_key.name, schema.sort_key.name]
+        .into_iter()
+        .filter_map(|name| item.get(name).map(|value| (name.to_owned(), value.clone())))
+        .collect()
+}
+
+pub(crate) fn is_empty_set(value: &AttributeValue) -> bool {
+    match value {
+        AttributeValue::Ss(set) | AttributeValue::Ns(set) => set.is_empty(),
+        AttributeValue::Bs(set) => set.is_empty(),
+        _ => false,
+    }
+}
+
+fn check_key_attribute(
+    schema: &EntitySchema,
+    item: &Item,
+    name: &'static str,
+    required: bool,
+) -> Result<(), Error> {
+    let found = match item.get(name) {
+        Some(AttributeValue::S(value)) if !value.is_empty() => return Ok(()),
+        None if !required => return Ok(()),
+        None => "nothing".to_owned(),
+        Some(AttributeValue::S(_)) => "an empty string".to_owned(),
+        Some(other) => format!("{other:?}"),
+    };
+    Err(Error::InvalidKeyAttribute {
+        entity: schema.type_name,
+        attribute: name,
+        found,
+    })
+}
+
+/// Checks one attribute value of entity `entity` at `path` (such as
+/// `price`, `dimensions.width` or `scores[2]`): its Numbers, at any depth,
+/// and that no set inside it is empty. For values written by an update
+/// expression as well as for items.
+///
+/// # Errors
+///
+/// [`Error::InvalidNumber`] and [`Error::EmptySet`].
+pub fn check_value(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
+    // Nearly every value is valid: check without building the paths of
+    // nested values (a `format!` per list element and map entry), and only
+    // then find the problem with its path.
+    if is_valid(value) {
+        return Ok(());
+    }
+    check_value_at(entity, path, value)
+}
+
+/// Whether [`check_value`] accepts `value`, without naming anything.
+fn is_valid(value: &AttributeValue) -> bool {
+    match value {
+        AttributeValue::N(number) => check_number(number).is_ok(),
+        AttributeValue::Ns(numbers) => {
+            !numbers.is_empty() && numbers.iter().all(|number| check_number(number).is_ok())
+        }
+        AttributeValue::Ss(set) => !set.is_empty(),
+        AttributeValue::Bs(set) => !set.is_empty(),
+        AttributeValue::L(values) => values.iter().all(is_valid),
+        AttributeValue::M(entries) => entries.values().all(is_valid),
+        _ => true,
+    }
+}
+
+/// [`check_value`], naming the path of the first problem.
+fn check_value_at(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
+    let number_error = |value: &str, reason: NumberProblem| Error::InvalidNumber {
+        entity,
+        attribute: path.to_owned(),
+        value: value.to_owned(),
+        reason: reason.text(),
+    };
+    match value {
+        AttributeValue::N(number) => {
+            check_number(number).map_err(|reason| number_error(number, reason))
+        }
+        AttributeValue::Ns(numbers) if numbers.is_empty() => Err(Error::EmptySet {
+            entity,
+            attribute: path.to_owned(),
+        }),
+        AttributeValue::Ns(numbers) => numbers.iter().try_for_each(|number| {
+            check_number(number).map_err(|reason| number_error(number, reason))
+        }),
+        AttributeValue::Ss(set) if set.is_empty() => Err(Error::EmptySet {
+            entity,
+            attribute: path.to_owned(),
+        }),
+        AttributeValue::Bs(set) if set.is_empty() => Err(Error::EmptySet {
+            entity,
+            attribute: path.to_owned(),
+        }),
+        AttributeValue::L(values) => values.iter().enumerate().try_for_each(|(position, value)| {
+            check_value_at(entity, &format!("{path}[{position}]"), value)
+        }),
+        AttributeValue::M(entries) => entries
+            .iter()
+            .try_for_each(|(name, value)| check_value_at(entity, &format!("{path}.{name}"), value)),
+        _ => Ok(()),
+    }
+}
+
+/// Why a Number's text is not one DynamoDB stores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NumberProblem {
+    NotANumber,
+    TooManyDigits,
+    TooLarge,
+    TooSmall,
+}
+
+impl NumberProblem {
+    fn text(self) -> &'static str {
+        match self {
+            NumberProblem::NotANumber => {
+                "it is not a decimal number (NaN and infinities have no DynamoDB Number)"
+            }
+            NumberProblem::TooManyDigits => "it has more than 38 significant digits",
+            NumberProblem::TooLarge => {
+                "its magnitude is above 9.9999999999999999999999999999999999999E+125"
+            }
+            NumberProblem::TooSmall => "its magnitude is below 1E-130 (and it is not zero)",
+        }
+    }
+}
+
+/// Checks a Number's text by DynamoDB's rules: `[+-]digits[.digits][e[+-]digits]`
+/// with at least one digit, at most 38 significant digits, and a magnitude
+/// of zero or from `1E-130` to `9.99…E+125`.
+pub(crate) fn check_number(text: &str) -> Result<(), NumberProblem> {
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
+        None => (unsigned, None),
+    };
+    let (integer, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |part: &str| part.bytes().all(|byte| byte.is_ascii_digit());
+    if integer.len() + fraction.len() == 0 || !all_digits(integer) || !all_digits(fraction) {
+        return Err(NumberProblem::NotANumber);
+    }
+    let exponent: i64 = match exponent {
+        None => 0,
+        Some(exponent) => {
+            let digits = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
+            if digits.is_empty() || !all_digits(digits) {
+                return Err(NumberProblem::NotANumber);
+            }
+            // An exponent too long for i64 is far outside the range either way.
+            match exponent.parse::<i64>() {
+                Ok(exponent) => exponent,
+                Err(_) if exponent.starts_with('-') => i64::MIN / 2,
+                Err(_) => i64::MAX / 2,
+            }
+        }
+    };
+    // The digits, without the point (and without allocating: every Number
+    // of every written item comes through here).
+    let Some(first) = integer
+        .bytes()
+        .chain(fraction.bytes())
+        .position(|digit| digit != b'0')
+    else {
+        return Ok(()); // zero
+    };
+    if crate::item::size::significant_digits(mantissa) > MAX_NUMBER_DIGITS {
+        return Err(NumberProblem::TooManyDigits);
+    }
+    // The decimal exponent of the first significant digit.
+    let magnitude = integer.len() as i64 - 1 - first as i64 + exponent;
+    if magnitude > MAX_EXPONENT {
+        Err(NumberProblem::TooLarge)
+    } else if magnitude < MIN_EXPONENT {
+        Err(NumberProblem::TooSmall)
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_rust_writes_are_accepted() {
+        for text in [
+            "0",
+            "-0",
+            "42",
+            "-17",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "0.30000000000000004",
+            "1.7976931348623157e125",
+            "123456789012345678901234567890123456780000",
+            "0.00000000000000000000000000000000000000000000000000000001",
+            "1E-130",
+            "9.9999999999999999999999999999999999999E+125",
+            "+5",
+            ".5",
+            "5.",
+        ] {
+            assert_eq!(check_number(text), Ok(()), "{text}");
+        }
+    }
+
+    #[test]
+    fn numbers_dynamodb_refuses_are_refused() {
+        assert_eq!(check_number("NaN"), Err(NumberProblem::NotANumber));
+        assert_eq!(check_number("inf"), Err(NumberProblem::NotANumber));
+        assert_eq!(check_number("-inf"), Err(NumberProblem::NotANumber));
+        assert_eq!(check_number(""), Err(NumberProblem::NotANumber));
+        assert_eq!(check_number("-"), Err(NumberProblem::NotANumber));
+        assert_eq!(check_number("1e"), Err(NumberProblem::NotANumber));
+        assert_eq!(check_number("1 000"), Err(NumberProblem::NotANumber));
+        assert_eq!(check_number("0x10"), Err(NumberProblem::NotANumber));
+        // 39 significant digits (u128::MAX).
+        assert_eq!(
+            check_number("340282366920938463463374607431768211455"),
+            Err(NumberProblem::TooManyDigits)
+        );
+        assert_eq!(
+            check_number("1.00000000000000000000000000000000000001"),
+            Err(NumberProblem::TooManyDigits)
+        );
+        assert_eq!(check_number("1E126"), Err(NumberProblem::TooLarge));
+        assert_eq!(
+            check_number(&1e300f64.to_string()),
+            Err(NumberProblem::TooLarge)
+        );
+        assert_eq!(
+            check_number(&f64::MAX.to_string()),
+            Err(NumberProblem::TooLarge)
+        );
+        assert_eq!(check_number("1E-131"), Err(NumberProblem::TooSmall));
+        assert_eq!(
+            check_number(&1e-200f64.to_string()),
+            Err(NumberProblem::TooSmall)
+        );
+        assert_eq!(
+            check_number("1e-99999999999999999999999"),
+            Err(NumberProblem::TooSmall)
+        );
+        assert_eq!(
+            check_number("1e99999999999999999999999"),
+            Err(NumberProblem::TooLarge)
+        );
+        assert_eq!(
+            check_number(&f64::NAN.to_string()),
+            Err(NumberProblem::NotANumber)
+        );
+        assert_eq!(
+            check_number(&f64::INFINITY.to_string()),
+            Err(NumberProblem::NotANumber)
+        );
+    }
+
+    #[test]
+    fn nested_values_name_their_path() {
+        let value = AttributeValue::M(
+            [(
+                "scores".to_owned(),
+                AttributeValue::L(vec![
+                    AttributeValue::N("1".into()),
+                    AttributeValue::N("NaN".into()),
+                ]),
+            )]
+            .into(),
+        );
+        let error = check_value("Thing", "stats", &value).unwrap_err();
+        assert!(
+            matches!(&error, Error::InvalidNumber { entity: "Thing", attribute, value, .. } if attribute == "stats.scores[1]" && value == "NaN"),
+            "{error:?}"
+        );
+        let nested_empty = AttributeValue::L(vec![AttributeValue::Ss(vec![])]);
+        let error = check_value("Thing", "tags", &nested_empty).unwrap_err();
+        assert!(
+            matches!(&error, Error::EmptySet { attribute, .. } if attribute == "tags[0]"),
+            "{error:?}"
+        );
+    }
+}

@@ -1,0 +1,329 @@
+//! [`AttributeCodec`] for the common field types, each mirroring what
+//! serde's and serde_dynamo's implementations do (cited per item).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasher, Hash};
+
+use aws_sdk_dynamodb::primitives::Blob;
+use aws_sdk_dynamodb::types::AttributeValue;
+use chrono::{DateTime, FixedOffset, NaiveDate, SecondsFormat, Utc};
+use serde::de::Error as _;
+use uuid::Uuid;
+
+use super::{AttributeCodec, unexpected};
+
+/// A Number's text parsed as `T`, as serde_dynamo's number deserializer
+/// does (`str::parse`), with its message: `what` is `an integer` or `a
+/// float`.
+fn parse_number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, serde_dynamo::Error>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse::<T>().map_err(|error| {
+        serde_dynamo::Error::custom(format!("Failed to parse '{text}' as {what}: {error}"))
+    })
+}
+
+// serde_dynamo writes every integer and float with `to_string()` and reads
+// it with `str::parse` of the type serde asks for (`deserialize_u8` for a
+// `u8`, …).
+macro_rules! numbers {
+    ($what:literal: $($ty:ty),* $(,)?) => {$(
+        impl AttributeCodec for $ty {
+            fn to_attribute(&self) -> AttributeValue {
+                AttributeValue::N(self.to_string())
+            }
+
+            fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+                match value {
+                    AttributeValue::N(text) => Self::from_set_number(text),
+                    other => Err(unexpected("num", &other)),
+                }
+            }
+
+            fn from_set_number(text: String) -> Result<Self, serde_dynamo::Error> {
+                parse_number(&text, $what)
+            }
+        }
+    )*};
+}
+
+numbers!("an integer": i8, i16, i32, i64, u8, u16, u32, u64);
+numbers!("a float": f32, f64);
+
+// serde reads `isize` and `usize` as `i64` and `u64` and converts.
+macro_rules! pointer_sized {
+    ($($ty:ty => $wide:ty),* $(,)?) => {$(
+        impl AttributeCodec for $ty {
+            fn to_attribute(&self) -> AttributeValue {
+                AttributeValue::N(self.to_string())
+            }
+
+            fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+                match value {
+                    AttributeValue::N(text) => Self::from_set_number(text),
+                    other => Err(unexpected("num", &other)),
+                }
+            }
+
+            fn from_set_number(text: String) -> Result<Self, serde_dynamo::Error> {
+                let wide: $wide = parse_number(&text, "an integer")?;
+                <$ty>::try_from(wide).map_err(|_| {
+                    serde_dynamo::Error::custom(format!(
+                        concat!("invalid value: integer `{}`, expected ", stringify!($ty)),
+                        text
+                    ))
+                })
+            }
+        }
+    )*};
+}
+
+pointer_sized!(isize => i64, usize => u64);
+
+/// `S`: serde's `String` reads `S` only (`deserialize_string`), a string
+/// set element, and a binary set element that is UTF-8 (`visit_bytes`).
+impl AttributeCodec for String {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::S(self.clone())
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        match value {
+            AttributeValue::S(text) => Ok(text),
+            other => Err(unexpected("string", &other)),
+        }
+    }
+
+    fn from_set_string(value: String) -> Result<Self, serde_dynamo::Error> {
+        Ok(value)
+    }
+
+    fn from_set_binary(value: Vec<u8>) -> Result<Self, serde_dynamo::Error> {
+        String::from_utf8(value).map_err(serde_dynamo::Error::custom)
+    }
+}
+
+/// `S` of exactly one character (serde's `CharVisitor`).
+impl AttributeCodec for char {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::S(self.to_string())
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        match value {
+            AttributeValue::S(text) => Self::from_set_string(text)
+                .map_err(|_| unexpected("char", &AttributeValue::Null(true))),
+            other => Err(unexpected("char", &other)),
+        }
+    }
+
+    fn from_set_string(value: String) -> Result<Self, serde_dynamo::Error> {
+        let mut chars = value.chars();
+        match (chars.next(), chars.next()) {
+            (Some(found), None) => Ok(found),
+            _ => Err(serde_dynamo::Error::custom(format!(
+                "expected a single character, found `{value}`"
+            ))),
+        }
+    }
+}
+
+impl AttributeCodec for bool {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::Bool(*self)
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        match value {
+            AttributeValue::Bool(value) => Ok(value),
+            other => Err(unexpected("bool", &other)),
+        }
+    }
+}
+
+/// uuid's human-readable form: the hyphenated lower-case text; it reads
+/// any text `Uuid::from_str` accepts, and 16 bytes in a binary set.
+impl AttributeCodec for Uuid {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::S(
+            self.hyphenated()
+                .encode_lower(&mut Uuid::encode_buffer())
+                .to_owned(),
+        )
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        match value {
+            AttributeValue::S(text) => Self::from_set_string(text),
+            other => Err(unexpected("string", &other)),
+        }
+    }
+
+    fn from_set_string(value: String) -> Result<Self, serde_dynamo::Error> {
+        value.parse().map_err(uuid_error)
+    }
+
+    fn from_set_binary(value: Vec<u8>) -> Result<Self, serde_dynamo::Error> {
+        Uuid::from_slice(&value).map_err(uuid_error)
+    }
+}
+
+/// uuid's message for a value that does not parse.
+fn uuid_error(error: uuid::Error) -> serde_dynamo::Error {
+    serde_dynamo::Error::custom(format!("UUID parsing failed: {error}"))
+}
+
+/// chrono's serde form: RFC 3339, `Z`, the fractional digits the value
+/// needs (`SecondsFormat::AutoSi`); it reads any text
+/// `DateTime<FixedOffset>::from_str` accepts, converted to UTC.
+impl AttributeCodec for DateTime<Utc> {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::S(self.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        match value {
+            AttributeValue::S(text) => Self::from_set_string(text),
+            other => Err(unexpected("string", &other)),
+        }
+    }
+
+    fn from_set_string(value: String) -> Result<Self, serde_dynamo::Error> {
+        value
+            .parse::<DateTime<FixedOffset>>()
+            .map(|time| time.with_timezone(&Utc))
+            .map_err(serde_dynamo::Error::custom)
+    }
+}
+
+/// chrono's serde form of a date: its `Debug` text, `YYYY-MM-DD` (a sign
+/// and more digits outside years 0 to 9999).
+impl AttributeCodec for NaiveDate {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::S(format!("{self:?}"))
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        match value {
+            AttributeValue::S(text) => Self::from_set_string(text),
+            other => Err(unexpected("string", &other)),
+        }
+    }
+
+    fn from_set_string(value: String) -> Result<Self, serde_dynamo::Error> {
+        value.parse().map_err(serde_dynamo::Error::custom)
+    }
+}
+
+/// `NULL` for `None` (serde_dynamo's `serialize_none`), which a stored item
+/// leaves out at the top level; an absent attribute reads as `None`.
+impl<T: AttributeCodec> AttributeCodec for Option<T> {
+    fn to_attribute(&self) -> AttributeValue {
+        match self {
+            Some(value) => value.to_attribute(),
+            None => AttributeValue::Null(true),
+        }
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        match value {
+            AttributeValue::Null(true) => Ok(None),
+            other => T::from_attribute(other).map(Some),
+        }
+    }
+
+    fn from_missing(_field: &'static str) -> Result<Self, serde_dynamo::Error> {
+        Ok(None)
+    }
+}
+
+/// The elements of a sequence as serde_dynamo's `deserialize_seq` gives
+/// them: a list, or the elements of a string, number or binary set.
+fn elements<T: AttributeCodec, C: FromIterator<T>>(
+    value: AttributeValue,
+) -> Result<C, serde_dynamo::Error> {
+    match value {
+        AttributeValue::L(list) => list.into_iter().map(T::from_attribute).collect(),
+        AttributeValue::Ss(set) => set.into_iter().map(T::from_set_string).collect(),
+        AttributeValue::Ns(set) => set.into_iter().map(T::from_set_number).collect(),
+        AttributeValue::Bs(set) => set
+            .into_iter()
+            .map(|blob: Blob| T::from_set_binary(blob.into_inner()))
+            .collect(),
+        other => Err(unexpected("seq", &other)),
+    }
+}
+
+/// A list `L` (serde writes every sequence as one; the set types of
+/// DynamoDB take `#[serde(with = "serde_dynamo::string_set")]`).
+impl<T: AttributeCodec> AttributeCodec for Vec<T> {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::L(self.iter().map(T::to_attribute).collect())
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        elements(value)
+    }
+}
+
+impl<T: AttributeCodec + Eq + Hash, S: BuildHasher + Default> AttributeCodec for HashSet<T, S> {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::L(self.iter().map(T::to_attribute).collect())
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        elements(value)
+    }
+}
+
+impl<T: AttributeCodec + Ord> AttributeCodec for BTreeSet<T> {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::L(self.iter().map(T::to_attribute).collect())
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        elements(value)
+    }
+}
+
+/// The entries of a map `M` (serde_dynamo's `deserialize_map`).
+fn entries<T: AttributeCodec, C: FromIterator<(String, T)>>(
+    value: AttributeValue,
+) -> Result<C, serde_dynamo::Error> {
+    match value {
+        AttributeValue::M(map) => map
+            .into_iter()
+            .map(|(key, value)| Ok((key, T::from_attribute(value)?)))
+            .collect(),
+        other => Err(unexpected("map", &other)),
+    }
+}
+
+impl<T: AttributeCodec, S: BuildHasher + Default> AttributeCodec for HashMap<String, T, S> {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::M(
+            self.iter()
+                .map(|(key, value)| (key.clone(), value.to_attribute()))
+                .collect(),
+        )
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        entries(value)
+    }
+}
+
+impl<T: AttributeCodec> AttributeCodec for BTreeMap<String, T> {
+    fn to_attribute(&self) -> AttributeValue {
+        AttributeValue::M(
+            self.iter()
+                .map(|(key, value)| (key.clone(), value.to_attribute()))
+                .collect(),
+        )
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
+        entries(value)
+    }
+}

@@ -1,0 +1,108 @@
+//! The direct codec: a field value straight to the SDK's [`AttributeValue`]
+//! and back, without serde's data model, storing exactly what
+//! `serde_dynamo` stores.
+//!
+//! `#[derive(Item)]` converts each field through [`AttributeCodec`] when
+//! the field's type implements it, and through `serde_dynamo` otherwise
+//! (nested structs, enums, your own types, and any field whose serde
+//! attributes change how it is stored: `with`, `serialize_with`,
+//! `deserialize_with`, `flatten`, …). The choice is made by the compiler
+//! for each field type, so a type alias or a re-export changes nothing.
+//!
+//! Implemented for `String`, `bool`, `char`, the integers up to 64 bits,
+//! `f32`, `f64`, `uuid::Uuid`, `chrono::DateTime<Utc>`,
+//! `chrono::NaiveDate`, and `Option`, `Vec`, `HashSet`, `BTreeSet`,
+//! `HashMap<String, _>` and `BTreeMap<String, _>` of those. Each encodes as
+//! `serde_dynamo::to_attribute_value` does and decodes as
+//! `serde_dynamo::from_attribute_value` does, including what it accepts
+//! (a `Vec<String>` reads a string set `SS`, an integer reads only a
+//! Number whose text `str::parse` accepts) and what it refuses; the
+//! property tests in `tests/codec.rs` hold every type to that.
+//!
+//! The stored forms (see [DynamoDB's data
+//! types](https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html)):
+//!
+//! | Rust | stored |
+//! |---|---|
+//! | `String`, `char` | `S`, the text (an empty string stays `S("")`) |
+//! | integers, `f32`, `f64` | `N`, Rust's `Display` text (`-9223372036854775808`, `0.1`, `1e300`, `NaN`; a NaN or an infinity is refused by `check_item` before a write) |
+//! | `bool` | `BOOL` |
+//! | `Uuid` | `S`, hyphenated lower case |
+//! | `DateTime<Utc>` | `S`, RFC 3339 with `Z` and the fractional digits the value needs (chrono's serde form) |
+//! | `NaiveDate` | `S`, `YYYY-MM-DD` (chrono's serde form) |
+//! | `Option<T>` | `None` is `NULL` (left out of a stored item at the top level), `Some` is `T`'s form |
+//! | `Vec<T>`, sets | `L` of the elements (a set in iteration order); reads `L`, `SS`, `NS` or `BS` |
+//! | maps with `String` keys | `M` |
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::de::Error as _;
+
+mod impls;
+pub mod select;
+
+/// A type whose stored form `#[derive(Item)]` writes and reads directly.
+///
+/// An implementation must store exactly what `serde_dynamo` stores for the
+/// type's `Serialize` and read exactly what its `Deserialize` reads, so
+/// that items written either way read the same. Implement it for your own
+/// type only with that guarantee (and test it against
+/// `serde_dynamo::to_attribute_value` / `from_attribute_value`); without an
+/// implementation, the derive goes through serde, which is always right.
+pub trait AttributeCodec: Sized {
+    /// The attribute value `serde_dynamo::to_attribute_value(self)` gives.
+    fn to_attribute(&self) -> AttributeValue;
+
+    /// Reads the value from `value`, as `serde_dynamo::from_attribute_value`
+    /// does.
+    ///
+    /// # Errors
+    ///
+    /// A `serde_dynamo::Error` when `value` has another type, or its text
+    /// does not parse (a Number too large for the integer type, a string
+    /// that is not a UUID or an RFC 3339 time).
+    fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error>;
+
+    /// The value of a field whose attribute is absent from the item: serde's
+    /// `missing field` error, `None` for an `Option`.
+    ///
+    /// # Errors
+    ///
+    /// `missing field `…`` unless the type has a value for "absent".
+    fn from_missing(field: &'static str) -> Result<Self, serde_dynamo::Error> {
+        Err(serde_dynamo::Error::missing_field(field))
+    }
+
+    /// An element of a string set (`SS`), as serde_dynamo reads one.
+    #[doc(hidden)]
+    fn from_set_string(value: String) -> Result<Self, serde_dynamo::Error> {
+        Err(expected_element("a string", &value))
+    }
+
+    /// An element of a number set (`NS`), as serde_dynamo reads one.
+    #[doc(hidden)]
+    fn from_set_number(value: String) -> Result<Self, serde_dynamo::Error> {
+        Err(expected_element("a number", &value))
+    }
+
+    /// An element of a binary set (`BS`), as serde_dynamo reads one.
+    #[doc(hidden)]
+    fn from_set_binary(value: Vec<u8>) -> Result<Self, serde_dynamo::Error> {
+        Err(serde_dynamo::Error::custom(format!(
+            "a {}-byte binary set element cannot be read as this type",
+            value.len()
+        )))
+    }
+}
+
+/// The error of a set element this type does not read.
+fn expected_element(kind: &str, value: &str) -> serde_dynamo::Error {
+    serde_dynamo::Error::custom(format!(
+        "the set element `{value}` ({kind}) cannot be read as this type"
+    ))
+}
+
+/// The error of an attribute value of the wrong DynamoDB type, in
+/// serde_dynamo's words (`Expected string`, `Expected num`, …).
+fn unexpected(expected: &str, _found: &AttributeValue) -> serde_dynamo::Error {
+    serde_dynamo::Error::custom(format!("Expected {expected}"))
+}

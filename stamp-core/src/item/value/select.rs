@@ -1,0 +1,267 @@
+//! How generated code picks a field's codec: [`AttributeCodec`] when the
+//! field's type implements it, serde_dynamo otherwise, by method
+//! resolution on a concrete type (autoref specialization): the derive
+//! emits one method call per field,
+//!
+//! ```ignore
+//! use ::stamp::__private::codec::{EncodeDirect as _, EncodeSerde as _};
+//! (&&::stamp::__private::codec::Field(&self.total)).__stamp_encode()
+//! ```
+//!
+//! and rustc finds `EncodeDirect` (on `&Field<T>`, one reference deep)
+//! when `T: AttributeCodec`, else `EncodeSerde` (on `Field<T>`). Not a
+//! public API: re-exported as `stamp::__private::codec`.
+
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::Serialize;
+use serde::de::{self, DeserializeOwned, Visitor};
+
+use super::AttributeCodec;
+use crate::{EntitySchema, Error, Item};
+
+/// A field value to encode.
+pub struct Field<'a, T: ?Sized>(pub &'a T);
+
+/// The direct encoding, chosen when `T: AttributeCodec`.
+pub trait EncodeDirect {
+    /// The stored form of the field value.
+    fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error>;
+}
+
+impl<T: AttributeCodec> EncodeDirect for &Field<'_, T> {
+    #[inline]
+    fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        Ok(self.0.to_attribute())
+    }
+}
+
+/// serde_dynamo's encoding, for every other `Serialize` type.
+pub trait EncodeSerde {
+    /// The stored form of the field value.
+    fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error>;
+}
+
+impl<T: Serialize + ?Sized> EncodeSerde for Field<'_, T> {
+    fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        serde_dynamo::to_attribute_value(self.0)
+    }
+}
+
+/// A field type to decode.
+pub struct Decode<T>(PhantomData<fn() -> T>);
+
+impl<T> Decode<T> {
+    /// The selector of `T`.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Decode(PhantomData)
+    }
+}
+
+/// The direct decoding, chosen when `T: AttributeCodec`.
+pub trait DecodeDirect<T> {
+    /// The field value from its stored attribute (`None`: absent).
+    fn __stamp_decode(
+        &self,
+        field: &'static str,
+        stored: Option<AttributeValue>,
+    ) -> Result<T, serde_dynamo::Error>;
+}
+
+impl<T: AttributeCodec> DecodeDirect<T> for &Decode<T> {
+    #[inline]
+    fn __stamp_decode(
+        &self,
+        field: &'static str,
+        stored: Option<AttributeValue>,
+    ) -> Result<T, serde_dynamo::Error> {
+        match stored {
+            Some(value) => T::from_attribute(value),
+            None => T::from_missing(field),
+        }
+    }
+}
+
+/// serde_dynamo's decoding, for every other `DeserializeOwned` type.
+pub trait DecodeSerde<T> {
+    /// The field value from its stored attribute (`None`: absent).
+    fn __stamp_decode(
+        &self,
+        field: &'static str,
+        stored: Option<AttributeValue>,
+    ) -> Result<T, serde_dynamo::Error>;
+}
+
+impl<T: DeserializeOwned> DecodeSerde<T> for Decode<T> {
+    fn __stamp_decode(
+        &self,
+        field: &'static str,
+        stored: Option<AttributeValue>,
+    ) -> Result<T, serde_dynamo::Error> {
+        match stored {
+            Some(value) => serde_dynamo::from_attribute_value(value),
+            None => T::deserialize(Missing(field)),
+        }
+    }
+}
+
+/// What serde-derived code gives a type for an absent field: `None` for
+/// anything that asks for an option, else `missing field`.
+struct Missing(&'static str);
+
+impl<'de> de::Deserializer<'de> for Missing {
+    type Error = serde_dynamo::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Self::Error> {
+        Err(de::Error::missing_field(self.0))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_none()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// The item `to_item` fills, with room for `fields` fields and the key,
+/// index and type attributes of `schema`.
+pub fn item(schema: &EntitySchema, fields: usize) -> Item {
+    let keys: usize = 3 + schema
+        .indexes
+        .iter()
+        .map(|index| 1 + usize::from(index.sort_key.is_some()))
+        .sum::<usize>();
+    Item::with_capacity(fields + keys)
+}
+
+/// Stores an encoded field as attribute `name`, leaving out a top-level
+/// `NULL` (a `None`), as `to_item` always has.
+///
+/// # Errors
+///
+/// [`Error::Serialize`] with the encoder's error.
+#[inline]
+pub fn insert(
+    schema: &EntitySchema,
+    item: &mut Item,
+    name: &str,
+    value: Result<AttributeValue, serde_dynamo::Error>,
+) -> Result<(), Error> {
+    match value {
+        Ok(AttributeValue::Null(_)) => Ok(()),
+        Ok(value) => {
+            item.insert(name.to_owned(), value);
+            Ok(())
+        }
+        Err(source) => Err(Error::Serialize {
+            entity: schema.type_name,
+            source,
+        }),
+    }
+}
+
+/// A decoded field, or [`Error::Deserialize`].
+///
+/// # Errors
+///
+/// [`Error::Deserialize`] with the decoder's error.
+#[inline]
+pub fn decoded<T>(
+    schema: &EntitySchema,
+    value: Result<T, serde_dynamo::Error>,
+) -> Result<T, Error> {
+    value.map_err(|source| Error::Deserialize {
+        entity: schema.type_name,
+        source,
+    })
+}
+
+/// The encoder of an attribute constant or a stamp: the stored form, or
+/// `None` when the item would hold no attribute (`NULL`, an empty set,
+/// which `check_item` leaves out).
+pub fn stored(
+    value: Result<AttributeValue, serde_dynamo::Error>,
+) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+    Ok(Some(value?).filter(|value| {
+        !matches!(value, AttributeValue::Null(_)) && !crate::item::check::is_empty_set(value)
+    }))
+}
+
+/// A stored value for a decoder (`None` and `NULL` are absent, as a
+/// one-field item would read them).
+pub fn present(stored: Option<&AttributeValue>) -> Option<AttributeValue> {
+    stored
+        .filter(|value| !matches!(value, AttributeValue::Null(_)))
+        .cloned()
+}
+
+/// Refuses an item whose type attribute names another entity (an item
+/// without one is accepted).
+///
+/// # Errors
+///
+/// [`Error::EntityTypeMismatch`].
+pub fn check_type(schema: &EntitySchema, item: &Item) -> Result<(), Error> {
+    match item.get(schema.type_attribute) {
+        None => Ok(()),
+        Some(AttributeValue::S(found)) if found == schema.type_name => Ok(()),
+        Some(other) => Err(Error::EntityTypeMismatch {
+            attribute: schema.type_attribute,
+            expected: schema.type_name,
+            found: match other {
+                AttributeValue::S(found) => found.clone(),
+                other => format!("{other:?}"),
+            },
+        }),
+    }
+}
+
+/// The attribute value `to_item` stores for the one field (named `v`) of
+/// `wrapper`, a struct the derive generates with a field's custom serde
+/// serializer: `None` when it stores none (`None`, a skipped value).
+///
+/// # Errors
+///
+/// The serializer's error.
+pub fn serialized<W: Serialize>(
+    wrapper: &W,
+) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+    let mut item = crate::item::codec::to_item(wrapper, 0)?;
+    Ok(item.remove("v"))
+}
+
+/// Stores the value of a [`serialized`] field as attribute `name`, or
+/// nothing when it has none.
+///
+/// # Errors
+///
+/// [`Error::Serialize`] with the serializer's error.
+pub fn insert_serialized(
+    schema: &EntitySchema,
+    item: &mut Item,
+    name: &str,
+    value: Result<Option<AttributeValue>, serde_dynamo::Error>,
+) -> Result<(), Error> {
+    match value {
+        Ok(Some(value)) => {
+            item.insert(name.to_owned(), value);
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(source) => Err(Error::Serialize {
+            entity: schema.type_name,
+            source,
+        }),
+    }
+}
+
+/// Whether `value` is an empty set, which `check_item` leaves out.
+pub fn is_empty_set(value: &AttributeValue) -> bool {
+    crate::item::check::is_empty_set(value)
+}

@@ -1,0 +1,329 @@
+//! Key migrations: moving every item of an entity from its previous key
+//! format (`#[stamp(previous(pk = "…", sk = "…"))]`) to its current one.
+//!
+//! DynamoDB keys are immutable, so a new key format means writing each item
+//! again under its new key and deleting it under the old one.
+//! [`Migration`] does that as a backfill that is safe to interrupt:
+//!
+//! - it scans the table in parallel segments for the entity's items (by the
+//!   type attribute), with strongly consistent reads;
+//! - each item whose stored key is its previous-format key moves in one
+//!   `TransactWriteItems`: a put of the item under its new key, on condition
+//!   that no item has that key (`attribute_not_exists`), and a delete of the
+//!   old key, on condition that the item is unchanged since it was read
+//!   (every attribute equal to what was read, and every other attribute the
+//!   entity knows still absent). Both happen or neither does, so an item is
+//!   never lost and never present twice;
+//! - items already at their current key are left alone, so running the
+//!   migration again, or after a crash, changes nothing that is done;
+//! - after every page of a segment is fully processed, the segment's
+//!   `LastEvaluatedKey` is written to the checkpoint file, and a later run
+//!   resumes each segment from there.
+//!
+//! The moved item keeps every attribute as stored (including attributes
+//! the struct does not know, the version and the time stamps); only the
+//! partition and sort key attributes change.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>
+//! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tracing::Instrument;
+
+use crate::item::size::MAX_TRANSACTION_ACTIONS;
+use crate::{BatchRetry, Entity, Error, Item, Table};
+
+mod checkpoint;
+mod mover;
+mod moves;
+
+use mover::{Running, Shared};
+
+/// A key migration of entity `E` on one table, built by
+/// `Migration::<E>::new()`; nothing is sent until [`run`](Self::run) names
+/// the table.
+///
+/// `E` must declare its previous key format with
+/// `#[stamp(previous(pk = "…", sk = "…"))]`. See the [module](self) for
+/// what a run does and why it is safe to stop and run again.
+///
+/// # Example
+///
+/// ```ignore
+/// let outcome = Migration::<Member>::new()
+///     .segments(4)
+///     .checkpoint_file("member-keys.checkpoint.json")
+///     .on_progress(|progress| eprintln!("{progress}"))
+///     .run(&table)
+///     .await?;
+/// assert!(outcome.conflicts.is_empty());
+/// ```
+pub struct Migration<E> {
+    pub(super) segments: u32,
+    pub(super) concurrency: usize,
+    pub(super) group_size: usize,
+    pub(super) page_size: Option<u32>,
+    pub(super) checkpoint: Option<PathBuf>,
+    pub(super) progress: Option<Arc<ProgressCallback>>,
+    pub(super) retry: BatchRetry,
+    entity: PhantomData<fn() -> E>,
+}
+
+pub(super) type ProgressCallback = dyn Fn(&MigrationProgress) + Send + Sync;
+
+impl<E> fmt::Debug for Migration<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Migration")
+            .field("entity", &std::any::type_name::<E>())
+            .field("segments", &self.segments)
+            .field("concurrency", &self.concurrency)
+            .field("group_size", &self.group_size)
+            .field("page_size", &self.page_size)
+            .field("checkpoint", &self.checkpoint)
+            .field("retry", &self.retry)
+            .finish()
+    }
+}
+
+/// How far a migration has come; passed to the
+/// [`on_progress`](Migration::on_progress) callback after each item, and
+/// returned in [`MigrationOutcome`]. Counts cover the current run only.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MigrationProgress {
+    /// Items of the entity read by the scan.
+    pub scanned: u64,
+    /// Items moved from their previous key to their current one.
+    pub migrated: u64,
+    /// Items found already at their current key (moved before, or written
+    /// in the current format), left alone.
+    pub already_current: u64,
+    /// Items whose current key is taken by another item: both are left as
+    /// they are (see [`MigrationOutcome::conflicts`]).
+    pub conflicts: u64,
+    /// Items left alone because they cannot be moved (see
+    /// [`MigrationOutcome::skipped`]).
+    pub skipped: u64,
+    /// Items deleted by someone else between the scan and their move.
+    pub vanished: u64,
+    /// Scan pages fully processed (each one checkpointed).
+    pub pages: u64,
+    /// `TransactWriteItems` requests sent, retries included.
+    pub transactions: u64,
+    /// Segments finished, including those finished by earlier runs.
+    pub segments_done: u32,
+    /// The number of scan segments.
+    pub total_segments: u32,
+}
+
+impl fmt::Display for MigrationProgress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} scanned, {} migrated, {} already current, {} conflicts, {} skipped, {} vanished; \
+             {} pages, {}/{} segments done",
+            self.scanned,
+            self.migrated,
+            self.already_current,
+            self.conflicts,
+            self.skipped,
+            self.vanished,
+            self.pages,
+            self.segments_done,
+            self.total_segments
+        )
+    }
+}
+
+/// An item a migration left alone, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkippedItem {
+    /// The item's primary key attributes as stored.
+    pub key: Item,
+    /// Why it was not moved: the item does not decode into the entity, its
+    /// key fits neither the current nor the previous format, or its
+    /// unchanged-condition would be longer than DynamoDB's 4 KB.
+    pub reason: String,
+}
+
+/// What a [`Migration::run`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MigrationOutcome {
+    /// The counts of this run.
+    pub progress: MigrationProgress,
+    /// The old keys of items whose new key was taken by another item
+    /// (typically written in the new format by code already deployed). Both
+    /// items are left as they are: decide which one to keep, then run the
+    /// migration again.
+    pub conflicts: Vec<Item>,
+    /// Items left alone, with the reason.
+    pub skipped: Vec<SkippedItem>,
+    /// Segments resumed from the checkpoint rather than started afresh.
+    pub resumed_segments: u32,
+    /// How long the run took.
+    pub elapsed: Duration,
+}
+
+impl<E: Entity> Migration<E> {
+    /// A migration of `E`'s items: 4 segments, 4 transactions in
+    /// flight per segment, pages of up to 1 MB (DynamoDB's default), no
+    /// checkpoint, [`BatchRetry::default`] for throttled and conflicting
+    /// transactions.
+    pub fn new() -> Self {
+        Migration {
+            segments: 4,
+            concurrency: 4,
+            group_size: 25,
+            page_size: None,
+            checkpoint: None,
+            progress: None,
+            retry: BatchRetry::default(),
+            entity: PhantomData,
+        }
+    }
+
+    /// Scans in `segments` parallel segments (1 to 1,000,000). A checkpoint
+    /// is tied to its segment count: resume with the same one.
+    pub fn segments(mut self, segments: u32) -> Self {
+        self.segments = segments;
+        self
+    }
+
+    /// Sends up to `concurrency` transactions at once, over all segments
+    /// (at least 1; default 4). The scans of the segments run in parallel
+    /// regardless.
+    pub fn concurrency(mut self, concurrency: usize) -> Self {
+        self.concurrency = concurrency.max(1);
+        self
+    }
+
+    /// Moves up to `items` items in one `TransactWriteItems` (1 to 50: a
+    /// move is two actions, and a transaction holds 100), within 4 MB.
+    /// Each item still moves atomically; a group is just fewer requests.
+    /// When a condition of a group fails (an item changed, or its new key is
+    /// taken), nothing of it is applied and its items are moved one by one,
+    /// each in its own transaction. Default 25.
+    pub fn group_size(mut self, items: usize) -> Self {
+        self.group_size = items.clamp(1, MAX_TRANSACTION_ACTIONS / 2);
+        self
+    }
+
+    /// DynamoDB's `Limit` on each scan page: items evaluated per request
+    /// (before the type filter), so smaller pages checkpoint more often.
+    pub fn page_size(mut self, items: u32) -> Self {
+        self.page_size = Some(items);
+        self
+    }
+
+    /// Keeps the checkpoint in the JSON file at `path`, written (atomically,
+    /// through a temporary file and a rename) after each processed page. If
+    /// the file exists, the run resumes from it; once every segment is done,
+    /// running again does nothing until the file is removed.
+    pub fn checkpoint_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.checkpoint = Some(path.into());
+        self
+    }
+
+    /// Calls `callback` with the counts so far after each item and page.
+    /// It runs on the migration's task: keep it quick.
+    pub fn on_progress(
+        mut self,
+        callback: impl Fn(&MigrationProgress) + Send + Sync + 'static,
+    ) -> Self {
+        self.progress = Some(Arc::new(callback));
+        self
+    }
+
+    /// How transactions that are throttled, conflict with another
+    /// transaction or fail with a server error are retried.
+    pub fn retry(mut self, retry: BatchRetry) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// Runs the migration on `table` to the end of every segment.
+    ///
+    /// # Errors
+    ///
+    /// Before sending: [`Error::NoPreviousKeyFormat`],
+    /// [`Error::InvalidQuery`] for a segment count outside 1 to 1,000,000
+    /// or a page size of 0, and [`Error::MigrationCheckpoint`] when the
+    /// checkpoint cannot be read or belongs to another table, entity or
+    /// segment count. While running: [`Error::DynamoDb`] for a failed scan,
+    /// [`Error::MigrationFailed`] (with the item's key) when a move fails
+    /// after its retries, and [`Error::MigrationCheckpoint`] when the
+    /// checkpoint cannot be written. After an error, everything moved so far
+    /// stays moved; run again to resume.
+    pub async fn run(self, table: &Table) -> Result<MigrationOutcome, Error> {
+        let started = Instant::now();
+        let schema = E::SCHEMA;
+        if schema.previous_key.is_none() {
+            return Err(Error::NoPreviousKeyFormat {
+                entity: schema.type_name,
+            });
+        }
+        if !(1..=1_000_000).contains(&self.segments) {
+            return Err(Error::InvalidQuery {
+                reason: format!(
+                    "a migration scans in 1 to 1000000 segments, not {}",
+                    self.segments
+                ),
+            });
+        }
+        if self.page_size == Some(0) {
+            return Err(Error::InvalidQuery {
+                reason: "`page_size` must be at least 1".to_owned(),
+            });
+        }
+        let running = Running {
+            migration: self,
+            table,
+        };
+        let checkpoint = running.load_checkpoint()?;
+        let resumed_segments = checkpoint
+            .segments
+            .iter()
+            .filter(|segment| segment.pages > 0)
+            .count() as u32;
+        let segments_done = checkpoint
+            .segments
+            .iter()
+            .filter(|segment| segment.done)
+            .count() as u32;
+        let shared = Shared {
+            progress: Mutex::new(MigrationProgress {
+                segments_done,
+                total_segments: running.segments,
+                ..MigrationProgress::default()
+            }),
+            conflicts: Mutex::default(),
+            skipped: Mutex::default(),
+            checkpoint: Mutex::new(checkpoint),
+            permits: tokio::sync::Semaphore::new(running.concurrency),
+        };
+        futures::future::try_join_all((0..running.segments).map(|segment| {
+            running
+                .run_segment(segment, &shared)
+                .instrument(tracing::debug_span!("stamp.migration.segment", segment))
+        }))
+        .await?;
+        let progress = shared.progress.into_inner().expect("not poisoned");
+        Ok(MigrationOutcome {
+            progress,
+            conflicts: shared.conflicts.into_inner().expect("not poisoned"),
+            skipped: shared.skipped.into_inner().expect("not poisoned"),
+            resumed_segments,
+            elapsed: started.elapsed(),
+        })
+    }
+}
+
+impl<E: Entity> Default for Migration<E> {
+    fn default() -> Self {
+        Migration::new()
+    }
+}

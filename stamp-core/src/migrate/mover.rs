@@ -1,0 +1,267 @@
+//! A running migration: each segment scanned page by page from its
+//! checkpoint, each scanned item planned (current, to move, or skipped).
+
+use std::ops::Deref;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
+
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+
+use tracing::Instrument;
+
+use super::checkpoint::CheckpointFile;
+use super::moves::Move;
+use super::{Migration, MigrationProgress, SkippedItem};
+use crate::expression::{MAX_EXPRESSION_BYTES, Placeholders};
+use crate::item::size::item_size;
+use crate::ops::write::unchanged_condition;
+use crate::request::retry::{Backoff, is_retryable};
+use crate::request::span::{record_capacity, record_items, request_span};
+use crate::{Entity, Error, Item, Table};
+
+/// A migration given its table by [`Migration::run`].
+pub(super) struct Running<'a, E> {
+    pub(super) migration: Migration<E>,
+    pub(super) table: &'a Table,
+}
+
+impl<E> Deref for Running<'_, E> {
+    type Target = Migration<E>;
+
+    fn deref(&self) -> &Migration<E> {
+        &self.migration
+    }
+}
+
+/// The state shared by the segments of one run.
+pub(super) struct Shared {
+    pub(super) progress: Mutex<MigrationProgress>,
+    pub(super) conflicts: Mutex<Vec<Item>>,
+    pub(super) skipped: Mutex<Vec<SkippedItem>>,
+    pub(super) checkpoint: Mutex<CheckpointFile>,
+    /// One permit per transaction in flight.
+    pub(super) permits: tokio::sync::Semaphore,
+}
+
+/// What to do with one scanned item.
+pub(super) enum Plan {
+    /// It is at its current key.
+    Current,
+    /// Move it to this new key (partition key, sort key).
+    Move(String, String),
+    /// Leave it, for this reason.
+    Skip(String),
+}
+
+/// How one transaction ended.
+pub(super) enum Sent {
+    Moved,
+    /// A condition failed: a new key is taken, or an item changed or is
+    /// gone.
+    ConditionFailed,
+    /// Worth sending again after a delay.
+    Retry(Error),
+    /// Not worth sending again.
+    Fatal(Error),
+}
+
+impl<E: Entity> Running<'_, E> {
+    pub(super) fn report(&self, shared: &Shared, update: impl FnOnce(&mut MigrationProgress)) {
+        let snapshot = {
+            let mut progress = shared.progress.lock().expect("not poisoned");
+            update(&mut progress);
+            progress.clone()
+        };
+        if let Some(callback) = &self.progress {
+            callback(&snapshot);
+        }
+    }
+
+    /// Processes one segment page by page from its checkpoint.
+    pub(super) async fn run_segment(&self, segment: u32, shared: &Shared) -> Result<(), Error> {
+        let (done, start) = {
+            let checkpoint = shared.checkpoint.lock().expect("not poisoned");
+            let state = &checkpoint.segments[segment as usize];
+            (state.done, state.last_evaluated_key.clone())
+        };
+        if done {
+            return Ok(());
+        }
+        let mut start: Option<Item> = start.map(|key| {
+            key.into_iter()
+                .map(|(name, value)| (name, AttributeValue::from(value)))
+                .collect()
+        });
+        loop {
+            let (items, next) = self.scan_page(segment, start.take()).await?;
+            self.report(shared, |progress| progress.scanned += items.len() as u64);
+            let moved = AtomicU64::new(0);
+            self.move_page(items, shared, &moved).await?;
+            let moved = moved.into_inner();
+            let finished = next.is_none();
+            {
+                let mut checkpoint = shared.checkpoint.lock().expect("not poisoned");
+                let state = &mut checkpoint.segments[segment as usize];
+                state.pages += 1;
+                state.migrated += moved;
+                state.done = finished;
+                state.last_evaluated_key = next.clone().map(|key| {
+                    key.into_iter()
+                        .map(|(name, value)| (name, serde_dynamo::AttributeValue::from(value)))
+                        .collect()
+                });
+                self.save_checkpoint(&checkpoint)?;
+            }
+            self.report(shared, |progress| {
+                progress.pages += 1;
+                if finished {
+                    progress.segments_done += 1;
+                }
+            });
+            match next {
+                Some(key) => start = Some(key),
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// One page of the segment: the entity's items and the
+    /// `LastEvaluatedKey`. Throttled and failed requests are retried under
+    /// the migration's [`BatchRetry`].
+    async fn scan_page(
+        &self,
+        segment: u32,
+        start: Option<Item>,
+    ) -> Result<(Vec<Item>, Option<Item>), Error> {
+        let schema = E::SCHEMA;
+        let mut placeholders = Placeholders::default();
+        let filter = format!(
+            "{} = {}",
+            placeholders.name(schema.type_attribute),
+            placeholders.add_value(AttributeValue::S(schema.type_name.to_owned()))
+        );
+        let parallel = self.segments > 1;
+        let span = request_span("Scan", self.table.name(), schema.type_name, "", None);
+        let request = self
+            .table
+            .client()
+            .scan()
+            .table_name(self.table.name())
+            .filter_expression(filter)
+            .set_expression_attribute_names(placeholders.names())
+            .set_expression_attribute_values(placeholders.values())
+            .set_limit(
+                self.page_size
+                    .map(|limit| limit.min(i32::MAX as u32) as i32),
+            )
+            .set_segment(parallel.then_some(segment as i32))
+            .set_total_segments(parallel.then_some(self.segments as i32))
+            .consistent_read(true)
+            .set_exclusive_start_key(start)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total);
+        let mut backoff = Backoff::new(self.retry);
+        let output = loop {
+            match request.clone().send().instrument(span.clone()).await {
+                Ok(output) => break output,
+                Err(error) => {
+                    if !(is_retryable(&error) && backoff.wait().await) {
+                        return Err(Error::dynamodb("Scan", self.table.name(), error));
+                    }
+                }
+            }
+        };
+        record_items(&span, output.count);
+        record_capacity(&span, output.consumed_capacity.as_ref());
+        Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
+    }
+
+    /// Decides what to do with a stored item of the entity.
+    fn plan(item: &Item) -> Plan {
+        let schema = E::SCHEMA;
+        let stored = |name: &str| match item.get(name) {
+            Some(AttributeValue::S(value)) => Some(value.as_str()),
+            _ => None,
+        };
+        let (Some(partition_key), Some(sort_key)) = (
+            stored(schema.partition_key.name),
+            stored(schema.sort_key.name),
+        ) else {
+            return Plan::Skip("its key attributes are not strings".to_owned());
+        };
+        let entity = match E::from_item(item.clone()) {
+            Ok(entity) => entity,
+            Err(error) => return Plan::Skip(format!("it cannot be read: {error}")),
+        };
+        let (current_pk, current_sk) = match entity.primary_key() {
+            Ok(key) => key.into_parts(),
+            Err(error) => return Plan::Skip(format!("its current key cannot be built: {error}")),
+        };
+        if current_pk == partition_key && current_sk == sort_key {
+            return Plan::Current;
+        }
+        match entity.previous_primary_key() {
+            Ok(Some(previous))
+                if previous.partition_key() == partition_key && previous.sort_key() == sort_key =>
+            {
+                Plan::Move(current_pk, current_sk)
+            }
+            Ok(_) => Plan::Skip(format!(
+                "its key fits neither the current format (it would be {} = {current_pk:?}, {} = {current_sk:?}) nor the previous one",
+                schema.partition_key.name, schema.sort_key.name
+            )),
+            Err(error) => Plan::Skip(format!("its previous key cannot be built: {error}")),
+        }
+    }
+
+    /// What to do with `item`: `Err(())` once it is reported (current,
+    /// skipped), or the move to send.
+    pub(super) fn prepare(&self, item: Item, shared: &Shared) -> Result<Move, ()> {
+        let schema = E::SCHEMA;
+        let old_key = crate::item::check::key_of(schema, &item);
+        let skip = |reason: String| {
+            shared
+                .skipped
+                .lock()
+                .expect("not poisoned")
+                .push(SkippedItem {
+                    key: old_key.clone(),
+                    reason,
+                });
+            self.report(shared, |progress| progress.skipped += 1);
+        };
+        let (new_pk, new_sk) = match Self::plan(&item) {
+            Plan::Current => {
+                self.report(shared, |progress| progress.already_current += 1);
+                return Err(());
+            }
+            Plan::Skip(reason) => {
+                skip(reason);
+                return Err(());
+            }
+            Plan::Move(new_pk, new_sk) => (new_pk, new_sk),
+        };
+        let unchanged = unchanged_condition(schema, &item);
+        if unchanged.expression.len() > MAX_EXPRESSION_BYTES {
+            skip(format!(
+                "it has {} attributes, too many to compare in a condition of at most {MAX_EXPRESSION_BYTES} bytes",
+                item.len()
+            ));
+            return Err(());
+        }
+        let mut new_item = item.clone();
+        new_item.insert(
+            schema.partition_key.name.to_owned(),
+            AttributeValue::S(new_pk),
+        );
+        new_item.insert(schema.sort_key.name.to_owned(), AttributeValue::S(new_sk));
+        // The put, the key and the condition's values, which repeat the item.
+        let size = 2 * item_size(&item) + item_size(&old_key);
+        Ok(Move {
+            old_key,
+            old_item: item,
+            new_item,
+            unchanged,
+            size,
+        })
+    }
+}

@@ -1,0 +1,283 @@
+//! Moves in `TransactWriteItems`: grouped, with a per-item fallback that
+//! reads both keys to learn why a condition failed.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{Delete, Get, Put, TransactGetItem, TransactWriteItem};
+use futures::{TryStreamExt, stream};
+use tracing::Instrument;
+
+use super::mover::{Running, Sent, Shared};
+use crate::item::size::MAX_TRANSACTION_BYTES;
+use crate::ops::write::Placed;
+use crate::request::retry::{Backoff, is_retryable};
+use crate::request::span::request_span;
+use crate::{Entity, Error, Item};
+
+/// One item's move: its old key and item, the item under its new key, and
+/// the condition that it is unchanged.
+pub(super) struct Move {
+    pub(super) old_key: Item,
+    pub(super) old_item: Item,
+    pub(super) new_item: Item,
+    pub(super) unchanged: Placed,
+    /// What it adds to a transaction's size, in bytes.
+    pub(super) size: usize,
+}
+
+impl<E: Entity> Running<'_, E> {
+    /// Moves the items of one page in groups of up to `group_size` per
+    /// transaction.
+    pub(super) async fn move_page(
+        &self,
+        items: Vec<Item>,
+        shared: &Shared,
+        moved: &AtomicU64,
+    ) -> Result<(), Error> {
+        let moves: Vec<Move> = items
+            .into_iter()
+            .filter_map(|item| self.prepare(item, shared).ok())
+            .collect();
+        let mut groups: Vec<Vec<Move>> = Vec::new();
+        let mut bytes = 0;
+        for mv in moves {
+            let full = groups.last().is_none_or(|group| {
+                group.len() >= self.group_size || bytes + mv.size > MAX_TRANSACTION_BYTES
+            });
+            if full {
+                groups.push(Vec::new());
+                bytes = 0;
+            }
+            bytes += mv.size;
+            groups.last_mut().expect("pushed above").push(mv);
+        }
+        stream::iter(groups.into_iter().map(Ok))
+            .try_for_each_concurrent(self.concurrency, |group| {
+                self.move_group(group, shared, moved)
+            })
+            .await
+    }
+
+    /// Sends one group's moves in one transaction; when a condition fails,
+    /// moves its items one by one instead.
+    async fn move_group(
+        &self,
+        group: Vec<Move>,
+        shared: &Shared,
+        moved: &AtomicU64,
+    ) -> Result<(), Error> {
+        let schema = E::SCHEMA;
+        if group.len() == 1 {
+            let mv = group.into_iter().next().expect("one move");
+            return self.move_item(mv, shared, moved).await;
+        }
+        let mut backoff = Backoff::new(self.retry);
+        loop {
+            self.report(shared, |progress| progress.transactions += 1);
+            match self.send_moves(&group, shared).await {
+                Sent::Moved => {
+                    moved.fetch_add(group.len() as u64, Ordering::Relaxed);
+                    self.report(shared, |progress| progress.migrated += group.len() as u64);
+                    return Ok(());
+                }
+                Sent::ConditionFailed => {
+                    for mv in group {
+                        self.move_item(mv, shared, moved).await?;
+                    }
+                    return Ok(());
+                }
+                Sent::Retry(_) if backoff.wait().await => {}
+                Sent::Retry(error) | Sent::Fatal(error) => {
+                    return Err(Error::MigrationFailed {
+                        entity: schema.type_name,
+                        key: group[0].old_key.clone(),
+                        source: Box::new(error),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Moves one item in its own transaction, until it is moved or found
+    /// current, conflicting, gone or unmovable.
+    async fn move_item(&self, mv: Move, shared: &Shared, moved: &AtomicU64) -> Result<(), Error> {
+        let schema = E::SCHEMA;
+        let old_key = mv.old_key.clone();
+        let failed = |source: Error| Error::MigrationFailed {
+            entity: schema.type_name,
+            key: old_key.clone(),
+            source: Box::new(source),
+        };
+        let mut mv = mv;
+        let mut backoff = Backoff::new(self.retry);
+        loop {
+            self.report(shared, |progress| progress.transactions += 1);
+            match self.send_moves(std::slice::from_ref(&mv), shared).await {
+                Sent::Moved => {
+                    moved.fetch_add(1, Ordering::Relaxed);
+                    self.report(shared, |progress| progress.migrated += 1);
+                    return Ok(());
+                }
+                Sent::ConditionFailed => {
+                    // Look at both keys as of one moment to learn why.
+                    let new_key = crate::item::check::key_of(schema, &mv.new_item);
+                    let (old_now, new_now) = self
+                        .read_both(&mv.old_key, &new_key)
+                        .await
+                        .map_err(failed)?;
+                    match (old_now, new_now) {
+                        (None, Some(_)) => {
+                            // Moved already, by an earlier attempt whose answer was lost.
+                            self.report(shared, |progress| progress.already_current += 1);
+                            return Ok(());
+                        }
+                        (None, None) => {
+                            self.report(shared, |progress| progress.vanished += 1);
+                            return Ok(());
+                        }
+                        (Some(_), Some(_)) => {
+                            shared
+                                .conflicts
+                                .lock()
+                                .expect("not poisoned")
+                                .push(mv.old_key);
+                            self.report(shared, |progress| progress.conflicts += 1);
+                            return Ok(());
+                        }
+                        (Some(changed), None) => {
+                            // Written meanwhile: move the item as it is now.
+                            match self.prepare(changed, shared) {
+                                Ok(fresh) => mv = fresh,
+                                Err(()) => return Ok(()),
+                            }
+                            if !backoff.spend() {
+                                return Err(failed(Error::ConditionFailed {
+                                    entity: schema.type_name,
+                                    key: crate::ItemKey::of::<E>(&old_key),
+                                    item: Box::new(mv.old_item),
+                                }));
+                            }
+                        }
+                    }
+                }
+                Sent::Retry(error) => {
+                    if !backoff.wait().await {
+                        return Err(failed(error));
+                    }
+                }
+                Sent::Fatal(error) => return Err(failed(error)),
+            }
+        }
+    }
+
+    /// Sends moves in one transaction: for each, a put under the new key if
+    /// it is free and a delete of the old key if the item is unchanged.
+    async fn send_moves(&self, moves: &[Move], shared: &Shared) -> Sent {
+        let schema = E::SCHEMA;
+        let table = self.table.name();
+        let mut request = self.table.client().transact_write_items();
+        for mv in moves {
+            let put = Put::builder()
+                .table_name(table)
+                .set_item(Some(mv.new_item.clone()))
+                .condition_expression("attribute_not_exists(#pk)")
+                .expression_attribute_names("#pk", schema.partition_key.name)
+                .build()
+                .expect("table and item are set");
+            let delete = Delete::builder()
+                .table_name(table)
+                .set_key(Some(mv.old_key.clone()))
+                .condition_expression(mv.unchanged.expression.clone())
+                .set_expression_attribute_names(mv.unchanged.placeholders.names())
+                .set_expression_attribute_values(mv.unchanged.placeholders.values())
+                .build()
+                .expect("table, key and condition are set");
+            request = request
+                .transact_items(TransactWriteItem::builder().put(put).build())
+                .transact_items(TransactWriteItem::builder().delete(delete).build());
+        }
+        let span = request_span(
+            "TransactWriteItems",
+            table,
+            schema.type_name,
+            "",
+            Some(2 * moves.len()),
+        );
+        let permit = shared.permits.acquire().await.expect("never closed");
+        let result = request.send().instrument(span).await;
+        drop(permit);
+        match result {
+            Ok(_) => Sent::Moved,
+            Err(error) => {
+                let codes: Vec<String> = match error.as_service_error() {
+                    Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => {
+                        cancelled
+                            .cancellation_reasons()
+                            .iter()
+                            .map(|reason| reason.code().unwrap_or("None").to_owned())
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                };
+                if codes.iter().any(|code| code == "ConditionalCheckFailed") {
+                    Sent::ConditionFailed
+                } else if codes.iter().any(|code| {
+                    matches!(
+                        code.as_str(),
+                        "TransactionConflict" | "ThrottlingError" | "ProvisionedThroughputExceeded"
+                    )
+                }) || is_retryable(&error)
+                {
+                    Sent::Retry(Error::dynamodb("TransactWriteItems", table, error))
+                } else {
+                    Sent::Fatal(Error::dynamodb("TransactWriteItems", table, error))
+                }
+            }
+        }
+    }
+
+    /// Both keys' items as of one moment (`TransactGetItems`).
+    async fn read_both(
+        &self,
+        old_key: &Item,
+        new_key: &Item,
+    ) -> Result<(Option<Item>, Option<Item>), Error> {
+        let table = self.table.name();
+        let get = |key: &Item| {
+            TransactGetItem::builder()
+                .get(
+                    Get::builder()
+                        .table_name(table)
+                        .set_key(Some(key.clone()))
+                        .build()
+                        .expect("table and key are set"),
+                )
+                .build()
+        };
+        let output = self
+            .table
+            .client()
+            .transact_get_items()
+            .transact_items(get(old_key))
+            .transact_items(get(new_key))
+            .send()
+            .instrument(request_span(
+                "TransactGetItems",
+                table,
+                E::SCHEMA.type_name,
+                "",
+                Some(2),
+            ))
+            .await
+            .map_err(|error| Error::dynamodb("TransactGetItems", table, error))?;
+        let mut items = output
+            .responses
+            .unwrap_or_default()
+            .into_iter()
+            .map(|response| response.item.filter(|item| !item.is_empty()));
+        let old = items.next().flatten();
+        let new = items.next().flatten();
+        Ok((old, new))
+    }
+}

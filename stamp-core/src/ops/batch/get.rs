@@ -1,0 +1,208 @@
+//! [`BatchGet`]: items of one entity by primary key in `BatchGetItem`
+//! requests of at most 100 keys, returned in the order of the keys.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html>.
+
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::sync::atomic::AtomicBool;
+
+use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
+use futures::{StreamExt, stream};
+use tracing::Instrument;
+
+use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
+use crate::item::size::MAX_BATCH_GET_KEYS;
+use crate::request::retry::is_retryable;
+use crate::request::span::{record_capacities, request_span};
+use crate::{BatchRetry, Entity, Error, Item, PrimaryKey, Table};
+
+/// A batch get of items of entity `E` by primary key, built by
+/// [`BatchGet::new`]. Nothing is sent until [`send`](Self::send) names the
+/// table.
+///
+/// `send` splits the keys into `BatchGetItem` requests of at most 100
+/// keys, runs up to [`max_concurrency`](Self::max_concurrency) of them at
+/// once, retries unprocessed keys and throttled requests under
+/// [`BatchRetry`], and returns one `Option<E>` per key, in the order of the
+/// keys (`None` when there is no such item).
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html>.
+///
+/// # Example
+///
+/// ```ignore
+/// let keys = skus.iter().map(|sku| Product::key(sku)).collect::<Result<Vec<_>, _>>()?;
+/// let products: Vec<Option<Product>> = BatchGet::new(keys).send(&table).await?;
+/// ```
+pub struct BatchGet<E> {
+    keys: Vec<PrimaryKey<E>>,
+    consistent_read: bool,
+    max_concurrency: usize,
+    retry: BatchRetry,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> std::fmt::Debug for BatchGet<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchGet")
+            .field("entity", &std::any::type_name::<E>())
+            .field("keys", &self.keys.len())
+            .field("consistent_read", &self.consistent_read)
+            .field("max_concurrency", &self.max_concurrency)
+            .field("retry", &self.retry)
+            .finish()
+    }
+}
+
+impl<E: Entity> BatchGet<E> {
+    /// A batch get of `keys`; [`send`](Self::send) returns the items in the
+    /// order of the keys.
+    pub fn new(keys: impl IntoIterator<Item = PrimaryKey<E>>) -> Self {
+        BatchGet {
+            keys: keys.into_iter().collect(),
+            consistent_read: false,
+            max_concurrency: DEFAULT_BATCH_CONCURRENCY,
+            retry: BatchRetry::default(),
+            entity: PhantomData,
+        }
+    }
+
+    /// Reads with strong consistency (twice the read capacity).
+    pub fn consistent_read(mut self) -> Self {
+        self.consistent_read = true;
+        self
+    }
+
+    /// How many requests run at once, at least 1. Default
+    /// [`DEFAULT_BATCH_CONCURRENCY`] (4).
+    pub fn max_concurrency(mut self, requests: usize) -> Self {
+        self.max_concurrency = requests.max(1);
+        self
+    }
+
+    /// How unprocessed keys and throttled requests are retried. Default
+    /// [`BatchRetry::default`].
+    pub fn retry(mut self, retry: BatchRetry) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// Reads the items from `table`: one `Option<E>` per key, in the order of the keys.
+    /// No key sends nothing.
+    ///
+    /// # Errors
+    ///
+    /// Before sending: [`Error::DuplicateBatchKey`]. After:
+    /// [`Error::UnprocessedKeys`] with exactly the keys not read and the
+    /// items that were, and the errors of [`Entity::from_item`].
+    pub async fn send(self, table: &Table) -> Result<Vec<Option<E>>, Error> {
+        let schema = E::SCHEMA;
+        let mut positions: HashMap<(String, String), usize> =
+            HashMap::with_capacity(self.keys.len());
+        for (position, key) in self.keys.iter().enumerate() {
+            let identity = (key.partition_key().to_owned(), key.sort_key().to_owned());
+            if positions.insert(identity, position).is_some() {
+                return Err(Error::DuplicateBatchKey {
+                    operation: "BatchGetItem",
+                    entity: schema.type_name,
+                    key: key.to_attribute_map(),
+                });
+            }
+        }
+        let maps: Vec<Item> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();
+        let stop = AtomicBool::new(false);
+        let outcomes: Vec<GroupOutcome<Item>> = stream::iter(
+            chunks(maps, |_| 0, MAX_BATCH_GET_KEYS, usize::MAX)
+                .into_iter()
+                .map(|group| self.read_group(table, group, &stop)),
+        )
+        .buffer_unordered(self.max_concurrency)
+        .collect()
+        .await;
+
+        let mut found: Vec<Option<Item>> = vec![None; self.keys.len()];
+        let mut unprocessed = Vec::new();
+        let mut cause = None;
+        let mut attempts = 0;
+        for outcome in outcomes {
+            attempts = attempts.max(outcome.attempts);
+            unprocessed.extend(outcome.unprocessed);
+            cause = cause.or(outcome.cause);
+            for item in outcome.found {
+                let identity = key_values(schema.partition_key.name, schema.sort_key.name, &item);
+                if let Some(&position) = positions.get(&identity) {
+                    found[position] = Some(item);
+                }
+            }
+        }
+        if !unprocessed.is_empty() {
+            return Err(Error::UnprocessedKeys {
+                table: table.name().to_owned(),
+                entity: schema.type_name,
+                attempts,
+                keys: unprocessed,
+                items: found.into_iter().flatten().collect(),
+                cause,
+            });
+        }
+        found
+            .into_iter()
+            .map(|item| item.map(E::from_item).transpose())
+            .collect()
+    }
+
+    /// Reads one group of at most 100 keys, retrying what is left.
+    async fn read_group(
+        &self,
+        table: &Table,
+        pending: Vec<Item>,
+        stop: &AtomicBool,
+    ) -> GroupOutcome<Item> {
+        let name = table.name();
+        let consistent_read = self.consistent_read;
+        run_group(
+            ("BatchGetItem", name),
+            self.retry,
+            stop,
+            pending,
+            |pending| async move {
+                let count = pending.len();
+                let keys = KeysAndAttributes::builder()
+                    .set_keys(Some(pending))
+                    .set_consistent_read(consistent_read.then_some(true))
+                    .build()
+                    .expect("the keys are set");
+                let span = request_span("BatchGetItem", name, E::SCHEMA.type_name, "", Some(count));
+                let result = table
+                    .client()
+                    .batch_get_item()
+                    .request_items(name, keys)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .send()
+                    .instrument(span.clone())
+                    .await;
+                match result {
+                    Ok(mut response) => {
+                        record_capacities(&span, response.consumed_capacity.as_deref());
+                        let found = response
+                            .responses
+                            .as_mut()
+                            .and_then(|responses| responses.remove(name))
+                            .unwrap_or_default();
+                        let left = response
+                            .unprocessed_keys
+                            .as_mut()
+                            .and_then(|unprocessed| unprocessed.remove(name))
+                            .map(|keys| keys.keys)
+                            .unwrap_or_default();
+                        Sent::Answered { left, found }
+                    }
+                    Err(error) if is_retryable(&error) => Sent::Retryable(error.into()),
+                    Err(error) => Sent::Failed(error.into()),
+                }
+            },
+        )
+        .await
+    }
+}

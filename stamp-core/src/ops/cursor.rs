@@ -1,0 +1,189 @@
+//! [`Cursor`]: an opaque, URL-safe position in a query or scan.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+
+use crate::{Error, Item};
+
+/// Where the next page of a query starts: the `LastEvaluatedKey` (with the
+/// table's keys too on a GSI) and a fingerprint of the query it came from.
+/// It is URL-safe base64, to hand to a client and take back.
+///
+/// A cursor only works with the query that produced it;
+/// [`Error::CursorMismatch`] otherwise. A cursor comes back from an
+/// untrusted client, so before anything is sent its key is checked against
+/// the query: at most [`MAX_CURSOR_LEN`](crate::MAX_CURSOR_LEN)
+/// bytes, exactly the expected key attributes, the query's partition, a
+/// and a sort key inside the query's condition;
+/// [`Error::InvalidCursor`] otherwise.
+///
+/// On a table with a signing key
+/// ([`Table::with_cursor_key`](crate::Table::with_cursor_key)) the text is
+/// `<payload>.<signature>`: the payload as above, and the HMAC-SHA256
+/// (RFC 2104) of the payload's text under that key, both URL-safe base64
+/// without padding. Such a table checks the signature first, in constant
+/// time, and refuses an unsigned cursor, a changed one and one signed with
+/// another key with [`Error::InvalidCursor`], before anything else is read
+/// from it and before anything is sent. Without a key a cursor is the
+/// payload alone; a table without a key ignores a signature, so that
+/// turning signing off does not break live cursors (the checks of the
+/// payload still apply).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Cursor(String);
+
+/// The secret a table signs its cursors with (HMAC-SHA256). Cheap to
+/// clone; its `Debug` output does not show the key.
+#[derive(Clone)]
+pub(crate) struct CursorKey(Arc<[u8]>);
+
+impl CursorKey {
+    pub(crate) fn new(key: Vec<u8>) -> Self {
+        CursorKey(Arc::from(key))
+    }
+
+    /// The MAC of a cursor's payload text, with a context string so that
+    /// the key's MACs for other purposes cannot pass as cursors.
+    fn mac(&self, payload: &str) -> Hmac<Sha256> {
+        let mut mac =
+            Hmac::<Sha256>::new_from_slice(&self.0).expect("HMAC takes a key of any length");
+        mac.update(b"stamp cursor v1\0");
+        mac.update(payload.as_bytes());
+        mac
+    }
+}
+
+impl fmt::Debug for CursorKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("CursorKey(<redacted>)")
+    }
+}
+
+/// A 64-bit FNV-1a hash of the parts of a query a cursor depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fingerprint(u64);
+
+impl Fingerprint {
+    pub(crate) fn of(parts: &[&str]) -> Self {
+        let mut hash: u64 = 0xcbf29ce484222325;
+        for part in parts {
+            for byte in part.bytes().chain([0xff]) {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x100000001b3);
+            }
+        }
+        Fingerprint(hash)
+    }
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Content {
+    /// The query fingerprint, in hex.
+    q: String,
+    /// The key attributes, all strings.
+    k: HashMap<String, String>,
+}
+
+impl Cursor {
+    /// The cursor of `key` for the query of `fingerprint`, signed with
+    /// `signing` when there is one.
+    pub(crate) fn encode(
+        fingerprint: &Fingerprint,
+        signing: Option<&CursorKey>,
+        key: &Item,
+    ) -> Result<Self, Error> {
+        let k = key
+            .iter()
+            .map(|(name, value)| match value {
+                AttributeValue::S(text) => Ok((name.clone(), text.clone())),
+                other => Err(Error::InvalidCursor {
+                    reason: format!("key attribute `{name}` is {other:?}, not a string"),
+                }),
+            })
+            .collect::<Result<_, _>>()?;
+        let content = Content {
+            q: format!("{:016x}", fingerprint.0),
+            k,
+        };
+        let json = serde_json::to_vec(&content).expect("a map of strings serializes");
+        let payload = URL_SAFE_NO_PAD.encode(json);
+        Ok(Cursor(match signing {
+            Some(signing) => {
+                let tag = signing.mac(&payload).finalize().into_bytes();
+                format!("{payload}.{}", URL_SAFE_NO_PAD.encode(tag))
+            }
+            None => payload,
+        }))
+    }
+
+    /// The key of this cursor, after checking its length, its signature
+    /// (when `signing` is given) and that it comes from the query of
+    /// `fingerprint`. The key itself is checked by the query.
+    pub(crate) fn decode(
+        &self,
+        fingerprint: &Fingerprint,
+        signing: Option<&CursorKey>,
+    ) -> Result<Item, Error> {
+        let invalid = |reason: String| Error::InvalidCursor { reason };
+        if self.0.len() > crate::ops::query::MAX_CURSOR_LEN {
+            return Err(invalid(format!(
+                "{} bytes, more than a cursor can be ({})",
+                self.0.len(),
+                crate::ops::query::MAX_CURSOR_LEN
+            )));
+        }
+        let (payload, signature) = match self.0.split_once('.') {
+            Some((payload, signature)) => (payload, Some(signature)),
+            None => (self.0.as_str(), None),
+        };
+        if let Some(signing) = signing {
+            let signature = signature.ok_or_else(|| {
+                invalid("not signed, and this table signs its cursors".to_owned())
+            })?;
+            let tag = URL_SAFE_NO_PAD
+                .decode(signature)
+                .map_err(|error| invalid(format!("signature not URL-safe base64: {error}")))?;
+            signing.mac(payload).verify_slice(&tag).map_err(|_| {
+                invalid(
+                    "the signature does not match: the cursor was changed or signed with another key"
+                        .to_owned(),
+                )
+            })?;
+        }
+        let json = URL_SAFE_NO_PAD
+            .decode(payload)
+            .map_err(|error| invalid(format!("not URL-safe base64: {error}")))?;
+        let content: Content = serde_json::from_slice(&json)
+            .map_err(|error| invalid(format!("not a Stamp cursor: {error}")))?;
+        if content.q != format!("{:016x}", fingerprint.0) {
+            return Err(Error::CursorMismatch);
+        }
+        Ok(content
+            .k
+            .into_iter()
+            .map(|(name, text)| (name, AttributeValue::S(text)))
+            .collect())
+    }
+
+    /// The cursor's text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A cursor from text a client sent back. Checked when it is used.
+    pub fn from_text(text: impl Into<String>) -> Self {
+        Cursor(text.into())
+    }
+}
+
+impl fmt::Display for Cursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}

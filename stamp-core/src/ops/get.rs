@@ -1,0 +1,61 @@
+//! Reading one item by primary key: `GetItem`, eventually or strongly
+//! consistent.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
+
+use tracing::Instrument;
+
+use crate::request::span::{record_items, request_span};
+use crate::{Entity, Error, PrimaryKey, Table};
+
+impl Table {
+    /// Reads the item with primary key `key` with an eventually consistent
+    /// `GetItem` (half a read unit per 4 KB). `Ok(None)` when there is no
+    /// such item.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Entity::from_item`], and [`Error::DynamoDb`] for what
+    /// the service returns.
+    pub async fn get<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
+        self.get_item(key, false).await
+    }
+
+    /// As [`get`](Self::get), with a strongly consistent read
+    /// (`ConsistentRead = true`): it reflects every write that succeeded
+    /// before it, and costs one read unit per 4 KB, twice an eventually
+    /// consistent read ("Read consistency", Amazon DynamoDB Developer Guide).
+    ///
+    /// # Errors
+    ///
+    /// As [`get`](Self::get).
+    pub async fn get_consistent<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
+        self.get_item(key, true).await
+    }
+
+    async fn get_item<E: Entity>(
+        &self,
+        key: &PrimaryKey<E>,
+        consistent: bool,
+    ) -> Result<Option<E>, Error> {
+        let span = request_span("GetItem", self.name(), E::SCHEMA.type_name, "", None);
+        async {
+            let output = self
+                .client()
+                .get_item()
+                .table_name(self.name())
+                .set_key(Some(key.to_attribute_map()))
+                .set_consistent_read(consistent.then_some(true))
+                .send()
+                .await
+                .map_err(|error| Error::dynamodb("GetItem", self.name(), error))?;
+            let item = output.item.map(E::from_item).transpose()?;
+            record_items(&tracing::Span::current(), i32::from(item.is_some()));
+            Ok(item)
+        }
+        .instrument(span)
+        .await
+    }
+}

@@ -1,0 +1,323 @@
+//! Typed queries on the table or a GSI: a partition key, a sort-key
+//! condition on a leading prefix of the sort-key fields, options, pages with
+//! opaque cursors, and streams across pages.
+//!
+//! The builder is here; [`range`] renders the sort-key condition, [`plan`]
+//! the whole request (and checks a cursor), [`send`] sends pages and
+//! streams.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.html>.
+
+use std::marker::PhantomData;
+
+use crate::expression::Condition;
+use crate::ops::cursor::Cursor;
+use crate::{Entity, Error, IndexSchema, Item, KeyTemplate, Projection};
+
+mod plan;
+mod range;
+mod send;
+
+pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
+pub use send::Page;
+
+use range::{Bound, SortCondition, inclusive_upper};
+
+/// The longest cursor text accepted: the four key attributes at DynamoDB's
+/// limits (2 × 2048 + 2 × 1024 bytes, escaped as JSON and in base64) fit
+/// well within it.
+pub const MAX_CURSOR_LEN: usize = 32 * 1024;
+
+/// A query of entity `E` on index `INDEX` (0: the table), decoding items
+/// into `O`. Built by the generated `E::query(…)` / `E::query_gsiN(…)`;
+/// nothing is sent until [`send`](Self::send), [`stream`](Self::stream) or
+/// [`count`](Self::count).
+///
+/// The query is scoped to the entity: its sort key condition always stays
+/// within the literal prefix of the entity's sort-key template (such as
+/// `ORDER#`), and a filter on the type attribute (`Type = :type`) drops the
+/// items of other entities whose keys share that prefix (`ORDER#…#ITEM#…`
+/// beside `ORDER#…`) or the index partition. So other item types never come
+/// back, and [`count`](Self::count) counts only this entity's items. As with
+/// any filter, DynamoDB applies `Limit` before it: a page may be short, even
+/// empty, and still carry a cursor.
+///
+/// Errors in building it (a bad key value, an invalid option) are kept and
+/// returned by the call that would send it, before anything is sent.
+pub struct Query<E, const INDEX: u8 = 0, O = E> {
+    partition_key: Result<String, Error>,
+    sort: Result<SortCondition, Error>,
+    newest_first: bool,
+    limit: Option<u32>,
+    max_items: Option<usize>,
+    consistent_read: bool,
+    filter: Option<Condition<E>>,
+    projection: Option<Vec<&'static str>>,
+    start: Option<Cursor>,
+    /// Whether the sort key stays within the entity's prefix (not for a
+    /// collection, which reads the whole partition).
+    scoped: bool,
+    decode: fn(Item) -> Result<O, Error>,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
+    /// A query of the partition `partition_key` (already built from the
+    /// template). Generated code calls it.
+    #[doc(hidden)]
+    pub fn new(partition_key: Result<String, Error>) -> Self {
+        Query {
+            partition_key,
+            sort: Ok(SortCondition::Scope),
+            newest_first: false,
+            limit: None,
+            max_items: None,
+            consistent_read: false,
+            filter: None,
+            projection: None,
+            start: None,
+            scoped: true,
+            decode: E::from_item,
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+    /// The index queried, `None` for the table.
+    fn index() -> Option<&'static IndexSchema> {
+        (INDEX != 0).then(|| {
+            E::SCHEMA
+                .index(INDEX)
+                .expect("generated queries name an index of the entity")
+        })
+    }
+
+    fn key_attributes() -> (
+        &'static str,
+        Option<&'static KeyTemplate>,
+        Option<&'static str>,
+    ) {
+        match Self::index() {
+            None => (
+                E::SCHEMA.partition_key.name,
+                Some(&E::SCHEMA.sort_key.template),
+                Some(E::SCHEMA.sort_key.name),
+            ),
+            Some(index) => (
+                index.partition_key.name,
+                index.sort_key.as_ref().map(|key| &key.template),
+                index.sort_key.as_ref().map(|key| key.name),
+            ),
+        }
+    }
+
+    fn with_sort(mut self, condition: impl FnOnce() -> Result<SortCondition, Error>) -> Self {
+        if matches!(self.sort, Ok(SortCondition::Scope)) {
+            self.sort = condition();
+        } else if self.sort.is_ok() {
+            self.sort = Err(Error::InvalidQuery {
+                reason: "a query takes one sort-key condition".to_owned(),
+            });
+        }
+        self
+    }
+
+    /// Sort key equal to a whole key, or, given a leading prefix of the
+    /// sort-key fields, beginning with it (`begins_with(SK, "ORDER#<created_at>#")`).
+    pub fn sort_key_eq(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+        self.with_sort(|| {
+            let prefix = prefix.sort_key_prefix()?;
+            Ok(if prefix.complete {
+                SortCondition::Equals(prefix.text)
+            } else {
+                SortCondition::BeginsWith(prefix.text)
+            })
+        })
+    }
+
+    /// Sort key beginning with the given leading fields: the same as
+    /// [`sort_key_eq`](Self::sort_key_eq) for a prefix, and `begins_with`
+    /// on the whole key text when every field is given.
+    pub fn sort_key_begins_with(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+        self.with_sort(|| Ok(SortCondition::BeginsWith(prefix.sort_key_prefix()?.text)))
+    }
+
+    /// Sort-key fields less than the given ones.
+    pub fn sort_key_lt(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+        self.with_sort(|| {
+            let prefix = prefix.sort_key_prefix()?;
+            Ok(SortCondition::Range {
+                lower: None,
+                upper: Some(Bound::Excluded(prefix.text)),
+            })
+        })
+    }
+
+    /// Sort-key fields less than or equal to the given ones (a prefix
+    /// includes every key that begins with it).
+    pub fn sort_key_le(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+        self.with_sort(|| {
+            let prefix = prefix.sort_key_prefix()?;
+            Ok(SortCondition::Range {
+                lower: None,
+                upper: Some(inclusive_upper(prefix)),
+            })
+        })
+    }
+
+    /// Sort-key fields greater than the given ones (a prefix excludes every
+    /// key that begins with it).
+    pub fn sort_key_gt(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+        self.with_sort(|| {
+            let prefix = prefix.sort_key_prefix()?;
+            let lower = if prefix.complete {
+                Bound::Excluded(prefix.text)
+            } else {
+                match prefix_upper_bound(&prefix.text) {
+                    Some(bound) => Bound::Included(bound),
+                    None => Bound::Excluded(prefix.text),
+                }
+            };
+            Ok(SortCondition::Range {
+                lower: Some(lower),
+                upper: None,
+            })
+        })
+    }
+
+    /// Sort-key fields greater than or equal to the given ones.
+    pub fn sort_key_ge(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+        self.with_sort(|| {
+            let prefix = prefix.sort_key_prefix()?;
+            Ok(SortCondition::Range {
+                lower: Some(Bound::Included(prefix.text)),
+                upper: None,
+            })
+        })
+    }
+
+    /// Sort-key fields between `low` and `high`, both included. With a
+    /// prefix as `high`, every key that begins with it is included: given
+    /// two times of a `created_at` field, `low` at 00:00 of the first day
+    /// and `high` at 23:59:59.999999999 of the last, it selects whole days.
+    /// The upper bound is the real upper bound of the prefix (its last
+    /// character moved to the next), not a sentinel character.
+    pub fn sort_key_between(
+        self,
+        low: impl SortKeyPrefix<E, INDEX>,
+        high: impl SortKeyPrefix<E, INDEX>,
+    ) -> Self {
+        self.with_sort(|| {
+            let low = low.sort_key_prefix()?;
+            let high = high.sort_key_prefix()?;
+            Ok(SortCondition::Range {
+                lower: Some(Bound::Included(low.text)),
+                upper: Some(inclusive_upper(high)),
+            })
+        })
+    }
+
+    /// Descending sort-key order (`ScanIndexForward = false`): newest first
+    /// for time-ordered keys.
+    pub fn newest_first(mut self) -> Self {
+        self.newest_first = true;
+        self
+    }
+
+    /// Ascending sort-key order, the default.
+    pub fn oldest_first(mut self) -> Self {
+        self.newest_first = false;
+        self
+    }
+
+    /// DynamoDB's `Limit`: the number of items evaluated per request, before
+    /// the filter and the entity's type scope. A page may hold fewer items
+    /// when they drop some (items of other types under the same prefix).
+    /// Must be at least 1 ([`Error::InvalidQuery`] otherwise).
+    pub fn limit(mut self, limit: u32) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// At most `max_items` items in all. [`send`](Self::send) returns at
+    /// most this many, with a cursor at the last item returned, so that
+    /// resuming skips nothing; [`stream`](Self::stream) stops after them.
+    /// The request's `Limit` is capped at the items still wanted, so a page
+    /// from `send` may hold fewer when the type scope or a filter drops
+    /// some; its cursor then goes on from the last item evaluated.
+    pub fn max_items(mut self, max_items: usize) -> Self {
+        self.max_items = Some(max_items);
+        self
+    }
+
+    /// A strongly consistent read. Not allowed on a GSI: sending such a
+    /// query returns [`Error::ConsistentReadOnIndex`] before any request.
+    pub fn consistent_read(mut self) -> Self {
+        self.consistent_read = true;
+        self
+    }
+
+    /// Keeps only items matching `filter`, applied by DynamoDB after the key
+    /// condition and `Limit`. Filters given twice are combined with AND.
+    pub fn filter(mut self, filter: Condition<E>) -> Self {
+        self.filter = Some(match self.filter.take() {
+            Some(previous) => previous.and(filter),
+            None => filter,
+        });
+        self
+    }
+
+    /// Starts after the item a previous page's cursor points at.
+    pub fn after(mut self, cursor: &Cursor) -> Self {
+        self.start = Some(cursor.clone());
+        self
+    }
+
+    /// Reads only the attributes of projection `P` (a
+    /// `ProjectionExpression` of [`Projection::ATTRIBUTES`], plus the key
+    /// attributes that cursors need) and decodes each item into `P`. `P`
+    /// is checked against `E` at compile time by `#[derive(Projection)]`.
+    pub fn project<P: Projection<E>>(self) -> Query<E, INDEX, P> {
+        let mut query = self.decoding(P::from_item);
+        query.projection = Some(P::ATTRIBUTES.to_vec());
+        query
+    }
+
+    /// This query, decoding items with `decode`.
+    fn decoding<P>(self, decode: fn(Item) -> Result<P, Error>) -> Query<E, INDEX, P> {
+        Query {
+            partition_key: self.partition_key,
+            sort: self.sort,
+            newest_first: self.newest_first,
+            limit: self.limit,
+            max_items: self.max_items,
+            consistent_read: self.consistent_read,
+            filter: self.filter,
+            projection: self.projection,
+            start: self.start,
+            scoped: self.scoped,
+            decode,
+            entity: PhantomData,
+        }
+    }
+
+    /// Reads the whole partition, every entity of collection `C` in it,
+    /// decoding each item by its type attribute. A sort-key condition given
+    /// on this query still applies (on the entity's template); without one,
+    /// every item of the partition comes back.
+    pub fn collection<C: crate::Collection>(self) -> Query<E, INDEX, C>
+    where
+        E: crate::CollectionMember<C>,
+    {
+        const {
+            assert!(
+                C::INDEX == INDEX,
+                "the collection is of another index than the query"
+            );
+        }
+        let mut query = self.decoding(C::from_item);
+        query.scoped = false;
+        query
+    }
+}

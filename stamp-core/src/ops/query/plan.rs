@@ -1,0 +1,274 @@
+//! A query rendered into its exact `QueryInput`: key condition, scope
+//! filter, projection, fingerprint, and the checked cursor it starts from.
+
+use aws_sdk_dynamodb::operation::query::QueryInput;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
+
+use super::Query;
+use super::range::{SortAccept, sort_key_condition};
+use crate::expression::{Placeholders, check_expression_length};
+use crate::ops::cursor::{CursorKey, Fingerprint};
+use crate::{Entity, Error, Item};
+
+/// A rendered request and what is needed to read its response.
+pub(super) struct Plan {
+    pub(super) input: QueryInput,
+    pub(super) fingerprint: Fingerprint,
+    /// The table's cursor key, which signs the response's cursors.
+    pub(super) signing: Option<CursorKey>,
+    /// An item with this sort key is not a result (see `sort_key_condition`).
+    pub(super) excluded_sort_key: Option<(&'static str, String)>,
+}
+
+impl Plan {
+    pub(super) fn excludes(&self, item: &Item) -> bool {
+        match &self.excluded_sort_key {
+            Some((attribute, key)) => {
+                matches!(item.get(*attribute), Some(AttributeValue::S(value)) if value == key)
+            }
+            None => false,
+        }
+    }
+}
+
+impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+    /// The key attributes an item of this query carries, which a cursor holds.
+    pub(super) fn cursor_attributes() -> Vec<&'static str> {
+        let mut names = vec![E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name];
+        if let Some(index) = Self::index() {
+            names.push(index.partition_key.name);
+            names.extend(index.sort_key.as_ref().map(|key| key.name));
+        }
+        names
+    }
+
+    /// Checks that a cursor's key belongs to this query, as a cursor from an
+    /// untrusted client must: exactly the key attributes an item of the
+    /// query carries, the query's partition, and a sort key that the key
+    /// condition admits. (Its keys need not be the entity's: DynamoDB's
+    /// `LastEvaluatedKey` may be an item of another type that the type
+    /// scope filtered out.)
+    fn check_start(
+        &self,
+        key: &Item,
+        partition_attribute: &str,
+        partition_key: &str,
+        sort_attribute: Option<&str>,
+        accept: &SortAccept,
+    ) -> Result<(), Error> {
+        let invalid = |reason: String| Err(Error::InvalidCursor { reason });
+        let expected = Self::cursor_attributes();
+        if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
+            return invalid(format!("unexpected attribute `{name}`"));
+        }
+        let text = |name: &str| match key.get(name) {
+            Some(AttributeValue::S(text)) => Ok(text.as_str()),
+            _ => Err(Error::InvalidCursor {
+                reason: format!("key attribute `{name}` is missing"),
+            }),
+        };
+        for name in &expected {
+            text(name)?;
+        }
+        if text(partition_attribute)? != partition_key {
+            return invalid(format!(
+                "`{partition_attribute}` is not the query's partition"
+            ));
+        }
+        if let Some(sort_attribute) = sort_attribute
+            && !accept.admits(text(sort_attribute)?)
+        {
+            return invalid(format!(
+                "`{sort_attribute}` is outside the query's sort-key condition"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the options and renders the request, without a network.
+    /// `signing` is the table's cursor key: it checks the cursor given to
+    /// [`after`](Self::after) and signs the cursors of the response.
+    pub(super) fn plan(
+        &self,
+        table_name: &str,
+        signing: Option<&CursorKey>,
+        count_only: bool,
+        limit: Option<u32>,
+    ) -> Result<Plan, Error> {
+        let partition_key = self.partition_key.as_ref().map_err(Clone::clone)?;
+        let sort = self.sort.as_ref().map_err(Clone::clone)?;
+        let index = Self::index();
+        if let (true, Some(index)) = (self.consistent_read, index) {
+            return Err(Error::ConsistentReadOnIndex { index: index.name });
+        }
+        if self.limit == Some(0) {
+            return Err(Error::InvalidQuery {
+                reason: "`limit` must be at least 1".to_owned(),
+            });
+        }
+        let (partition_attribute, sort_template, sort_attribute) = Self::key_attributes();
+        let mut placeholders = Placeholders::default();
+        let mut key_condition = format!(
+            "{} = {}",
+            placeholders.name(partition_attribute),
+            placeholders.add_value(AttributeValue::S(partition_key.clone()))
+        );
+        let mut excluded_sort_key = None;
+        let mut accept = SortAccept::Any;
+        if let (Some(template), Some(sort_attribute)) = (sort_template, sort_attribute) {
+            let scope = if self.scoped { Some(template) } else { None };
+            if let Some(text) = sort_key_condition(
+                scope,
+                template,
+                sort,
+                sort_attribute,
+                &mut placeholders,
+                &mut excluded_sort_key,
+                &mut accept,
+            )? {
+                key_condition.push_str(" AND ");
+                key_condition.push_str(&text);
+            }
+        }
+        let fingerprint = self.fingerprint(table_name, &key_condition, &placeholders);
+        let filter = self.filter_expression(&mut placeholders)?;
+        let count_by_projection = count_only && excluded_sort_key.is_some();
+        let projection = if count_by_projection {
+            Some(vec![
+                placeholders.name(sort_attribute.expect("a sort key was excluded")),
+            ])
+        } else {
+            self.projection_names(&mut placeholders)
+        };
+        let start = self
+            .start
+            .as_ref()
+            .map(|cursor| {
+                let key = cursor.decode(&fingerprint, signing)?;
+                self.check_start(
+                    &key,
+                    partition_attribute,
+                    partition_key,
+                    sort_attribute,
+                    &accept,
+                )?;
+                Ok::<_, Error>(key)
+            })
+            .transpose()?;
+        check_expression_length("key condition", &key_condition)?;
+        if let Some(filter) = &filter {
+            check_expression_length("filter", filter)?;
+        }
+        let projection = projection.map(|names| names.join(", "));
+        if let Some(projection) = &projection {
+            check_expression_length("projection", projection)?;
+        }
+        let input = QueryInput::builder()
+            .table_name(table_name)
+            .set_index_name(index.map(|index| index.name.to_owned()))
+            .key_condition_expression(key_condition)
+            .set_filter_expression(filter)
+            .set_projection_expression(projection)
+            .set_expression_attribute_names(placeholders.names())
+            .set_expression_attribute_values(placeholders.values())
+            .scan_index_forward(!self.newest_first)
+            .set_limit(limit.map(|limit| limit.min(i32::MAX as u32) as i32))
+            .set_consistent_read(self.consistent_read.then_some(true))
+            .set_select((count_only && !count_by_projection).then_some(Select::Count))
+            .set_exclusive_start_key(start)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("QueryInput has no required fields");
+        Ok(Plan {
+            input,
+            fingerprint,
+            signing: signing.cloned(),
+            excluded_sort_key: excluded_sort_key
+                .map(|key| (sort_attribute.expect("a sort key was excluded"), key)),
+        })
+    }
+
+    /// The fingerprint of the query a cursor belongs to: the table, the
+    /// index, the key condition with its values, and the order.
+    fn fingerprint(
+        &self,
+        table_name: &str,
+        key_condition: &str,
+        placeholders: &Placeholders,
+    ) -> Fingerprint {
+        let index = Self::index();
+        // A stable encoding of the key condition's values (all strings), not
+        // `Debug` output, so that an SDK upgrade keeps live cursors valid.
+        let mut key_values: Vec<String> = placeholders
+            .values()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(placeholder, value)| match value {
+                AttributeValue::S(text) => format!("{placeholder}=S:{text}"),
+                other => unreachable!("key condition values are strings, not {other:?}"),
+            })
+            .collect();
+        key_values.sort();
+        Fingerprint::of(&[
+            table_name,
+            index.map_or("", |index| index.name),
+            key_condition,
+            &key_values.join("\n"),
+            if self.newest_first { "desc" } else { "asc" },
+        ])
+    }
+
+    /// The filter: the entity's scope (its type attribute), and the user's.
+    fn filter_expression(&self, placeholders: &mut Placeholders) -> Result<Option<String>, Error> {
+        let user_filter = self
+            .filter
+            .as_ref()
+            .map(|filter| filter.render(placeholders))
+            .transpose()?;
+        // The entity's scope: other item types can share the partition and
+        // the literal prefix (`ORDER#…#ITEM#…` beside `ORDER#…`), so an
+        // entity query keeps only items of its type, as a scan does.
+        Ok(if self.scoped {
+            let scope = format!(
+                "{} = {}",
+                placeholders.name(E::SCHEMA.type_attribute),
+                placeholders.add_value(AttributeValue::S(E::SCHEMA.type_name.to_owned()))
+            );
+            Some(match user_filter {
+                Some(user) => format!("({scope}) AND ({user})"),
+                None => scope,
+            })
+        } else {
+            user_filter
+        })
+    }
+
+    /// The projected attributes, with the key attributes a cursor needs.
+    fn projection_names(&self, placeholders: &mut Placeholders) -> Option<Vec<String>> {
+        self.projection.as_ref().map(|attributes| {
+            let mut names: Vec<String> = attributes
+                .iter()
+                .map(|name| placeholders.name(name))
+                .collect();
+            for key in Self::cursor_attributes() {
+                let key = placeholders.name(key);
+                if !names.contains(&key) {
+                    names.push(key);
+                }
+            }
+            names
+        })
+    }
+
+    /// The limit of the next request: `Limit`, capped by the items still
+    /// wanted.
+    pub(super) fn request_limit(&self, remaining: Option<usize>) -> Option<u32> {
+        match (self.limit, remaining) {
+            (Some(limit), Some(remaining)) => {
+                Some(limit.min(remaining.min(u32::MAX as usize) as u32))
+            }
+            (limit, None) => limit,
+            (None, Some(remaining)) => Some(remaining.min(u32::MAX as usize) as u32),
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Sending a query: one page ([`Query::send`]), every page as a stream
+//! ([`Query::stream`]), or the count ([`Query::count`]), each request in a
+//! `stamp.request` span.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::operation::query::QueryInput;
+use aws_sdk_dynamodb::types::AttributeValue;
+use futures::{Stream, StreamExt, TryStreamExt, stream};
+use tracing::Instrument;
+
+use super::Query;
+use super::plan::Plan;
+use crate::ops::cursor::Cursor;
+use crate::request::span::{record_capacity, record_items, request_span};
+use crate::{Entity, Error, IndexSchema, Item, Table};
+
+/// A page of results: up to one `Query` response (1 MB at most), or fewer
+/// items when capped by [`Query::max_items`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<O> {
+    /// The items, decoded, in sort-key order (as the query asked).
+    pub items: Vec<O>,
+    /// Where the next page starts; `None` after the last page.
+    pub cursor: Option<Cursor>,
+    /// Items DynamoDB evaluated before the filter (`ScannedCount`).
+    pub scanned_count: u32,
+}
+
+impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+    /// The exact `Query` request the first page would send, without a
+    /// network: expressions, placeholders, index, order, limit.
+    ///
+    /// Without a table there is no cursor key: a cursor's signature is not
+    /// checked here (its payload is), while [`send`](Self::send),
+    /// [`stream`](Self::stream) and [`count`](Self::count) check it with
+    /// the table's key.
+    ///
+    /// # Errors
+    ///
+    /// The errors [`send`](Self::send) finds before sending.
+    pub fn request(&self, table_name: &str) -> Result<QueryInput, Error> {
+        Ok(self
+            .plan(table_name, None, false, self.request_limit(self.max_items))?
+            .input)
+    }
+
+    /// Sends one `Query` request and returns its page, truncated to
+    /// [`max_items`](Self::max_items).
+    ///
+    /// # Errors
+    ///
+    /// Before sending: a key value error, [`Error::ConsistentReadOnIndex`],
+    /// [`Error::InvalidQuery`], [`Error::InvalidSortKeyRange`],
+    /// [`Error::InvalidCursor`] or [`Error::CursorMismatch`]. After:
+    /// [`Error::DynamoDb`], and the errors of decoding an item.
+    pub async fn send(&self, table: &Table) -> Result<Page<O>, Error> {
+        let plan = self.plan(
+            table.name(),
+            table.cursor_key(),
+            false,
+            self.request_limit(self.max_items),
+        )?;
+        let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
+        self.page(plan, response, self.max_items)
+    }
+
+    fn page(
+        &self,
+        plan: Plan,
+        response: Response,
+        remaining: Option<usize>,
+    ) -> Result<Page<O>, Error> {
+        let mut raw: Vec<Item> = response
+            .items
+            .into_iter()
+            .filter(|item| !plan.excludes(item))
+            .collect();
+        let mut cursor = response
+            .last_evaluated_key
+            .map(|key| Cursor::encode(&plan.fingerprint, plan.signing.as_ref(), &key))
+            .transpose()?;
+        if let Some(remaining) = remaining {
+            if raw.len() > remaining {
+                raw.truncate(remaining);
+            }
+            if raw.len() == remaining
+                && remaining > 0
+                && (cursor.is_some() || raw.len() < response.count)
+            {
+                let last = raw.last().expect("remaining > 0");
+                let key: Item = Self::cursor_attributes()
+                    .into_iter()
+                    .filter_map(|name| last.get(name).map(|value| (name.to_owned(), value.clone())))
+                    .collect();
+                cursor = Some(Cursor::encode(
+                    &plan.fingerprint,
+                    plan.signing.as_ref(),
+                    &key,
+                )?);
+            }
+        }
+        let items = raw
+            .into_iter()
+            .map(self.decode)
+            .collect::<Result<Vec<O>, Error>>()?;
+        Ok(Page {
+            items,
+            cursor,
+            scanned_count: response.scanned_count,
+        })
+    }
+
+    /// Every matching item, across pages, one request per page. It goes on
+    /// through empty pages that still carry a `LastEvaluatedKey` (which a
+    /// filter with a limit produces) and stops at the end or after
+    /// [`max_items`](Self::max_items).
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`send`](Self::send), as stream items; the stream ends
+    /// after the first error.
+    pub fn stream<'t>(self, table: &'t Table) -> impl Stream<Item = Result<O, Error>> + Send + 't
+    where
+        E: Send + 't,
+        O: Send + 't,
+    {
+        struct State<Q> {
+            query: Q,
+            cursor: Option<Cursor>,
+            remaining: Option<usize>,
+            done: bool,
+        }
+        let state = State {
+            cursor: self.start.clone(),
+            remaining: self.max_items,
+            query: self,
+            done: false,
+        };
+        stream::try_unfold(state, move |mut state| async move {
+            if state.done || state.remaining == Some(0) {
+                return Ok(None);
+            }
+            state.query.start = state.cursor.take();
+            let limit = state.query.request_limit(state.remaining);
+            let plan = state
+                .query
+                .plan(table.name(), table.cursor_key(), false, limit)?;
+            let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
+            let page = state.query.page(plan, response, state.remaining)?;
+            if let Some(remaining) = state.remaining.as_mut() {
+                *remaining -= page.items.len();
+            }
+            state.done = page.cursor.is_none();
+            state.cursor = page.cursor;
+            Ok(Some((stream::iter(page.items.into_iter().map(Ok)), state)))
+        })
+        .try_flatten()
+        .boxed()
+    }
+
+    /// The number of matching items of this entity, with `Select = COUNT`
+    /// (the items are read, and count against capacity, but not returned),
+    /// across pages. DynamoDB counts after the filter, so items of other
+    /// types under the same prefix are not counted.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`send`](Self::send).
+    pub async fn count(&self, table: &Table) -> Result<u64, Error> {
+        let mut total = 0;
+        // The first request's start is the checked cursor of `after`; the
+        // next ones start at DynamoDB's own `LastEvaluatedKey`.
+        let mut plan = self.plan(table.name(), table.cursor_key(), true, self.limit)?;
+        loop {
+            let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
+            total += if plan.excluded_sort_key.is_some() {
+                response
+                    .items
+                    .iter()
+                    .filter(|item| !plan.excludes(item))
+                    .count() as u64
+            } else {
+                response.count as u64
+            };
+            match response.last_evaluated_key {
+                Some(key) => plan.input.exclusive_start_key = Some(key),
+                None => return Ok(total),
+            }
+        }
+    }
+}
+
+/// The parts of a `Query` response Stamp reads.
+struct Response {
+    items: Vec<Item>,
+    last_evaluated_key: Option<HashMap<String, AttributeValue>>,
+    count: usize,
+    scanned_count: u32,
+}
+
+/// Sends one `Query` in a `stamp.request` span.
+async fn execute<E: Entity>(
+    table: &Table,
+    input: QueryInput,
+    index: Option<&'static IndexSchema>,
+) -> Result<Response, Error> {
+    let span = request_span(
+        "Query",
+        table.name(),
+        E::SCHEMA.type_name,
+        index.map_or("", |index| index.name),
+        None,
+    );
+    async {
+        let output = table
+            .client()
+            .query()
+            .set_table_name(input.table_name)
+            .set_index_name(input.index_name)
+            .set_key_condition_expression(input.key_condition_expression)
+            .set_filter_expression(input.filter_expression)
+            .set_projection_expression(input.projection_expression)
+            .set_expression_attribute_names(input.expression_attribute_names)
+            .set_expression_attribute_values(input.expression_attribute_values)
+            .set_scan_index_forward(input.scan_index_forward)
+            .set_limit(input.limit)
+            .set_consistent_read(input.consistent_read)
+            .set_select(input.select)
+            .set_exclusive_start_key(input.exclusive_start_key)
+            .set_return_consumed_capacity(input.return_consumed_capacity)
+            .send()
+            .await
+            .map_err(|error| Error::dynamodb("Query", table.name(), error))?;
+        let span = tracing::Span::current();
+        record_items(&span, output.count);
+        record_capacity(&span, output.consumed_capacity.as_ref());
+        Ok(Response {
+            count: output.count.max(0) as usize,
+            scanned_count: output.scanned_count.max(0) as u32,
+            items: output.items.unwrap_or_default(),
+            last_evaluated_key: output.last_evaluated_key,
+        })
+    }
+    .instrument(span)
+    .await
+}

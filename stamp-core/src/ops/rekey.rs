@@ -1,0 +1,169 @@
+//! Re-keying one item: [`Table::rekey`], a guarded delete and put in one
+//! `TransactWriteItems`.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
+
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, Delete, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem,
+};
+use tracing::Instrument;
+
+use crate::expression::Placeholders;
+use crate::ops::write::{Placed, PutMode, render_put, unchanged_condition};
+use crate::request::failure::conditional_failure;
+use crate::request::span::request_span;
+use crate::{Entity, Error, Item, Table};
+
+impl Table {
+    /// Moves an item to a new primary key: `old` is the item as it was read,
+    /// `new` the same item with its key fields changed (and any other change
+    /// to make in the same write). Keys are immutable in DynamoDB, so this is
+    /// how a key changes: one `TransactWriteItems` with two actions, which
+    /// DynamoDB applies both or not at all.
+    ///
+    /// 1. The delete of `old`'s key is guarded so that a concurrent write is
+    ///    never lost: for a `#[stamp(version)]` entity at version `v > 0`,
+    ///    by `version = v`; otherwise by "unchanged since it was read",
+    ///    every attribute of `old.to_item()` equal and every other attribute
+    ///    the entity writes (fields, index attributes, TTL) absent. An item
+    ///    whose stored form is not what `to_item` writes (attributes written
+    ///    by other code with another encoding) therefore fails the guard:
+    ///    the safe direction.
+    /// 2. The put of `new`'s key is guarded by `attribute_not_exists` on the
+    ///    partition key. `updated_at` is stamped with the time of the write;
+    ///    `created_at` is not: the stored value is `new`'s, which is `old`'s
+    ///    when `new` is built from it (`E { id, ..old.clone() }`). A
+    ///    versioned entity stores `old`'s version + 1 (`new`'s version field
+    ///    is ignored), so the moved item goes on with optimistic locking.
+    ///
+    /// Both actions ask `ReturnValuesOnConditionCheckFailure = ALL_OLD`, so
+    /// a failed guard is explained by the item as it is.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
+    ///
+    /// # Errors
+    ///
+    /// Before sending: [`Error::DuplicateTransactionItem`] when `new` has
+    /// `old`'s key, [`Error::VersionOverflow`] when `old` is at the version
+    /// type's maximum, [`Error::ExpressionTooLong`] when the unchanged
+    /// condition is longer than DynamoDB's 4 KB, and the item checks of
+    /// [`put`](Self::put). After, from the transaction's cancellation
+    /// reasons, the old key's first: [`Error::ItemNotFound`] (`old` was
+    /// deleted meanwhile), [`Error::VersionConflict`] (versioned: written
+    /// meanwhile, with the version found) or [`Error::ConditionFailed`]
+    /// (changed meanwhile, with the item as it is); then
+    /// [`Error::AlreadyExists`] (the new key is taken); else
+    /// [`Error::DynamoDb`]. Whatever the error, nothing was changed.
+    pub async fn rekey<E: Entity>(&self, old: &E, new: &E) -> Result<(), Error> {
+        let schema = E::SCHEMA;
+        let old_key_map = old.primary_key()?.to_attribute_map();
+        let new_key_map = new.primary_key()?.to_attribute_map();
+        if old_key_map == new_key_map {
+            return Err(Error::DuplicateTransactionItem {
+                first: 0,
+                second: 1,
+                entity: schema.type_name,
+                key: new_key_map,
+            });
+        }
+        let expected_version = schema
+            .version_attribute
+            .zip(old.version())
+            .filter(|(_, version)| *version > 0);
+        let guard = match expected_version {
+            Some((attribute, version)) => {
+                let mut placeholders = Placeholders::default();
+                let name = placeholders.name(attribute);
+                let value = placeholders.add_value(AttributeValue::N(version.to_string()));
+                Placed {
+                    expression: format!("{name} = {value}"),
+                    placeholders,
+                }
+            }
+            None => {
+                let mut old_item = old.to_item()?;
+                crate::item::check::check_item(schema, &mut old_item)?;
+                unchanged_condition(schema, &old_item)
+            }
+        };
+        crate::expression::check_expression_length("condition", &guard.expression)?;
+        let rendered = render_put(
+            new,
+            PutMode::Move {
+                from_version: old.version(),
+            },
+            None,
+        )?;
+        let delete = Delete::builder()
+            .table_name(self.name())
+            .set_key(Some(old_key_map.clone()))
+            .condition_expression(guard.expression)
+            .set_expression_attribute_names(guard.placeholders.names())
+            .set_expression_attribute_values(guard.placeholders.values())
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .build()
+            .expect("table, key and condition are set");
+        let put = Put::builder()
+            .table_name(self.name())
+            .set_item(Some(rendered.item))
+            .set_condition_expression(rendered.condition)
+            .set_expression_attribute_names(rendered.placeholders.names())
+            .set_expression_attribute_values(rendered.placeholders.values())
+            .build()
+            .expect("table and item are set");
+        let result = self
+            .client()
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().delete(delete).build())
+            .transact_items(TransactWriteItem::builder().put(put).build())
+            .send()
+            .instrument(request_span(
+                "TransactWriteItems",
+                self.name(),
+                schema.type_name,
+                "",
+                Some(2),
+            ))
+            .await;
+        let Err(error) = result else {
+            return Ok(());
+        };
+        // The reason of action `position` when its condition failed, with
+        // the item as it is (`None`: there is none).
+        fn failed_check(error: &TransactWriteItemsError, position: usize) -> Option<Option<Item>> {
+            let TransactWriteItemsError::TransactionCanceledException(canceled) = error else {
+                return None;
+            };
+            canceled
+                .cancellation_reasons()
+                .get(position)
+                .filter(|reason| reason.code() == Some("ConditionalCheckFailed"))
+                .map(|reason| reason.item.clone().filter(|item| !item.is_empty()))
+        }
+        let service = error.as_service_error();
+        if service
+            .and_then(|service| failed_check(service, 0))
+            .is_some()
+        {
+            return Err(conditional_failure::<E, _, _>(
+                "TransactWriteItems",
+                self,
+                &crate::ItemKey::of::<E>(&old_key_map),
+                expected_version.map(|(_, version)| version),
+                error,
+                |service| failed_check(service, 0),
+            ));
+        }
+        if service
+            .and_then(|service| failed_check(service, 1))
+            .is_some()
+        {
+            return Err(Error::AlreadyExists {
+                entity: schema.type_name,
+                key: crate::ItemKey::of::<E>(&new_key_map),
+            });
+        }
+        Err(Error::dynamodb("TransactWriteItems", self.name(), error))
+    }
+}

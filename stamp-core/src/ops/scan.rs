@@ -1,0 +1,189 @@
+//! Scans of one entity's items, sequential or in parallel segments.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html>.
+
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::operation::scan::ScanInput;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use futures::{Stream, StreamExt, TryStreamExt, stream};
+use tracing::Instrument;
+
+use crate::request::span::{record_capacity, record_items, request_span};
+
+use crate::expression::{Condition, Placeholders};
+use crate::{Entity, Error, Item, Table};
+
+/// A scan of the table for the items of entity `E`, built by
+/// `Scan::<E>::new()` or the generated `E::scan()`. It reads every item
+/// of the table (consuming read capacity for all of them) and keeps those
+/// whose type attribute names `E`, plus the optional filter.
+pub struct Scan<E> {
+    filter: Option<Condition<E>>,
+    limit: Option<u32>,
+    segments: u32,
+    consistent_read: bool,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E: Entity> Default for Scan<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E: Entity> Scan<E> {
+    /// A sequential scan of all items of `E`.
+    pub fn new() -> Self {
+        Scan {
+            filter: None,
+            limit: None,
+            segments: 1,
+            consistent_read: false,
+            entity: PhantomData,
+        }
+    }
+
+    /// Keeps only items matching `filter` as well (AND).
+    pub fn filter(mut self, filter: Condition<E>) -> Self {
+        self.filter = Some(match self.filter.take() {
+            Some(previous) => previous.and(filter),
+            None => filter,
+        });
+        self
+    }
+
+    /// DynamoDB's `Limit`: items evaluated per request, before the filter.
+    pub fn limit(mut self, limit: u32) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// A parallel scan in `segments` segments (1 to 1,000,000), read
+    /// concurrently; items then come in no particular order.
+    pub fn segments(mut self, segments: u32) -> Self {
+        self.segments = segments;
+        self
+    }
+
+    /// Strongly consistent reads.
+    pub fn consistent_read(mut self) -> Self {
+        self.consistent_read = true;
+        self
+    }
+
+    /// The exact `Scan` request of segment `segment`, without a network.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidQuery`] for a limit of 0 or a segment count outside 1
+    /// to 1,000,000; [`Error::InvalidExpressionValue`] for a filter value.
+    pub fn request(&self, table_name: &str, segment: u32) -> Result<ScanInput, Error> {
+        if self.limit == Some(0) {
+            return Err(Error::InvalidQuery {
+                reason: "`limit` must be at least 1".to_owned(),
+            });
+        }
+        if !(1..=1_000_000).contains(&self.segments) || segment >= self.segments {
+            return Err(Error::InvalidQuery {
+                reason: format!(
+                    "a scan takes 1 to 1000000 segments, and segment {segment} of {} does not exist",
+                    self.segments
+                ),
+            });
+        }
+        let mut placeholders = Placeholders::default();
+        let schema = E::SCHEMA;
+        let mut filter = format!(
+            "{} = {}",
+            placeholders.name(schema.type_attribute),
+            placeholders.add_value(AttributeValue::S(schema.type_name.to_owned()))
+        );
+        if let Some(condition) = &self.filter {
+            filter = format!("({filter}) AND ({})", condition.render(&mut placeholders)?);
+        }
+        crate::expression::check_expression_length("filter", &filter)?;
+        let parallel = self.segments > 1;
+        Ok(ScanInput::builder()
+            .table_name(table_name)
+            .filter_expression(filter)
+            .set_expression_attribute_names(placeholders.names())
+            .set_expression_attribute_values(placeholders.values())
+            .set_limit(self.limit.map(|limit| limit.min(i32::MAX as u32) as i32))
+            .set_segment(parallel.then_some(segment as i32))
+            .set_total_segments(parallel.then_some(self.segments as i32))
+            .set_consistent_read(self.consistent_read.then_some(true))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("ScanInput has no required fields"))
+    }
+
+    /// Every item of `E`, across pages and segments, one request per page.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`request`](Self::request) before sending, then
+    /// [`Error::DynamoDb`] and decoding errors, as stream items.
+    pub fn stream<'t>(self, table: &'t Table) -> impl Stream<Item = Result<E, Error>> + Send + 't
+    where
+        E: Send + 't,
+    {
+        let inputs: Vec<Result<ScanInput, Error>> = (0..self.segments.max(1))
+            .map(|segment| self.request(table.name(), segment))
+            .collect();
+        let segments = inputs
+            .into_iter()
+            .map(move |input| segment_stream::<E>(table, input).boxed());
+        stream::select_all(segments).boxed()
+    }
+}
+
+/// The pages of one segment.
+fn segment_stream<'t, E: Entity + 't>(
+    table: &'t Table,
+    input: Result<ScanInput, Error>,
+) -> impl Stream<Item = Result<E, Error>> + 't {
+    stream::try_unfold(Some((input, None::<Item>)), move |state| async move {
+        let Some((input, start)) = state else {
+            return Ok(None);
+        };
+        let input = input?;
+        let (items, next) = execute::<E>(table, input.clone(), start).await?;
+        let decoded = items.into_iter().map(E::from_item).collect::<Vec<_>>();
+        let state = next.map(|key| (Ok(input), Some(key)));
+        Ok(Some((stream::iter(decoded), state)))
+    })
+    .try_flatten()
+}
+
+async fn execute<E: Entity>(
+    table: &Table,
+    input: ScanInput,
+    start: Option<Item>,
+) -> Result<(Vec<Item>, Option<Item>), Error> {
+    let span = request_span("Scan", table.name(), E::SCHEMA.type_name, "", None);
+    async {
+        let output = table
+            .client()
+            .scan()
+            .set_table_name(input.table_name)
+            .set_filter_expression(input.filter_expression)
+            .set_expression_attribute_names(input.expression_attribute_names)
+            .set_expression_attribute_values(input.expression_attribute_values)
+            .set_limit(input.limit)
+            .set_segment(input.segment)
+            .set_total_segments(input.total_segments)
+            .set_consistent_read(input.consistent_read)
+            .set_exclusive_start_key(start)
+            .set_return_consumed_capacity(input.return_consumed_capacity)
+            .send()
+            .await
+            .map_err(|error| Error::dynamodb("Scan", table.name(), error))?;
+        let span = tracing::Span::current();
+        record_items(&span, output.count);
+        record_capacity(&span, output.consumed_capacity.as_ref());
+        Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
+    }
+    .instrument(span)
+    .await
+}

@@ -1,0 +1,193 @@
+//! [`TransactGet`]: `TransactGetItems` over any entities of one table,
+//! decoded by position.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html>.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
+use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
+use tracing::Instrument;
+
+use super::{check_actions, failure};
+use crate::request::span::{common_entity, request_span};
+use crate::{Entity, Error, Item, PrimaryKey, Table};
+
+/// The position of one get in a [`TransactGet`], typed by its entity:
+/// [`TransactGetOutput::take`] decodes the item there as `E`.
+pub struct Slot<E> {
+    index: usize,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> Slot<E> {
+    /// The position of the get, from 0.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+impl<E> Clone for Slot<E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for Slot<E> {}
+
+impl<E> fmt::Debug for Slot<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Slot")
+            .field("entity", &std::any::type_name::<E>())
+            .field("index", &self.index)
+            .finish()
+    }
+}
+
+/// A read transaction on one table, over any entities, built by
+/// [`TransactGet::new`]: the items are read as of one moment. Each
+/// [`get`](Self::get) returns the [`Slot`] its item is decoded from.
+///
+/// Refused before sending: no get, more than 100, and one item twice.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html>.
+///
+/// # Example
+///
+/// ```ignore
+/// let mut read = TransactGet::new();
+/// let customer = read.get(&Customer::key("c-1")?);
+/// let product = read.get(&Product::key("SKU-1")?);
+/// let mut items = read.send(&table).await?;
+/// let customer: Option<Customer> = items.take(customer)?;
+/// let product: Option<Product> = items.take(product)?;
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct TransactGet {
+    gets: Vec<(&'static str, Item)>,
+}
+
+/// The items of a [`TransactGet`], by position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransactGetOutput {
+    items: Vec<Option<Item>>,
+}
+
+impl TransactGet {
+    /// An empty read transaction: add gets, then [`send`](Self::send) it to
+    /// a table.
+    pub fn new() -> Self {
+        TransactGet { gets: Vec::new() }
+    }
+
+    /// Adds a get of the item with primary key `key`, and returns the slot
+    /// to take it from.
+    pub fn get<E: Entity>(&mut self, key: &PrimaryKey<E>) -> Slot<E> {
+        self.gets
+            .push((E::SCHEMA.type_name, key.to_attribute_map()));
+        Slot {
+            index: self.gets.len() - 1,
+            entity: PhantomData,
+        }
+    }
+
+    /// The number of gets.
+    pub fn len(&self) -> usize {
+        self.gets.len()
+    }
+
+    /// Whether there is no get.
+    pub fn is_empty(&self) -> bool {
+        self.gets.is_empty()
+    }
+
+    /// Reads the items from `table` with `TransactGetItems`.
+    ///
+    /// # Errors
+    ///
+    /// Before sending: [`Error::EmptyTransaction`],
+    /// [`Error::TooManyTransactionActions`] and
+    /// [`Error::DuplicateTransactionItem`]. After:
+    /// [`Error::TransactionCanceled`] (such as a conflict with a write in
+    /// progress) and [`Error::DynamoDb`].
+    pub async fn send(&self, table: &Table) -> Result<TransactGetOutput, Error> {
+        check_actions(self.gets.iter().map(|(entity, key)| (*entity, key)))?;
+        let name = table.name();
+        let items: Vec<TransactGetItem> = self
+            .gets
+            .iter()
+            .map(|(_, key)| {
+                TransactGetItem::builder()
+                    .get(
+                        Get::builder()
+                            .table_name(name)
+                            .set_key(Some(key.clone()))
+                            .build()
+                            .expect("table and key are set"),
+                    )
+                    .build()
+            })
+            .collect();
+        let entity = common_entity(self.gets.iter().map(|(entity, _)| *entity));
+        let result = table
+            .client()
+            .transact_get_items()
+            .set_transact_items(Some(items))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .instrument(request_span(
+                "TransactGetItems",
+                name,
+                entity,
+                "",
+                Some(self.gets.len()),
+            ))
+            .await;
+        match result {
+            Ok(output) => {
+                let mut items: Vec<Option<Item>> = output
+                    .responses
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|response| response.item)
+                    .collect();
+                items.resize(self.gets.len(), None);
+                Ok(TransactGetOutput { items })
+            }
+            Err(error) => Err(failure(
+                "TransactGetItems",
+                name,
+                error,
+                |error| match error {
+                    TransactGetItemsError::TransactionCanceledException(cancelled) => {
+                        Some(cancelled.cancellation_reasons())
+                    }
+                    _ => None,
+                },
+                self.gets.iter().map(|(entity, key)| (*entity, key)),
+            )),
+        }
+    }
+}
+
+impl TransactGetOutput {
+    /// Takes the item of `slot` out, decoded as `E`; `Ok(None)` when there
+    /// is no such item (or it was taken already).
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Entity::from_item`].
+    pub fn take<E: Entity>(&mut self, slot: Slot<E>) -> Result<Option<E>, Error> {
+        self.items
+            .get_mut(slot.index)
+            .and_then(Option::take)
+            .map(E::from_item)
+            .transpose()
+    }
+
+    /// The raw items, one per get in order, `None` where there is none.
+    pub fn into_items(self) -> Vec<Option<Item>> {
+        self.items
+    }
+}

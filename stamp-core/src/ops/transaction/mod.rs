@@ -1,0 +1,322 @@
+//! Transactions: `TransactWriteItems` over any entities of one table (put,
+//! create, delete, condition check, update), with typed cancellation
+//! reasons, and `TransactGetItems` decoded by position.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html>.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::expression::{Condition, Placeholders};
+use crate::item::size::{MAX_TRANSACTION_ACTIONS, attribute_value_size};
+use crate::{Error, Item};
+
+mod get;
+mod write;
+
+pub use get::{Slot, TransactGet, TransactGetOutput};
+pub use write::TransactWrite;
+
+/// An update of one item, already rendered to DynamoDB's expressions: the
+/// form in which an update joins a transaction through
+/// [`TransactWrite::update`].
+///
+/// The typed update builder produces it; it can also be written by hand.
+/// Expressions must use `#name` and `:value` placeholders, with their
+/// meanings in `names` and `values`.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html>.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateAction {
+    /// The primary key attributes of the item, such as `{PK: S, SK: S}`.
+    pub key: Item,
+    /// The update expression, such as `SET #n0 = #n0 + :v0`.
+    pub update_expression: String,
+    /// The condition the item must meet, if any.
+    pub condition_expression: Option<String>,
+    /// The `ExpressionAttributeNames`: placeholder to attribute name.
+    pub names: HashMap<String, String>,
+    /// The `ExpressionAttributeValues`: placeholder to value.
+    pub values: HashMap<String, AttributeValue>,
+    /// The entity type name of the item, for errors.
+    pub entity: &'static str,
+}
+
+/// A rendered condition: its expression and placeholders.
+#[derive(Debug, Clone)]
+struct Rendered {
+    expression: String,
+    names: Option<HashMap<String, String>>,
+    values: Option<HashMap<String, AttributeValue>>,
+}
+
+impl Rendered {
+    fn of<E>(condition: &Condition<E>) -> Result<Self, Error> {
+        let mut placeholders = Placeholders::default();
+        let expression = condition.render(&mut placeholders)?;
+        Ok(Rendered {
+            expression,
+            names: placeholders.names(),
+            values: placeholders.values(),
+        })
+    }
+
+    fn values_size(&self) -> usize {
+        self.values
+            .iter()
+            .flatten()
+            .map(|(_, value)| attribute_value_size(value))
+            .sum()
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Kind {
+    Put {
+        item: Item,
+        condition: Option<Rendered>,
+    },
+    Delete {
+        condition: Option<Rendered>,
+    },
+    Check {
+        condition: Rendered,
+    },
+    Update(UpdateAction),
+}
+
+/// One action of a [`TransactWrite`].
+#[derive(Debug, Clone)]
+struct Action {
+    entity: &'static str,
+    key: Item,
+    size: usize,
+    kind: Kind,
+}
+
+/// The reason code DynamoDB gives for one action of a cancelled
+/// transaction.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html#API_TransactWriteItems_Errors>.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CancellationCode {
+    /// `None`: this action did not cause the cancellation.
+    None,
+    /// `ConditionalCheckFailed`: the action's condition was not met.
+    ConditionalCheckFailed,
+    /// `ItemCollectionSizeLimitExceeded`: an item collection of a table
+    /// with an LSI would exceed 10 GB.
+    ItemCollectionSizeLimitExceeded,
+    /// `TransactionConflict`: another transaction or request was acting on
+    /// the item.
+    TransactionConflict,
+    /// `ProvisionedThroughputExceeded`: not enough provisioned capacity.
+    ProvisionedThroughputExceeded,
+    /// `ThrottlingError`: throttled, on-demand table or control plane.
+    ThrottlingError,
+    /// `ValidationError`: the action is not valid, such as an update of a
+    /// key attribute.
+    ValidationError,
+    /// A code this version does not know, as DynamoDB wrote it.
+    Other(String),
+}
+
+impl CancellationCode {
+    /// The code as DynamoDB spells it, such as `ConditionalCheckFailed`.
+    pub fn as_str(&self) -> &str {
+        match self {
+            CancellationCode::None => "None",
+            CancellationCode::ConditionalCheckFailed => "ConditionalCheckFailed",
+            CancellationCode::ItemCollectionSizeLimitExceeded => "ItemCollectionSizeLimitExceeded",
+            CancellationCode::TransactionConflict => "TransactionConflict",
+            CancellationCode::ProvisionedThroughputExceeded => "ProvisionedThroughputExceeded",
+            CancellationCode::ThrottlingError => "ThrottlingError",
+            CancellationCode::ValidationError => "ValidationError",
+            CancellationCode::Other(code) => code,
+        }
+    }
+
+    fn parse(code: Option<&str>) -> Self {
+        match code.unwrap_or("None") {
+            "None" => CancellationCode::None,
+            "ConditionalCheckFailed" => CancellationCode::ConditionalCheckFailed,
+            "ItemCollectionSizeLimitExceeded" => CancellationCode::ItemCollectionSizeLimitExceeded,
+            "TransactionConflict" => CancellationCode::TransactionConflict,
+            "ProvisionedThroughputExceeded" => CancellationCode::ProvisionedThroughputExceeded,
+            "ThrottlingError" => CancellationCode::ThrottlingError,
+            "ValidationError" => CancellationCode::ValidationError,
+            other => CancellationCode::Other(other.to_owned()),
+        }
+    }
+}
+
+impl fmt::Display for CancellationCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why one action of a cancelled transaction failed (or `None` when it did
+/// not), in [`Error::TransactionCanceled`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CancellationReason {
+    /// The action's position in the transaction, from 0.
+    pub index: usize,
+    /// The entity type name of the action.
+    pub entity: &'static str,
+    /// The primary key attributes of the item the action names.
+    pub key: Item,
+    /// DynamoDB's reason code.
+    pub code: CancellationCode,
+    /// DynamoDB's message, when it gives one.
+    pub message: Option<String>,
+    /// The item as it was, when the condition failed and the transaction
+    /// asked for it with
+    /// [`return_old_items_on_failure`](TransactWrite::return_old_items_on_failure)
+    /// (and the item existed).
+    pub old_item: Option<Item>,
+}
+
+/// The checks shared by both kinds of transaction: some action, at most
+/// 100, one per item.
+fn check_actions<'a>(
+    actions: impl ExactSizeIterator<Item = (&'static str, &'a Item)>,
+) -> Result<(), Error> {
+    let count = actions.len();
+    if count == 0 {
+        return Err(Error::EmptyTransaction);
+    }
+    if count > MAX_TRANSACTION_ACTIONS {
+        return Err(Error::TooManyTransactionActions {
+            count,
+            limit: MAX_TRANSACTION_ACTIONS,
+        });
+    }
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(count);
+    for (position, (entity, key)) in actions.enumerate() {
+        if let Some(first) = seen.insert(crate::error::key_text(key), position) {
+            return Err(Error::DuplicateTransactionItem {
+                first,
+                second: position,
+                entity,
+                key: key.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The error of a transaction that failed: [`Error::TransactionCanceled`]
+/// with a reason per action when `cancellation` finds the reasons of a
+/// `TransactionCanceledException` in it, [`Error::DynamoDb`] otherwise.
+fn failure<'a, O, R>(
+    operation: &'static str,
+    table: &str,
+    error: SdkError<O, R>,
+    cancellation: fn(&O) -> Option<&[aws_sdk_dynamodb::types::CancellationReason]>,
+    actions: impl Iterator<Item = (&'static str, &'a Item)>,
+) -> Error
+where
+    aws_sdk_dynamodb::Error: From<SdkError<O, R>>,
+    O: ProvideErrorMetadata,
+{
+    match error.as_service_error().and_then(cancellation) {
+        Some(found) => Error::TransactionCanceled {
+            table: table.to_owned(),
+            reasons: reasons(actions, found.to_vec()),
+        },
+        None => Error::dynamodb(operation, table, error),
+    }
+}
+
+fn reasons<'a>(
+    actions: impl Iterator<Item = (&'static str, &'a Item)>,
+    reasons: Vec<aws_sdk_dynamodb::types::CancellationReason>,
+) -> Vec<CancellationReason> {
+    actions
+        .zip(reasons)
+        .enumerate()
+        .map(|(index, ((entity, key), reason))| CancellationReason {
+            index,
+            entity,
+            key: key.clone(),
+            code: CancellationCode::parse(reason.code.as_deref()),
+            message: reason.message,
+            old_item: reason.item,
+        })
+        .collect()
+}
+
+type Split = (
+    Option<String>,
+    Option<HashMap<String, String>>,
+    Option<HashMap<String, AttributeValue>>,
+);
+
+fn split(condition: Option<Rendered>) -> Split {
+    match condition {
+        Some(rendered) => (Some(rendered.expression), rendered.names, rendered.values),
+        None => (None, None, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(partition: &str) -> Item {
+        Item::from([
+            ("PK".to_owned(), AttributeValue::S(partition.to_owned())),
+            ("SK".to_owned(), AttributeValue::S("S".to_owned())),
+        ])
+    }
+
+    #[test]
+    fn action_checks_count_and_duplicates() {
+        let none: Vec<(&'static str, &Item)> = Vec::new();
+        assert!(matches!(
+            check_actions(none.into_iter()),
+            Err(Error::EmptyTransaction)
+        ));
+        let keys: Vec<Item> = (0..101).map(|i| key(&i.to_string())).collect();
+        assert!(matches!(
+            check_actions(keys.iter().map(|key| ("A", key))),
+            Err(Error::TooManyTransactionActions {
+                count: 101,
+                limit: 100
+            })
+        ));
+        assert!(check_actions(keys[..100].iter().map(|key| ("A", key))).is_ok());
+        let twice = [key("1"), key("2"), key("1")];
+        let error = check_actions(twice.iter().map(|key| ("A", key))).unwrap_err();
+        assert!(
+            matches!(&error, Error::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found } if *found == key("1")),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn codes_parse_and_print_as_dynamodb_spells_them() {
+        for code in [
+            "None",
+            "ConditionalCheckFailed",
+            "ItemCollectionSizeLimitExceeded",
+            "TransactionConflict",
+            "ProvisionedThroughputExceeded",
+            "ThrottlingError",
+            "ValidationError",
+            "SomethingNew",
+        ] {
+            assert_eq!(CancellationCode::parse(Some(code)).to_string(), code);
+        }
+        assert_eq!(CancellationCode::parse(None), CancellationCode::None);
+        assert_eq!(
+            CancellationCode::parse(Some("SomethingNew")),
+            CancellationCode::Other("SomethingNew".into())
+        );
+    }
+}

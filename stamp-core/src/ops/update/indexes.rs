@@ -1,0 +1,151 @@
+//! The index attributes an update rewrites or removes, rebuilt from the
+//! values it knows.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::values::Action;
+use crate::{Entity, Error, Item};
+
+/// The index attributes to set (with their values) and to remove.
+type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);
+
+/// The index attributes an update writes (`SET`, with their values) and
+/// removes, rebuilt from what it knows: the values it sets or removes, and
+/// `known` (the primary-key fields of `E::update(…)` and `given` values).
+///
+/// For each index that the update touches (it changes a field of one of its
+/// templates):
+///
+/// - when a field of the index is `None` after the update, both attributes
+///   are removed (the item leaves the sparse index);
+/// - for a sparse index (one with an `Option` field), every `Option` field
+///   must be known, since otherwise the item may or may not be in the index
+///   and writing one attribute could leave it half in;
+/// - the attributes built from a changed field are rebuilt, and both of
+///   them when an `Option` field is set (the item may be entering the
+///   index): every field they use must be known.
+pub(super) fn rebuild_indexes<E: Entity>(
+    actions: &[Action],
+    known_before: &Item,
+) -> Result<IndexChanges, Error> {
+    let schema = E::SCHEMA;
+    let invalid = |reason: String| Error::InvalidUpdate {
+        entity: schema.type_name,
+        reason,
+    };
+    // The fields this update gives a value, by attribute; NULL for removed ones.
+    let mut changed: Item = HashMap::new();
+    let mut unknown: Vec<&'static str> = Vec::new();
+    for action in actions {
+        match action {
+            Action::Set(name, value) => {
+                let value = value
+                    .clone()
+                    .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+                changed.insert((*name).to_owned(), value);
+            }
+            Action::Remove(name) => {
+                changed.insert((*name).to_owned(), AttributeValue::Null(true));
+            }
+            other => unknown.push(other.attribute()),
+        }
+    }
+    let mut known = known_before.clone();
+    known.extend(
+        changed
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone())),
+    );
+    let attribute_of = |field: &str| {
+        schema
+            .field_attributes
+            .iter()
+            .find(|known| known.field == field)
+    };
+    let optional = |attribute: &str| {
+        schema
+            .field_attributes
+            .iter()
+            .any(|known| known.attribute == attribute && known.optional)
+    };
+    let mut index_sets: Vec<(&'static str, String)> = Vec::new();
+    let mut index_removes: Vec<&'static str> = Vec::new();
+    for index in schema.indexes {
+        let parts: Vec<(&'static str, Vec<&'static str>)> = std::iter::once(&index.partition_key)
+            .chain(index.sort_key.as_ref())
+            .map(|key| {
+                let fields = key
+                    .template
+                    .fields()
+                    .filter_map(|field| attribute_of(field).map(|known| known.attribute));
+                (key.name, fields.collect())
+            })
+            .collect();
+        let mut all_fields: Vec<&'static str> = Vec::new();
+        for field in parts.iter().flat_map(|(_, fields)| fields.iter().copied()) {
+            if !all_fields.contains(&field) {
+                all_fields.push(field);
+            }
+        }
+        if let Some(field) = unknown.iter().find(|name| all_fields.contains(name)) {
+            return Err(invalid(format!(
+                "`{field}` is in a key template of {}, so it must be set to a value (not added to, appended to or set if absent), for the index attributes to be rebuilt",
+                index.name
+            )));
+        }
+        let touched: Vec<&(&'static str, Vec<&'static str>)> = parts
+            .iter()
+            .filter(|(_, fields)| fields.iter().any(|field| changed.contains_key(*field)))
+            .collect();
+        if touched.is_empty() {
+            continue;
+        }
+        let optional_fields: Vec<&'static str> = all_fields
+            .iter()
+            .copied()
+            .filter(|field| optional(field))
+            .collect();
+        if optional_fields
+            .iter()
+            .any(|field| matches!(known.get(*field), Some(AttributeValue::Null(_))))
+        {
+            index_removes.extend(parts.iter().map(|(name, _)| *name));
+            continue;
+        }
+        let enters_index = optional_fields
+            .iter()
+            .any(|field| changed.contains_key(*field));
+        let rebuilt: Vec<&(&'static str, Vec<&'static str>)> = if enters_index {
+            parts.iter().collect()
+        } else {
+            touched
+        };
+        let mut missing: Vec<String> = Vec::new();
+        for field in optional_fields.iter().copied().chain(
+            rebuilt
+                .iter()
+                .flat_map(|(_, fields)| fields.iter().copied()),
+        ) {
+            if !known.contains_key(field) && !missing.iter().any(|known| known == field) {
+                missing.push(field.to_owned());
+            }
+        }
+        if !missing.is_empty() {
+            return Err(Error::IncompleteIndexUpdate {
+                entity: schema.type_name,
+                index: index.name,
+                missing,
+            });
+        }
+        for (name, _) in rebuilt {
+            match E::key_attribute_from_values(name, &known)? {
+                Some(value) => index_sets.push((name, value)),
+                None => index_removes.extend(parts.iter().map(|(name, _)| *name)),
+            }
+        }
+    }
+    index_removes.dedup();
+    Ok((index_sets, index_removes))
+}

@@ -1,0 +1,309 @@
+//! [`Update`]: a typed `UpdateItem` for one item of an entity.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html>.
+
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use chrono::Utc;
+use serde::Serialize;
+use tracing::Instrument;
+
+use crate::expression::{Attribute, Condition, Optional, Settable};
+use crate::request::failure::conditional_failure;
+use crate::request::span::item_span;
+use crate::{Entity, Error, Item, PrimaryKey, Table};
+
+mod indexes;
+mod render;
+mod values;
+
+pub use render::UpdateRequest;
+pub use values::{Number, Set};
+
+use render::non_empty;
+use values::{Action, is_set, typed_value};
+
+/// An `UpdateItem` of one item of entity `E`, built by the generated
+/// `E::update(…)` (or [`Update::new`]) and sent by [`send`](Self::send),
+/// [`send_returning_new`](Self::send_returning_new) or
+/// [`send_returning_old`](Self::send_returning_old).
+///
+/// - Fields are named by the generated attribute constants. Fields of the
+///   primary key have kind [`PrimaryKeyField`](crate::PrimaryKeyField), and
+///   setting one does not compile.
+/// - Every value is encoded as `to_item` encodes its field (serde's `with`,
+///   `serialize_with`, set helpers; a TTL as epoch seconds), and checked as
+///   a put checks it (NaN, infinities, more than 38 digits) before sending.
+///   Setting a value that `to_item` stores as no attribute (an empty set)
+///   removes the attribute.
+/// - Index attributes follow their fields in the same request: changing a
+///   field of a GSI template rewrites the attributes built from it, and
+///   removing an `Option` field of an index removes that index's attributes
+///   (the item leaves the sparse index). They are rebuilt from the values
+///   the update knows: those it sets, the primary-key fields given to
+///   `E::update(…)`, and those stated with [`given`](Self::given). An
+///   index's two attributes are written together whenever the item may not
+///   be in the (sparse) index yet; when a value needed is unknown,
+///   [`Error::IncompleteIndexUpdate`], before sending.
+/// - `#[stamp(updated_at)]` is set to the current time (and so are the index
+///   attributes built from it, which then need the index's other values).
+/// - `#[stamp(version)]`: [`expect_version`](Self::expect_version) is
+///   required; the update checks it and adds 1.
+/// - The item must exist (`attribute_exists` on the partition key):
+///   DynamoDB would otherwise create a partial item.
+pub struct Update<E> {
+    key: Result<PrimaryKey<E>, Error>,
+    actions: Vec<Action>,
+    condition: Option<Condition<E>>,
+    expected_version: Option<u64>,
+    /// Current values the update knows without changing them (encoded, by
+    /// attribute; `NULL` for a known `None`), for rebuilding index attributes.
+    known: Item,
+}
+
+impl<E: Entity> Update<E> {
+    /// An update of the item with key `key` (as `E::key(…)` returns it).
+    pub fn new(key: Result<PrimaryKey<E>, Error>) -> Self {
+        Update {
+            key,
+            actions: Vec::new(),
+            condition: None,
+            expected_version: None,
+            known: Item::new(),
+        }
+    }
+
+    /// Values of the item that the update knows without changing them, by
+    /// attribute and encoded as stored: the generated `E::update(…)` passes
+    /// the primary-key fields it is given, so that index attributes built
+    /// from them can be rebuilt.
+    #[doc(hidden)]
+    pub fn with_known_values(mut self, values: Item) -> Self {
+        self.known.extend(values);
+        self
+    }
+
+    /// States the current value of a field the update does not change, and
+    /// makes the update conditional on it (`attribute = value`): the index
+    /// attributes built from it can then be rebuilt. Use it when an update
+    /// is refused with [`Error::IncompleteIndexUpdate`] for a field you
+    /// know, such as the status of an order whose `updated_at` (in its
+    /// GSI sort key) every update stamps.
+    pub fn given<T: Serialize, K>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
+        if let Ok(Some(encoded)) = attribute.encode(value) {
+            self.known.insert(attribute.name().to_owned(), encoded);
+        }
+        self.condition(attribute.eq(value))
+    }
+
+    /// States that an `Option` field the update does not change is `None`
+    /// now, and makes the update conditional on it
+    /// (`attribute_not_exists(attribute)`): the item is then known to be
+    /// outside the sparse indexes built from it.
+    pub fn given_none<T: Serialize>(mut self, attribute: Attribute<E, T, Optional>) -> Self {
+        self.known
+            .insert(attribute.name().to_owned(), AttributeValue::Null(true));
+        self.condition(attribute.not_exists())
+    }
+
+    /// `SET attribute = value`, with `value` encoded as `to_item` encodes the
+    /// field; `REMOVE attribute` when `to_item` would store no attribute
+    /// for it (an empty set, a value serde skips).
+    pub fn set<T: Serialize, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        value: &T,
+    ) -> Self {
+        self.actions.push(match attribute.encode(value) {
+            Ok(Some(encoded)) => Action::Set(attribute.name(), Ok(encoded)),
+            Ok(None) => Action::Remove(attribute.name()),
+            Err(reason) => Action::Set(attribute.name(), Err(reason)),
+        });
+        self
+    }
+
+    /// `SET attribute = if_not_exists(attribute, value)`: sets it only when
+    /// the item does not have it yet. A value `to_item` stores as no
+    /// attribute (an empty set) changes nothing.
+    pub fn set_if_not_exists<T: Serialize, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        value: &T,
+    ) -> Self {
+        match attribute.encode(value) {
+            Ok(Some(encoded)) => self
+                .actions
+                .push(Action::SetIfNotExists(attribute.name(), Ok(encoded))),
+            Ok(None) => {}
+            Err(reason) => self
+                .actions
+                .push(Action::SetIfNotExists(attribute.name(), Err(reason))),
+        }
+        self
+    }
+
+    /// `REMOVE attribute`: the field becomes `None`.
+    pub fn remove<T>(mut self, attribute: Attribute<E, T, Optional>) -> Self {
+        self.actions.push(Action::Remove(attribute.name()));
+        self
+    }
+
+    /// `ADD attribute value` on a number: adds `value` (negative to
+    /// subtract); an absent attribute counts as 0.
+    pub fn add<T: Number, K: Settable>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
+        let value = typed_value(&attribute, value, "number to add", |value| {
+            matches!(value, AttributeValue::N(_))
+        });
+        self.actions.push(Action::Add(attribute.name(), value));
+        self
+    }
+
+    /// `SET attribute = attribute - value` on a number the item has, such as
+    /// a stock decremented by a quantity (guard it with a condition such as
+    /// `Product::STOCK.ge(&quantity)` so it cannot go below zero).
+    pub fn subtract<T: Number, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        value: &T,
+    ) -> Self {
+        let value = typed_value(&attribute, value, "number to subtract", |value| {
+            matches!(value, AttributeValue::N(_))
+        });
+        self.actions.push(Action::Subtract(attribute.name(), value));
+        self
+    }
+
+    /// `ADD attribute elements` on a set stored as `SS`/`NS`.
+    pub fn add_to_set<T: Set + Serialize, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        elements: &T,
+    ) -> Self {
+        let elements = typed_value(&attribute, elements, "set of elements", is_set);
+        self.actions.push(Action::Add(attribute.name(), elements));
+        self
+    }
+
+    /// `DELETE attribute elements`: removes elements from a set.
+    pub fn delete_from_set<T: Set + Serialize, K: Settable>(
+        mut self,
+        attribute: Attribute<E, T, K>,
+        elements: &T,
+    ) -> Self {
+        let elements = typed_value(&attribute, elements, "set of elements", is_set);
+        self.actions
+            .push(Action::Delete(attribute.name(), elements));
+        self
+    }
+
+    /// `SET attribute = list_append(if_not_exists(attribute, []), values)`:
+    /// appends to a list. The values are encoded as `to_item` encodes the
+    /// field (so they are cloned into a `Vec` first).
+    pub fn append<X: Serialize + Clone, K: Settable>(
+        mut self,
+        attribute: Attribute<E, Vec<X>, K>,
+        values: &[X],
+    ) -> Self {
+        let values = typed_value(&attribute, &values.to_vec(), "list to append", |value| {
+            matches!(value, AttributeValue::L(_))
+        });
+        self.actions.push(Action::Append(attribute.name(), values));
+        self
+    }
+
+    /// Also requires `condition` (AND).
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = Some(match self.condition.take() {
+            Some(previous) => previous.and(condition),
+            None => condition,
+        });
+        self
+    }
+
+    /// The version the stored item must have, for an entity with a
+    /// `#[stamp(version)]` field; the update then adds 1 to it.
+    pub fn expect_version(mut self, version: u64) -> Self {
+        self.expected_version = Some(version);
+        self
+    }
+
+    async fn execute(
+        &self,
+        table: &Table,
+        return_value: ReturnValue,
+    ) -> Result<Option<Item>, Error> {
+        let rendered = self.render(Utc::now())?;
+        let schema = E::SCHEMA;
+        let key = rendered.key.clone();
+        let span = item_span("UpdateItem", table.name(), schema.type_name);
+        let result = table
+            .client()
+            .update_item()
+            .table_name(table.name())
+            .set_key(Some(rendered.key))
+            .update_expression(rendered.update_expression)
+            .condition_expression(rendered.condition_expression)
+            .set_expression_attribute_names(non_empty(rendered.names))
+            .set_expression_attribute_values(non_empty(rendered.values))
+            .return_values(return_value)
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .send()
+            .instrument(span)
+            .await;
+        match result {
+            Ok(output) => Ok(output.attributes),
+            Err(error) => Err(conditional_failure::<E, _, _>(
+                "UpdateItem",
+                table,
+                &crate::ItemKey::of::<E>(&key),
+                self.expected_version,
+                error,
+                |error| match error {
+                    UpdateItemError::ConditionalCheckFailedException(failure) => {
+                        Some(failure.item.clone())
+                    }
+                    _ => None,
+                },
+            )),
+        }
+    }
+
+    /// Sends the update; returns nothing.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`render`](Self::render) before sending; then
+    /// [`Error::ItemNotFound`], [`Error::VersionConflict`],
+    /// [`Error::ConditionFailed`] or [`Error::DynamoDb`].
+    pub async fn send(&self, table: &Table) -> Result<(), Error> {
+        self.execute(table, ReturnValue::None).await.map(|_| ())
+    }
+
+    /// Sends the update and returns the item as it is after it
+    /// (`ReturnValues = ALL_NEW`).
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](Self::send), and the errors of [`Entity::from_item`].
+    pub async fn send_returning_new(&self, table: &Table) -> Result<E, Error> {
+        let item = self
+            .execute(table, ReturnValue::AllNew)
+            .await?
+            .unwrap_or_default();
+        E::from_item(item)
+    }
+
+    /// Sends the update and returns the item as it was before it
+    /// (`ReturnValues = ALL_OLD`).
+    ///
+    /// # Errors
+    ///
+    /// As [`send_returning_new`](Self::send_returning_new).
+    pub async fn send_returning_old(&self, table: &Table) -> Result<E, Error> {
+        let item = self
+            .execute(table, ReturnValue::AllOld)
+            .await?
+            .unwrap_or_default();
+        E::from_item(item)
+    }
+}

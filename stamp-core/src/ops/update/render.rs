@@ -1,0 +1,273 @@
+//! An update rendered to DynamoDB's expressions: `SET`, `REMOVE`, `ADD` and
+//! `DELETE` clauses, index attributes, and the condition.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
+use aws_sdk_dynamodb::types::AttributeValue;
+use chrono::{DateTime, Utc};
+
+use super::Update;
+use super::indexes::rebuild_indexes;
+use super::values::{Action, Value};
+use crate::expression::Placeholders;
+use crate::{Entity, Error, Item};
+
+/// A rendered `UpdateItem`, without the table name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateRequest {
+    /// The primary key.
+    pub key: Item,
+    /// The `UpdateExpression`.
+    pub update_expression: String,
+    /// The `ConditionExpression`.
+    pub condition_expression: String,
+    /// `ExpressionAttributeNames`.
+    pub names: HashMap<String, String>,
+    /// `ExpressionAttributeValues`.
+    pub values: HashMap<String, AttributeValue>,
+}
+
+impl<E: Entity> Update<E> {
+    /// Renders the update at time `now`, without a network.
+    ///
+    /// # Errors
+    ///
+    /// A key error; [`Error::InvalidUpdate`] (nothing to update, an empty
+    /// set, the version set by hand); [`Error::MissingExpectedVersion`];
+    /// [`Error::IncompleteIndexUpdate`]; [`Error::InvalidExpressionValue`].
+    pub fn render(&self, now: DateTime<Utc>) -> Result<UpdateRequest, Error> {
+        let key = self.key.as_ref().map_err(Clone::clone)?;
+        let actions = self.checked_actions(now)?;
+        let (index_sets, index_removes) = rebuild_indexes::<E>(&actions, &self.known)?;
+        let mut placeholders = Placeholders::default();
+        let Clauses {
+            mut sets,
+            mut removes,
+            mut adds,
+            deletes,
+        } = Clauses::of(&actions, &mut placeholders)?;
+        for (attribute, text) in index_sets {
+            let name = placeholders.name(attribute);
+            let value = placeholders.add_value(AttributeValue::S(text));
+            sets.push(format!("{name} = {value}"));
+        }
+        for attribute in index_removes {
+            let name = placeholders.name(attribute);
+            if !removes.contains(&name) {
+                removes.push(name);
+            }
+        }
+        let condition_expression = self.condition_expression(&mut placeholders, &mut adds)?;
+        let mut clauses = Vec::new();
+        for (keyword, parts) in [
+            ("SET", sets),
+            ("REMOVE", removes),
+            ("ADD", adds),
+            ("DELETE", deletes),
+        ] {
+            if !parts.is_empty() {
+                clauses.push(format!("{keyword} {}", parts.join(", ")));
+            }
+        }
+        let update_expression = clauses.join(" ");
+        crate::expression::check_expression_length("update", &update_expression)?;
+        crate::expression::check_expression_length("condition", &condition_expression)?;
+        Ok(UpdateRequest {
+            key: key.to_attribute_map(),
+            update_expression,
+            condition_expression,
+            names: placeholders.names().unwrap_or_default(),
+            values: placeholders.values().unwrap_or_default(),
+        })
+    }
+
+    /// The actions to render: refused when empty, when one attribute is
+    /// changed twice or the version set by hand; `updated_at` stamped;
+    /// every value checked as an item's values are.
+    fn checked_actions(&self, now: DateTime<Utc>) -> Result<Vec<Action>, Error> {
+        let schema = E::SCHEMA;
+        let invalid = |reason: String| Error::InvalidUpdate {
+            entity: schema.type_name,
+            reason,
+        };
+        if self.actions.is_empty() {
+            return Err(invalid("the update changes nothing".to_owned()));
+        }
+        let mut actions = self.actions.clone();
+        for (position, action) in actions.iter().enumerate() {
+            if actions[..position]
+                .iter()
+                .any(|earlier| earlier.attribute() == action.attribute())
+            {
+                return Err(invalid(format!(
+                    "`{}` is changed twice; DynamoDB takes one action per attribute in an update",
+                    action.attribute()
+                )));
+            }
+        }
+        if let Some(version) = schema.version_attribute
+            && actions.iter().any(|action| action.attribute() == version)
+        {
+            return Err(invalid(format!(
+                "the version `{version}` is counted by Stamp; use `expect_version`"
+            )));
+        }
+        if let Some(updated_at) = schema.updated_at_attribute
+            && !actions
+                .iter()
+                .any(|action| action.attribute() == updated_at)
+        {
+            actions.push(match E::time_stamp_value(updated_at, now)? {
+                Some(value) => Action::Set(updated_at, Ok(value)),
+                None => Action::Remove(updated_at),
+            });
+        }
+        // Every value is checked as an item's values are, before sending.
+        for action in &actions {
+            if let Some(value) = action.value() {
+                let value = value
+                    .as_ref()
+                    .map_err(|reason| Error::InvalidExpressionValue {
+                        reason: reason.clone(),
+                    })?;
+                crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
+            }
+        }
+        Ok(actions)
+    }
+
+    /// The condition: the item exists, the expected version (whose `ADD`
+    /// joins `adds`), and the user's condition.
+    fn condition_expression(
+        &self,
+        placeholders: &mut Placeholders,
+        adds: &mut Vec<String>,
+    ) -> Result<String, Error> {
+        let schema = E::SCHEMA;
+        let mut conditions = vec![format!(
+            "attribute_exists({})",
+            placeholders.name(schema.partition_key.name)
+        )];
+        if let Some(version) = schema.version_attribute {
+            let expected = self.expected_version.ok_or(Error::MissingExpectedVersion {
+                entity: schema.type_name,
+            })?;
+            if expected >= E::max_version() {
+                return Err(Error::VersionOverflow {
+                    entity: schema.type_name,
+                    version: expected,
+                });
+            }
+            let name = placeholders.name(version);
+            conditions.push(format!(
+                "{name} = {}",
+                placeholders.add_value(AttributeValue::N(expected.to_string()))
+            ));
+            adds.push(format!(
+                "{name} {}",
+                placeholders.add_value(AttributeValue::N("1".to_owned()))
+            ));
+        }
+        if let Some(condition) = &self.condition {
+            conditions.push(format!("({})", condition.render(placeholders)?));
+        }
+        Ok(conditions.join(" AND "))
+    }
+
+    /// The exact `UpdateItem` request, rendered at time `now`, without a
+    /// network.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`render`](Self::render).
+    pub fn request(&self, table_name: &str, now: DateTime<Utc>) -> Result<UpdateItemInput, Error> {
+        let rendered = self.render(now)?;
+        Ok(UpdateItemInput::builder()
+            .table_name(table_name)
+            .set_key(Some(rendered.key))
+            .update_expression(rendered.update_expression)
+            .condition_expression(rendered.condition_expression)
+            .set_expression_attribute_names(non_empty(rendered.names))
+            .set_expression_attribute_values(non_empty(rendered.values))
+            .build()
+            .expect("UpdateItemInput has no required fields"))
+    }
+
+    /// The update as a transaction action, rendered now: pass it to
+    /// `TransactWrite::update`. It keeps the `attribute_exists` guard and
+    /// the version check.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`render`](Self::render).
+    pub fn to_action(&self) -> Result<crate::UpdateAction, Error> {
+        let rendered = self.render(Utc::now())?;
+        Ok(crate::UpdateAction {
+            key: rendered.key,
+            update_expression: rendered.update_expression,
+            condition_expression: Some(rendered.condition_expression),
+            names: rendered.names,
+            values: rendered.values,
+            entity: E::SCHEMA.type_name,
+        })
+    }
+}
+
+/// The clauses of an update's actions, in placeholders.
+struct Clauses {
+    sets: Vec<String>,
+    removes: Vec<String>,
+    adds: Vec<String>,
+    deletes: Vec<String>,
+}
+
+impl Clauses {
+    fn of(actions: &[Action], placeholders: &mut Placeholders) -> Result<Clauses, Error> {
+        let value = |placeholders: &mut Placeholders, value: &Value| -> Result<String, Error> {
+            let value = value
+                .clone()
+                .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+            Ok(placeholders.add_value(value))
+        };
+        let (mut sets, mut removes, mut adds, mut deletes) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for action in actions {
+            let name = placeholders.name(action.attribute());
+            match action {
+                Action::Set(_, v) => sets.push(format!("{name} = {}", value(placeholders, v)?)),
+                Action::SetIfNotExists(_, v) => {
+                    sets.push(format!(
+                        "{name} = if_not_exists({name}, {})",
+                        value(placeholders, v)?
+                    ));
+                }
+                Action::Append(_, v) => {
+                    let empty = placeholders.add_value(AttributeValue::L(Vec::new()));
+                    sets.push(format!(
+                        "{name} = list_append(if_not_exists({name}, {empty}), {})",
+                        value(placeholders, v)?
+                    ));
+                }
+                Action::Remove(_) => removes.push(name),
+                Action::Add(_, v) => adds.push(format!("{name} {}", value(placeholders, v)?)),
+                Action::Subtract(_, v) => {
+                    sets.push(format!("{name} = {name} - {}", value(placeholders, v)?))
+                }
+                Action::Delete(_, v) => deletes.push(format!("{name} {}", value(placeholders, v)?)),
+            }
+        }
+        Ok(Clauses {
+            sets,
+            removes,
+            adds,
+            deletes,
+        })
+    }
+}
+
+/// `None` for an empty map: DynamoDB refuses an empty
+/// `ExpressionAttributeNames` or `ExpressionAttributeValues`.
+pub(super) fn non_empty<V>(map: HashMap<String, V>) -> Option<HashMap<String, V>> {
+    (!map.is_empty()).then_some(map)
+}

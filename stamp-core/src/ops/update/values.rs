@@ -1,0 +1,138 @@
+//! The actions of an update and the values they take: [`Number`]s for
+//! `ADD`, [`Set`]s for `ADD` and `DELETE`, each value encoded as `to_item`
+//! encodes its field.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::Serialize;
+
+use crate::expression::Attribute;
+
+pub(super) type Value = Result<AttributeValue, String>;
+
+#[derive(Debug, Clone)]
+pub(super) enum Action {
+    Set(&'static str, Value),
+    SetIfNotExists(&'static str, Value),
+    Remove(&'static str),
+    Add(&'static str, Value),
+    Subtract(&'static str, Value),
+    Append(&'static str, Value),
+    Delete(&'static str, Value),
+}
+
+impl Action {
+    pub(super) fn value(&self) -> Option<&Value> {
+        match self {
+            Action::Remove(_) => None,
+            Action::Set(_, value)
+            | Action::SetIfNotExists(_, value)
+            | Action::Add(_, value)
+            | Action::Subtract(_, value)
+            | Action::Append(_, value)
+            | Action::Delete(_, value) => Some(value),
+        }
+    }
+
+    pub(super) fn attribute(&self) -> &'static str {
+        match self {
+            Action::Set(name, _)
+            | Action::SetIfNotExists(name, _)
+            | Action::Remove(name)
+            | Action::Add(name, _)
+            | Action::Subtract(name, _)
+            | Action::Append(name, _)
+            | Action::Delete(name, _) => name,
+        }
+    }
+}
+
+/// Numbers, which `ADD` increments (or decrements, with a negative value).
+pub trait Number: Serialize {}
+
+macro_rules! numbers {
+    ($($ty:ty),*) => {$(impl Number for $ty {})*};
+}
+
+numbers!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+);
+
+/// Sets of strings or numbers, stored as DynamoDB `SS` / `NS`, which `ADD`
+/// and `DELETE` change element by element.
+pub trait Set {
+    /// The set as an `SS` or `NS` value; `None` when it is empty (DynamoDB
+    /// refuses empty sets).
+    fn to_set_value(&self) -> Option<AttributeValue>;
+}
+
+macro_rules! string_sets {
+    ($($set:ident),*) => {$(
+        impl Set for std::collections::$set<String> {
+            fn to_set_value(&self) -> Option<AttributeValue> {
+                (!self.is_empty()).then(|| AttributeValue::Ss(self.iter().cloned().collect()))
+            }
+        }
+    )*};
+}
+
+macro_rules! number_sets {
+    ($($ty:ty),*) => {$(
+        impl Set for std::collections::HashSet<$ty> {
+            fn to_set_value(&self) -> Option<AttributeValue> {
+                (!self.is_empty()).then(|| AttributeValue::Ns(self.iter().map(ToString::to_string).collect()))
+            }
+        }
+        impl Set for std::collections::BTreeSet<$ty> {
+            fn to_set_value(&self) -> Option<AttributeValue> {
+                (!self.is_empty()).then(|| AttributeValue::Ns(self.iter().map(ToString::to_string).collect()))
+            }
+        }
+    )*};
+}
+
+string_sets!(HashSet, BTreeSet);
+number_sets!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// The encoded value of `value` for an action that needs an attribute
+/// value of one of `kinds` (`what` names them in the error).
+pub(super) fn typed_value<E, T: Serialize, K>(
+    attribute: &Attribute<E, T, K>,
+    value: &T,
+    what: &str,
+    fits: fn(&AttributeValue) -> bool,
+) -> Value {
+    match attribute.encode(value)? {
+        Some(encoded) if fits(&encoded) => Ok(encoded),
+        Some(other) => Err(format!(
+            "`{}` is stored as {}, so it takes no {what}",
+            attribute.name(),
+            describe_type(&other)
+        )),
+        None => Err(format!(
+            "{what} for `{}` is empty (DynamoDB refuses empty sets and has nothing to add)",
+            attribute.name()
+        )),
+    }
+}
+
+fn describe_type(value: &AttributeValue) -> &'static str {
+    match value {
+        AttributeValue::S(_) => "a String (S)",
+        AttributeValue::N(_) => "a Number (N)",
+        AttributeValue::B(_) => "a Binary (B)",
+        AttributeValue::Bool(_) => "a Boolean (BOOL)",
+        AttributeValue::L(_) => "a List (L)",
+        AttributeValue::M(_) => "a Map (M)",
+        AttributeValue::Ss(_) => "a String Set (SS)",
+        AttributeValue::Ns(_) => "a Number Set (NS)",
+        AttributeValue::Bs(_) => "a Binary Set (BS)",
+        _ => "another type",
+    }
+}
+
+pub(super) fn is_set(value: &AttributeValue) -> bool {
+    matches!(
+        value,
+        AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
+    )
+}

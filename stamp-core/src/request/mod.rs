@@ -1,0 +1,9 @@
+//! What every request shares: the [`table`] it goes to, the
+//! `stamp.request` tracing [`span`] it runs in, the [`retry`] with backoff
+//! that batches and migrations share, and the mapping of SDK errors and
+//! conditional failures to [`crate::Error`] ([`failure`]).
+
+pub(crate) mod failure;
+pub(crate) mod retry;
+pub(crate) mod span;
+pub(crate) mod table;

@@ -1,0 +1,142 @@
+//! [`Table`]: a client and a table name; creating and deleting the table.
+//! The operations on its items are in `ops/`, each an `impl Table` or a
+//! builder sent to it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::ops::cursor::CursorKey;
+use crate::{Error, TableDefinition};
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::client::Waiters;
+
+/// How long [`Table::create_table`] waits for the new table to become
+/// `ACTIVE`.
+const TABLE_ACTIVE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// One DynamoDB table: an `aws_sdk_dynamodb::Client` plus the table name.
+/// Cheap to clone (the client is reference-counted).
+///
+/// # Example
+///
+/// ```no_run
+/// # async fn run(client: aws_sdk_dynamodb::Client) {
+/// let table = stamp_core::Table::new(client, "app");
+/// assert_eq!(table.name(), "app");
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Table {
+    client: Client,
+    name: Arc<str>,
+    cursor_key: Option<CursorKey>,
+}
+
+impl Table {
+    /// A handle on table `name` through `client`. Sends nothing.
+    pub fn new(client: Client, name: impl Into<String>) -> Self {
+        Table {
+            client,
+            name: Arc::from(name.into()),
+            cursor_key: None,
+        }
+    }
+
+    /// This table, signing the [`Cursor`](crate::Cursor)s of its queries
+    /// with `key` (HMAC-SHA256), so that a client cannot forge or change
+    /// one: a query given a cursor that is unsigned, changed, or signed with
+    /// another key fails with [`Error::InvalidCursor`] before sending. Give
+    /// every process serving the same clients the same key, a secret of 32
+    /// random bytes or more; changing it invalidates the cursors handed out.
+    /// A signature proves that Stamp produced the cursor, not who holds it.
+    ///
+    /// # Panics
+    ///
+    /// If `key` is empty, which would sign with no secret.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn run(client: aws_sdk_dynamodb::Client, secret: Vec<u8>) {
+    /// let table = stamp_core::Table::new(client, "app").with_cursor_key(secret);
+    /// # }
+    /// ```
+    pub fn with_cursor_key(mut self, key: impl Into<Vec<u8>>) -> Self {
+        let key = key.into();
+        assert!(!key.is_empty(), "a cursor key must not be empty");
+        self.cursor_key = Some(CursorKey::new(key));
+        self
+    }
+
+    /// The key the table signs cursors with, if any.
+    pub(crate) fn cursor_key(&self) -> Option<&CursorKey> {
+        self.cursor_key.as_ref()
+    }
+
+    /// The SDK client.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The table name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Creates this table from `definition` and waits, up to two minutes,
+    /// until it is `ACTIVE`; then, when an entity has a `#[stamp(ttl)]`
+    /// field, turns on TTL on it with `UpdateTimeToLive`. Point-in-time
+    /// recovery is left as DynamoDB creates it (off); it is part of
+    /// [`TableDefinition::cloudformation`].
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`TableDefinition::create_table_input`], found before
+    /// sending; [`Error::DynamoDb`] for what the service returns, such as
+    /// `ResourceInUseException` when the table exists; [`Error::TableNotActive`]
+    /// when it does not become `ACTIVE` in time.
+    pub async fn create_table(&self, definition: &TableDefinition) -> Result<(), Error> {
+        let input = definition.create_table_input(&self.name)?;
+        self.client
+            .create_table()
+            .set_table_name(input.table_name)
+            .set_attribute_definitions(input.attribute_definitions)
+            .set_key_schema(input.key_schema)
+            .set_global_secondary_indexes(input.global_secondary_indexes)
+            .set_billing_mode(input.billing_mode)
+            .set_provisioned_throughput(input.provisioned_throughput)
+            .set_stream_specification(input.stream_specification)
+            .send()
+            .await
+            .map_err(|error| Error::dynamodb("CreateTable", &self.name, error))?;
+        self.client
+            .wait_until_table_exists()
+            .table_name(&*self.name)
+            .wait(TABLE_ACTIVE_TIMEOUT)
+            .await
+            .map_err(|error| Error::TableNotActive {
+                table: self.name.to_string(),
+                reason: error.to_string(),
+            })?;
+        self.enable_time_to_live(definition).await?;
+        Ok(())
+    }
+
+    /// Deletes this table and every item in it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DynamoDb`] for what the service returns, such as
+    /// `ResourceNotFoundException` when there is no such table.
+    pub async fn delete_table(&self) -> Result<(), Error> {
+        self.client
+            .delete_table()
+            .table_name(&*self.name)
+            .send()
+            .await
+            .map_err(|error| Error::dynamodb("DeleteTable", &self.name, error))?;
+        Ok(())
+    }
+}

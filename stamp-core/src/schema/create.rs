@@ -1,0 +1,116 @@
+//! The `CreateTable` input of a table definition, and the key values of the
+//! example items the catalogue shows.
+
+use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, ScalarAttributeType,
+};
+
+use super::TableDefinition;
+use crate::{EntitySchema, Error, KeyAttribute, KeyBuilder, Segment};
+
+impl TableDefinition {
+    /// An example value of key attribute `key` of `entity`: the recorded
+    /// [example](Self::example)'s, or else each field's
+    /// [`KeyPart::example`](crate::KeyPart::example) encoded and escaped as
+    /// the key builder does, and the placeholder `<field>` for a type
+    /// without one.
+    pub(crate) fn example_key(
+        &self,
+        entity: &'static EntitySchema,
+        key: &'static KeyAttribute,
+    ) -> String {
+        let recorded = self
+            .examples
+            .iter()
+            .find(|example| example.entity == entity.type_name)
+            .and_then(|example| example.values.get(key.name));
+        if let Some(value) = recorded {
+            return value.clone();
+        }
+        let mut builder = KeyBuilder::new(entity.type_name, &key.template, 0);
+        for segment in key.template.segments {
+            match segment {
+                Segment::Literal(text) => builder.literal(text),
+                Segment::Field(name) => match (entity.key_example)(name) {
+                    Some(encoded) => builder
+                        .str_field(name, &encoded)
+                        .expect("an example encoding is not empty"),
+                    None => builder.literal(&format!("<{name}>")),
+                },
+            }
+        }
+        builder.finish()
+    }
+
+    /// The `CreateTable` input for a table named `table_name`: the key
+    /// attributes (all of type `S`), the key schema, every GSI with its
+    /// projection, and the billing mode, with the provisioned throughput of
+    /// the table and each GSI when provisioned.
+    ///
+    /// TTL and point-in-time recovery are not part of `CreateTable`;
+    /// [`Table::create_table`](crate::Table::create_table) sends
+    /// `UpdateTimeToLive` after it.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`check`](Self::check).
+    pub fn create_table_input(&self, table_name: &str) -> Result<CreateTableInput, Error> {
+        let resolved = self.resolve()?;
+        let string_attribute = |name: &str| {
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .expect("name and type are set")
+        };
+        let key_element = |name: &str, key_type: KeyType| {
+            KeySchemaElement::builder()
+                .attribute_name(name)
+                .key_type(key_type)
+                .build()
+                .expect("name and key type are set")
+        };
+        let key_schema = |partition_key: &str, sort_key: Option<&str>| {
+            let mut schema = vec![key_element(partition_key, KeyType::Hash)];
+            schema.extend(sort_key.map(|name| key_element(name, KeyType::Range)));
+            schema
+        };
+        let global_secondary_indexes: Vec<GlobalSecondaryIndex> = resolved
+            .indexes
+            .iter()
+            .map(|index| {
+                GlobalSecondaryIndex::builder()
+                    .index_name(index.name)
+                    .set_key_schema(Some(key_schema(index.partition_key, index.sort_key)))
+                    .projection(index.projection.to_sdk())
+                    .set_provisioned_throughput(self.billing.provisioned_throughput())
+                    .build()
+                    .expect("name, key schema and projection are set")
+            })
+            .collect();
+        Ok(CreateTableInput::builder()
+            .table_name(table_name)
+            .set_attribute_definitions(Some(
+                resolved
+                    .key_attribute_names()
+                    .into_iter()
+                    .map(string_attribute)
+                    .collect(),
+            ))
+            .set_key_schema(Some(key_schema(
+                resolved.partition_key,
+                Some(resolved.sort_key),
+            )))
+            .set_global_secondary_indexes(
+                (!global_secondary_indexes.is_empty()).then_some(global_secondary_indexes),
+            )
+            .billing_mode(self.billing.billing_mode())
+            .set_provisioned_throughput(self.billing.provisioned_throughput())
+            .set_stream_specification(self.stream_specification())
+            .build()
+            .expect("CreateTableInput has no required fields"))
+    }
+}

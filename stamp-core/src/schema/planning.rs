@@ -1,0 +1,266 @@
+//! Planning past one partition, on paper: given a workload (requests per
+//! second per access pattern), the capacity units each partition key value
+//! of each template receives per second, against DynamoDB's limits of one
+//! partition: 3,000 read units and 1,000 write units per second ("Best
+//! practices for designing and using partition keys effectively", Amazon
+//! DynamoDB Developer Guide). A template over the limit is a hot partition;
+//! write sharding spreads it over `shards` partition key values.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html>.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use super::{EntityCapacity, TableDefinition};
+use crate::{Entity, Error};
+
+/// The read units one partition serves per second.
+pub const PARTITION_READ_UNITS: f64 = 3000.0;
+/// The write units one partition serves per second.
+pub const PARTITION_WRITE_UNITS: f64 = 1000.0;
+
+/// A request of an access pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// `GetItem`, eventually consistent.
+    Get,
+    /// A `Query` page ([`PAGE_ITEMS`](super::PAGE_ITEMS) items) on the
+    /// table (0) or GSI `n`, eventually consistent.
+    QueryPage(u8),
+    /// A put of a new item.
+    Put,
+    /// An update that changes no index key.
+    Update,
+    /// A delete.
+    Delete,
+}
+
+/// One access pattern of a [`Workload`]: `per_second` requests of one
+/// kind on one entity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Load {
+    /// The entity's type name.
+    pub entity: &'static str,
+    /// What each request does.
+    pub request: Access,
+    /// Requests per second.
+    pub per_second: f64,
+}
+
+impl Load {
+    /// `per_second` requests of `request` on entity `E`.
+    pub fn of<E: Entity>(request: Access, per_second: f64) -> Self {
+        Load {
+            entity: E::SCHEMA.type_name,
+            request,
+            per_second,
+        }
+    }
+}
+
+/// Requests per second per access pattern, and over how many partition key
+/// values the requests of each partition key template spread evenly.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Workload {
+    loads: Vec<Load>,
+    spread: HashMap<String, f64>,
+}
+
+impl Workload {
+    /// No load.
+    pub fn new() -> Self {
+        Workload::default()
+    }
+
+    /// Adds an access pattern.
+    pub fn load(mut self, load: Load) -> Self {
+        self.loads.push(load);
+        self
+    }
+
+    /// States that the requests to partition key template `template` (its
+    /// source, such as `CUST#<customer_id>`) spread evenly over `values`
+    /// partition key values at once. A template not stated is taken as one
+    /// value (every request on one key: the worst case), and marked so.
+    pub fn spread(mut self, template: &str, values: f64) -> Self {
+        self.spread.insert(template.to_owned(), values.max(1.0));
+        self
+    }
+}
+
+/// The expected peak of one partition key template: units per second per
+/// partition key value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionLoad {
+    /// `table` or the GSI's name.
+    pub index: &'static str,
+    /// The partition key template's source.
+    pub template: &'static str,
+    /// The partition key values the load spreads over.
+    pub values: f64,
+    /// Whether `values` was stated ([`Workload::spread`]) or taken as one.
+    pub stated: bool,
+    /// Read units per second per value.
+    pub read_units: f64,
+    /// Write units per second per value.
+    pub write_units: f64,
+}
+
+impl PartitionLoad {
+    /// Whether one value receives more than a partition serves.
+    pub fn hot(&self) -> bool {
+        self.read_units > PARTITION_READ_UNITS || self.write_units > PARTITION_WRITE_UNITS
+    }
+
+    /// The shards (write sharding: partition key values per value) that
+    /// keep each under the limits: 1 when it is not hot.
+    pub fn shards_needed(&self) -> u32 {
+        let reads = (self.read_units / PARTITION_READ_UNITS).ceil();
+        let writes = (self.write_units / PARTITION_WRITE_UNITS).ceil();
+        reads.max(writes).max(1.0) as u32
+    }
+}
+
+impl TableDefinition {
+    /// The expected peak units per partition key value of every partition
+    /// key template that `workload` reaches, on the table and each GSI, from
+    /// [`capacity`](Self::capacity): a write counts on the table and on each
+    /// GSI that holds the item (example item), a read where it reads. In
+    /// the order of the table, then the GSIs by name, then the template.
+    /// A load on an entity without an example item counts nothing.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`check`](Self::check).
+    pub fn plan(&self, workload: &Workload) -> Result<Vec<PartitionLoad>, Error> {
+        let capacity = self.capacity()?;
+        let mut plan: Vec<PartitionLoad> = Vec::new();
+        for load in &workload.loads {
+            let Some(entity) = self.entities.iter().find(|e| e.type_name == load.entity) else {
+                continue;
+            };
+            let Some(cost) = capacity.iter().find(|c| c.entity == load.entity) else {
+                continue;
+            };
+            for (index, template, reads, writes) in charges(entity, cost, load.request) {
+                let (values, stated) = match workload.spread.get(template) {
+                    Some(values) => (*values, true),
+                    None => (1.0, false),
+                };
+                let entry = match plan
+                    .iter_mut()
+                    .find(|entry| entry.index == index && entry.template == template)
+                {
+                    Some(entry) => entry,
+                    None => {
+                        plan.push(PartitionLoad {
+                            index,
+                            template,
+                            values,
+                            stated,
+                            read_units: 0.0,
+                            write_units: 0.0,
+                        });
+                        plan.last_mut().expect("pushed")
+                    }
+                };
+                entry.read_units += load.per_second * reads / values;
+                entry.write_units += load.per_second * writes / values;
+            }
+        }
+        plan.sort_by(|a, b| {
+            let rank =
+                |entry: &PartitionLoad| (entry.index != "table", entry.index, entry.template);
+            rank(a).cmp(&rank(b))
+        });
+        Ok(plan)
+    }
+
+    /// [`plan`](Self::plan) as a Markdown table, with the shards a hot
+    /// template needs.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`check`](Self::check).
+    pub fn plan_markdown(&self, workload: &Workload) -> Result<String, Error> {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "| index | partition key | values | RCU/s per value | WCU/s per value | hot | shards needed |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|");
+        for entry in self.plan(workload)? {
+            let values = if entry.stated {
+                format!("{}", entry.values)
+            } else {
+                "1 (not stated)".to_owned()
+            };
+            let _ = writeln!(
+                out,
+                "| {} | `{}` | {} | {} | {} | {} | {} |",
+                entry.index,
+                entry.template,
+                values,
+                round(entry.read_units),
+                round(entry.write_units),
+                if entry.hot() { "**yes**" } else { "no" },
+                entry.shards_needed(),
+            );
+        }
+        Ok(out)
+    }
+}
+
+/// `x` with at most two decimals.
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// The `(index, partition template, read units, write units)` one request
+/// charges.
+fn charges(
+    entity: &crate::EntitySchema,
+    cost: &EntityCapacity,
+    request: Access,
+) -> Vec<(&'static str, &'static str, f64, f64)> {
+    let table = ("table", entity.partition_key.template.source);
+    let index_template = |name: &str| {
+        entity
+            .indexes
+            .iter()
+            .find(|index| index.name == name)
+            .map(|index| (index.name, index.partition_key.template.source))
+    };
+    let writes = |units: &super::WriteUnits| {
+        let mut out = vec![(table.0, table.1, 0.0, units.table)];
+        for (name, units) in &units.indexes {
+            if let Some((index, template)) = index_template(name) {
+                out.push((index, template, 0.0, *units));
+            }
+        }
+        out
+    };
+    match request {
+        Access::Get => vec![(table.0, table.1, cost.get.eventual, 0.0)],
+        Access::QueryPage(0) => vec![(table.0, table.1, cost.query_page.eventual, 0.0)],
+        Access::QueryPage(number) => entity
+            .index(number)
+            .and_then(|index| {
+                let units = cost
+                    .index_query_pages
+                    .iter()
+                    .find(|(name, _)| *name == index.name)?
+                    .1;
+                Some(vec![(
+                    index.name,
+                    index.partition_key.template.source,
+                    units,
+                    0.0,
+                )])
+            })
+            .unwrap_or_default(),
+        Access::Put => writes(&cost.put),
+        Access::Update => writes(&cost.update),
+        Access::Delete => writes(&cost.delete),
+    }
+}

@@ -1,0 +1,18 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::Item, Serialize, Deserialize)]
+#[pk = "CUST#<customer_id>"]
+#[sk = "ORDER#<order_id>"]
+struct Order {
+    customer_id: String,
+    order_id: String,
+    total_cents: u64,
+    note: Option<String>,
+}
+
+#[derive(stamp::Projection, Deserialize)]
+struct Total {
+    total_cents: u64,
+}
+
+fn main() {}

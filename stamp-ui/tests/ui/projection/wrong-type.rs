@@ -1,0 +1,20 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::Item, Serialize, Deserialize)]
+#[pk = "CUST#<customer_id>"]
+#[sk = "ORDER#<order_id>"]
+struct Order {
+    customer_id: String,
+    order_id: String,
+    total_cents: u64,
+    note: Option<String>,
+}
+
+/// `total_cents` is a `u64` in `Order`.
+#[derive(stamp::Projection, Deserialize)]
+#[stamp(entity = Order)]
+struct Total {
+    total_cents: i32,
+}
+
+fn main() {}
