@@ -287,6 +287,13 @@ impl TableDefinition {
                 );
             }
         }
+        self.diagram_patterns(out);
+        let _ = writeln!(out, "```");
+    }
+
+    /// The diagram's access patterns: a node per generated get and query
+    /// method and per named collection, linked from the index it reads.
+    fn diagram_patterns(&self, out: &mut String) {
         let mut pattern = 0;
         let mut read = |out: &mut String, text: String, target: String| {
             pattern += 1;
@@ -350,7 +357,6 @@ impl TableDefinition {
                 target,
             );
         }
-        let _ = writeln!(out, "```");
     }
 }
 
