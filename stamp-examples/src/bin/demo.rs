@@ -4,6 +4,9 @@
 //! transactions, and deletes the table.
 
 use std::process::ExitCode;
+
+#[path = "demo/analytics.rs"]
+mod analytics;
 use std::time::Instant;
 
 use chrono::{Duration, NaiveDate};
@@ -133,15 +136,19 @@ async fn run(arguments: &Arguments) -> Result<(), Box<dyn std::error::Error>> {
         counter.count(),
         started.elapsed().as_secs_f64()
     );
-    Ok(result?)
+    result
 }
 
-async fn scenario_run(table: &Table, counter: &RequestCounter) -> Result<(), stamp::Error> {
+async fn scenario_run(
+    table: &Table,
+    counter: &RequestCounter,
+) -> Result<(), Box<dyn std::error::Error>> {
     let data = data::generate(data::SEED, Size::DEMO);
     load_data(table, counter, &data).await?;
     let customer = &data.customers[41];
     read_patterns(table, counter, &data, customer).await?;
-    place_orders(table, counter, &data, customer).await
+    let placed = place_orders(table, counter, &data, customer).await?;
+    analytics::run(table, &data, &placed).await
 }
 
 /// Loads the generated data with batch writes, with a progress bar.
@@ -301,7 +308,7 @@ async fn place_orders(
     counter: &RequestCounter,
     data: &data::DataSet,
     customer: &Customer,
-) -> Result<(), stamp::Error> {
+) -> Result<Vec<Order>, stamp::Error> {
     heading("placing an order: one TransactWriteItems");
     let prices: Vec<(String, u64)> = data
         .products
@@ -385,5 +392,16 @@ async fn place_orders(
         stock,
         data.products[41].stock
     );
-    Ok(())
+    // The order placed above (once: the retry changed nothing), as the
+    // analytics step counts it.
+    let placed = scenario::order_with_items(table, counter, &order_id)
+        .await?
+        .result
+        .into_iter()
+        .filter_map(|item| match item {
+            OrderWithItems::Order(order) => Some(order),
+            _ => None,
+        })
+        .collect();
+    Ok(placed)
 }
