@@ -65,6 +65,41 @@
 //!   sparse index).
 //!
 //! The key encodings and their escaping are documented in [`stamp_core`].
+//!
+//! # What the derive generates
+//!
+//! For the `Order` above, `#[derive(Item)]` generates, in effect:
+//!
+//! ```text
+//! impl Entity for Order { const SCHEMA: &EntitySchema = …; fn to_item_at(…); fn from_item(…); … }
+//! impl Order {
+//!     pub fn key(customer_id: &str, created_at: &DateTime<Utc>, order_id: &Uuid)
+//!         -> Result<PrimaryKey<Order>, Error>;
+//!     pub fn gsi1_key(status: &OrderStatus, updated_at: &DateTime<Utc>) -> Result<IndexKey<Order>, Error>;
+//!     pub fn query(customer_id: &str) -> Query<Order, 0>;          // sort_key_eq/lt/between(…)
+//!     pub fn query_gsi1(status: &OrderStatus) -> Query<Order, 1>;
+//!     pub fn scan() -> Scan<Order>;
+//!     pub fn update(customer_id: &str, created_at: &DateTime<Utc>, order_id: &Uuid) -> Update<Order>;
+//!     pub fn parse_partition_key(key: &str) -> Result<(String,), Error>;
+//!     pub fn parse_sort_key(key: &str) -> Result<(DateTime<Utc>, Uuid), Error>;
+//!     pub const CUSTOMER_ID: Attribute<Order, String, PrimaryKeyField>;
+//!     pub const STATUS: Attribute<Order, OrderStatus, Optional>;
+//!     pub const TOTAL_CENTS: Attribute<Order, u64, Required>;   // one per stored field
+//! }
+//! impl SortKeyPrefix<Order, 0> for &DateTime<Utc> { … }          // and (&DateTime<Utc>, &Uuid)
+//! ```
+//!
+//! Where two fields of one key take the same type, the key functions take
+//! a generated struct of named fields instead, so that the two cannot be
+//! swapped: for `#[pk = "ORG#<org_id>"] #[sk = "USER#<user_id>"]` on
+//! `Membership`, `Membership::key(MembershipKey { org_id: "o-1", user_id: "u-1" })`
+//! (also `update`; `query`, `query_gsiN` and `gsiN_key` get
+//! `MembershipPartition`, `MembershipGsi1Partition`, `MembershipGsi1Key`).
+//!
+//! `#[derive(Projection)]` with `#[stamp(entity = Order)]` implements
+//! [`Projection<Order>`](Projection) for a struct of some of `Order`'s
+//! fields, checked against `Order` at compile time, for
+//! `Query::project::<P>()`.
 
 #![warn(missing_docs)]
 
