@@ -15,7 +15,7 @@ use super::{Migration, MigrationProgress, SkippedItem};
 use crate::expression::{MAX_EXPRESSION_BYTES, Placeholders};
 use crate::item::size::item_size;
 use crate::ops::write::unchanged_condition;
-use crate::request::retry::{Backoff, is_retryable};
+use crate::request::retry::{Backoff, is_retryable, log_retried};
 use crate::request::span::{record_capacity, record_items, request_span};
 use crate::{Entity, Error, Item, Table};
 
@@ -164,8 +164,14 @@ impl<E: Entity> Running<'_, E> {
             match request.clone().send().instrument(span.clone()).await {
                 Ok(output) => break output,
                 Err(error) => {
-                    if !(is_retryable(&error) && backoff.wait().await) {
-                        return Err(Error::dynamodb("Scan", self.table.name(), error));
+                    let retryable = is_retryable(&error);
+                    let error = Error::dynamodb("Scan", self.table.name(), error);
+                    if !retryable {
+                        return Err(error);
+                    }
+                    log_retried(&error);
+                    if !backoff.wait().await {
+                        return Err(error);
                     }
                 }
             }

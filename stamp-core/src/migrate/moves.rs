@@ -11,7 +11,7 @@ use tracing::Instrument;
 use super::mover::{Running, Sent, Shared};
 use crate::item::size::MAX_TRANSACTION_BYTES;
 use crate::ops::write::Placed;
-use crate::request::retry::{Backoff, is_retryable};
+use crate::request::retry::{Backoff, is_retryable, log_retried};
 use crate::request::span::request_span;
 use crate::{Entity, Error, Item};
 
@@ -87,8 +87,17 @@ impl<E: Entity> Running<'_, E> {
                     }
                     return Ok(());
                 }
-                Sent::Retry(_) if backoff.wait().await => {}
-                Sent::Retry(error) | Sent::Fatal(error) => {
+                Sent::Retry(error) => {
+                    log_retried(&error);
+                    if !backoff.wait().await {
+                        return Err(Error::MigrationFailed {
+                            entity: schema.type_name,
+                            key: group[0].old_key.clone(),
+                            source: Box::new(error),
+                        });
+                    }
+                }
+                Sent::Fatal(error) => {
                     return Err(Error::MigrationFailed {
                         entity: schema.type_name,
                         key: group[0].old_key.clone(),
@@ -162,6 +171,7 @@ impl<E: Entity> Running<'_, E> {
                     }
                 }
                 Sent::Retry(error) => {
+                    log_retried(&error);
                     if !backoff.wait().await {
                         return Err(failed(error));
                     }

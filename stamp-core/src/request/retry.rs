@@ -129,3 +129,10 @@ pub(crate) fn log_retry(operation: &'static str, table: &str, error: &aws_sdk_dy
         "the request will be retried"
     );
 }
+
+/// The same for a failure already made a [`crate::Error`] (the migration's
+/// retries), with the reasons of [`crate::Error::throttling_reasons`].
+pub(crate) fn log_retried(error: &crate::Error) {
+    let throttling_reasons = error.throttling_reasons();
+    tracing::debug!(%error, ?throttling_reasons, "the request will be retried");
+}
