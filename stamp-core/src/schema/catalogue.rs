@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 mod drawing;
 
-use super::{CollectionSchema, IndexProjection, TableBilling, TableDefinition};
+use super::{CollectionSchema, IndexProjection, Resolved, TableBilling, TableDefinition};
 use crate::model::collection::{partition_template, same_template_shape};
 use crate::{EntitySchema, Error, IndexSchema, KeyAttribute, KeyTemplate};
 
@@ -177,6 +177,64 @@ impl TableDefinition {
             entities.join(", ")
         );
 
+        self.table_section(&mut out, &resolved);
+        let _ = writeln!(out, "## Entities\n");
+        let _ = writeln!(out, "| entity | partition key | sort key | indexes | TTL |");
+        let _ = writeln!(out, "|---|---|---|---|---|");
+        for entity in &self.entities {
+            let indexes: Vec<String> = entity
+                .indexes
+                .iter()
+                .map(|index| {
+                    let mut keys = vec![&index.partition_key];
+                    keys.extend(index.sort_key.as_ref());
+                    format!("{}: {}", index_label(entity, index), templates(&keys))
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                code(entity.type_name),
+                code(entity.partition_key.template.source),
+                code(entity.sort_key.template.source),
+                if indexes.is_empty() {
+                    "—".to_owned()
+                } else {
+                    indexes.join("<br>")
+                },
+                entity.ttl_attribute.map_or("—".to_owned(), code),
+            );
+        }
+
+        self.drawing(&mut out, &resolved);
+        self.collection_rows(&mut out);
+
+        let _ = writeln!(out, "\n## Access patterns\n");
+        let _ = writeln!(
+            out,
+            "Every query keeps to its entity's scope, so other item types in the partition never come back. \
+             Typed sort-key conditions (`=`, `<`, `<=`, `>`, `>=`, between, begins_with) take a leading prefix \
+             of the sort-key fields, as listed. A query of a sparse index returns only the items that are in it, \
+             those whose `Option` fields of the index templates are set. Example keys come from an example item \
+             when one is recorded (`TableDefinition::example`), otherwise from each field type's \
+             `KeyPart::example`, encoded as stored (`<field>` for a type without one).\n"
+        );
+        let _ = writeln!(
+            out,
+            "| method | entity | request | index | key templates | sort-key condition | typed conditions on | example key |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
+        for entity in &self.entities {
+            self.entity_rows(&mut out, entity);
+        }
+        self.diagram(&mut out, &resolved);
+        self.capacity_section(&mut out)?;
+        Ok(out)
+    }
+
+    /// The catalogue's "Table" section: the keys and indexes, billing, TTL
+    /// and point-in-time recovery.
+    fn table_section(&self, out: &mut String, resolved: &Resolved) {
         let _ = writeln!(out, "## Table\n");
         let _ = writeln!(out, "| index | partition key | sort key | projection |");
         let _ = writeln!(out, "|---|---|---|---|");
@@ -235,59 +293,6 @@ impl TableDefinition {
                 "off"
             }
         );
-
-        let _ = writeln!(out, "## Entities\n");
-        let _ = writeln!(out, "| entity | partition key | sort key | indexes | TTL |");
-        let _ = writeln!(out, "|---|---|---|---|---|");
-        for entity in &self.entities {
-            let indexes: Vec<String> = entity
-                .indexes
-                .iter()
-                .map(|index| {
-                    let mut keys = vec![&index.partition_key];
-                    keys.extend(index.sort_key.as_ref());
-                    format!("{}: {}", index_label(entity, index), templates(&keys))
-                })
-                .collect();
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} |",
-                code(entity.type_name),
-                code(entity.partition_key.template.source),
-                code(entity.sort_key.template.source),
-                if indexes.is_empty() {
-                    "—".to_owned()
-                } else {
-                    indexes.join("<br>")
-                },
-                entity.ttl_attribute.map_or("—".to_owned(), code),
-            );
-        }
-
-        self.drawing(&mut out, &resolved);
-        self.collection_rows(&mut out);
-
-        let _ = writeln!(out, "\n## Access patterns\n");
-        let _ = writeln!(
-            out,
-            "Every query keeps to its entity's scope, so other item types in the partition never come back. \
-             Typed sort-key conditions (`=`, `<`, `<=`, `>`, `>=`, between, begins_with) take a leading prefix \
-             of the sort-key fields, as listed. A query of a sparse index returns only the items that are in it, \
-             those whose `Option` fields of the index templates are set. Example keys come from an example item \
-             when one is recorded (`TableDefinition::example`), otherwise from each field type's \
-             `KeyPart::example`, encoded as stored (`<field>` for a type without one).\n"
-        );
-        let _ = writeln!(
-            out,
-            "| method | entity | request | index | key templates | sort-key condition | typed conditions on | example key |"
-        );
-        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
-        for entity in &self.entities {
-            self.entity_rows(&mut out, entity);
-        }
-        self.diagram(&mut out, &resolved);
-        self.capacity_section(&mut out)?;
-        Ok(out)
     }
 
     /// The collections recorded with [`collection`](Self::collection), then

@@ -15,6 +15,7 @@ mod catalogue;
 mod cloudformation;
 mod collision;
 mod create;
+mod difference;
 mod options;
 mod planning;
 mod resolve;
@@ -29,13 +30,13 @@ use crate::{Entity, EntitySchema, Error};
 
 pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
 pub use cloudformation::CloudFormationTemplate;
+pub use difference::{KeyNames, SchemaDifference, Throughput};
 pub use options::{
     IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, TableBilling,
 };
 pub use planning::{
     Access, Load, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, PartitionLoad, Workload,
 };
-pub use verify::{KeyNames, SchemaDifference, Throughput};
 
 /// One GSI of a table, merged from the entities that write it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -26,6 +26,10 @@ type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);
 /// - the attributes built from a changed field are rebuilt, and both of
 ///   them when an `Option` field is set (the item may be entering the
 ///   index): every field they use must be known.
+///
+/// (About 120 lines: one loop over the indexes whose three rules above
+/// read in order; split, they would need the same five locals passed
+/// around.)
 pub(super) fn rebuild_indexes<E: Entity>(
     actions: &[Action],
     known_before: &Item,

@@ -1,0 +1,233 @@
+//! What [`Table::verify`](crate::Table::verify) reports: each
+//! [`SchemaDifference`] between a live table and its definition, and the
+//! [`KeyNames`] and [`Throughput`] it compares.
+
+use std::fmt;
+
+use aws_sdk_dynamodb::types::{
+    BillingMode, KeySchemaElement, KeyType, ProvisionedThroughputDescription, ScalarAttributeType,
+};
+
+use super::IndexProjection;
+
+/// The key attribute names of a table or index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyNames {
+    /// The partition (`HASH`) key attribute.
+    pub partition_key: String,
+    /// The sort (`RANGE`) key attribute, when there is one.
+    pub sort_key: Option<String>,
+}
+
+impl KeyNames {
+    pub(super) fn new(partition_key: &str, sort_key: Option<&str>) -> Self {
+        KeyNames {
+            partition_key: partition_key.to_owned(),
+            sort_key: sort_key.map(str::to_owned),
+        }
+    }
+
+    /// From DynamoDB's key schema; an absent `HASH` element is the empty
+    /// string.
+    pub(super) fn from_sdk(elements: &[KeySchemaElement]) -> Self {
+        let find = |key_type: KeyType| {
+            elements
+                .iter()
+                .find(|element| *element.key_type() == key_type)
+                .map(|element| element.attribute_name().to_owned())
+        };
+        KeyNames {
+            partition_key: find(KeyType::Hash).unwrap_or_default(),
+            sort_key: find(KeyType::Range),
+        }
+    }
+}
+
+impl fmt::Display for KeyNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.sort_key {
+            Some(sort_key) => write!(f, "({}, {sort_key})", self.partition_key),
+            None => write!(f, "({})", self.partition_key),
+        }
+    }
+}
+
+/// Provisioned capacity units of a table or GSI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Throughput {
+    /// Read capacity units.
+    pub read_capacity_units: i64,
+    /// Write capacity units.
+    pub write_capacity_units: i64,
+}
+
+impl Throughput {
+    pub(super) fn from_sdk(description: Option<&ProvisionedThroughputDescription>) -> Self {
+        Throughput {
+            read_capacity_units: description
+                .and_then(|throughput| throughput.read_capacity_units())
+                .unwrap_or(0),
+            write_capacity_units: description
+                .and_then(|throughput| throughput.write_capacity_units())
+                .unwrap_or(0),
+        }
+    }
+}
+
+/// One way a live table differs from its [`TableDefinition`], found by
+/// [`Table::verify`]. "Expected" is the definition's, "found" the live
+/// table's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SchemaDifference {
+    /// The key attributes of the table (`index: None`) or of a GSI differ.
+    KeySchema {
+        /// The GSI, or `None` for the table.
+        index: Option<String>,
+        /// The definition's key attributes.
+        expected: KeyNames,
+        /// The live key attributes.
+        found: KeyNames,
+    },
+    /// A key attribute is defined with another type than `S`, the type of
+    /// every key Stamp writes.
+    AttributeType {
+        /// The attribute.
+        attribute: String,
+        /// `S`.
+        expected: ScalarAttributeType,
+        /// The live type.
+        found: ScalarAttributeType,
+    },
+    /// The billing mode differs. A table without a billing mode summary
+    /// (DynamoDB Local never returns one) counts as on demand when its
+    /// provisioned capacity is zero, and as provisioned otherwise.
+    BillingMode {
+        /// The definition's mode.
+        expected: BillingMode,
+        /// The live mode.
+        found: BillingMode,
+    },
+    /// Both are provisioned, with different capacity on the table
+    /// (`index: None`) or a GSI.
+    ProvisionedThroughput {
+        /// The GSI, or `None` for the table.
+        index: Option<String>,
+        /// The definition's capacity.
+        expected: Throughput,
+        /// The live capacity.
+        found: Throughput,
+    },
+    /// A GSI of the definition is not on the table.
+    MissingIndex {
+        /// The index name.
+        index: String,
+    },
+    /// The table has a GSI the definition does not have.
+    ExtraIndex {
+        /// The index name.
+        index: String,
+    },
+    /// A GSI projects other attributes than the definition says
+    /// (`INCLUDE` attribute lists are compared sorted).
+    Projection {
+        /// The index name.
+        index: String,
+        /// The definition's projection.
+        expected: IndexProjection,
+        /// The live projection.
+        found: IndexProjection,
+    },
+    /// TTL is on another attribute, or on when it should be off, or off when
+    /// it should be on (`ENABLING` counts as on, `DISABLING` as off).
+    TimeToLive {
+        /// The definition's TTL attribute, if any.
+        expected: Option<String>,
+        /// The live TTL attribute, if TTL is on.
+        found: Option<String>,
+    },
+    /// The table's DynamoDB Stream is on when it should be off, off when
+    /// it should be on ([`TableDefinition::stream`]), or writes another view
+    /// type.
+    Stream {
+        /// The definition's view type, such as `NEW_AND_OLD_IMAGES`, if any.
+        expected: Option<String>,
+        /// The live stream's view type, if the stream is on.
+        found: Option<String>,
+    },
+}
+
+impl fmt::Display for SchemaDifference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let on = |index: &Option<String>| match index {
+            Some(index) => format!("index `{index}`"),
+            None => "the table".to_owned(),
+        };
+        let ttl = |attribute: &Option<String>| match attribute {
+            Some(attribute) => format!("on `{attribute}`"),
+            None => "off".to_owned(),
+        };
+        match self {
+            SchemaDifference::KeySchema {
+                index,
+                expected,
+                found,
+            } => write!(f, "{} has keys {found}, expected {expected}", on(index)),
+            SchemaDifference::AttributeType {
+                attribute,
+                expected,
+                found,
+            } => write!(
+                f,
+                "key attribute `{attribute}` has type {}, expected {}",
+                found.as_str(),
+                expected.as_str()
+            ),
+            SchemaDifference::BillingMode { expected, found } => write!(
+                f,
+                "billing mode is {}, expected {}",
+                found.as_str(),
+                expected.as_str()
+            ),
+            SchemaDifference::ProvisionedThroughput {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{} has {} read / {} write capacity units, expected {} / {}",
+                on(index),
+                found.read_capacity_units,
+                found.write_capacity_units,
+                expected.read_capacity_units,
+                expected.write_capacity_units
+            ),
+            SchemaDifference::MissingIndex { index } => {
+                write!(f, "index `{index}` is missing")
+            }
+            SchemaDifference::ExtraIndex { index } => {
+                write!(f, "index `{index}` is not in the definition")
+            }
+            SchemaDifference::Projection {
+                index,
+                expected,
+                found,
+            } => write!(f, "index `{index}` projects {found}, expected {expected}"),
+            SchemaDifference::TimeToLive { expected, found } => {
+                write!(f, "TTL is {}, expected {}", ttl(found), ttl(expected))
+            }
+            SchemaDifference::Stream { expected, found } => {
+                let stream = |view: &Option<String>| match view {
+                    Some(view) => format!("on with `{view}`"),
+                    None => "off".to_owned(),
+                };
+                write!(
+                    f,
+                    "the stream is {}, expected {}",
+                    stream(found),
+                    stream(expected)
+                )
+            }
+        }
+    }
+}
