@@ -34,7 +34,8 @@ pub fn render(
         "### 4b. Every request, alternated\n\n\
          One client on a current-thread runtime (one core; the embedded server answers on its own \
          thread), one table. Each operation runs {} times, one Stamp call then the same request by \
-         hand, so both see the same server and the same machine load; the batch load writes {} \
+         hand, so both see the same server and the same machine load, and the table shows the \
+         median call of each; the batch load writes {} \
          orders, {} times each way. The hand-written calls encode with `serde_dynamo::to_item` + \
          `format!` keys and decode with `serde_dynamo::from_item`.\n\n\
          | request | Stamp | SDK by hand | Stamp ÷ SDK by hand |\n|---|---:|---:|---:|",

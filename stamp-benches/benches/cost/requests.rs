@@ -129,7 +129,8 @@ pub fn benches(facts: &mut Facts, endpoint: &str) {
 }
 
 /// Runs `a` then `b`, `pairs` times (after one warm-up pair), and returns
-/// their mean times in ns.
+/// their median times in ns: the median, because on a shared machine a few
+/// calls land on another process's burst and would carry a mean.
 fn alternated<A, B, FA, FB>(runtime: &Runtime, pairs: u32, mut a: A, mut b: B) -> (f64, f64)
 where
     A: FnMut() -> FA,
@@ -140,18 +141,23 @@ where
     runtime.block_on(async {
         a().await;
         b().await;
-        let (mut a_total, mut b_total) = (Duration::ZERO, Duration::ZERO);
+        let (mut a_times, mut b_times) = (Vec::new(), Vec::new());
         for _ in 0..pairs {
             let started = Instant::now();
             a().await;
-            a_total += started.elapsed();
+            a_times.push(started.elapsed());
             let started = Instant::now();
             b().await;
-            b_total += started.elapsed();
+            b_times.push(started.elapsed());
         }
-        let mean = |total: Duration| total.as_nanos() as f64 / f64::from(pairs);
-        (mean(a_total), mean(b_total))
+        (median(a_times), median(b_times))
     })
+}
+
+/// The median of some times, in ns.
+fn median(mut times: Vec<Duration>) -> f64 {
+    times.sort();
+    times[times.len() / 2].as_nanos() as f64
 }
 
 /// Sequential requests per second of `a` and of `b`, alternating slices of
