@@ -15,7 +15,7 @@ use arrow_array::RecordBatch;
 use aws_sdk_dynamodb::types::AttributeValue;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::de::DeserializeOwned;
-use stamp::export::{ExportFormat, ExportProgress};
+use stamp::export::{Export, ExportFormat, ExportProgress};
 use stamp::{Error, Table};
 use stamp_examples::data::{self, DataSet, Size};
 use stamp_examples::{Customer, LineItem, Order, Product, Session, table_definition};
@@ -106,10 +106,10 @@ async fn export_writes_one_ndjson_file_per_entity_with_exactly_its_items() {
     let dir = directory("export-ndjson");
     let reports = std::sync::Arc::new(std::sync::Mutex::new(Vec::<ExportProgress>::new()));
     let seen = reports.clone();
-    let outcome = stamp_examples::export::export(&table, &dir, ExportFormat::Ndjson)
+    let outcome = stamp_examples::export::export(&dir, ExportFormat::Ndjson)
         .segments(3)
         .progress(move |progress| seen.lock().unwrap().push(*progress))
-        .send()
+        .send(&table)
         .await
         .unwrap();
     let counts: Vec<(Option<&str>, u64)> = outcome
@@ -201,8 +201,8 @@ async fn export_writes_one_ndjson_file_per_entity_with_exactly_its_items() {
 async fn export_parquet_has_typed_columns_and_reads_back_to_the_items() {
     let (table, data) = loaded("export-parquet", SIZE).await;
     let dir = directory("export-parquet");
-    let outcome = stamp_examples::export::export(&table, &dir, ExportFormat::Parquet)
-        .send()
+    let outcome = stamp_examples::export::export(&dir, ExportFormat::Parquet)
+        .send(&table)
         .await
         .unwrap();
     let counts: Vec<(Option<&str>, u64)> = outcome
@@ -268,22 +268,20 @@ async fn an_export_that_cannot_run_is_refused_before_any_request() {
     let table = Table::new(client, "stamp-export-never-created");
     let dir = directory("export-refused");
     let cases = [
-        (table.export(&dir).send().await, "no entity"),
+        (Export::new(&dir).send(&table).await, "no entity"),
         (
-            table
-                .export(&dir)
+            Export::new(&dir)
                 .entity::<Order>()
                 .segments(0)
-                .send()
+                .send(&table)
                 .await,
             "0 segments",
         ),
         (
-            table
-                .export(&dir)
+            Export::new(&dir)
                 .entity::<Order>()
                 .segments(1_000_001)
-                .send()
+                .send(&table)
                 .await,
             "1000001 segments",
         ),
@@ -330,8 +328,8 @@ async fn export_duckdb_counts_orders_per_status_per_month() {
     };
     let (table, data) = loaded("export-duckdb", size).await;
     let dir = directory("export-duckdb");
-    stamp_examples::export::export(&table, &dir, ExportFormat::Parquet)
-        .send()
+    stamp_examples::export::export(&dir, ExportFormat::Parquet)
+        .send(&table)
         .await
         .unwrap();
     let script = r#"
@@ -396,16 +394,12 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
     let plain = source.join("part-2.json");
     std::fs::write(&plain, second).unwrap();
 
-    // No request: the table handle names a table that does not exist.
-    let (client, counter) = common::counting_client();
-    let table = Table::new(client, "stamp-export-no-table");
+    // No table: `send_from_files` takes none, so it cannot send a request.
     let dir = directory("export-files");
-    let outcome = stamp_examples::export::export(&table, &dir, ExportFormat::Ndjson)
-        .from_export_files([&gzipped, &plain])
-        .send()
+    let outcome = stamp_examples::export::export(&dir, ExportFormat::Ndjson)
+        .send_from_files([&gzipped, &plain])
         .await
         .unwrap();
-    assert_eq!(counter.operations(), Vec::<String>::new());
     assert_eq!(
         (
             outcome.scanned,
@@ -445,9 +439,8 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
     // A missing file is refused before anything is written; a line that is
     // not DYNAMODB_JSON names its file and line.
     let missing = directory("export-files-missing");
-    let error = stamp_examples::export::export(&table, &missing, ExportFormat::Ndjson)
-        .from_export_files([source.join("absent.json.gz")])
-        .send()
+    let error = stamp_examples::export::export(&missing, ExportFormat::Ndjson)
+        .send_from_files([source.join("absent.json.gz")])
         .await
         .unwrap_err();
     assert!(
@@ -462,9 +455,8 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
         format!("{first}{{\"PK\":{{\"S\":\"no Item wrapper\"}}}}\n"),
     )
     .unwrap();
-    let error = stamp_examples::export::export(&table, &broken_dir, ExportFormat::Ndjson)
-        .from_export_files([&broken])
-        .send()
+    let error = stamp_examples::export::export(&broken_dir, ExportFormat::Ndjson)
+        .send_from_files([&broken])
         .await
         .unwrap_err();
     assert!(

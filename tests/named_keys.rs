@@ -99,7 +99,7 @@ async fn an_update_by_named_key_rewrites_the_index_it_touches() {
     .unwrap();
     assert_eq!(updated.role.as_deref(), Some("owner"));
     let page = Membership::query_gsi1("u-1").send(&table).await.unwrap();
-    assert_eq!(page.items, [updated.clone()]);
+    assert_eq!(page.items, std::slice::from_ref(&updated));
     let stored = table
         .get(
             &Membership::key(MembershipKey {

@@ -18,7 +18,7 @@
 //!   table's stream (`Table::changes`, with a resumable `Checkpoint`).
 //! - [`export`]: the table back into one file per entity type (NDJSON, or
 //!   Parquet with typed columns under the feature `parquet`), from a
-//!   parallel scan ([`Table::export`]).
+//!   parallel scan ([`export::Export`]).
 //! - [`local`]: SDK clients for a local server, and (feature `local`)
 //!   `local::LocalDynamoDb`, an embedded DynamoDB (dynoxide) on a loopback
 //!   port of your process, for tests and tools: no Docker, JVM or Python.

@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use stamp::Table;
 use stamp::export::{Export, ExportFormat};
 
 use crate::data::DataSet;
@@ -12,9 +11,8 @@ use crate::{Customer, LineItem, Order, OrderStatus, Product, Session};
 
 /// An export of the reference table into `directory`: one file per entity
 /// (`Customer`, `Order`, `LineItem`, `Product`, `Session`), in `format`.
-pub fn export(table: &Table, directory: impl Into<PathBuf>, format: ExportFormat) -> Export {
-    table
-        .export(directory)
+pub fn export(directory: impl Into<PathBuf>, format: ExportFormat) -> Export {
+    Export::new(directory)
         .format(format)
         .entity::<Customer>()
         .entity::<Order>()

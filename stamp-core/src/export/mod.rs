@@ -1,8 +1,8 @@
 //! Per-entity export: the single table back into one file per entity type,
-//! as SQL tools want it ([`Table::export`]).
+//! as SQL tools want it ([`Export::new`], sent to a table).
 //!
 //! A parallel `Scan` (`Segment` / `TotalSegments`) reads every item (or
-//! [`Export::from_export_files`] reads the `DYNAMODB_JSON` files of an
+//! [`Export::send_from_files`] reads the `DYNAMODB_JSON` files of an
 //! `ExportTableToPointInTime`, without a request); each
 //! is routed by its type attribute (`Type`) to the file of the entity that
 //! names it, decoded by that entity's `from_item`, and written in the
@@ -132,22 +132,21 @@ type MakeSink = fn(&Path, ExportFormat) -> Result<Box<dyn Sink>, Error>;
 /// The callback of [`Export::progress`].
 type Progress = Box<dyn FnMut(&ExportProgress) + Send>;
 
-/// An export of a table, one file per entity: made by [`Table::export`],
-/// configured, then run by [`send`](Self::send). A plain value until then.
+/// An export of a table, one file per entity: made by [`Export::new`],
+/// configured, then run on a table by [`send`](Self::send) (a parallel
+/// scan), or on the files of a point-in-time export by
+/// [`send_from_files`](Self::send_from_files). A plain value until then.
 pub struct Export {
-    table: Table,
     directory: PathBuf,
     format: ExportFormat,
     segments: u32,
     entities: Vec<(&'static EntitySchema, MakeSink)>,
     progress: Option<Progress>,
-    files: Option<Vec<PathBuf>>,
 }
 
 impl fmt::Debug for Export {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Export")
-            .field("table", &self.table.name())
             .field("directory", &self.directory)
             .field("format", &self.format)
             .field("segments", &self.segments)
@@ -163,39 +162,34 @@ impl fmt::Debug for Export {
     }
 }
 
-impl Table {
-    /// An export of this table into `directory` (created if missing): one
-    /// file per entity registered with [`Export::entity`], NDJSON unless
-    /// [`Export::format`] says otherwise, from a parallel scan of 4
-    /// segments. Sends nothing until [`Export::send`].
+impl Export {
+    /// An export into `directory` (created if missing): one file per
+    /// entity registered with [`entity`](Self::entity), NDJSON unless
+    /// [`format`](Self::format) says otherwise, from a parallel scan of 4
+    /// segments. Sends nothing until [`send`](Self::send).
     ///
     /// # Example
     ///
     /// ```no_run
     /// # async fn run(table: stamp_core::Table) -> Result<(), stamp_core::Error> {
-    /// let outcome = table
-    ///     .export("exports/shop")
+    /// let outcome = stamp_core::export::Export::new("exports/shop")
     ///     .segments(8)
     ///     // .entity::<Order>() for each entity of the table
-    ///     .send()
+    ///     .send(&table)
     ///     .await?;
     /// println!("{} items read", outcome.scanned);
     /// # Ok(()) }
     /// ```
-    pub fn export(&self, directory: impl Into<PathBuf>) -> Export {
+    pub fn new(directory: impl Into<PathBuf>) -> Self {
         Export {
-            table: self.clone(),
             directory: directory.into(),
             format: ExportFormat::Ndjson,
             segments: 4,
             entities: Vec::new(),
             progress: None,
-            files: None,
         }
     }
-}
 
-impl Export {
     /// Writes the items of entity `E` (those whose type attribute is
     /// `E`'s type name) to `<Type>.<extension>`, decoded by `E::from_item`
     /// and written in `E`'s serde form. Registering `E` again changes
@@ -228,29 +222,14 @@ impl Export {
         self
     }
 
-    /// Reads the items from the data files of an `ExportTableToPointInTime`
-    /// in the `DYNAMODB_JSON` format (gzipped `*.json.gz` as DynamoDB writes
-    /// them, or uncompressed), in the order given, instead of scanning the
-    /// table: no request is sent, and [`segments`](Self::segments) is not
-    /// used. A page is 1,000 lines of a file.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html>.
-    pub fn from_export_files(
-        mut self,
-        files: impl IntoIterator<Item = impl Into<PathBuf>>,
-    ) -> Self {
-        self.files = Some(files.into_iter().map(Into::into).collect());
-        self
-    }
-
     /// Calls `progress` after each scan page.
     pub fn progress(mut self, progress: impl FnMut(&ExportProgress) + Send + 'static) -> Self {
         self.progress = Some(Box::new(progress));
         self
     }
 
-    /// Runs the export: scans every segment (or reads the export files),
-    /// writes the files, and returns what it wrote.
+    /// Runs the export on `table`: scans every segment, writes the files,
+    /// and returns what it wrote.
     ///
     /// # Errors
     ///
@@ -258,32 +237,47 @@ impl Export {
     /// entities with different type attributes, an entity whose type name
     /// is not a plain file name or is [`UNKNOWN_FILE_STEM`], or a segment
     /// count of 0 or above [`MAX_SEGMENTS`]; [`Error::ExportFile`] when the
-    /// directory or a file cannot be written, or an export file cannot be
-    /// read (missing before anything is written; a line that is not
-    /// `DYNAMODB_JSON`, with its number); then [`Error::DynamoDb`] for
+    /// directory or a file cannot be written; then [`Error::DynamoDb`] for
     /// the scan, and the errors of an entity's `from_item` for an item that
     /// names the entity but cannot be read as it (the files written so far
     /// stay, incomplete).
-    pub async fn send(mut self) -> Result<ExportOutcome, Error> {
+    pub async fn send(mut self, table: &Table) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
-        if let Some(files) = &self.files {
-            files::check(files)?;
-        }
         std::fs::create_dir_all(&self.directory)
             .map_err(|error| file_error(&self.directory, &error))?;
         let mut router = Router::new(&self, type_attribute)?;
-        match self.files.take() {
-            Some(files) => {
-                for path in files {
-                    files::read(&path, 1_000, |items| router.page(items, &mut self.progress))?;
-                }
-            }
-            None => {
-                let mut pages = scan(&self.table, self.segments);
-                while let Some(page) = pages.next().await {
-                    router.page(page?, &mut self.progress)?;
-                }
-            }
+        let mut pages = scan(table, self.segments);
+        while let Some(page) = pages.next().await {
+            router.page(page?, &mut self.progress)?;
+        }
+        router.finish()
+    }
+
+    /// Runs the export on the data files of an `ExportTableToPointInTime`
+    /// in the `DYNAMODB_JSON` format (gzipped `*.json.gz` as DynamoDB writes
+    /// them, or uncompressed), read in the order given, instead of a scan:
+    /// no request is sent, and [`segments`](Self::segments) is not used. A
+    /// page is 1,000 lines of a file.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html>.
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](Self::send) before any request, and [`Error::ExportFile`]
+    /// when an export file cannot be read (missing: before anything is
+    /// written) or a line is not `DYNAMODB_JSON` (with its number).
+    pub async fn send_from_files(
+        mut self,
+        files: impl IntoIterator<Item = impl Into<PathBuf>>,
+    ) -> Result<ExportOutcome, Error> {
+        let files: Vec<PathBuf> = files.into_iter().map(Into::into).collect();
+        let type_attribute = self.check()?;
+        files::check(&files)?;
+        std::fs::create_dir_all(&self.directory)
+            .map_err(|error| file_error(&self.directory, &error))?;
+        let mut router = Router::new(&self, type_attribute)?;
+        for path in files {
+            files::read(&path, 1_000, |items| router.page(items, &mut self.progress))?;
         }
         router.finish()
     }

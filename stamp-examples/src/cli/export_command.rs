@@ -35,20 +35,20 @@ pub async fn run(
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     let shown = bar.clone();
-    let mut export = stamp_examples::export::export(table, &directory, format).segments(segments);
-    if !from_export_files.is_empty() {
-        export = export.from_export_files(from_export_files);
-    }
-    let result = export
+    let export = stamp_examples::export::export(&directory, format)
+        .segments(segments)
         .progress(move |progress| {
             shown.set_message(format!(
                 "{} items read in {} pages",
                 progress.scanned, progress.pages
             ));
             shown.tick();
-        })
-        .send()
-        .await;
+        });
+    let result = if from_export_files.is_empty() {
+        export.send(table).await
+    } else {
+        export.send_from_files(from_export_files).await
+    };
     bar.finish_and_clear();
     match result {
         Ok(outcome) => {
