@@ -89,17 +89,23 @@
 //! impl SortKeyPrefix<Order, 0> for &DateTime<Utc> { … }          // and (&DateTime<Utc>, &Uuid)
 //! ```
 //!
-//! Where two fields of one key take the same type, the key functions take
-//! a generated struct of named fields instead, so that the two cannot be
+//! Where two of the fields that one key function takes have the same
+//! parameter type (two `String`s are two `&str`), that function takes a
+//! generated struct of named fields instead, so that the two cannot be
 //! swapped: for `#[pk = "ORG#<org_id>"] #[sk = "USER#<user_id>"]` on
 //! `Membership`, `Membership::key(MembershipKey { org_id: "o-1", user_id: "u-1" })`
-//! (also `update`; `query`, `query_gsiN` and `gsiN_key` get
-//! `MembershipPartition`, `MembershipGsi1Partition`, `MembershipGsi1Key`).
+//! and `Membership::update(MembershipKey { … })`, while `Membership::query("o-1")`
+//! (one field) stays positional. The structs, when a function needs one:
+//! `{Entity}Key` (`key`, `update`), `{Entity}PreviousKey`,
+//! `{Entity}Partition` (`query`), `{Entity}Gsi{N}Partition` (`query_gsiN`)
+//! and `{Entity}Gsi{N}Key` (`gsiN_key`).
 //!
 //! `#[derive(Projection)]` with `#[stamp(entity = Order)]` implements
 //! [`Projection<Order>`](Projection) for a struct of some of `Order`'s
-//! fields, checked against `Order` at compile time, for
-//! `Query::project::<P>()`.
+//! fields (same names), checked against `Order` at compile time, for
+//! `Query::project::<P>()`; the struct also derives `serde::Deserialize`,
+//! which decodes it. A field `Order` does not store is reported as "no
+//! associated item named `FIELD` found for struct `Order`".
 
 #![warn(missing_docs)]
 

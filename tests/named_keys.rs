@@ -84,6 +84,36 @@ fn named_inputs_build_the_keys_the_templates_say() {
     assert_eq!(invoice.sort_key(), "INVOICE#0000000007");
 }
 
+#[test]
+fn the_catalogue_shows_the_calls_as_they_compile() {
+    let catalogue = TableDefinition::new()
+        .entity::<Membership>()
+        .entity::<Invoice>()
+        .catalogue()
+        .unwrap();
+    for call in [
+        "`Membership::key(MembershipKey { org_id, user_id })`",
+        "`Membership::query(org_id)`",
+        "`Membership::query_gsi1(user_id)`",
+        "`Invoice::key(org_id, number)`",
+    ] {
+        assert!(catalogue.contains(call), "{call} in\n{catalogue}");
+    }
+    assert!(
+        catalogue.contains("Membership::key(MembershipKey { org_id, user_id }) get"),
+        "the diagram:\n{catalogue}"
+    );
+    assert_eq!(
+        Membership::SCHEMA.named_inputs,
+        [
+            ("key", "MembershipKey"),
+            ("update", "MembershipKey"),
+            ("gsi1_key", "MembershipGsi1Key"),
+            ("previous_key", "MembershipPreviousKey"),
+        ]
+    );
+}
+
 #[tokio::test]
 async fn an_update_by_named_key_rewrites_the_index_it_touches() {
     let definition = TableDefinition::new().entity::<Membership>();

@@ -80,6 +80,10 @@ pub struct EntitySchema {
     /// The [catalogue](crate::TableDefinition::catalogue)'s example keys use
     /// it when no example item is recorded.
     pub key_example: fn(field: &str) -> Option<String>,
+    /// The key functions that take their fields as a generated struct of
+    /// named fields (two of them have the same type), with the struct's
+    /// name: `("key", "MembershipKey")`, `("query_gsi1", "MembershipGsi1Partition")`.
+    pub named_inputs: &'static [(&'static str, &'static str)],
 }
 
 /// An earlier primary key format of an entity, from
@@ -131,6 +135,7 @@ impl PartialEq for EntitySchema {
             updated_at_attribute,
             previous_key,
             key_example: _,
+            named_inputs,
         } = self;
         *type_name == other.type_name
             && *type_attribute == other.type_attribute
@@ -144,12 +149,24 @@ impl PartialEq for EntitySchema {
             && *created_at_attribute == other.created_at_attribute
             && *updated_at_attribute == other.updated_at_attribute
             && *previous_key == other.previous_key
+            && *named_inputs == other.named_inputs
     }
 }
 
 impl Eq for EntitySchema {}
 
 impl EntitySchema {
+    /// The arguments of a call of key function `function` over `fields`
+    /// (field names, comma-separated), as the user writes it:
+    /// `org_id, user_id`, or `MembershipKey { org_id, user_id }` when the
+    /// function takes a named struct.
+    pub fn call_arguments(&self, function: &str, fields: &str) -> String {
+        match self.named_inputs.iter().find(|(name, _)| *name == function) {
+            Some((_, input)) => format!("{input} {{ {fields} }}"),
+            None => fields.to_owned(),
+        }
+    }
+
     /// The index numbered `number`, if the entity writes it.
     pub fn index(&self, number: u8) -> Option<&'static IndexSchema> {
         self.indexes.iter().find(|index| index.number == number)

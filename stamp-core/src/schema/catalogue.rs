@@ -439,7 +439,7 @@ impl TableDefinition {
                 code(&format!(
                     "{}::{method}({}).collection::<{enum_name}>()",
                     first.type_name,
-                    parameters(&[&partition.template])
+                    first.call_arguments(&method, &parameters(&[&partition.template]))
                 )),
                 code(&format!(
                     "{} = {}",
@@ -461,7 +461,7 @@ impl TableDefinition {
             "| {} then {} | {} | GetItem | table | {} | whole key | — | {}<br>{} |",
             code(&format!(
                 "{name}::key({})",
-                parameters(&[&pk.template, &sk.template])
+                entity.call_arguments("key", &parameters(&[&pk.template, &sk.template]))
             )),
             code("table.get(&key)"),
             code(name),
@@ -472,7 +472,10 @@ impl TableDefinition {
         let _ = writeln!(
             out,
             "| {} | {} | Query | table | {} | {} | {} | {} |",
-            code(&format!("{name}::query({})", parameters(&[&pk.template]))),
+            code(&format!(
+                "{name}::query({})",
+                entity.call_arguments("query", &parameters(&[&pk.template]))
+            )),
             code(name),
             templates(&[pk, sk]),
             scope(Some(sk)),
@@ -488,7 +491,10 @@ impl TableDefinition {
                 code(&format!(
                     "{name}::query_gsi{}({})",
                     index.number,
-                    parameters(&[&index.partition_key.template])
+                    entity.call_arguments(
+                        &format!("query_gsi{}", index.number),
+                        &parameters(&[&index.partition_key.template])
+                    )
                 )),
                 code(name),
                 index_label(entity, index),

@@ -224,7 +224,7 @@ pub fn input_name(model: &Model, suffix: &str) -> Ident {
 
 /// Whether two of `fields` take the same parameter type, so that the key
 /// functions over them take a named input struct.
-fn ambiguous(fields: &[&Field]) -> bool {
+pub fn ambiguous(fields: &[&Field]) -> bool {
     let types: Vec<String> = fields
         .iter()
         .map(|field| parameter_type(field).to_string())

@@ -107,6 +107,10 @@ pub fn schema(model: &Model) -> TokenStream {
     let created_at_attribute = optional_name(model.created_at);
     let updated_at_attribute = optional_name(model.updated_at);
     let key_example = key_example(model);
+    let named_inputs = named_inputs(model).into_iter().map(|(function, input)| {
+        let input = input.to_string();
+        quote!((#function, #input))
+    });
     let previous_key = match &model.previous {
         Some((pk, sk)) => {
             let pk_template = key_template_tokens(krate, pk);
@@ -135,6 +139,49 @@ pub fn schema(model: &Model) -> TokenStream {
             updated_at_attribute: #updated_at_attribute,
             previous_key: #previous_key,
             key_example: #key_example,
+            named_inputs: &[#(#named_inputs),*],
         }
     }
+}
+
+/// The key functions that take a named input struct, and its name.
+fn named_inputs(model: &Model) -> Vec<(String, syn::Ident)> {
+    use crate::check::distinct_fields;
+    use crate::expand::keys::{ambiguous, input_name};
+    let mut named = Vec::new();
+    let mut add = |function: String, fields: &[&crate::ast::Field], suffix: &str| {
+        if ambiguous(fields) {
+            named.push((function, input_name(model, suffix)));
+        }
+    };
+    let primary = distinct_fields(&[&model.pk, &model.sk]);
+    add("key".to_owned(), &primary, "Key");
+    add("update".to_owned(), &primary, "Key");
+    add(
+        "query".to_owned(),
+        &distinct_fields(&[&model.pk]),
+        "Partition",
+    );
+    for index in &model.indexes {
+        let number = index.number;
+        add(
+            format!("query_gsi{number}"),
+            &distinct_fields(&[&index.pk]),
+            &format!("Gsi{number}Partition"),
+        );
+        let keys: Vec<&crate::check::Key> = std::iter::once(&index.pk).chain(&index.sk).collect();
+        add(
+            format!("gsi{number}_key"),
+            &distinct_fields(&keys),
+            &format!("Gsi{number}Key"),
+        );
+    }
+    if let Some((pk, sk)) = &model.previous {
+        add(
+            "previous_key".to_owned(),
+            &distinct_fields(&[pk, sk]),
+            "PreviousKey",
+        );
+    }
+    named
 }

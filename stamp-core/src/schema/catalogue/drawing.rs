@@ -307,13 +307,16 @@ impl TableDefinition {
                 out,
                 format!(
                     "{name}::key({}) get",
-                    parameters(&[&pk.template, &sk.template])
+                    entity.call_arguments("key", &parameters(&[&pk.template, &sk.template]))
                 ),
                 "base_table".to_owned(),
             );
             read(
                 out,
-                format!("{name}::query({})", parameters(&[&pk.template])),
+                format!(
+                    "{name}::query({})",
+                    entity.call_arguments("query", &parameters(&[&pk.template]))
+                ),
                 "base_table".to_owned(),
             );
             for index in entity.indexes {
@@ -322,7 +325,10 @@ impl TableDefinition {
                     format!(
                         "{name}::query_gsi{}({})",
                         index.number,
-                        parameters(&[&index.partition_key.template])
+                        entity.call_arguments(
+                            &format!("query_gsi{}", index.number),
+                            &parameters(&[&index.partition_key.template])
+                        )
                     ),
                     node(index.name),
                 );
@@ -351,7 +357,7 @@ impl TableDefinition {
                 format!(
                     "{}::{method}({}) {}",
                     first.type_name,
-                    parameters(&[template]),
+                    first.call_arguments(&method, &parameters(&[template])),
                     collection.name
                 ),
                 target,
