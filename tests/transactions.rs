@@ -329,9 +329,7 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
     }
     .to_string();
     assert!(
-        text.contains(
-            "action 0 (Order PK = \"CUST#c-1\", SK = \"ORDER#o-1\") ConditionalCheckFailed"
-        ),
+        text.contains("action 0 (Order PK=CUST#c-1, SK=ORDER#o-1) ConditionalCheckFailed"),
         "{text}"
     );
 

@@ -788,15 +788,17 @@ pub enum Error {
     },
 }
 
-/// A primary key as text for messages: `PK = "CUST#1", SK = "PROFILE"`.
+/// A primary key as text for messages, as [`ItemKey`] writes one:
+/// `PK=CUST#1, SK=PROFILE` (attributes by name; a value that is not a
+/// string in DynamoDB's JSON form).
 pub(crate) fn key_text(key: &crate::Item) -> String {
     let mut names: Vec<&String> = key.keys().collect();
     names.sort();
     let parts: Vec<String> = names
         .into_iter()
         .map(|name| match &key[name] {
-            aws_sdk_dynamodb::types::AttributeValue::S(value) => format!("{name} = {value:?}"),
-            other => format!("{name} = {other:?}"),
+            aws_sdk_dynamodb::types::AttributeValue::S(value) => format!("{name}={value}"),
+            other => format!("{name}={other:?}"),
         })
         .collect();
     if parts.is_empty() {
