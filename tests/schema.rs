@@ -819,3 +819,33 @@ fn schema_every_provided_key_part_example_encodes_and_parses_back() {
     check::<Project>("f-1");
     assert_eq!(Shelf::example("f"), None);
 }
+
+#[test]
+fn schema_a_table_name_dynamodb_refuses_is_refused_before_create_table() {
+    // "Naming rules": 3 to 255 characters of a-z, A-Z, 0-9, `_`, `-`, `.`.
+    let definition = reference();
+    for (name, reason) in [
+        ("ab", "it has 2 characters, and a table name has 3 to 255"),
+        (
+            "shop table",
+            "` ` is not allowed; a table name has only a-z, A-Z, 0-9, `_`, `-` and `.`",
+        ),
+        (
+            "boutique#1",
+            "`#` is not allowed; a table name has only a-z, A-Z, 0-9, `_`, `-` and `.`",
+        ),
+    ] {
+        let error = definition.create_table_input(name).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("the table name `{name}` is not valid: {reason}")
+        );
+    }
+    let longest = "t".repeat(255);
+    assert!(definition.create_table_input(&longest).is_ok());
+    assert!(matches!(
+        definition.create_table_input(&"t".repeat(256)),
+        Err(Error::InvalidTableName { .. })
+    ));
+    assert!(definition.create_table_input("Shop_2026-06.v1").is_ok());
+}

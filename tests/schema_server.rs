@@ -335,3 +335,17 @@ async fn schema_verify_of_an_absent_table_is_a_dynamodb_error() {
         "{error:?}"
     );
 }
+
+#[tokio::test]
+async fn create_table_refuses_a_name_dynamodb_would_refuse_and_sends_nothing() {
+    let (client, counter) = common::counting_client();
+    let error = Table::new(client, "ab")
+        .create_table(&stamp_examples::table_definition())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidTableName { name, .. } if name == "ab"),
+        "{error:?}"
+    );
+    assert_eq!(counter.operations(), Vec::<String>::new());
+}

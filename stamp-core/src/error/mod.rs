@@ -706,6 +706,17 @@ pub enum Error {
         source: Arc<aws_sdk_dynamodbstreams::Error>,
     },
 
+    /// A table name DynamoDB would refuse: 3 to 255 characters of `a-z`,
+    /// `A-Z`, `0-9`, `_`, `-` and `.` ("Naming rules", Amazon DynamoDB
+    /// Developer Guide). Found before `CreateTable` is sent.
+    #[error("the table name `{name}` is not valid: {reason}")]
+    InvalidTableName {
+        /// The name given.
+        name: String,
+        /// Which rule it breaks.
+        reason: String,
+    },
+
     /// An export cannot run as configured (no entity, a segment count
     /// outside 1 to 1,000,000, a type name that cannot name a file, two
     /// type attributes). Found before any request.

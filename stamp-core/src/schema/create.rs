@@ -56,9 +56,11 @@ impl TableDefinition {
     ///
     /// # Errors
     ///
-    /// The errors of [`check`](Self::check).
+    /// The errors of [`check`](Self::check), then
+    /// [`Error::InvalidTableName`] for a name DynamoDB refuses.
     pub fn create_table_input(&self, table_name: &str) -> Result<CreateTableInput, Error> {
         let resolved = self.resolve()?;
+        check_table_name(table_name)?;
         let string_attribute = |name: &str| {
             AttributeDefinition::builder()
                 .attribute_name(name)
@@ -113,4 +115,32 @@ impl TableDefinition {
             .build()
             .expect("CreateTableInput has no required fields"))
     }
+}
+
+/// DynamoDB's naming rule for tables: 3 to 255 characters, each one of
+/// `a-z`, `A-Z`, `0-9`, `_`, `-` and `.`.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html>.
+fn check_table_name(name: &str) -> Result<(), Error> {
+    let invalid = |reason: String| {
+        Err(Error::InvalidTableName {
+            name: name.to_owned(),
+            reason,
+        })
+    };
+    let length = name.chars().count();
+    if !(3..=255).contains(&length) {
+        return invalid(format!(
+            "it has {length} characters, and a table name has 3 to 255"
+        ));
+    }
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+    {
+        return invalid(format!(
+            "`{bad}` is not allowed; a table name has only a-z, A-Z, 0-9, `_`, `-` and `.`"
+        ));
+    }
+    Ok(())
 }
