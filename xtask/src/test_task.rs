@@ -17,7 +17,7 @@ pub const PYTHON_ENV: &str = "STAMP_PYTHON";
 /// `cargo test`): cfn-lint on the templates, DuckDB on the export.
 pub const VENV_TESTS: &[&str] = &["schema_cfn_lint", "export_duckdb"];
 
-/// Makes the venv (ministack and cfn-lint), then runs, each even if an
+/// Makes the venv (ministack, cfn-lint and duckdb), then runs, each even if an
 /// earlier one failed, and every one with `--no-fail-fast`:
 ///
 /// 1. `cargo test --workspace --all-targets ARGS` on the embedded DynamoDB
