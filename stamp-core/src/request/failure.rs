@@ -143,22 +143,7 @@ impl Error {
         aws_sdk_dynamodb::Error: From<SdkError<E, R>>,
         E: ProvideErrorMetadata,
     {
-        let outcome = match &error {
-            SdkError::ServiceError(_) => RequestOutcome::Rejected,
-            SdkError::TimeoutError(_) => RequestOutcome::TimedOut,
-            SdkError::DispatchFailure(failure) if failure.is_timeout() => RequestOutcome::TimedOut,
-            SdkError::DispatchFailure(failure) if failure.is_user() => RequestOutcome::NotSent,
-            SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => RequestOutcome::NoAnswer,
-            SdkError::ConstructionFailure(_) => RequestOutcome::NotSent,
-            _ => RequestOutcome::NoAnswer,
-        };
-        let (code, message) = match &error {
-            SdkError::ServiceError(service) => (
-                service.err().code().map(str::to_owned),
-                service.err().message().map(str::to_owned),
-            ),
-            _ => (None, None),
-        };
+        let (outcome, code, message) = answer(&error);
         Error::DynamoDb {
             operation,
             table: table.to_owned(),
@@ -217,5 +202,29 @@ where
             }
         }
         None => Error::dynamodb(operation, table.name(), error),
+    }
+}
+
+/// What became of a failed request of either SDK (DynamoDB or DynamoDB
+/// Streams), and DynamoDB's error code and message when it answered.
+pub(crate) fn answer<E: ProvideErrorMetadata, R>(
+    error: &SdkError<E, R>,
+) -> (RequestOutcome, Option<String>, Option<String>) {
+    let outcome = match error {
+        SdkError::ServiceError(_) => RequestOutcome::Rejected,
+        SdkError::TimeoutError(_) => RequestOutcome::TimedOut,
+        SdkError::DispatchFailure(failure) if failure.is_timeout() => RequestOutcome::TimedOut,
+        SdkError::DispatchFailure(failure) if failure.is_user() => RequestOutcome::NotSent,
+        SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => RequestOutcome::NoAnswer,
+        SdkError::ConstructionFailure(_) => RequestOutcome::NotSent,
+        _ => RequestOutcome::NoAnswer,
+    };
+    match error {
+        SdkError::ServiceError(service) => (
+            outcome,
+            service.err().code().map(str::to_owned),
+            service.err().message().map(str::to_owned),
+        ),
+        _ => (outcome, None, None),
     }
 }

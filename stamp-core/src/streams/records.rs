@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::shards::{ShardInfo, item};
 use super::{Change, RecordParts};
-use crate::{Collection, Error, Item, RequestOutcome};
+use crate::{Collection, Error, Item};
 
 /// Every shard of the stream (all pages of `DescribeStream`), and whether
 /// the stream is `DISABLED`.
@@ -111,20 +111,7 @@ where
     aws_sdk_dynamodbstreams::Error: From<SdkError<E, R>>,
     E: ProvideErrorMetadata,
 {
-    let outcome = match &error {
-        SdkError::ServiceError(_) => RequestOutcome::Rejected,
-        SdkError::TimeoutError(_) => RequestOutcome::TimedOut,
-        SdkError::ConstructionFailure(_) => RequestOutcome::NotSent,
-        SdkError::DispatchFailure(failure) if failure.is_user() => RequestOutcome::NotSent,
-        _ => RequestOutcome::NoAnswer,
-    };
-    let (code, message) = match &error {
-        SdkError::ServiceError(service) => (
-            service.err().code().map(str::to_owned),
-            service.err().message().map(str::to_owned),
-        ),
-        _ => (None, None),
-    };
+    let (outcome, code, message) = crate::request::failure::answer(&error);
     Error::DynamoDbStreams {
         operation,
         table: table.to_owned(),
