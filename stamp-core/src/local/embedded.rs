@@ -47,7 +47,7 @@ pub enum LocalDynamoDbError {
 ///
 /// # Example: a user's test
 ///
-/// (The same code runs as the facade's test `tests/local.rs`.)
+/// (The same code runs as the facade's test `tests/it/local.rs`.)
 #[cfg_attr(not(doctest), doc = include_str!("example.md"))]
 pub struct LocalDynamoDb {
     endpoint: String,

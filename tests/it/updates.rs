@@ -4,7 +4,7 @@
 //! expected values come from DynamoDB's documentation of the data types
 //! and of `UpdateItem`, not from a server's answers.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -2,7 +2,7 @@
 //! its 400 KB limit, Numbers DynamoDB cannot store, sets, binaries, empty
 //! sets and `None`s, and stored Numbers that do not fit their field.
 
-mod common;
+use crate::common;
 
 use stamp::{BatchWrite, TransactWrite};
 use std::collections::{BTreeSet, HashMap};

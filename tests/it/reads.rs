@@ -2,7 +2,7 @@
 //! items (issue 12, point 5), also when another entity's keys start with
 //! its literal prefix, on the table and on a shared GSI.
 
-mod common;
+use crate::common;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Duration, Utc};

@@ -2,7 +2,7 @@
 //! `cargo xtask test` starts: TTL turned on at creation, a clean table, and
 //! tables made with raw SDK calls that drift from the reference model.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroU32;
 

@@ -2,7 +2,7 @@
 //! requests, retries of unprocessed items and throttled requests (injected
 //! through an SDK interceptor), and exact reports of what was not written.
 
-mod common;
+use crate::common;
 
 use stamp::{BatchGet, BatchWrite};
 use std::collections::{BTreeMap, BTreeSet};

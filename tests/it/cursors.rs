@@ -2,7 +2,7 @@
 //! cursors of its queries (HMAC-SHA256) and refuses, before sending, a
 //! cursor that is unsigned, changed, or signed with another key.
 
-mod common;
+use crate::common;
 
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};

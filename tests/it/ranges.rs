@@ -4,7 +4,7 @@
 //! other) are stored on the server, queried with random conditions, and the
 //! results compared with filtering the same values in Rust.
 
-mod common;
+use crate::common;
 
 use std::cmp::Ordering;
 

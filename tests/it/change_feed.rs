@@ -5,7 +5,7 @@
 //! the old one (view type `NEW_AND_OLD_IMAGES`), and the records of one
 //! item come in the order of its writes.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::time::Duration;

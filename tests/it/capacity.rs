@@ -4,7 +4,7 @@
 //! same figures against the `ConsumedCapacity` (TOTAL and INDEXES) that the
 //! server reports for the same requests.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

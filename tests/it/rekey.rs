@@ -7,7 +7,7 @@
 //! `ALL_OLD`).
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-mod common;
+use crate::common;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

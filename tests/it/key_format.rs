@@ -117,7 +117,7 @@ fn key_size_limits_are_typed_errors() {
     );
 }
 
-mod common;
+use crate::common;
 
 #[tokio::test]
 async fn a_key_above_the_limit_is_refused_before_sending() {

@@ -2,7 +2,7 @@
 //! local server that `cargo xtask test` starts, with the exact attribute map
 //! checked by a raw `GetItem`.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

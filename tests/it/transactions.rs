@@ -3,7 +3,7 @@
 //! leaves everything as it was, reads by position, and the refusals found
 //! before sending.
 
-mod common;
+use crate::common;
 
 use stamp::{TransactGet, TransactWrite};
 use std::collections::{BTreeMap, HashMap};

@@ -5,7 +5,7 @@
 //! test` with the venv's Python) DuckDB counting orders per status per month
 //! in the Parquet file.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs::File;

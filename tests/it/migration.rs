@@ -6,7 +6,7 @@
 //! query of the new key. Also conflicts, items changed between the scan and
 //! the move, items in neither format, and the previous-format key helpers.
 
-mod common;
+use crate::common;
 
 use stamp::BatchWrite;
 use std::collections::{BTreeMap, HashMap};

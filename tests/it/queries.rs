@@ -1,7 +1,7 @@
 //! Queries against the local server: every access pattern returns exactly the
 //! right items, in order, with one request per page.
 
-mod common;
+use crate::common;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use futures::TryStreamExt;

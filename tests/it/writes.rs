@@ -2,7 +2,7 @@
 //! updates with index rewrites, conditions, versions, time stamps, TTL and
 //! re-keying, each read back exactly.
 
-mod common;
+use crate::common;
 
 use stamp::{BatchWrite, TransactWrite};
 use std::collections::HashMap;

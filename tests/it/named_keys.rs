@@ -2,7 +2,7 @@
 //! of one key take the same type, every key function takes them by name,
 //! and what it builds is the same key as the templates say.
 
-mod common;
+use crate::common;
 
 use serde::{Deserialize, Serialize};
 use stamp::{Entity, Item, TableDefinition};

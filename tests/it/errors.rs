@@ -2,7 +2,7 @@
 //! code and message in its text, and whether the request may have been
 //! applied.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,0 +1,36 @@
+//! The integration tests of Stamp, one test binary: every module talks to
+//! Stamp from outside, as a user's crate does, and the server tests share one
+//! embedded DynamoDB (`common`). One binary links once instead of thirty
+//! times (each link writes about 250 MB in a debug build).
+
+mod common;
+
+mod batch;
+mod capacity;
+mod change_feed;
+mod codec;
+mod codec_items;
+mod cursors;
+mod errors;
+mod export;
+mod item_size;
+mod key_format;
+mod keys;
+mod local;
+mod migration;
+mod named_keys;
+mod planning;
+mod queries;
+mod ranges;
+mod reads;
+mod rekey;
+mod round_trip;
+mod schema;
+mod schema_cfn_lint;
+mod schema_drawing;
+mod schema_server;
+mod schema_stream;
+mod streams;
+mod transactions;
+mod updates;
+mod writes;
