@@ -109,6 +109,10 @@ pub use model::entity::{
     Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
     PreviousKeyFormat, PrimaryKey, WriteTime,
 };
+pub use model::multi_attribute::{
+    IndexKeyAttribute, IndexKeyField, KeyAttributeType, MAX_INDEX_KEY_ATTRIBUTES,
+    MultiAttributeIndexSchema, NoSortAttributeLeft, SortAttributes, TextSortAttribute,
+};
 pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};

@@ -136,12 +136,24 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     }
     let body = body.expect("no errors means a body");
     let krate = &options.krate;
+    // A unit-only enum is stored by serde as its variant name, a String, so
+    // it can be an attribute of a multi-attribute GSI key (sorting by name).
+    let index_key = matches!(input.data, Data::Enum(_)).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #krate::IndexKeyAttribute for #ident {
+                const TYPE: #krate::KeyAttributeType = #krate::KeyAttributeType::S;
+            }
+        }
+    });
     quote! {
         const _: () = {
             #[automatically_derived]
             impl #krate::KeyPart for #ident {
                 #body
             }
+
+            #index_key
         };
     }
 }

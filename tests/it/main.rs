@@ -18,6 +18,7 @@ mod key_format;
 mod keys;
 mod local;
 mod migration;
+mod multi_attribute;
 mod named_keys;
 mod planning;
 mod queries;

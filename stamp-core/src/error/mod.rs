@@ -305,6 +305,26 @@ pub enum Error {
         second_name: &'static str,
     },
 
+    /// One attribute is a key attribute of two types in one table, such as
+    /// a field that is a Number in one multi-attribute index and a String
+    /// in another index: DynamoDB defines each attribute once
+    /// (`AttributeDefinitions`), so `CreateTable` would fail.
+    #[error(
+        "key attribute `{attribute}` is of type {first_type} in {first_index} and of type {second_type} in {second_index}; a table defines each attribute with one type"
+    )]
+    ConflictingKeyAttributeTypes {
+        /// The attribute name.
+        attribute: &'static str,
+        /// Where it is first a key attribute: an index name, or "the table".
+        first_index: &'static str,
+        /// Its type there: `S`, `N` or `B`.
+        first_type: &'static str,
+        /// Where it is a key attribute of the other type.
+        second_index: &'static str,
+        /// Its type there.
+        second_type: &'static str,
+    },
+
     /// Two different entities of one table have the same type name, so the
     /// type attribute could not tell their items apart.
     #[error(

@@ -65,7 +65,9 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Err
 ///
 /// [`Error::InvalidNumber`], [`Error::EmptySet`] (an empty set inside a map
 /// or list, which cannot be left out without changing its container),
-/// [`Error::InvalidKeyAttribute`] and [`Error::ItemTooLarge`].
+/// [`Error::InvalidKeyAttribute`] (also for the attribute of a
+/// multi-attribute index key that is present but empty or of another type)
+/// and [`Error::ItemTooLarge`].
 pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error> {
     item.retain(|_, value| !is_empty_set(value));
     for (name, value) in item.iter() {
@@ -77,6 +79,22 @@ pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error
         check_key_attribute(schema, item, index.partition_key.name, false)?;
         if let Some(sort_key) = &index.sort_key {
             check_key_attribute(schema, item, sort_key.name, false)?;
+        }
+    }
+    for field in schema
+        .multi_attribute_indexes
+        .iter()
+        .flat_map(|index| index.key_fields())
+    {
+        match item.get(field.attribute) {
+            Some(value) if !valid_index_key_value(field.attribute_type, value) => {
+                return Err(Error::InvalidKeyAttribute {
+                    entity: schema.type_name,
+                    attribute: field.attribute,
+                    found: describe_key_value(value),
+                });
+            }
+            _ => {}
         }
     }
     let size = item_size(item);
@@ -104,6 +122,30 @@ pub(crate) fn is_empty_set(value: &AttributeValue) -> bool {
         AttributeValue::Ss(set) | AttributeValue::Ns(set) => set.is_empty(),
         AttributeValue::Bs(set) => set.is_empty(),
         _ => false,
+    }
+}
+
+/// Whether `value` can be the value of a multi-attribute key attribute of
+/// type `expected`: that type, and not an empty string or binary, which
+/// DynamoDB refuses in a key.
+pub(crate) fn valid_index_key_value(
+    expected: crate::KeyAttributeType,
+    value: &AttributeValue,
+) -> bool {
+    expected.holds(value)
+        && match value {
+            AttributeValue::S(text) => !text.is_empty(),
+            AttributeValue::B(bytes) => !bytes.as_ref().is_empty(),
+            _ => true,
+        }
+}
+
+/// A key value as an error message shows it.
+pub(crate) fn describe_key_value(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(text) if text.is_empty() => "an empty string".to_owned(),
+        AttributeValue::B(bytes) if bytes.as_ref().is_empty() => "an empty binary".to_owned(),
+        other => format!("{other:?}"),
     }
 }
 

@@ -84,6 +84,10 @@ pub struct EntitySchema {
     /// named fields (two of them have the same type), with the struct's
     /// name: `("key", "MembershipKey")`, `("query_gsi1", "MembershipGsi1Partition")`.
     pub named_inputs: &'static [(&'static str, &'static str)],
+    /// The multi-attribute GSIs the entity writes
+    /// (`#[gsiN(pk(field, …), sk(field, …))]`), by increasing number; their
+    /// numbers are distinct from those of [`indexes`](Self::indexes).
+    pub multi_attribute_indexes: &'static [crate::MultiAttributeIndexSchema],
 }
 
 /// An earlier primary key format of an entity, from
@@ -136,6 +140,7 @@ impl PartialEq for EntitySchema {
             previous_key,
             key_example: _,
             named_inputs,
+            multi_attribute_indexes,
         } = self;
         *type_name == other.type_name
             && *type_attribute == other.type_attribute
@@ -150,6 +155,7 @@ impl PartialEq for EntitySchema {
             && *updated_at_attribute == other.updated_at_attribute
             && *previous_key == other.previous_key
             && *named_inputs == other.named_inputs
+            && *multi_attribute_indexes == other.multi_attribute_indexes
     }
 }
 
@@ -170,6 +176,16 @@ impl EntitySchema {
     /// The index numbered `number`, if the entity writes it.
     pub fn index(&self, number: u8) -> Option<&'static IndexSchema> {
         self.indexes.iter().find(|index| index.number == number)
+    }
+
+    /// The multi-attribute index numbered `number`, if the entity writes it.
+    pub fn multi_attribute_index(
+        &self,
+        number: u8,
+    ) -> Option<&'static crate::MultiAttributeIndexSchema> {
+        self.multi_attribute_indexes
+            .iter()
+            .find(|index| index.number == number)
     }
 }
 

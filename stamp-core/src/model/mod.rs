@@ -5,5 +5,6 @@
 
 pub(crate) mod collection;
 pub(crate) mod entity;
+pub(crate) mod multi_attribute;
 pub(crate) mod projection;
 pub(crate) mod ttl;

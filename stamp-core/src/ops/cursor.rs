@@ -86,8 +86,15 @@ impl Fingerprint {
 struct Content {
     /// The query fingerprint, in hex.
     q: String,
-    /// The key attributes, all strings.
+    /// The string key attributes.
     k: HashMap<String, String>,
+    /// The number key attributes (a multi-attribute index), as their text.
+    /// Left out when empty, so the cursors of other queries are unchanged.
+    #[serde(default, skip_serializing_if = "HashMap::is_empty")]
+    n: HashMap<String, String>,
+    /// The binary key attributes (a multi-attribute index), URL-safe base64.
+    #[serde(default, skip_serializing_if = "HashMap::is_empty")]
+    b: HashMap<String, String>,
 }
 
 impl Cursor {
@@ -98,18 +105,26 @@ impl Cursor {
         signing: Option<&CursorKey>,
         key: &Item,
     ) -> Result<Self, Error> {
-        let k = key
-            .iter()
-            .map(|(name, value)| match value {
-                AttributeValue::S(text) => Ok((name.clone(), text.clone())),
-                other => Err(Error::InvalidCursor {
-                    reason: format!("key attribute `{name}` is {other:?}, not a string"),
-                }),
-            })
-            .collect::<Result<_, _>>()?;
+        let (mut k, mut n, mut b) = (HashMap::new(), HashMap::new(), HashMap::new());
+        for (name, value) in key {
+            match value {
+                AttributeValue::S(text) => k.insert(name.clone(), text.clone()),
+                AttributeValue::N(text) => n.insert(name.clone(), text.clone()),
+                AttributeValue::B(bytes) => {
+                    b.insert(name.clone(), URL_SAFE_NO_PAD.encode(bytes.as_ref()))
+                }
+                other => {
+                    return Err(Error::InvalidCursor {
+                        reason: format!("key attribute `{name}` is {other:?}, not S, N or B"),
+                    });
+                }
+            };
+        }
         let content = Content {
             q: format!("{:016x}", fingerprint.0),
             k,
+            n,
+            b,
         };
         let json = serde_json::to_vec(&content).expect("a map of strings serializes");
         let payload = URL_SAFE_NO_PAD.encode(json);
@@ -164,11 +179,26 @@ impl Cursor {
         if content.q != format!("{:016x}", fingerprint.0) {
             return Err(Error::CursorMismatch);
         }
-        Ok(content
+        let mut key: Item = content
             .k
             .into_iter()
             .map(|(name, text)| (name, AttributeValue::S(text)))
-            .collect())
+            .collect();
+        for (name, text) in content.n {
+            if key.insert(name.clone(), AttributeValue::N(text)).is_some() {
+                return Err(invalid(format!("key attribute `{name}` is given twice")));
+            }
+        }
+        for (name, text) in content.b {
+            let bytes = URL_SAFE_NO_PAD
+                .decode(&text)
+                .map_err(|error| invalid(format!("key attribute `{name}` not base64: {error}")))?;
+            let value = AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(bytes));
+            if key.insert(name.clone(), value).is_some() {
+                return Err(invalid(format!("key attribute `{name}` is given twice")));
+            }
+        }
+        Ok(key)
     }
 
     /// The cursor's text.

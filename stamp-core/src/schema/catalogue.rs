@@ -256,12 +256,24 @@ impl TableDefinition {
                 ),
                 other => other.to_string(),
             };
+            let (partition_key, sort_key) = match index.multi_attribute {
+                Some(multi) => (
+                    typed_attributes(multi.partition_key),
+                    if multi.sort_key.is_empty() {
+                        "—".to_owned()
+                    } else {
+                        typed_attributes(multi.sort_key)
+                    },
+                ),
+                None => (
+                    code(index.partition_key),
+                    index.sort_key.map_or("—".to_owned(), code),
+                ),
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {projection} |",
+                "| {} | {partition_key} | {sort_key} | {projection} |",
                 code(index.name),
-                code(index.partition_key),
-                index.sort_key.map_or("—".to_owned(), code)
             );
         }
         let billing = match self.billing {
@@ -504,5 +516,107 @@ impl TableDefinition {
                 example(&index.partition_key),
             );
         }
+        for index in entity.multi_attribute_indexes {
+            self.multi_attribute_row(out, entity, index);
+        }
     }
+
+    /// The row of `query_gsiN(…)` of a multi-attribute index: its key
+    /// attributes with their types, no scope but the type attribute, the
+    /// shapes of sort-key conditions, and example values (a recorded
+    /// example's, else `<field>`).
+    fn multi_attribute_row(
+        &self,
+        out: &mut String,
+        entity: &'static EntitySchema,
+        index: &'static crate::MultiAttributeIndexSchema,
+    ) {
+        let name = entity.type_name;
+        let function = format!("query_gsi{}", index.number);
+        let fields: Vec<&str> = index
+            .partition_key
+            .iter()
+            .map(|field| field.field)
+            .collect();
+        let sparse: Vec<String> = index
+            .key_fields()
+            .filter(|field| field.optional)
+            .map(|field| code(field.field))
+            .collect();
+        let label = if sparse.is_empty() {
+            code(index.name)
+        } else {
+            format!(
+                "{} (sparse: only items with {})",
+                code(index.name),
+                sparse.join(" and ")
+            )
+        };
+        let keys = if index.sort_key.is_empty() {
+            typed_attributes(index.partition_key)
+        } else {
+            format!(
+                "{}<br>{}",
+                typed_attributes(index.partition_key),
+                typed_attributes(index.sort_key)
+            )
+        };
+        let conditions = if index.sort_key.is_empty() {
+            "—".to_owned()
+        } else {
+            let attributes: Vec<String> = index
+                .sort_key
+                .iter()
+                .map(|field| code(field.attribute))
+                .collect();
+            format!(
+                "`=` on a leading run of {}; one range (`<`, `<=`, `>`, `>=`, between, begins_with) on the attribute after it",
+                attributes.join(", ")
+            )
+        };
+        let recorded = self
+            .examples
+            .iter()
+            .find(|example| example.entity == entity.type_name);
+        let examples: Vec<String> = index
+            .partition_key
+            .iter()
+            .map(|field| {
+                let value = recorded
+                    .and_then(|example| example.item.get(field.attribute))
+                    .and_then(|value| match value {
+                        aws_sdk_dynamodb::types::AttributeValue::S(text)
+                        | aws_sdk_dynamodb::types::AttributeValue::N(text) => Some(text.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| format!("<{}>", field.field));
+                code(&format!("{} = {value}", field.attribute))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | Query | {label} | {keys} | — | {conditions} | {} |",
+            code(&format!(
+                "{name}::{function}({})",
+                entity.call_arguments(&function, &fields.join(", "))
+            )),
+            code(name),
+            examples.join("<br>"),
+        );
+    }
+}
+
+/// Key attributes with their types: `` `tenant_id` (S), `region` (N) ``.
+fn typed_attributes(fields: &[crate::IndexKeyField]) -> String {
+    fields
+        .iter()
+        .map(|field| {
+            format!(
+                "{} ({})",
+                code(field.attribute),
+                field.attribute_type.as_str()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -241,11 +241,11 @@ impl TableDefinition {
             billing_mode,
             provisioned_throughput: throughput.clone(),
             attribute_definitions: resolved
-                .key_attribute_names()
+                .key_attribute_types()?
                 .into_iter()
-                .map(|name| AttributeDefinition {
+                .map(|(name, attribute_type)| AttributeDefinition {
                     attribute_name: name,
-                    attribute_type: "S",
+                    attribute_type: attribute_type.as_str(),
                 })
                 .collect(),
             key_schema: key_schema(resolved.partition_key, Some(resolved.sort_key)),
@@ -254,7 +254,13 @@ impl TableDefinition {
                 .iter()
                 .map(|index| GlobalSecondaryIndex {
                     index_name: index.name,
-                    key_schema: key_schema(index.partition_key, index.sort_key),
+                    key_schema: super::multi_attribute::key_schema_names(index)
+                        .into_iter()
+                        .map(|(name, hash)| KeySchemaElement {
+                            attribute_name: name,
+                            key_type: if hash { "HASH" } else { "RANGE" },
+                        })
+                        .collect(),
                     projection: Projection {
                         projection_type: index.projection.type_name(),
                         non_key_attributes: index.projection.non_key_attributes().to_vec(),

@@ -3,7 +3,7 @@
 
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, ScalarAttributeType,
+    AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType,
 };
 
 use super::TableDefinition;
@@ -44,7 +44,10 @@ impl TableDefinition {
     }
 
     /// The `CreateTable` input for a table named `table_name`: the key
-    /// attributes (all of type `S`), the key schema, every GSI with its
+    /// attributes (of type `S`, but for the fields of a multi-attribute
+    /// index, which have their own types), the key schema (a
+    /// multi-attribute index repeats `HASH`, then `RANGE`, once per
+    /// attribute), every GSI with its
     /// projection, and the billing mode, with the provisioned throughput of
     /// the table and each GSI when provisioned.
     ///
@@ -61,10 +64,10 @@ impl TableDefinition {
     pub fn create_table_input(&self, table_name: &str) -> Result<CreateTableInput, Error> {
         let resolved = self.resolve()?;
         check_table_name(table_name)?;
-        let string_attribute = |name: &str| {
+        let attribute_definition = |(name, attribute_type): (&str, crate::KeyAttributeType)| {
             AttributeDefinition::builder()
                 .attribute_name(name)
-                .attribute_type(ScalarAttributeType::S)
+                .attribute_type(attribute_type.to_sdk())
                 .build()
                 .expect("name and type are set")
         };
@@ -86,7 +89,14 @@ impl TableDefinition {
             .map(|index| {
                 GlobalSecondaryIndex::builder()
                     .index_name(index.name)
-                    .set_key_schema(Some(key_schema(index.partition_key, index.sort_key)))
+                    .set_key_schema(Some(
+                        super::multi_attribute::key_schema_names(index)
+                            .into_iter()
+                            .map(|(name, hash)| {
+                                key_element(name, if hash { KeyType::Hash } else { KeyType::Range })
+                            })
+                            .collect(),
+                    ))
                     .projection(index.projection.to_sdk())
                     .set_provisioned_throughput(self.billing.provisioned_throughput())
                     .build()
@@ -97,9 +107,9 @@ impl TableDefinition {
             .table_name(table_name)
             .set_attribute_definitions(Some(
                 resolved
-                    .key_attribute_names()
+                    .key_attribute_types()?
                     .into_iter()
-                    .map(string_attribute)
+                    .map(attribute_definition)
                     .collect(),
             ))
             .set_key_schema(Some(key_schema(

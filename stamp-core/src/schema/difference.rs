@@ -89,15 +89,26 @@ pub enum SchemaDifference {
         /// The live key attributes.
         found: KeyNames,
     },
-    /// A key attribute is defined with another type than `S`, the type of
-    /// every key Stamp writes.
+    /// A key attribute is defined with another type than the definition's:
+    /// `S`, the type of every key template Stamp writes, or the field's own
+    /// type for an attribute of a multi-attribute index.
     AttributeType {
         /// The attribute.
         attribute: String,
-        /// `S`.
+        /// `S`, or the multi-attribute key field's type.
         expected: ScalarAttributeType,
         /// The live type.
         found: ScalarAttributeType,
+    },
+    /// The key schema of a multi-attribute GSI differs: its `HASH` and
+    /// `RANGE` attributes, in order, as `HASH tenant_id`, `RANGE round`.
+    MultiAttributeKeySchema {
+        /// The index name.
+        index: String,
+        /// The definition's key schema.
+        expected: Vec<String>,
+        /// The live key schema.
+        found: Vec<String>,
     },
     /// The billing mode differs. A table without a billing mode summary
     /// (DynamoDB Local never returns one) counts as on demand when its
@@ -182,6 +193,16 @@ impl fmt::Display for SchemaDifference {
                 "key attribute `{attribute}` has type {}, expected {}",
                 found.as_str(),
                 expected.as_str()
+            ),
+            SchemaDifference::MultiAttributeKeySchema {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "index `{index}` has key schema ({}), expected ({})",
+                found.join(", "),
+                expected.join(", ")
             ),
             SchemaDifference::BillingMode { expected, found } => write!(
                 f,

@@ -16,6 +16,7 @@ mod cloudformation;
 mod collision;
 mod create;
 mod difference;
+mod multi_attribute;
 mod options;
 mod planning;
 mod resolve;
@@ -50,6 +51,11 @@ pub struct TableIndex {
     /// What it projects, `ALL` unless set with
     /// [`TableDefinition::index_projection`].
     pub projection: IndexProjection,
+    /// For a multi-attribute index (`#[gsiN(pk(…), sk(…))]`), all its key
+    /// attributes with their types; [`partition_key`](Self::partition_key)
+    /// and [`sort_key`](Self::sort_key) are then its first ones. `None` for
+    /// a template index.
+    pub multi_attribute: Option<&'static crate::MultiAttributeIndexSchema>,
 }
 
 /// A collection recorded with [`TableDefinition::collection`].
@@ -151,11 +157,17 @@ pub(crate) struct Resolved {
 }
 
 impl Resolved {
-    /// Every key attribute of the table and its indexes, each once, in the
-    /// order: table keys, then each index's keys.
+    /// Every key attribute of the table and its template indexes, each
+    /// once, in the order: table keys, then each index's keys. (The
+    /// attributes of a multi-attribute index are fields:
+    /// [`key_attribute_types`](Self::key_attribute_types) has them.)
     pub(crate) fn key_attribute_names(&self) -> Vec<&'static str> {
         let mut names = vec![self.partition_key, self.sort_key];
-        for index in &self.indexes {
+        for index in self
+            .indexes
+            .iter()
+            .filter(|index| index.multi_attribute.is_none())
+        {
             names.push(index.partition_key);
             names.extend(index.sort_key);
         }
@@ -358,6 +370,7 @@ impl TableDefinition {
                             partition_key: index.partition_key.name,
                             sort_key,
                             projection: self.projection(index.name).clone(),
+                            multi_attribute: None,
                         },
                         number: index.number,
                         first_entity: entity.type_name,
@@ -365,6 +378,13 @@ impl TableDefinition {
                     });
                     continue;
                 };
+                multi_attribute::check_same_index(
+                    &known.index,
+                    known.first_entity,
+                    None,
+                    entity.type_name,
+                    index.partition_key.name,
+                )?;
                 if known.index.partition_key != index.partition_key.name {
                     return Err(Error::ConflictingKeyAttributes {
                         first_entity: known.first_entity,
@@ -389,6 +409,26 @@ impl TableDefinition {
                         known.sort_key_entity = Some(entity.type_name);
                     }
                     _ => {}
+                }
+            }
+            for index in entity.multi_attribute_indexes {
+                match merged.iter().find(|known| known.index.name == index.name) {
+                    Some(known) => multi_attribute::check_same_index(
+                        &known.index,
+                        known.first_entity,
+                        Some(index),
+                        entity.type_name,
+                        index.partition_key[0].attribute,
+                    )?,
+                    None => merged.push(Merged {
+                        index: multi_attribute::table_index(
+                            index,
+                            self.projection(index.name).clone(),
+                        ),
+                        number: index.number,
+                        first_entity: entity.type_name,
+                        sort_key_entity: Some(entity.type_name),
+                    }),
                 }
             }
         }

@@ -67,12 +67,14 @@ impl TableDefinition {
             });
         }
         self.check_key_spaces()?;
-        Ok(Resolved {
+        let resolved = Resolved {
             partition_key,
             sort_key,
             indexes,
             time_to_live,
-        })
+        };
+        resolved.key_attribute_types()?;
+        Ok(resolved)
     }
 
     /// Refuses two entities whose primary key templates can produce one key.

@@ -3,8 +3,8 @@
 //! [`Table::create_table`].
 
 use aws_sdk_dynamodb::types::{
-    BillingMode, Projection, ProjectionType, ScalarAttributeType, TableDescription,
-    TimeToLiveSpecification, TimeToLiveStatus,
+    BillingMode, Projection, ProjectionType, TableDescription, TimeToLiveSpecification,
+    TimeToLiveStatus,
 };
 use tracing::Instrument;
 
@@ -169,17 +169,17 @@ fn key_differences(resolved: &Resolved, table: &TableDescription) -> Vec<SchemaD
             found,
         });
     }
-    for attribute in resolved.key_attribute_names() {
+    for (attribute, expected) in resolved.key_attribute_types().unwrap_or_default() {
         let defined = table
             .attribute_definitions()
             .iter()
             .find(|definition| definition.attribute_name() == attribute);
         if let Some(defined) = defined
-            && *defined.attribute_type() != ScalarAttributeType::S
+            && *defined.attribute_type() != expected.to_sdk()
         {
             differences.push(SchemaDifference::AttributeType {
                 attribute: attribute.to_owned(),
-                expected: ScalarAttributeType::S,
+                expected: expected.to_sdk(),
                 found: defined.attribute_type().clone(),
             });
         }
@@ -250,9 +250,33 @@ fn index_differences(
             });
             continue;
         };
+        if index.multi_attribute.is_some() {
+            let expected: Vec<String> = super::multi_attribute::key_schema_names(index)
+                .into_iter()
+                .map(|(name, hash)| format!("{} {name}", if hash { "HASH" } else { "RANGE" }))
+                .collect();
+            let found: Vec<String> = live
+                .key_schema()
+                .iter()
+                .map(|element| {
+                    format!(
+                        "{} {}",
+                        element.key_type().as_str(),
+                        element.attribute_name()
+                    )
+                })
+                .collect();
+            if expected != found {
+                differences.push(SchemaDifference::MultiAttributeKeySchema {
+                    index: index.name.to_owned(),
+                    expected,
+                    found,
+                });
+            }
+        }
         let expected = KeyNames::new(index.partition_key, index.sort_key);
         let found = KeyNames::from_sdk(live.key_schema());
-        if expected != found {
+        if index.multi_attribute.is_none() && expected != found {
             differences.push(SchemaDifference::KeySchema {
                 index: Some(index.name.to_owned()),
                 expected,

@@ -52,6 +52,11 @@ impl<T> Attr<T> {
     pub fn get(self) -> Option<T> {
         self.value
     }
+
+    /// Takes the value out, if it was given.
+    pub fn take(&mut self) -> Option<T> {
+        self.value.take()
+    }
 }
 
 /// The string literal of `name = "…"`.

@@ -5,7 +5,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Attribute, DeriveInput, Expr, Ident, LitStr};
 
 use crate::ast::attr::{self, Attr, read_template, string};
-use crate::ast::{Container, Index, Name, Previous, Template, field, serde};
+use crate::ast::{Container, FieldList, Index, Name, Previous, Template, field, serde};
 use crate::ctxt::Ctxt;
 
 /// The options of `#[stamp(…)]` on the struct.
@@ -225,11 +225,13 @@ fn read_index(
     number: u32,
 ) -> Option<Index> {
     let label = |which: &str| format!("#[gsi{number}({which})]");
-    let (pk, sk, options) = if let Some(literal) = template_literal(attribute) {
+    let (pk, sk, options, (pk_fields, sk_fields)) = if let Some(literal) =
+        template_literal(attribute)
+    {
         let pk = read_template(cx, struct_name, literal.clone(), format!("#[gsi{number}]"));
-        (Some(pk), None, IndexOptions::default())
+        (Some(pk), None, IndexOptions::default(), (None, None))
     } else if let syn::Meta::List(_) = &attribute.meta {
-        let (templates, options) = match read_index_list(cx, struct_name, attribute, number) {
+        let (templates, mut options) = match read_index_list(cx, struct_name, attribute, number) {
             Ok(read) => read,
             Err(error) => {
                 cx.syn_error(error);
@@ -245,7 +247,34 @@ fn read_index(
                 format!("`{which}` is given twice in `#[gsi{number}(…)]` of `{struct_name}`")
             });
         }
-        (pk.get(), sk.get(), options)
+        let lists = (options.pk_fields.take(), options.sk_fields.take());
+        if let Some(fields) = lists.0.iter().chain(&lists.1).next()
+            && (pk.is_set() || sk.is_set())
+        {
+            cx.error_spanned_by(
+                &fields.path,
+                format!(
+                    "`#[gsi{number}(…)]` of `{struct_name}` mixes a key template and a field list: a multi-attribute index names its key fields in both, `#[gsi{number}(pk(tenant_id, region), sk(round))]`; a template index writes templates in both, `#[gsi{number}(pk = \"TENANT#<tenant_id>\", sk = \"<round>\")]`"
+                ),
+            );
+            return None;
+        }
+        if lists.0.is_some() || lists.1.is_some() {
+            for (name, given) in [
+                ("pk_attribute", options.pk_attribute.is_set()),
+                ("sk_attribute", options.sk_attribute.is_set()),
+            ] {
+                if given {
+                    cx.error_spanned_by(
+                        attribute,
+                        format!(
+                            "`{name}` does not apply to the multi-attribute index `#[gsi{number}(…)]` of `{struct_name}`: its key attributes are the fields it names, stored under their own names"
+                        ),
+                    );
+                }
+            }
+        }
+        (pk.get(), sk.get(), options, lists)
     } else {
         cx.error_spanned_by(
             attribute,
@@ -272,6 +301,8 @@ fn read_index(
             .unwrap_or_else(|| Name::default(&format!("GSI{number}SK"))),
         pk,
         sk,
+        pk_fields,
+        sk_fields,
     })
 }
 
@@ -281,6 +312,31 @@ struct IndexOptions {
     index_name: Attr<String>,
     pk_attribute: Attr<Name>,
     sk_attribute: Attr<Name>,
+    pk_fields: Attr<FieldList>,
+    sk_fields: Attr<FieldList>,
+}
+
+/// The field names of `pk(a, b)` / `sk(c)`.
+fn read_field_list(meta: &ParseNestedMeta, which: &str, gsi: &str) -> syn::Result<FieldList> {
+    let mut fields = Vec::new();
+    meta.parse_nested_meta(|inner| {
+        let ident = inner.path.get_ident().filter(|_| {
+            !(inner.input.peek(syn::Token![=]) || inner.input.peek(syn::token::Paren))
+        });
+        match ident {
+            Some(ident) => fields.push(ident.clone()),
+            None => {
+                return Err(inner.error(format!(
+                    "`{which}(…)` in `#[{gsi}(…)]` lists field names, such as `{which}(tenant_id, region)`"
+                )));
+            }
+        }
+        Ok(())
+    })?;
+    Ok(FieldList {
+        path: meta.path.clone(),
+        fields,
+    })
 }
 
 /// The templates (in order, repeats included) and the options of
@@ -296,7 +352,18 @@ fn read_index_list(
     let gsi = format!("gsi{number}");
     attribute.parse_nested_meta(|meta| {
         let twice = || attr::given_twice(&meta, &gsi, struct_name);
-        if meta.path.is_ident("pk") {
+        if (meta.path.is_ident("pk") || meta.path.is_ident("sk"))
+            && meta.input.peek(syn::token::Paren)
+        {
+            let which = if meta.path.is_ident("pk") { "pk" } else { "sk" };
+            let list = read_field_list(&meta, which, &gsi)?;
+            let slot = if which == "pk" {
+                &mut options.pk_fields
+            } else {
+                &mut options.sk_fields
+            };
+            slot.set(cx, &meta.path, list, twice);
+        } else if meta.path.is_ident("pk") {
             templates.push(("pk", string(&meta)?));
         } else if meta.path.is_ident("sk") {
             templates.push(("sk", string(&meta)?));

@@ -107,6 +107,26 @@ pub struct Index {
     pub sk_attribute: Name,
     pub pk: Option<Template>,
     pub sk: Option<Template>,
+    /// `pk(field, …)` of a multi-attribute index (`None` for a template
+    /// index).
+    pub pk_fields: Option<FieldList>,
+    /// `sk(field, …)` of a multi-attribute index.
+    pub sk_fields: Option<FieldList>,
+}
+
+impl Index {
+    /// Whether the index names its key fields, `#[gsiN(pk(a, b), sk(c))]`,
+    /// rather than templates.
+    pub fn is_multi_attribute(&self) -> bool {
+        self.pk_fields.is_some() || self.sk_fields.is_some()
+    }
+}
+
+/// The fields of `pk(a, b)` or `sk(c)` in a multi-attribute index, with the
+/// `pk` / `sk` path for spans.
+pub struct FieldList {
+    pub path: syn::Path,
+    pub fields: Vec<Ident>,
 }
 
 /// One field of the struct.

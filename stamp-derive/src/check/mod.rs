@@ -2,9 +2,10 @@
 //! that expansion reads ([`model`]).
 
 mod model;
+mod multi;
 mod rules;
 
-pub use model::{IndexKeys, Key, Model, Segment, Stored, distinct_fields};
+pub use model::{IndexKeys, Key, Model, MultiIndexKeys, Segment, Stored, distinct_fields};
 
 use crate::ast::Container;
 use crate::ctxt::Ctxt;
@@ -13,6 +14,7 @@ use crate::ctxt::Ctxt;
 /// errors of every rule it breaks, combined.
 pub fn check<'a>(mut cx: Ctxt, container: &'a Container<'a>) -> Result<Model<'a>, syn::Error> {
     rules::check(&mut cx, container);
+    multi::check(&mut cx, container);
     let model = Model::new(container);
     cx.into_result()?;
     // A model is missing only where a rule failed, so this is not reached.

@@ -18,6 +18,9 @@ pub struct Model<'a> {
     /// The GSIs in order of number; a position here is the position in
     /// `EntitySchema::indexes`.
     pub indexes: Vec<IndexKeys<'a>>,
+    /// The multi-attribute GSIs, in order of number; a position here is the
+    /// position in `EntitySchema::multi_attribute_indexes`.
+    pub multi_indexes: Vec<MultiIndexKeys<'a>>,
     /// The templates of `#[stamp(previous(…))]`, a left-out one being the
     /// current one.
     pub previous: Option<(Key<'a>, Key<'a>)>,
@@ -45,6 +48,15 @@ pub struct IndexKeys<'a> {
     pub number: u8,
     pub pk: Key<'a>,
     pub sk: Option<Key<'a>>,
+}
+
+/// One checked multi-attribute `#[gsiN(pk(…), sk(…))]`: its key fields,
+/// each stored under its own attribute name.
+pub struct MultiIndexKeys<'a> {
+    pub index: &'a Index,
+    pub number: u8,
+    pub pk: Vec<Stored<'a>>,
+    pub sk: Vec<Stored<'a>>,
 }
 
 /// A field serde stores, with its attribute name.
@@ -101,9 +113,37 @@ impl<'a> Model<'a> {
     /// range: each reported by the checks.
     pub fn new(container: &'a Container<'a>) -> Option<Model<'a>> {
         let resolve = |template: Option<&'a Template>| Key::resolve(container, template?);
+        let stored = |name: &syn::Ident| {
+            let field = container.field(&name.to_string())?;
+            Some(Stored {
+                field,
+                attribute: field.serialized.as_deref()?,
+            })
+        };
+        let mut multi_indexes = container
+            .indexes
+            .iter()
+            .filter(|index| index.is_multi_attribute())
+            .map(|index| {
+                let fields = |list: &'a Option<crate::ast::FieldList>| {
+                    list.iter()
+                        .flat_map(|list| &list.fields)
+                        .map(stored)
+                        .collect::<Option<Vec<_>>>()
+                };
+                Some(MultiIndexKeys {
+                    index,
+                    number: u8::try_from(index.number).ok()?,
+                    pk: fields(&index.pk_fields)?,
+                    sk: fields(&index.sk_fields)?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        multi_indexes.sort_by_key(|index| index.number);
         let mut indexes = container
             .indexes
             .iter()
+            .filter(|index| !index.is_multi_attribute())
             .map(|index| {
                 Some(IndexKeys {
                     index,
@@ -137,6 +177,7 @@ impl<'a> Model<'a> {
             pk: resolve(container.pk.as_ref())?,
             sk: resolve(container.sk.as_ref())?,
             indexes,
+            multi_indexes,
             previous,
             ttl: special(|field| field.ttl.is_some()),
             version: special(|field| field.version.is_some()),

@@ -274,8 +274,9 @@ fn check_names(cx: &mut Ctxt, container: &Container) {
     ];
     let mut numbers = Vec::new();
     for index in &container.indexes {
-        // A repeated index number is reported above; its names are not checked twice.
-        if numbers.contains(&index.number) {
+        // A repeated index number is reported above; its names are not checked
+        // twice. A multi-attribute index's key attributes are fields.
+        if numbers.contains(&index.number) || index.is_multi_attribute() {
             continue;
         }
         numbers.push(index.number);

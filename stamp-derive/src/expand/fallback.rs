@@ -155,6 +155,20 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> TokenStream {
             continue;
         }
         numbers.push(number);
+        if index.is_multi_attribute() {
+            let fields: Vec<String> = index
+                .pk_fields
+                .iter()
+                .flat_map(|list| &list.fields)
+                .map(ToString::to_string)
+                .collect();
+            functions.push(stub(
+                &format!("query_gsi{number}"),
+                &fields,
+                quote!(#krate::Query<Self, #number>),
+            ));
+            continue;
+        }
         let (index_pk, index_sk) = (
             placeholders(index.pk.as_ref()),
             placeholders(index.sk.as_ref()),

@@ -20,6 +20,7 @@ mod direct;
 mod fallback;
 mod item;
 mod keys;
+mod multi;
 mod parsers;
 mod queries;
 mod schema;
@@ -80,6 +81,9 @@ fn generate(model: &Model) -> TokenStream {
     let (query_functions, query_inputs) = queries::query_functions(model, &primary_key_inputs);
     input_structs.push(primary_key_inputs.definition.clone());
     input_structs.extend(query_inputs.into_iter().map(Some));
+    let (multi_queries, multi_inputs) = multi::query_functions(model);
+    input_structs.extend(multi_inputs.into_iter().map(Some));
+    let multi_sort_impls = multi::sort_impls(model);
     let (parse_functions, previous_parse_functions) = parsers::parse_functions(model);
     let (previous_key_function, previous_input) = model
         .previous
@@ -114,6 +118,8 @@ fn generate(model: &Model) -> TokenStream {
 
                 #(#query_functions)*
 
+                #(#multi_queries)*
+
                 #(#parse_functions)*
 
                 #previous_key_function
@@ -124,6 +130,8 @@ fn generate(model: &Model) -> TokenStream {
             }
 
             #(#prefix_impls)*
+
+            #(#multi_sort_impls)*
         };
     }
 }

@@ -111,6 +111,7 @@ pub fn schema(model: &Model) -> TokenStream {
         let input = input.to_string();
         quote!((#function, #input))
     });
+    let multi_attribute_indexes = crate::expand::multi::schema_tokens(model);
     let previous_key = match &model.previous {
         Some((pk, sk)) => {
             let pk_template = key_template_tokens(krate, pk);
@@ -140,6 +141,7 @@ pub fn schema(model: &Model) -> TokenStream {
             previous_key: #previous_key,
             key_example: #key_example,
             named_inputs: &[#(#named_inputs),*],
+            multi_attribute_indexes: #multi_attribute_indexes,
         }
     }
 }
@@ -183,5 +185,6 @@ fn named_inputs(model: &Model) -> Vec<(String, syn::Ident)> {
             "PreviousKey",
         );
     }
+    named.extend(crate::expand::multi::named_inputs(model));
     named
 }

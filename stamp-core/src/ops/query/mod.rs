@@ -14,6 +14,7 @@ use crate::expression::Condition;
 use crate::ops::cursor::Cursor;
 use crate::{Entity, Error, IndexSchema, Item, KeyTemplate, Projection};
 
+mod attributes;
 mod plan;
 mod range;
 mod send;
@@ -46,6 +47,8 @@ pub const MAX_CURSOR_LEN: usize = 32 * 1024;
 /// returned by the call that would send it, before anything is sent.
 pub struct Query<E, const INDEX: u8 = 0, O = E> {
     partition_key: Result<String, Error>,
+    /// On a multi-attribute index, the partition-key attribute values.
+    partition_values: Vec<aws_sdk_dynamodb::types::AttributeValue>,
     sort: Result<SortCondition, Error>,
     newest_first: bool,
     limit: Option<u32>,
@@ -68,6 +71,7 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
     pub fn new(partition_key: Result<String, Error>) -> Self {
         Query {
             partition_key,
+            partition_values: Vec::new(),
             sort: Ok(SortCondition::Scope),
             newest_first: false,
             limit: None,
@@ -84,13 +88,24 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 }
 
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
-    /// The index queried, `None` for the table.
+    /// The template index queried, `None` for the table (and for a
+    /// multi-attribute index, [`Self::multi_attribute_index`]).
     fn index() -> Option<&'static IndexSchema> {
         (INDEX != 0).then(|| {
-            E::SCHEMA
-                .index(INDEX)
-                .expect("generated queries name an index of the entity")
-        })
+            let index = E::SCHEMA.index(INDEX);
+            assert!(
+                index.is_some() || E::SCHEMA.multi_attribute_index(INDEX).is_some(),
+                "generated queries name an index of the entity"
+            );
+            index
+        })?
+    }
+
+    /// The name of the index queried, `None` for the table.
+    fn index_name() -> Option<&'static str> {
+        Self::index()
+            .map(|index| index.name)
+            .or_else(|| Self::multi_attribute_index().map(|index| index.name))
     }
 
     fn key_attributes() -> (
@@ -288,6 +303,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     fn decoding<P>(self, decode: fn(Item) -> Result<P, Error>) -> Query<E, INDEX, P> {
         Query {
             partition_key: self.partition_key,
+            partition_values: self.partition_values,
             sort: self.sort,
             newest_first: self.newest_first,
             limit: self.limit,

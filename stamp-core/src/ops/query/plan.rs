@@ -5,6 +5,7 @@ use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 
 use super::Query;
+use super::attributes::key_condition;
 use super::range::{SortAccept, sort_key_condition};
 use crate::expression::{Placeholders, check_expression_length};
 use crate::ops::cursor::{CursorKey, Fingerprint};
@@ -38,6 +39,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         if let Some(index) = Self::index() {
             names.push(index.partition_key.name);
             names.extend(index.sort_key.as_ref().map(|key| key.name));
+        }
+        if let Some(index) = Self::multi_attribute_index() {
+            for field in index.key_fields() {
+                if !names.contains(&field.attribute) {
+                    names.push(field.attribute);
+                }
+            }
         }
         names
     }
@@ -97,9 +105,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ) -> Result<Plan, Error> {
         let partition_key = self.partition_key.as_ref().map_err(Clone::clone)?;
         let sort = self.sort.as_ref().map_err(Clone::clone)?;
-        let index = Self::index();
+        let index = Self::index_name();
         if let (true, Some(index)) = (self.consistent_read, index) {
-            return Err(Error::ConsistentReadOnIndex { index: index.name });
+            return Err(Error::ConsistentReadOnIndex { index });
         }
         if self.limit == Some(0) {
             return Err(Error::InvalidQuery {
@@ -108,14 +116,26 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         }
         let (partition_attribute, sort_template, sort_attribute) = Self::key_attributes();
         let mut placeholders = Placeholders::default();
-        let mut key_condition = format!(
-            "{} = {}",
-            placeholders.name(partition_attribute),
-            placeholders.add_value(AttributeValue::S(partition_key.clone()))
-        );
+        let multi_attribute = Self::multi_attribute_index()
+            .map(|index| {
+                let (condition, accept) =
+                    key_condition(index, &self.partition_values, sort, &mut placeholders)?;
+                Ok::<_, Error>((index, condition, accept))
+            })
+            .transpose()?;
+        let mut key_condition = match &multi_attribute {
+            Some((_, condition, _)) => condition.clone(),
+            None => format!(
+                "{} = {}",
+                placeholders.name(partition_attribute),
+                placeholders.add_value(AttributeValue::S(partition_key.clone()))
+            ),
+        };
         let mut excluded_sort_key = None;
         let mut accept = SortAccept::Any;
-        if let (Some(template), Some(sort_attribute)) = (sort_template, sort_attribute) {
+        if let (Some(template), Some(sort_attribute), None) =
+            (sort_template, sort_attribute, &multi_attribute)
+        {
             let scope = if self.scoped { Some(template) } else { None };
             if let Some(text) = sort_key_condition(
                 scope,
@@ -145,6 +165,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             .as_ref()
             .map(|cursor| {
                 let key = cursor.decode(&fingerprint, signing)?;
+                if let Some((index, _, accept)) = &multi_attribute {
+                    let table_keys = [E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name];
+                    accept.check(index, table_keys, &Self::cursor_attributes(), &key)?;
+                    return Ok(key);
+                }
                 self.check_start(
                     &key,
                     partition_attribute,
@@ -165,7 +190,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         }
         let input = QueryInput::builder()
             .table_name(table_name)
-            .set_index_name(index.map(|index| index.name.to_owned()))
+            .set_index_name(index.map(str::to_owned))
             .key_condition_expression(key_condition)
             .set_filter_expression(filter)
             .set_projection_expression(projection)
@@ -196,22 +221,29 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         key_condition: &str,
         placeholders: &Placeholders,
     ) -> Fingerprint {
-        let index = Self::index();
-        // A stable encoding of the key condition's values (all strings), not
-        // `Debug` output, so that an SDK upgrade keeps live cursors valid.
+        let index = Self::index_name();
+        // A stable encoding of the key condition's values (strings, and the
+        // numbers and binaries of a multi-attribute index), not `Debug`
+        // output, so that an SDK upgrade keeps live cursors valid.
         let mut key_values: Vec<String> = placeholders
             .values()
             .unwrap_or_default()
             .into_iter()
             .map(|(placeholder, value)| match value {
                 AttributeValue::S(text) => format!("{placeholder}=S:{text}"),
-                other => unreachable!("key condition values are strings, not {other:?}"),
+                AttributeValue::N(text) => format!("{placeholder}=N:{text}"),
+                AttributeValue::B(bytes) => {
+                    use base64::Engine as _;
+                    let text = base64::engine::general_purpose::STANDARD.encode(bytes.as_ref());
+                    format!("{placeholder}=B:{text}")
+                }
+                other => unreachable!("key condition values are S, N or B, not {other:?}"),
             })
             .collect();
         key_values.sort();
         Fingerprint::of(&[
             table_name,
-            index.map_or("", |index| index.name),
+            index.unwrap_or(""),
             key_condition,
             &key_values.join("\n"),
             if self.newest_first { "desc" } else { "asc" },

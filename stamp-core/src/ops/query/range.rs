@@ -52,6 +52,9 @@ pub(super) enum SortCondition {
         lower: Option<Bound>,
         upper: Option<Bound>,
     },
+    /// On a multi-attribute index: `=` on a leading run of the sort-key
+    /// attributes, and at most one range on the next one.
+    Attributes(super::attributes::AttributeSort),
 }
 
 /// The smallest string greater than every string that starts with `prefix`,
@@ -124,6 +127,12 @@ pub(super) fn sort_key_condition(
             return Ok(Some(format!("begins_with({name}, {})", value(prefix))));
         }
         SortCondition::Range { lower, upper } => (lower, upper),
+        SortCondition::Attributes(_) => {
+            return Err(Error::InvalidQuery {
+                reason: "a condition on sort-key attributes needs a multi-attribute index"
+                    .to_owned(),
+            });
+        }
     };
     let lower = match condition.0.clone() {
         Some(Bound::Excluded(text)) => Some(text + "\0"),

@@ -1,0 +1,183 @@
+//! Multi-attribute GSI keys (DynamoDB, November 2025): an index keyed by up
+//! to four partition-key and four sort-key attributes that are the entity's
+//! own fields, stored under their own names with their native types, from
+//! `#[gsiN(pk(field, …), sk(field, …))]`.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
+
+use aws_sdk_dynamodb::types::{AttributeValue, ScalarAttributeType};
+
+/// The most partition-key attributes, and the most sort-key attributes, of
+/// one multi-attribute GSI key: 4 each.
+pub const MAX_INDEX_KEY_ATTRIBUTES: usize = 4;
+
+/// The DynamoDB type of a key attribute: `S`, `N` or `B`, the only types a
+/// key attribute may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyAttributeType {
+    /// `S`: a string, ordered by its UTF-8 bytes.
+    S,
+    /// `N`: a number, ordered numerically.
+    N,
+    /// `B`: binary, ordered by its bytes (unsigned).
+    B,
+}
+
+impl KeyAttributeType {
+    /// The SDK's `ScalarAttributeType`, for `AttributeDefinitions`.
+    pub fn to_sdk(self) -> ScalarAttributeType {
+        match self {
+            KeyAttributeType::S => ScalarAttributeType::S,
+            KeyAttributeType::N => ScalarAttributeType::N,
+            KeyAttributeType::B => ScalarAttributeType::B,
+        }
+    }
+
+    /// `"S"`, `"N"` or `"B"`, as CloudFormation's `AttributeType` writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyAttributeType::S => "S",
+            KeyAttributeType::N => "N",
+            KeyAttributeType::B => "B",
+        }
+    }
+
+    /// Whether `value` is of this type.
+    pub fn holds(self, value: &AttributeValue) -> bool {
+        matches!(
+            (self, value),
+            (KeyAttributeType::S, AttributeValue::S(_))
+                | (KeyAttributeType::N, AttributeValue::N(_))
+                | (KeyAttributeType::B, AttributeValue::B(_))
+        )
+    }
+}
+
+/// One attribute of a multi-attribute GSI key: a field of the entity,
+/// stored under its own (serde) attribute name with its native type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexKeyField {
+    /// The field name in the struct, without `r#`.
+    pub field: &'static str,
+    /// The attribute name: serde's name of the field.
+    pub attribute: &'static str,
+    /// Its type, from [`IndexKeyAttribute::TYPE`].
+    pub attribute_type: KeyAttributeType,
+    /// Whether the field is an `Option`: an item whose value is `None` has
+    /// no such attribute and is left out of the index (a sparse index).
+    pub optional: bool,
+}
+
+/// A GSI whose key attributes are the entity's fields, from
+/// `#[gsiN(pk(field, …), sk(field, …))]`: 1 to 4 partition-key attributes
+/// and 0 to 4 sort-key attributes ([`MAX_INDEX_KEY_ATTRIBUTES`]).
+///
+/// DynamoDB's rules, which the generated `query_gsiN` enforces by its types:
+/// a query gives every partition-key attribute with `=`, then sort-key
+/// attributes from the left without a gap, each with `=` except the last
+/// one given, which may instead take one range condition (`<`, `<=`, `>`,
+/// `>=`, `BETWEEN`, `begins_with`). An item that lacks any of the key
+/// attributes is not in the index.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MultiAttributeIndexSchema {
+    /// N, from 1 to 20: the number space of `#[gsiN]`.
+    pub number: u8,
+    /// The index name, `GSI{N}` unless renamed with `index_name = "…"`.
+    pub name: &'static str,
+    /// The partition-key attributes, in key-schema order (1 to 4).
+    pub partition_key: &'static [IndexKeyField],
+    /// The sort-key attributes, in key-schema order (0 to 4).
+    pub sort_key: &'static [IndexKeyField],
+}
+
+impl MultiAttributeIndexSchema {
+    /// Every key attribute: the partition-key ones, then the sort-key ones.
+    pub fn key_fields(&self) -> impl Iterator<Item = &'static IndexKeyField> + use<> {
+        self.partition_key.iter().chain(self.sort_key.iter())
+    }
+
+    /// Whether an item of the entity can be left out of the index: some key
+    /// field is an `Option`.
+    pub fn is_sparse(&self) -> bool {
+        self.key_fields().any(|field| field.optional)
+    }
+}
+
+/// A type whose stored form can be an attribute of a multi-attribute GSI
+/// key: `S`, `N` or `B`, sorting in the order of its values.
+///
+/// Implemented for `String` (`S`, UTF-8 byte order, which is code point
+/// order), the integers `i8` to `i64`, `u8` to `u64`, `isize` and `usize`
+/// (`N`, numeric order, negative numbers included), `uuid::Uuid` (`S`: the
+/// lower-case hyphenated text, whose order is the order of the 16 bytes),
+/// `chrono::NaiveDate` (`S`, `YYYY-MM-DD`: date order for years 0 to 9999)
+/// and the unit-only enums of `#[derive(KeyPart)]` (`S`, serde's variant
+/// name: they sort by name, not by declaration order).
+///
+/// Not implemented, on purpose: `bool` (stored as `BOOL`), `f32`/`f64`
+/// (`NaN` and infinities have no Number form), `u128`/`i128` (beyond
+/// DynamoDB's 38 digits), `DateTime<Utc>` (stored as RFC 3339 with as many
+/// fractional digits as the value needs, so `…:00.5Z` sorts before
+/// `…:00Z`), `Vec<u8>` (serde stores a list of numbers) and collections.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an attribute of a multi-attribute GSI key",
+    label = "not stored as an S, N or B value that sorts in the order of its values",
+    note = "a multi-attribute key attribute is stored with its native type, S, N or B, and the index sorts by it: use String, an integer up to 64 bits, Uuid, NaiveDate or a `#[derive(KeyPart)]` unit enum, or put the field in a key template (`#[gsiN(pk = \"…\", sk = \"…\")]`), whose encoding sorts"
+)]
+pub trait IndexKeyAttribute {
+    /// The attribute type of its stored form.
+    const TYPE: KeyAttributeType;
+}
+
+macro_rules! index_key_attribute {
+    ($kind:ident: $($ty:ty),*) => {
+        $(impl IndexKeyAttribute for $ty {
+            const TYPE: KeyAttributeType = KeyAttributeType::$kind;
+        })*
+    };
+}
+
+index_key_attribute!(S: String, uuid::Uuid, chrono::NaiveDate);
+index_key_attribute!(N: i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// The value type of the next sort-key attribute after every sort-key
+/// attribute is given: it has no values, so a range after a complete
+/// equality does not compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoSortAttributeLeft {}
+
+/// A leading run of the sort-key attributes of multi-attribute index
+/// `INDEX` of entity `E`, given with `=`: `()` (none), `(&A,)`, `(&A, &B)`, …
+/// (`&str` for a `String` field), implemented by `#[derive(Item)]`.
+///
+/// [`Next`](Self::Next) is the value type of the attribute that follows, on
+/// which a range condition may go; [`NoSortAttributeLeft`] after the last.
+/// A skipped attribute, or a range before the last attribute given, is a
+/// type error.
+pub trait SortAttributes<E, const INDEX: u8> {
+    /// The value type of the next sort-key attribute (`str` for a `String`).
+    type Next: ?Sized;
+
+    /// The values of the run, as `to_item` stores them.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Serialize`](crate::Error::Serialize) or
+    /// [`Error::InvalidKeyAttribute`](crate::Error::InvalidKeyAttribute)
+    /// when a value has no key form.
+    fn values(&self) -> Result<Vec<AttributeValue>, crate::Error>;
+
+    /// A value of the next attribute, as `to_item` stores it.
+    ///
+    /// # Errors
+    ///
+    /// As [`values`](Self::values).
+    fn next_value(next: &Self::Next) -> Result<AttributeValue, crate::Error>;
+}
+
+/// A sort-key attribute type that `begins_with` applies to: a string.
+pub trait TextSortAttribute {}
+
+impl TextSortAttribute for str {}

@@ -1,0 +1,392 @@
+//! Queries of a multi-attribute GSI (`#[gsiN(pk(…), sk(…))]`): every
+//! partition-key attribute with `=`, `=` on a leading run of the sort-key
+//! attributes and at most one range condition on the next one, each value
+//! with its native type; and what a cursor's key must be to belong to such
+//! a query.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
+
+use std::cmp::Ordering;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::Query;
+use super::range::SortCondition;
+use crate::expression::Placeholders;
+use crate::{
+    Entity, Error, IndexKeyField, Item, MultiAttributeIndexSchema, SortAttributes,
+    TextSortAttribute,
+};
+
+/// The one range condition of a multi-attribute sort key, on the attribute
+/// after the equality run.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum AttributeRange {
+    Lt(AttributeValue),
+    Le(AttributeValue),
+    Gt(AttributeValue),
+    Ge(AttributeValue),
+    Between(AttributeValue, AttributeValue),
+    BeginsWith(AttributeValue),
+}
+
+/// The sort-key condition of a multi-attribute query.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AttributeSort {
+    /// `=` on the first `equal.len()` sort-key attributes.
+    pub(super) equal: Vec<AttributeValue>,
+    /// A range on the next one.
+    pub(super) range: Option<AttributeRange>,
+}
+
+// `AttributeValue` is not `Eq` (it holds no floats, but the SDK does not say
+// so); the sort conditions only compare values the derive encoded.
+impl Eq for AttributeSort {}
+
+impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
+    /// A query of a multi-attribute index with these partition-key
+    /// attribute values, in key-schema order (already encoded as stored).
+    /// Generated code calls it.
+    #[doc(hidden)]
+    pub fn new_multi_attribute(partition: Result<Vec<AttributeValue>, Error>) -> Self {
+        let (values, error) = match partition {
+            Ok(values) => (values, None),
+            Err(error) => (Vec::new(), Some(error)),
+        };
+        let mut query = Query::new(match error {
+            Some(error) => Err(error),
+            None => Ok(String::new()),
+        });
+        query.partition_values = values;
+        query
+    }
+}
+
+impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+    fn with_attributes(
+        self,
+        condition: impl FnOnce() -> Result<(Vec<AttributeValue>, Option<AttributeRange>), Error>,
+    ) -> Self {
+        self.with_sort(|| {
+            let (equal, range) = condition()?;
+            Ok(SortCondition::Attributes(AttributeSort { equal, range }))
+        })
+    }
+
+    /// On a multi-attribute index: `=` on a leading run of the sort-key
+    /// attributes, `(&a,)`, `(&a, &b)`, … (`&str` for a `String`).
+    /// A run that skips an attribute does not compile.
+    pub fn sort_eq<P: SortAttributes<E, INDEX>>(self, equal: P) -> Self {
+        self.with_attributes(|| Ok((equal.values()?, None)))
+    }
+
+    /// On a multi-attribute index: `=` on the leading run `equal` (`()` for
+    /// none) and the next sort-key attribute `<` `value`.
+    pub fn sort_lt<P: SortAttributes<E, INDEX>>(self, equal: P, value: &P::Next) -> Self {
+        self.with_attributes(|| {
+            Ok((
+                equal.values()?,
+                Some(AttributeRange::Lt(P::next_value(value)?)),
+            ))
+        })
+    }
+
+    /// On a multi-attribute index: `=` on the leading run `equal` and the
+    /// next sort-key attribute `<=` `value`.
+    pub fn sort_le<P: SortAttributes<E, INDEX>>(self, equal: P, value: &P::Next) -> Self {
+        self.with_attributes(|| {
+            Ok((
+                equal.values()?,
+                Some(AttributeRange::Le(P::next_value(value)?)),
+            ))
+        })
+    }
+
+    /// On a multi-attribute index: `=` on the leading run `equal` and the
+    /// next sort-key attribute `>` `value`.
+    pub fn sort_gt<P: SortAttributes<E, INDEX>>(self, equal: P, value: &P::Next) -> Self {
+        self.with_attributes(|| {
+            Ok((
+                equal.values()?,
+                Some(AttributeRange::Gt(P::next_value(value)?)),
+            ))
+        })
+    }
+
+    /// On a multi-attribute index: `=` on the leading run `equal` and the
+    /// next sort-key attribute `>=` `value`.
+    pub fn sort_ge<P: SortAttributes<E, INDEX>>(self, equal: P, value: &P::Next) -> Self {
+        self.with_attributes(|| {
+            Ok((
+                equal.values()?,
+                Some(AttributeRange::Ge(P::next_value(value)?)),
+            ))
+        })
+    }
+
+    /// On a multi-attribute index: `=` on the leading run `equal` and the
+    /// next sort-key attribute between `low` and `high`, both included, in
+    /// the values' own order (numeric for integers). `low` above `high` is
+    /// [`Error::InvalidSortKeyRange`] before anything is sent.
+    pub fn sort_between<P: SortAttributes<E, INDEX>>(
+        self,
+        equal: P,
+        low: &P::Next,
+        high: &P::Next,
+    ) -> Self {
+        self.with_attributes(|| {
+            let (low, high) = (P::next_value(low)?, P::next_value(high)?);
+            if compare(&low, &high) == Some(Ordering::Greater) {
+                return Err(Error::InvalidSortKeyRange {
+                    lower: display(&low),
+                    upper: display(&high),
+                });
+            }
+            Ok((equal.values()?, Some(AttributeRange::Between(low, high))))
+        })
+    }
+
+    /// On a multi-attribute index: `=` on the leading run `equal` and the
+    /// next sort-key attribute, a `String`, beginning with `prefix`.
+    pub fn sort_begins_with<P>(self, equal: P, prefix: &P::Next) -> Self
+    where
+        P: SortAttributes<E, INDEX>,
+        P::Next: TextSortAttribute,
+    {
+        self.with_attributes(|| {
+            Ok((
+                equal.values()?,
+                Some(AttributeRange::BeginsWith(P::next_value(prefix)?)),
+            ))
+        })
+    }
+
+    /// The multi-attribute index queried, if the query is of one.
+    pub(super) fn multi_attribute_index() -> Option<&'static MultiAttributeIndexSchema> {
+        (INDEX != 0)
+            .then(|| E::SCHEMA.multi_attribute_index(INDEX))
+            .flatten()
+    }
+}
+
+/// The key condition of a query of `index`: `#p1 = :v AND … AND #s1 = :v
+/// AND … AND <range>`, and what a cursor's key must hold.
+pub(super) fn key_condition(
+    index: &'static MultiAttributeIndexSchema,
+    partition: &[AttributeValue],
+    sort: &SortCondition,
+    placeholders: &mut Placeholders,
+) -> Result<(String, AttributeAccept), Error> {
+    let invalid = |reason: String| Err(Error::InvalidQuery { reason });
+    if partition.len() != index.partition_key.len() {
+        return invalid(format!(
+            "index `{}` has {} partition-key attributes, and the query gives {}",
+            index.name,
+            index.partition_key.len(),
+            partition.len()
+        ));
+    }
+    let (equal, range) = match sort {
+        SortCondition::Scope => (&[][..], None),
+        SortCondition::Attributes(AttributeSort { equal, range }) => {
+            (equal.as_slice(), range.as_ref())
+        }
+        _ => return invalid("a sort-key template condition on a multi-attribute index".to_owned()),
+    };
+    let used = equal.len() + usize::from(range.is_some());
+    if used > index.sort_key.len() {
+        return invalid(format!(
+            "index `{}` has {} sort-key attributes, and the condition names {used}",
+            index.name,
+            index.sort_key.len()
+        ));
+    }
+    let mut parts = Vec::new();
+    let mut equals = Vec::new();
+    for (field, value) in index
+        .partition_key
+        .iter()
+        .zip(partition)
+        .chain(index.sort_key.iter().zip(equal))
+    {
+        check_type(index, field, value)?;
+        parts.push(format!(
+            "{} = {}",
+            placeholders.name(field.attribute),
+            placeholders.add_value(value.clone())
+        ));
+        equals.push((field.attribute, value.clone()));
+    }
+    let mut accept_range = None;
+    if let Some(range) = range {
+        let field = &index.sort_key[equal.len()];
+        let name = placeholders.name(field.attribute);
+        let mut value = |value: &AttributeValue| {
+            check_type(index, field, value)?;
+            Ok::<_, Error>(placeholders.add_value(value.clone()))
+        };
+        parts.push(match range {
+            AttributeRange::Lt(v) => format!("{name} < {}", value(v)?),
+            AttributeRange::Le(v) => format!("{name} <= {}", value(v)?),
+            AttributeRange::Gt(v) => format!("{name} > {}", value(v)?),
+            AttributeRange::Ge(v) => format!("{name} >= {}", value(v)?),
+            AttributeRange::Between(low, high) => {
+                format!("{name} BETWEEN {} AND {}", value(low)?, value(high)?)
+            }
+            AttributeRange::BeginsWith(v) => format!("begins_with({name}, {})", value(v)?),
+        });
+        accept_range = Some((field.attribute, range.clone()));
+    }
+    Ok((
+        parts.join(" AND "),
+        AttributeAccept {
+            equals,
+            range: accept_range,
+        },
+    ))
+}
+
+/// A value of the wrong type for its attribute: a bug in a hand-written
+/// [`SortAttributes`], refused before sending.
+fn check_type(
+    index: &MultiAttributeIndexSchema,
+    field: &IndexKeyField,
+    value: &AttributeValue,
+) -> Result<(), Error> {
+    if field.attribute_type.holds(value) {
+        Ok(())
+    } else {
+        Err(Error::InvalidQuery {
+            reason: format!(
+                "attribute `{}` of index `{}` is of type {}, and the query gives {value:?}",
+                field.attribute,
+                index.name,
+                field.attribute_type.as_str()
+            ),
+        })
+    }
+}
+
+/// The key attribute values a multi-attribute query admits: what a
+/// cursor's key must hold to belong to it.
+#[derive(Debug, Clone)]
+pub(super) struct AttributeAccept {
+    /// Attributes with `=`: the partition key and the equality run.
+    equals: Vec<(&'static str, AttributeValue)>,
+    /// The range, on the attribute after the run.
+    range: Option<(&'static str, AttributeRange)>,
+}
+
+impl AttributeAccept {
+    /// Checks a cursor's key: exactly `expected` attributes, the table's
+    /// keys strings, the index attributes of their types, the equalities
+    /// and the range held.
+    pub(super) fn check(
+        &self,
+        index: &MultiAttributeIndexSchema,
+        table_keys: [&str; 2],
+        expected: &[&'static str],
+        key: &Item,
+    ) -> Result<(), Error> {
+        let invalid = |reason: String| Err(Error::InvalidCursor { reason });
+        if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
+            return invalid(format!("unexpected attribute `{name}`"));
+        }
+        for name in table_keys {
+            if !matches!(key.get(name), Some(AttributeValue::S(_))) {
+                return invalid(format!("key attribute `{name}` is missing"));
+            }
+        }
+        for field in index.key_fields() {
+            match key.get(field.attribute) {
+                Some(value) if field.attribute_type.holds(value) => {
+                    if let AttributeValue::N(text) = value
+                        && text.parse::<i128>().is_err()
+                    {
+                        return invalid(format!(
+                            "key attribute `{}` is not an integer",
+                            field.attribute
+                        ));
+                    }
+                }
+                Some(_) => {
+                    return invalid(format!(
+                        "key attribute `{}` is not of type {}",
+                        field.attribute,
+                        field.attribute_type.as_str()
+                    ));
+                }
+                None => return invalid(format!("key attribute `{}` is missing", field.attribute)),
+            }
+        }
+        for (name, value) in &self.equals {
+            if compare(&key[*name], value) != Some(Ordering::Equal) {
+                return invalid(format!("`{name}` is not the query's value"));
+            }
+        }
+        if let Some((name, range)) = &self.range {
+            let found = &key[*name];
+            let at = |bound: &AttributeValue| compare(found, bound);
+            use Ordering::{Equal, Greater, Less};
+            let admitted = match range {
+                AttributeRange::Lt(v) => at(v) == Some(Less),
+                AttributeRange::Le(v) => matches!(at(v), Some(Less | Equal)),
+                AttributeRange::Gt(v) => at(v) == Some(Greater),
+                AttributeRange::Ge(v) => matches!(at(v), Some(Greater | Equal)),
+                AttributeRange::Between(low, high) => {
+                    matches!(at(low), Some(Greater | Equal))
+                        && matches!(at(high), Some(Less | Equal))
+                }
+                AttributeRange::BeginsWith(prefix) => match (found, prefix) {
+                    (AttributeValue::S(text), AttributeValue::S(prefix)) => {
+                        text.starts_with(prefix.as_str())
+                    }
+                    _ => false,
+                },
+            };
+            if !admitted {
+                return invalid(format!(
+                    "`{name}` is outside the query's sort-key condition"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The order of two key values of one type, as DynamoDB orders them: bytes
+/// for S and B, numbers for N (integers, which is all Stamp writes).
+fn compare(a: &AttributeValue, b: &AttributeValue) -> Option<Ordering> {
+    match (a, b) {
+        (AttributeValue::S(a), AttributeValue::S(b)) => Some(a.as_bytes().cmp(b.as_bytes())),
+        (AttributeValue::B(a), AttributeValue::B(b)) => Some(a.as_ref().cmp(b.as_ref())),
+        (AttributeValue::N(a), AttributeValue::N(b)) => {
+            Some(a.parse::<i128>().ok()?.cmp(&b.parse::<i128>().ok()?))
+        }
+        _ => None,
+    }
+}
+
+/// A key value as text, for an error message.
+fn display(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(text) | AttributeValue::N(text) => text.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_compare_numerically_and_strings_by_bytes() {
+        let n = |text: &str| AttributeValue::N(text.to_owned());
+        let s = |text: &str| AttributeValue::S(text.to_owned());
+        assert_eq!(compare(&n("2"), &n("10")), Some(Ordering::Less));
+        assert_eq!(compare(&n("-10"), &n("-2")), Some(Ordering::Less));
+        assert_eq!(compare(&s("10"), &s("2")), Some(Ordering::Less));
+        assert_eq!(compare(&s("a"), &n("1")), None);
+        assert_eq!(compare(&n("1.5"), &n("1")), None);
+    }
+}

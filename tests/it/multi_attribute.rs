@@ -1,0 +1,741 @@
+//! Multi-attribute GSI keys, `#[gsiN(pk(a, b), sk(c, d))]` (issue 15): the
+//! key attributes are the fields, stored under their serde names with their
+//! native types, and queries give every partition attribute with `=`, a
+//! leading run of sort attributes with `=` and at most one range on the
+//! next. Expected values come from DynamoDB's documentation: Numbers sort
+//! numerically, Strings by their UTF-8 bytes, an item lacking a key
+//! attribute is not in the index, and the key schema repeats `HASH` then
+//! `RANGE` once per attribute, each with an `AttributeDefinition`
+//! (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>).
+
+use crate::common;
+
+use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ScalarAttributeType};
+use serde::{Deserialize, Serialize};
+use stamp::{Cursor, Entity, Error, Item, KeyAttributeType, Table, TableDefinition};
+
+/// A match of a tournament, found by tenant and region, in round order,
+/// then bracket and sequence. A match without a bracket is not scheduled:
+/// it is left out of the index.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "MATCH#<match_id>"]
+#[sk = "MATCH"]
+#[gsi3(pk(tenant_id, region), sk(round, bracket, seq))]
+struct Match {
+    match_id: String,
+    tenant_id: String,
+    region: u32,
+    round: i32,
+    bracket: Option<String>,
+    seq: i64,
+}
+
+/// Another entity in the same index, with the region under serde's name.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "PLAYOFF#<id>"]
+#[sk = "PLAYOFF"]
+#[gsi3(pk(tenant_id, zone), sk(round, bracket, seq))]
+struct Playoff {
+    id: String,
+    tenant_id: String,
+    #[serde(rename = "region")]
+    zone: u32,
+    round: i32,
+    bracket: Option<String>,
+    seq: i64,
+    title: String,
+}
+
+/// A partition key alone, and a renamed index.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "SCORE#<id>"]
+#[sk = "SCORE"]
+#[gsi4(pk(player), index_name = "ByPlayer")]
+struct Score {
+    id: String,
+    player: uuid::Uuid,
+}
+
+fn definition() -> TableDefinition {
+    TableDefinition::new().entity::<Match>().entity::<Playoff>()
+}
+
+fn a_match(id: &str, round: i32, bracket: Option<&str>, seq: i64) -> Match {
+    Match {
+        match_id: id.to_owned(),
+        tenant_id: "t-1".to_owned(),
+        region: 7,
+        round,
+        bracket: bracket.map(str::to_owned),
+        seq,
+    }
+}
+
+fn ids(matches: &[Match]) -> Vec<&str> {
+    matches.iter().map(|m| m.match_id.as_str()).collect()
+}
+
+async fn put_all(table: &Table, matches: &[Match]) {
+    for m in matches {
+        table.put(m).await.unwrap();
+    }
+}
+
+#[test]
+fn the_schema_names_each_key_field_with_its_type() {
+    let index = Match::SCHEMA.multi_attribute_index(3).unwrap();
+    assert_eq!(index.name, "GSI3");
+    let fields: Vec<(&str, KeyAttributeType, bool)> = index
+        .key_fields()
+        .map(|field| (field.attribute, field.attribute_type, field.optional))
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ("tenant_id", KeyAttributeType::S, false),
+            ("region", KeyAttributeType::N, false),
+            ("round", KeyAttributeType::N, false),
+            ("bracket", KeyAttributeType::S, true),
+            ("seq", KeyAttributeType::N, false),
+        ]
+    );
+    assert!(index.is_sparse());
+    assert!(Match::SCHEMA.indexes.is_empty());
+    let renamed = Playoff::SCHEMA.multi_attribute_index(3).unwrap();
+    assert_eq!(renamed.partition_key[1].field, "zone");
+    assert_eq!(renamed.partition_key[1].attribute, "region");
+    assert_eq!(
+        Score::SCHEMA.multi_attribute_index(4).unwrap().name,
+        "ByPlayer"
+    );
+}
+
+#[test]
+fn to_item_stores_the_key_fields_natively_and_no_index_attributes() {
+    let item = a_match("m-1", -2, Some("W"), 3).to_item().unwrap();
+    assert_eq!(item["tenant_id"], AttributeValue::S("t-1".into()));
+    assert_eq!(item["region"], AttributeValue::N("7".into()));
+    assert_eq!(item["round"], AttributeValue::N("-2".into()));
+    assert_eq!(item["bracket"], AttributeValue::S("W".into()));
+    assert_eq!(item["seq"], AttributeValue::N("3".into()));
+    let mut names: Vec<&str> = item.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "PK",
+            "SK",
+            "Type",
+            "bracket",
+            "match_id",
+            "region",
+            "round",
+            "seq",
+            "tenant_id"
+        ]
+    );
+    let unscheduled = a_match("m-2", 1, None, 0).to_item().unwrap();
+    assert!(!unscheduled.contains_key("bracket"));
+}
+
+#[test]
+fn create_table_repeats_hash_then_range_with_typed_definitions() {
+    let input = definition().create_table_input("tournament").unwrap();
+    let definitions: Vec<(&str, &ScalarAttributeType)> = input
+        .attribute_definitions()
+        .iter()
+        .map(|definition| (definition.attribute_name(), definition.attribute_type()))
+        .collect();
+    assert_eq!(
+        definitions,
+        [
+            ("PK", &ScalarAttributeType::S),
+            ("SK", &ScalarAttributeType::S),
+            ("tenant_id", &ScalarAttributeType::S),
+            ("region", &ScalarAttributeType::N),
+            ("round", &ScalarAttributeType::N),
+            ("bracket", &ScalarAttributeType::S),
+            ("seq", &ScalarAttributeType::N),
+        ]
+    );
+    let indexes = input.global_secondary_indexes();
+    assert_eq!(indexes.len(), 1);
+    assert_eq!(indexes[0].index_name(), "GSI3");
+    let schema: Vec<(&str, &KeyType)> = indexes[0]
+        .key_schema()
+        .iter()
+        .map(|element| (element.attribute_name(), element.key_type()))
+        .collect();
+    assert_eq!(
+        schema,
+        [
+            ("tenant_id", &KeyType::Hash),
+            ("region", &KeyType::Hash),
+            ("round", &KeyType::Range),
+            ("bracket", &KeyType::Range),
+            ("seq", &KeyType::Range),
+        ]
+    );
+}
+
+#[test]
+fn cloudformation_has_the_same_key_schema_and_types() {
+    let json: serde_json::Value =
+        serde_json::from_str(&definition().cloudformation().unwrap().to_json()).unwrap();
+    let properties = &json["Resources"]["Table"]["Properties"];
+    assert_eq!(
+        properties["AttributeDefinitions"],
+        serde_json::json!([
+            {"AttributeName": "PK", "AttributeType": "S"},
+            {"AttributeName": "SK", "AttributeType": "S"},
+            {"AttributeName": "tenant_id", "AttributeType": "S"},
+            {"AttributeName": "region", "AttributeType": "N"},
+            {"AttributeName": "round", "AttributeType": "N"},
+            {"AttributeName": "bracket", "AttributeType": "S"},
+            {"AttributeName": "seq", "AttributeType": "N"},
+        ])
+    );
+    assert_eq!(
+        properties["GlobalSecondaryIndexes"][0]["KeySchema"],
+        serde_json::json!([
+            {"AttributeName": "tenant_id", "KeyType": "HASH"},
+            {"AttributeName": "region", "KeyType": "HASH"},
+            {"AttributeName": "round", "KeyType": "RANGE"},
+            {"AttributeName": "bracket", "KeyType": "RANGE"},
+            {"AttributeName": "seq", "KeyType": "RANGE"},
+        ])
+    );
+}
+
+#[test]
+fn the_key_condition_names_each_attribute_with_native_values() {
+    let input = Match::query_gsi3("t-1", &7)
+        .sort_between((&2,), "A", "M")
+        .request("tournament")
+        .unwrap();
+    assert_eq!(input.index_name(), Some("GSI3"));
+    assert_eq!(
+        input.key_condition_expression(),
+        Some("#n0 = :v0 AND #n1 = :v1 AND #n2 = :v2 AND #n3 BETWEEN :v3 AND :v4")
+    );
+    let names = input.expression_attribute_names().unwrap();
+    assert_eq!(
+        [&names["#n0"], &names["#n1"], &names["#n2"], &names["#n3"]],
+        ["tenant_id", "region", "round", "bracket"]
+    );
+    let values = input.expression_attribute_values().unwrap();
+    assert_eq!(values[":v0"], AttributeValue::S("t-1".into()));
+    assert_eq!(values[":v1"], AttributeValue::N("7".into()));
+    assert_eq!(values[":v2"], AttributeValue::N("2".into()));
+    assert_eq!(values[":v3"], AttributeValue::S("A".into()));
+    assert_eq!(values[":v4"], AttributeValue::S("M".into()));
+    // A range on the first sort attribute, and an equality on three.
+    let input = Match::query_gsi3("t-1", &7)
+        .sort_gt((), &-1)
+        .request("tournament")
+        .unwrap();
+    assert_eq!(
+        input.key_condition_expression(),
+        Some("#n0 = :v0 AND #n1 = :v1 AND #n2 > :v2")
+    );
+    let input = Match::query_gsi3("t-1", &7)
+        .sort_eq((&1, "W", &4))
+        .request("tournament")
+        .unwrap();
+    assert_eq!(
+        input.key_condition_expression(),
+        Some("#n0 = :v0 AND #n1 = :v1 AND #n2 = :v2 AND #n3 = :v3 AND #n4 = :v4")
+    );
+}
+
+#[test]
+fn refusals_before_sending() {
+    let error = Match::query_gsi3("t-1", &7)
+        .sort_between((), &5, &2)
+        .request("tournament")
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidSortKeyRange { lower, upper } if lower == "5" && upper == "2"),
+        "{error:?}"
+    );
+    let error = Match::query_gsi3("", &7).request("tournament").unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::InvalidKeyAttribute {
+                attribute: "tenant_id",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = Match::query_gsi3("t-1", &7)
+        .consistent_read()
+        .request("tournament")
+        .unwrap_err();
+    assert!(matches!(
+        error,
+        Error::ConsistentReadOnIndex { index: "GSI3" }
+    ));
+    let mut empty = a_match("m-1", 1, Some("W"), 1);
+    empty.tenant_id.clear();
+    let mut item = empty.to_item().unwrap();
+    let error = stamp::check_item(Match::SCHEMA, &mut item).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::InvalidKeyAttribute {
+                attribute: "tenant_id",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[tokio::test]
+async fn numbers_sort_numerically_and_an_item_without_a_key_field_is_left_out() {
+    let table = common::fresh_table("multi-order", &definition()).await;
+    put_all(
+        &table,
+        &[
+            a_match("m10", 10, Some("W"), 1),
+            a_match("m2", 2, Some("W"), 1),
+            a_match("m-5", -5, Some("W"), 1),
+            a_match("m0", 0, Some("W"), 1),
+            a_match("unscheduled", 1, None, 1),
+            Match {
+                region: 8,
+                ..a_match("elsewhere", 1, Some("W"), 1)
+            },
+        ],
+    )
+    .await;
+    let page = Match::query_gsi3("t-1", &7).send(&table).await.unwrap();
+    assert_eq!(ids(&page.items), ["m-5", "m0", "m2", "m10"]);
+    let page = Match::query_gsi3("t-1", &7)
+        .newest_first()
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(ids(&page.items), ["m10", "m2", "m0", "m-5"]);
+    let page = Match::query_gsi3("t-1", &8).send(&table).await.unwrap();
+    assert_eq!(ids(&page.items), ["elsewhere"]);
+}
+
+#[tokio::test]
+async fn equality_on_a_leading_run_and_one_range_on_the_next() {
+    let table = common::fresh_table("multi-range", &definition()).await;
+    put_all(
+        &table,
+        &[
+            a_match("r1-L-1", 1, Some("Losers"), 1),
+            a_match("r1-W-1", 1, Some("Winners"), 1),
+            a_match("r1-W-2", 1, Some("Winners"), 2),
+            a_match("r1-W-10", 1, Some("Winners"), 10),
+            a_match("r2-W-1", 2, Some("Winners"), 1),
+            a_match("r3-L-1", 3, Some("Losers"), 1),
+        ],
+    )
+    .await;
+    let query = || Match::query_gsi3("t-1", &7);
+    let run = |page: stamp::Page<Match>| {
+        page.items
+            .into_iter()
+            .map(|m| m.match_id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        run(query().sort_eq((&1,)).send(&table).await.unwrap()),
+        ["r1-L-1", "r1-W-1", "r1-W-2", "r1-W-10"]
+    );
+    assert_eq!(
+        run(query().sort_eq((&1, "Winners")).send(&table).await.unwrap()),
+        ["r1-W-1", "r1-W-2", "r1-W-10"]
+    );
+    assert_eq!(
+        run(query()
+            .sort_between((&1, "Winners"), &2, &10)
+            .send(&table)
+            .await
+            .unwrap()),
+        ["r1-W-2", "r1-W-10"]
+    );
+    assert_eq!(
+        run(query()
+            .sort_gt((&1, "Winners"), &1)
+            .send(&table)
+            .await
+            .unwrap()),
+        ["r1-W-2", "r1-W-10"]
+    );
+    assert_eq!(
+        run(query()
+            .sort_lt((&1,), "Winners")
+            .send(&table)
+            .await
+            .unwrap()),
+        ["r1-L-1"]
+    );
+    assert_eq!(
+        run(query()
+            .sort_begins_with((&1,), "Win")
+            .send(&table)
+            .await
+            .unwrap()),
+        ["r1-W-1", "r1-W-2", "r1-W-10"]
+    );
+    assert_eq!(
+        run(query().sort_ge((), &2).send(&table).await.unwrap()),
+        ["r2-W-1", "r3-L-1"]
+    );
+    assert_eq!(
+        run(query()
+            .sort_le((), &1)
+            .newest_first()
+            .send(&table)
+            .await
+            .unwrap()),
+        ["r1-W-10", "r1-W-2", "r1-W-1", "r1-L-1"]
+    );
+    assert_eq!(
+        run(query()
+            .sort_eq((&1, "Winners", &10))
+            .send(&table)
+            .await
+            .unwrap()),
+        ["r1-W-10"]
+    );
+}
+
+#[tokio::test]
+async fn a_cursor_carries_number_attributes_across_pages() {
+    let table = common::fresh_table("multi-pages", &definition()).await;
+    let matches: Vec<Match> = (-3..7)
+        .map(|round| a_match(&format!("m{round}"), round, Some("W"), 1))
+        .collect();
+    put_all(&table, &matches).await;
+    let mut seen = Vec::new();
+    let mut cursor: Option<Cursor> = None;
+    let mut pages = 0;
+    loop {
+        let mut query = Match::query_gsi3("t-1", &7).sort_ge((), &-2).limit(3);
+        if let Some(cursor) = &cursor {
+            query = query.after(cursor);
+        }
+        let page = query.send(&table).await.unwrap();
+        pages += 1;
+        seen.extend(page.items.into_iter().map(|m| m.round));
+        match page.cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, (-2..7).collect::<Vec<_>>());
+    assert!(pages >= 3, "{pages} pages");
+}
+
+#[tokio::test]
+async fn a_forged_cursor_is_refused_before_sending() {
+    let (client, counter) = common::counting_client();
+    let table = Table::new(
+        client,
+        format!("stamp-multi-forged-{}", uuid::Uuid::new_v4().simple()),
+    );
+    table.create_table(&definition()).await.unwrap();
+    put_all(
+        &table,
+        &(0..4)
+            .map(|round| a_match(&format!("m{round}"), round, Some("W"), 1))
+            .collect::<Vec<_>>(),
+    )
+    .await;
+    let page = Match::query_gsi3("t-1", &7)
+        .sort_ge((), &1)
+        .limit(1)
+        .send(&table)
+        .await
+        .unwrap();
+    let cursor = page.cursor.unwrap();
+    // The same cursor resumes the query it came from.
+    let next = Match::query_gsi3("t-1", &7)
+        .sort_ge((), &1)
+        .limit(1)
+        .after(&cursor)
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(next.items[0].round, 2);
+    // A cursor whose round is outside the condition, rewritten by a client.
+    let mut content: serde_json::Value =
+        serde_json::from_slice(&base64_decode(cursor.as_str())).unwrap();
+    assert_eq!(content["n"]["round"], "1");
+    assert_eq!(content["n"]["region"], "7");
+    assert_eq!(content["k"]["tenant_id"], "t-1");
+    content["n"]["round"] = "0".into();
+    let forged = Cursor::from_text(base64_encode(&serde_json::to_vec(&content).unwrap()));
+    counter.reset();
+    let error = Match::query_gsi3("t-1", &7)
+        .sort_ge((), &1)
+        .after(&forged)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::InvalidCursor { .. }), "{error:?}");
+    // A number that is not one, and a Number given as a String.
+    content["n"]["round"] = "1e3".into();
+    let forged = Cursor::from_text(base64_encode(&serde_json::to_vec(&content).unwrap()));
+    let error = Match::query_gsi3("t-1", &7)
+        .sort_ge((), &1)
+        .after(&forged)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::InvalidCursor { .. }), "{error:?}");
+    content["n"].as_object_mut().unwrap().remove("round");
+    content["k"]["round"] = "1".into();
+    let forged = Cursor::from_text(base64_encode(&serde_json::to_vec(&content).unwrap()));
+    let error = Match::query_gsi3("t-1", &7)
+        .sort_ge((), &1)
+        .after(&forged)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::InvalidCursor { .. }), "{error:?}");
+    assert_eq!(counter.count("Query"), 0);
+}
+
+#[tokio::test]
+async fn an_update_moves_the_item_within_the_index_and_none_takes_it_out() {
+    let table = common::fresh_table("multi-update", &definition()).await;
+    put_all(
+        &table,
+        &[a_match("a", 1, Some("W"), 1), a_match("b", 2, Some("W"), 1)],
+    )
+    .await;
+    Match::update("a")
+        .set(Match::ROUND, &3)
+        .send(&table)
+        .await
+        .unwrap();
+    let page = Match::query_gsi3("t-1", &7).send(&table).await.unwrap();
+    assert_eq!(ids(&page.items), ["b", "a"]);
+    assert_eq!(page.items[1].round, 3);
+    Match::update("b")
+        .remove(Match::BRACKET)
+        .send(&table)
+        .await
+        .unwrap();
+    let page = Match::query_gsi3("t-1", &7).send(&table).await.unwrap();
+    assert_eq!(ids(&page.items), ["a"]);
+    Match::update("b")
+        .set(Match::BRACKET, &"L".to_owned())
+        .set(Match::REGION, &9)
+        .send(&table)
+        .await
+        .unwrap();
+    let page = Match::query_gsi3("t-1", &9).send(&table).await.unwrap();
+    assert_eq!(ids(&page.items), ["b"]);
+}
+
+#[tokio::test]
+async fn two_entities_share_an_index_and_each_query_keeps_its_own() {
+    let table = common::fresh_table("multi-shared", &definition()).await;
+    put_all(&table, &[a_match("m", 1, Some("W"), 1)]).await;
+    table
+        .put(&Playoff {
+            id: "p".to_owned(),
+            tenant_id: "t-1".to_owned(),
+            zone: 7,
+            round: 1,
+            bracket: Some("W".to_owned()),
+            seq: 2,
+            title: "final".to_owned(),
+        })
+        .await
+        .unwrap();
+    let matches = Match::query_gsi3("t-1", &7).send(&table).await.unwrap();
+    assert_eq!(ids(&matches.items), ["m"]);
+    let playoffs = Playoff::query_gsi3("t-1", &7).send(&table).await.unwrap();
+    assert_eq!(playoffs.items.len(), 1);
+    assert_eq!(playoffs.items[0].title, "final");
+    assert_eq!(Match::query_gsi3("t-1", &7).count(&table).await.unwrap(), 1);
+}
+
+#[tokio::test]
+async fn verify_finds_no_difference_on_a_table_it_created() {
+    let definition = definition().entity::<Score>();
+    let table = common::fresh_table("multi-verify", &definition).await;
+    let differences = table.verify(&definition).await.unwrap();
+    assert!(differences.is_empty(), "{differences:?}");
+    let player = uuid::Uuid::new_v4();
+    table
+        .put(&Score {
+            id: "s".to_owned(),
+            player,
+        })
+        .await
+        .unwrap();
+    let page = Score::query_gsi4(&player).send(&table).await.unwrap();
+    assert_eq!(page.items.len(), 1);
+    // The same table, checked against a definition without the index's
+    // numbers: the types differ.
+    let other = TableDefinition::new().entity::<Strings>();
+    let differences = table.verify(&other).await.unwrap();
+    assert!(
+        differences.iter().any(|difference| matches!(
+            difference,
+            stamp::SchemaDifference::AttributeType { attribute, .. } if attribute == "region"
+        )),
+        "{differences:?}"
+    );
+}
+
+/// `region` as a String in GSI3: another type for the same attribute.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "STR#<id>"]
+#[sk = "STR"]
+#[gsi3(pk(tenant_id, region), sk(round, bracket, seq))]
+struct Strings {
+    id: String,
+    tenant_id: String,
+    region: String,
+    round: i32,
+    bracket: String,
+    seq: i64,
+}
+
+/// `region` as a String in another index.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "REG#<id>"]
+#[sk = "REG"]
+#[gsi5(pk(region))]
+struct Region {
+    id: String,
+    region: String,
+}
+
+/// A template index named like the multi-attribute one.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TPL#<id>"]
+#[sk = "TPL"]
+#[gsi3 = "TENANT#<tenant_id>"]
+struct Template {
+    id: String,
+    tenant_id: String,
+}
+
+/// Fewer sort attributes in the same index.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "SHORT#<id>"]
+#[sk = "SHORT"]
+#[gsi3(pk(tenant_id, region), sk(round))]
+struct Short {
+    id: String,
+    tenant_id: String,
+    region: u32,
+    round: i32,
+}
+
+#[test]
+fn entities_that_disagree_on_a_multi_attribute_index_are_refused() {
+    let error = definition().entity::<Strings>().check().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::ConflictingKeyAttributeTypes {
+                attribute: "region",
+                first_type: "N",
+                second_type: "S",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = definition().entity::<Region>().check().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::ConflictingKeyAttributeTypes {
+                attribute: "region",
+                first_index: "GSI3",
+                second_index: "GSI5",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = definition().entity::<Template>().check().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::ConflictingKeyAttributes {
+                second_entity: "Template",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = TableDefinition::new()
+        .entity::<Template>()
+        .entity::<Match>()
+        .check()
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::ConflictingKeyAttributes {
+                first_name: "GSI3PK",
+                second_name: "tenant_id",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = definition().entity::<Short>().check().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::ConflictingKeyAttributes {
+                first_name: "bracket",
+                second_name: "(none)",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+/// URL-safe base64 without padding, the cursor's encoding (as in
+/// `reads.rs`, so the tests need no base64 crate).
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for byte in text.bytes() {
+        let value = ALPHABET.iter().position(|&c| c == byte).unwrap() as u32;
+        bits = (bits << 6) | value;
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    out
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let mut buffer = [0u8; 3];
+        buffer[..chunk.len()].copy_from_slice(chunk);
+        let n = (u32::from(buffer[0]) << 16) | (u32::from(buffer[1]) << 8) | u32::from(buffer[2]);
+        for i in 0..=chunk.len() {
+            out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
