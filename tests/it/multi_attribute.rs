@@ -739,3 +739,215 @@ fn base64_encode(bytes: &[u8]) -> String {
     }
     out
 }
+
+#[test]
+fn the_catalogue_lists_the_typed_attributes_and_the_query_shapes() {
+    let catalogue = definition().entity::<Score>().catalogue().unwrap();
+    assert!(
+        catalogue.contains(
+            "| `GSI3` | `tenant_id` (S), `region` (N) | `round` (N), `bracket` (S), `seq` (N) | ALL |"
+        ),
+        "{catalogue}"
+    );
+    assert!(
+        catalogue.contains("| `ByPlayer` | `player` (S) | — | ALL |"),
+        "{catalogue}"
+    );
+    assert!(
+        catalogue.contains(
+            "| `Match::query_gsi3(tenant_id, region)` | `Match` | Query | `GSI3` (sparse: only items with `bracket`) | `tenant_id` (S), `region` (N)<br>`round` (N), `bracket` (S), `seq` (N) | — | `=` on a leading run of `round`, `bracket`, `seq`; one range (`<`, `<=`, `>`, `>=`, between, begins_with) on the attribute after it | `tenant_id = <tenant_id>`<br>`region = <region>` |"
+        ),
+        "{catalogue}"
+    );
+    assert!(
+        catalogue.contains("| `Playoff::query_gsi3(tenant_id, zone)` |"),
+        "{catalogue}"
+    );
+    let recorded = definition()
+        .example(&a_match("m-1", 2, Some("W"), 1))
+        .unwrap()
+        .catalogue()
+        .unwrap();
+    assert!(
+        recorded.contains("| `tenant_id = t-1`<br>`region = 7` |"),
+        "{recorded}"
+    );
+}
+
+/// cfn-lint on a template with multi-attribute indexes (named so that the
+/// venv pass of `cargo xtask test`, `--ignored schema_cfn_lint`, runs it).
+#[test]
+#[ignore = "needs cfn-lint (Python): `cargo xtask test` runs it with --ignored"]
+fn schema_cfn_lint_passes_a_multi_attribute_template() {
+    let cfn_lint = std::env::var_os("STAMP_CFN_LINT")
+        .expect("STAMP_CFN_LINT is not set: run this test with `cargo xtask test`");
+    let template = definition().entity::<Score>().cloudformation().unwrap();
+    for (extension, text) in [("yaml", template.to_yaml()), ("json", template.to_json())] {
+        let path = std::env::temp_dir().join(format!(
+            "stamp-cfn-multi-{}.{extension}",
+            uuid::Uuid::new_v4().simple()
+        ));
+        std::fs::write(&path, text).unwrap();
+        let output = std::process::Command::new(&cfn_lint)
+            .arg("--")
+            .arg(&path)
+            .output()
+            .expect("run cfn-lint");
+        assert!(
+            output.status.success(),
+            "cfn-lint found problems:\n{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+#[test]
+fn capacity_and_planning_count_the_index_by_its_attribute_tuple() {
+    use stamp::{Access, Load, Workload};
+    let scheduled = definition()
+        .example(&a_match("m-1", 2, Some("W"), 1))
+        .unwrap();
+    let capacity = scheduled.capacity().unwrap();
+    let cost = capacity.iter().find(|cost| cost.entity == "Match").unwrap();
+    // A 1 KB item: one write unit on the table and one on the index.
+    assert_eq!(cost.put.table, 1.0);
+    assert_eq!(cost.put.indexes, [("GSI3", 1.0)]);
+    assert_eq!(cost.index_query_pages.len(), 1);
+    let workload = Workload::new()
+        .load(Load::of::<Match>(Access::Put, 100.0))
+        .load(Load::of::<Match>(Access::QueryPage(3), 10.0))
+        .spread("(tenant_id, region)", 4.0);
+    let plan = scheduled.plan(&workload).unwrap();
+    let index = plan.iter().find(|load| load.index == "GSI3").unwrap();
+    assert_eq!(index.template, "(tenant_id, region)");
+    assert_eq!(index.values, 4.0);
+    assert_eq!(index.write_units, 25.0);
+    assert!(index.read_units > 0.0);
+    // Without a bracket the item is not in the index: no index write.
+    let unscheduled = definition().example(&a_match("m-1", 2, None, 1)).unwrap();
+    let capacity = unscheduled.capacity().unwrap();
+    assert!(capacity[0].put.indexes.is_empty());
+}
+
+/// One field in two indexes, a partition key of two Strings (a named
+/// input struct), and an `Option` in the partition key (sparse).
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "SEAT#<id>"]
+#[sk = "SEAT"]
+#[gsi6(pk(venue, section), sk(row))]
+#[gsi7(pk(holder), sk(row))]
+struct Seat {
+    id: String,
+    venue: String,
+    section: String,
+    row: u16,
+    holder: Option<String>,
+}
+
+#[tokio::test]
+async fn a_field_in_two_indexes_and_a_partition_key_of_two_strings() {
+    let definition = TableDefinition::new().entity::<Seat>();
+    let input = definition.create_table_input("seats").unwrap();
+    let row_definitions = input
+        .attribute_definitions()
+        .iter()
+        .filter(|definition| definition.attribute_name() == "row")
+        .count();
+    assert_eq!(row_definitions, 1);
+    let table = common::fresh_table("multi-seats", &definition).await;
+    for (id, row, holder) in [
+        ("s1", 12, Some("ann")),
+        ("s2", 3, None),
+        ("s3", 7, Some("ann")),
+    ] {
+        table
+            .put(&Seat {
+                id: id.to_owned(),
+                venue: "arena".to_owned(),
+                section: "B".to_owned(),
+                row,
+                holder: holder.map(str::to_owned),
+            })
+            .await
+            .unwrap();
+    }
+    let page = Seat::query_gsi6(SeatGsi6Partition {
+        venue: "arena",
+        section: "B",
+    })
+    .sort_lt((), &10)
+    .send(&table)
+    .await
+    .unwrap();
+    let rows: Vec<u16> = page.items.iter().map(|seat| seat.row).collect();
+    assert_eq!(rows, [3, 7]);
+    let page = Seat::query_gsi7("ann")
+        .newest_first()
+        .send(&table)
+        .await
+        .unwrap();
+    let rows: Vec<u16> = page.items.iter().map(|seat| seat.row).collect();
+    assert_eq!(rows, [12, 7]);
+    assert_eq!(
+        Seat::SCHEMA.call_arguments("query_gsi6", "venue, section"),
+        "SeatGsi6Partition { venue, section }"
+    );
+}
+
+/// Declared best first; serde stores the names, so the index sorts them
+/// by name: `BRONZE` < `GOLD` < `SILVER`.
+#[derive(stamp::KeyPart, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum Tier {
+    Gold,
+    Silver,
+    Bronze,
+}
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TICKET#<id>"]
+#[sk = "TICKET"]
+#[gsi8(pk(venue), sk(tier, day))]
+struct Ticket {
+    id: String,
+    venue: String,
+    tier: Tier,
+    day: chrono::NaiveDate,
+}
+
+#[tokio::test]
+async fn unit_enums_sort_by_name_and_dates_by_day() {
+    assert_eq!(
+        Ticket::SCHEMA.multi_attribute_index(8).unwrap().sort_key[1].attribute_type,
+        KeyAttributeType::S
+    );
+    let definition = TableDefinition::new().entity::<Ticket>();
+    let table = common::fresh_table("multi-tickets", &definition).await;
+    let day = |d: u32| chrono::NaiveDate::from_ymd_opt(2026, 3, d).unwrap();
+    for (id, tier, d) in [
+        ("g", Tier::Gold, 1),
+        ("s", Tier::Silver, 1),
+        ("b2", Tier::Bronze, 20),
+        ("b1", Tier::Bronze, 3),
+    ] {
+        table
+            .put(&Ticket {
+                id: id.to_owned(),
+                venue: "arena".to_owned(),
+                tier,
+                day: day(d),
+            })
+            .await
+            .unwrap();
+    }
+    let ids = |page: stamp::Page<Ticket>| page.items.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    let page = Ticket::query_gsi8("arena").send(&table).await.unwrap();
+    assert_eq!(ids(page), ["b1", "b2", "g", "s"]);
+    let page = Ticket::query_gsi8("arena")
+        .sort_between((&Tier::Bronze,), &day(2), &day(10))
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(ids(page), ["b1"]);
+}

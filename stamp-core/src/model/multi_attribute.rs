@@ -90,6 +90,10 @@ pub struct MultiAttributeIndexSchema {
     pub partition_key: &'static [IndexKeyField],
     /// The sort-key attributes, in key-schema order (0 to 4).
     pub sort_key: &'static [IndexKeyField],
+    /// The partition key as the planning names it: the tuple of its
+    /// fields, `(tenant_id, region)` (give it to
+    /// [`Workload::spread`](crate::Workload::spread)).
+    pub partition_source: &'static str,
 }
 
 impl MultiAttributeIndexSchema {

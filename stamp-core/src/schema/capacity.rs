@@ -109,15 +109,20 @@ pub const PAGE_ITEMS: usize = 25;
 /// the size of its entry there.
 fn index_entry(resolved: &Resolved, index: &TableIndex, item: &Item) -> Option<usize> {
     let has = |name: &str| item.contains_key(name);
-    if !has(index.partition_key) || index.sort_key.is_some_and(|key| !has(key)) {
+    // A multi-attribute index holds the items that have all its attributes.
+    let index_keys: Vec<&str> = match index.multi_attribute {
+        Some(multi) => multi.key_fields().map(|field| field.attribute).collect(),
+        None => std::iter::once(index.partition_key)
+            .chain(index.sort_key)
+            .collect(),
+    };
+    if !index_keys.iter().all(|name| has(name)) {
         return None;
     }
-    let keys = [
-        Some(resolved.partition_key),
-        Some(resolved.sort_key),
-        Some(index.partition_key),
-        index.sort_key,
-    ];
+    let keys: Vec<Option<&str>> = [Some(resolved.partition_key), Some(resolved.sort_key)]
+        .into_iter()
+        .chain(index_keys.into_iter().map(Some))
+        .collect();
     let entry: Item = match &index.projection {
         IndexProjection::All => return Some(item_size(item)),
         IndexProjection::KeysOnly => item

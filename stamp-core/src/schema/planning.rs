@@ -230,6 +230,15 @@ fn charges(
             .iter()
             .find(|index| index.name == name)
             .map(|index| (index.name, index.partition_key.template.source))
+            .or_else(|| {
+                // A multi-attribute index's partition key is the tuple of
+                // its fields, written `(tenant_id, region)`.
+                entity
+                    .multi_attribute_indexes
+                    .iter()
+                    .find(|index| index.name == name)
+                    .map(|index| (index.name, index.partition_source))
+            })
     };
     let writes = |units: &super::WriteUnits| {
         let mut out = vec![(table.0, table.1, 0.0, units.table)];
@@ -245,18 +254,16 @@ fn charges(
         Access::QueryPage(0) => vec![(table.0, table.1, cost.query_page.eventual, 0.0)],
         Access::QueryPage(number) => entity
             .index(number)
-            .and_then(|index| {
+            .map(|index| index.name)
+            .or_else(|| entity.multi_attribute_index(number).map(|index| index.name))
+            .and_then(|name| {
                 let units = cost
                     .index_query_pages
                     .iter()
-                    .find(|(name, _)| *name == index.name)?
+                    .find(|(known, _)| *known == name)?
                     .1;
-                Some(vec![(
-                    index.name,
-                    index.partition_key.template.source,
-                    units,
-                    0.0,
-                )])
+                let (name, template) = index_template(name)?;
+                Some(vec![(name, template, units, 0.0)])
             })
             .unwrap_or_default(),
         Access::Put => writes(&cost.put),

@@ -43,12 +43,22 @@ pub fn schema_tokens(model: &Model) -> TokenStream {
         };
         let partition_key = fields(&index.pk);
         let sort_key = fields(&index.sk);
+        let partition_source = format!(
+            "({})",
+            index
+                .pk
+                .iter()
+                .map(|stored| stored.field.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         quote! {
             #krate::MultiAttributeIndexSchema {
                 number: #number,
                 name: #name,
                 partition_key: #partition_key,
                 sort_key: #sort_key,
+                partition_source: #partition_source,
             }
         }
     });
