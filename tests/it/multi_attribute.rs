@@ -536,6 +536,21 @@ async fn an_update_moves_the_item_within_the_index_and_none_takes_it_out() {
         .unwrap();
     let page = Match::query_gsi3("t-1", &9).send(&table).await.unwrap();
     assert_eq!(ids(&page.items), ["b"]);
+    // An empty string is no key value: refused before sending.
+    let error = Match::update("b")
+        .set(Match::BRACKET, &String::new())
+        .request("tournament", chrono::Utc::now())
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::InvalidKeyAttribute {
+                attribute: "bracket",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
@@ -950,4 +965,39 @@ async fn unit_enums_sort_by_name_and_dates_by_day() {
         .await
         .unwrap();
     assert_eq!(ids(page), ["b1"]);
+}
+
+#[tokio::test]
+async fn verify_reports_a_multi_attribute_key_schema_that_differs() {
+    // The live GSI3 has one sort-key attribute; the definition has three.
+    let live = TableDefinition::new().entity::<Short>();
+    let table = common::fresh_table("multi-drift", &live).await;
+    let differences = table.verify(&definition()).await.unwrap();
+    assert!(
+        differences.contains(&stamp::SchemaDifference::MultiAttributeKeySchema {
+            index: "GSI3".to_owned(),
+            expected: [
+                "HASH tenant_id",
+                "HASH region",
+                "RANGE round",
+                "RANGE bracket",
+                "RANGE seq"
+            ]
+            .map(str::to_owned)
+            .to_vec(),
+            found: ["HASH tenant_id", "HASH region", "RANGE round"]
+                .map(str::to_owned)
+                .to_vec(),
+        }),
+        "{differences:?}"
+    );
+    let text = differences
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        text.contains("index `GSI3` has key schema (HASH tenant_id, HASH region, RANGE round), expected (HASH tenant_id, HASH region, RANGE round, RANGE bracket, RANGE seq)"),
+        "{text}"
+    );
 }

@@ -1,7 +1,8 @@
 //! The data model the derive describes: [`entity`] (the `Entity` trait, the
 //! static `EntitySchema`, the typed keys), [`collection`] (entities that
 //! share a partition), [`projection`] (types that hold some of an entity's
-//! attributes) and [`ttl`] (time-to-live fields).
+//! attributes), [`ttl`] (time-to-live fields) and [`multi_attribute`]
+//! (GSIs keyed by the entity's own fields).
 
 pub(crate) mod collection;
 pub(crate) mod entity;

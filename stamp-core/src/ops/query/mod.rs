@@ -4,7 +4,8 @@
 //!
 //! The builder is here; [`range`] renders the sort-key condition, [`plan`]
 //! the whole request (and checks a cursor), [`send`] sends pages and
-//! streams.
+//! streams; [`attributes`] holds the conditions of a multi-attribute GSI
+//! (`sort_eq`, `sort_between`, …) and their cursor check.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.html>.
 

@@ -132,6 +132,21 @@ impl<E: Entity> Update<E> {
                         reason: reason.clone(),
                     })?;
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
+                // A field of a multi-attribute GSI key is a key attribute:
+                // of its type, never empty.
+                if let Some(field) = schema
+                    .multi_attribute_indexes
+                    .iter()
+                    .flat_map(|index| index.key_fields())
+                    .find(|field| field.attribute == action.attribute())
+                    && !crate::item::check::valid_index_key_value(field.attribute_type, value)
+                {
+                    return Err(Error::InvalidKeyAttribute {
+                        entity: schema.type_name,
+                        attribute: field.attribute,
+                        found: crate::item::check::describe_key_value(value),
+                    });
+                }
             }
         }
         Ok(actions)
