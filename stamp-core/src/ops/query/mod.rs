@@ -17,6 +17,7 @@ use crate::{Entity, Error, IndexSchema, Item, KeyTemplate, Projection};
 mod plan;
 mod range;
 mod send;
+mod shards;
 
 pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use send::Page;
@@ -85,7 +86,7 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The index queried, `None` for the table.
-    fn index() -> Option<&'static IndexSchema> {
+    pub(super) fn index() -> Option<&'static IndexSchema> {
         (INDEX != 0).then(|| {
             E::SCHEMA
                 .index(INDEX)
@@ -93,7 +94,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         })
     }
 
-    fn key_attributes() -> (
+    pub(super) fn key_attributes() -> (
         &'static str,
         Option<&'static KeyTemplate>,
         Option<&'static str>,
