@@ -119,7 +119,9 @@ fn a_sharded_query_has_one_request_per_shard() {
         .collect();
     assert_eq!(
         partitions,
-        (0..8).map(|shard| format!("GROUP#g#{shard}")).collect::<Vec<_>>()
+        (0..8)
+            .map(|shard| format!("GROUP#g#{shard}"))
+            .collect::<Vec<_>>()
     );
     assert_eq!(
         query.request("tickets").unwrap_err().to_string(),
@@ -359,7 +361,12 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
     let mut seen: Vec<Ticket> = first.items.clone();
     let mut cursor = first.cursor.clone();
     while let Some(at) = cursor {
-        let page = Ticket::query_gsi1("g").limit(7).after(&at).send(&table).await.unwrap();
+        let page = Ticket::query_gsi1("g")
+            .limit(7)
+            .after(&at)
+            .send(&table)
+            .await
+            .unwrap();
         seen.extend(page.items);
         cursor = page.cursor;
     }
@@ -391,7 +398,13 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
     let mut fewer = content.clone();
     fewer["s"].as_array_mut().unwrap().pop();
     assert_eq!(
-        Ticket::query_gsi1("g").limit(7).after(&forge(&fewer)).send(&table).await.unwrap_err().to_string(),
+        Ticket::query_gsi1("g")
+            .limit(7)
+            .after(&forge(&fewer))
+            .send(&table)
+            .await
+            .unwrap_err()
+            .to_string(),
         "invalid cursor: 7 shard positions, for a query over 8 shards"
     );
     // Shard 1's position moved into shard 0's partition.
@@ -402,22 +415,47 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
         .expect("a shard has a position");
     positions[1] = serde_json::json!({ "after": after.clone() });
     positions[0] = serde_json::json!({ "after": after });
-    let error = Ticket::query_gsi1("g").limit(7).after(&forge(&content)).send(&table).await.unwrap_err();
+    let error = Ticket::query_gsi1("g")
+        .limit(7)
+        .after(&forge(&content))
+        .send(&table)
+        .await
+        .unwrap_err();
     assert_eq!(
         error.to_string(),
         "invalid cursor: `GSI1PK` is not the query's partition"
     );
     // A cursor of the unsharded index on the sharded one, and back.
-    let unsharded = Ticket::query_gsi2("g").limit(3).send(&table).await.unwrap().cursor.unwrap();
+    let unsharded = Ticket::query_gsi2("g")
+        .limit(3)
+        .send(&table)
+        .await
+        .unwrap()
+        .cursor
+        .unwrap();
     assert!(matches!(
-        Ticket::query_gsi1("g").limit(7).after(&unsharded).send(&table).await.unwrap_err(),
+        Ticket::query_gsi1("g")
+            .limit(7)
+            .after(&unsharded)
+            .send(&table)
+            .await
+            .unwrap_err(),
         Error::CursorMismatch
     ));
     assert!(matches!(
-        Ticket::query_gsi2("g").limit(3).after(&cursor).send(&table).await.unwrap_err(),
+        Ticket::query_gsi2("g")
+            .limit(3)
+            .after(&cursor)
+            .send(&table)
+            .await
+            .unwrap_err(),
         Error::CursorMismatch
     ));
-    assert_eq!(counter.count("Query"), 1, "only the unsharded page was sent");
+    assert_eq!(
+        counter.count("Query"),
+        1,
+        "only the unsharded page was sent"
+    );
     table.delete_table().await.unwrap();
 }
 
@@ -443,13 +481,31 @@ async fn an_update_rewrites_the_index_key_in_its_shard() {
         .unwrap()
         .item
         .unwrap();
-    assert_eq!(stored["GSI1PK"], AttributeValue::S(format!("GROUP#h#{shard}")));
+    assert_eq!(
+        stored["GSI1PK"],
+        AttributeValue::S(format!("GROUP#h#{shard}"))
+    );
     assert_eq!(stored["GSI2PK"], AttributeValue::S("GROUP#h".into()));
-    let moved: Vec<Ticket> = Ticket::query_gsi1("h").stream(&table).try_collect().await.unwrap();
-    assert_eq!(moved, vec![Ticket { group: Some("h".into()), rank: 4, ..item }]);
+    let moved: Vec<Ticket> = Ticket::query_gsi1("h")
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(
+        moved,
+        vec![Ticket {
+            group: Some("h".into()),
+            rank: 4,
+            ..item
+        }]
+    );
     assert_eq!(Ticket::query_gsi1("g").count(&table).await.unwrap(), 0);
     // Leaving the sparse index removes both attributes.
-    Ticket::update("t-0009").remove(Ticket::GROUP).send(&table).await.unwrap();
+    Ticket::update("t-0009")
+        .remove(Ticket::GROUP)
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(Ticket::query_gsi1("h").count(&table).await.unwrap(), 0);
     table.delete_table().await.unwrap();
 }

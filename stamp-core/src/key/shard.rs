@@ -29,7 +29,7 @@ pub(crate) fn fnv1a_64(parts: &[&str]) -> u64 {
 /// (`hash × shards / 2⁶⁴`, which uses the bits that FNV-1a mixes best):
 ///
 /// ```
-/// assert_eq!(stamp::shard_of("CUST#c-1", "ORDER#2026-06-01T00:00:00.000000000Z#1", 8), 1);
+/// assert_eq!(stamp_core::shard_of("CUST#c-1", "ORDER#2026-06-01T00:00:00.000000000Z#1", 8), 1);
 /// ```
 ///
 /// Since the shard follows from the primary key alone, a write that does

@@ -247,9 +247,17 @@ fn read_index(
             });
         }
         let mut pk = pk.get();
-        let sk = sk.get();
+        let mut sk = sk.get();
         if let Some((count, literal)) = std::mem::take(&mut options.shards).get() {
-            mark_shard(cx, struct_name, number, count, &literal, pk.as_mut(), sk.as_ref());
+            mark_shard(
+                cx,
+                struct_name,
+                number,
+                count,
+                &literal,
+                pk.as_mut(),
+                sk.as_mut(),
+            );
         }
         (pk, sk, options)
     } else {
@@ -286,7 +294,9 @@ const MAX_SHARDS: u16 = 32;
 
 /// Turns the `<shard>` that ends the partition key template of a sharded
 /// index into the shard piece, and reports a shard count out of range, a
-/// template that does not end in `<shard>` and a `<shard>` elsewhere.
+/// template that does not end in `<shard>` and a `<shard>` elsewhere (whose
+/// template is then dropped, as after a syntax error, so that it is not
+/// reported again as an unknown field).
 fn mark_shard(
     cx: &mut Ctxt,
     struct_name: &Ident,
@@ -294,7 +304,7 @@ fn mark_shard(
     count: u16,
     literal: &syn::LitInt,
     pk: Option<&mut Template>,
-    sk: Option<&Template>,
+    sk: Option<&mut Template>,
 ) {
     if !(2..=MAX_SHARDS).contains(&count) {
         cx.error_spanned_by(
@@ -314,6 +324,7 @@ fn mark_shard(
                 "`<shard>` is in the sort key template of `#[gsi{number}(…)]` of `{struct_name}`: the shard ends the partition key, like `pk = \"STATUS#<status>#<shard>\"`"
             ),
         );
+        sk.pieces = None;
     }
     let Some(pk) = pk else { return };
     let source = pk.literal.value();
@@ -328,6 +339,7 @@ fn mark_shard(
                 "`<shard>` is not at the end of the partition key template `{source}` of `#[gsi{number}(…)]` of `{struct_name}`: the shard ends it, like `STATUS#<status>#<shard>`"
             ),
         );
+        pk.pieces = None;
     } else if is_shard(&pieces[last]) {
         pieces[last] = Piece::Shard(count);
     } else {

@@ -66,7 +66,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The fingerprint shared by every shard's request: the request with
     /// `<shard of N>` in place of the shard number, so that a cursor is
     /// tied to the shard count too.
-    fn shard_fingerprint(&self, table_name: &str, base: &str, shards: u16) -> Result<Fingerprint, Error> {
+    fn shard_fingerprint(
+        &self,
+        table_name: &str,
+        base: &str,
+        shards: u16,
+    ) -> Result<Fingerprint, Error> {
         let partition = format!("{base}<shard of {shards}>");
         Ok(self
             .render(table_name, None, false, None, &partition, None)?
@@ -157,7 +162,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let fingerprint = self.shard_fingerprint(table.name(), base, shards)?;
         let positions = match positions {
             Some(positions) => positions,
-            None => self.start_positions(table.name(), base, shards, fingerprint, table.cursor_key())?,
+            None => {
+                self.start_positions(table.name(), base, shards, fingerprint, table.cursor_key())?
+            }
         };
         let mut plans = Vec::new();
         for (shard, position) in (0..shards).zip(&positions) {
@@ -274,7 +281,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 ShardStart::After(
                     cursor_attributes
                         .iter()
-                        .filter_map(|name| last.get(*name).map(|value| ((*name).to_owned(), value.clone())))
+                        .filter_map(|name| {
+                            last.get(*name)
+                                .map(|value| ((*name).to_owned(), value.clone()))
+                        })
                         .collect(),
                 )
             } else {
@@ -312,7 +322,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         page: MergedPage,
         fingerprint: Fingerprint,
     ) -> Result<Page<O>, Error> {
-        let cursor = if page.positions.iter().all(|position| *position == ShardStart::Done) {
+        let cursor = if page
+            .positions
+            .iter()
+            .all(|position| *position == ShardStart::Done)
+        {
             None
         } else {
             Some(Cursor::encode_shards(
