@@ -19,6 +19,7 @@ mod attributes;
 mod plan;
 mod range;
 mod send;
+mod shards;
 
 pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use send::Page;
@@ -91,7 +92,7 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The template index queried, `None` for the table (and for a
     /// multi-attribute index, [`Self::multi_attribute_index`]).
-    fn index() -> Option<&'static IndexSchema> {
+    pub(super) fn index() -> Option<&'static IndexSchema> {
         (INDEX != 0).then(|| {
             let index = E::SCHEMA.index(INDEX);
             assert!(
@@ -103,13 +104,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     }
 
     /// The name of the index queried, `None` for the table.
-    fn index_name() -> Option<&'static str> {
+    pub(super) fn index_name() -> Option<&'static str> {
         Self::index()
             .map(|index| index.name)
             .or_else(|| Self::multi_attribute_index().map(|index| index.name))
     }
 
-    fn key_attributes() -> (
+    pub(super) fn key_attributes() -> (
         &'static str,
         Option<&'static KeyTemplate>,
         Option<&'static str>,
