@@ -1001,3 +1001,39 @@ async fn verify_reports_a_multi_attribute_key_schema_that_differs() {
         "{text}"
     );
 }
+
+/// serde's names are the attribute names.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+#[pk = "BOOK#<book_id>"]
+#[sk = "BOOK"]
+#[gsi9(pk(shelf_code), sk(page_count))]
+struct Book {
+    book_id: String,
+    shelf_code: String,
+    page_count: u32,
+}
+
+#[test]
+fn key_attributes_take_serdes_names() {
+    let index = Book::SCHEMA.multi_attribute_index(9).unwrap();
+    assert_eq!(index.partition_key[0].attribute, "shelfCode");
+    assert_eq!(index.sort_key[0].attribute, "pageCount");
+    let input = TableDefinition::new()
+        .entity::<Book>()
+        .create_table_input("books")
+        .unwrap();
+    let schema: Vec<&str> = input.global_secondary_indexes()[0]
+        .key_schema()
+        .iter()
+        .map(|element| element.attribute_name())
+        .collect();
+    assert_eq!(schema, ["shelfCode", "pageCount"]);
+    let query = Book::query_gsi9("A-1")
+        .sort_ge((), &100)
+        .request("books")
+        .unwrap();
+    let names = query.expression_attribute_names().unwrap();
+    assert_eq!(names["#n0"], "shelfCode");
+    assert_eq!(names["#n1"], "pageCount");
+}
