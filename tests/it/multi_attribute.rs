@@ -778,6 +778,23 @@ fn the_catalogue_lists_the_typed_attributes_and_the_query_shapes() {
         catalogue.contains("| `Playoff::query_gsi3(tenant_id, zone)` |"),
         "{catalogue}"
     );
+    // The diagram: the index with its attributes, an edge per entity with
+    // its fields, and the query.
+    assert!(
+        catalogue
+            .contains("  index_GSI3[(\"GSI3<br>(tenant_id, region) / (round, bracket, seq)\")]"),
+        "{catalogue}"
+    );
+    assert!(
+        catalogue.contains(
+            "  entity_Playoff -->|\"pk(tenant_id, zone) sk(round, bracket, seq)\"| index_GSI3"
+        ),
+        "{catalogue}"
+    );
+    assert!(
+        catalogue.contains("[\"Match::query_gsi3(tenant_id, region)\"]"),
+        "{catalogue}"
+    );
     let recorded = definition()
         .example(&a_match("m-1", 2, Some("W"), 1))
         .unwrap()

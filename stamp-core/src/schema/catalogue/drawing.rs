@@ -246,13 +246,26 @@ impl TableDefinition {
             mermaid(resolved.sort_key)
         );
         for index in &resolved.indexes {
+            // A multi-attribute index lists its attributes, `(a, b) / (c)`.
+            let (partition_key, sort_key) = match index.multi_attribute {
+                Some(multi) => (
+                    attribute_list(multi.partition_key),
+                    if multi.sort_key.is_empty() {
+                        "—".to_owned()
+                    } else {
+                        attribute_list(multi.sort_key)
+                    },
+                ),
+                None => (
+                    mermaid(index.partition_key),
+                    index.sort_key.map_or("—".to_owned(), mermaid),
+                ),
+            };
             let _ = writeln!(
                 out,
-                "  {}[(\"{}<br>{} / {}\")]",
+                "  {}[(\"{}<br>{partition_key} / {sort_key}\")]",
                 node(index.name),
                 mermaid(index.name),
-                mermaid(index.partition_key),
-                index.sort_key.map_or("—".to_owned(), mermaid)
             );
         }
         for entity in &self.entities {
@@ -283,6 +296,19 @@ impl TableDefinition {
                     out,
                     "  entity_{id} -->|\"{}\"| {}",
                     label(&keys),
+                    node(index.name)
+                );
+            }
+            for index in entity.multi_attribute_indexes {
+                let fields = |fields: &[crate::IndexKeyField]| {
+                    let names: Vec<&str> = fields.iter().map(|field| field.field).collect();
+                    mermaid(&names.join(", "))
+                };
+                let _ = writeln!(
+                    out,
+                    "  entity_{id} -->|\"pk({}) sk({})\"| {}",
+                    fields(index.partition_key),
+                    fields(index.sort_key),
                     node(index.name)
                 );
             }
@@ -329,6 +355,22 @@ impl TableDefinition {
                             &format!("query_gsi{}", index.number),
                             &parameters(&[&index.partition_key.template])
                         )
+                    ),
+                    node(index.name),
+                );
+            }
+            for index in entity.multi_attribute_indexes {
+                let function = format!("query_gsi{}", index.number);
+                let fields: Vec<&str> = index
+                    .partition_key
+                    .iter()
+                    .map(|field| field.field)
+                    .collect();
+                read(
+                    out,
+                    format!(
+                        "{name}::{function}({})",
+                        entity.call_arguments(&function, &fields.join(", "))
                     ),
                     node(index.name),
                 );
@@ -411,4 +453,11 @@ fn mermaid(text: &str) -> String {
         }
     }
     out
+}
+
+/// The attributes of a multi-attribute key, `(tenant_id, region)`, for a
+/// Mermaid label.
+fn attribute_list(fields: &[crate::IndexKeyField]) -> String {
+    let names: Vec<&str> = fields.iter().map(|field| field.attribute).collect();
+    format!("({})", mermaid(&names.join(", ")))
 }
