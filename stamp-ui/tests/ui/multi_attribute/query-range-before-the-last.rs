@@ -13,9 +13,9 @@ struct Match {
 }
 
 fn main() {
-    // A range on `round` followed by a condition on `bracket`: the range
-    // goes on the attribute after the equality run, so the run is `()`
-    // and the value a `round`.
+    // A range on `bracket` without `=` on `round` before it: with the run
+    // `()` the range is on `round`, so its value must be a `round` (a gap
+    // does not type-check).
     let _ = Match::query_gsi3("t-1").sort_gt((), "Winners");
     // A range after every attribute is given.
     let _ = Match::query_gsi3("t-1").sort_lt((&1, "Winners", &3), &4);
