@@ -17,6 +17,7 @@ mod item_size;
 mod key_format;
 mod keys;
 mod local;
+mod local_indexes;
 mod migration;
 mod named_keys;
 mod planning;

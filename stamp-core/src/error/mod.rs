@@ -346,6 +346,49 @@ pub enum Error {
         indexes: Vec<&'static str>,
     },
 
+    /// The entities of a table write more local secondary indexes than
+    /// DynamoDB allows in one table (5, see
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-secondary-indexes>).
+    #[error(
+        "the table would have {count} local secondary indexes, more than DynamoDB's {limit}: {indexes:?}"
+    )]
+    TooManyLocalIndexes {
+        /// How many distinct LSI names the entities write.
+        count: usize,
+        /// The limit, 5.
+        limit: usize,
+        /// The index names, in order.
+        indexes: Vec<&'static str>,
+    },
+
+    /// A global and a local secondary index of one table have the same
+    /// name; DynamoDB needs every index name of a table to be distinct.
+    #[error(
+        "index name `{index}` is both a global and a local secondary index of the table: rename one with `index_name = \"…\"`"
+    )]
+    DuplicateIndexName {
+        /// The index name.
+        index: &'static str,
+    },
+
+    /// An entity stores a field under the name of a local secondary index's
+    /// sort key attribute that another entity writes. Its items would enter
+    /// that index with the field's value as the index key (and DynamoDB
+    /// refuses a write whose value is not a String there).
+    #[error(
+        "`{field_entity}` stores a field as `{attribute}`, which is the sort key of local secondary index `{index}` written by `{index_entity}`: rename the field or the index attribute (`sk_attribute = \"…\"`)"
+    )]
+    LocalIndexAttributeCollision {
+        /// The entity whose field has the index attribute's name.
+        field_entity: &'static str,
+        /// The entity that writes the index.
+        index_entity: &'static str,
+        /// The index name.
+        index: &'static str,
+        /// The attribute name.
+        attribute: &'static str,
+    },
+
     /// A projection was set for an index that no entity of the table writes.
     #[error(
         "a projection is set for index `{index}`, which no entity writes; the indexes are {known:?}"

@@ -79,6 +79,9 @@ pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error
             check_key_attribute(schema, item, sort_key.name, false)?;
         }
     }
+    for index in schema.local_indexes {
+        check_key_attribute(schema, item, index.sort_key.name, false)?;
+    }
     let size = item_size(item);
     if size > MAX_ITEM_SIZE {
         return Err(Error::ItemTooLarge {

@@ -4,7 +4,7 @@
 mod model;
 mod rules;
 
-pub use model::{IndexKeys, Key, Model, Segment, Stored, distinct_fields};
+pub use model::{IndexKeys, Key, LocalIndexKeys, Model, Segment, Stored, distinct_fields};
 
 use crate::ast::Container;
 use crate::ctxt::Ctxt;

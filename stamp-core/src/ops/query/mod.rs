@@ -12,7 +12,9 @@ use std::marker::PhantomData;
 
 use crate::expression::Condition;
 use crate::ops::cursor::Cursor;
-use crate::{Entity, Error, IndexSchema, Item, KeyTemplate, Projection};
+use crate::{
+    Entity, Error, IndexSchema, Item, KeyTemplate, LOCAL_INDEX_BASE, LocalIndexSchema, Projection,
+};
 
 mod plan;
 mod range;
@@ -28,8 +30,11 @@ use range::{Bound, SortCondition, inclusive_upper};
 /// well within it.
 pub const MAX_CURSOR_LEN: usize = 32 * 1024;
 
-/// A query of entity `E` on index `INDEX` (0: the table), decoding items
-/// into `O`. Built by the generated `E::query(…)` / `E::query_gsiN(…)`;
+/// A query of entity `E` on index `INDEX`, decoding items into `O`.
+/// `INDEX` is 0 for the table, N (1 to 20) for GSI N, and
+/// [`LOCAL_INDEX_BASE`]` + N` (101 to 105) for local secondary index N.
+/// Built by the generated `E::query(…)` / `E::query_gsiN(…)` /
+/// `E::query_lsiN(…)`;
 /// nothing is sent until [`send`](Self::send), [`stream`](Self::stream) or
 /// [`count`](Self::count).
 ///
@@ -84,13 +89,30 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 }
 
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
-    /// The index queried, `None` for the table.
+    /// The GSI queried, `None` for the table or an LSI.
     fn index() -> Option<&'static IndexSchema> {
-        (INDEX != 0).then(|| {
+        (INDEX != 0 && INDEX <= LOCAL_INDEX_BASE).then(|| {
             E::SCHEMA
                 .index(INDEX)
                 .expect("generated queries name an index of the entity")
         })
+    }
+
+    /// The LSI queried (`INDEX` is `LOCAL_INDEX_BASE + N`), `None` for the
+    /// table or a GSI.
+    fn local_index() -> Option<&'static LocalIndexSchema> {
+        (INDEX > LOCAL_INDEX_BASE).then(|| {
+            E::SCHEMA
+                .local_index(INDEX - LOCAL_INDEX_BASE)
+                .expect("generated queries name a local index of the entity")
+        })
+    }
+
+    /// The name of the index queried (GSI or LSI), `None` for the table.
+    fn index_name() -> Option<&'static str> {
+        Self::index()
+            .map(|index| index.name)
+            .or_else(|| Self::local_index().map(|index| index.name))
     }
 
     fn key_attributes() -> (
@@ -98,6 +120,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         Option<&'static KeyTemplate>,
         Option<&'static str>,
     ) {
+        if let Some(local) = Self::local_index() {
+            return (
+                E::SCHEMA.partition_key.name,
+                Some(&local.sort_key.template),
+                Some(local.sort_key.name),
+            );
+        }
         match Self::index() {
             None => (
                 E::SCHEMA.partition_key.name,
@@ -251,8 +280,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         self
     }
 
-    /// A strongly consistent read. Not allowed on a GSI: sending such a
-    /// query returns [`Error::ConsistentReadOnIndex`] before any request.
+    /// A strongly consistent read (`ConsistentRead = true`), on the table or
+    /// a local secondary index, at twice the read units of an eventually
+    /// consistent one. Not allowed on a GSI, whose reads are always
+    /// eventually consistent: sending such a query returns
+    /// [`Error::ConsistentReadOnIndex`] before any request.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadConsistency.html>.
     pub fn consistent_read(mut self) -> Self {
         self.consistent_read = true;
         self

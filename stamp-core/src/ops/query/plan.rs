@@ -39,6 +39,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             names.push(index.partition_key.name);
             names.extend(index.sort_key.as_ref().map(|key| key.name));
         }
+        if let Some(local) = Self::local_index() {
+            names.push(local.sort_key.name);
+        }
         names
     }
 
@@ -165,7 +168,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         }
         let input = QueryInput::builder()
             .table_name(table_name)
-            .set_index_name(index.map(|index| index.name.to_owned()))
+            .set_index_name(Self::index_name().map(str::to_owned))
             .key_condition_expression(key_condition)
             .set_filter_expression(filter)
             .set_projection_expression(projection)
@@ -196,7 +199,6 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         key_condition: &str,
         placeholders: &Placeholders,
     ) -> Fingerprint {
-        let index = Self::index();
         // A stable encoding of the key condition's values (all strings), not
         // `Debug` output, so that an SDK upgrade keeps live cursors valid.
         let mut key_values: Vec<String> = placeholders
@@ -211,7 +213,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         key_values.sort();
         Fingerprint::of(&[
             table_name,
-            index.map_or("", |index| index.name),
+            Self::index_name().unwrap_or(""),
             key_condition,
             &key_values.join("\n"),
             if self.newest_first { "desc" } else { "asc" },

@@ -13,7 +13,7 @@ use super::Query;
 use super::plan::Plan;
 use crate::ops::cursor::Cursor;
 use crate::request::span::{record_capacity, record_items, request_span};
-use crate::{Entity, Error, IndexSchema, Item, Table};
+use crate::{Entity, Error, Item, Table};
 
 /// A page of results: up to one `Query` response (1 MB at most), or fewer
 /// items when capped by [`Query::max_items`].
@@ -61,7 +61,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             false,
             self.request_limit(self.max_items),
         )?;
-        let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
+        let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
         self.page(plan, response, self.max_items)
     }
 
@@ -146,7 +146,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             let plan = state
                 .query
                 .plan(table.name(), table.cursor_key(), false, limit)?;
-            let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
+            let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
             let page = state.query.page(plan, response, state.remaining)?;
             if let Some(remaining) = state.remaining.as_mut() {
                 *remaining -= page.items.len();
@@ -173,7 +173,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         // next ones start at DynamoDB's own `LastEvaluatedKey`.
         let mut plan = self.plan(table.name(), table.cursor_key(), true, self.limit)?;
         loop {
-            let response = execute::<E>(table, plan.input.clone(), Self::index()).await?;
+            let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
             total += if plan.excluded_sort_key.is_some() {
                 response
                     .items
@@ -203,13 +203,13 @@ struct Response {
 async fn execute<E: Entity>(
     table: &Table,
     input: QueryInput,
-    index: Option<&'static IndexSchema>,
+    index: Option<&'static str>,
 ) -> Result<Response, Error> {
     let span = request_span(
         "Query",
         table.name(),
         E::SCHEMA.type_name,
-        index.map_or("", |index| index.name),
+        index.unwrap_or(""),
         None,
     );
     async {
