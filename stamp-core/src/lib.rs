@@ -102,6 +102,7 @@ pub use item::size::{
 };
 pub use item::value::AttributeCodec;
 pub use key::part::{KeyPart, KeyPartError};
+pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT, Segment};
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
 pub use model::collection::{Collection, CollectionMember};

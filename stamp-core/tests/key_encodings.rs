@@ -198,6 +198,7 @@ fn build(template: &'static KeyTemplate, a: &str, b: &str) -> Result<String, sta
         match segment {
             Segment::Literal(text) => builder.literal(text),
             Segment::Field(name) => builder.str_field(name, values.next().unwrap())?,
+            Segment::Shard(_) => unreachable!("these templates are not sharded"),
         }
     }
     Ok(builder.finish())

@@ -5,6 +5,9 @@
 pub enum Piece {
     Literal(String),
     Field(String),
+    /// `<shard>` at the end of a sharded GSI's partition key, with the
+    /// shard count (set by the index's `shards = N`, not by the parser).
+    Shard(u16),
 }
 
 /// A syntax error: what is wrong, and what would be right.

@@ -3,7 +3,7 @@
 //! | item | PK | SK | GSI1PK / GSI1SK |
 //! |---|---|---|---|
 //! | customer profile | `CUST#<customer_id>` | `PROFILE` | |
-//! | order | `CUST#<customer_id>` | `ORDER#<created_at>#<order_id>` | `STATUS#<status>` / `<updated_at>` while it has a status; GSI2: `ORDER#<order_id>` / `ORDER` |
+//! | order | `CUST#<customer_id>` | `ORDER#<created_at>#<order_id>` | `STATUS#<status>#<shard>` (16 shards) / `<updated_at>` while it has a status; GSI2: `ORDER#<order_id>` / `ORDER` |
 //! | line item | `ORDER#<order_id>` | `ITEM#<line_no>` | GSI2: `ORDER#<order_id>` / `ITEM#<line_no>` |
 //! | product | `PRODUCT#<sku>` | `PRODUCT` | |
 //! | session | `SESSION#<token>` | `SESSION` | |
@@ -62,11 +62,14 @@ pub struct Customer {
 }
 
 /// An order, stored in its customer's partition, newest last by sort key,
-/// and in the sparse GSI1 while it has a status.
+/// and in the sparse GSI1 while it has a status. GSI1 is sharded over 16
+/// partition keys per status (`STATUS#PENDING#0` to `#15`): every new order
+/// is `PENDING`, and one partition key takes at most 1,000 write units per
+/// second; `Order::query_gsi1(&status)` reads the 16 shards and merges them.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<created_at>#<order_id>"]
-#[gsi1(pk = "STATUS#<status>", sk = "<updated_at>")]
+#[gsi1(pk = "STATUS#<status>#<shard>", sk = "<updated_at>", shards = 16)]
 #[gsi2(pk = "ORDER#<order_id>", sk = "ORDER")]
 pub struct Order {
     /// The customer who placed it.

@@ -31,6 +31,7 @@ mod schema_cfn_lint;
 mod schema_drawing;
 mod schema_server;
 mod schema_stream;
+mod sharding;
 mod streams;
 mod transactions;
 mod updates;

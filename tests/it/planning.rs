@@ -3,11 +3,56 @@
 //! from `TableDefinition::capacity` (tests/capacity.rs); the limits of one
 //! partition are DynamoDB's 3,000 read and 1,000 write units per second.
 
-use stamp::{Access, Load, PartitionLoad, TableDefinition, Workload};
-use stamp_examples::{Customer, LineItem, Order};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use stamp::{Access, Item, Load, PartitionLoad, TableDefinition, Workload};
+use stamp_examples::{Customer, LineItem, Order, OrderStatus};
+use uuid::Uuid;
 
+/// The reference model, whose status index is sharded over 16 shards.
 fn definition() -> TableDefinition {
     stamp_examples::examples::definition().unwrap()
+}
+
+/// The reference order before its status index was sharded.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "CUST#<customer_id>"]
+#[sk = "ORDER#<created_at>#<order_id>"]
+#[gsi1(pk = "STATUS#<status>", sk = "<updated_at>")]
+#[gsi2(pk = "ORDER#<order_id>", sk = "ORDER")]
+#[stamp(type_name = "Order")]
+struct UnshardedOrder {
+    customer_id: String,
+    order_id: Uuid,
+    created_at: DateTime<Utc>,
+    status: Option<OrderStatus>,
+    updated_at: DateTime<Utc>,
+    total_cents: u64,
+    line_count: u32,
+}
+
+/// The reference model with [`UnshardedOrder`] in place of `Order`.
+fn unsharded_definition() -> TableDefinition {
+    let order = stamp_examples::examples::order(1);
+    let unsharded = UnshardedOrder {
+        customer_id: order.customer_id,
+        order_id: order.order_id,
+        created_at: order.created_at,
+        status: order.status,
+        updated_at: order.updated_at,
+        total_cents: order.total_cents,
+        line_count: order.line_count,
+    };
+    TableDefinition::new()
+        .entity::<Customer>()
+        .entity::<UnshardedOrder>()
+        .entity::<LineItem>()
+        .example(&stamp_examples::examples::customer())
+        .unwrap()
+        .example(&unsharded)
+        .unwrap()
+        .example(&stamp_examples::examples::line_item())
+        .unwrap()
 }
 
 /// 10,000 orders placed per second, two lines each, each counted on its
@@ -27,7 +72,7 @@ fn ten_thousand_orders_per_second() -> Workload {
 fn entry(
     index: &'static str,
     template: &'static str,
-    values: f64,
+    (values, shards): (f64, u16),
     reads: f64,
     writes: f64,
 ) -> PartitionLoad {
@@ -36,14 +81,15 @@ fn entry(
         template,
         values,
         stated: values != 1.0,
+        shards,
         read_units: reads,
         write_units: writes,
     }
 }
 
 #[test]
-fn the_status_index_runs_hot_at_ten_thousand_orders_per_second() {
-    let plan = definition()
+fn the_unsharded_status_index_runs_hot_at_ten_thousand_orders_per_second() {
+    let plan = unsharded_definition()
         .plan(&ten_thousand_orders_per_second())
         .unwrap();
     // Units per request (catalogue, "Capacity units"): an order put writes
@@ -53,13 +99,13 @@ fn the_status_index_runs_hot_at_ten_thousand_orders_per_second() {
         plan,
         [
             // 10,000 × 1 + 10,000 × 1 over 100,000 customers.
-            entry("table", "CUST#<customer_id>", 100_000.0, 0.0, 0.2),
+            entry("table", "CUST#<customer_id>", (100_000.0, 1), 0.0, 0.2),
             // 20,000 line items over 10,000 orders.
-            entry("table", "ORDER#<order_id>", 10_000.0, 0.0, 2.0),
+            entry("table", "ORDER#<order_id>", (10_000.0, 1), 0.0, 2.0),
             // Every order on STATUS#PENDING: 10,000 write units per second
             // on one partition key value, 10 times what a partition takes.
-            entry("GSI1", "STATUS#<status>", 1.0, 150.0, 10_000.0),
-            entry("GSI2", "ORDER#<order_id>", 10_000.0, 0.0, 3.0),
+            entry("GSI1", "STATUS#<status>", (1.0, 1), 150.0, 10_000.0),
+            entry("GSI2", "ORDER#<order_id>", (10_000.0, 1), 0.0, 3.0),
         ]
     );
     let hot: Vec<(&str, u32)> = plan
@@ -71,33 +117,44 @@ fn the_status_index_runs_hot_at_ten_thousand_orders_per_second() {
 }
 
 #[test]
-fn a_sharded_status_index_stays_under_the_limit() {
-    // The same load with the status spread over 16 shards (16 partition
-    // key values): 625 write units per second on each.
+fn the_sharded_status_index_of_the_reference_model_stays_under_the_limit() {
+    // The reference model's GSI1 is sharded over 16 partition keys per
+    // status: 625 write units per second on each, and 10 shards would do.
     let plan = definition()
-        .plan(&ten_thousand_orders_per_second().spread("STATUS#<status>", 16.0))
+        .plan(&ten_thousand_orders_per_second())
         .unwrap();
-    let status = plan
-        .iter()
-        .find(|entry| entry.template == "STATUS#<status>")
-        .unwrap();
-    assert_eq!(status.write_units, 625.0);
+    let status = plan.iter().find(|entry| entry.index == "GSI1").unwrap();
+    assert_eq!(
+        *status,
+        // A page reads every shard: 150 read units per second on each.
+        entry("GSI1", "STATUS#<status>#<shard>", (1.0, 16), 150.0, 625.0)
+    );
     assert!(!status.hot());
-    assert_eq!(status.shards_needed(), 1);
+    assert_eq!(status.shards_needed(), 10);
+    assert!(plan.iter().all(|entry| !entry.hot()));
 }
 
 #[test]
 fn the_plan_is_a_markdown_table() {
-    let text = definition()
+    let text = unsharded_definition()
         .plan_markdown(&ten_thousand_orders_per_second())
         .unwrap();
     assert_eq!(
         text,
-        "| index | partition key | values | RCU/s per value | WCU/s per value | hot | shards needed |\n\
-         |---|---|---|---|---|---|---|\n\
-         | table | `CUST#<customer_id>` | 100000 | 0 | 0.2 | no | 1 |\n\
-         | table | `ORDER#<order_id>` | 10000 | 0 | 2 | no | 1 |\n\
-         | GSI1 | `STATUS#<status>` | 1 (not stated) | 150 | 10000 | **yes** | 10 |\n\
-         | GSI2 | `ORDER#<order_id>` | 10000 | 0 | 3 | no | 1 |\n"
+        "| index | partition key | values | shards | RCU/s per partition | WCU/s per partition | hot | shards needed |\n\
+         |---|---|---|---|---|---|---|---|\n\
+         | table | `CUST#<customer_id>` | 100000 | 1 | 0 | 0.2 | no | 1 |\n\
+         | table | `ORDER#<order_id>` | 10000 | 1 | 0 | 2 | no | 1 |\n\
+         | GSI1 | `STATUS#<status>` | 1 (not stated) | 1 | 150 | 10000 | **yes** | 10 |\n\
+         | GSI2 | `ORDER#<order_id>` | 10000 | 1 | 0 | 3 | no | 1 |\n"
+    );
+    let sharded = definition()
+        .plan_markdown(&ten_thousand_orders_per_second())
+        .unwrap();
+    assert!(
+        sharded.contains(
+            "| GSI1 | `STATUS#<status>#<shard>` | 1 (not stated) | 16 | 150 | 625 | no | 10 |\n"
+        ),
+        "{sharded}"
     );
 }

@@ -714,9 +714,10 @@ fn schema_the_catalogue_lists_recorded_collections_and_sparse_indexes() {
          `GSI2PK = ORDER#00000000-0000-0000-0000-000000000001` |\n\n"
     );
     assert!(catalogue.contains(
-        "| `Order::query_gsi1(status)` | `Order` | Query | `GSI1` (sparse: only items with `status`) | \
-         `GSI1PK = STATUS#<status>`<br>`GSI1SK = <updated_at>` | none (no literal prefix) | `updated_at` | \
-         `GSI1PK = STATUS#PENDING` |"
+        "| `Order::query_gsi1(status)` | `Order` | Query ×16 (one per shard, `STATUS#<status>#0` to \
+         `STATUS#<status>#15`, merged in sort-key order) | `GSI1` (sparse: only items with `status`) | \
+         `GSI1PK = STATUS#<status>#<shard>`<br>`GSI1SK = <updated_at>` | none (no literal prefix) | `updated_at` | \
+         `GSI1PK = STATUS#PENDING#0` |"
     ));
 }
 

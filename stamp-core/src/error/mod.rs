@@ -141,6 +141,24 @@ pub enum Error {
         reason: String,
     },
 
+    /// A shard number outside a sharded GSI's shards was given to its key
+    /// builder (`Order::gsi1_key(…, shard)`): shards are `0` to
+    /// `shards - 1`.
+    #[error(
+        "shard {shard} of index `{index}` of entity `{entity}` does not exist: the index has shards 0 to {}",
+        shards - 1
+    )]
+    InvalidShard {
+        /// The entity type.
+        entity: &'static str,
+        /// The index name.
+        index: &'static str,
+        /// The shard given.
+        shard: u16,
+        /// The index's shard count.
+        shards: u16,
+    },
+
     /// A strongly consistent read was asked of a GSI, which DynamoDB does
     /// not support.
     #[error(

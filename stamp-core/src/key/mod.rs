@@ -9,4 +9,5 @@
 //! [`KeyTemplate::split`]: crate::KeyTemplate::split
 
 pub(crate) mod part;
+pub(crate) mod shard;
 pub(crate) mod template;

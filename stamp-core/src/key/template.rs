@@ -18,6 +18,12 @@ pub enum Segment {
     /// A field placeholder such as `<created_at>`, by the field's name as
     /// written in the struct (without `r#`).
     Field(&'static str),
+    /// The shard placeholder `<shard>` that ends the partition-key template
+    /// of a sharded GSI (`#[gsi1(pk = "STATUS#<status>#<shard>", …,
+    /// shards = 8)]`), with the shard count: the key holds the shard number
+    /// in decimal, `0` to `count - 1`, computed by
+    /// [`shard_of`](crate::shard_of) from the item's primary key.
+    Shard(u16),
 }
 
 /// The static description of one key template, emitted by `#[derive(Item)]`.
@@ -65,8 +71,17 @@ impl KeyTemplate {
     pub fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.segments.iter().filter_map(|segment| match segment {
             Segment::Field(name) => Some(*name),
-            Segment::Literal(_) => None,
+            Segment::Literal(_) | Segment::Shard(_) => None,
         })
+    }
+
+    /// The shard count when the template ends in the shard placeholder
+    /// `<shard>` (the partition key of a sharded GSI).
+    pub fn shards(&self) -> Option<u16> {
+        match self.segments.last() {
+            Some(Segment::Shard(count)) => Some(*count),
+            _ => None,
+        }
     }
 
     /// The literal text before the first placeholder: `ORDER#` for
@@ -137,7 +152,7 @@ impl KeyTemplate {
                         Some(Segment::Literal(text)) => rest.find(text).ok_or_else(|| {
                             mismatch(format!("expected `{text}` after field `{name}`"))
                         })?,
-                        Some(Segment::Field(_)) => {
+                        Some(Segment::Field(_) | Segment::Shard(_)) => {
                             unreachable!("the derive refuses adjacent placeholders")
                         }
                     };
@@ -149,6 +164,20 @@ impl KeyTemplate {
                         mismatch(format!("field `{name}` is not written as Stamp writes it"))
                     })?);
                     rest = tail;
+                }
+                Segment::Shard(count) => {
+                    // The last segment: the whole rest, in canonical decimal.
+                    let canonical = rest
+                        .parse::<u16>()
+                        .ok()
+                        .filter(|shard| shard < count && shard.to_string() == rest);
+                    if canonical.is_none() {
+                        return Err(mismatch(format!(
+                            "the shard `{rest}` is not a number from 0 to {}",
+                            count - 1
+                        )));
+                    }
+                    rest = "";
                 }
             }
         }
@@ -234,6 +263,13 @@ impl KeyBuilder {
             escape_into(&mut self.key, &raw, escaped);
         }
         Ok(())
+    }
+
+    /// Appends the shard number `shard` of a sharded GSI's partition key,
+    /// in decimal ([`Segment::Shard`]).
+    pub fn shard(&mut self, shard: u16) {
+        use std::fmt::Write as _;
+        write!(self.key, "{shard}").expect("writing to a String does not fail");
     }
 
     /// The finished key.

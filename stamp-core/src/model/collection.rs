@@ -69,6 +69,7 @@ pub const fn same_template_shape(a: &KeyTemplate, b: &KeyTemplate) -> bool {
         let same = match (a.segments[position], b.segments[position]) {
             (Segment::Literal(x), Segment::Literal(y)) => same_str(x, y),
             (Segment::Field(_), Segment::Field(_)) => true,
+            (Segment::Shard(x), Segment::Shard(y)) => x == y,
             _ => false,
         };
         if !same {

@@ -33,6 +33,9 @@ pub struct IndexSchema {
     pub partition_key: KeyAttribute,
     /// The index sort key, `GSI{N}SK` by default, when the entity gives one.
     pub sort_key: Option<KeyAttribute>,
+    /// The shard count of a sharded index (`shards = N`, its partition-key
+    /// template ending in `<shard>`); `None` when it is not sharded.
+    pub shards: Option<u16>,
 }
 
 /// A local secondary index an entity writes, from `#[lsiN(sk = "…")]`: an

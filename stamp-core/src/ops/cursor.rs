@@ -71,14 +71,7 @@ pub(crate) struct Fingerprint(u64);
 
 impl Fingerprint {
     pub(crate) fn of(parts: &[&str]) -> Self {
-        let mut hash: u64 = 0xcbf29ce484222325;
-        for part in parts {
-            for byte in part.bytes().chain([0xff]) {
-                hash ^= u64::from(byte);
-                hash = hash.wrapping_mul(0x100000001b3);
-            }
-        }
-        Fingerprint(hash)
+        Fingerprint(crate::key::shard::fnv1a_64(parts))
     }
 }
 
@@ -86,8 +79,50 @@ impl Fingerprint {
 struct Content {
     /// The query fingerprint, in hex.
     q: String,
-    /// The key attributes, all strings.
+    /// The key attributes, all strings (empty for a sharded query).
+    #[serde(default, skip_serializing_if = "HashMap::is_empty")]
     k: HashMap<String, String>,
+    /// A sharded query's position in each shard, by shard number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    s: Option<Vec<ShardPosition>>,
+}
+
+/// One shard's position in a cursor's text.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ShardPosition {
+    Start,
+    After(HashMap<String, String>),
+    Done,
+}
+
+/// Where one shard of a sharded query goes on.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ShardStart {
+    /// At the start of the query's range: nothing read yet.
+    Start,
+    /// After this key (the last item read, or `LastEvaluatedKey`).
+    After(Item),
+    /// Every item read.
+    Done,
+}
+
+/// The attributes of a key as strings, as a cursor holds them.
+fn strings(key: &Item) -> Result<HashMap<String, String>, Error> {
+    key.iter()
+        .map(|(name, value)| match value {
+            AttributeValue::S(text) => Ok((name.clone(), text.clone())),
+            other => Err(Error::InvalidCursor {
+                reason: format!("key attribute `{name}` is {other:?}, not a string"),
+            }),
+        })
+        .collect()
+}
+
+fn attributes(key: HashMap<String, String>) -> Item {
+    key.into_iter()
+        .map(|(name, text)| (name, AttributeValue::S(text)))
+        .collect()
 }
 
 impl Cursor {
@@ -98,28 +133,48 @@ impl Cursor {
         signing: Option<&CursorKey>,
         key: &Item,
     ) -> Result<Self, Error> {
-        let k = key
-            .iter()
-            .map(|(name, value)| match value {
-                AttributeValue::S(text) => Ok((name.clone(), text.clone())),
-                other => Err(Error::InvalidCursor {
-                    reason: format!("key attribute `{name}` is {other:?}, not a string"),
-                }),
-            })
-            .collect::<Result<_, _>>()?;
         let content = Content {
             q: format!("{:016x}", fingerprint.0),
-            k,
+            k: strings(key)?,
+            s: None,
         };
-        let json = serde_json::to_vec(&content).expect("a map of strings serializes");
+        Ok(Self::seal(&content, signing))
+    }
+
+    /// The cursor of a sharded query: a position per shard.
+    pub(crate) fn encode_shards(
+        fingerprint: &Fingerprint,
+        signing: Option<&CursorKey>,
+        positions: &[ShardStart],
+    ) -> Result<Self, Error> {
+        let positions = positions
+            .iter()
+            .map(|position| {
+                Ok(match position {
+                    ShardStart::Start => ShardPosition::Start,
+                    ShardStart::After(key) => ShardPosition::After(strings(key)?),
+                    ShardStart::Done => ShardPosition::Done,
+                })
+            })
+            .collect::<Result<_, Error>>()?;
+        let content = Content {
+            q: format!("{:016x}", fingerprint.0),
+            k: HashMap::new(),
+            s: Some(positions),
+        };
+        Ok(Self::seal(&content, signing))
+    }
+
+    fn seal(content: &Content, signing: Option<&CursorKey>) -> Self {
+        let json = serde_json::to_vec(content).expect("a map of strings serializes");
         let payload = URL_SAFE_NO_PAD.encode(json);
-        Ok(Cursor(match signing {
+        Cursor(match signing {
             Some(signing) => {
                 let tag = signing.mac(&payload).finalize().into_bytes();
                 format!("{payload}.{}", URL_SAFE_NO_PAD.encode(tag))
             }
             None => payload,
-        }))
+        })
     }
 
     /// The key of this cursor, after checking its length, its signature
@@ -130,12 +185,61 @@ impl Cursor {
         fingerprint: &Fingerprint,
         signing: Option<&CursorKey>,
     ) -> Result<Item, Error> {
+        let content = self.open(fingerprint, signing, crate::ops::query::MAX_CURSOR_LEN)?;
+        if content.s.is_some() {
+            return Err(Error::InvalidCursor {
+                reason: "a cursor of a sharded query, with a position per shard".to_owned(),
+            });
+        }
+        Ok(attributes(content.k))
+    }
+
+    /// The positions of a sharded query's cursor, one per shard of
+    /// `shards`, after the checks of [`decode`](Self::decode). Each key
+    /// is checked by the query.
+    pub(crate) fn decode_shards(
+        &self,
+        fingerprint: &Fingerprint,
+        signing: Option<&CursorKey>,
+        shards: u16,
+    ) -> Result<Vec<ShardStart>, Error> {
         let invalid = |reason: String| Error::InvalidCursor { reason };
-        if self.0.len() > crate::ops::query::MAX_CURSOR_LEN {
+        let limit = crate::ops::query::MAX_CURSOR_LEN * usize::from(shards);
+        let content = self.open(fingerprint, signing, limit)?;
+        let Some(positions) = content.s.filter(|_| content.k.is_empty()) else {
+            return Err(invalid(
+                "not a cursor of a sharded query: it has no position per shard".to_owned(),
+            ));
+        };
+        if positions.len() != usize::from(shards) {
             return Err(invalid(format!(
-                "{} bytes, more than a cursor can be ({})",
+                "{} shard positions, for a query over {shards} shards",
+                positions.len()
+            )));
+        }
+        Ok(positions
+            .into_iter()
+            .map(|position| match position {
+                ShardPosition::Start => ShardStart::Start,
+                ShardPosition::After(key) => ShardStart::After(attributes(key)),
+                ShardPosition::Done => ShardStart::Done,
+            })
+            .collect())
+    }
+
+    /// The content, after checking the length (at most `limit` bytes), the
+    /// signature and the fingerprint.
+    fn open(
+        &self,
+        fingerprint: &Fingerprint,
+        signing: Option<&CursorKey>,
+        limit: usize,
+    ) -> Result<Content, Error> {
+        let invalid = |reason: String| Error::InvalidCursor { reason };
+        if self.0.len() > limit {
+            return Err(invalid(format!(
+                "{} bytes, more than a cursor can be ({limit})",
                 self.0.len(),
-                crate::ops::query::MAX_CURSOR_LEN
             )));
         }
         let (payload, signature) = match self.0.split_once('.') {
@@ -164,11 +268,7 @@ impl Cursor {
         if content.q != format!("{:016x}", fingerprint.0) {
             return Err(Error::CursorMismatch);
         }
-        Ok(content
-            .k
-            .into_iter()
-            .map(|(name, text)| (name, AttributeValue::S(text)))
-            .collect())
+        Ok(content)
     }
 
     /// The cursor's text.

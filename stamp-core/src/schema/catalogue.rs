@@ -535,9 +535,27 @@ impl TableDefinition {
         for index in entity.indexes {
             let mut keys = vec![&index.partition_key];
             keys.extend(index.sort_key.as_ref());
+            // A sharded index: the fan-out, one request per shard.
+            let operation = match index.shards {
+                Some(shards) => format!(
+                    "Query ×{shards} (one per shard, `{}0` to `{}{}`, merged in sort-key order)",
+                    index
+                        .partition_key
+                        .template
+                        .source
+                        .trim_end_matches("<shard>"),
+                    index
+                        .partition_key
+                        .template
+                        .source
+                        .trim_end_matches("<shard>"),
+                    shards - 1
+                ),
+                None => "Query".to_owned(),
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | Query | {} | {} | {} | {} | {} |",
+                "| {} | {} | {operation} | {} | {} | {} | {} | {} |",
                 code(&format!(
                     "{name}::query_gsi{}({})",
                     index.number,

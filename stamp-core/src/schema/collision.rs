@@ -58,6 +58,24 @@ impl Automaton {
                         current = next;
                     }
                 }
+                Segment::Shard(count) => {
+                    // Exactly the shard numbers, in decimal.
+                    let end = automaton.state();
+                    for shard in 0..*count {
+                        let digits: Vec<char> = shard.to_string().chars().collect();
+                        let mut at = current;
+                        for (position, &digit) in digits.iter().enumerate() {
+                            let next = if position + 1 == digits.len() {
+                                end
+                            } else {
+                                automaton.state()
+                            };
+                            automaton.transitions[at].push((Label::Char(digit), next));
+                            at = next;
+                        }
+                    }
+                    current = end;
+                }
                 Segment::Field(_) => {
                     // One unit into the field, then any number of further units.
                     let inside = automaton.state();

@@ -39,6 +39,7 @@ impl TableDefinition {
                         .expect("an example encoding is not empty"),
                     None => builder.literal(&format!("<{name}>")),
                 },
+                Segment::Shard(_) => builder.shard(0),
             }
         }
         builder.finish()

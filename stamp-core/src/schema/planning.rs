@@ -100,9 +100,13 @@ pub struct PartitionLoad {
     pub values: f64,
     /// Whether `values` was stated ([`Workload::spread`]) or taken as one.
     pub stated: bool,
-    /// Read units per second per value.
+    /// The shards of each value: the index's `shards = N` for a sharded
+    /// GSI's template (`STATUS#<status>#<shard>`), else 1. Writes divide
+    /// over them; a query page reads every shard, so reads do not.
+    pub shards: u16,
+    /// Read units per second per partition key value (per shard).
     pub read_units: f64,
-    /// Write units per second per value.
+    /// Write units per second per partition key value (per shard).
     pub write_units: f64,
 }
 
@@ -113,10 +117,13 @@ impl PartitionLoad {
     }
 
     /// The shards (write sharding: partition key values per value) that
-    /// keep each under the limits: 1 when it is not hot.
+    /// keep each under the write limit, counting the writes of all
+    /// [`shards`](Self::shards) together: 1 when one partition serves
+    /// them. (Sharding spreads writes; a read hot on its own needs caching
+    /// or another key, which [`hot`](Self::hot) still shows.)
     pub fn shards_needed(&self) -> u32 {
         let reads = (self.read_units / PARTITION_READ_UNITS).ceil();
-        let writes = (self.write_units / PARTITION_WRITE_UNITS).ceil();
+        let writes = (self.write_units * f64::from(self.shards) / PARTITION_WRITE_UNITS).ceil();
         reads.max(writes).max(1.0) as u32
     }
 }
@@ -142,7 +149,7 @@ impl TableDefinition {
             let Some(cost) = capacity.iter().find(|c| c.entity == load.entity) else {
                 continue;
             };
-            for (index, template, reads, writes) in charges(entity, cost, load.request) {
+            for (index, template, reads, writes, shards) in charges(entity, cost, load.request) {
                 let (values, stated) = match workload.spread.get(template) {
                     Some(values) => (*values, true),
                     None => (1.0, false),
@@ -158,6 +165,7 @@ impl TableDefinition {
                             template,
                             values,
                             stated,
+                            shards,
                             read_units: 0.0,
                             write_units: 0.0,
                         });
@@ -165,7 +173,7 @@ impl TableDefinition {
                     }
                 };
                 entry.read_units += load.per_second * reads / values;
-                entry.write_units += load.per_second * writes / values;
+                entry.write_units += load.per_second * writes / values / f64::from(shards);
             }
         }
         plan.sort_by(|a, b| {
@@ -186,9 +194,9 @@ impl TableDefinition {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "| index | partition key | values | RCU/s per value | WCU/s per value | hot | shards needed |"
+            "| index | partition key | values | shards | RCU/s per partition | WCU/s per partition | hot | shards needed |"
         );
-        let _ = writeln!(out, "|---|---|---|---|---|---|---|");
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
         for entry in self.plan(workload)? {
             let values = if entry.stated {
                 format!("{}", entry.values)
@@ -197,10 +205,11 @@ impl TableDefinition {
             };
             let _ = writeln!(
                 out,
-                "| {} | `{}` | {} | {} | {} | {} | {} |",
+                "| {} | `{}` | {} | {} | {} | {} | {} | {} |",
                 entry.index,
                 entry.template,
                 values,
+                entry.shards,
                 round(entry.read_units),
                 round(entry.write_units),
                 if entry.hot() { "**yes**" } else { "no" },
@@ -216,33 +225,39 @@ fn round(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// The `(index, partition template, read units, write units)` one request
-/// charges.
+/// The `(index, partition template, read units, write units, shards)` one
+/// request charges.
 fn charges(
     entity: &crate::EntitySchema,
     cost: &EntityCapacity,
     request: Access,
-) -> Vec<(&'static str, &'static str, f64, f64)> {
+) -> Vec<(&'static str, &'static str, f64, f64, u16)> {
     let table = ("table", entity.partition_key.template.source);
     let index_template = |name: &str| {
         entity
             .indexes
             .iter()
             .find(|index| index.name == name)
-            .map(|index| (index.name, index.partition_key.template.source))
+            .map(|index| {
+                (
+                    index.name,
+                    index.partition_key.template.source,
+                    index.shards.unwrap_or(1),
+                )
+            })
     };
     let writes = |units: &super::WriteUnits| {
-        let mut out = vec![(table.0, table.1, 0.0, units.table)];
+        let mut out = vec![(table.0, table.1, 0.0, units.table, 1)];
         for (name, units) in &units.indexes {
-            if let Some((index, template)) = index_template(name) {
-                out.push((index, template, 0.0, *units));
+            if let Some((index, template, shards)) = index_template(name) {
+                out.push((index, template, 0.0, *units, shards));
             }
         }
         out
     };
     match request {
-        Access::Get => vec![(table.0, table.1, cost.get.eventual, 0.0)],
-        Access::QueryPage(0) => vec![(table.0, table.1, cost.query_page.eventual, 0.0)],
+        Access::Get => vec![(table.0, table.1, cost.get.eventual, 0.0, 1)],
+        Access::QueryPage(0) => vec![(table.0, table.1, cost.query_page.eventual, 0.0, 1)],
         Access::QueryPage(number) => entity
             .index(number)
             .and_then(|index| {
@@ -256,6 +271,7 @@ fn charges(
                     index.partition_key.template.source,
                     units,
                     0.0,
+                    index.shards.unwrap_or(1),
                 )])
             })
             .unwrap_or_default(),

@@ -7,6 +7,7 @@ use syn::{Attribute, DeriveInput, Expr, Ident, LitStr};
 use crate::ast::attr::{self, Attr, read_template, string};
 use crate::ast::{Container, Index, LocalIndex, Name, Previous, Template, field, serde};
 use crate::ctxt::Ctxt;
+use crate::template::Piece;
 
 /// The options of `#[stamp(…)]` on the struct.
 struct StampOptions {
@@ -233,7 +234,7 @@ fn read_index(
         let pk = read_template(cx, struct_name, literal.clone(), format!("#[gsi{number}]"));
         (Some(pk), None, IndexOptions::default())
     } else if let syn::Meta::List(_) = &attribute.meta {
-        let (templates, options) = match read_index_list(cx, struct_name, attribute, number) {
+        let (templates, mut options) = match read_index_list(cx, struct_name, attribute, number) {
             Ok(read) => read,
             Err(error) => {
                 cx.syn_error(error);
@@ -249,7 +250,20 @@ fn read_index(
                 format!("`{which}` is given twice in `#[gsi{number}(…)]` of `{struct_name}`")
             });
         }
-        (pk.get(), sk.get(), options)
+        let mut pk = pk.get();
+        let mut sk = sk.get();
+        if let Some((count, literal)) = std::mem::take(&mut options.shards).get() {
+            mark_shard(
+                cx,
+                struct_name,
+                number,
+                count,
+                &literal,
+                pk.as_mut(),
+                sk.as_mut(),
+            );
+        }
+        (pk, sk, options)
     } else {
         cx.error_spanned_by(
             attribute,
@@ -279,12 +293,77 @@ fn read_index(
     })
 }
 
+/// The largest `shards = N` (stamp-core's `MAX_SHARDS`).
+const MAX_SHARDS: u16 = 32;
+
+/// Turns the `<shard>` that ends the partition key template of a sharded
+/// index into the shard piece, and reports a shard count out of range, a
+/// template that does not end in `<shard>` and a `<shard>` elsewhere (whose
+/// template is then dropped, as after a syntax error, so that it is not
+/// reported again as an unknown field).
+fn mark_shard(
+    cx: &mut Ctxt,
+    struct_name: &Ident,
+    number: u32,
+    count: u16,
+    literal: &syn::LitInt,
+    pk: Option<&mut Template>,
+    sk: Option<&mut Template>,
+) {
+    if !(2..=MAX_SHARDS).contains(&count) {
+        cx.error_spanned_by(
+            literal,
+            format!(
+                "`shards = {count}` in `#[gsi{number}(…)]` of `{struct_name}` is out of range: give 2 to {MAX_SHARDS} (each page of a query sends one request per shard)"
+            ),
+        );
+    }
+    let is_shard = |piece: &Piece| matches!(piece, Piece::Field(name) if name == "shard");
+    if let Some(sk) = sk
+        && sk.pieces.iter().flatten().any(is_shard)
+    {
+        cx.error_spanned_by(
+            &sk.literal,
+            format!(
+                "`<shard>` is in the sort key template of `#[gsi{number}(…)]` of `{struct_name}`: the shard ends the partition key, like `pk = \"STATUS#<status>#<shard>\"`"
+            ),
+        );
+        sk.pieces = None;
+    }
+    let Some(pk) = pk else { return };
+    let source = pk.literal.value();
+    let Some(pieces) = pk.pieces.as_mut() else {
+        return;
+    };
+    let last = pieces.len() - 1;
+    if pieces[..last].iter().any(is_shard) {
+        cx.error_spanned_by(
+            &pk.literal,
+            format!(
+                "`<shard>` is not at the end of the partition key template `{source}` of `#[gsi{number}(…)]` of `{struct_name}`: the shard ends it, like `STATUS#<status>#<shard>`"
+            ),
+        );
+        pk.pieces = None;
+    } else if is_shard(&pieces[last]) {
+        pieces[last] = Piece::Shard(count);
+    } else {
+        cx.error_spanned_by(
+            &pk.literal,
+            format!(
+                "`#[gsi{number}(…)]` of `{struct_name}` has `shards = {count}`, but its partition key template `{source}` does not end in the shard placeholder: write it like `{source}#<shard>`"
+            ),
+        );
+    }
+}
+
 /// The options of `#[gsiN(…)]` other than its templates.
 #[derive(Default)]
 struct IndexOptions {
     index_name: Attr<String>,
     pk_attribute: Attr<Name>,
     sk_attribute: Attr<Name>,
+    /// `shards = N`, with its literal for spans.
+    shards: Attr<(u16, syn::LitInt)>,
 }
 
 /// The templates (in order, repeats included) and the options of
@@ -306,6 +385,14 @@ fn read_index_list(
             templates.push(("sk", string(&meta)?));
         } else if meta.path.is_ident("index_name") {
             options.index_name.set(cx, &meta.path, string(&meta)?.value(), twice);
+        } else if meta.path.is_ident("shards") {
+            let literal: syn::LitInt = meta.value()?.parse().map_err(|_| {
+                meta.error(format!(
+                    "`shards` in `#[gsi{number}(…)]` of `{struct_name}` takes a number of shards, like `shards = 8`"
+                ))
+            })?;
+            let count = literal.base10_parse::<u16>().unwrap_or(0);
+            options.shards.set(cx, &meta.path, (count, literal), twice);
         } else if let Some(slot) = [
             ("pk_attribute", &mut options.pk_attribute),
             ("sk_attribute", &mut options.sk_attribute),
@@ -317,7 +404,7 @@ fn read_index_list(
         } else {
             let option = attr::option_name(&meta);
             return Err(meta.error(format!(
-                "unknown option `{option}` in `#[gsi{number}(…)]` of `{struct_name}`; options are: pk, sk, index_name, pk_attribute, sk_attribute"
+                "unknown option `{option}` in `#[gsi{number}(…)]` of `{struct_name}`; options are: pk, sk, index_name, pk_attribute, sk_attribute, shards"
             )));
         }
         Ok(())

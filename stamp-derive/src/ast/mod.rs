@@ -95,7 +95,7 @@ impl Template {
             .flatten()
             .filter_map(|piece| match piece {
                 Piece::Field(name) => Some(name.as_str()),
-                Piece::Literal(_) => None,
+                Piece::Literal(_) | Piece::Shard(_) => None,
             })
     }
 }

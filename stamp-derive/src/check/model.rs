@@ -40,6 +40,8 @@ pub struct Key<'a> {
 pub enum Segment<'a> {
     Literal(&'a str),
     Field(&'a Field<'a>),
+    /// `<shard>` of a sharded GSI, with the shard count.
+    Shard(u16),
 }
 
 /// One checked `#[gsiN…]`.
@@ -75,6 +77,7 @@ impl<'a> Key<'a> {
             .map(|piece| match piece {
                 Piece::Literal(text) => Some(Segment::Literal(text)),
                 Piece::Field(name) => container.field(name).map(Segment::Field),
+                Piece::Shard(count) => Some(Segment::Shard(*count)),
             })
             .collect::<Option<_>>()?;
         Some(Key { template, segments })
@@ -89,8 +92,16 @@ impl<'a> Key<'a> {
     pub fn fields(&self) -> impl Iterator<Item = &'a Field<'a>> + '_ {
         self.segments.iter().filter_map(|segment| match segment {
             Segment::Field(field) => Some(*field),
-            Segment::Literal(_) => None,
+            Segment::Literal(_) | Segment::Shard(_) => None,
         })
+    }
+
+    /// The shard count when the template ends in `<shard>`.
+    pub fn shards(&self) -> Option<u16> {
+        match self.segments.last() {
+            Some(Segment::Shard(count)) => Some(*count),
+            _ => None,
+        }
     }
 }
 

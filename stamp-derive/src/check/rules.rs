@@ -281,10 +281,15 @@ fn check_template(
                 .iter()
                 .map(|field| field.name.as_str())
                 .collect();
+            let hint = if name == "shard" {
+                "; `<shard>` is the shard placeholder that ends the partition key of a sharded GSI, given with `shards = N`: `#[gsi1(pk = \"STATUS#<status>#<shard>\", sk = \"<updated_at>\", shards = 8)]`"
+            } else {
+                ""
+            };
             cx.error_spanned_by(
                 &template.literal,
                 format!(
-                    "unknown field `{name}` in key template `{source}` (`{label}` of `{ident}`); fields are: {}",
+                    "unknown field `{name}` in key template `{source}` (`{label}` of `{ident}`); fields are: {}{hint}",
                     fields.join(", ")
                 ),
             );

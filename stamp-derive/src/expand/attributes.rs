@@ -114,8 +114,29 @@ fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePla
         }
     });
     let build = build_key(model, key, &place);
+    // A sharded index: the shard follows from the primary key, which the
+    // update knows.
+    let shard = key.shards().map(|count| {
+        let (pk, sk) = (
+            &model.container.pk_attribute.value,
+            &model.container.sk_attribute.value,
+        );
+        quote! {
+            let __shard = match (__values.get(#pk), __values.get(#sk)) {
+                (
+                    ::core::option::Option::Some(#krate::__private::AttributeValue::S(__pk)),
+                    ::core::option::Option::Some(#krate::__private::AttributeValue::S(__sk)),
+                ) => #krate::shard_of(__pk, __sk, #count),
+                _ => return ::core::result::Result::Err(#krate::Error::InvalidUpdate {
+                    entity: __schema.type_name,
+                    reason: ::std::string::String::from("the shard of a sharded index follows from the primary key, which the update was not given"),
+                }),
+            };
+        }
+    });
     quote! {
         #attribute => {
+            #shard
             #(#bindings)*
             ::core::result::Result::Ok(::core::option::Option::Some(#build))
         }

@@ -37,6 +37,13 @@ pub fn entity_impl(model: &Model) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(position, index)| local_index_attributes(model, position, index));
+    let shards = model.indexes.iter().filter_map(|index| {
+        let count = index.pk.shards()?;
+        let local = format_ident!("__shard_{}", index.number);
+        Some(quote! {
+            let #local = #krate::shard_of(&__partition_key, &__sort_key, #count);
+        })
+    });
     let version_function = model.version.map(|Stored { field, .. }| {
         let ident = field.ident;
         let ty = field.ty;
@@ -77,6 +84,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
             ) -> ::core::result::Result<#krate::Item, #krate::Error> {
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let (__partition_key, __sort_key) = <Self as #krate::Entity>::primary_key(self)?.into_parts();
+                #(#shards)*
                 #encode_fields
                 let _ = &__time;
                 #(#stamps)*
@@ -205,8 +213,16 @@ fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
         &input_name(model, &format!("Gsi{}Key", index.number)),
         values.collect(),
     );
+    let shard = index.pk.shards().map(|_| {
+        let local = format_ident!("__shard_{}", index.number);
+        if arguments.is_empty() {
+            quote!(#local)
+        } else {
+            quote!(, #local)
+        }
+    });
     let insert = quote! {
-        let (__partition_key, __sort_key) = Self::#function(#arguments)?.into_parts();
+        let (__partition_key, __sort_key) = Self::#function(#arguments #shard)?.into_parts();
         #krate::__private::insert_string(&mut __item, #pk_name, __partition_key);
         if let ::core::option::Option::Some(__sort_key) = __sort_key {
             #krate::__private::insert_string(&mut __item, #sk_name, __sort_key);

@@ -77,6 +77,7 @@ pub fn key_template_tokens(krate: &syn::Path, key: &Key) -> TokenStream {
             let name = &field.name;
             quote!(#krate::Segment::Field(#name))
         }
+        Segment::Shard(count) => quote!(#krate::Segment::Shard(#count)),
     });
     quote! {
         #krate::KeyTemplate {
@@ -107,6 +108,11 @@ pub fn build_key_from(model: &Model, segments: &[Segment], place: &TemplatePlace
     for segment in segments {
         match segment {
             Segment::Literal(text) => steps.push(quote!(__builder.literal(#text);)),
+            // The shard number, from the local `__shard` of the caller.
+            Segment::Shard(_) => {
+                capacity.push(quote!(2));
+                steps.push(quote!(__builder.shard(__shard);));
+            }
             Segment::Field(field) => {
                 let ident = field.ident;
                 let name = &field.name;
@@ -354,6 +360,27 @@ pub fn index_key_function(
         &index.pk,
         &TemplatePlace::IndexPartitionKey(position),
     );
+    let (shard_parameter, shard_check, shard_doc) = match index.pk.shards() {
+        Some(count) => (
+            Some(quote!(shard: u16)),
+            quote! {
+                let __shard = shard;
+                if __shard >= #count {
+                    return ::core::result::Result::Err(#krate::Error::InvalidShard {
+                        entity: <Self as #krate::Entity>::SCHEMA.type_name,
+                        index: <Self as #krate::Entity>::SCHEMA.indexes[#position].name,
+                        shard: __shard,
+                        shards: #count,
+                    });
+                }
+            },
+            format!(
+                "\n\nThe index is sharded over {count} partition keys: `shard` (0 to {}) is the item's shard, `stamp::shard_of(PK, SK, {count})` of its primary key; `Error::InvalidShard` for another.",
+                count - 1,
+            ),
+        ),
+        None => (None, quote!(), String::new()),
+    };
     let build_sk = match &index.sk {
         Some(key) => {
             let build = build_key(model, key, &TemplatePlace::IndexSortKey(position));
@@ -362,16 +389,18 @@ pub fn index_key_function(
         None => quote!(::core::option::Option::None),
     };
     let doc = format!(
-        "Builds the key of a `{}` in index `{}`: `{}` = `{}`{}.\n\n{KEY_ERRORS}",
+        "Builds the key of a `{}` in index `{}`: `{}` = `{}`{}.{shard_doc}\n\n{KEY_ERRORS}",
         model.ident,
         index.index.name,
         index.index.pk_attribute.value,
         index.pk.source(),
         index.sort_key_text(|attribute, source| format!(", `{attribute}` = `{source}`")),
     );
+    let parameters = parameters.iter().chain(shard_parameter.as_ref());
     let function = quote! {
         #[doc = #doc]
         pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::IndexKey<Self>, #krate::Error> {
+            #shard_check
             #unpack
             let __schema = <Self as #krate::Entity>::SCHEMA;
             let __partition_key = #build_pk;

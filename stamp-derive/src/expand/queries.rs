@@ -121,7 +121,12 @@ fn query_function(
         ..
     } = key_inputs(model, &distinct_fields(&[pk]), input, "the partition key");
     definitions.extend(definition);
-    let build = build_key(model, pk, &place);
+    // A sharded index: the text before the shard, which the query completes
+    // with each shard number.
+    let build = match pk.shards() {
+        Some(_) => build_key_from(model, &pk.segments[..pk.segments.len() - 1], &place),
+        None => build_key(model, pk, &place),
+    };
     quote! {
         #[doc = #doc]
         pub fn #function(#(#parameters),*) -> #krate::Query<Self, #number> {
@@ -245,7 +250,7 @@ fn sort_key_prefixes(
             .iter()
             .filter_map(|segment| match segment {
                 Segment::Field(field) => Some(*field),
-                Segment::Literal(_) => None,
+                Segment::Literal(_) | Segment::Shard(_) => None,
             })
             .collect();
         let types: Vec<TokenStream> = fields

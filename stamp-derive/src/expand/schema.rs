@@ -88,12 +88,17 @@ pub fn schema(model: &Model) -> TokenStream {
             }
             None => quote!(::core::option::Option::None),
         };
+        let shards = match index.pk.shards() {
+            Some(count) => quote!(::core::option::Option::Some(#count)),
+            None => quote!(::core::option::Option::None),
+        };
         quote! {
             #krate::IndexSchema {
                 number: #number,
                 name: #name,
                 partition_key: #krate::KeyAttribute { name: #index_pk, template: #index_pk_template },
                 sort_key: #sort_key,
+                shards: #shards,
             }
         }
     });

@@ -19,6 +19,7 @@ use crate::{
 mod plan;
 mod range;
 mod send;
+mod shards;
 
 pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use send::Page;
@@ -90,7 +91,7 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The GSI queried, `None` for the table or an LSI.
-    fn index() -> Option<&'static IndexSchema> {
+    pub(super) fn index() -> Option<&'static IndexSchema> {
         (INDEX != 0 && INDEX <= LOCAL_INDEX_BASE).then(|| {
             E::SCHEMA
                 .index(INDEX)
@@ -109,13 +110,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     }
 
     /// The name of the index queried (GSI or LSI), `None` for the table.
-    fn index_name() -> Option<&'static str> {
+    pub(super) fn index_name() -> Option<&'static str> {
         Self::index()
             .map(|index| index.name)
             .or_else(|| Self::local_index().map(|index| index.name))
     }
 
-    fn key_attributes() -> (
+    pub(super) fn key_attributes() -> (
         &'static str,
         Option<&'static KeyTemplate>,
         Option<&'static str>,

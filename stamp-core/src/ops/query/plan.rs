@@ -18,6 +18,8 @@ pub(super) struct Plan {
     pub(super) signing: Option<CursorKey>,
     /// An item with this sort key is not a result (see `sort_key_condition`).
     pub(super) excluded_sort_key: Option<(&'static str, String)>,
+    /// The sort keys the key condition admits, which a cursor's must be.
+    pub(super) accept: SortAccept,
 }
 
 impl Plan {
@@ -51,8 +53,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// condition admits. (Its keys need not be the entity's: DynamoDB's
     /// `LastEvaluatedKey` may be an item of another type that the type
     /// scope filtered out.)
-    fn check_start(
-        &self,
+    pub(super) fn check_start(
         key: &Item,
         partition_attribute: &str,
         partition_key: &str,
@@ -90,7 +91,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// Checks the options and renders the request, without a network.
     /// `signing` is the table's cursor key: it checks the cursor given to
-    /// [`after`](Self::after) and signs the cursors of the response.
+    /// [`after`](Self::after) and signs the cursors of the response. (A
+    /// sharded query plans each shard with [`render`](Self::render).)
     pub(super) fn plan(
         &self,
         table_name: &str,
@@ -99,6 +101,35 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         limit: Option<u32>,
     ) -> Result<Plan, Error> {
         let partition_key = self.partition_key.as_ref().map_err(Clone::clone)?;
+        let mut plan = self.render(table_name, signing, count_only, limit, partition_key, None)?;
+        if let Some(cursor) = &self.start {
+            let key = cursor.decode(&plan.fingerprint, signing)?;
+            let (partition_attribute, _, sort_attribute) = Self::key_attributes();
+            Self::check_start(
+                &key,
+                partition_attribute,
+                partition_key,
+                sort_attribute,
+                &plan.accept,
+            )?;
+            plan.input.exclusive_start_key = Some(key);
+        }
+        Ok(plan)
+    }
+
+    /// The request on partition `partition_key`, without a start key: the
+    /// checks of the options, the expressions, and the fingerprint (the
+    /// `fingerprint` given, the same for every shard of a sharded query, or
+    /// the request's own).
+    pub(super) fn render(
+        &self,
+        table_name: &str,
+        signing: Option<&CursorKey>,
+        count_only: bool,
+        limit: Option<u32>,
+        partition_key: &str,
+        fingerprint: Option<Fingerprint>,
+    ) -> Result<Plan, Error> {
         let sort = self.sort.as_ref().map_err(Clone::clone)?;
         let index = Self::index();
         if let (true, Some(index)) = (self.consistent_read, index) {
@@ -114,7 +145,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let mut key_condition = format!(
             "{} = {}",
             placeholders.name(partition_attribute),
-            placeholders.add_value(AttributeValue::S(partition_key.clone()))
+            placeholders.add_value(AttributeValue::S(partition_key.to_owned()))
         );
         let mut excluded_sort_key = None;
         let mut accept = SortAccept::Any;
@@ -133,7 +164,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 key_condition.push_str(&text);
             }
         }
-        let fingerprint = self.fingerprint(table_name, &key_condition, &placeholders);
+        let fingerprint = fingerprint
+            .unwrap_or_else(|| self.fingerprint(table_name, &key_condition, &placeholders));
         let filter = self.filter_expression(&mut placeholders)?;
         let count_by_projection = count_only && excluded_sort_key.is_some();
         let projection = if count_by_projection {
@@ -143,21 +175,6 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         } else {
             self.projection_names(&mut placeholders)
         };
-        let start = self
-            .start
-            .as_ref()
-            .map(|cursor| {
-                let key = cursor.decode(&fingerprint, signing)?;
-                self.check_start(
-                    &key,
-                    partition_attribute,
-                    partition_key,
-                    sort_attribute,
-                    &accept,
-                )?;
-                Ok::<_, Error>(key)
-            })
-            .transpose()?;
         check_expression_length("key condition", &key_condition)?;
         if let Some(filter) = &filter {
             check_expression_length("filter", filter)?;
@@ -178,7 +195,6 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             .set_limit(limit.map(|limit| limit.min(i32::MAX as u32) as i32))
             .set_consistent_read(self.consistent_read.then_some(true))
             .set_select((count_only && !count_by_projection).then_some(Select::Count))
-            .set_exclusive_start_key(start)
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .build()
             .expect("QueryInput has no required fields");
@@ -188,12 +204,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             signing: signing.cloned(),
             excluded_sort_key: excluded_sort_key
                 .map(|key| (sort_attribute.expect("a sort key was excluded"), key)),
+            accept,
         })
     }
 
     /// The fingerprint of the query a cursor belongs to: the table, the
     /// index, the key condition with its values, and the order.
-    fn fingerprint(
+    pub(super) fn fingerprint(
         &self,
         table_name: &str,
         key_condition: &str,

@@ -39,14 +39,45 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// # Errors
     ///
     /// The errors [`send`](Self::send) finds before sending.
+    ///
+    /// A query on a sharded index sends one request per shard:
+    /// [`requests`](Self::requests) gives them, and this returns
+    /// [`Error::InvalidQuery`].
     pub fn request(&self, table_name: &str) -> Result<QueryInput, Error> {
+        if let Some(shards) = Self::shards() {
+            return Err(Error::InvalidQuery {
+                reason: format!(
+                    "a query on a sharded index sends one request per shard ({shards}); `requests` gives them"
+                ),
+            });
+        }
         Ok(self
             .plan(table_name, None, false, self.request_limit(self.max_items))?
             .input)
     }
 
+    /// The requests the first page sends, without a network: one `Query`,
+    /// or on a sharded index one per shard, in shard order (leaving out
+    /// the shards that the cursor of [`after`](Self::after) has finished).
+    ///
+    /// # Errors
+    ///
+    /// The errors [`send`](Self::send) finds before sending.
+    pub fn requests(&self, table_name: &str) -> Result<Vec<QueryInput>, Error> {
+        match Self::shards() {
+            Some(_) => self.sharded_inputs(table_name),
+            None => Ok(vec![self.request(table_name)?]),
+        }
+    }
+
     /// Sends one `Query` request and returns its page, truncated to
     /// [`max_items`](Self::max_items).
+    ///
+    /// On a sharded index (`shards = N`) it sends one `Query` per shard,
+    /// together, and merges their items in sort-key order: the items of
+    /// the pages are those of the same query on an unsharded index, in the
+    /// same order (ties between shards by shard number); see
+    /// `ops/query/shards.rs` for the rule of a page.
     ///
     /// # Errors
     ///
@@ -55,6 +86,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// [`Error::InvalidCursor`] or [`Error::CursorMismatch`]. After:
     /// [`Error::DynamoDb`], and the errors of decoding an item.
     pub async fn send(&self, table: &Table) -> Result<Page<O>, Error> {
+        if Self::shards().is_some() {
+            return self.send_sharded(table).await;
+        }
         let plan = self.plan(
             table.name(),
             table.cursor_key(),
@@ -130,16 +164,39 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             cursor: Option<Cursor>,
             remaining: Option<usize>,
             done: bool,
+            /// A sharded query's positions after the first page.
+            positions: Option<Vec<crate::ops::cursor::ShardStart>>,
         }
         let state = State {
             cursor: self.start.clone(),
             remaining: self.max_items,
             query: self,
             done: false,
+            positions: None,
         };
         stream::try_unfold(state, move |mut state| async move {
             if state.done || state.remaining == Some(0) {
                 return Ok(None);
+            }
+            if Self::shards().is_some() {
+                let (page, _) = state
+                    .query
+                    .merged_page(table, state.positions.take(), state.remaining)
+                    .await?;
+                if let Some(remaining) = state.remaining.as_mut() {
+                    *remaining -= page.items.len();
+                }
+                state.done = page
+                    .positions
+                    .iter()
+                    .all(|position| *position == crate::ops::cursor::ShardStart::Done);
+                state.positions = Some(page.positions);
+                let items = page
+                    .items
+                    .into_iter()
+                    .map(state.query.decode)
+                    .collect::<Result<Vec<O>, Error>>()?;
+                return Ok(Some((stream::iter(items.into_iter().map(Ok)), state)));
             }
             state.query.start = state.cursor.take();
             let limit = state.query.request_limit(state.remaining);
@@ -168,39 +225,51 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// The errors of [`send`](Self::send).
     pub async fn count(&self, table: &Table) -> Result<u64, Error> {
-        let mut total = 0;
+        if Self::shards().is_some() {
+            return self.count_sharded(table).await;
+        }
         // The first request's start is the checked cursor of `after`; the
         // next ones start at DynamoDB's own `LastEvaluatedKey`.
-        let mut plan = self.plan(table.name(), table.cursor_key(), true, self.limit)?;
-        loop {
-            let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
-            total += if plan.excluded_sort_key.is_some() {
-                response
-                    .items
-                    .iter()
-                    .filter(|item| !plan.excludes(item))
-                    .count() as u64
-            } else {
-                response.count as u64
-            };
-            match response.last_evaluated_key {
-                Some(key) => plan.input.exclusive_start_key = Some(key),
-                None => return Ok(total),
-            }
+        let plan = self.plan(table.name(), table.cursor_key(), true, self.limit)?;
+        count_from::<E>(table, plan, Self::index_name()).await
+    }
+}
+
+/// The items `plan` counts, from its start to the end of its range.
+pub(super) async fn count_from<E: Entity>(
+    table: &Table,
+    mut plan: Plan,
+    index: Option<&'static str>,
+) -> Result<u64, Error> {
+    let mut total = 0;
+    loop {
+        let response = execute::<E>(table, plan.input.clone(), index).await?;
+        total += if plan.excluded_sort_key.is_some() {
+            response
+                .items
+                .iter()
+                .filter(|item| !plan.excludes(item))
+                .count() as u64
+        } else {
+            response.count as u64
+        };
+        match response.last_evaluated_key {
+            Some(key) => plan.input.exclusive_start_key = Some(key),
+            None => return Ok(total),
         }
     }
 }
 
 /// The parts of a `Query` response Stamp reads.
-struct Response {
-    items: Vec<Item>,
-    last_evaluated_key: Option<HashMap<String, AttributeValue>>,
-    count: usize,
-    scanned_count: u32,
+pub(super) struct Response {
+    pub(super) items: Vec<Item>,
+    pub(super) last_evaluated_key: Option<HashMap<String, AttributeValue>>,
+    pub(super) count: usize,
+    pub(super) scanned_count: u32,
 }
 
 /// Sends one `Query` in a `stamp.request` span.
-async fn execute<E: Entity>(
+pub(super) async fn execute<E: Entity>(
     table: &Table,
     input: QueryInput,
     index: Option<&'static str>,

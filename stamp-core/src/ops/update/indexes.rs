@@ -6,14 +6,16 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::values::Action;
-use crate::{Entity, Error, Item};
+use crate::{Entity, Error, Item, PrimaryKey};
 
 /// The index attributes to set (with their values) and to remove.
 type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);
 
 /// The index attributes an update writes (`SET`, with their values) and
 /// removes, rebuilt from what it knows: the values it sets or removes, and
-/// `known` (the primary-key fields of `E::update(…)` and `given` values).
+/// `known` (the primary-key fields of `E::update(…)` and `given` values)
+/// and the primary key `key` (stored `PK` and `SK`, from which a sharded
+/// index's shard follows).
 ///
 /// For each index (GSI or LSI) that the update touches (it changes a field of one of its
 /// templates):
@@ -33,6 +35,7 @@ type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);
 pub(super) fn rebuild_indexes<E: Entity>(
     actions: &[Action],
     known_before: &Item,
+    key: &PrimaryKey<E>,
 ) -> Result<IndexChanges, Error> {
     let schema = E::SCHEMA;
     let invalid = |reason: String| Error::InvalidUpdate {
@@ -57,6 +60,12 @@ pub(super) fn rebuild_indexes<E: Entity>(
         }
     }
     let mut known = known_before.clone();
+    for (attribute, value) in [
+        (schema.partition_key.name, key.partition_key()),
+        (schema.sort_key.name, key.sort_key()),
+    ] {
+        known.insert(attribute.to_owned(), AttributeValue::S(value.to_owned()));
+    }
     known.extend(
         changed
             .iter()

@@ -39,7 +39,7 @@ impl<E: Entity> Update<E> {
     pub fn render(&self, now: DateTime<Utc>) -> Result<UpdateRequest, Error> {
         let key = self.key.as_ref().map_err(Clone::clone)?;
         let actions = self.checked_actions(now)?;
-        let (index_sets, index_removes) = rebuild_indexes::<E>(&actions, &self.known)?;
+        let (index_sets, index_removes) = rebuild_indexes::<E>(&actions, &self.known, key)?;
         let mut placeholders = Placeholders::default();
         let Clauses {
             mut sets,

@@ -1,0 +1,13 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::Item, Serialize, Deserialize)]
+#[pk = "TICKET#<id>"]
+#[sk = "TICKET"]
+#[gsi1(pk = "GROUP#<group>#<shard>", sk = "<rank>")]
+struct Ticket {
+    id: String,
+    group: String,
+    rank: u32,
+}
+
+fn main() {}
