@@ -509,3 +509,100 @@ async fn an_update_rewrites_the_index_key_in_its_shard() {
     assert_eq!(Ticket::query_gsi1("h").count(&table).await.unwrap(), 0);
     table.delete_table().await.unwrap();
 }
+
+/// `Ticket` as it was before its index went from 4 shards to 8.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TICKET#<id>"]
+#[sk = "TICKET"]
+#[gsi1(pk = "GROUP#<group>#<shard>", sk = "<rank>#<id>", shards = 4)]
+#[gsi2(pk = "GROUP#<group>", sk = "<rank>#<id>")]
+#[stamp(type_name = "Ticket")]
+struct TicketOnFourShards {
+    id: String,
+    group: Option<String>,
+    rank: u32,
+    amount: u32,
+}
+
+#[tokio::test]
+async fn changing_the_shard_count_is_a_migration() {
+    let table = common::fresh_table("shard-migration", &definition()).await;
+    let old: Vec<TicketOnFourShards> = (0..300)
+        .map(|id| {
+            let ticket = ticket("g", id, id % 13);
+            TicketOnFourShards {
+                id: ticket.id,
+                group: (id % 10 != 0).then(|| "g".to_owned()),
+                rank: ticket.rank,
+                amount: ticket.amount,
+            }
+        })
+        .collect();
+    BatchWrite::new().put_all(&old).send(&table).await.unwrap();
+    // Written on 4 shards, read on 8: the query still finds them all, as
+    // the 4 old partitions are among the 8 it reads, but an update would
+    // write most of them to another shard. (From 8 down to 4, a query
+    // would miss the items of shards 4 to 7 until the migration ends.)
+    let in_old_shards = |shard: u16| format!("GROUP#g#{shard}");
+    let stored: Vec<String> = table
+        .client()
+        .scan()
+        .table_name(table.name())
+        .send()
+        .await
+        .unwrap()
+        .items
+        .unwrap()
+        .iter()
+        .filter_map(|item| {
+            item.get("GSI1PK")
+                .map(|value| value.as_s().unwrap().clone())
+        })
+        .collect();
+    assert_eq!(stored.len(), 270);
+    assert!(
+        stored
+            .iter()
+            .all(|pk| (0..4).map(in_old_shards).any(|old| old == *pk))
+    );
+    assert_eq!(Ticket::query_gsi1("g").count(&table).await.unwrap(), 270);
+
+    let outcome = stamp::Migration::<Ticket>::new().run(&table).await.unwrap();
+    let in_index = old.iter().filter(|ticket| ticket.group.is_some()).count();
+    // Every item in the index moves shard unless both counts give the same
+    // one; the 30 out of the index are current already.
+    let moved = old
+        .iter()
+        .filter(|ticket| {
+            ticket.group.is_some() && {
+                let pk = format!("TICKET#{}", ticket.id);
+                stamp::shard_of(&pk, "TICKET", 4) != stamp::shard_of(&pk, "TICKET", 8)
+            }
+        })
+        .count() as u64;
+    assert_eq!(outcome.progress.migrated, moved);
+    assert_eq!(outcome.progress.already_current, 300 - moved);
+    assert_eq!(outcome.progress.skipped, 0);
+    assert_eq!(
+        Ticket::query_gsi1("g").count(&table).await.unwrap(),
+        in_index as u64
+    );
+    let sharded: Vec<Ticket> = Ticket::query_gsi1("g")
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
+    let unsharded: Vec<Ticket> = Ticket::query_gsi2("g")
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(sharded, unsharded);
+    assert_eq!(sharded.len(), in_index);
+
+    // Running it again changes nothing.
+    let again = stamp::Migration::<Ticket>::new().run(&table).await.unwrap();
+    assert_eq!(again.progress.migrated, 0);
+    assert_eq!(again.progress.already_current, 300);
+    table.delete_table().await.unwrap();
+}

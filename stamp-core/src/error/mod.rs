@@ -797,7 +797,8 @@ pub enum Error {
     },
 
     /// A key migration was asked of an entity that declares no previous key
-    /// format. Found before sending.
+    /// format and has no index to rebuild, so it has nothing to migrate.
+    /// Found before sending.
     #[error(
         "entity `{entity}` declares no previous key format to migrate from: add `#[stamp(previous(pk = \"…\", sk = \"…\"))]`"
     )]

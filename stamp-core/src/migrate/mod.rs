@@ -22,7 +22,18 @@
 //!
 //! The moved item keeps every attribute as stored (including attributes
 //! the struct does not know, the version and the time stamps); only the
-//! partition and sort key attributes change.
+//! partition and sort key attributes change, and the index attributes,
+//! which follow the entity's current index templates and the new key.
+//!
+//! The same run is an **index backfill**: an item at its current key whose
+//! index attributes differ from what the entity's templates give (the
+//! shard count of a sharded GSI changed, a GSI template changed, a GSI was
+//! added) is rewritten in place, by one put on condition that the item is
+//! unchanged. So changing `shards = 8` to `shards = 16` is: deploy the new
+//! count, then run `Migration::<E>::new().run(&table)`; until it finishes,
+//! a query of the index misses the items not yet rewritten. An entity
+//! without a previous key format can run it too; one with neither a
+//! previous format nor an index has nothing to migrate.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
@@ -97,7 +108,8 @@ impl<E> fmt::Debug for Migration<E> {
 pub struct MigrationProgress {
     /// Items of the entity read by the scan.
     pub scanned: u64,
-    /// Items moved from their previous key to their current one.
+    /// Items moved from their previous key to their current one, or whose
+    /// index attributes were rewritten in place to the current templates.
     pub migrated: u64,
     /// Items found already at their current key (moved before, or written
     /// in the current format), left alone.
@@ -261,7 +273,7 @@ impl<E: Entity> Migration<E> {
     pub async fn run(self, table: &Table) -> Result<MigrationOutcome, Error> {
         let started = Instant::now();
         let schema = E::SCHEMA;
-        if schema.previous_key.is_none() {
+        if schema.previous_key.is_none() && schema.indexes.is_empty() {
             return Err(Error::NoPreviousKeyFormat {
                 entity: schema.type_name,
             });

@@ -45,10 +45,14 @@ pub(super) struct Shared {
 
 /// What to do with one scanned item.
 pub(super) enum Plan {
-    /// It is at its current key.
+    /// It is at its current key, with its current index attributes.
     Current,
     /// Move it to this new key (partition key, sort key).
     Move(String, String),
+    /// It is at its current key, but its index attributes are not what the
+    /// entity's index templates give (a changed shard count or template, a
+    /// new index): rewrite them in place.
+    Reindex,
     /// Leave it, for this reason.
     Skip(String),
 }
@@ -203,7 +207,11 @@ impl<E: Entity> Running<'_, E> {
             Err(error) => return Plan::Skip(format!("its current key cannot be built: {error}")),
         };
         if current_pk == partition_key && current_sk == sort_key {
-            return Plan::Current;
+            return match index_attributes::<E>(&entity) {
+                Ok(expected) if same_index_attributes::<E>(item, &expected) => Plan::Current,
+                Ok(_) => Plan::Reindex,
+                Err(error) => Plan::Skip(format!("its index attributes cannot be built: {error}")),
+            };
         }
         match entity.previous_primary_key() {
             Ok(Some(previous))
@@ -235,7 +243,7 @@ impl<E: Entity> Running<'_, E> {
                 });
             self.report(shared, |progress| progress.skipped += 1);
         };
-        let (new_pk, new_sk) = match Self::plan(&item) {
+        let (new_key, in_place) = match Self::plan(&item) {
             Plan::Current => {
                 self.report(shared, |progress| progress.already_current += 1);
                 return Err(());
@@ -244,7 +252,8 @@ impl<E: Entity> Running<'_, E> {
                 skip(reason);
                 return Err(());
             }
-            Plan::Move(new_pk, new_sk) => (new_pk, new_sk),
+            Plan::Move(new_pk, new_sk) => (Some((new_pk, new_sk)), false),
+            Plan::Reindex => (None, true),
         };
         let unchanged = unchanged_condition(schema, &item);
         if unchanged.expression.len() > MAX_EXPRESSION_BYTES {
@@ -255,11 +264,28 @@ impl<E: Entity> Running<'_, E> {
             return Err(());
         }
         let mut new_item = item.clone();
-        new_item.insert(
-            schema.partition_key.name.to_owned(),
-            AttributeValue::S(new_pk),
-        );
-        new_item.insert(schema.sort_key.name.to_owned(), AttributeValue::S(new_sk));
+        if let Some((new_pk, new_sk)) = new_key {
+            new_item.insert(
+                schema.partition_key.name.to_owned(),
+                AttributeValue::S(new_pk),
+            );
+            new_item.insert(schema.sort_key.name.to_owned(), AttributeValue::S(new_sk));
+        }
+        // The index attributes follow the current templates and the new key
+        // (a sharded index's shard is a function of the primary key).
+        let expected = E::from_item(item.clone())
+            .and_then(|entity| index_attributes::<E>(&entity))
+            .map_err(|error| skip(format!("its index attributes cannot be built: {error}")))?;
+        for index in schema.indexes {
+            for name in std::iter::once(index.partition_key.name)
+                .chain(index.sort_key.as_ref().map(|key| key.name))
+            {
+                match expected.get(name) {
+                    Some(value) => new_item.insert(name.to_owned(), value.clone()),
+                    None => new_item.remove(name),
+                };
+            }
+        }
         // The put, the key and the condition's values, which repeat the item.
         let size = 2 * item_size(&item) + item_size(&old_key);
         Ok(Move {
@@ -268,6 +294,32 @@ impl<E: Entity> Running<'_, E> {
             new_item,
             unchanged,
             size,
+            in_place,
         })
     }
+}
+
+/// The index attributes `to_item` writes for `entity` (a sparse index's
+/// left out when it does not hold the item).
+fn index_attributes<E: Entity>(entity: &E) -> Result<Item, Error> {
+    let mut item = entity.to_item()?;
+    let names: Vec<&str> = E::SCHEMA
+        .indexes
+        .iter()
+        .flat_map(|index| {
+            std::iter::once(index.partition_key.name)
+                .chain(index.sort_key.as_ref().map(|key| key.name))
+        })
+        .collect();
+    item.retain(|name, _| names.contains(&name.as_str()));
+    Ok(item)
+}
+
+/// Whether `stored` has exactly the `expected` index attributes.
+fn same_index_attributes<E: Entity>(stored: &Item, expected: &Item) -> bool {
+    E::SCHEMA.indexes.iter().all(|index| {
+        std::iter::once(index.partition_key.name)
+            .chain(index.sort_key.as_ref().map(|key| key.name))
+            .all(|name| stored.get(name) == expected.get(name))
+    })
 }

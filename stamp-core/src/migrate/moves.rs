@@ -24,6 +24,9 @@ pub(super) struct Move {
     pub(super) unchanged: Placed,
     /// What it adds to a transaction's size, in bytes.
     pub(super) size: usize,
+    /// The key stays: only the index attributes are rewritten, by one put
+    /// on condition that the item is unchanged.
+    pub(super) in_place: bool,
 }
 
 impl<E: Entity> Running<'_, E> {
@@ -129,12 +132,17 @@ impl<E: Entity> Running<'_, E> {
                     return Ok(());
                 }
                 Sent::ConditionFailed => {
-                    // Look at both keys as of one moment to learn why.
+                    // Look at both keys as of one moment to learn why (one
+                    // key for a rewrite in place, which is then the new key).
                     let new_key = crate::item::check::key_of(schema, &mv.new_item);
-                    let (old_now, new_now) = self
-                        .read_both(&mv.old_key, &new_key)
-                        .await
-                        .map_err(failed)?;
+                    let (old_now, new_now) = if mv.in_place {
+                        let now = self.read_one(&mv.old_key).await.map_err(failed)?;
+                        (now, None)
+                    } else {
+                        self.read_both(&mv.old_key, &new_key)
+                            .await
+                            .map_err(failed)?
+                    };
                     match (old_now, new_now) {
                         (None, Some(_)) => {
                             // Moved already, by an earlier attempt whose answer was lost.
@@ -187,7 +195,22 @@ impl<E: Entity> Running<'_, E> {
         let schema = E::SCHEMA;
         let table = self.table.name();
         let mut request = self.table.client().transact_write_items();
+        let mut actions = 0;
         for mv in moves {
+            if mv.in_place {
+                let put = Put::builder()
+                    .table_name(table)
+                    .set_item(Some(mv.new_item.clone()))
+                    .condition_expression(mv.unchanged.expression.clone())
+                    .set_expression_attribute_names(mv.unchanged.placeholders.names())
+                    .set_expression_attribute_values(mv.unchanged.placeholders.values())
+                    .build()
+                    .expect("table, item and condition are set");
+                request = request.transact_items(TransactWriteItem::builder().put(put).build());
+                actions += 1;
+                continue;
+            }
+            actions += 2;
             let put = Put::builder()
                 .table_name(table)
                 .set_item(Some(mv.new_item.clone()))
@@ -212,7 +235,7 @@ impl<E: Entity> Running<'_, E> {
             table,
             schema.type_name,
             "",
-            Some(2 * moves.len()),
+            Some(actions),
         );
         let permit = shared.permits.acquire().await.expect("never closed");
         let result = request.send().instrument(span).await;
@@ -245,6 +268,29 @@ impl<E: Entity> Running<'_, E> {
                 }
             }
         }
+    }
+
+    /// The item at `key`, strongly consistent (`GetItem`).
+    async fn read_one(&self, key: &Item) -> Result<Option<Item>, Error> {
+        let table = self.table.name();
+        let output = self
+            .table
+            .client()
+            .get_item()
+            .table_name(table)
+            .set_key(Some(key.clone()))
+            .consistent_read(true)
+            .send()
+            .instrument(request_span(
+                "GetItem",
+                table,
+                E::SCHEMA.type_name,
+                "",
+                Some(1),
+            ))
+            .await
+            .map_err(|error| Error::dynamodb("GetItem", table, error))?;
+        Ok(output.item.filter(|item| !item.is_empty()))
     }
 
     /// Both keys' items as of one moment (`TransactGetItems`).
