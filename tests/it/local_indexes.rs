@@ -1097,3 +1097,54 @@ fn entities_of_the_test_model_convert_back() {
     assert!(item["LSI1SK"].as_s().unwrap().ends_with("#REFUND"));
     assert_eq!(Refund::from_item(item).unwrap(), refund);
 }
+
+/// The order as an earlier version wrote it: LSI1 keys with another
+/// prefix, and no LSI2.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[stamp(type_name = "Order")]
+#[pk = "CUST#<customer_id>"]
+#[sk = "ORDER#<order_id>"]
+#[lsi1(sk = "TOTAL#<total_cents>")]
+struct OrderBeforeLsiChange {
+    customer_id: String,
+    order_id: String,
+    total_cents: u32,
+    shipped_on: Option<NaiveDate>,
+    note: String,
+}
+
+#[tokio::test]
+async fn a_changed_lsi_template_is_backfilled_by_a_migration() {
+    let table = common::fresh_table("lsi-migration", &definition()).await;
+    let old: Vec<OrderBeforeLsiChange> = (0..20)
+        .map(|n| OrderBeforeLsiChange {
+            customer_id: "c-1".into(),
+            order_id: format!("o-{n:02}"),
+            total_cents: 100 * n,
+            shipped_on: (n % 2 == 0).then(|| day(1 + n % 28)),
+            note: String::new(),
+        })
+        .collect();
+    BatchWrite::new().put_all(&old).send(&table).await.unwrap();
+    // Under the old prefix, the current scope (`AMOUNT#`) finds nothing.
+    assert!(lsi1(&table, "c-1").await.is_empty());
+    let outcome = stamp::Migration::<Order>::new().run(&table).await.unwrap();
+    assert_eq!(outcome.progress.migrated, 20);
+    assert_eq!(outcome.progress.skipped, 0);
+    let by_total = lsi1(&table, "c-1").await;
+    assert_eq!(by_total.len(), 20);
+    assert!(
+        by_total
+            .windows(2)
+            .all(|pair| pair[0].total_cents < pair[1].total_cents)
+    );
+    let shipped: Vec<Order> = Order::query_lsi2("c-1")
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(shipped.len(), 10);
+    let again = stamp::Migration::<Order>::new().run(&table).await.unwrap();
+    assert_eq!(again.progress.migrated, 0);
+    assert_eq!(again.progress.already_current, 20);
+}
