@@ -183,7 +183,10 @@ pub async fn product_by_sku(
 }
 
 /// The `count` most recently updated orders in `status`, of all customers:
-/// one `Query` of the sparse GSI1, newest first.
+/// a page of the sparse GSI1, newest first. GSI1 is sharded over 16
+/// partition keys per status, so the page is one `Query` per shard, sent
+/// together and merged by `updated_at`: the same orders as one `Query` of
+/// an unsharded index.
 pub async fn newest_in_status(
     table: &Table,
     counter: &RequestCounter,
@@ -191,10 +194,19 @@ pub async fn newest_in_status(
     count: u32,
 ) -> Result<Run<Vec<Order>>, Error> {
     let query = Order::query_gsi1(&status).newest_first().limit(count);
-    let key_condition = readable(&query.request(table.name())?);
+    let requests = query.requests(table.name())?;
+    let (first, last) = (
+        readable(requests.first().expect("a query sends a request")),
+        readable(requests.last().expect("a query sends a request")),
+    );
+    let key_condition = if requests.len() == 1 {
+        first
+    } else {
+        format!("{} requests, merged: {first} … {last}", requests.len())
+    };
     measure(
         counter,
-        "the newest PENDING orders of all customers",
+        "the newest PENDING orders of all customers (16 shards)",
         key_condition,
         async { Ok(query.send(table).await?.items) },
     )

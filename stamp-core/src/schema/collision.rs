@@ -205,6 +205,34 @@ mod tests {
         assert_eq!(shared("PROFILE", "PRODUCT"), None);
     }
 
+    /// `template` with the shard placeholder of `shards` at the end.
+    fn sharded(source: &'static str, shards: u16) -> KeyTemplate {
+        let base = template(source);
+        let mut segments = base.segments.to_vec();
+        segments.push(Segment::Shard(shards));
+        KeyTemplate {
+            segments: segments.leak(),
+            ..base
+        }
+    }
+
+    #[test]
+    fn a_shard_is_one_of_its_decimal_numbers() {
+        let status = sharded("STATUS#<status>#", 16);
+        // A field cannot spell `#`, so `STATUS#<x>` never meets it.
+        assert_eq!(shared_key(&status, &template("STATUS#<x>")), None);
+        assert_eq!(
+            shared_key(&status, &template("STATUS#<x>#<y>")).as_deref(),
+            Some("STATUS#x#0")
+        );
+        assert_eq!(
+            shared_key(&status, &template("STATUS#<x>#15")).as_deref(),
+            Some("STATUS#x#15")
+        );
+        assert_eq!(shared_key(&status, &template("STATUS#<x>#16")), None);
+        assert_eq!(shared_key(&status, &template("STATUS#<x>#7a")), None);
+    }
+
     #[test]
     fn a_field_meets_any_literal_it_can_spell() {
         assert_eq!(shared("P<x>", "PROFILE").as_deref(), Some("PROFILE"));
