@@ -159,6 +159,29 @@ pub enum Error {
         shards: u16,
     },
 
+    /// A query of a GSI needs attributes that the index does not project
+    /// (`KEYS_ONLY`, or `INCLUDE` without them, as the table's definition
+    /// says, [`Table::with_definition`](crate::Table::with_definition)): a
+    /// GSI returns only its projected attributes, so the items could not be
+    /// decoded, or a filter (the entity's type scope included) would match
+    /// nothing. Read a [`Projection`](crate::Projection) of the projected
+    /// attributes, project more, or get the items from the table.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>.
+    #[error(
+        "index `{index}` projects {projection}, which leaves out {missing:?} that a query of `{entity}` reads; query a projection of the projected attributes, or project them"
+    )]
+    AttributesNotProjected {
+        /// The entity queried.
+        entity: &'static str,
+        /// The index name.
+        index: &'static str,
+        /// The index's projection, as `KEYS_ONLY` or `INCLUDE (a, b)`.
+        projection: String,
+        /// The attributes the query needs and the index does not hold.
+        missing: Vec<String>,
+    },
+
     /// A strongly consistent read was asked of a GSI, which DynamoDB does
     /// not support.
     #[error(

@@ -33,6 +33,9 @@ pub struct Table {
     /// (Before the name, so that `Debug` still ends with the redacted
     /// cursor key.)
     item_collection_warning_gb: f64,
+    /// The GSI projections of the table's definition, when given with
+    /// [`with_definition`](Self::with_definition).
+    index_projections: Option<Arc<[(&'static str, crate::IndexProjection)]>>,
     name: Arc<str>,
     cursor_key: Option<CursorKey>,
 }
@@ -46,7 +49,43 @@ impl Table {
             cursor_key: None,
             item_collection_warning_gb:
                 crate::request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB,
+            index_projections: None,
         }
+    }
+
+    /// This table, knowing `definition` (the definition it was created
+    /// from): a query of a GSI that `definition` projects as `KEYS_ONLY` or
+    /// `INCLUDE` is then refused with [`Error::AttributesNotProjected`],
+    /// before sending, when it needs an attribute the index does not hold
+    /// (the entity's fields it decodes, its type attribute, the attributes
+    /// its filter names). Without it, such a query is sent, and fails to
+    /// decode or finds nothing. LSIs are not checked: DynamoDB fetches what
+    /// an LSI does not project from the table.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`TableDefinition::check`].
+    pub fn with_definition(mut self, definition: &TableDefinition) -> Result<Self, Error> {
+        let projections: Vec<(&'static str, crate::IndexProjection)> = definition
+            .indexes()?
+            .into_iter()
+            .map(|index| (index.name, index.projection))
+            .collect();
+        definition.check()?;
+        self.index_projections = Some(projections.into());
+        Ok(self)
+    }
+
+    /// The projection of GSI `index` in the definition given to
+    /// [`with_definition`](Self::with_definition), if any.
+    pub(crate) fn index_projection(&self, index: &str) -> Option<&crate::IndexProjection> {
+        self.index_projections
+            .as_deref()?
+            .iter()
+            .find(|(name, _)| *name == index)
+            .map(|(_, projection)| projection)
     }
 
     /// This table, logging a `tracing` warning (target

@@ -17,6 +17,7 @@ use crate::{
 };
 
 mod plan;
+mod projected;
 mod range;
 mod send;
 mod shards;
@@ -24,6 +25,7 @@ mod shards;
 pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use send::Page;
 
+use projected::Needs;
 use range::{Bound, SortCondition, inclusive_upper};
 
 /// The longest cursor text accepted: the four key attributes at DynamoDB's
@@ -57,6 +59,9 @@ pub struct Query<E, const INDEX: u8 = 0, O = E> {
     limit: Option<u32>,
     max_items: Option<usize>,
     consistent_read: bool,
+    /// The attributes decoding needs, checked against the table's index
+    /// projections (`projected.rs`).
+    needs: Needs,
     filter: Option<Condition<E>>,
     projection: Option<Vec<&'static str>>,
     start: Option<Cursor>,
@@ -79,6 +84,7 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
             limit: None,
             max_items: None,
             consistent_read: false,
+            needs: Needs::Entity,
             filter: None,
             projection: None,
             start: None,
@@ -316,6 +322,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     pub fn project<P: Projection<E>>(self) -> Query<E, INDEX, P> {
         let mut query = self.decoding(P::from_item);
         query.projection = Some(P::ATTRIBUTES.to_vec());
+        query.needs = Needs::Attributes(P::ATTRIBUTES);
         query
     }
 
@@ -328,6 +335,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             limit: self.limit,
             max_items: self.max_items,
             consistent_read: self.consistent_read,
+            needs: self.needs,
             filter: self.filter,
             projection: self.projection,
             start: self.start,
@@ -353,6 +361,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         }
         let mut query = self.decoding(C::from_item);
         query.scoped = false;
+        query.needs = Needs::Members(C::MEMBERS);
         query
     }
 }

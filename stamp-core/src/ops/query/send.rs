@@ -82,10 +82,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// # Errors
     ///
     /// Before sending: a key value error, [`Error::ConsistentReadOnIndex`],
-    /// [`Error::InvalidQuery`], [`Error::InvalidSortKeyRange`],
+    /// [`Error::AttributesNotProjected`] (the table knows its definition,
+    /// [`Table::with_definition`], and the GSI does not project what the
+    /// query reads), [`Error::InvalidQuery`], [`Error::InvalidSortKeyRange`],
     /// [`Error::InvalidCursor`] or [`Error::CursorMismatch`]. After:
     /// [`Error::DynamoDb`], and the errors of decoding an item.
     pub async fn send(&self, table: &Table) -> Result<Page<O>, Error> {
+        self.check_projection(table, true)?;
         if Self::shards().is_some() {
             return self.send_sharded(table).await;
         }
@@ -178,6 +181,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             if state.done || state.remaining == Some(0) {
                 return Ok(None);
             }
+            state.query.check_projection(table, true)?;
             if Self::shards().is_some() {
                 let (page, _) = state
                     .query
@@ -225,6 +229,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// The errors of [`send`](Self::send).
     pub async fn count(&self, table: &Table) -> Result<u64, Error> {
+        self.check_projection(table, false)?;
         if Self::shards().is_some() {
             return self.count_sharded(table).await;
         }
