@@ -1148,3 +1148,71 @@ async fn a_changed_lsi_template_is_backfilled_by_a_migration() {
     assert_eq!(again.progress.migrated, 0);
     assert_eq!(again.progress.already_current, 20);
 }
+
+/// The common LSI: a partition's items by their last update.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "BOARD#<board>"]
+#[sk = "CARD#<card>"]
+#[lsi1(sk = "UPDATED#<updated_at>")]
+struct Card {
+    board: String,
+    card: String,
+    title: String,
+    #[stamp(updated_at)]
+    updated_at: chrono::DateTime<chrono::Utc>,
+}
+
+#[tokio::test]
+async fn an_lsi_on_updated_at_follows_every_write() {
+    let definition = TableDefinition::new().entity::<Card>();
+    let table = common::fresh_table("lsi-updated-at", &definition).await;
+    for card in ["a", "b", "c"] {
+        table
+            .put(&Card {
+                board: "b-1".into(),
+                card: card.into(),
+                title: card.into(),
+                updated_at: chrono::DateTime::UNIX_EPOCH,
+            })
+            .await
+            .unwrap();
+    }
+    let newest = |table: Table| async move {
+        Card::query_lsi1("b-1")
+            .newest_first()
+            .send(&table)
+            .await
+            .unwrap()
+            .items
+            .into_iter()
+            .map(|card| card.card)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(newest(table.clone()).await, ["c", "b", "a"]);
+    // The update stamps `updated_at`, which rebuilds LSI1SK in the request.
+    Card::update(CardKey {
+        board: "b-1",
+        card: "a",
+    })
+    .set(Card::TITLE, &"renamed".to_owned())
+    .send(&table)
+    .await
+    .unwrap();
+    assert_eq!(newest(table.clone()).await, ["a", "c", "b"]);
+    let stored = table
+        .get(
+            &Card::key(CardKey {
+                board: "b-1",
+                card: "a",
+            })
+            .unwrap(),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let item = stored.to_item().unwrap();
+    assert_eq!(
+        Card::parse_lsi1_sort_key(item["LSI1SK"].as_s().unwrap()).unwrap(),
+        (stored.updated_at,)
+    );
+}
