@@ -150,23 +150,30 @@ async fn without_the_definition_or_on_the_table_nothing_is_checked() {
         Member::query("c-1").send(&table).await.unwrap().items.len(),
         1
     );
-    let lsi = Member::query_lsi1("c-1").send(&table).await.unwrap().items;
+    let lsi = Member::query_lsi1("c-1").send(&table).await;
     // DynamoDB's Query reference (`Select`, `ALL_ATTRIBUTES`): on an LSI,
     // "for each matching item in the index, DynamoDB fetches the entire
-    // item from the parent table". dynoxide returns only the projected
-    // attributes, so the type scope drops the item (ARCHITECTURE.md,
-    // "Servers").
-    if common::server() == "dynoxide" {
-        assert!(lsi.is_empty(), "{lsi:?}");
-    } else {
-        assert_eq!(lsi, [member("c-1")]);
+    // item from the parent table". dynoxide and ministack return only the
+    // projected attributes (ARCHITECTURE.md, "Servers"): on dynoxide the
+    // type scope then drops the item, on ministack it fails to decode.
+    match common::server().as_str() {
+        "dynoxide" => assert!(lsi.unwrap().items.is_empty()),
+        "ministack" => assert!(matches!(lsi, Err(Error::Deserialize { .. })), "{lsi:?}"),
+        _ => assert_eq!(lsi.unwrap().items, [member("c-1")]),
     }
     // A table that does not know its definition sends the query; the
     // KEYS_ONLY index returns items without their fields, so the type
     // scope matches none of them.
     let plain = Table::new(table.client().clone(), table.name());
-    let page = Member::query_gsi1("Oslo").send(&plain).await.unwrap();
-    assert!(page.items.is_empty(), "{:?}", page.items);
+    let page = Member::query_gsi1("Oslo").send(&plain).await;
+    if common::server() == "ministack" {
+        // ministack filters the whole item, then returns the projected
+        // attributes (ARCHITECTURE.md, "Servers").
+        assert!(matches!(page, Err(Error::Deserialize { .. })), "{page:?}");
+    } else {
+        let items = page.unwrap().items;
+        assert!(items.is_empty(), "{items:?}");
+    }
 }
 
 #[test]
