@@ -179,7 +179,9 @@ impl TableDefinition {
             out,
             "Per request, from each entity's example item, by DynamoDB's rules: a read unit reads 4 KB \
              (half for an eventually consistent read), a write unit writes 1 KB, each GSI that holds \
-             the item is written too, and a transaction costs twice. A query page is {PAGE_ITEMS} items.\n"
+             the item is written too, and a transaction costs twice. A query page is {PAGE_ITEMS} items; \
+             on a sharded GSI it is one request of up to {PAGE_ITEMS} items per shard (`×N`), whose \
+             units add up.\n"
         );
         let _ = writeln!(
             out,
@@ -190,10 +192,22 @@ impl TableDefinition {
             let indexes = if entity.index_query_pages.is_empty() {
                 "—".to_owned()
             } else {
+                let shards = |index: &str| {
+                    self.entities
+                        .iter()
+                        .find(|schema| schema.type_name == entity.entity)
+                        .and_then(|schema| schema.indexes.iter().find(|gsi| gsi.name == index))
+                        .and_then(|gsi| gsi.shards)
+                };
                 entity
                     .index_query_pages
                     .iter()
-                    .map(|(index, units)| format!("{index} {units}"))
+                    .map(|(index, units)| match shards(index) {
+                        Some(count) => {
+                            format!("{index} {units} ×{count} = {}", units * f64::from(count))
+                        }
+                        None => format!("{index} {units}"),
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             };

@@ -16,7 +16,8 @@ use crate::request::span::{record_capacity, record_items, request_span};
 use crate::{Entity, Error, Item, Table};
 
 /// A page of results: up to one `Query` response (1 MB at most), or fewer
-/// items when capped by [`Query::max_items`].
+/// items when capped by [`Query::max_items`]. On a sharded GSI, the merge
+/// of one response per shard (see [`Query::send`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<O> {
     /// The items, decoded, in sort-key order (as the query asked).
@@ -36,13 +37,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// [`stream`](Self::stream) and [`count`](Self::count) check it with
     /// the table's key.
     ///
-    /// # Errors
-    ///
-    /// The errors [`send`](Self::send) finds before sending.
-    ///
     /// A query on a sharded index sends one request per shard:
     /// [`requests`](Self::requests) gives them, and this returns
     /// [`Error::InvalidQuery`].
+    ///
+    /// # Errors
+    ///
+    /// The errors [`send`](Self::send) finds before sending.
     pub fn request(&self, table_name: &str) -> Result<QueryInput, Error> {
         if let Some(shards) = Self::shards() {
             return Err(Error::InvalidQuery {
