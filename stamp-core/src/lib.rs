@@ -110,6 +110,7 @@ pub use model::entity::{
     Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
     PreviousKeyFormat, PrimaryKey, WriteTime,
 };
+pub use model::entity::{LOCAL_INDEX_BASE, LocalIndexSchema};
 pub use model::multi_attribute::{
     IndexKeyAttribute, IndexKeyField, KeyAttributeType, MAX_INDEX_KEY_ATTRIBUTES,
     MultiAttributeIndexSchema, NoSortAttributeLeft, SortAttributes, TextSortAttribute,
@@ -125,14 +126,16 @@ pub use ops::transaction::{
     UpdateAction,
 };
 pub use ops::update::{Number, Set, Update, UpdateRequest};
+pub use request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB;
 pub use request::failure::RequestOutcome;
 pub use request::retry::BatchRetry;
 pub use request::table::Table;
 pub use schema::{
     Access, CloudFormationTemplate, EntityCapacity, IndexProjection, KeyNames, Load,
-    MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, PAGE_ITEMS, PARTITION_READ_UNITS,
-    PARTITION_WRITE_UNITS, PartitionLoad, ReadUnits, SchemaDifference, TableBilling,
-    TableDefinition, TableIndex, Throughput, Workload, WriteUnits, read_units, write_units,
+    MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES,
+    PAGE_ITEMS, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, PartitionLoad, ReadUnits,
+    SchemaDifference, TableBilling, TableDefinition, TableIndex, TableLocalIndex, Throughput,
+    Workload, WriteUnits, read_units, write_units,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.

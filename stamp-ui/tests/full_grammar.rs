@@ -33,6 +33,12 @@ struct Sku(String);
     pk_attribute = "sku_pk",
     sk_attribute = "sku_sk"
 )]
+#[lsi1(sk = "STATUS#<status>")]
+#[lsi2(
+    sk = "<type>#<number>",
+    index_name = "ByType",
+    sk_attribute = "type_lsi"
+)]
 struct Order {
     customer_id: String,
     number: u32,
@@ -89,6 +95,12 @@ fn the_full_grammar_compiles_and_builds_its_keys() {
     };
     let item = order.to_item().unwrap();
     assert!(!item.contains_key("GSI1PK"));
+    // The sparse LSI is left out too; the other is written.
+    assert!(!item.contains_key("LSI1SK"));
+    assert_eq!(item["type_lsi"].as_s().unwrap(), "gift#0000000042");
+    let lsi2 = schema.local_index(2).unwrap();
+    assert_eq!((lsi2.name, lsi2.sort_key.name), ("ByType", "type_lsi"));
+    let _query: stamp::Query<Order, 102> = Order::query_lsi2("c-1").sort_key_eq("gift");
     assert!(
         item.contains_key("sku_pk") && item.contains_key("sku_sk") && item.contains_key("entity")
     );

@@ -171,7 +171,9 @@ proptest! {
     fn whole_struct_entities_are_serde_dynamos(
         id in nonempty(),
         count in any::<u32>(),
-        extra in prop::collection::btree_map("[a-z]{1,6}", text(), 0..3),
+        // Keys that are not field names (`id`, `count`): a flattened key
+        // equal to a field's name cannot round-trip through any serde format.
+        extra in prop::collection::btree_map("x[a-z]{0,5}", text(), 0..3),
         note in proptest::option::of(text()),
         roles in prop::collection::vec("[a-z]{1,4}", 1..3),
     ) {

@@ -1054,3 +1054,54 @@ fn key_attributes_take_serdes_names() {
     assert_eq!(names["#n0"], "shelfCode");
     assert_eq!(names["#n1"], "pageCount");
 }
+
+/// A local index beside a multi-attribute one.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "LEAGUE#<league>"]
+#[sk = "TEAM#<team>"]
+#[lsi1(sk = "POINTS#<points>")]
+#[gsi3(pk(league, division), sk(points))]
+struct Team {
+    league: String,
+    team: String,
+    division: u8,
+    points: u32,
+}
+
+#[tokio::test]
+async fn a_local_index_and_a_multi_attribute_index_in_one_table() {
+    let definition = TableDefinition::new().entity::<Team>();
+    let input = definition.create_table_input("league").unwrap();
+    let definitions: Vec<(&str, &ScalarAttributeType)> = input
+        .attribute_definitions()
+        .iter()
+        .map(|definition| (definition.attribute_name(), definition.attribute_type()))
+        .collect();
+    assert_eq!(
+        definitions,
+        [
+            ("PK", &ScalarAttributeType::S),
+            ("SK", &ScalarAttributeType::S),
+            ("league", &ScalarAttributeType::S),
+            ("division", &ScalarAttributeType::N),
+            ("points", &ScalarAttributeType::N),
+            ("LSI1SK", &ScalarAttributeType::S),
+        ]
+    );
+    let table = common::fresh_table("multi-lsi", &definition).await;
+    for (team, division, points) in [("a", 1, 30), ("b", 1, 4), ("c", 2, 10)] {
+        table
+            .put(&Team {
+                league: "north".to_owned(),
+                team: team.to_owned(),
+                division,
+                points,
+            })
+            .await
+            .unwrap();
+    }
+    let page = Team::query_gsi3("north", &1).send(&table).await.unwrap();
+    let points: Vec<u32> = page.items.iter().map(|team| team.points).collect();
+    assert_eq!(points, [4, 30]);
+    assert!(table.verify(&definition).await.unwrap().is_empty());
+}

@@ -97,7 +97,16 @@ fn schema_cfn_lint_passes_templates_with_every_option_changed() {
         .entity::<stamp_examples::Product>()
         .cloudformation()
         .unwrap();
+    let local_indexes = crate::local_indexes::definition()
+        .index_projection("LSI2", IndexProjection::Include(vec!["note".into()]))
+        .billing(TableBilling::Provisioned {
+            read_capacity_units: capacity,
+            write_capacity_units: capacity,
+        })
+        .cloudformation()
+        .unwrap();
     let files = [
+        temporary("local-indexes.yaml", &local_indexes.to_yaml()),
         temporary("provisioned.yaml", &provisioned.to_yaml()),
         temporary("provisioned.json", &provisioned.to_json()),
         temporary("keys-only.yaml", &keys_only.to_yaml()),

@@ -159,6 +159,29 @@ pub enum Error {
         shards: u16,
     },
 
+    /// A query of a GSI needs attributes that the index does not project
+    /// (`KEYS_ONLY`, or `INCLUDE` without them, as the table's definition
+    /// says, [`Table::with_definition`](crate::Table::with_definition)): a
+    /// GSI returns only its projected attributes, so the items could not be
+    /// decoded, or a filter (the entity's type scope included) would match
+    /// nothing. Read a [`Projection`](crate::Projection) of the projected
+    /// attributes, project more, or get the items from the table.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>.
+    #[error(
+        "index `{index}` projects {projection}, which leaves out {missing:?} that a query of `{entity}` reads; query a projection of the projected attributes, or project them"
+    )]
+    AttributesNotProjected {
+        /// The entity queried.
+        entity: &'static str,
+        /// The index name.
+        index: &'static str,
+        /// The index's projection, as `KEYS_ONLY` or `INCLUDE (a, b)`.
+        projection: String,
+        /// The attributes the query needs and the index does not hold.
+        missing: Vec<String>,
+    },
+
     /// A strongly consistent read was asked of a GSI, which DynamoDB does
     /// not support.
     #[error(
@@ -382,6 +405,49 @@ pub enum Error {
         limit: usize,
         /// The index names, in order.
         indexes: Vec<&'static str>,
+    },
+
+    /// The entities of a table write more local secondary indexes than
+    /// DynamoDB allows in one table (5, see
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-secondary-indexes>).
+    #[error(
+        "the table would have {count} local secondary indexes, more than DynamoDB's {limit}: {indexes:?}"
+    )]
+    TooManyLocalIndexes {
+        /// How many distinct LSI names the entities write.
+        count: usize,
+        /// The limit, 5.
+        limit: usize,
+        /// The index names, in order.
+        indexes: Vec<&'static str>,
+    },
+
+    /// A global and a local secondary index of one table have the same
+    /// name; DynamoDB needs every index name of a table to be distinct.
+    #[error(
+        "index name `{index}` is both a global and a local secondary index of the table: rename one with `index_name = \"…\"`"
+    )]
+    DuplicateIndexName {
+        /// The index name.
+        index: &'static str,
+    },
+
+    /// An entity stores a field under the name of a local secondary index's
+    /// sort key attribute that another entity writes. Its items would enter
+    /// that index with the field's value as the index key (and DynamoDB
+    /// refuses a write whose value is not a String there).
+    #[error(
+        "`{field_entity}` stores a field as `{attribute}`, which is the sort key of local secondary index `{index}` written by `{index_entity}`: rename the field or the index attribute (`sk_attribute = \"…\"`)"
+    )]
+    LocalIndexAttributeCollision {
+        /// The entity whose field has the index attribute's name.
+        field_entity: &'static str,
+        /// The entity that writes the index.
+        index_entity: &'static str,
+        /// The index name.
+        index: &'static str,
+        /// The attribute name.
+        attribute: &'static str,
     },
 
     /// A projection was set for an index that no entity of the table writes.

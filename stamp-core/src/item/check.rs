@@ -81,6 +81,9 @@ pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error
             check_key_attribute(schema, item, sort_key.name, false)?;
         }
     }
+    for index in schema.local_indexes {
+        check_key_attribute(schema, item, index.sort_key.name, false)?;
+    }
     for field in schema
         .multi_attribute_indexes
         .iter()

@@ -276,15 +276,11 @@ impl<E: Entity> Running<'_, E> {
         let expected = E::from_item(item.clone())
             .and_then(|entity| index_attributes::<E>(&entity))
             .map_err(|error| skip(format!("its index attributes cannot be built: {error}")))?;
-        for index in schema.indexes {
-            for name in std::iter::once(index.partition_key.name)
-                .chain(index.sort_key.as_ref().map(|key| key.name))
-            {
-                match expected.get(name) {
-                    Some(value) => new_item.insert(name.to_owned(), value.clone()),
-                    None => new_item.remove(name),
-                };
-            }
+        for name in schema.index_key_attributes() {
+            match expected.get(name) {
+                Some(value) => new_item.insert(name.to_owned(), value.clone()),
+                None => new_item.remove(name),
+            };
         }
         // The put, the key and the condition's values, which repeat the item.
         let size = 2 * item_size(&item) + item_size(&old_key);
@@ -299,27 +295,18 @@ impl<E: Entity> Running<'_, E> {
     }
 }
 
-/// The index attributes `to_item` writes for `entity` (a sparse index's
-/// left out when it does not hold the item).
+/// The index attributes (GSIs and LSIs) `to_item` writes for `entity` (a
+/// sparse index's left out when it does not hold the item).
 fn index_attributes<E: Entity>(entity: &E) -> Result<Item, Error> {
     let mut item = entity.to_item()?;
-    let names: Vec<&str> = E::SCHEMA
-        .indexes
-        .iter()
-        .flat_map(|index| {
-            std::iter::once(index.partition_key.name)
-                .chain(index.sort_key.as_ref().map(|key| key.name))
-        })
-        .collect();
+    let names: Vec<&str> = E::SCHEMA.index_key_attributes().collect();
     item.retain(|name, _| names.contains(&name.as_str()));
     Ok(item)
 }
 
 /// Whether `stored` has exactly the `expected` index attributes.
 fn same_index_attributes<E: Entity>(stored: &Item, expected: &Item) -> bool {
-    E::SCHEMA.indexes.iter().all(|index| {
-        std::iter::once(index.partition_key.name)
-            .chain(index.sort_key.as_ref().map(|key| key.name))
-            .all(|name| stored.get(name) == expected.get(name))
-    })
+    E::SCHEMA
+        .index_key_attributes()
+        .all(|name| stored.get(name) == expected.get(name))
 }

@@ -80,10 +80,21 @@ pub const fn same_template_shape(a: &KeyTemplate, b: &KeyTemplate) -> bool {
     true
 }
 
-/// The partition key template of `schema` on index `index` (0: the table).
+/// The partition key template of `schema` on index `index` (0: the table;
+/// `LOCAL_INDEX_BASE + N`: LSI N, whose partition key is the table's).
 pub const fn partition_template(schema: &EntitySchema, index: u8) -> Option<&KeyTemplate> {
     if index == 0 {
         return Some(&schema.partition_key.template);
+    }
+    if index > crate::LOCAL_INDEX_BASE {
+        let mut position = 0;
+        while position < schema.local_indexes.len() {
+            if schema.local_indexes[position].number == index - crate::LOCAL_INDEX_BASE {
+                return Some(&schema.partition_key.template);
+            }
+            position += 1;
+        }
+        return None;
     }
     let mut position = 0;
     while position < schema.indexes.len() {

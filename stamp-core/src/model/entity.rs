@@ -38,6 +38,30 @@ pub struct IndexSchema {
     pub shards: Option<u16>,
 }
 
+/// A local secondary index an entity writes, from `#[lsiN(sk = "…")]`: an
+/// alternative sort key over the table's partition key.
+///
+/// DynamoDB allows 5 LSIs per table, created with the table only; a table
+/// with an LSI limits each item collection (the items of one partition key
+/// value, with their LSI entries) to 10 GB.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html>.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalIndexSchema {
+    /// N, from 1 to 5.
+    pub number: u8,
+    /// The index name, `LSI{N}` unless renamed with `index_name = "…"`.
+    pub name: &'static str,
+    /// The index sort key, `LSI{N}SK` by default, and its template. The
+    /// partition key is the table's.
+    pub sort_key: KeyAttribute,
+}
+
+/// The value of a [`Query`](crate::Query)'s `INDEX` parameter for local
+/// secondary index N is `LOCAL_INDEX_BASE + N` (101 to 105); 0 is the
+/// table and 1 to 20 are the GSIs.
+pub const LOCAL_INDEX_BASE: u8 = 100;
+
 /// The static description of an entity: its type name, key templates and
 /// indexes. `#[derive(Item)]` emits one per struct as [`Entity::SCHEMA`].
 ///
@@ -57,6 +81,8 @@ pub struct EntitySchema {
     pub sort_key: KeyAttribute,
     /// The GSIs the entity writes, by increasing number.
     pub indexes: &'static [IndexSchema],
+    /// The local secondary indexes the entity writes, by increasing number.
+    pub local_indexes: &'static [LocalIndexSchema],
     /// The attribute names of the struct's fields, as serde serializes them.
     pub fields: &'static [&'static str],
     /// The attribute of the `#[stamp(ttl)]` field, stored as a Number of
@@ -134,6 +160,7 @@ impl PartialEq for EntitySchema {
             partition_key,
             sort_key,
             indexes,
+            local_indexes,
             fields,
             ttl_attribute,
             field_attributes,
@@ -150,6 +177,7 @@ impl PartialEq for EntitySchema {
             && *partition_key == other.partition_key
             && *sort_key == other.sort_key
             && *indexes == other.indexes
+            && *local_indexes == other.local_indexes
             && *fields == other.fields
             && *ttl_attribute == other.ttl_attribute
             && *field_attributes == other.field_attributes
@@ -189,6 +217,26 @@ impl EntitySchema {
         self.multi_attribute_indexes
             .iter()
             .find(|index| index.number == number)
+    }
+
+    /// The local secondary index numbered `number`, if the entity writes it.
+    pub fn local_index(&self, number: u8) -> Option<&'static LocalIndexSchema> {
+        self.local_indexes
+            .iter()
+            .find(|index| index.number == number)
+    }
+
+    /// The names of every secondary-index key attribute the entity may
+    /// write: each GSI's keys, then each LSI's sort key.
+    pub fn index_key_attributes(&self) -> impl Iterator<Item = &'static str> + 'static {
+        let indexes: &'static [IndexSchema] = self.indexes;
+        let local_indexes: &'static [LocalIndexSchema] = self.local_indexes;
+        indexes
+            .iter()
+            .flat_map(|index| {
+                std::iter::once(index.partition_key.name).chain(index.sort_key.map(|key| key.name))
+            })
+            .chain(local_indexes.iter().map(|index| index.sort_key.name))
     }
 }
 
@@ -254,7 +302,8 @@ pub trait Entity: Sized {
         Ok(None)
     }
 
-    /// Builds the GSI key attribute `attribute` (such as `GSI1PK`) from
+    /// Builds the GSI or LSI key attribute `attribute` (such as `GSI1PK`
+    /// or `LSI1SK`) from
     /// field values given as stored attributes (`values`, by attribute
     /// name): `Ok(None)` when an `Option` field is `None` (`NULL`), so the
     /// index attributes must be removed. Updates use it to rewrite index

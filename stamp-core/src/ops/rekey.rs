@@ -117,6 +117,9 @@ impl Table {
             .transact_write_items()
             .transact_items(TransactWriteItem::builder().delete(delete).build())
             .transact_items(TransactWriteItem::builder().put(put).build())
+            .set_return_item_collection_metrics(crate::request::collection_metrics::requested(
+                schema,
+            ))
             .send()
             .instrument(request_span(
                 "TransactWriteItems",
@@ -126,8 +129,16 @@ impl Table {
                 Some(2),
             ))
             .await;
-        let Err(error) = result else {
-            return Ok(());
+        let error = match result {
+            Ok(output) => {
+                crate::request::collection_metrics::check_all(
+                    self,
+                    "TransactWriteItems",
+                    output.item_collection_metrics.as_ref(),
+                );
+                return Ok(());
+            }
+            Err(error) => error,
         };
         // The reason of action `position` when its condition failed, with
         // the item as it is (`None`: there is none).

@@ -11,6 +11,7 @@ use chrono::Utc;
 use tracing::Instrument;
 
 use crate::expression::{Condition, Placeholders};
+use crate::request::collection_metrics;
 use crate::request::failure::conditional_failure;
 use crate::request::span::item_span;
 use crate::{Entity, Error, Item, PrimaryKey, Table, WriteTime};
@@ -132,9 +133,7 @@ pub(crate) fn unchanged_condition(schema: &crate::EntitySchema, item: &Item) -> 
         .field_attributes
         .iter()
         .map(|field| field.attribute)
-        .chain(schema.indexes.iter().flat_map(|index| {
-            std::iter::once(index.partition_key.name).chain(index.sort_key.map(|key| key.name))
-        }))
+        .chain(schema.index_key_attributes())
         .chain(schema.ttl_attribute)
         .filter(|name| !item.contains_key(*name))
         .collect();
@@ -165,11 +164,15 @@ impl Table {
             .set_expression_attribute_names(rendered.placeholders.names())
             .set_expression_attribute_values(rendered.placeholders.values())
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .set_return_item_collection_metrics(collection_metrics::requested(E::SCHEMA))
             .send()
             .instrument(item_span("PutItem", self.name(), E::SCHEMA.type_name))
             .await;
         match result {
-            Ok(_) => Ok(()),
+            Ok(output) => {
+                collection_metrics::check(self, "PutItem", output.item_collection_metrics());
+                Ok(())
+            }
             Err(error) => Err(
                 match conditional_failure::<E, _, _>(
                     "PutItem",
@@ -279,15 +282,19 @@ impl Table {
                 ReturnValue::None
             })
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .set_return_item_collection_metrics(collection_metrics::requested(E::SCHEMA))
             .send()
             .instrument(item_span("DeleteItem", self.name(), E::SCHEMA.type_name))
             .await;
         match result {
-            Ok(output) => output
-                .attributes
-                .filter(|item| !item.is_empty())
-                .map(E::from_item)
-                .transpose(),
+            Ok(output) => {
+                collection_metrics::check(self, "DeleteItem", output.item_collection_metrics());
+                output
+                    .attributes
+                    .filter(|item| !item.is_empty())
+                    .map(E::from_item)
+                    .transpose()
+            }
             Err(error) => Err(conditional_failure::<E, _, _>(
                 "DeleteItem",
                 self,

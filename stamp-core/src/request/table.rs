@@ -28,6 +28,14 @@ const TABLE_ACTIVE_TIMEOUT: Duration = Duration::from_secs(120);
 #[derive(Debug, Clone)]
 pub struct Table {
     client: Client,
+    /// The item-collection size above which a write logs a warning
+    /// ([`warn_item_collection_above_gb`](Self::warn_item_collection_above_gb)).
+    /// (Before the name, so that `Debug` still ends with the redacted
+    /// cursor key.)
+    item_collection_warning_gb: f64,
+    /// The GSI projections of the table's definition, when given with
+    /// [`with_definition`](Self::with_definition).
+    index_projections: Option<Arc<[(&'static str, crate::IndexProjection)]>>,
     name: Arc<str>,
     cursor_key: Option<CursorKey>,
 }
@@ -39,7 +47,77 @@ impl Table {
             client,
             name: Arc::from(name.into()),
             cursor_key: None,
+            item_collection_warning_gb:
+                crate::request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB,
+            index_projections: None,
         }
+    }
+
+    /// This table, knowing `definition` (the definition it was created
+    /// from): a query of a GSI that `definition` projects as `KEYS_ONLY` or
+    /// `INCLUDE` is then refused with [`Error::AttributesNotProjected`],
+    /// before sending, when it needs an attribute the index does not hold
+    /// (the entity's fields it decodes, its type attribute, the attributes
+    /// its filter names). Without it, such a query is sent, and fails to
+    /// decode or finds nothing. LSIs are not checked: DynamoDB fetches what
+    /// an LSI does not project from the table.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`TableDefinition::check`].
+    pub fn with_definition(mut self, definition: &TableDefinition) -> Result<Self, Error> {
+        let projections: Vec<(&'static str, crate::IndexProjection)> = definition
+            .indexes()?
+            .into_iter()
+            .map(|index| (index.name, index.projection))
+            .collect();
+        definition.check()?;
+        self.index_projections = Some(projections.into());
+        Ok(self)
+    }
+
+    /// The projection of GSI `index` in the definition given to
+    /// [`with_definition`](Self::with_definition), if any.
+    pub(crate) fn index_projection(&self, index: &str) -> Option<&crate::IndexProjection> {
+        self.index_projections
+            .as_deref()?
+            .iter()
+            .find(|(name, _)| *name == index)
+            .map(|(_, projection)| projection)
+    }
+
+    /// This table, logging a `tracing` warning (target
+    /// `stamp::item_collection`) when a write reports an item collection
+    /// whose estimated size may be above `gigabytes`: the upper bound of
+    /// `ItemCollectionMetrics.SizeEstimateRangeGB` is greater than it. The
+    /// default is [`DEFAULT_ITEM_COLLECTION_WARNING_GB`](crate::DEFAULT_ITEM_COLLECTION_WARNING_GB)
+    /// (8 GB); `f64::INFINITY` turns the warning off.
+    ///
+    /// In a table with a local secondary index, the items of one partition
+    /// key value and their LSI entries (an *item collection*) may not
+    /// exceed 10 GB: DynamoDB then refuses writes that would grow it
+    /// (`ItemCollectionSizeLimitExceededException`, an [`Error::DynamoDb`]).
+    /// Every write of an entity with an LSI (put, create, update, delete,
+    /// rekey, batch writes and transactions holding one) asks for
+    /// `ReturnItemCollectionMetrics = SIZE`, so that the warning comes
+    /// before the limit.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections.SizeLimit>.
+    ///
+    /// # Panics
+    ///
+    /// When `gigabytes` is NaN.
+    pub fn warn_item_collection_above_gb(mut self, gigabytes: f64) -> Self {
+        assert!(!gigabytes.is_nan(), "the warning threshold is a number");
+        self.item_collection_warning_gb = gigabytes;
+        self
+    }
+
+    /// The item-collection size above which a write logs a warning.
+    pub fn item_collection_warning_gb(&self) -> f64 {
+        self.item_collection_warning_gb
     }
 
     /// This table, signing the [`Cursor`](crate::Cursor)s of its queries
@@ -105,6 +183,7 @@ impl Table {
             .set_attribute_definitions(input.attribute_definitions)
             .set_key_schema(input.key_schema)
             .set_global_secondary_indexes(input.global_secondary_indexes)
+            .set_local_secondary_indexes(input.local_secondary_indexes)
             .set_billing_mode(input.billing_mode)
             .set_provisioned_throughput(input.provisioned_throughput)
             .set_stream_specification(input.stream_specification)

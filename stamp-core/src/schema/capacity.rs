@@ -13,7 +13,11 @@
 //!   up to 1 KB; an update that changes an index key attribute costs that
 //!   index two writes, a delete of the old entry and a put of the new one
 //!   ("Provisioned throughput considerations for Global Secondary
-//!   Indexes", Amazon DynamoDB Developer Guide).
+//!   Indexes", Amazon DynamoDB Developer Guide);
+//! - every LSI that holds the item is written the same way, in the table's
+//!   own capacity ("Provisioned throughput considerations for Local
+//!   Secondary Indexes": a put writes one entry, an update that changes the
+//!   LSI sort key two, a write whose item has no LSI key none).
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/capacity-unit-calculations.html>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations>.
@@ -55,7 +59,8 @@ pub struct ReadUnits {
 pub struct WriteUnits {
     /// The units charged to the table.
     pub table: f64,
-    /// The units charged to each GSI the write touches, by index name.
+    /// The units charged to each GSI and LSI the write touches, by index
+    /// name (an LSI's are consumed from the table's capacity).
     pub indexes: Vec<(&'static str, f64)>,
 }
 
@@ -80,8 +85,9 @@ pub struct EntityCapacity {
     /// A `Query` page of [`PAGE_ITEMS`] such items on the table
     /// (`E::query`).
     pub query_page: ReadUnits,
-    /// A `Query` page of [`PAGE_ITEMS`] such items on each GSI that holds
-    /// the item (eventually consistent: GSIs have no strong reads).
+    /// A `Query` page of [`PAGE_ITEMS`] such items on each GSI and LSI that
+    /// holds the item, eventually consistent (GSIs have no strong reads; a
+    /// strongly consistent LSI page costs twice).
     pub index_query_pages: Vec<(&'static str, f64)>,
     /// A put of a new item, or one that replaces an item of the same size
     /// and index keys.
@@ -178,7 +184,9 @@ impl TableDefinition {
             out,
             "Per request, from each entity's example item, by DynamoDB's rules: a read unit reads 4 KB \
              (half for an eventually consistent read), a write unit writes 1 KB, each GSI that holds \
-             the item is written too, and a transaction costs twice. A query page is {PAGE_ITEMS} items.\n"
+             the item is written too, and a transaction costs twice. A query page is {PAGE_ITEMS} items; \
+             on a sharded GSI it is one request of up to {PAGE_ITEMS} items per shard (`×N`), whose \
+             units add up.\n"
         );
         let _ = writeln!(
             out,
@@ -189,10 +197,22 @@ impl TableDefinition {
             let indexes = if entity.index_query_pages.is_empty() {
                 "—".to_owned()
             } else {
+                let shards = |index: &str| {
+                    self.entities
+                        .iter()
+                        .find(|schema| schema.type_name == entity.entity)
+                        .and_then(|schema| schema.indexes.iter().find(|gsi| gsi.name == index))
+                        .and_then(|gsi| gsi.shards)
+                };
                 entity
                     .index_query_pages
                     .iter()
-                    .map(|(index, units)| format!("{index} {units}"))
+                    .map(|(index, units)| match shards(index) {
+                        Some(count) => {
+                            format!("{index} {units} ×{count} = {}", units * f64::from(count))
+                        }
+                        None => format!("{index} {units}"),
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             };
@@ -238,8 +258,21 @@ fn writes(units: &WriteUnits) -> String {
 /// The costs of one entity's access patterns for its example `item`.
 fn entity_capacity(resolved: &Resolved, entity: &'static str, item: &Item) -> EntityCapacity {
     let bytes = item_size(item);
-    let entries: Vec<(&TableIndex, usize)> = resolved
+    // An LSI entry is written like a GSI entry (its key is the table's
+    // partition key and the index sort key), so it is priced the same way.
+    let indexes: Vec<TableIndex> = resolved
         .indexes
+        .iter()
+        .cloned()
+        .chain(resolved.local_indexes.iter().map(|local| TableIndex {
+            name: local.name,
+            partition_key: resolved.partition_key,
+            sort_key: Some(local.sort_key),
+            projection: local.projection.clone(),
+            multi_attribute: None,
+        }))
+        .collect();
+    let entries: Vec<(&TableIndex, usize)> = indexes
         .iter()
         .filter_map(|index| Some((index, index_entry(resolved, index, item)?)))
         .collect();

@@ -8,18 +8,21 @@ mod drawing;
 
 use super::{CollectionSchema, IndexProjection, Resolved, TableBilling, TableDefinition};
 use crate::model::collection::{partition_template, same_template_shape};
-use crate::{EntitySchema, Error, IndexSchema, KeyAttribute, KeyTemplate};
+use crate::{EntitySchema, Error, IndexSchema, KeyAttribute, KeyTemplate, LocalIndexSchema};
 
 /// The `Option` fields of an index's templates: the entity writes the
 /// index's attributes only while all of them are set (a sparse index).
 fn sparse_fields(entity: &EntitySchema, index: &IndexSchema) -> Vec<&'static str> {
+    let keys: Vec<&KeyAttribute> = std::iter::once(&index.partition_key)
+        .chain(index.sort_key.as_ref())
+        .collect();
+    sparse_fields_of(entity, &keys)
+}
+
+/// The `Option` fields of the templates of `keys`.
+fn sparse_fields_of(entity: &EntitySchema, keys: &[&KeyAttribute]) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
-    let templates = [Some(&index.partition_key), index.sort_key.as_ref()];
-    for name in templates
-        .into_iter()
-        .flatten()
-        .flat_map(|key| key.template.fields())
-    {
+    for name in keys.iter().flat_map(|key| key.template.fields()) {
         let optional = entity
             .field_attributes
             .iter()
@@ -33,13 +36,26 @@ fn sparse_fields(entity: &EntitySchema, index: &IndexSchema) -> Vec<&'static str
 
 /// `GSI1`, with ` (sparse: only items with `status`)` for a sparse index.
 fn index_label(entity: &EntitySchema, index: &IndexSchema) -> String {
-    let sparse = sparse_fields(entity, index);
+    sparse_label(index.name, &sparse_fields(entity, index))
+}
+
+/// `LSI1 (local)`, with the sparse note as for a GSI.
+fn local_index_label(entity: &EntitySchema, index: &LocalIndexSchema) -> String {
+    sparse_label(
+        &format!("{} (local)", index.name),
+        &sparse_fields_of(entity, &[&index.sort_key]),
+    )
+}
+
+/// `name`, with ` (sparse: only items with …)` when `sparse` is not empty.
+fn sparse_label(name: &str, sparse: &[&str]) -> String {
+    let index = name;
     if sparse.is_empty() {
-        code(index.name)
+        code(index)
     } else {
         format!(
             "{} (sparse: only items with {})",
-            code(index.name),
+            code(index),
             sparse
                 .iter()
                 .map(|name| code(name))
@@ -49,14 +65,18 @@ fn index_label(entity: &EntitySchema, index: &IndexSchema) -> String {
     }
 }
 
-/// The key attribute of `entity` on `index` (0: the table): partition key
-/// and sort key.
+/// The key attribute of `entity` on `index` (0: the table, 1 to 20 a GSI,
+/// `LOCAL_INDEX_BASE + N` LSI N): partition key and sort key.
 fn keys_on(
     entity: &'static EntitySchema,
     index: u8,
 ) -> Option<(&'static KeyAttribute, Option<&'static KeyAttribute>)> {
     if index == 0 {
         return Some((&entity.partition_key, Some(&entity.sort_key)));
+    }
+    if index > crate::LOCAL_INDEX_BASE {
+        let local = entity.local_index(index - crate::LOCAL_INDEX_BASE)?;
+        return Some((&entity.partition_key, Some(&local.sort_key)));
     }
     let index = entity.indexes.iter().find(|gsi| gsi.number == index)?;
     Some((&index.partition_key, index.sort_key.as_ref()))
@@ -145,7 +165,10 @@ impl TableDefinition {
     ///   by `SK = <constant>` or `begins_with(SK, <literal prefix>)`;
     /// - `E::query_gsiN(<index partition key fields>)` per GSI: a `Query` on
     ///   the index, scoped by `begins_with` on the literal prefix of its
-    ///   sort-key template when it has one.
+    ///   sort-key template when it has one;
+    /// - `E::query_lsiN(<partition key fields>)` per LSI (marked `(local)`):
+    ///   a `Query` on the index, the table's partition key and the index
+    ///   sort key, scoped as a GSI query.
     ///
     /// Each row gives the index, the key templates, the scope, the leading
     /// sort-key field prefixes that typed conditions (`=`, `<`, `<=`, `>`,
@@ -190,6 +213,13 @@ impl TableDefinition {
                     keys.extend(index.sort_key.as_ref());
                     format!("{}: {}", index_label(entity, index), templates(&keys))
                 })
+                .chain(entity.local_indexes.iter().map(|index| {
+                    format!(
+                        "{}: {}",
+                        local_index_label(entity, index),
+                        templates(&[&index.sort_key])
+                    )
+                }))
                 .collect();
             let _ = writeln!(
                 out,
@@ -274,6 +304,26 @@ impl TableDefinition {
                 out,
                 "| {} | {partition_key} | {sort_key} | {projection} |",
                 code(index.name),
+            );
+        }
+        for index in &resolved.local_indexes {
+            let projection = match &index.projection {
+                IndexProjection::Include(attributes) => format!(
+                    "INCLUDE {}",
+                    attributes
+                        .iter()
+                        .map(|attribute| code(attribute))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                other => other.to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "| {} (local) | {} | {} | {projection} |",
+                code(index.name),
+                code(resolved.partition_key),
+                code(index.sort_key)
             );
         }
         let billing = match self.billing {
@@ -532,6 +582,23 @@ impl TableDefinition {
                 scope(index.sort_key.as_ref()),
                 typed_conditions(index.sort_key.as_ref()),
                 example(&index.partition_key),
+            );
+        }
+        for index in entity.local_indexes {
+            let method = format!("query_lsi{}", index.number);
+            let _ = writeln!(
+                out,
+                "| {} | {} | Query | {} | {} | {} | {} | {} |",
+                code(&format!(
+                    "{name}::{method}({})",
+                    entity.call_arguments(&method, &parameters(&[&pk.template]))
+                )),
+                code(name),
+                local_index_label(entity, index),
+                templates(&[pk, &index.sort_key]),
+                scope(Some(&index.sort_key)),
+                typed_conditions(Some(&index.sort_key)),
+                example(pk),
             );
         }
         for index in entity.multi_attribute_indexes {

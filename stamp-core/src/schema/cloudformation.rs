@@ -23,7 +23,8 @@ const TABLE_NAME_PARAMETER: &str = "TableName";
 /// `TableName` and `TableArn`. The resource has:
 ///
 /// - `AttributeDefinitions` for the key attributes only, all of type `S`;
-/// - `KeySchema` and `GlobalSecondaryIndexes` with their projections;
+/// - `KeySchema`, `GlobalSecondaryIndexes` and `LocalSecondaryIndexes`
+///   with their projections (an LSI has no throughput of its own);
 /// - `BillingMode`, and `ProvisionedThroughput` on the table and each GSI
 ///   when provisioned;
 /// - `TimeToLiveSpecification` when an entity has a `#[stamp(ttl)]` field;
@@ -102,6 +103,8 @@ struct TableProperties {
     key_schema: Vec<KeySchemaElement>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     global_secondary_indexes: Vec<GlobalSecondaryIndex>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    local_secondary_indexes: Vec<LocalSecondaryIndex>,
     #[serde(skip_serializing_if = "Option::is_none")]
     time_to_live_specification: Option<TimeToLiveSpecification>,
     point_in_time_recovery_specification: PointInTimeRecoverySpecification,
@@ -156,6 +159,14 @@ struct GlobalSecondaryIndex {
     projection: Projection,
     #[serde(skip_serializing_if = "Option::is_none")]
     provisioned_throughput: Option<Throughput>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct LocalSecondaryIndex {
+    index_name: &'static str,
+    key_schema: Vec<KeySchemaElement>,
+    projection: Projection,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -266,6 +277,18 @@ impl TableDefinition {
                         non_key_attributes: index.projection.non_key_attributes().to_vec(),
                     },
                     provisioned_throughput: throughput.clone(),
+                })
+                .collect(),
+            local_secondary_indexes: resolved
+                .local_indexes
+                .iter()
+                .map(|index| LocalSecondaryIndex {
+                    index_name: index.name,
+                    key_schema: key_schema(resolved.partition_key, Some(index.sort_key)),
+                    projection: Projection {
+                        projection_type: index.projection.type_name(),
+                        non_key_attributes: index.projection.non_key_attributes().to_vec(),
+                    },
                 })
                 .collect(),
             time_to_live_specification: resolved.time_to_live.map(|attribute| {

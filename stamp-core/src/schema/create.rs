@@ -3,7 +3,7 @@
 
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
 };
 
 use super::TableDefinition;
@@ -48,8 +48,10 @@ impl TableDefinition {
     /// attributes (of type `S`, but for the fields of a multi-attribute
     /// index, which have their own types), the key schema (a
     /// multi-attribute index repeats `HASH`, then `RANGE`, once per
-    /// attribute), every GSI with its
-    /// projection, and the billing mode, with the provisioned throughput of
+    /// attribute), every GSI with its projection, every LSI
+    /// (`LocalSecondaryIndexes`: the table's partition key and the index
+    /// sort key, with its projection; LSIs exist only if created with the
+    /// table), and the billing mode, with the provisioned throughput of
     /// the table and each GSI when provisioned.
     ///
     /// TTL and point-in-time recovery are not part of `CreateTable`;
@@ -104,6 +106,23 @@ impl TableDefinition {
                     .expect("name, key schema and projection are set")
             })
             .collect();
+        // An LSI has the table's partition key and its own sort key, and no
+        // throughput of its own (it shares the table's).
+        let local_secondary_indexes: Vec<LocalSecondaryIndex> = resolved
+            .local_indexes
+            .iter()
+            .map(|index| {
+                LocalSecondaryIndex::builder()
+                    .index_name(index.name)
+                    .set_key_schema(Some(key_schema(
+                        resolved.partition_key,
+                        Some(index.sort_key),
+                    )))
+                    .projection(index.projection.to_sdk())
+                    .build()
+                    .expect("name, key schema and projection are set")
+            })
+            .collect();
         Ok(CreateTableInput::builder()
             .table_name(table_name)
             .set_attribute_definitions(Some(
@@ -119,6 +138,9 @@ impl TableDefinition {
             )))
             .set_global_secondary_indexes(
                 (!global_secondary_indexes.is_empty()).then_some(global_secondary_indexes),
+            )
+            .set_local_secondary_indexes(
+                (!local_secondary_indexes.is_empty()).then_some(local_secondary_indexes),
             )
             .billing_mode(self.billing.billing_mode())
             .set_provisioned_throughput(self.billing.provisioned_throughput())

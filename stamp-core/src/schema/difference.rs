@@ -129,17 +129,18 @@ pub enum SchemaDifference {
         /// The live capacity.
         found: Throughput,
     },
-    /// A GSI of the definition is not on the table.
+    /// A GSI or LSI of the definition is not on the table (an LSI can only
+    /// be added by creating the table again).
     MissingIndex {
         /// The index name.
         index: String,
     },
-    /// The table has a GSI the definition does not have.
+    /// The table has a GSI or LSI the definition does not have.
     ExtraIndex {
         /// The index name.
         index: String,
     },
-    /// A GSI projects other attributes than the definition says
+    /// A GSI or LSI projects other attributes than the definition says
     /// (`INCLUDE` attribute lists are compared sorted).
     Projection {
         /// The index name.

@@ -33,7 +33,8 @@ pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units
 pub use cloudformation::CloudFormationTemplate;
 pub use difference::{KeyNames, SchemaDifference, Throughput};
 pub use options::{
-    IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, TableBilling,
+    IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
+    MAX_PROJECTED_ATTRIBUTES, TableBilling,
 };
 pub use planning::{
     Access, Load, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, PartitionLoad, Workload,
@@ -56,6 +57,23 @@ pub struct TableIndex {
     /// and [`sort_key`](Self::sort_key) are then its first ones. `None` for
     /// a template index.
     pub multi_attribute: Option<&'static crate::MultiAttributeIndexSchema>,
+}
+
+/// One local secondary index of a table, merged from the entities that
+/// write it: a sort key over the table's partition key, created with the
+/// table (`LocalSecondaryIndexes` of `CreateTable`; an LSI cannot be added
+/// later).
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html>.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableLocalIndex {
+    /// The index name, such as `LSI1`.
+    pub name: &'static str,
+    /// Its sort key attribute, such as `LSI1SK`.
+    pub sort_key: &'static str,
+    /// What it projects, `ALL` unless set with
+    /// [`TableDefinition::index_projection`].
+    pub projection: IndexProjection,
 }
 
 /// A collection recorded with [`TableDefinition::collection`].
@@ -97,7 +115,9 @@ struct Example {
 ///   ([`Error::ConflictingKeyAttributes`]) or the TTL attribute
 ///   differently ([`Error::ConflictingTimeToLive`]);
 /// - with more than [`MAX_GLOBAL_SECONDARY_INDEXES`] GSIs
-///   ([`Error::TooManyIndexes`]);
+///   ([`Error::TooManyIndexes`]), more than [`MAX_LOCAL_SECONDARY_INDEXES`]
+///   LSIs ([`Error::TooManyLocalIndexes`]), or a GSI and an LSI of one name
+///   ([`Error::DuplicateIndexName`]);
 /// - with a projection for an index no entity writes
 ///   ([`Error::UnknownIndex`]), an empty `INCLUDE`
 ///   ([`Error::EmptyIncludeProjection`]) or more than
@@ -153,6 +173,7 @@ pub(crate) struct Resolved {
     pub(crate) partition_key: &'static str,
     pub(crate) sort_key: &'static str,
     pub(crate) indexes: Vec<TableIndex>,
+    pub(crate) local_indexes: Vec<TableLocalIndex>,
     pub(crate) time_to_live: Option<&'static str>,
 }
 
@@ -171,6 +192,7 @@ impl Resolved {
             names.push(index.partition_key);
             names.extend(index.sort_key);
         }
+        names.extend(self.local_indexes.iter().map(|index| index.sort_key));
         let mut seen = Vec::new();
         names.retain(|name| {
             let new = !seen.contains(name);
@@ -212,8 +234,8 @@ impl TableDefinition {
         self.billing
     }
 
-    /// Sets what the GSI named `index` projects (`ALL` unless set); a later
-    /// call for the same index replaces an earlier one.
+    /// Sets what the GSI or LSI named `index` projects (`ALL` unless set);
+    /// a later call for the same index replaces an earlier one.
     pub fn index_projection(
         mut self,
         index: impl Into<String>,
@@ -225,7 +247,7 @@ impl TableDefinition {
         self
     }
 
-    /// What the GSI named `index` projects.
+    /// What the GSI or LSI named `index` projects.
     pub fn projection(&self, index: &str) -> &IndexProjection {
         const ALL: &IndexProjection = &IndexProjection::All;
         self.projections
@@ -264,10 +286,7 @@ impl TableDefinition {
         let mut definition = self.entity::<E>();
         let schema = E::SCHEMA;
         let mut attributes = vec![schema.partition_key.name, schema.sort_key.name];
-        for index in schema.indexes {
-            attributes.push(index.partition_key.name);
-            attributes.extend(index.sort_key.map(|key| key.name));
-        }
+        attributes.extend(schema.index_key_attributes());
         let values = attributes
             .into_iter()
             .filter_map(|name| Some((name, item.get(name)?.as_s().ok()?.clone())))
@@ -434,6 +453,45 @@ impl TableDefinition {
         }
         merged.sort_by(|a, b| (a.number, a.index.name).cmp(&(b.number, b.index.name)));
         Ok(merged.into_iter().map(|merged| merged.index).collect())
+    }
+
+    /// The local secondary indexes the entities write, merged by index
+    /// name, ordered by index number and then name, each with its
+    /// projection.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ConflictingKeyAttributes`] when two entities give one LSI
+    /// different sort key attribute names.
+    pub fn local_indexes(&self) -> Result<Vec<TableLocalIndex>, Error> {
+        let mut merged: Vec<(TableLocalIndex, u8, &'static str)> = Vec::new();
+        for entity in &self.entities {
+            for index in entity.local_indexes {
+                match merged.iter().find(|(known, _, _)| known.name == index.name) {
+                    None => merged.push((
+                        TableLocalIndex {
+                            name: index.name,
+                            sort_key: index.sort_key.name,
+                            projection: self.projection(index.name).clone(),
+                        },
+                        index.number,
+                        entity.type_name,
+                    )),
+                    Some((known, _, first_entity)) if known.sort_key != index.sort_key.name => {
+                        return Err(Error::ConflictingKeyAttributes {
+                            first_entity,
+                            second_entity: entity.type_name,
+                            role: format!("{} sort key", index.name),
+                            first_name: known.sort_key,
+                            second_name: index.sort_key.name,
+                        });
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        merged.sort_by(|a, b| (a.1, a.0.name).cmp(&(b.1, b.0.name)));
+        Ok(merged.into_iter().map(|(index, _, _)| index).collect())
     }
 
     /// The attribute DynamoDB's TTL reads, from the entities' `#[stamp(ttl)]`

@@ -93,9 +93,9 @@ pub(super) fn table_index(
 
 impl Resolved {
     /// Every key attribute of the table and its indexes with its type, each
-    /// once, in the order of [`key_attribute_names`](Self::key_attribute_names)
-    /// and then each multi-attribute index's attributes: template keys are
-    /// strings, a multi-attribute index's attributes have their own types.
+    /// once: the table's keys, each GSI's (a multi-attribute index's fields
+    /// with their own types, template keys as strings), then each LSI's
+    /// sort key.
     ///
     /// # Errors
     ///
@@ -141,6 +141,9 @@ impl Resolved {
                     }
                 }
             }
+        }
+        for index in &self.local_indexes {
+            add(index.sort_key, KeyAttributeType::S, index.name)?;
         }
         Ok(found
             .into_iter()

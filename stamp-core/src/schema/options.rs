@@ -13,6 +13,11 @@ use super::Throughput;
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#gsi-limits>.
 pub const MAX_GLOBAL_SECONDARY_INDEXES: usize = 20;
 
+/// How many local secondary indexes one table may have (a fixed limit).
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-secondary-indexes>.
+pub const MAX_LOCAL_SECONDARY_INDEXES: usize = 5;
+
 /// How many non-key attributes the `INCLUDE` projections of one table may
 /// name in total.
 ///
@@ -72,7 +77,7 @@ impl TableBilling {
     }
 }
 
-/// Which attributes a GSI copies from the table: DynamoDB's `Projection`.
+/// Which attributes a GSI or LSI copies from the table: DynamoDB's `Projection`.
 /// The index keys and the table keys are always projected.
 ///
 /// Typed queries decode whole items, so they need `All` (the default); on a

@@ -2,8 +2,8 @@
 //! agree on ([`TableDefinition::resolve`]), and key spaces that could collide.
 
 use super::{
-    IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES, Resolved,
-    TableDefinition, collision,
+    IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
+    MAX_PROJECTED_ATTRIBUTES, Resolved, TableDefinition, collision,
 };
 use crate::Error;
 
@@ -43,12 +43,31 @@ impl TableDefinition {
                 indexes: indexes.iter().map(|index| index.name).collect(),
             });
         }
+        let local_indexes = self.local_indexes()?;
+        if local_indexes.len() > MAX_LOCAL_SECONDARY_INDEXES {
+            return Err(Error::TooManyLocalIndexes {
+                count: local_indexes.len(),
+                limit: MAX_LOCAL_SECONDARY_INDEXES,
+                indexes: local_indexes.iter().map(|index| index.name).collect(),
+            });
+        }
+        if let Some(local) = local_indexes
+            .iter()
+            .find(|local| indexes.iter().any(|index| index.name == local.name))
+        {
+            return Err(Error::DuplicateIndexName { index: local.name });
+        }
+        let index_names: Vec<&'static str> = indexes
+            .iter()
+            .map(|index| index.name)
+            .chain(local_indexes.iter().map(|index| index.name))
+            .collect();
         let mut projected = 0;
         for (index, projection) in &self.projections {
-            if !indexes.iter().any(|known| known.name == index) {
+            if !index_names.contains(&index.as_str()) {
                 return Err(Error::UnknownIndex {
                     index: index.clone(),
-                    known: indexes.iter().map(|index| index.name).collect(),
+                    known: index_names.clone(),
                 });
             }
             if let IndexProjection::Include(attributes) = projection {
@@ -67,14 +86,41 @@ impl TableDefinition {
             });
         }
         self.check_key_spaces()?;
+        self.check_local_index_attributes()?;
         let resolved = Resolved {
             partition_key,
             sort_key,
             indexes,
+            local_indexes,
             time_to_live,
         };
         resolved.key_attribute_types()?;
         Ok(resolved)
+    }
+
+    /// Refuses an entity field stored under another entity's LSI sort key
+    /// attribute: an LSI key is table-wide, so that field's items would be
+    /// in the index, under whatever the field holds.
+    fn check_local_index_attributes(&self) -> Result<(), Error> {
+        for writer in &self.entities {
+            for index in writer.local_indexes {
+                for other in &self.entities {
+                    if let Some(field) = other
+                        .field_attributes
+                        .iter()
+                        .find(|field| field.attribute == index.sort_key.name)
+                    {
+                        return Err(Error::LocalIndexAttributeCollision {
+                            field_entity: other.type_name,
+                            index_entity: writer.type_name,
+                            index: index.name,
+                            attribute: field.attribute,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Refuses two entities whose primary key templates can produce one key.

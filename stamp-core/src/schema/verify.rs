@@ -46,7 +46,9 @@ impl Table {
     /// difference, in this order: the table's key schema, key attribute
     /// types, billing mode and capacity, then each GSI of the definition
     /// (missing, key schema, projection, capacity), the GSIs the
-    /// definition does not have (by name), TTL, and the stream (on or off,
+    /// definition does not have (by name), then each LSI (missing, key
+    /// schema, projection) and the LSIs the definition does not have, TTL,
+    /// and the stream (on or off,
     /// and its view type). An empty list means the
     /// table matches. Point-in-time recovery is not compared (DynamoDB Local
     /// does not support it).
@@ -96,6 +98,7 @@ impl Table {
         let mut differences = key_differences(&resolved, table);
         let compare_throughput = billing_differences(definition, table, &mut differences);
         index_differences(&resolved, table, compare_throughput, &mut differences);
+        local_index_differences(&resolved, table, &mut differences);
         let found = time_to_live
             .time_to_live_description()
             .filter(|description| {
@@ -307,6 +310,62 @@ fn index_differences(
         .iter()
         .filter_map(|live| live.index_name())
         .filter(|name| !resolved.indexes.iter().any(|index| index.name == *name))
+        .map(str::to_owned)
+        .collect();
+    extra.sort();
+    differences.extend(
+        extra
+            .into_iter()
+            .map(|index| SchemaDifference::ExtraIndex { index }),
+    );
+}
+
+/// The differences of each LSI (missing, key schema, projection) and the
+/// LSIs the definition does not have. An LSI has no capacity of its own.
+fn local_index_differences(
+    resolved: &Resolved,
+    table: &TableDescription,
+    differences: &mut Vec<SchemaDifference>,
+) {
+    let live_indexes = table.local_secondary_indexes();
+    for index in &resolved.local_indexes {
+        let Some(live) = live_indexes
+            .iter()
+            .find(|live| live.index_name() == Some(index.name))
+        else {
+            differences.push(SchemaDifference::MissingIndex {
+                index: index.name.to_owned(),
+            });
+            continue;
+        };
+        let expected = KeyNames::new(resolved.partition_key, Some(index.sort_key));
+        let found = KeyNames::from_sdk(live.key_schema());
+        if expected != found {
+            differences.push(SchemaDifference::KeySchema {
+                index: Some(index.name.to_owned()),
+                expected,
+                found,
+            });
+        }
+        let expected = normalized(&index.projection);
+        let found = projection_from_sdk(live.projection());
+        if expected != found {
+            differences.push(SchemaDifference::Projection {
+                index: index.name.to_owned(),
+                expected,
+                found,
+            });
+        }
+    }
+    let mut extra: Vec<String> = live_indexes
+        .iter()
+        .filter_map(|live| live.index_name())
+        .filter(|name| {
+            !resolved
+                .local_indexes
+                .iter()
+                .any(|index| index.name == *name)
+        })
         .map(str::to_owned)
         .collect();
     extra.sort();

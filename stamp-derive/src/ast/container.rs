@@ -1,11 +1,11 @@
-//! Reads the struct's attributes: `#[pk]`, `#[sk]`, `#[gsiN…]` and
+//! Reads the struct's attributes: `#[pk]`, `#[sk]`, `#[gsiN…]`, `#[lsiN(…)]` and
 //! `#[stamp(…)]`, each option at most once.
 
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, DeriveInput, Expr, Ident, LitStr};
 
 use crate::ast::attr::{self, Attr, read_template, string};
-use crate::ast::{Container, FieldList, Index, Name, Previous, Template, field, serde};
+use crate::ast::{Container, FieldList, Index, LocalIndex, Name, Previous, Template, field, serde};
 use crate::ctxt::Ctxt;
 use crate::template::Piece;
 
@@ -38,6 +38,7 @@ impl<'a> Container<'a> {
             previous: Attr::none(),
         };
         let mut indexes = Vec::new();
+        let mut local_indexes = Vec::new();
         let mut rename_all = None;
         let mut serde_plain = true;
         for attribute in &input.attrs {
@@ -62,6 +63,8 @@ impl<'a> Container<'a> {
                 });
             } else if let Some(number) = super::index_number(attribute) {
                 indexes.extend(read_index(cx, ident, attribute, number));
+            } else if let Some(number) = super::local_index_number(attribute) {
+                local_indexes.extend(read_local_index(cx, ident, attribute, number));
             } else if path.is_ident("stamp") {
                 read_stamp(cx, ident, attribute, &mut options);
             } else if path.is_ident("serde") {
@@ -100,6 +103,7 @@ impl<'a> Container<'a> {
             pk_written,
             sk_written,
             indexes,
+            local_indexes,
             fields,
             previous: options.previous.get(),
             serde_plain,
@@ -481,4 +485,69 @@ fn read_index_list(
         Ok(())
     })?;
     Ok((templates, options))
+}
+
+/// Reads `#[lsiN(sk = "…", index_name = "…", sk_attribute = "…")]`; `None`
+/// when it cannot be read at all (reported). A missing `sk` is reported by
+/// the checks.
+fn read_local_index(
+    cx: &mut Ctxt,
+    struct_name: &Ident,
+    attribute: &Attribute,
+    number: u32,
+) -> Option<LocalIndex> {
+    let lsi = format!("lsi{number}");
+    let syn::Meta::List(_) = &attribute.meta else {
+        cx.error_spanned_by(
+            attribute,
+            format!(
+                "`#[{lsi}]` of `{struct_name}` takes its sort key template: `#[{lsi}(sk = \"<updated_at>\")]` (the partition key is the table's)"
+            ),
+        );
+        return None;
+    };
+    let mut sk: Attr<Template> = Attr::none();
+    let mut index_name: Attr<String> = Attr::none();
+    let mut sk_attribute: Attr<Name> = Attr::none();
+    let result = attribute.parse_nested_meta(|meta| {
+        let twice = || attr::given_twice(&meta, &lsi, struct_name);
+        if meta.path.is_ident("sk") {
+            let literal = string(&meta)?;
+            let template =
+                read_template(cx, struct_name, literal.clone(), format!("#[{lsi}(sk)]"));
+            sk.set(cx, &literal, template, || {
+                format!("`sk` is given twice in `#[{lsi}(…)]` of `{struct_name}`")
+            });
+        } else if meta.path.is_ident("pk") {
+            let _ = string(&meta)?;
+            cx.error_spanned_by(
+                &meta.path,
+                format!(
+                    "`#[{lsi}(…)]` of `{struct_name}` takes no `pk`: a local secondary index shares the table's partition key (`#[pk]`) and only adds a sort key; give `sk = \"…\"`, or use a GSI (`#[gsiN(pk = \"…\", sk = \"…\")]`) for another partition key"
+                ),
+            );
+        } else if meta.path.is_ident("index_name") {
+            index_name.set(cx, &meta.path, string(&meta)?.value(), twice);
+        } else if meta.path.is_ident("sk_attribute") {
+            sk_attribute.set(cx, &meta.path, Name::from_literal(&string(&meta)?), twice);
+        } else {
+            let option = attr::option_name(&meta);
+            return Err(meta.error(format!(
+                "unknown option `{option}` in `#[{lsi}(…)]` of `{struct_name}`; options are: sk, index_name, sk_attribute"
+            )));
+        }
+        Ok(())
+    });
+    if let Err(error) = result {
+        cx.syn_error(error);
+    }
+    Some(LocalIndex {
+        number,
+        attribute: attribute.clone(),
+        name: index_name.get().unwrap_or_else(|| format!("LSI{number}")),
+        sk_attribute: sk_attribute
+            .get()
+            .unwrap_or_else(|| Name::default(&format!("LSI{number}SK"))),
+        sk: sk.get(),
+    })
 }

@@ -35,6 +35,8 @@ pub struct Container<'a> {
     pub pk_written: bool,
     pub sk_written: bool,
     pub indexes: Vec<Index>,
+    /// The `#[lsiN(…)]` attributes.
+    pub local_indexes: Vec<LocalIndex>,
     pub fields: Vec<Field<'a>>,
     /// The earlier key format of `#[stamp(previous(pk = "…", sk = "…"))]`.
     pub previous: Option<Previous>,
@@ -129,6 +131,16 @@ pub struct FieldList {
     pub fields: Vec<Ident>,
 }
 
+/// One `#[lsiN(sk = "…")]` attribute: a sort key over the table's
+/// partition key.
+pub struct LocalIndex {
+    pub number: u32,
+    pub attribute: Attribute,
+    pub name: String,
+    pub sk_attribute: Name,
+    pub sk: Option<Template>,
+}
+
 /// One field of the struct.
 pub struct Field<'a> {
     pub ident: &'a Ident,
@@ -192,6 +204,16 @@ impl Field<'_> {
 pub fn index_number(attribute: &Attribute) -> Option<u32> {
     let ident = attribute.path().get_ident()?.to_string();
     let digits = ident.strip_prefix("gsi")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The number N of an `lsiN` attribute path.
+pub fn local_index_number(attribute: &Attribute) -> Option<u32> {
+    let ident = attribute.path().get_ident()?.to_string();
+    let digits = ident.strip_prefix("lsi")?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }

@@ -5,7 +5,9 @@ mod model;
 mod multi;
 mod rules;
 
-pub use model::{IndexKeys, Key, Model, MultiIndexKeys, Segment, Stored, distinct_fields};
+pub use model::{
+    IndexKeys, Key, LocalIndexKeys, Model, MultiIndexKeys, Segment, Stored, distinct_fields,
+};
 
 use crate::ast::Container;
 use crate::ctxt::Ctxt;

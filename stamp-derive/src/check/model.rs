@@ -4,7 +4,7 @@
 
 use syn::Ident;
 
-use crate::ast::{Container, Field, Index, Template};
+use crate::ast::{Container, Field, Index, LocalIndex, Template};
 use crate::template::Piece;
 
 /// A `#[derive(Item)]` struct that passed every check.
@@ -21,6 +21,9 @@ pub struct Model<'a> {
     /// The multi-attribute GSIs, in order of number; a position here is the
     /// position in `EntitySchema::multi_attribute_indexes`.
     pub multi_indexes: Vec<MultiIndexKeys<'a>>,
+    /// The LSIs in order of number; a position here is the position in
+    /// `EntitySchema::local_indexes`.
+    pub local_indexes: Vec<LocalIndexKeys<'a>>,
     /// The templates of `#[stamp(previous(…))]`, a left-out one being the
     /// current one.
     pub previous: Option<(Key<'a>, Key<'a>)>,
@@ -59,6 +62,13 @@ pub struct MultiIndexKeys<'a> {
     pub number: u8,
     pub pk: Vec<Stored<'a>>,
     pub sk: Vec<Stored<'a>>,
+}
+
+/// One checked `#[lsiN(sk = "…")]`.
+pub struct LocalIndexKeys<'a> {
+    pub index: &'a LocalIndex,
+    pub number: u8,
+    pub sk: Key<'a>,
 }
 
 /// A field serde stores, with its attribute name.
@@ -168,6 +178,18 @@ impl<'a> Model<'a> {
             })
             .collect::<Option<Vec<_>>>()?;
         indexes.sort_by_key(|index| index.number);
+        let mut local_indexes = container
+            .local_indexes
+            .iter()
+            .map(|index| {
+                Some(LocalIndexKeys {
+                    index,
+                    number: u8::try_from(index.number).ok()?,
+                    sk: resolve(index.sk.as_ref())?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        local_indexes.sort_by_key(|index| index.number);
         let previous = match &container.previous {
             Some(previous) => Some((
                 resolve(previous.pk.as_ref().or(container.pk.as_ref()))?,
@@ -189,6 +211,7 @@ impl<'a> Model<'a> {
             sk: resolve(container.sk.as_ref())?,
             indexes,
             multi_indexes,
+            local_indexes,
             previous,
             ttl: special(|field| field.ttl.is_some()),
             version: special(|field| field.version.is_some()),

@@ -9,6 +9,9 @@ use crate::ctxt::Ctxt;
 /// The highest GSI number: DynamoDB allows 20 GSIs per table.
 const MAX_INDEX: u32 = 20;
 
+/// The highest LSI number: DynamoDB allows 5 LSIs per table.
+const MAX_LOCAL_INDEX: u32 = 5;
+
 /// Records every rule the container breaks.
 pub fn check(cx: &mut Ctxt, container: &Container) {
     let ident = container.ident;
@@ -58,10 +61,43 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
             check_template(cx, container, template, true);
         }
     }
+    check_local_indexes(cx, container);
     check_names(cx, container);
     check_index_field_forms(cx, container);
     check_special_fields(cx, container);
     check_previous(cx, container);
+}
+
+/// `#[lsiN(…)]`: numbers 1 to 5, each once, a sort key template.
+fn check_local_indexes(cx: &mut Ctxt, container: &Container) {
+    let ident = container.ident;
+    let mut seen = BTreeMap::new();
+    for index in &container.local_indexes {
+        let number = index.number;
+        if !(1..=MAX_LOCAL_INDEX).contains(&number) {
+            cx.error_spanned_by(
+                index.attribute.path(),
+                format!(
+                    "index number {number} is out of range in `#[lsi{number}]` of `{ident}`: DynamoDB allows {MAX_LOCAL_INDEX} local secondary indexes per table, written `#[lsi1]` to `#[lsi{MAX_LOCAL_INDEX}]`"
+                ),
+            );
+        }
+        if seen.insert(number, ()).is_some() {
+            cx.error_spanned_by(
+                index.attribute.path(),
+                format!("`#[lsi{number}]` is repeated on `{ident}`: give each index number once"),
+            );
+        }
+        match &index.sk {
+            Some(template) => check_template(cx, container, template, true),
+            None => cx.error_spanned_by(
+                index.attribute.path(),
+                format!(
+                    "`#[lsi{number}(…)]` of `{ident}` has no sort key: add `sk = \"…\"`, like `#[lsi{number}(sk = \"<updated_at>\")]`; a local secondary index is another sort key over the table's partition key"
+                ),
+            ),
+        }
+    }
 }
 
 /// `#[stamp(previous(…))]`: its templates follow the rules of `#[pk]` and
@@ -187,8 +223,24 @@ fn check_special_fields(cx: &mut Ctxt, container: &Container) {
 fn check_index_field_forms(cx: &mut Ctxt, container: &Container) {
     let ident = container.ident;
     let mut seen: Vec<&str> = Vec::new();
-    for index in &container.indexes {
-        for name in index.pk.iter().chain(&index.sk).flat_map(Template::fields) {
+    let templates = container
+        .indexes
+        .iter()
+        .flat_map(|index| {
+            index
+                .pk
+                .iter()
+                .chain(&index.sk)
+                .map(move |template| (format!("gsi{}", index.number), template))
+        })
+        .chain(container.local_indexes.iter().flat_map(|index| {
+            index
+                .sk
+                .iter()
+                .map(move |template| (format!("lsi{}", index.number), template))
+        }));
+    for (label, template) in templates {
+        for name in template.fields() {
             if seen.contains(&name) {
                 continue;
             }
@@ -204,8 +256,7 @@ fn check_index_field_forms(cx: &mut Ctxt, container: &Container) {
                 cx.error_spanned_by(
                     attribute,
                     format!(
-                        "the field `{name}` of `{ident}` is in a key template of `#[gsi{}]` and has only one of `serialize_with` and `deserialize_with`: an update rebuilds the index attributes from the stored form, so Stamp must read back what serde writes; give both, or `with = \"…\"`",
-                        index.number
+                        "the field `{name}` of `{ident}` is in a key template of `#[{label}]` and has only one of `serialize_with` and `deserialize_with`: an update rebuilds the index attributes from the stored form, so Stamp must read back what serde writes; give both, or `with = \"…\"`"
                     ),
                 );
             }
@@ -255,7 +306,7 @@ fn check_template(
             cx.error_spanned_by(
                 &template.literal,
                 format!(
-                    "field `{name}` is an `Option`, so it cannot be in the primary key template `{source}` (`{label}` of `{ident}`): every item needs its primary key; only GSI templates may use `Option` fields (a sparse index)"
+                    "field `{name}` is an `Option`, so it cannot be in the primary key template `{source}` (`{label}` of `{ident}`): every item needs its primary key; only GSI and LSI templates may use `Option` fields (a sparse index)"
                 ),
             );
         }
@@ -295,6 +346,17 @@ fn check_names(cx: &mut Ctxt, container: &Container) {
                 format!("the sort key attribute of {}", index.name),
             ));
         }
+    }
+    let mut local_numbers = Vec::new();
+    for index in &container.local_indexes {
+        if local_numbers.contains(&index.number) || index.sk.is_none() {
+            continue;
+        }
+        local_numbers.push(index.number);
+        reserved.push((
+            &index.sk_attribute,
+            format!("the sort key attribute of {}", index.name),
+        ));
     }
     for (position, (name, role)) in reserved.iter().enumerate() {
         if let Some((first, first_role)) = reserved[..position]

@@ -61,6 +61,14 @@ pub fn from_values_arms(model: &Model) -> Vec<TokenStream> {
             ));
         }
     }
+    for (position, index) in model.local_indexes.iter().enumerate() {
+        arms.push(from_values_arm(
+            model,
+            &index.sk,
+            &index.index.sk_attribute.value,
+            TemplatePlace::LocalSortKey(position),
+        ));
+    }
     arms
 }
 

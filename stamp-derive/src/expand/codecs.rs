@@ -23,6 +23,7 @@ pub fn codecs(model: &Model) -> Vec<TokenStream> {
         .indexes
         .iter()
         .flat_map(|index| std::iter::once(&index.pk).chain(&index.sk))
+        .chain(model.local_indexes.iter().map(|index| &index.sk))
         .collect();
     codecs.extend(
         distinct_fields(&index_keys)

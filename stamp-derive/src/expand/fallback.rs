@@ -199,6 +199,30 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> TokenStream {
             ),
         ]);
     }
+    let mut local_numbers = Vec::new();
+    for index in &container.local_indexes {
+        let Ok(number) = u8::try_from(index.number) else {
+            continue;
+        };
+        if local_numbers.contains(&number) || number > 100 {
+            continue;
+        }
+        local_numbers.push(number);
+        let query_index = 100 + number;
+        functions.extend([
+            stub(
+                &format!("query_lsi{number}"),
+                &pk,
+                quote!(#krate::Query<Self, #query_index>),
+            ),
+            parse_stub(
+                krate,
+                container,
+                &format!("parse_lsi{number}_sort_key"),
+                &placeholders(index.sk.as_ref()),
+            ),
+        ]);
+    }
     if let Some(previous) = &container.previous {
         let previous_pk = placeholders(previous.pk.as_ref().or(container.pk.as_ref()));
         let previous_sk = placeholders(previous.sk.as_ref().or(container.sk.as_ref()));

@@ -5,9 +5,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::check::{IndexKeys, Model, Stored, distinct_fields};
+use crate::check::{IndexKeys, LocalIndexKeys, Model, Stored, distinct_fields};
 use crate::expand::codecs::encoder_name;
-use crate::expand::keys::{index_key_function_name, input_name, pass_arguments, self_arguments};
+use crate::expand::keys::{
+    TemplatePlace, build_key, index_key_function_name, input_name, pass_arguments, self_arguments,
+};
 use crate::expand::{attributes, direct, schema};
 
 /// The `impl Entity for …` block.
@@ -30,6 +32,11 @@ pub fn entity_impl(model: &Model) -> TokenStream {
         .indexes
         .iter()
         .map(|index| index_attributes(model, index));
+    let local_index_attributes = model
+        .local_indexes
+        .iter()
+        .enumerate()
+        .map(|(position, index)| local_index_attributes(model, position, index));
     let shards = model.indexes.iter().filter_map(|index| {
         let count = index.pk.shards()?;
         let local = format_ident!("__shard_{}", index.number);
@@ -84,6 +91,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
                 #krate::__private::insert_string(&mut __item, #pk_attribute, __partition_key);
                 #krate::__private::insert_string(&mut __item, #sk_attribute, __sort_key);
                 #(#index_attributes)*
+                #(#local_index_attributes)*
                 #ttl_to_item
                 #krate::__private::insert_string(&mut __item, #type_attribute, ::std::string::String::from(#type_name));
                 ::core::result::Result::Ok(__item)
@@ -233,6 +241,49 @@ fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
     let idents = optional.iter().map(|field| field.ident);
     quote! {
         // A sparse index: its attributes are written only when every field is `Some`.
+        if let (#(::core::option::Option::Some(#locals),)*) = (#(&self.#idents,)*) {
+            #insert
+        }
+    }
+}
+
+/// The statements of `to_item_at` that write one LSI's sort key; for a
+/// sparse index, only when every `Option` field is `Some`.
+fn local_index_attributes(model: &Model, position: usize, index: &LocalIndexKeys) -> TokenStream {
+    let krate = model.krate;
+    let fields = distinct_fields(&[&index.sk]);
+    let sk_name = &index.index.sk_attribute.value;
+    let bindings = fields.iter().map(|field| {
+        let ident = field.ident;
+        if field.option_inner.is_some() {
+            let local = format_ident!("__value_{}", field.name);
+            quote!(let #ident = #local;)
+        } else if field.created_at.is_some() || field.updated_at.is_some() {
+            let local = format_ident!("__stamp_{}", field.name);
+            quote!(let #ident = &#local;)
+        } else {
+            quote!(let #ident = &self.#ident;)
+        }
+    });
+    let build = build_key(model, &index.sk, &TemplatePlace::LocalSortKey(position));
+    let insert = quote! {
+        #(#bindings)*
+        let __sort_key: ::std::string::String = #build;
+        #krate::__private::insert_string(&mut __item, #sk_name, __sort_key);
+    };
+    let optional: Vec<_> = fields
+        .iter()
+        .filter(|field| field.option_inner.is_some())
+        .collect();
+    if optional.is_empty() {
+        return quote!({ #insert });
+    }
+    let locals = optional
+        .iter()
+        .map(|field| format_ident!("__value_{}", field.name));
+    let idents = optional.iter().map(|field| field.ident);
+    quote! {
+        // A sparse index: its sort key is written only when every field is `Some`.
         if let (#(::core::option::Option::Some(#locals),)*) = (#(&self.#idents,)*) {
             #insert
         }

@@ -17,6 +17,7 @@ pub enum TemplatePlace {
     SortKey,
     IndexPartitionKey(usize),
     IndexSortKey(usize),
+    LocalSortKey(usize),
     PreviousPartitionKey,
     PreviousSortKey,
 }
@@ -32,6 +33,9 @@ impl TemplatePlace {
             }
             TemplatePlace::IndexSortKey(position) => {
                 quote!(__schema.indexes[#position].sort_key.as_ref().expect("the index has a sort key").template)
+            }
+            TemplatePlace::LocalSortKey(position) => {
+                quote!(__schema.local_indexes[#position].sort_key.template)
             }
             TemplatePlace::PreviousPartitionKey => {
                 quote!(

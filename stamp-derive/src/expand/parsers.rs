@@ -1,5 +1,6 @@
 //! Key parsers: `parse_partition_key`, `parse_sort_key`,
-//! `parse_gsiN_partition_key`/`_sort_key` and `parse_previous_…`, each
+//! `parse_gsiN_partition_key`/`_sort_key`, `parse_lsiN_sort_key` and
+//! `parse_previous_…`, each
 //! splitting a key value back into its fields.
 
 use proc_macro2::TokenStream;
@@ -49,6 +50,15 @@ pub fn parse_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
                 &index.index.sk_attribute.value,
             ));
         }
+    }
+    for (position, index) in model.local_indexes.iter().enumerate() {
+        functions.push(parse_function(
+            model,
+            &index.sk,
+            TemplatePlace::LocalSortKey(position),
+            &format!("parse_lsi{}_sort_key", index.number),
+            &index.index.sk_attribute.value,
+        ));
     }
     let mut previous = Vec::new();
     if let Some((pk, sk)) = &model.previous {

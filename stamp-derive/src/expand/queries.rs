@@ -64,10 +64,43 @@ pub fn query_functions(
             &mut definitions,
         ));
     }
+    for index in &model.local_indexes {
+        let doc = format!(
+            "A query of `{ident}` items on local secondary index `{}`: `{} = {}` (the table's partition key) \
+             and the sort key `{}` within `{}`.\n\n\
+             Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of \
+             the index sort-key fields; `consistent_read` is allowed (DynamoDB serves strongly consistent reads \
+             from an LSI). Items whose index fields are `None` are not in the index. Nothing is sent until `send`, \
+             `stream` or `count`.",
+            index.index.name,
+            container.pk_attribute.value,
+            model.pk.source(),
+            index.index.sk_attribute.value,
+            index.sk.source(),
+        );
+        // The same inputs as `query`, whose input struct (if any) is already defined.
+        let mut shared = Vec::new();
+        functions.push(query_function(
+            model,
+            (
+                &format_ident!("query_lsi{}", index.number),
+                input_name(model, "Partition"),
+            ),
+            &doc,
+            &model.pk,
+            TemplatePlace::PartitionKey,
+            LOCAL_INDEX_BASE + index.number,
+            &mut shared,
+        ));
+    }
     functions.push(scan_function(model));
     functions.push(update_function(model, key_inputs));
     (functions, definitions)
 }
+
+/// The `INDEX` of a query on LSI N is `LOCAL_INDEX_BASE + N`
+/// (`stamp::LOCAL_INDEX_BASE`).
+const LOCAL_INDEX_BASE: u8 = 100;
 
 /// One query function: the partition key built from its fields, an error
 /// kept in the query until it is sent.
@@ -167,7 +200,8 @@ fn update_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
     }
 }
 
-/// `impl SortKeyPrefix` for the table's sort key and every GSI sort key.
+/// `impl SortKeyPrefix` for the table's sort key, every GSI sort key and
+/// every LSI sort key.
 pub fn prefix_impls(model: &Model) -> Vec<TokenStream> {
     let mut impls = sort_key_prefixes(model, &model.sk, &TemplatePlace::SortKey, 0);
     for (position, index) in model.indexes.iter().enumerate() {
@@ -175,6 +209,15 @@ pub fn prefix_impls(model: &Model) -> Vec<TokenStream> {
             let place = TemplatePlace::IndexSortKey(position);
             impls.extend(sort_key_prefixes(model, key, &place, index.number));
         }
+    }
+    for (position, index) in model.local_indexes.iter().enumerate() {
+        let place = TemplatePlace::LocalSortKey(position);
+        impls.extend(sort_key_prefixes(
+            model,
+            &index.sk,
+            &place,
+            LOCAL_INDEX_BASE + index.number,
+        ));
     }
     impls
 }

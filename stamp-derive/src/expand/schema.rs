@@ -31,6 +31,7 @@ fn key_example(model: &Model) -> TokenStream {
                 .iter()
                 .flat_map(|index| std::iter::once(&index.pk).chain(index.sk.as_ref())),
         )
+        .chain(model.local_indexes.iter().map(|index| &index.sk))
         .collect();
     let mut fields: Vec<&Field> = Vec::new();
     for key in keys {
@@ -101,6 +102,19 @@ pub fn schema(model: &Model) -> TokenStream {
             }
         }
     });
+    let local_index_schemas = model.local_indexes.iter().map(|index| {
+        let number = index.number;
+        let name = &index.index.name;
+        let sk_attribute = &index.index.sk_attribute.value;
+        let template = key_template_tokens(krate, &index.sk);
+        quote! {
+            #krate::LocalIndexSchema {
+                number: #number,
+                name: #name,
+                sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #template },
+            }
+        }
+    });
     let serialized = model.stored_fields().map(|stored| stored.attribute);
     let field_attributes = model.stored_fields().map(|Stored { field, attribute }| {
         let name = &field.name;
@@ -137,6 +151,7 @@ pub fn schema(model: &Model) -> TokenStream {
             partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
             sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #sk_template },
             indexes: &[#(#index_schemas),*],
+            local_indexes: &[#(#local_index_schemas),*],
             fields: &[#(#serialized),*],
             ttl_attribute: #ttl_attribute,
             field_attributes: &[#(#field_attributes),*],
@@ -181,6 +196,13 @@ fn named_inputs(model: &Model) -> Vec<(String, syn::Ident)> {
             format!("gsi{number}_key"),
             &distinct_fields(&keys),
             &format!("Gsi{number}Key"),
+        );
+    }
+    for index in &model.local_indexes {
+        add(
+            format!("query_lsi{}", index.number),
+            &distinct_fields(&[&model.pk]),
+            "Partition",
         );
     }
     if let Some((pk, sk)) = &model.previous {

@@ -6,7 +6,9 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, ReturnConsumedCapacity, WriteRequest};
+use aws_sdk_dynamodb::types::{
+    DeleteRequest, PutRequest, ReturnConsumedCapacity, ReturnItemCollectionMetrics, WriteRequest,
+};
 use futures::{StreamExt, stream};
 use tracing::Instrument;
 
@@ -60,6 +62,9 @@ pub struct BatchWrite {
     error: Option<Error>,
     max_concurrency: usize,
     retry: BatchRetry,
+    /// Whether an entry writes an entity with an LSI, so that every request
+    /// asks for `ReturnItemCollectionMetrics = SIZE`.
+    item_collection_metrics: bool,
 }
 
 /// What a [`BatchWrite`] did.
@@ -90,6 +95,7 @@ impl BatchWrite {
             error: None,
             max_concurrency: DEFAULT_BATCH_CONCURRENCY,
             retry: BatchRetry::default(),
+            item_collection_metrics: false,
         }
     }
 
@@ -116,6 +122,7 @@ impl BatchWrite {
                             .expect("the item is set"),
                     )
                     .build();
+                self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
                 self.entries.push(WriteEntry {
                     entity: E::SCHEMA.type_name,
                     key,
@@ -149,6 +156,7 @@ impl BatchWrite {
                     .expect("the key is set"),
             )
             .build();
+        self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
         self.entries.push(WriteEntry {
             entity: E::SCHEMA.type_name,
             size: item_size(&map),
@@ -310,12 +318,21 @@ impl BatchWrite {
                     .batch_write_item()
                     .request_items(name, pending)
                     .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .set_return_item_collection_metrics(
+                        self.item_collection_metrics
+                            .then_some(ReturnItemCollectionMetrics::Size),
+                    )
                     .send()
                     .instrument(span.clone())
                     .await;
                 match result {
                     Ok(mut response) => {
                         record_capacities(&span, response.consumed_capacity.as_deref());
+                        crate::request::collection_metrics::check_all(
+                            table,
+                            "BatchWriteItem",
+                            response.item_collection_metrics.as_ref(),
+                        );
                         let left = response
                             .unprocessed_items
                             .as_mut()

@@ -13,10 +13,13 @@ use std::marker::PhantomData;
 
 use crate::expression::Condition;
 use crate::ops::cursor::Cursor;
-use crate::{Entity, Error, IndexSchema, Item, KeyTemplate, Projection};
+use crate::{
+    Entity, Error, IndexSchema, Item, KeyTemplate, LOCAL_INDEX_BASE, LocalIndexSchema, Projection,
+};
 
 mod attributes;
 mod plan;
+mod projected;
 mod range;
 mod send;
 mod shards;
@@ -24,6 +27,7 @@ mod shards;
 pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use send::Page;
 
+use projected::Needs;
 use range::{Bound, SortCondition, inclusive_upper};
 
 /// The longest cursor text accepted: the four key attributes at DynamoDB's
@@ -31,8 +35,11 @@ use range::{Bound, SortCondition, inclusive_upper};
 /// well within it.
 pub const MAX_CURSOR_LEN: usize = 32 * 1024;
 
-/// A query of entity `E` on index `INDEX` (0: the table), decoding items
-/// into `O`. Built by the generated `E::query(…)` / `E::query_gsiN(…)`;
+/// A query of entity `E` on index `INDEX`, decoding items into `O`.
+/// `INDEX` is 0 for the table, N (1 to 20) for GSI N, and
+/// [`LOCAL_INDEX_BASE`]` + N` (101 to 105) for local secondary index N.
+/// Built by the generated `E::query(…)` / `E::query_gsiN(…)` /
+/// `E::query_lsiN(…)`;
 /// nothing is sent until [`send`](Self::send), [`stream`](Self::stream) or
 /// [`count`](Self::count).
 ///
@@ -56,6 +63,9 @@ pub struct Query<E, const INDEX: u8 = 0, O = E> {
     limit: Option<u32>,
     max_items: Option<usize>,
     consistent_read: bool,
+    /// The attributes decoding needs, checked against the table's index
+    /// projections (`projected.rs`).
+    needs: Needs,
     filter: Option<Condition<E>>,
     projection: Option<Vec<&'static str>>,
     start: Option<Cursor>,
@@ -79,6 +89,7 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
             limit: None,
             max_items: None,
             consistent_read: false,
+            needs: Needs::Entity,
             filter: None,
             projection: None,
             start: None,
@@ -90,10 +101,10 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 }
 
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
-    /// The template index queried, `None` for the table (and for a
-    /// multi-attribute index, [`Self::multi_attribute_index`]).
+    /// The template GSI queried, `None` for the table, an LSI or a
+    /// multi-attribute index ([`Self::multi_attribute_index`]).
     pub(super) fn index() -> Option<&'static IndexSchema> {
-        (INDEX != 0).then(|| {
+        (INDEX != 0 && INDEX <= LOCAL_INDEX_BASE).then(|| {
             let index = E::SCHEMA.index(INDEX);
             assert!(
                 index.is_some() || E::SCHEMA.multi_attribute_index(INDEX).is_some(),
@@ -103,10 +114,22 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         })?
     }
 
-    /// The name of the index queried, `None` for the table.
+    /// The LSI queried (`INDEX` is `LOCAL_INDEX_BASE + N`), `None` for the
+    /// table or a GSI.
+    fn local_index() -> Option<&'static LocalIndexSchema> {
+        (INDEX > LOCAL_INDEX_BASE).then(|| {
+            E::SCHEMA
+                .local_index(INDEX - LOCAL_INDEX_BASE)
+                .expect("generated queries name a local index of the entity")
+        })
+    }
+
+    /// The name of the index queried (GSI, LSI or multi-attribute GSI),
+    /// `None` for the table.
     pub(super) fn index_name() -> Option<&'static str> {
         Self::index()
             .map(|index| index.name)
+            .or_else(|| Self::local_index().map(|index| index.name))
             .or_else(|| Self::multi_attribute_index().map(|index| index.name))
     }
 
@@ -115,6 +138,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         Option<&'static KeyTemplate>,
         Option<&'static str>,
     ) {
+        if let Some(local) = Self::local_index() {
+            return (
+                E::SCHEMA.partition_key.name,
+                Some(&local.sort_key.template),
+                Some(local.sort_key.name),
+            );
+        }
         match Self::index() {
             None => (
                 E::SCHEMA.partition_key.name,
@@ -268,8 +298,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         self
     }
 
-    /// A strongly consistent read. Not allowed on a GSI: sending such a
-    /// query returns [`Error::ConsistentReadOnIndex`] before any request.
+    /// A strongly consistent read (`ConsistentRead = true`), on the table or
+    /// a local secondary index, at twice the read units of an eventually
+    /// consistent one. Not allowed on a GSI, whose reads are always
+    /// eventually consistent: sending such a query returns
+    /// [`Error::ConsistentReadOnIndex`] before any request.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadConsistency.html>.
     pub fn consistent_read(mut self) -> Self {
         self.consistent_read = true;
         self
@@ -298,6 +333,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     pub fn project<P: Projection<E>>(self) -> Query<E, INDEX, P> {
         let mut query = self.decoding(P::from_item);
         query.projection = Some(P::ATTRIBUTES.to_vec());
+        query.needs = Needs::Attributes(P::ATTRIBUTES);
         query
     }
 
@@ -311,6 +347,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             limit: self.limit,
             max_items: self.max_items,
             consistent_read: self.consistent_read,
+            needs: self.needs,
             filter: self.filter,
             projection: self.projection,
             start: self.start,
@@ -336,6 +373,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         }
         let mut query = self.decoding(C::from_item);
         query.scoped = false;
+        query.needs = Needs::Members(C::MEMBERS);
         query
     }
 }

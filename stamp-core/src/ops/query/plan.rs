@@ -45,6 +45,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             names.push(index.partition_key.name);
             names.extend(index.sort_key.as_ref().map(|key| key.name));
         }
+        if let Some(local) = Self::local_index() {
+            names.push(local.sort_key.name);
+        }
         if let Some(index) = Self::multi_attribute_index() {
             for field in index.key_fields() {
                 if !names.contains(&field.attribute) {
@@ -145,8 +148,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         fingerprint: Option<Fingerprint>,
     ) -> Result<Plan, Error> {
         let sort = self.sort.as_ref().map_err(Clone::clone)?;
-        let index = Self::index_name();
-        if let (true, Some(index)) = (self.consistent_read, index) {
+        // A GSI, template or multi-attribute (an LSI reads consistently).
+        let global = Self::index()
+            .map(|index| index.name)
+            .or_else(|| Self::multi_attribute_index().map(|index| index.name));
+        if let (true, Some(index)) = (self.consistent_read, global) {
             return Err(Error::ConsistentReadOnIndex { index });
         }
         if self.limit == Some(0) {
@@ -211,7 +217,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         }
         let input = QueryInput::builder()
             .table_name(table_name)
-            .set_index_name(index.map(str::to_owned))
+            .set_index_name(Self::index_name().map(str::to_owned))
             .key_condition_expression(key_condition)
             .set_filter_expression(filter)
             .set_projection_expression(projection)
@@ -243,7 +249,6 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         key_condition: &str,
         placeholders: &Placeholders,
     ) -> Fingerprint {
-        let index = Self::index_name();
         // A stable encoding of the key condition's values (strings, and the
         // numbers and binaries of a multi-attribute index), not `Debug`
         // output, so that an SDK upgrade keeps live cursors valid.
@@ -265,7 +270,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         key_values.sort();
         Fingerprint::of(&[
             table_name,
-            index.unwrap_or(""),
+            Self::index_name().unwrap_or(""),
             key_condition,
             &key_values.join("\n"),
             if self.newest_first { "desc" } else { "asc" },

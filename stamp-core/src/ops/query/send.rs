@@ -16,7 +16,8 @@ use crate::request::span::{record_capacity, record_items, request_span};
 use crate::{Entity, Error, Item, Table};
 
 /// A page of results: up to one `Query` response (1 MB at most), or fewer
-/// items when capped by [`Query::max_items`].
+/// items when capped by [`Query::max_items`]. On a sharded GSI, the merge
+/// of one response per shard (see [`Query::send`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<O> {
     /// The items, decoded, in sort-key order (as the query asked).
@@ -36,13 +37,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// [`stream`](Self::stream) and [`count`](Self::count) check it with
     /// the table's key.
     ///
-    /// # Errors
-    ///
-    /// The errors [`send`](Self::send) finds before sending.
-    ///
     /// A query on a sharded index sends one request per shard:
     /// [`requests`](Self::requests) gives them, and this returns
     /// [`Error::InvalidQuery`].
+    ///
+    /// # Errors
+    ///
+    /// The errors [`send`](Self::send) finds before sending.
     pub fn request(&self, table_name: &str) -> Result<QueryInput, Error> {
         if let Some(shards) = Self::shards() {
             return Err(Error::InvalidQuery {
@@ -82,10 +83,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// # Errors
     ///
     /// Before sending: a key value error, [`Error::ConsistentReadOnIndex`],
-    /// [`Error::InvalidQuery`], [`Error::InvalidSortKeyRange`],
+    /// [`Error::AttributesNotProjected`] (the table knows its definition,
+    /// [`Table::with_definition`], and the GSI does not project what the
+    /// query reads), [`Error::InvalidQuery`], [`Error::InvalidSortKeyRange`],
     /// [`Error::InvalidCursor`] or [`Error::CursorMismatch`]. After:
     /// [`Error::DynamoDb`], and the errors of decoding an item.
     pub async fn send(&self, table: &Table) -> Result<Page<O>, Error> {
+        self.check_projection(table, true)?;
         if Self::shards().is_some() {
             return self.send_sharded(table).await;
         }
@@ -178,6 +182,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             if state.done || state.remaining == Some(0) {
                 return Ok(None);
             }
+            state.query.check_projection(table, true)?;
             if Self::shards().is_some() {
                 let (page, _) = state
                     .query
@@ -225,6 +230,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// The errors of [`send`](Self::send).
     pub async fn count(&self, table: &Table) -> Result<u64, Error> {
+        self.check_projection(table, false)?;
         if Self::shards().is_some() {
             return self.count_sharded(table).await;
         }

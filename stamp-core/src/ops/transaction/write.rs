@@ -4,8 +4,8 @@
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
-    ConditionCheck, Delete, Put, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
-    TransactWriteItem, Update,
+    ConditionCheck, Delete, Put, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
+    ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
 use tracing::Instrument;
 
@@ -44,6 +44,10 @@ pub struct TransactWrite {
     error: Option<Error>,
     client_request_token: Option<String>,
     return_old_items: bool,
+    /// Whether to ask for `ReturnItemCollectionMetrics = SIZE`: an action
+    /// writes an entity with an LSI, or
+    /// [`item_collection_metrics`](Self::item_collection_metrics) was called.
+    item_collection_metrics: bool,
 }
 
 impl Default for TransactWrite {
@@ -61,6 +65,7 @@ impl TransactWrite {
             error: None,
             client_request_token: None,
             return_old_items: false,
+            item_collection_metrics: false,
         }
     }
 
@@ -86,6 +91,7 @@ impl TransactWrite {
                     values: rendered.placeholders.values(),
                 });
                 let size = rendered.size + condition.as_ref().map_or(0, Rendered::values_size);
+                self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     key: crate::item::check::key_of(E::SCHEMA, &rendered.item),
@@ -133,6 +139,7 @@ impl TransactWrite {
                     | Kind::Check { condition } => condition.values_size(),
                     _ => 0,
                 };
+                self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     size: item_size(&map) + condition_size,
@@ -193,6 +200,20 @@ impl TransactWrite {
             size,
             kind: Kind::Update(update),
         });
+        self
+    }
+
+    /// Asks DynamoDB for the size of the item collections the transaction
+    /// writes (`ReturnItemCollectionMetrics = SIZE`), so that
+    /// [`Table::warn_item_collection_above_gb`] can warn. A put, create,
+    /// delete or check of an entity with a local secondary index asks by
+    /// itself; an [`UpdateAction`] does not say its entity's indexes, so a
+    /// transaction whose only writes to such an entity are updates calls
+    /// this.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
+    pub fn item_collection_metrics(mut self) -> Self {
+        self.item_collection_metrics = true;
         self
     }
 
@@ -357,12 +378,21 @@ impl TransactWrite {
             .set_transact_items(Some(items))
             .set_client_request_token(self.client_request_token.clone())
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_item_collection_metrics(
+                self.item_collection_metrics
+                    .then_some(ReturnItemCollectionMetrics::Size),
+            )
             .send()
             .instrument(span.clone())
             .await;
         match result {
             Ok(output) => {
                 record_capacities(&span, output.consumed_capacity.as_deref());
+                crate::request::collection_metrics::check_all(
+                    table,
+                    "TransactWriteItems",
+                    output.item_collection_metrics.as_ref(),
+                );
                 Ok(())
             }
             Err(error) => Err(failure(

@@ -17,7 +17,7 @@ type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);
 /// and the primary key `key` (stored `PK` and `SK`, from which a sharded
 /// index's shard follows).
 ///
-/// For each index that the update touches (it changes a field of one of its
+/// For each index (GSI or LSI) that the update touches (it changes a field of one of its
 /// templates):
 ///
 /// - when a field of the index is `None` after the update, both attributes
@@ -85,9 +85,26 @@ pub(super) fn rebuild_indexes<E: Entity>(
     };
     let mut index_sets: Vec<(&'static str, String)> = Vec::new();
     let mut index_removes: Vec<&'static str> = Vec::new();
-    for index in schema.indexes {
-        let parts: Vec<(&'static str, Vec<&'static str>)> = std::iter::once(&index.partition_key)
-            .chain(index.sort_key.as_ref())
+    // Each GSI with its keys, then each LSI with its sort key (its
+    // partition key is the table's, which no update changes).
+    let indexes = schema
+        .indexes
+        .iter()
+        .map(|index| {
+            let keys: Vec<&'static crate::KeyAttribute> = std::iter::once(&index.partition_key)
+                .chain(index.sort_key.as_ref())
+                .collect();
+            (index.name, keys)
+        })
+        .chain(
+            schema
+                .local_indexes
+                .iter()
+                .map(|index| (index.name, vec![&index.sort_key])),
+        );
+    for (index_name, keys) in indexes {
+        let parts: Vec<(&'static str, Vec<&'static str>)> = keys
+            .into_iter()
             .map(|key| {
                 let fields = key
                     .template
@@ -104,8 +121,7 @@ pub(super) fn rebuild_indexes<E: Entity>(
         }
         if let Some(field) = unknown.iter().find(|name| all_fields.contains(name)) {
             return Err(invalid(format!(
-                "`{field}` is in a key template of {}, so it must be set to a value (not added to, appended to or set if absent), for the index attributes to be rebuilt",
-                index.name
+                "`{field}` is in a key template of {index_name}, so it must be set to a value (not added to, appended to or set if absent), for the index attributes to be rebuilt"
             )));
         }
         let touched: Vec<&(&'static str, Vec<&'static str>)> = parts
@@ -148,7 +164,7 @@ pub(super) fn rebuild_indexes<E: Entity>(
         if !missing.is_empty() {
             return Err(Error::IncompleteIndexUpdate {
                 entity: schema.type_name,
-                index: index.name,
+                index: index_name,
                 missing,
             });
         }

@@ -247,11 +247,21 @@ impl<E: Entity> Update<E> {
             .set_expression_attribute_values(non_empty(rendered.values))
             .return_values(return_value)
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .set_return_item_collection_metrics(crate::request::collection_metrics::requested(
+                schema,
+            ))
             .send()
             .instrument(span)
             .await;
         match result {
-            Ok(output) => Ok(output.attributes),
+            Ok(output) => {
+                crate::request::collection_metrics::check(
+                    table,
+                    "UpdateItem",
+                    output.item_collection_metrics(),
+                );
+                Ok(output.attributes)
+            }
             Err(error) => Err(conditional_failure::<E, _, _>(
                 "UpdateItem",
                 table,

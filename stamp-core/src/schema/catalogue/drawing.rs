@@ -1,11 +1,11 @@
 //! The table drawn, as practitioners draw a single table: per partition
 //! key template, example items in sort-key order (the table, then each
-//! GSI's view of it), and a Mermaid diagram of the entities, the indexes
+//! GSI's and each LSI's view of it), and a Mermaid diagram of the entities, the indexes
 //! and the access patterns that read them.
 
 use std::fmt::Write;
 
-use super::{code, keys_on, parameters, sparse_fields};
+use super::{code, keys_on, parameters, sparse_fields, sparse_fields_of};
 use crate::model::collection::{partition_template, same_template_shape};
 use crate::schema::{Resolved, TableDefinition};
 use crate::{EntitySchema, KeyAttribute};
@@ -51,6 +51,24 @@ impl TableDefinition {
                 self.draw_group(out, number, &group, &columns);
             }
         }
+        for index in &resolved.local_indexes {
+            let Some(number) = self.local_index_number(index.name) else {
+                continue;
+            };
+            let columns = [resolved.partition_key, index.sort_key, resolved.sort_key];
+            for group in self.partition_groups(crate::LOCAL_INDEX_BASE + number) {
+                self.draw_group(out, crate::LOCAL_INDEX_BASE + number, &group, &columns);
+            }
+        }
+    }
+
+    /// The LSI number of the local index named `name`.
+    fn local_index_number(&self, name: &str) -> Option<u8> {
+        self.entities
+            .iter()
+            .flat_map(|entity| entity.local_indexes)
+            .find(|index| index.name == name)
+            .map(|index| index.number)
     }
 
     /// The GSI number of the index named `name`.
@@ -94,6 +112,10 @@ impl TableDefinition {
         };
         let view = if index == 0 {
             "table".to_owned()
+        } else if index > crate::LOCAL_INDEX_BASE {
+            group[0]
+                .local_index(index - crate::LOCAL_INDEX_BASE)
+                .map_or_else(String::new, |local| format!("{} (local)", code(local.name)))
         } else {
             group[0]
                 .indexes
@@ -145,8 +167,13 @@ impl TableDefinition {
         let sparse: Vec<String> = group
             .iter()
             .filter_map(|entity| {
-                let gsi = entity.indexes.iter().find(|gsi| gsi.number == index)?;
-                let fields = sparse_fields(entity, gsi);
+                let fields = if index > crate::LOCAL_INDEX_BASE {
+                    let local = entity.local_index(index - crate::LOCAL_INDEX_BASE)?;
+                    sparse_fields_of(entity, &[&local.sort_key])
+                } else {
+                    let gsi = entity.indexes.iter().find(|gsi| gsi.number == index)?;
+                    sparse_fields(entity, gsi)
+                };
                 (!fields.is_empty()).then(|| {
                     format!(
                         "{} only while {} is set",
@@ -268,6 +295,16 @@ impl TableDefinition {
                 mermaid(index.name),
             );
         }
+        for index in &resolved.local_indexes {
+            let _ = writeln!(
+                out,
+                "  {}[(\"{} (local)<br>{} / {}\")]",
+                node(index.name),
+                mermaid(index.name),
+                mermaid(resolved.partition_key),
+                mermaid(index.sort_key)
+            );
+        }
         for entity in &self.entities {
             let _ = writeln!(
                 out,
@@ -296,6 +333,14 @@ impl TableDefinition {
                     out,
                     "  entity_{id} -->|\"{}\"| {}",
                     label(&keys),
+                    node(index.name)
+                );
+            }
+            for index in entity.local_indexes {
+                let _ = writeln!(
+                    out,
+                    "  entity_{id} -->|\"{}\"| {}",
+                    label(&[&entity.partition_key, &index.sort_key]),
                     node(index.name)
                 );
             }
@@ -359,6 +404,17 @@ impl TableDefinition {
                     node(index.name),
                 );
             }
+            for index in entity.local_indexes {
+                let method = format!("query_lsi{}", index.number);
+                read(
+                    out,
+                    format!(
+                        "{name}::{method}({})",
+                        entity.call_arguments(&method, &parameters(&[&pk.template]))
+                    ),
+                    node(index.name),
+                );
+            }
             for index in entity.multi_attribute_indexes {
                 let function = format!("query_gsi{}", index.number);
                 let fields: Vec<&str> = index
@@ -418,6 +474,7 @@ fn entity_key(entity: &'static EntitySchema, name: &str) -> Option<&'static KeyA
                 .iter()
                 .flat_map(|index| std::iter::once(&index.partition_key).chain(&index.sort_key)),
         )
+        .chain(entity.local_indexes.iter().map(|index| &index.sort_key))
         .find(|key| key.name == name)
 }
 

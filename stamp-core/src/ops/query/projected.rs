@@ -1,0 +1,107 @@
+//! Index projections (issue 15, part 4): a query of a GSI that projects
+//! `KEYS_ONLY` or `INCLUDE` (set with
+//! [`TableDefinition::index_projection`](crate::TableDefinition::index_projection))
+//! cannot decode what the index does not hold. A GSI returns only its
+//! projected attributes, so a missing field would fail to decode, or
+//! worse, read as `None`; a filter on an attribute it does not hold (the
+//! entity's own `Type = :type` scope included) matches nothing. When the
+//! table knows its definition ([`Table::with_definition`]), such a query
+//! is refused with [`Error::AttributesNotProjected`] before any request.
+//!
+//! An LSI is not checked: DynamoDB fetches the attributes an LSI does not
+//! project from the table ("Projected attributes", Local secondary indexes,
+//! Amazon DynamoDB Developer Guide), at the cost of extra reads.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>
+//! and <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.Projections>.
+
+use super::Query;
+use crate::expression::Placeholders;
+use crate::{Entity, EntitySchema, Error, IndexProjection, Table};
+
+/// The attributes a query's items must hold to be decoded.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Needs {
+    /// The whole entity: every stored field.
+    Entity,
+    /// A projection's attributes ([`Projection::ATTRIBUTES`](crate::Projection::ATTRIBUTES)).
+    Attributes(&'static [&'static str]),
+    /// A collection: every stored field of every member, and the type
+    /// attribute it decodes by.
+    Members(&'static [&'static EntitySchema]),
+}
+
+impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+    /// Refuses the query when the table's definition gives the GSI it reads
+    /// a projection that leaves out an attribute it needs: the attributes
+    /// it decodes (when `decoding`; a count decodes nothing), the type
+    /// attribute of its scope, and those its filter names.
+    pub(super) fn check_projection(&self, table: &Table, decoding: bool) -> Result<(), Error> {
+        let Some(index) = Self::index() else {
+            return Ok(());
+        };
+        let Some(projection) = table.index_projection(index.name) else {
+            return Ok(());
+        };
+        let included: &[String] = match projection {
+            IndexProjection::All => return Ok(()),
+            IndexProjection::KeysOnly => &[],
+            IndexProjection::Include(attributes) => attributes,
+        };
+        let keys = Self::cursor_attributes();
+        let mut needed: Vec<String> = Vec::new();
+        let mut need = |name: &str| {
+            if !needed.iter().any(|known| known == name) {
+                needed.push(name.to_owned());
+            }
+        };
+        if decoding {
+            match self.needs {
+                Needs::Entity => E::SCHEMA
+                    .field_attributes
+                    .iter()
+                    .for_each(|field| need(field.attribute)),
+                Needs::Attributes(attributes) => attributes.iter().for_each(|name| need(name)),
+                Needs::Members(members) => {
+                    need(E::SCHEMA.type_attribute);
+                    for member in members {
+                        member
+                            .field_attributes
+                            .iter()
+                            .for_each(|field| need(field.attribute));
+                    }
+                }
+            }
+        }
+        if self.scoped {
+            need(E::SCHEMA.type_attribute);
+        }
+        if let Some(filter) = &self.filter {
+            let mut placeholders = Placeholders::default();
+            filter.render(&mut placeholders)?;
+            let mut names: Vec<String> = placeholders
+                .names()
+                .unwrap_or_default()
+                .into_values()
+                .collect();
+            names.sort();
+            names.iter().for_each(|name| need(name));
+        }
+        let missing: Vec<String> = needed
+            .into_iter()
+            .filter(|name| {
+                !keys.contains(&name.as_str()) && !included.iter().any(|kept| kept == name)
+            })
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::AttributesNotProjected {
+                entity: E::SCHEMA.type_name,
+                index: index.name,
+                projection: projection.to_string(),
+                missing,
+            })
+        }
+    }
+}
