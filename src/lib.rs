@@ -50,6 +50,19 @@
 //!   `#[gsiN(pk = "…", sk = "…")]` the partition and sort key. Optional
 //!   `index_name`, `pk_attribute` and `sk_attribute` rename the index
 //!   (`GSI{N}`) and its attributes (`GSI{N}PK`, `GSI{N}SK`).
+//! - `#[gsiN(pk = "STATUS#<status>#<shard>", sk = "…", shards = 16)]` shards
+//!   the index over 16 partition keys per value (2 to 32): `<shard>` ends the
+//!   partition key and is [`shard_of`]`(PK, SK, 16)` of the item's primary
+//!   key; `query_gsiN` sends one `Query` per shard and merges them in
+//!   sort-key order, and `gsiN_key(…, shard)` takes the shard as its last
+//!   argument. A field named `shard` cannot sit beside a sharded index.
+//! - `#[gsiN(pk(a, b), sk(c, d))]` names up to 4 + 4 fields stored natively
+//!   as the index key attributes (a multi-attribute GSI key): `query_gsiN(a,
+//!   b)` takes every partition field and `sort_eq`/`sort_lt`/…/`sort_between`
+//!   a leading run of the sort fields.
+//! - `#[lsiN(sk = "…")]` (1 to 5) gives a local secondary index: a sort key
+//!   (`LSI{N}SK`) over the table's partition key, queried by `query_lsiN`
+//!   with the table's partition key inputs, consistent reads allowed.
 //! - `#[stamp(type_name = "…", crate = "…", pk_attribute = "…",
 //!   sk_attribute = "…", type_attribute = "…")]` rename the entity type
 //!   (the struct name), the runtime path (`::stamp`) and the attributes
@@ -60,8 +73,8 @@
 //!   and `parse_previous_partition_key` / `parse_previous_sort_key`.
 //! - A placeholder `<field>` names a field; literal text between two
 //!   placeholders is their delimiter and must not be empty. The field's type
-//!   implements [`KeyPart`]. `Option<T>` fields may appear only in GSI
-//!   templates: when one is `None`, the index attributes are left out (a
+//!   implements [`KeyPart`]. `Option<T>` fields may appear only in GSI and
+//!   LSI templates: when one is `None`, the index attributes are left out (a
 //!   sparse index).
 //!
 //! The key encodings and their escaping are documented in [`stamp_core`].

@@ -713,11 +713,21 @@ fn schema_the_catalogue_lists_recorded_collections_and_sparse_indexes() {
          `LineItem` (`GSI2SK = ITEM#<line_no>`) | `Order::query_gsi2(order_id).collection::<OrderWithItems>()` | \
          `GSI2PK = ORDER#00000000-0000-0000-0000-000000000001` |\n\n"
     );
+    // The example key's shard is the example primary key's (2, as
+    // `stamp::shard_of` gives for it; the catalogue draws the same item).
+    assert_eq!(
+        stamp::shard_of(
+            "CUST#customer_id-1",
+            "ORDER#2026-01-01T00:00:00.000000000Z#00000000-0000-0000-0000-000000000001",
+            16
+        ),
+        2
+    );
     assert!(catalogue.contains(
         "| `Order::query_gsi1(status)` | `Order` | Query ×16 (one per shard, `STATUS#<status>#0` to \
          `STATUS#<status>#15`, merged in sort-key order) | `GSI1` (sparse: only items with `status`) | \
          `GSI1PK = STATUS#<status>#<shard>`<br>`GSI1SK = <updated_at>` | none (no literal prefix) | `updated_at` | \
-         `GSI1PK = STATUS#PENDING#0` |"
+         `GSI1PK = STATUS#PENDING#2` |"
     ));
 }
 

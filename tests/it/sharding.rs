@@ -606,3 +606,47 @@ async fn changing_the_shard_count_is_a_migration() {
     assert_eq!(again.progress.already_current, 300);
     table.delete_table().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_shard_key_over_the_limit_and_max_items_zero_are_refused_before_sending() {
+    let (table, counter) = common::fresh_counted_table("shard-refusals", &definition()).await;
+    // `GROUP#` + 2,041 bytes + `#` is 2,048 bytes before the shard digit.
+    let long = "x".repeat(2041);
+    let query = || Ticket::query_gsi1(&long);
+    assert_eq!(
+        query().send(&table).await.unwrap_err().to_string(),
+        query().requests(table.name()).unwrap_err().to_string()
+    );
+    match query().count(&table).await.unwrap_err() {
+        Error::KeyTooLong { length, limit, .. } => assert_eq!((length, limit), (2049, 2048)),
+        other => panic!("{other:?}"),
+    }
+    let fits = "x".repeat(2040);
+    assert_eq!(
+        Ticket::query_gsi1(&fits)
+            .requests(table.name())
+            .unwrap()
+            .len(),
+        8
+    );
+    let zero = || Ticket::query_gsi1("g").max_items(0);
+    assert_eq!(
+        zero().send(&table).await.unwrap_err().to_string(),
+        "invalid query: `max_items` must be at least 1"
+    );
+    let streamed: Result<Vec<Ticket>, Error> = zero().stream(&table).try_collect().await;
+    assert_eq!(
+        streamed.unwrap_err().to_string(),
+        "invalid query: `max_items` must be at least 1"
+    );
+    assert!(matches!(
+        Ticket::query("t-1")
+            .max_items(0)
+            .send(&table)
+            .await
+            .unwrap_err(),
+        Error::InvalidQuery { .. }
+    ));
+    assert_eq!(counter.count("Query"), 0);
+    table.delete_table().await.unwrap();
+}

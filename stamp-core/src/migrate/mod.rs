@@ -30,10 +30,19 @@
 //! shard count of a sharded GSI changed, a GSI template changed, a GSI was
 //! added) is rewritten in place, by one put on condition that the item is
 //! unchanged. So changing `shards = 8` to `shards = 16` is: deploy the new
-//! count, then run `Migration::<E>::new().run(&table)`; until it finishes,
-//! a query of the index misses the items not yet rewritten. An entity
-//! without a previous key format can run it too; one with neither a
-//! previous format nor an index has nothing to migrate.
+//! count, then run `Migration::<E>::new().run(&table)`. While it runs, and
+//! while code with the old count still runs:
+//!
+//! - growing the count (8 to 16), a query on the new count reads the old
+//!   partitions too (`#0` to `#7` are among `#0` to `#15`), so it finds
+//!   every item; a query on the old count misses the items already moved
+//!   to shards 8 to 15, and an old writer puts new items on the old count
+//!   (run the migration again after the last old writer is gone);
+//! - shrinking the count (16 to 8), a query on the new count misses the
+//!   items still on shards 8 to 15 until the migration has moved them.
+//!
+//! An entity without a previous key format can run it too; one with
+//! neither a previous format nor an index has nothing to migrate.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.

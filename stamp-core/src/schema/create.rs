@@ -38,7 +38,12 @@ impl TableDefinition {
                         .expect("an example encoding is not empty"),
                     None => builder.literal(&format!("<{name}>")),
                 },
-                Segment::Shard(_) => builder.shard(0),
+                // The shard the example item's primary key gives.
+                Segment::Shard(count) => builder.shard(crate::shard_of(
+                    &self.example_key(entity, &entity.partition_key),
+                    &self.example_key(entity, &entity.sort_key),
+                    *count,
+                )),
             }
         }
         builder.finish()

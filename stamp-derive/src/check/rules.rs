@@ -60,6 +60,19 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
         for template in index.pk.iter().chain(&index.sk) {
             check_template(cx, container, template, true);
         }
+        let sharded = index
+            .pk
+            .iter()
+            .flat_map(|template| template.pieces.iter().flatten())
+            .any(|piece| matches!(piece, crate::template::Piece::Shard(_)));
+        if let (true, Some(field)) = (sharded, container.field("shard")) {
+            cx.error_spanned_by(
+                field.ident,
+                format!(
+                    "`{ident}` has a field named `shard` and a sharded `#[gsi{number}(…)]`, whose `<shard>` is the shard placeholder, not the field: rename the field"
+                ),
+            );
+        }
     }
     check_local_indexes(cx, container);
     check_names(cx, container);

@@ -96,6 +96,26 @@ pub fn build_key(model: &Model, key: &Key, place: &TemplatePlace) -> TokenStream
 
 /// The same, for the first `segments` of a template (a sort-key prefix).
 pub fn build_key_from(model: &Model, segments: &[Segment], place: &TemplatePlace) -> TokenStream {
+    build_segments(model, segments, place, true)
+}
+
+/// The text of `segments` without the length check: the part of a sharded
+/// partition key before the shard, which the query checks with each
+/// shard's number appended.
+pub fn build_key_unchecked(
+    model: &Model,
+    segments: &[Segment],
+    place: &TemplatePlace,
+) -> TokenStream {
+    build_segments(model, segments, place, false)
+}
+
+fn build_segments(
+    model: &Model,
+    segments: &[Segment],
+    place: &TemplatePlace,
+    checked: bool,
+) -> TokenStream {
     let krate = model.krate;
     let template_path = place.path();
     let mut capacity = vec![quote!(#template_path.literal_len())];
@@ -103,6 +123,11 @@ pub fn build_key_from(model: &Model, segments: &[Segment], place: &TemplatePlace
         quote!(#krate::__private::PARTITION_KEY_LIMIT)
     } else {
         quote!(#krate::__private::SORT_KEY_LIMIT)
+    };
+    let finish = if checked {
+        quote!(__builder.finish_within(#limit)?)
+    } else {
+        quote!(__builder.finish())
     };
     let mut steps = Vec::new();
     for segment in segments {
@@ -134,7 +159,7 @@ pub fn build_key_from(model: &Model, segments: &[Segment], place: &TemplatePlace
             #(#capacity)+*,
         );
         #(#steps)*
-        __builder.finish_within(#limit)?
+        #finish
     }}
 }
 

@@ -8,7 +8,8 @@ use syn::Ident;
 use crate::check::{Key, Model, Segment, distinct_fields};
 use crate::expand::codecs::encoder_name;
 use crate::expand::keys::{
-    KeyInputs, TemplatePlace, build_key, build_key_from, input_name, key_inputs,
+    KeyInputs, TemplatePlace, build_key, build_key_from, build_key_unchecked, input_name,
+    key_inputs,
 };
 
 /// The inherent query functions: one per key (table and GSIs), scoped to
@@ -124,7 +125,7 @@ fn query_function(
     // A sharded index: the text before the shard, which the query completes
     // with each shard number.
     let build = match pk.shards() {
-        Some(_) => build_key_from(model, &pk.segments[..pk.segments.len() - 1], &place),
+        Some(_) => build_key_unchecked(model, &pk.segments[..pk.segments.len() - 1], &place),
         None => build_key(model, pk, &place),
     };
     quote! {

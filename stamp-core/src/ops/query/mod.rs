@@ -287,7 +287,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         self
     }
 
-    /// At most `max_items` items in all. [`send`](Self::send) returns at
+    /// At most `max_items` items in all, at least 1 ([`Error::InvalidQuery`]
+    /// before sending otherwise, from every call that sends).
+    /// [`count`](Self::count) counts every matching item regardless. [`send`](Self::send) returns at
     /// most this many, with a cursor at the last item returned, so that
     /// resuming skips nothing; [`stream`](Self::stream) stops after them.
     /// The request's `Limit` is capped at the items still wanted, so a page

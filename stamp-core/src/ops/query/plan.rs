@@ -160,6 +160,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 reason: "`limit` must be at least 1".to_owned(),
             });
         }
+        if self.max_items == Some(0) {
+            return Err(Error::InvalidQuery {
+                reason: "`max_items` must be at least 1".to_owned(),
+            });
+        }
         let (partition_attribute, sort_template, sort_attribute) = Self::key_attributes();
         let mut placeholders = Placeholders::default();
         let multi_attribute = Self::multi_attribute_index()

@@ -179,6 +179,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             positions: None,
         };
         stream::try_unfold(state, move |mut state| async move {
+            if state.query.max_items == Some(0) && !state.done {
+                // Refused, as `send` refuses it: the plan says why.
+                state.done = true;
+                state.query.plan(table.name(), None, false, None)?;
+            }
             if state.done || state.remaining == Some(0) {
                 return Ok(None);
             }

@@ -65,13 +65,26 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// The fingerprint shared by every shard's request: the request with
     /// `<shard of N>` in place of the shard number, so that a cursor is
-    /// tied to the shard count too.
+    /// tied to the shard count too. First, the check that the longest
+    /// shard's partition key fits DynamoDB's 2,048 bytes
+    /// ([`Error::KeyTooLong`]), which the text before the shard alone
+    /// does not tell.
     fn shard_fingerprint(
         &self,
         table_name: &str,
         base: &str,
         shards: u16,
     ) -> Result<Fingerprint, Error> {
+        let longest = Self::shard_partition(base, shards - 1).len();
+        if longest > crate::PARTITION_KEY_LIMIT {
+            let index = Self::index().expect("a sharded index");
+            return Err(Error::KeyTooLong {
+                entity: E::SCHEMA.type_name,
+                template: index.partition_key.template.source,
+                length: longest,
+                limit: crate::PARTITION_KEY_LIMIT,
+            });
+        }
         let partition = format!("{base}<shard of {shards}>");
         Ok(self
             .render(table_name, None, false, None, &partition, None)?
