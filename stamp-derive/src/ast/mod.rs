@@ -12,6 +12,7 @@ use crate::template::Piece;
 mod attr;
 mod container;
 mod field;
+mod index;
 pub mod serde;
 
 pub use self::field::option_inner;
