@@ -355,6 +355,11 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
     let tickets: Vec<Ticket> = (0..60).map(|id| ticket("g", id, id % 5)).collect();
     load(&table, &tickets).await;
     counter.reset();
+    // A query is a plain value: its clone sends the same requests.
+    let query = Ticket::query_gsi1("g").limit(7);
+    let first = query.clone().send(&table).await.unwrap();
+    assert_eq!(query.send(&table).await.unwrap(), first);
+    counter.reset();
     let first = Ticket::query_gsi1("g").limit(7).send(&table).await.unwrap();
     assert_eq!(counter.count("Query"), 8);
     assert_eq!(first.items.len(), 7);

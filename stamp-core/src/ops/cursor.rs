@@ -1,6 +1,7 @@
 //! [`Cursor`]: an opaque, URL-safe position in a query or scan.
 
-use std::collections::HashMap;
+// Ordered maps: a cursor's text is the same for the same position.
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -80,18 +81,18 @@ struct Content {
     /// The query fingerprint, in hex.
     q: String,
     /// The key attributes, all strings (empty for a sharded query).
-    #[serde(default, skip_serializing_if = "HashMap::is_empty")]
-    k: HashMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    k: BTreeMap<String, String>,
     /// A sharded query's position in each shard, by shard number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     s: Option<Vec<ShardPosition>>,
     /// The number key attributes (a multi-attribute index), as their text.
     /// Left out when empty, so the cursors of other queries are unchanged.
-    #[serde(default, skip_serializing_if = "HashMap::is_empty")]
-    n: HashMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    n: BTreeMap<String, String>,
     /// The binary key attributes (a multi-attribute index), URL-safe base64.
-    #[serde(default, skip_serializing_if = "HashMap::is_empty")]
-    b: HashMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    b: BTreeMap<String, String>,
 }
 
 /// One shard's position in a cursor's text.
@@ -99,7 +100,7 @@ struct Content {
 #[serde(rename_all = "lowercase")]
 enum ShardPosition {
     Start,
-    After(HashMap<String, String>),
+    After(BTreeMap<String, String>),
     Done,
 }
 
@@ -115,7 +116,7 @@ pub(crate) enum ShardStart {
 }
 
 /// The attributes of a key as strings, as a cursor holds them.
-fn strings(key: &Item) -> Result<HashMap<String, String>, Error> {
+fn strings(key: &Item) -> Result<BTreeMap<String, String>, Error> {
     key.iter()
         .map(|(name, value)| match value {
             AttributeValue::S(text) => Ok((name.clone(), text.clone())),
@@ -126,7 +127,7 @@ fn strings(key: &Item) -> Result<HashMap<String, String>, Error> {
         .collect()
 }
 
-fn attributes(key: HashMap<String, String>) -> Item {
+fn attributes(key: BTreeMap<String, String>) -> Item {
     key.into_iter()
         .map(|(name, text)| (name, AttributeValue::S(text)))
         .collect()
@@ -140,7 +141,7 @@ impl Cursor {
         signing: Option<&CursorKey>,
         key: &Item,
     ) -> Result<Self, Error> {
-        let (mut k, mut n, mut b) = (HashMap::new(), HashMap::new(), HashMap::new());
+        let (mut k, mut n, mut b) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
         for (name, value) in key {
             match value {
                 AttributeValue::S(text) => k.insert(name.clone(), text.clone()),
@@ -183,10 +184,10 @@ impl Cursor {
             .collect::<Result<_, Error>>()?;
         let content = Content {
             q: format!("{:016x}", fingerprint.0),
-            k: HashMap::new(),
+            k: BTreeMap::new(),
             s: Some(positions),
-            n: HashMap::new(),
-            b: HashMap::new(),
+            n: BTreeMap::new(),
+            b: BTreeMap::new(),
         };
         Ok(Self::seal(&content, signing))
     }

@@ -76,6 +76,29 @@ pub struct Query<E, const INDEX: u8 = 0, O = E> {
     entity: PhantomData<fn() -> E>,
 }
 
+/// A query is a plain value: a clone sends the same requests (for
+/// paging, counting and streaming one query). `E` need not be `Clone`.
+impl<E, const INDEX: u8, O> Clone for Query<E, INDEX, O> {
+    fn clone(&self) -> Self {
+        Query {
+            partition_key: self.partition_key.clone(),
+            partition_values: self.partition_values.clone(),
+            sort: self.sort.clone(),
+            newest_first: self.newest_first,
+            limit: self.limit,
+            max_items: self.max_items,
+            consistent_read: self.consistent_read,
+            needs: self.needs,
+            filter: self.filter.clone(),
+            projection: self.projection.clone(),
+            start: self.start.clone(),
+            scoped: self.scoped,
+            decode: self.decode,
+            entity: PhantomData,
+        }
+    }
+}
+
 impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
     /// A query of the partition `partition_key` (already built from the
     /// template). Generated code calls it.
