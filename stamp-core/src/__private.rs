@@ -66,13 +66,7 @@ pub fn decode_time_to_live<T>(
 /// for the key, index and type attributes `to_item` adds (see
 /// `item::codec`).
 pub fn serialize_fields<T: Serialize>(schema: &EntitySchema, value: &T) -> Result<Item, Error> {
-    let keys: usize = 3
-        + schema
-            .indexes
-            .iter()
-            .map(|index| 1 + usize::from(index.sort_key.is_some()))
-            .sum::<usize>()
-        + schema.local_indexes.len();
+    let keys = schema.added_attribute_count();
     crate::item::codec::to_item(value, keys).map_err(|source| Error::Serialize {
         entity: schema.type_name,
         source,

@@ -204,6 +204,18 @@ impl EntitySchema {
         }
     }
 
+    /// How many attributes `to_item` adds to the fields: the primary key,
+    /// the type, and the key attributes of every GSI and LSI (for the
+    /// capacity of the item it fills).
+    pub(crate) fn added_attribute_count(&self) -> usize {
+        3 + self
+            .indexes
+            .iter()
+            .map(|index| 1 + usize::from(index.sort_key.is_some()))
+            .sum::<usize>()
+            + self.local_indexes.len()
+    }
+
     /// The index numbered `number`, if the entity writes it.
     pub fn index(&self, number: u8) -> Option<&'static IndexSchema> {
         self.indexes.iter().find(|index| index.number == number)

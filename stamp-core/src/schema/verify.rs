@@ -30,6 +30,37 @@ fn projection_from_sdk(projection: Option<&Projection>) -> IndexProjection {
 }
 
 /// `projection` with `INCLUDE` attributes sorted, for comparison.
+/// Records how an index's key schema (when `expected_keys` is given) and
+/// projection differ from the live index's.
+fn compare_index(
+    differences: &mut Vec<SchemaDifference>,
+    name: &str,
+    expected_keys: Option<KeyNames>,
+    projection: &IndexProjection,
+    live_keys: &[aws_sdk_dynamodb::types::KeySchemaElement],
+    live_projection: Option<&Projection>,
+) {
+    if let Some(expected) = expected_keys {
+        let found = KeyNames::from_sdk(live_keys);
+        if expected != found {
+            differences.push(SchemaDifference::KeySchema {
+                index: Some(name.to_owned()),
+                expected,
+                found,
+            });
+        }
+    }
+    let expected = normalized(projection);
+    let found = projection_from_sdk(live_projection);
+    if expected != found {
+        differences.push(SchemaDifference::Projection {
+            index: name.to_owned(),
+            expected,
+            found,
+        });
+    }
+}
+
 fn normalized(projection: &IndexProjection) -> IndexProjection {
     match projection {
         IndexProjection::Include(attributes) => {
@@ -277,24 +308,19 @@ fn index_differences(
                 });
             }
         }
-        let expected = KeyNames::new(index.partition_key, index.sort_key);
-        let found = KeyNames::from_sdk(live.key_schema());
-        if index.multi_attribute.is_none() && expected != found {
-            differences.push(SchemaDifference::KeySchema {
-                index: Some(index.name.to_owned()),
-                expected,
-                found,
-            });
-        }
-        let expected = normalized(&index.projection);
-        let found = projection_from_sdk(live.projection());
-        if expected != found {
-            differences.push(SchemaDifference::Projection {
-                index: index.name.to_owned(),
-                expected,
-                found,
-            });
-        }
+        // A multi-attribute index's key schema is compared above, with its types.
+        let keys = index
+            .multi_attribute
+            .is_none()
+            .then(|| KeyNames::new(index.partition_key, index.sort_key));
+        compare_index(
+            differences,
+            index.name,
+            keys,
+            &index.projection,
+            live.key_schema(),
+            live.projection(),
+        );
         let found = Throughput::from_sdk(live.provisioned_throughput());
         if let Some(expected) = compare_throughput
             && expected != found
@@ -338,24 +364,14 @@ fn local_index_differences(
             });
             continue;
         };
-        let expected = KeyNames::new(resolved.partition_key, Some(index.sort_key));
-        let found = KeyNames::from_sdk(live.key_schema());
-        if expected != found {
-            differences.push(SchemaDifference::KeySchema {
-                index: Some(index.name.to_owned()),
-                expected,
-                found,
-            });
-        }
-        let expected = normalized(&index.projection);
-        let found = projection_from_sdk(live.projection());
-        if expected != found {
-            differences.push(SchemaDifference::Projection {
-                index: index.name.to_owned(),
-                expected,
-                found,
-            });
-        }
+        compare_index(
+            differences,
+            index.name,
+            Some(KeyNames::new(resolved.partition_key, Some(index.sort_key))),
+            &index.projection,
+            live.key_schema(),
+            live.projection(),
+        );
     }
     let mut extra: Vec<String> = live_indexes
         .iter()

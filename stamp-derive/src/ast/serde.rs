@@ -34,6 +34,16 @@ pub struct SerdeField {
 }
 
 impl SerdeField {
+    /// The first of `with`, `serialize_with` and `deserialize_with` given:
+    /// the field has its own stored form.
+    pub fn custom_codec(&self) -> Option<&LitStr> {
+        self.with
+            .iter()
+            .chain(&self.serialize_with)
+            .chain(&self.deserialize_with)
+            .next()
+    }
+
     /// Whether serialization goes through something other than the type's
     /// own `Serialize`.
     pub fn custom_serialize(&self) -> bool {

@@ -122,14 +122,7 @@ fn check_field(
         );
         return;
     }
-    if let Some(custom) = field
-        .serde
-        .with
-        .iter()
-        .chain(&field.serde.serialize_with)
-        .chain(&field.serde.deserialize_with)
-        .next()
-    {
+    if let Some(custom) = field.serde.custom_codec() {
         cx.error_spanned_by(
             custom,
             format!(

@@ -201,13 +201,7 @@ fn check_special_fields(cx: &mut Ctxt, container: &Container) {
                 );
             }
             if kind == "version"
-                && let Some(custom) = field
-                    .serde
-                    .with
-                    .iter()
-                    .chain(&field.serde.serialize_with)
-                    .chain(&field.serde.deserialize_with)
-                    .next()
+                && let Some(custom) = field.serde.custom_codec()
             {
                 cx.error_spanned_by(
                     custom,

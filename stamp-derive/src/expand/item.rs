@@ -5,6 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use crate::ast::Field;
 use crate::check::{IndexKeys, LocalIndexKeys, Model, Stored, distinct_fields};
 use crate::expand::codecs::encoder_name;
 use crate::expand::keys::{
@@ -196,18 +197,7 @@ fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
     let function = index_key_function_name(index);
     let pk_name = &index.index.pk_attribute.value;
     let sk_name = &index.index.sk_attribute.value;
-    let values = fields.iter().map(|field| {
-        let ident = field.ident;
-        if field.option_inner.is_some() {
-            let local = format_ident!("__value_{}", field.name);
-            quote!(#local)
-        } else if field.created_at.is_some() || field.updated_at.is_some() {
-            let local = format_ident!("__stamp_{}", field.name);
-            quote!(&#local)
-        } else {
-            quote!(&self.#ident)
-        }
-    });
+    let values = fields.iter().map(|field| key_value(field));
     let arguments = pass_arguments(
         &fields,
         &input_name(model, &format!("Gsi{}Key", index.number)),
@@ -228,6 +218,28 @@ fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
             #krate::__private::insert_string(&mut __item, #sk_name, __sort_key);
         }
     };
+    sparse(&fields, insert)
+}
+
+/// The value a key builder takes for `field` inside `to_item_at`: the
+/// `Some` of an `Option` (bound by [`sparse`]), the time stamped by this
+/// write, or the field.
+fn key_value(field: &Field) -> TokenStream {
+    let ident = field.ident;
+    if field.option_inner.is_some() {
+        let local = format_ident!("__value_{}", field.name);
+        quote!(#local)
+    } else if field.created_at.is_some() || field.updated_at.is_some() {
+        let local = format_ident!("__stamp_{}", field.name);
+        quote!(&#local)
+    } else {
+        quote!(&self.#ident)
+    }
+}
+
+/// `insert`, run only when every `Option` field of `fields` is `Some` (a
+/// sparse index), with each bound to `__value_<field>`.
+fn sparse(fields: &[&Field], insert: TokenStream) -> TokenStream {
     let optional: Vec<_> = fields
         .iter()
         .filter(|field| field.option_inner.is_some())
@@ -255,15 +267,8 @@ fn local_index_attributes(model: &Model, position: usize, index: &LocalIndexKeys
     let sk_name = &index.index.sk_attribute.value;
     let bindings = fields.iter().map(|field| {
         let ident = field.ident;
-        if field.option_inner.is_some() {
-            let local = format_ident!("__value_{}", field.name);
-            quote!(let #ident = #local;)
-        } else if field.created_at.is_some() || field.updated_at.is_some() {
-            let local = format_ident!("__stamp_{}", field.name);
-            quote!(let #ident = &#local;)
-        } else {
-            quote!(let #ident = &self.#ident;)
-        }
+        let value = key_value(field);
+        quote!(let #ident = #value;)
     });
     let build = build_key(model, &index.sk, &TemplatePlace::LocalSortKey(position));
     let insert = quote! {
@@ -271,23 +276,7 @@ fn local_index_attributes(model: &Model, position: usize, index: &LocalIndexKeys
         let __sort_key: ::std::string::String = #build;
         #krate::__private::insert_string(&mut __item, #sk_name, __sort_key);
     };
-    let optional: Vec<_> = fields
-        .iter()
-        .filter(|field| field.option_inner.is_some())
-        .collect();
-    if optional.is_empty() {
-        return quote!({ #insert });
-    }
-    let locals = optional
-        .iter()
-        .map(|field| format_ident!("__value_{}", field.name));
-    let idents = optional.iter().map(|field| field.ident);
-    quote! {
-        // A sparse index: its sort key is written only when every field is `Some`.
-        if let (#(::core::option::Option::Some(#locals),)*) = (#(&self.#idents,)*) {
-            #insert
-        }
-    }
+    sparse(&fields, insert)
 }
 
 /// `Entity::time_stamp_value`: the stored form of `created_at`/`updated_at`

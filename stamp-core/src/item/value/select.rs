@@ -132,13 +132,7 @@ impl<'de> de::Deserializer<'de> for Missing {
 /// The item `to_item` fills, with room for `fields` fields and the key,
 /// index and type attributes of `schema`.
 pub fn item(schema: &EntitySchema, fields: usize) -> Item {
-    let keys: usize = 3
-        + schema
-            .indexes
-            .iter()
-            .map(|index| 1 + usize::from(index.sort_key.is_some()))
-            .sum::<usize>()
-        + schema.local_indexes.len();
+    let keys = schema.added_attribute_count();
     Item::with_capacity(fields + keys)
 }
 

@@ -43,6 +43,14 @@ struct ShardAnswer {
     last_evaluated_key: Option<Item>,
 }
 
+/// The requests of a sharded page: each shard's not done, by shard number,
+/// with every shard's position and the fingerprint they share.
+struct ShardPlans {
+    plans: Vec<(u16, Plan)>,
+    positions: Vec<ShardStart>,
+    fingerprint: Fingerprint,
+}
+
 /// A merged page before decoding: items in order, the next position of
 /// every shard, and the items DynamoDB evaluated.
 pub(super) struct MergedPage {
@@ -102,29 +110,52 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         count_only: bool,
         limit: Option<u32>,
     ) -> Result<Vec<(u16, Plan)>, Error> {
+        Ok(self
+            .shard_plans(table_name, signing, count_only, limit, None)?
+            .plans)
+    }
+
+    /// The requests of the shards not done, from `positions` (or from the
+    /// cursor of [`after`](Self::after) when `None`), with the positions
+    /// and the fingerprint they share.
+    fn shard_plans(
+        &self,
+        table_name: &str,
+        signing: Option<&CursorKey>,
+        count_only: bool,
+        limit: Option<u32>,
+        positions: Option<Vec<ShardStart>>,
+    ) -> Result<ShardPlans, Error> {
         let base = self.partition_key.as_ref().map_err(Clone::clone)?;
         let shards = Self::shards().expect("a sharded index");
         let fingerprint = self.shard_fingerprint(table_name, base, shards)?;
-        let positions = self.start_positions(table_name, base, shards, fingerprint, signing)?;
+        let positions = match positions {
+            Some(positions) => positions,
+            None => self.start_positions(table_name, base, shards, fingerprint, signing)?,
+        };
         let mut plans = Vec::new();
-        for (shard, position) in (0..shards).zip(positions) {
-            let partition = Self::shard_partition(base, shard);
+        for (shard, position) in (0..shards).zip(&positions) {
+            let start = match position {
+                ShardStart::Done => continue,
+                ShardStart::Start => None,
+                ShardStart::After(key) => Some(key.clone()),
+            };
             let mut plan = self.render(
                 table_name,
                 signing,
                 count_only,
                 limit,
-                &partition,
+                &Self::shard_partition(base, shard),
                 Some(fingerprint),
             )?;
-            match position {
-                ShardStart::Done => continue,
-                ShardStart::Start => {}
-                ShardStart::After(key) => plan.input.exclusive_start_key = Some(key),
-            }
+            plan.input.exclusive_start_key = start;
             plans.push((shard, plan));
         }
-        Ok(plans)
+        Ok(ShardPlans {
+            plans,
+            positions,
+            fingerprint,
+        })
     }
 
     /// The position of every shard given by the cursor of
@@ -170,40 +201,18 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         remaining: Option<usize>,
     ) -> Result<(MergedPage, Fingerprint), Error> {
         let limit = self.request_limit(remaining);
-        let base = self.partition_key.as_ref().map_err(Clone::clone)?;
-        let shards = Self::shards().expect("a sharded index");
-        let fingerprint = self.shard_fingerprint(table.name(), base, shards)?;
-        let positions = match positions {
-            Some(positions) => positions,
-            None => {
-                self.start_positions(table.name(), base, shards, fingerprint, table.cursor_key())?
-            }
-        };
-        let mut plans = Vec::new();
-        for (shard, position) in (0..shards).zip(&positions) {
-            let start = match position {
-                ShardStart::Done => continue,
-                ShardStart::Start => None,
-                ShardStart::After(key) => Some(key.clone()),
-            };
-            let mut plan = self.render(
-                table.name(),
-                table.cursor_key(),
-                false,
-                limit,
-                &Self::shard_partition(base, shard),
-                Some(fingerprint),
-            )?;
-            plan.input.exclusive_start_key = start;
-            plans.push((usize::from(shard), plan));
-        }
+        let ShardPlans {
+            plans,
+            positions,
+            fingerprint,
+        } = self.shard_plans(table.name(), table.cursor_key(), false, limit, positions)?;
         let responses = try_join_all(plans.into_iter().map(|(shard, plan)| async move {
             let response: Response =
                 execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
-            Ok::<_, Error>((shard, plan, response))
+            Ok::<_, Error>((usize::from(shard), plan, response))
         }))
         .await?;
-        let mut answers: Vec<Option<ShardAnswer>> = (0..shards).map(|_| None).collect();
+        let mut answers: Vec<Option<ShardAnswer>> = positions.iter().map(|_| None).collect();
         let mut scanned_count = 0;
         for (shard, plan, response) in responses {
             scanned_count += response.scanned_count;
