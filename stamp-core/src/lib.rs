@@ -127,6 +127,7 @@ pub use ops::transaction::{
 };
 pub use ops::update::{Number, Set, Update, UpdateRequest};
 pub use request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB;
+pub use request::executor::{CapacityDetail, CapacityLog, CapacityRecord};
 pub use request::failure::RequestOutcome;
 pub use request::retry::BatchRetry;
 pub use request::table::Table;

@@ -46,7 +46,7 @@ async fn a_refused_request_shows_dynamodbs_code_and_message() {
     assert_eq!(
         error.to_string(),
         format!(
-            "DynamoDB GetItem on table `stamp-errors-no-such-table` was refused: ResourceNotFoundException: {message}"
+            "DynamoDB GetItem on table `stamp-errors-no-such-table` was refused (HTTP 400): ResourceNotFoundException: {message}"
         )
     );
 }

@@ -877,13 +877,39 @@ pub enum Error {
         source: Box<Error>,
     },
 
+    /// A conditional write failed its condition on an attempt that the SDK
+    /// sent again after an earlier attempt that may have been applied (it
+    /// timed out, its answer was lost or unreadable, or it met a server
+    /// error), and the stored item does not show whether that earlier
+    /// attempt was applied. It is not a plain conflict: the condition may
+    /// have failed against this very write. Read the item and decide.
+    ///
+    /// When the stored item shows that the earlier attempt was applied (a
+    /// put whose item is stored as sent; an update whose values, version
+    /// and time stamp are stored as sent), the write succeeds instead.
+    #[error(
+        "DynamoDB {operation} of entity `{entity}` at {key} may have been applied: an earlier attempt got no usable answer, and the SDK's retry then failed the condition; read the item before writing again"
+    )]
+    OutcomeUnknown {
+        /// The operation, such as `UpdateItem`.
+        operation: &'static str,
+        /// The entity type name.
+        entity: &'static str,
+        /// The key of the item.
+        key: ItemKey,
+        /// The stored item as the failed condition returned it
+        /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`), `None` when
+        /// there is none.
+        item: Option<Box<crate::Item>>,
+    },
+
     /// DynamoDB or the SDK returned an error for a request. The message
     /// gives DynamoDB's error code and message, such as
     /// `ResourceNotFoundException: Requested resource not found`, or says
     /// that the request timed out and may have been applied.
     #[error(
         "DynamoDB {operation} on table `{table}` {}",
-        crate::request::failure::failure_text(*.outcome, .code.as_deref(), .message.as_deref(), .source)
+        crate::request::failure::failure_text(*.outcome, *.status, .code.as_deref(), .message.as_deref(), .source)
     )]
     DynamoDb {
         /// The operation, such as `PutItem`.
@@ -893,6 +919,8 @@ pub enum Error {
         /// Whether DynamoDB refused the request, or it timed out, or its
         /// answer was lost: see [`RequestOutcome::may_have_been_applied`].
         outcome: RequestOutcome,
+        /// The HTTP status of the answer, when one came.
+        status: Option<u16>,
         /// DynamoDB's error code, such as `ResourceNotFoundException`
         /// (the exception name of the API reference), when it answered.
         code: Option<String>,
@@ -902,6 +930,21 @@ pub enum Error {
         /// `ResourceNotFoundException`.
         source: Arc<aws_sdk_dynamodb::Error>,
     },
+}
+
+impl Error {
+    /// Whether the write this error reports may have been applied: an
+    /// [`Error::DynamoDb`] whose [`RequestOutcome::may_have_been_applied`]
+    /// (a timeout, a lost or unreadable answer, a server error), or an
+    /// [`Error::OutcomeUnknown`]. Read the item before retrying a write that
+    /// is not idempotent.
+    pub fn may_have_been_applied(&self) -> bool {
+        match self {
+            Error::DynamoDb { outcome, code, .. } => outcome.may_have_been_applied(code.as_deref()),
+            Error::OutcomeUnknown { .. } => true,
+            _ => false,
+        }
+    }
 }
 
 /// A primary key as text for messages, as [`ItemKey`] writes one:

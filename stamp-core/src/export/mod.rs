@@ -420,16 +420,17 @@ fn scan(table: &Table, segments: u32) -> impl Stream<Item = Result<Vec<Item>, Er
             let Some(start) = state else {
                 return Ok(None);
             };
-            let output = table
-                .client()
-                .scan()
+            let input = aws_sdk_dynamodb::operation::scan::ScanInput::builder()
                 .table_name(table.name())
                 .segment(segment as i32)
                 .total_segments(segments as i32)
                 .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(|error| Error::dynamodb("Scan", table.name(), error))?;
+                .return_consumed_capacity(aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
+                .build()
+                .expect("ScanInput has no required fields");
+            let output = table
+                .execute_mapped(input, crate::request::executor::Call::of("(mixed)"))
+                .await?;
             let next = output.last_evaluated_key.filter(|key| !key.is_empty());
             let items = output.items.unwrap_or_default();
             Ok(Some((items, next.map(Some))))

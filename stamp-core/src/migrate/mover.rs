@@ -5,9 +5,8 @@ use std::ops::Deref;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 
+use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
-
-use tracing::Instrument;
 
 use super::checkpoint::CheckpointFile;
 use super::moves::Move;
@@ -15,8 +14,8 @@ use super::{Migration, MigrationProgress, SkippedItem};
 use crate::expression::{MAX_EXPRESSION_BYTES, Placeholders};
 use crate::item::size::item_size;
 use crate::ops::write::unchanged_condition;
+use crate::request::executor::Call;
 use crate::request::retry::{Backoff, is_retryable, log_retried};
-use crate::request::span::{record_capacity, record_items, request_span};
 use crate::{Entity, Error, Item, Table};
 
 /// A migration given its table by [`Migration::run`].
@@ -145,11 +144,7 @@ impl<E: Entity> Running<'_, E> {
             placeholders.add_value(AttributeValue::S(schema.type_name.to_owned()))
         );
         let parallel = self.segments > 1;
-        let span = request_span("Scan", self.table.name(), schema.type_name, "", None);
-        let request = self
-            .table
-            .client()
-            .scan()
+        let input = ScanInput::builder()
             .table_name(self.table.name())
             .filter_expression(filter)
             .set_expression_attribute_names(placeholders.names())
@@ -162,14 +157,20 @@ impl<E: Entity> Running<'_, E> {
             .set_total_segments(parallel.then_some(self.segments as i32))
             .consistent_read(true)
             .set_exclusive_start_key(start)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total);
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("ScanInput has no required fields");
         let mut backoff = Backoff::new(self.retry);
         let output = loop {
-            match request.clone().send().instrument(span.clone()).await {
+            match self
+                .table
+                .execute(input.clone(), Call::of(schema.type_name))
+                .await
+            {
                 Ok(output) => break output,
-                Err(error) => {
-                    let retryable = is_retryable(&error);
-                    let error = Error::dynamodb("Scan", self.table.name(), error);
+                Err(failure) => {
+                    let retryable = is_retryable(&failure.error);
+                    let error = Error::from_failure("Scan", self.table.name(), failure);
                     if !retryable {
                         return Err(error);
                     }
@@ -180,8 +181,6 @@ impl<E: Entity> Running<'_, E> {
                 }
             }
         };
-        record_items(&span, output.count);
-        record_capacity(&span, output.consumed_capacity.as_ref());
         Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
     }
 

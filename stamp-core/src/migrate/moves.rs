@@ -3,16 +3,21 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{Delete, Get, Put, TransactGetItem, TransactWriteItem};
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
+use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsInput;
+use aws_sdk_dynamodb::operation::transact_write_items::{
+    TransactWriteItemsError, TransactWriteItemsInput,
+};
+use aws_sdk_dynamodb::types::{
+    Delete, Get, Put, ReturnConsumedCapacity, TransactGetItem, TransactWriteItem,
+};
 use futures::{TryStreamExt, stream};
-use tracing::Instrument;
 
 use super::mover::{Running, Sent, Shared};
 use crate::item::size::MAX_TRANSACTION_BYTES;
 use crate::ops::write::Placed;
+use crate::request::executor::Call;
 use crate::request::retry::{Backoff, is_retryable, log_retried};
-use crate::request::span::request_span;
 use crate::{Entity, Error, Item};
 
 /// One item's move: its old key and item, the item under its new key, and
@@ -194,7 +199,9 @@ impl<E: Entity> Running<'_, E> {
     async fn send_moves(&self, moves: &[Move], shared: &Shared) -> Sent {
         let schema = E::SCHEMA;
         let table = self.table.name();
-        let mut request = self.table.client().transact_write_items();
+        let mut request = TransactWriteItemsInput::builder()
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .client_request_token(uuid::Uuid::new_v4().to_string());
         let mut actions = 0;
         for mv in moves {
             if mv.in_place {
@@ -230,20 +237,19 @@ impl<E: Entity> Running<'_, E> {
                 .transact_items(TransactWriteItem::builder().put(put).build())
                 .transact_items(TransactWriteItem::builder().delete(delete).build());
         }
-        let span = request_span(
-            "TransactWriteItems",
-            table,
-            schema.type_name,
-            "",
-            Some(actions),
-        );
+        let input = request
+            .build()
+            .expect("TransactWriteItemsInput has no required fields");
         let permit = shared.permits.acquire().await.expect("never closed");
-        let result = request.send().instrument(span).await;
+        let result = self
+            .table
+            .execute(input, Call::of(schema.type_name).items(actions))
+            .await;
         drop(permit);
         match result {
             Ok(_) => Sent::Moved,
-            Err(error) => {
-                let codes: Vec<String> = match error.as_service_error() {
+            Err(failure) => {
+                let codes: Vec<String> = match failure.service_error() {
                     Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => {
                         cancelled
                             .cancellation_reasons()
@@ -260,11 +266,11 @@ impl<E: Entity> Running<'_, E> {
                         code.as_str(),
                         "TransactionConflict" | "ThrottlingError" | "ProvisionedThroughputExceeded"
                     )
-                }) || is_retryable(&error)
+                }) || is_retryable(&failure.error)
                 {
-                    Sent::Retry(Error::dynamodb("TransactWriteItems", table, error))
+                    Sent::Retry(Error::from_failure("TransactWriteItems", table, failure))
                 } else {
-                    Sent::Fatal(Error::dynamodb("TransactWriteItems", table, error))
+                    Sent::Fatal(Error::from_failure("TransactWriteItems", table, failure))
                 }
             }
         }
@@ -273,23 +279,17 @@ impl<E: Entity> Running<'_, E> {
     /// The item at `key`, strongly consistent (`GetItem`).
     async fn read_one(&self, key: &Item) -> Result<Option<Item>, Error> {
         let table = self.table.name();
-        let output = self
-            .table
-            .client()
-            .get_item()
+        let input = GetItemInput::builder()
             .table_name(table)
             .set_key(Some(key.clone()))
             .consistent_read(true)
-            .send()
-            .instrument(request_span(
-                "GetItem",
-                table,
-                E::SCHEMA.type_name,
-                "",
-                Some(1),
-            ))
-            .await
-            .map_err(|error| Error::dynamodb("GetItem", table, error))?;
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("GetItemInput has no required fields");
+        let output = self
+            .table
+            .execute_mapped(input, Call::of(E::SCHEMA.type_name))
+            .await?;
         Ok(output.item.filter(|item| !item.is_empty()))
     }
 
@@ -311,22 +311,16 @@ impl<E: Entity> Running<'_, E> {
                 )
                 .build()
         };
-        let output = self
-            .table
-            .client()
-            .transact_get_items()
+        let input = TransactGetItemsInput::builder()
             .transact_items(get(old_key))
             .transact_items(get(new_key))
-            .send()
-            .instrument(request_span(
-                "TransactGetItems",
-                table,
-                E::SCHEMA.type_name,
-                "",
-                Some(2),
-            ))
-            .await
-            .map_err(|error| Error::dynamodb("TransactGetItems", table, error))?;
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("TransactGetItemsInput has no required fields");
+        let output = self
+            .table
+            .execute_mapped(input, Call::of(E::SCHEMA.type_name).items(2))
+            .await?;
         let mut items = output
             .responses
             .unwrap_or_default()

@@ -3,9 +3,10 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
 
-use tracing::Instrument;
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
-use crate::request::span::{record_items, request_span};
+use crate::request::executor::Call;
 use crate::{Entity, Error, PrimaryKey, Table};
 
 impl Table {
@@ -40,22 +41,16 @@ impl Table {
         key: &PrimaryKey<E>,
         consistent: bool,
     ) -> Result<Option<E>, Error> {
-        let span = request_span("GetItem", self.name(), E::SCHEMA.type_name, "", None);
-        async {
-            let output = self
-                .client()
-                .get_item()
-                .table_name(self.name())
-                .set_key(Some(key.to_attribute_map()))
-                .set_consistent_read(consistent.then_some(true))
-                .send()
-                .await
-                .map_err(|error| Error::dynamodb("GetItem", self.name(), error))?;
-            let item = output.item.map(E::from_item).transpose()?;
-            record_items(&tracing::Span::current(), i32::from(item.is_some()));
-            Ok(item)
-        }
-        .instrument(span)
-        .await
+        let input = GetItemInput::builder()
+            .table_name(self.name())
+            .set_key(Some(key.to_attribute_map()))
+            .set_consistent_read(consistent.then_some(true))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("GetItemInput has no required fields");
+        let output = self
+            .execute_mapped(input, Call::of(E::SCHEMA.type_name))
+            .await?;
+        output.item.map(E::from_item).transpose()
     }
 }

@@ -3,16 +3,18 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{
-    AttributeValue, Delete, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem,
+use aws_sdk_dynamodb::operation::transact_write_items::{
+    TransactWriteItemsError, TransactWriteItemsInput,
 };
-use tracing::Instrument;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, Delete, Put, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
+    TransactWriteItem,
+};
 
 use crate::expression::Placeholders;
 use crate::ops::write::{Placed, PutMode, render_put, unchanged_condition};
-use crate::request::failure::conditional_failure;
-use crate::request::span::request_span;
+use crate::request::executor::Call;
+use crate::request::failure::{Effect, conditional_failure};
 use crate::{Entity, Error, Item, Table};
 
 impl Table {
@@ -112,33 +114,24 @@ impl Table {
             .set_expression_attribute_values(rendered.placeholders.values())
             .build()
             .expect("table and item are set");
-        let result = self
-            .client()
-            .transact_write_items()
+        let input = TransactWriteItemsInput::builder()
             .transact_items(TransactWriteItem::builder().delete(delete).build())
             .transact_items(TransactWriteItem::builder().put(put).build())
             .set_return_item_collection_metrics(crate::request::collection_metrics::requested(
                 schema,
             ))
-            .send()
-            .instrument(request_span(
-                "TransactWriteItems",
-                self.name(),
-                schema.type_name,
-                "",
-                Some(2),
-            ))
-            .await;
-        let error = match result {
-            Ok(output) => {
-                crate::request::collection_metrics::check_all(
-                    self,
-                    "TransactWriteItems",
-                    output.item_collection_metrics.as_ref(),
-                );
-                return Ok(());
-            }
-            Err(error) => error,
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            // The SDK's retry of an attempt that may have been applied
+            // sends the same token: DynamoDB applies it once.
+            .client_request_token(uuid::Uuid::new_v4().to_string())
+            .build()
+            .expect("TransactWriteItemsInput has no required fields");
+        let failure = match self
+            .execute(input, Call::of(schema.type_name).items(2))
+            .await
+        {
+            Ok(_) => return Ok(()),
+            Err(failure) => failure,
         };
         // The reason of action `position` when its condition failed, with
         // the item as it is (`None`: there is none).
@@ -152,19 +145,21 @@ impl Table {
                 .filter(|reason| reason.code() == Some("ConditionalCheckFailed"))
                 .map(|reason| reason.item.clone().filter(|item| !item.is_empty()))
         }
-        let service = error.as_service_error();
+        let service = failure.service_error();
         if service
             .and_then(|service| failed_check(service, 0))
             .is_some()
         {
-            return Err(conditional_failure::<E, _, _>(
+            return conditional_failure::<E, _>(
                 "TransactWriteItems",
                 self,
                 &crate::ItemKey::of::<E>(&old_key_map),
                 expected_version.map(|(_, version)| version),
-                error,
+                failure,
+                Effect::Unknown,
                 |service| failed_check(service, 0),
-            ));
+            )
+            .map(|_| ());
         }
         if service
             .and_then(|service| failed_check(service, 1))
@@ -175,6 +170,10 @@ impl Table {
                 key: crate::ItemKey::of::<E>(&new_key_map),
             });
         }
-        Err(Error::dynamodb("TransactWriteItems", self.name(), error))
+        Err(Error::from_failure(
+            "TransactWriteItems",
+            self.name(),
+            failure,
+        ))
     }
 }

@@ -7,9 +7,8 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use futures::{Stream, StreamExt, TryStreamExt, stream};
-use tracing::Instrument;
 
-use crate::request::span::{record_capacity, record_items, request_span};
+use crate::request::executor::Call;
 
 use crate::expression::{Condition, Placeholders};
 use crate::{Entity, Error, Item, Table};
@@ -161,29 +160,10 @@ async fn execute<E: Entity>(
     input: ScanInput,
     start: Option<Item>,
 ) -> Result<(Vec<Item>, Option<Item>), Error> {
-    let span = request_span("Scan", table.name(), E::SCHEMA.type_name, "", None);
-    async {
-        let output = table
-            .client()
-            .scan()
-            .set_table_name(input.table_name)
-            .set_filter_expression(input.filter_expression)
-            .set_expression_attribute_names(input.expression_attribute_names)
-            .set_expression_attribute_values(input.expression_attribute_values)
-            .set_limit(input.limit)
-            .set_segment(input.segment)
-            .set_total_segments(input.total_segments)
-            .set_consistent_read(input.consistent_read)
-            .set_exclusive_start_key(start)
-            .set_return_consumed_capacity(input.return_consumed_capacity)
-            .send()
-            .await
-            .map_err(|error| Error::dynamodb("Scan", table.name(), error))?;
-        let span = tracing::Span::current();
-        record_items(&span, output.count);
-        record_capacity(&span, output.consumed_capacity.as_ref());
-        Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
-    }
-    .instrument(span)
-    .await
+    let mut input = input;
+    input.exclusive_start_key = start;
+    let output = table
+        .execute_mapped(input, Call::of(E::SCHEMA.type_name))
+        .await?;
+    Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
 }

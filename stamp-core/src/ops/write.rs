@@ -4,16 +4,17 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html>.
 
-use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
-use aws_sdk_dynamodb::operation::put_item::PutItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use aws_sdk_dynamodb::operation::delete_item::{DeleteItemError, DeleteItemInput};
+use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
 use chrono::Utc;
-use tracing::Instrument;
 
 use crate::expression::{Condition, Placeholders};
 use crate::request::collection_metrics;
-use crate::request::failure::conditional_failure;
-use crate::request::span::item_span;
+use crate::request::executor::Call;
+use crate::request::failure::{Effect, conditional_failure};
 use crate::{Entity, Error, Item, PrimaryKey, Table, WriteTime};
 
 /// How a put is guarded.
@@ -155,9 +156,8 @@ impl Table {
         creating: bool,
     ) -> Result<(), Error> {
         let key = crate::ItemKey::of::<E>(&rendered.item);
-        let result = self
-            .client()
-            .put_item()
+        let sent = rendered.item.clone();
+        let input = PutItemInput::builder()
             .table_name(self.name())
             .set_item(Some(rendered.item))
             .set_condition_expression(rendered.condition)
@@ -165,44 +165,48 @@ impl Table {
             .set_expression_attribute_values(rendered.placeholders.values())
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .set_return_item_collection_metrics(collection_metrics::requested(E::SCHEMA))
-            .send()
-            .instrument(item_span("PutItem", self.name(), E::SCHEMA.type_name))
-            .await;
-        match result {
-            Ok(output) => {
-                collection_metrics::check(self, "PutItem", output.item_collection_metrics());
-                Ok(())
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("PutItemInput has no required fields");
+        let failure = match self
+            .execute(input, Call::of(E::SCHEMA.type_name).items(1))
+            .await
+        {
+            Ok(_) => return Ok(()),
+            Err(failure) => failure,
+        };
+        let outcome = conditional_failure::<E, _>(
+            "PutItem",
+            self,
+            &key,
+            rendered.expected_version,
+            failure,
+            Effect::Item(&sent),
+            |error| match error {
+                PutItemError::ConditionalCheckFailedException(failure) => {
+                    Some(failure.item.clone())
+                }
+                _ => None,
+            },
+        );
+        match outcome {
+            Ok(_) => Ok(()),
+            // A create's only condition is that no item has the key.
+            Err(
+                Error::ConditionFailed { entity, key, .. }
+                | Error::VersionConflict { entity, key, .. },
+            ) if creating => Err(Error::AlreadyExists { entity, key }),
+            Err(Error::ItemNotFound { entity, key })
+                if rendered.expected_version.is_some_and(|version| version > 0) =>
+            {
+                Err(Error::VersionConflict {
+                    entity,
+                    key,
+                    expected: rendered.expected_version.unwrap_or_default(),
+                    found: None,
+                })
             }
-            Err(error) => Err(
-                match conditional_failure::<E, _, _>(
-                    "PutItem",
-                    self,
-                    &key,
-                    rendered.expected_version,
-                    error,
-                    |error| match error {
-                        PutItemError::ConditionalCheckFailedException(failure) => {
-                            Some(failure.item.clone())
-                        }
-                        _ => None,
-                    },
-                ) {
-                    Error::ConditionFailed { entity, key, .. } if creating => {
-                        Error::AlreadyExists { entity, key }
-                    }
-                    Error::ItemNotFound { entity, key }
-                        if rendered.expected_version.is_some_and(|version| version > 0) =>
-                    {
-                        Error::VersionConflict {
-                            entity,
-                            key,
-                            expected: rendered.expected_version.unwrap_or_default(),
-                            found: None,
-                        }
-                    }
-                    other => other,
-                },
-            ),
+            Err(other) => Err(other),
         }
     }
 
@@ -268,9 +272,7 @@ impl Table {
             .map(|condition| condition.render(&mut placeholders))
             .transpose()?;
         let key_map = key.to_attribute_map();
-        let result = self
-            .client()
-            .delete_item()
+        let input = DeleteItemInput::builder()
             .table_name(self.name())
             .set_key(Some(key_map.clone()))
             .set_condition_expression(condition)
@@ -283,31 +285,33 @@ impl Table {
             })
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .set_return_item_collection_metrics(collection_metrics::requested(E::SCHEMA))
-            .send()
-            .instrument(item_span("DeleteItem", self.name(), E::SCHEMA.type_name))
-            .await;
-        match result {
-            Ok(output) => {
-                collection_metrics::check(self, "DeleteItem", output.item_collection_metrics());
-                output
-                    .attributes
-                    .filter(|item| !item.is_empty())
-                    .map(E::from_item)
-                    .transpose()
-            }
-            Err(error) => Err(conditional_failure::<E, _, _>(
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("DeleteItemInput has no required fields");
+        match self
+            .execute(input, Call::of(E::SCHEMA.type_name).items(1))
+            .await
+        {
+            Ok(output) => output
+                .attributes
+                .filter(|item| !item.is_empty())
+                .map(E::from_item)
+                .transpose(),
+            Err(failure) => conditional_failure::<E, _>(
                 "DeleteItem",
                 self,
                 &crate::ItemKey::of::<E>(&key_map),
                 None,
-                error,
+                failure,
+                Effect::Unknown,
                 |error| match error {
                     DeleteItemError::ConditionalCheckFailedException(failure) => {
                         Some(failure.item.clone())
                     }
                     _ => None,
                 },
-            )),
+            )
+            .map(|_| None),
         }
     }
 

@@ -10,8 +10,6 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ItemCollectionMetrics.html>.
 
-use std::collections::HashMap;
-
 use aws_sdk_dynamodb::types::{AttributeValue, ItemCollectionMetrics, ReturnItemCollectionMetrics};
 
 use crate::{EntitySchema, Table};
@@ -69,20 +67,4 @@ pub(crate) fn check(
         "item collection `{key}` of table `{}` may hold up to {upper} GB; a table with a local secondary index refuses writes to an item collection above 10 GB",
         table.name(),
     );
-}
-
-/// [`check`] for each collection of the table in a `BatchWriteItem` or
-/// `TransactWriteItems` response (metrics by table name).
-pub(crate) fn check_all(
-    table: &Table,
-    operation: &'static str,
-    metrics: Option<&HashMap<String, Vec<ItemCollectionMetrics>>>,
-) {
-    for metrics in metrics
-        .and_then(|map| map.get(table.name()))
-        .into_iter()
-        .flatten()
-    {
-        check(table, operation, Some(metrics));
-    }
 }

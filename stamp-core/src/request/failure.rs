@@ -6,31 +6,44 @@
 
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use super::executor::Failure;
 use crate::{Entity, Error, Item, Table};
 
 /// What became of a request that failed with [`Error::DynamoDb`]: the
 /// difference between "refused" and "may have been applied", which decides
-/// whether a write can be retried blindly.
+/// whether a write can be retried blindly. It is read off the wire: the HTTP
+/// status of the answer, if any, and whether its body could be read.
 ///
 /// See "Error handling with DynamoDB" in the Amazon DynamoDB Developer
-/// Guide: a 4xx or 5xx answer means DynamoDB did not apply the request
-/// (a 5xx may still have been applied, as the guide warns for
-/// `InternalServerError`); a request without an answer may have been.
+/// Guide: a 4xx answer means DynamoDB did not apply the request; a 5xx
+/// answer may have been applied (the guide warns so for
+/// `InternalServerError`), as may a request without an answer, or one whose
+/// answer could not be read.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html>.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RequestOutcome {
-    /// DynamoDB answered with an error: `code` and `message` say which.
-    /// A 4xx error was not applied; an `InternalServerError` (5xx) may
-    /// have been.
+    /// DynamoDB answered with a client-side error (an HTTP 4xx status):
+    /// `code` and `message` say which. Nothing was applied.
     Rejected,
+    /// The answer was a server error (an HTTP 5xx status), from DynamoDB
+    /// (`InternalServerError`) or from something between (a proxy's 502):
+    /// the request may have been applied.
+    ServerError,
+    /// An answer came whose body could not be read or parsed (cut short, or
+    /// not DynamoDB's JSON, with a 2xx status): the request may have been
+    /// applied.
+    Unreadable,
     /// No answer within the SDK's timeout: the request may have been
     /// applied.
     TimedOut,
-    /// The connection failed or the answer could not be read: the request
-    /// may have been applied.
+    /// The connection failed before an answer came: the request may have
+    /// been applied.
     NoAnswer,
     /// The SDK did not build or send the request: nothing was applied.
     NotSent,
@@ -38,12 +51,18 @@ pub enum RequestOutcome {
 
 impl RequestOutcome {
     /// Whether DynamoDB may have applied the request although it failed:
-    /// a timeout, a lost answer, or a server error (5xx).
+    /// a server error (5xx), an unreadable answer, a timeout or a lost
+    /// connection. `code` is DynamoDB's error code: a `Rejected` request
+    /// whose code is `InternalServerError` or `ServiceUnavailable` (server
+    /// errors) may have been applied too.
     pub fn may_have_been_applied(self, code: Option<&str>) -> bool {
         match self {
             RequestOutcome::Rejected => code
                 .is_some_and(|code| code == "InternalServerError" || code == "ServiceUnavailable"),
-            RequestOutcome::TimedOut | RequestOutcome::NoAnswer => true,
+            RequestOutcome::ServerError
+            | RequestOutcome::Unreadable
+            | RequestOutcome::TimedOut
+            | RequestOutcome::NoAnswer => true,
             RequestOutcome::NotSent => false,
         }
     }
@@ -73,18 +92,38 @@ pub(crate) fn sdk_throttling_reasons(error: &aws_sdk_dynamodb::Error) -> Vec<(St
 /// The end of the message of [`Error::DynamoDb`].
 pub(crate) fn failure_text(
     outcome: RequestOutcome,
+    status: Option<u16>,
     code: Option<&str>,
     message: Option<&str>,
     source: &aws_sdk_dynamodb::Error,
 ) -> String {
+    let status = status
+        .map(|status| format!(" (HTTP {status})"))
+        .unwrap_or_default();
+    let dynamodb = match (code, message) {
+        (Some(code), Some(message)) if !message.is_empty() => Some(format!("{code}: {message}")),
+        (Some(code), _) => Some(code.to_owned()),
+        (None, _) => None,
+    };
     match outcome {
-        RequestOutcome::Rejected => match (code, message) {
-            (Some(code), Some(message)) if !message.is_empty() => {
-                format!("was refused: {code}: {message}")
-            }
-            (Some(code), _) => format!("was refused: {code}"),
-            (None, _) => format!("was refused: {source}"),
+        RequestOutcome::Rejected => match dynamodb {
+            Some(dynamodb) => format!("was refused{status}: {dynamodb}"),
+            None => format!(
+                "was refused{status} without a DynamoDB error code: {}",
+                sdk_error_chain(source)
+            ),
         },
+        RequestOutcome::ServerError => format!(
+            "failed with a server error{status}: {}; it may have been applied",
+            dynamodb.unwrap_or_else(|| format!(
+                "no DynamoDB error code ({})",
+                sdk_error_chain(source)
+            ))
+        ),
+        RequestOutcome::Unreadable => format!(
+            "got an answer{status} that could not be read ({}); it may have been applied",
+            sdk_error_chain(source)
+        ),
         RequestOutcome::TimedOut => {
             "timed out; it may have been applied (read the item before retrying a write that is not idempotent)".to_owned()
         }
@@ -134,20 +173,26 @@ impl Error {
     }
 
     /// Wraps an SDK error of `operation` on `table`.
-    pub(crate) fn dynamodb<E, R>(
+    pub(crate) fn dynamodb<E>(
         operation: &'static str,
         table: &str,
-        error: SdkError<E, R>,
+        error: SdkError<E, HttpResponse>,
     ) -> Self
     where
-        aws_sdk_dynamodb::Error: From<SdkError<E, R>>,
+        aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
         E: ProvideErrorMetadata,
     {
-        let (outcome, code, message) = answer(&error);
+        let Answer {
+            outcome,
+            status,
+            code,
+            message,
+        } = answer(&error);
         Error::DynamoDb {
             operation,
             table: table.to_owned(),
             outcome,
+            status,
             code,
             message,
             source: Arc::new(aws_sdk_dynamodb::Error::from(error)),
@@ -155,76 +200,155 @@ impl Error {
     }
 }
 
-/// Turns a failed conditional write into the typed error its old item
-/// explains: no item ([`Error::ItemNotFound`]), another version
+/// What a conditional write stores when it is applied, so that a failed
+/// condition on an attempt the SDK sent again can be recognised as the
+/// effect of an earlier attempt of the same write.
+pub(crate) enum Effect<'a> {
+    /// The whole item, as sent (a put).
+    Item(&'a Item),
+    /// These attributes with these values (`None`: removed) (an update of
+    /// `SET`s and `REMOVE`s; its stamped `updated_at` and version make it
+    /// unique).
+    Attributes(Vec<(&'a str, Option<&'a AttributeValue>)>),
+    /// Not recognisable from the stored item (a delete: an absent item may
+    /// have been deleted by anyone; an update that adds or appends).
+    Unknown,
+}
+
+impl Effect<'_> {
+    /// Whether `stored` shows the write applied.
+    fn shown_by(&self, stored: Option<&Item>) -> bool {
+        match (self, stored) {
+            (Effect::Item(item), Some(stored)) => *item == stored,
+            (Effect::Attributes(attributes), Some(stored)) => attributes
+                .iter()
+                .all(|(name, value)| stored.get(*name) == *value),
+            _ => false,
+        }
+    }
+}
+
+/// Turns a failed conditional write into what its old item explains: no
+/// item ([`Error::ItemNotFound`]), another version
 /// ([`Error::VersionConflict`]) or the condition ([`Error::ConditionFailed`]);
 /// other failures into [`Error::DynamoDb`].
-pub(crate) fn conditional_failure<E: Entity, O, R>(
+///
+/// When the SDK sent the write again after an attempt that may have been
+/// applied, a failed condition may be that attempt's own doing: if the
+/// stored item shows `effect`, the write was applied, and the stored item
+/// is returned (`Ok`); otherwise the outcome is [`Error::OutcomeUnknown`],
+/// never a plain conflict.
+pub(crate) fn conditional_failure<E: Entity, O>(
     operation: &'static str,
     table: &Table,
     key: &crate::ItemKey,
     expected_version: Option<u64>,
-    error: SdkError<O, R>,
+    failure: Failure<O>,
+    effect: Effect<'_>,
     conditional_failure: impl Fn(&O) -> Option<Option<Item>>,
-) -> Error
+) -> Result<Item, Error>
 where
-    aws_sdk_dynamodb::Error: From<SdkError<O, R>>,
+    aws_sdk_dynamodb::Error: From<SdkError<O, HttpResponse>>,
     O: aws_sdk_dynamodb::error::ProvideErrorMetadata,
 {
     let schema = E::SCHEMA;
-    match error.as_service_error().and_then(conditional_failure) {
-        Some(old) => {
-            let Some(old) = old else {
-                return Error::ItemNotFound {
-                    entity: schema.type_name,
-                    key: key.clone(),
-                };
-            };
-            if let (Some(attribute), Some(expected)) = (schema.version_attribute, expected_version)
-            {
-                let found = match old.get(attribute) {
-                    Some(AttributeValue::N(number)) => number.parse::<u64>().ok(),
-                    _ => None,
-                };
-                if found != Some(expected) {
-                    return Error::VersionConflict {
-                        entity: schema.type_name,
-                        key: key.clone(),
-                        expected,
-                        found,
-                    };
-                }
-            }
-            Error::ConditionFailed {
+    let Some(old) = failure.service_error().and_then(conditional_failure) else {
+        return Err(Error::from_failure(operation, table.name(), failure));
+    };
+    if failure.earlier_attempt_may_have_been_applied() {
+        if effect.shown_by(old.as_ref()) {
+            return Ok(old.unwrap_or_default());
+        }
+        return Err(Error::OutcomeUnknown {
+            operation,
+            entity: schema.type_name,
+            key: key.clone(),
+            item: old.map(Box::new),
+        });
+    }
+    let Some(old) = old else {
+        return Err(Error::ItemNotFound {
+            entity: schema.type_name,
+            key: key.clone(),
+        });
+    };
+    if let (Some(attribute), Some(expected)) = (schema.version_attribute, expected_version) {
+        let found = match old.get(attribute) {
+            Some(AttributeValue::N(number)) => number.parse::<u64>().ok(),
+            _ => None,
+        };
+        if found != Some(expected) {
+            return Err(Error::VersionConflict {
                 entity: schema.type_name,
                 key: key.clone(),
-                item: Box::new(old),
-            }
+                expected,
+                found,
+            });
         }
-        None => Error::dynamodb(operation, table.name(), error),
+    }
+    Err(Error::ConditionFailed {
+        entity: schema.type_name,
+        key: key.clone(),
+        item: Box::new(old),
+    })
+}
+
+impl Error {
+    /// The [`Error::DynamoDb`] of a failed request of `operation` on
+    /// `table`.
+    pub(crate) fn from_failure<E>(operation: &'static str, table: &str, failure: Failure<E>) -> Self
+    where
+        aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
+        E: ProvideErrorMetadata,
+    {
+        Error::dynamodb(operation, table, failure.error)
     }
 }
 
+/// What the wire says of a failed request.
+pub(crate) struct Answer {
+    pub(crate) outcome: RequestOutcome,
+    pub(crate) status: Option<u16>,
+    pub(crate) code: Option<String>,
+    pub(crate) message: Option<String>,
+}
+
 /// What became of a failed request of either SDK (DynamoDB or DynamoDB
-/// Streams), and DynamoDB's error code and message when it answered.
-pub(crate) fn answer<E: ProvideErrorMetadata, R>(
-    error: &SdkError<E, R>,
-) -> (RequestOutcome, Option<String>, Option<String>) {
+/// Streams), from the HTTP status of its answer, and DynamoDB's error code
+/// and message when it gave them.
+pub(crate) fn answer<E: ProvideErrorMetadata>(error: &SdkError<E, HttpResponse>) -> Answer {
+    let status = match error {
+        SdkError::ServiceError(service) => Some(service.raw().status().as_u16()),
+        SdkError::ResponseError(response) => Some(response.raw().status().as_u16()),
+        _ => None,
+    };
     let outcome = match error {
-        SdkError::ServiceError(_) => RequestOutcome::Rejected,
+        // DynamoDB's errors are 4xx; a 5xx may have been applied; a 2xx
+        // that the SDK reports as an error is an answer it could not parse.
+        SdkError::ServiceError(_) => match status.unwrap_or_default() {
+            400..=499 => RequestOutcome::Rejected,
+            500.. => RequestOutcome::ServerError,
+            _ => RequestOutcome::Unreadable,
+        },
+        SdkError::ResponseError(_) => RequestOutcome::Unreadable,
         SdkError::TimeoutError(_) => RequestOutcome::TimedOut,
         SdkError::DispatchFailure(failure) if failure.is_timeout() => RequestOutcome::TimedOut,
         SdkError::DispatchFailure(failure) if failure.is_user() => RequestOutcome::NotSent,
-        SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => RequestOutcome::NoAnswer,
+        SdkError::DispatchFailure(_) => RequestOutcome::NoAnswer,
         SdkError::ConstructionFailure(_) => RequestOutcome::NotSent,
         _ => RequestOutcome::NoAnswer,
     };
-    match error {
+    let (code, message) = match error {
         SdkError::ServiceError(service) => (
-            outcome,
             service.err().code().map(str::to_owned),
             service.err().message().map(str::to_owned),
         ),
-        _ => (outcome, None, None),
+        _ => (None, None),
+    };
+    Answer {
+        outcome,
+        status,
+        code,
+        message,
     }
 }

@@ -6,6 +6,8 @@
 //! ([`collection_metrics`]).
 
 pub(crate) mod collection_metrics;
+pub(crate) mod dispatch;
+pub(crate) mod executor;
 pub(crate) mod failure;
 pub(crate) mod retry;
 pub(crate) mod span;

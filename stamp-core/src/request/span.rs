@@ -9,7 +9,7 @@
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 
 /// The span of one request. `item_count` is `None` when it is only known
-/// from the answer (then [`record_items`] sets it).
+/// from the answer (then the executor records it).
 pub(crate) fn request_span(
     operation: &'static str,
     table: &str,
@@ -30,27 +30,6 @@ pub(crate) fn request_span(
         span.record("item_count", count);
     }
     span
-}
-
-/// The span of a request on one item of entity `entity` on the table.
-pub(crate) fn item_span(
-    operation: &'static str,
-    table: &str,
-    entity: &'static str,
-) -> tracing::Span {
-    request_span(operation, table, entity, "", Some(1))
-}
-
-/// Records the items of an answer in `span`.
-pub(crate) fn record_items(span: &tracing::Span, count: i32) {
-    span.record("item_count", count);
-}
-
-/// Records the units of one `ConsumedCapacity` (single-table requests).
-pub(crate) fn record_capacity(span: &tracing::Span, capacity: Option<&ConsumedCapacity>) {
-    if let Some(units) = capacity.and_then(|capacity| capacity.capacity_units) {
-        span.record("consumed_capacity", units);
-    }
 }
 
 /// Records the sum of the units of every table of a batch or transaction.

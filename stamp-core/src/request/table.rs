@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::ops::cursor::CursorKey;
+use crate::request::executor::Call;
 use crate::{Error, TableDefinition};
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::client::Waiters;
 
 /// How long [`Table::create_table`] waits for the new table to become
 /// `ACTIVE`.
@@ -36,6 +36,12 @@ pub struct Table {
     /// The GSI projections of the table's definition, when given with
     /// [`with_definition`](Self::with_definition).
     index_projections: Option<Arc<[(&'static str, crate::IndexProjection)]>>,
+    /// Whether the definition given to [`with_definition`](Self::with_definition)
+    /// has a local secondary index: then every write asks for
+    /// `ReturnItemCollectionMetrics = SIZE`.
+    has_local_index: bool,
+    /// The log of [`with_capacity_log`](Self::with_capacity_log).
+    capacity: Option<crate::request::executor::CapacityRecording>,
     name: Arc<str>,
     cursor_key: Option<CursorKey>,
 }
@@ -50,7 +56,56 @@ impl Table {
             item_collection_warning_gb:
                 crate::request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB,
             index_projections: None,
+            has_local_index: false,
+            capacity: None,
         }
+    }
+
+    /// This table, asking DynamoDB for the consumed capacity of every
+    /// request (`ReturnConsumedCapacity = TOTAL`, or `INDEXES` for
+    /// [`CapacityDetail::Indexes`](crate::CapacityDetail)) and recording what
+    /// it reports in `log`: gets, puts, updates, deletes, queries, scans,
+    /// batches, transactions, re-keys, migrations and exports alike. Asking
+    /// costs nothing.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ConsumedCapacity.html>.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn run(table: stamp_core::Table) {
+    /// use stamp_core::{CapacityDetail, CapacityLog};
+    /// let log = CapacityLog::new();
+    /// let table = table.with_capacity_log(&log, CapacityDetail::Indexes);
+    /// // … requests on `table` …
+    /// for record in log.take() {
+    ///     println!("{} {}: {} units", record.operation, record.entity, record.units());
+    /// }
+    /// # }
+    /// ```
+    pub fn with_capacity_log(
+        mut self,
+        log: &crate::CapacityLog,
+        detail: crate::CapacityDetail,
+    ) -> Self {
+        self.capacity = Some(crate::request::executor::CapacityRecording {
+            log: log.clone(),
+            detail,
+        });
+        self
+    }
+
+    /// The log of [`with_capacity_log`](Self::with_capacity_log), if any.
+    pub(crate) fn capacity_recording(
+        &self,
+    ) -> Option<&crate::request::executor::CapacityRecording> {
+        self.capacity.as_ref()
+    }
+
+    /// Whether the table's definition, when known, has a local secondary
+    /// index.
+    pub(crate) fn has_local_index(&self) -> bool {
+        self.has_local_index
     }
 
     /// This table, knowing `definition` (the definition it was created
@@ -74,6 +129,7 @@ impl Table {
             .map(|index| (index.name, index.projection))
             .collect();
         definition.check()?;
+        self.has_local_index = !definition.local_indexes()?.is_empty();
         self.index_projections = Some(projections.into());
         Ok(self)
     }
@@ -177,27 +233,12 @@ impl Table {
     /// when it does not become `ACTIVE` in time.
     pub async fn create_table(&self, definition: &TableDefinition) -> Result<(), Error> {
         let input = definition.create_table_input(&self.name)?;
-        self.client
-            .create_table()
-            .set_table_name(input.table_name)
-            .set_attribute_definitions(input.attribute_definitions)
-            .set_key_schema(input.key_schema)
-            .set_global_secondary_indexes(input.global_secondary_indexes)
-            .set_local_secondary_indexes(input.local_secondary_indexes)
-            .set_billing_mode(input.billing_mode)
-            .set_provisioned_throughput(input.provisioned_throughput)
-            .set_stream_specification(input.stream_specification)
-            .send()
+        self.execute_mapped(input, Call::of("")).await?;
+        crate::request::dispatch::wait_until_active(self, TABLE_ACTIVE_TIMEOUT)
             .await
-            .map_err(|error| Error::dynamodb("CreateTable", &self.name, error))?;
-        self.client
-            .wait_until_table_exists()
-            .table_name(&*self.name)
-            .wait(TABLE_ACTIVE_TIMEOUT)
-            .await
-            .map_err(|error| Error::TableNotActive {
+            .map_err(|reason| Error::TableNotActive {
                 table: self.name.to_string(),
-                reason: error.to_string(),
+                reason,
             })?;
         self.enable_time_to_live(definition).await?;
         Ok(())
@@ -210,12 +251,11 @@ impl Table {
     /// [`Error::DynamoDb`] for what the service returns, such as
     /// `ResourceNotFoundException` when there is no such table.
     pub async fn delete_table(&self) -> Result<(), Error> {
-        self.client
-            .delete_table()
+        let input = aws_sdk_dynamodb::operation::delete_table::DeleteTableInput::builder()
             .table_name(&*self.name)
-            .send()
-            .await
-            .map_err(|error| Error::dynamodb("DeleteTable", &self.name, error))?;
+            .build()
+            .expect("DeleteTableInput has no required fields");
+        self.execute_mapped(input, Call::of("")).await?;
         Ok(())
     }
 }

@@ -2,13 +2,15 @@
 //! compared with its [`TableDefinition`], and the TTL step of
 //! [`Table::create_table`].
 
+use aws_sdk_dynamodb::operation::describe_table::DescribeTableInput;
+use aws_sdk_dynamodb::operation::describe_time_to_live::DescribeTimeToLiveInput;
+use aws_sdk_dynamodb::operation::update_time_to_live::UpdateTimeToLiveInput;
 use aws_sdk_dynamodb::types::{
     BillingMode, Projection, ProjectionType, TableDescription, TimeToLiveSpecification,
     TimeToLiveStatus,
 };
-use tracing::Instrument;
 
-use crate::request::span::request_span;
+use crate::request::executor::Call;
 
 use super::{IndexProjection, KeyNames, Resolved, SchemaDifference, TableDefinition, Throughput};
 use crate::{Error, Table};
@@ -101,27 +103,23 @@ impl Table {
     ) -> Result<Vec<SchemaDifference>, Error> {
         let resolved = definition.resolve()?;
         let described = self
-            .client()
-            .describe_table()
-            .table_name(self.name())
-            .send()
-            .instrument(request_span("DescribeTable", self.name(), "", "", None))
-            .await
-            .map_err(|error| Error::dynamodb("DescribeTable", self.name(), error))?;
+            .execute_mapped(
+                DescribeTableInput::builder()
+                    .table_name(self.name())
+                    .build()
+                    .expect("DescribeTableInput has no required fields"),
+                Call::of(""),
+            )
+            .await?;
         let time_to_live = self
-            .client()
-            .describe_time_to_live()
-            .table_name(self.name())
-            .send()
-            .instrument(request_span(
-                "DescribeTimeToLive",
-                self.name(),
-                "",
-                "",
-                None,
-            ))
-            .await
-            .map_err(|error| Error::dynamodb("DescribeTimeToLive", self.name(), error))?;
+            .execute_mapped(
+                DescribeTimeToLiveInput::builder()
+                    .table_name(self.name())
+                    .build()
+                    .expect("DescribeTimeToLiveInput has no required fields"),
+                Call::of(""),
+            )
+            .await?;
         // DynamoDB always describes the table; an empty description shows as
         // every difference rather than none.
         let empty = TableDescription::builder().build();
@@ -172,8 +170,7 @@ impl Table {
         let Some(attribute) = definition.time_to_live_attribute()? else {
             return Ok(());
         };
-        self.client()
-            .update_time_to_live()
+        let input = UpdateTimeToLiveInput::builder()
             .table_name(self.name())
             .time_to_live_specification(
                 TimeToLiveSpecification::builder()
@@ -182,10 +179,9 @@ impl Table {
                     .build()
                     .expect("attribute name and enabled are set"),
             )
-            .send()
-            .instrument(request_span("UpdateTimeToLive", self.name(), "", "", None))
-            .await
-            .map_err(|error| Error::dynamodb("UpdateTimeToLive", self.name(), error))?;
+            .build()
+            .expect("UpdateTimeToLiveInput has no required fields");
+        self.execute_mapped(input, Call::of("")).await?;
         Ok(())
     }
 }

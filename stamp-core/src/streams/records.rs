@@ -102,22 +102,23 @@ pub(crate) fn decode<C: Collection>(record: Record) -> Result<Change<C>, Error> 
 }
 
 /// Wraps a Streams SDK error of `operation` on `table`.
-pub(crate) fn streams_error<E, R>(
+pub(crate) fn streams_error<E>(
     operation: &'static str,
     table: &str,
-    error: SdkError<E, R>,
+    error: SdkError<E, aws_sdk_dynamodbstreams::config::http::HttpResponse>,
 ) -> Error
 where
-    aws_sdk_dynamodbstreams::Error: From<SdkError<E, R>>,
+    aws_sdk_dynamodbstreams::Error:
+        From<SdkError<E, aws_sdk_dynamodbstreams::config::http::HttpResponse>>,
     E: ProvideErrorMetadata,
 {
-    let (outcome, code, message) = crate::request::failure::answer(&error);
+    let answer = crate::request::failure::answer(&error);
     Error::DynamoDbStreams {
         operation,
         table: table.to_owned(),
-        outcome,
-        code,
-        message,
+        outcome: answer.outcome,
+        code: answer.code,
+        message: answer.message,
         source: std::sync::Arc::new(aws_sdk_dynamodbstreams::Error::from(error)),
     }
 }

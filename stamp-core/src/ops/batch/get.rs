@@ -7,14 +7,14 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
 
+use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
 use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use futures::{StreamExt, stream};
-use tracing::Instrument;
 
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
 use crate::item::size::MAX_BATCH_GET_KEYS;
+use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
-use crate::request::span::{record_capacities, request_span};
 use crate::{BatchRetry, Entity, Error, Item, PrimaryKey, Table};
 
 /// A batch get of items of entity `E` by primary key, built by
@@ -173,18 +173,16 @@ impl<E: Entity> BatchGet<E> {
                     .set_consistent_read(consistent_read.then_some(true))
                     .build()
                     .expect("the keys are set");
-                let span = request_span("BatchGetItem", name, E::SCHEMA.type_name, "", Some(count));
-                let result = table
-                    .client()
-                    .batch_get_item()
+                let input = BatchGetItemInput::builder()
                     .request_items(name, keys)
                     .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .send()
-                    .instrument(span.clone())
+                    .build()
+                    .expect("BatchGetItemInput has no required fields");
+                let result = table
+                    .execute(input, Call::of(E::SCHEMA.type_name).items(count))
                     .await;
                 match result {
                     Ok(mut response) => {
-                        record_capacities(&span, response.consumed_capacity.as_deref());
                         let found = response
                             .responses
                             .as_mut()
@@ -198,8 +196,10 @@ impl<E: Entity> BatchGet<E> {
                             .unwrap_or_default();
                         Sent::Answered { left, found }
                     }
-                    Err(error) if is_retryable(&error) => Sent::Retryable(error.into()),
-                    Err(error) => Sent::Failed(error.into()),
+                    Err(failure) if is_retryable(&failure.error) => {
+                        Sent::Retryable(failure.error.into())
+                    }
+                    Err(failure) => Sent::Failed(failure.error.into()),
                 }
             },
         )

@@ -6,16 +6,17 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
+use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
 use aws_sdk_dynamodb::types::{
     DeleteRequest, PutRequest, ReturnConsumedCapacity, ReturnItemCollectionMetrics, WriteRequest,
 };
 use futures::{StreamExt, stream};
-use tracing::Instrument;
 
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
 use crate::item::size::{MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, item_size};
+use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
-use crate::request::span::{common_entity, record_capacities, request_span};
+use crate::request::span::common_entity;
 use crate::{BatchRetry, Entity, Error, Item, PrimaryKey, Table};
 
 /// One put or delete of a [`BatchWrite`].
@@ -312,27 +313,18 @@ impl BatchWrite {
             pending,
             |pending| async move {
                 let sent = pending.len();
-                let span = request_span("BatchWriteItem", name, entity, "", Some(sent));
-                let result = table
-                    .client()
-                    .batch_write_item()
+                let input = BatchWriteItemInput::builder()
                     .request_items(name, pending)
                     .return_consumed_capacity(ReturnConsumedCapacity::Total)
                     .set_return_item_collection_metrics(
                         self.item_collection_metrics
                             .then_some(ReturnItemCollectionMetrics::Size),
                     )
-                    .send()
-                    .instrument(span.clone())
-                    .await;
+                    .build()
+                    .expect("BatchWriteItemInput has no required fields");
+                let result = table.execute(input, Call::of(entity).items(sent)).await;
                 match result {
                     Ok(mut response) => {
-                        record_capacities(&span, response.consumed_capacity.as_deref());
-                        crate::request::collection_metrics::check_all(
-                            table,
-                            "BatchWriteItem",
-                            response.item_collection_metrics.as_ref(),
-                        );
                         let left = response
                             .unprocessed_items
                             .as_mut()
@@ -343,8 +335,10 @@ impl BatchWrite {
                             found: Vec::new(),
                         }
                     }
-                    Err(error) if is_retryable(&error) => Sent::Retryable(error.into()),
-                    Err(error) => Sent::Failed(error.into()),
+                    Err(failure) if is_retryable(&failure.error) => {
+                        Sent::Retryable(failure.error.into())
+                    }
+                    Err(failure) => Sent::Failed(failure.error.into()),
                 }
             },
         )

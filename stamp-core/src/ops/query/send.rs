@@ -7,12 +7,11 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::{Stream, StreamExt, TryStreamExt, stream};
-use tracing::Instrument;
 
 use super::Query;
 use super::plan::Plan;
 use crate::ops::cursor::Cursor;
-use crate::request::span::{record_capacity, record_items, request_span};
+use crate::request::executor::Call;
 use crate::{Entity, Error, Item, Table};
 
 /// A page of results: up to one `Query` response (1 MB at most), or fewer
@@ -285,43 +284,16 @@ pub(super) async fn execute<E: Entity>(
     input: QueryInput,
     index: Option<&'static str>,
 ) -> Result<Response, Error> {
-    let span = request_span(
-        "Query",
-        table.name(),
-        E::SCHEMA.type_name,
-        index.unwrap_or(""),
-        None,
-    );
-    async {
-        let output = table
-            .client()
-            .query()
-            .set_table_name(input.table_name)
-            .set_index_name(input.index_name)
-            .set_key_condition_expression(input.key_condition_expression)
-            .set_filter_expression(input.filter_expression)
-            .set_projection_expression(input.projection_expression)
-            .set_expression_attribute_names(input.expression_attribute_names)
-            .set_expression_attribute_values(input.expression_attribute_values)
-            .set_scan_index_forward(input.scan_index_forward)
-            .set_limit(input.limit)
-            .set_consistent_read(input.consistent_read)
-            .set_select(input.select)
-            .set_exclusive_start_key(input.exclusive_start_key)
-            .set_return_consumed_capacity(input.return_consumed_capacity)
-            .send()
-            .await
-            .map_err(|error| Error::dynamodb("Query", table.name(), error))?;
-        let span = tracing::Span::current();
-        record_items(&span, output.count);
-        record_capacity(&span, output.consumed_capacity.as_ref());
-        Ok(Response {
-            count: output.count.max(0) as usize,
-            scanned_count: output.scanned_count.max(0) as u32,
-            items: output.items.unwrap_or_default(),
-            last_evaluated_key: output.last_evaluated_key,
-        })
-    }
-    .instrument(span)
-    .await
+    let output = table
+        .execute_mapped(
+            input,
+            Call::of(E::SCHEMA.type_name).index(index.unwrap_or("")),
+        )
+        .await?;
+    Ok(Response {
+        count: output.count.max(0) as usize,
+        scanned_count: output.scanned_count.max(0) as u32,
+        items: output.items.unwrap_or_default(),
+        last_evaluated_key: output.last_evaluated_key,
+    })
 }

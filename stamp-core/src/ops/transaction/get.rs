@@ -6,12 +6,14 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
+use aws_sdk_dynamodb::operation::transact_get_items::{
+    TransactGetItemsError, TransactGetItemsInput,
+};
 use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
-use tracing::Instrument;
 
 use super::{check_actions, failure};
-use crate::request::span::{common_entity, request_span};
+use crate::request::executor::Call;
+use crate::request::span::common_entity;
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 /// The position of one get in a [`TransactGet`], typed by its entity:
@@ -130,19 +132,13 @@ impl TransactGet {
             })
             .collect();
         let entity = common_entity(self.gets.iter().map(|(entity, _)| *entity));
-        let result = table
-            .client()
-            .transact_get_items()
+        let input = TransactGetItemsInput::builder()
             .set_transact_items(Some(items))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send()
-            .instrument(request_span(
-                "TransactGetItems",
-                name,
-                entity,
-                "",
-                Some(self.gets.len()),
-            ))
+            .build()
+            .expect("TransactGetItemsInput has no required fields");
+        let result = table
+            .execute(input, Call::of(entity).items(self.gets.len()))
             .await;
         match result {
             Ok(output) => {

@@ -7,6 +7,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::request::executor::Failure;
+use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -213,23 +215,23 @@ fn check_actions<'a>(
 /// The error of a transaction that failed: [`Error::TransactionCanceled`]
 /// with a reason per action when `cancellation` finds the reasons of a
 /// `TransactionCanceledException` in it, [`Error::DynamoDb`] otherwise.
-fn failure<'a, O, R>(
+fn failure<'a, O>(
     operation: &'static str,
     table: &str,
-    error: SdkError<O, R>,
+    failure: Failure<O>,
     cancellation: fn(&O) -> Option<&[aws_sdk_dynamodb::types::CancellationReason]>,
     actions: impl Iterator<Item = (&'static str, &'a Item)>,
 ) -> Error
 where
-    aws_sdk_dynamodb::Error: From<SdkError<O, R>>,
+    aws_sdk_dynamodb::Error: From<SdkError<O, HttpResponse>>,
     O: ProvideErrorMetadata,
 {
-    match error.as_service_error().and_then(cancellation) {
+    match failure.service_error().and_then(cancellation) {
         Some(found) => Error::TransactionCanceled {
             table: table.to_owned(),
             reasons: reasons(actions, found.to_vec()),
         },
-        None => Error::dynamodb(operation, table, error),
+        None => Error::from_failure(operation, table, failure),
     }
 }
 

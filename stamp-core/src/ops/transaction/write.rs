@@ -2,18 +2,20 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::operation::transact_write_items::{
+    TransactWriteItemsError, TransactWriteItemsInput,
+};
 use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, Put, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
     ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
-use tracing::Instrument;
 
 use super::{Action, Kind, Rendered, UpdateAction, check_actions, failure, split};
 use crate::expression::Condition;
 use crate::item::size::{MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
 use crate::ops::write::{PutMode, render_put};
-use crate::request::span::{common_entity, record_capacities, request_span};
+use crate::request::executor::Call;
+use crate::request::span::common_entity;
 use crate::{Entity, Error, PrimaryKey, Table};
 
 /// A write transaction on one table, over any entities, built by
@@ -371,30 +373,26 @@ impl TransactWrite {
         let name = table.name();
         let items = self.request(name)?;
         let entity = common_entity(self.actions.iter().map(|action| action.entity));
-        let span = request_span("TransactWriteItems", name, entity, "", Some(items.len()));
-        let result = table
-            .client()
-            .transact_write_items()
+        let count = items.len();
+        let input = TransactWriteItemsInput::builder()
             .set_transact_items(Some(items))
-            .set_client_request_token(self.client_request_token.clone())
+            // Without a token of the caller's, one of this send: the SDK's
+            // retry of an attempt that may have been applied sends the same
+            // token, and DynamoDB applies the transaction once.
+            .client_request_token(
+                self.client_request_token
+                    .clone()
+                    .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+            )
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .set_return_item_collection_metrics(
                 self.item_collection_metrics
                     .then_some(ReturnItemCollectionMetrics::Size),
             )
-            .send()
-            .instrument(span.clone())
-            .await;
-        match result {
-            Ok(output) => {
-                record_capacities(&span, output.consumed_capacity.as_deref());
-                crate::request::collection_metrics::check_all(
-                    table,
-                    "TransactWriteItems",
-                    output.item_collection_metrics.as_ref(),
-                );
-                Ok(())
-            }
+            .build()
+            .expect("TransactWriteItemsInput has no required fields");
+        match table.execute(input, Call::of(entity).items(count)).await {
+            Ok(_) => Ok(()),
             Err(error) => Err(failure(
                 "TransactWriteItems",
                 name,

@@ -2,15 +2,16 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html>.
 
-use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemInput};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
 use chrono::Utc;
 use serde::Serialize;
-use tracing::Instrument;
 
 use crate::expression::{Attribute, Condition, Optional, Settable};
-use crate::request::failure::conditional_failure;
-use crate::request::span::item_span;
+use crate::request::executor::{Call, Retry};
+use crate::request::failure::{Effect, conditional_failure};
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 mod indexes;
@@ -227,19 +228,17 @@ impl<E: Entity> Update<E> {
         self
     }
 
-    async fn execute(
+    /// The `UpdateItem` input that `send…` sends, rendered at time `now`
+    /// with `return_value`, and what the update stores when applied.
+    fn input(
         &self,
-        table: &Table,
+        table_name: &str,
+        now: chrono::DateTime<Utc>,
         return_value: ReturnValue,
-    ) -> Result<Option<Item>, Error> {
-        let rendered = self.render(Utc::now())?;
-        let schema = E::SCHEMA;
-        let key = rendered.key.clone();
-        let span = item_span("UpdateItem", table.name(), schema.type_name);
-        let result = table
-            .client()
-            .update_item()
-            .table_name(table.name())
+    ) -> Result<(UpdateItemInput, render::UpdateEffect), Error> {
+        let (rendered, effect) = self.render_with_effect(now)?;
+        let input = UpdateItemInput::builder()
+            .table_name(table_name)
             .set_key(Some(rendered.key))
             .update_expression(rendered.update_expression)
             .condition_expression(rendered.condition_expression)
@@ -248,33 +247,82 @@ impl<E: Entity> Update<E> {
             .return_values(return_value)
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .set_return_item_collection_metrics(crate::request::collection_metrics::requested(
-                schema,
+                E::SCHEMA,
             ))
-            .send()
-            .instrument(span)
-            .await;
-        match result {
-            Ok(output) => {
-                crate::request::collection_metrics::check(
-                    table,
-                    "UpdateItem",
-                    output.item_collection_metrics(),
-                );
-                Ok(output.attributes)
-            }
-            Err(error) => Err(conditional_failure::<E, _, _>(
-                "UpdateItem",
-                table,
-                &crate::ItemKey::of::<E>(&key),
-                self.expected_version,
-                error,
-                |error| match error {
-                    UpdateItemError::ConditionalCheckFailedException(failure) => {
-                        Some(failure.item.clone())
-                    }
-                    _ => None,
-                },
-            )),
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("UpdateItemInput has no required fields");
+        Ok((input, effect))
+    }
+
+    /// The exact `UpdateItem` request that [`send`](Self::send) sends,
+    /// rendered at time `now`, without a network.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`render`](Self::render).
+    pub fn request(
+        &self,
+        table_name: &str,
+        now: chrono::DateTime<Utc>,
+    ) -> Result<UpdateItemInput, Error> {
+        self.input(table_name, now, ReturnValue::None)
+            .map(|(input, _)| input)
+    }
+
+    async fn execute(
+        &self,
+        table: &Table,
+        return_value: ReturnValue,
+    ) -> Result<Option<Item>, Error> {
+        let (input, effect) = self.input(table.name(), Utc::now(), return_value.clone())?;
+        let key = input.key.clone().unwrap_or_default();
+        // An update that is not idempotent (a counter, an append) is not
+        // sent again by the SDK after an attempt that may have been applied.
+        let retry = if effect.idempotent {
+            Retry::Idempotent
+        } else {
+            Retry::NotIdempotent
+        };
+        let call = Call::of(E::SCHEMA.type_name).items(1).retry(retry);
+        let failure = match table.execute(input, call).await {
+            Ok(output) => return Ok(output.attributes),
+            Err(failure) => failure,
+        };
+        let effect = match &effect.attributes {
+            Some(attributes) => Effect::Attributes(
+                attributes
+                    .iter()
+                    .map(|(name, value)| (*name, value.as_ref()))
+                    .collect(),
+            ),
+            None => Effect::Unknown,
+        };
+        let stored = conditional_failure::<E, _>(
+            "UpdateItem",
+            table,
+            &crate::ItemKey::of::<E>(&key),
+            self.expected_version,
+            failure,
+            effect,
+            |error| match error {
+                UpdateItemError::ConditionalCheckFailedException(failure) => {
+                    Some(failure.item.clone())
+                }
+                _ => None,
+            },
+        )?;
+        // Applied by an earlier attempt whose answer was lost: the stored
+        // item is the item after the update; the item before it is gone.
+        match return_value {
+            ReturnValue::AllOld => Err(Error::OutcomeUnknown {
+                operation: "UpdateItem",
+                entity: E::SCHEMA.type_name,
+                key: crate::ItemKey::of::<E>(&key),
+                item: Some(Box::new(stored)),
+            }),
+            ReturnValue::None => Ok(None),
+            _ => Ok(Some(stored)),
         }
     }
 

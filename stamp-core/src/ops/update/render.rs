@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
 
@@ -37,9 +36,19 @@ impl<E: Entity> Update<E> {
     /// set, the version set by hand); [`Error::MissingExpectedVersion`];
     /// [`Error::IncompleteIndexUpdate`]; [`Error::InvalidExpressionValue`].
     pub fn render(&self, now: DateTime<Utc>) -> Result<UpdateRequest, Error> {
+        self.render_with_effect(now).map(|(rendered, _)| rendered)
+    }
+
+    /// [`render`](Self::render), and what the update stores when applied.
+    pub(super) fn render_with_effect(
+        &self,
+        now: DateTime<Utc>,
+    ) -> Result<(UpdateRequest, UpdateEffect), Error> {
         let key = self.key.as_ref().map_err(Clone::clone)?;
         let actions = self.checked_actions(now)?;
         let (index_sets, index_removes) = rebuild_indexes::<E>(&actions, &self.known, key)?;
+        let effect =
+            UpdateEffect::of::<E>(&actions, &index_sets, &index_removes, self.expected_version);
         let mut placeholders = Placeholders::default();
         let Clauses {
             mut sets,
@@ -73,13 +82,16 @@ impl<E: Entity> Update<E> {
         let update_expression = clauses.join(" ");
         crate::expression::check_expression_length("update", &update_expression)?;
         crate::expression::check_expression_length("condition", &condition_expression)?;
-        Ok(UpdateRequest {
-            key: key.to_attribute_map(),
-            update_expression,
-            condition_expression,
-            names: placeholders.names().unwrap_or_default(),
-            values: placeholders.values().unwrap_or_default(),
-        })
+        Ok((
+            UpdateRequest {
+                key: key.to_attribute_map(),
+                update_expression,
+                condition_expression,
+                names: placeholders.names().unwrap_or_default(),
+                values: placeholders.values().unwrap_or_default(),
+            },
+            effect,
+        ))
     }
 
     /// The actions to render: refused when empty, when one attribute is
@@ -190,25 +202,6 @@ impl<E: Entity> Update<E> {
         Ok(conditions.join(" AND "))
     }
 
-    /// The exact `UpdateItem` request, rendered at time `now`, without a
-    /// network.
-    ///
-    /// # Errors
-    ///
-    /// The errors of [`render`](Self::render).
-    pub fn request(&self, table_name: &str, now: DateTime<Utc>) -> Result<UpdateItemInput, Error> {
-        let rendered = self.render(now)?;
-        Ok(UpdateItemInput::builder()
-            .table_name(table_name)
-            .set_key(Some(rendered.key))
-            .update_expression(rendered.update_expression)
-            .condition_expression(rendered.condition_expression)
-            .set_expression_attribute_names(non_empty(rendered.names))
-            .set_expression_attribute_values(non_empty(rendered.values))
-            .build()
-            .expect("UpdateItemInput has no required fields"))
-    }
-
     /// The update as a transaction action, rendered now: pass it to
     /// `TransactWrite::update`. It keeps the `attribute_exists` guard and
     /// the version check.
@@ -226,6 +219,64 @@ impl<E: Entity> Update<E> {
             values: rendered.values,
             entity: E::SCHEMA.type_name,
         })
+    }
+}
+
+/// What an update stores when it is applied, as far as the stored item can
+/// show it; and whether sending it twice is sending it once.
+#[derive(Debug, Clone)]
+pub(super) struct UpdateEffect {
+    /// The attributes it sets (`Some`) or removes (`None`), with the
+    /// version it stores; `None` when an action's result depends on the
+    /// stored item (`ADD`, `list_append`, `if_not_exists`, a subtraction,
+    /// a set `DELETE`).
+    pub(super) attributes: Option<Vec<(&'static str, Option<AttributeValue>)>>,
+    /// No `ADD` of a number, subtraction or append: applying it twice
+    /// leaves what applying it once leaves.
+    pub(super) idempotent: bool,
+}
+
+impl UpdateEffect {
+    fn of<E: Entity>(
+        actions: &[Action],
+        index_sets: &[(&'static str, String)],
+        index_removes: &[&'static str],
+        expected_version: Option<u64>,
+    ) -> Self {
+        let idempotent = !actions.iter().any(|action| {
+            matches!(
+                action,
+                Action::Add(_, Ok(AttributeValue::N(_)))
+                    | Action::Subtract(..)
+                    | Action::Append(..)
+            )
+        });
+        let mut attributes = Vec::new();
+        for action in actions {
+            match action {
+                Action::Set(name, Ok(value)) => attributes.push((*name, Some(value.clone()))),
+                Action::Remove(name) => attributes.push((*name, None)),
+                _ => {
+                    return UpdateEffect {
+                        attributes: None,
+                        idempotent,
+                    };
+                }
+            }
+        }
+        for (name, text) in index_sets {
+            attributes.push((*name, Some(AttributeValue::S(text.clone()))));
+        }
+        attributes.extend(index_removes.iter().map(|name| (*name, None)));
+        if let (Some(version), Some(expected)) = (E::SCHEMA.version_attribute, expected_version) {
+            // (A version at its maximum is refused before sending.)
+            let next = expected.saturating_add(1);
+            attributes.push((version, Some(AttributeValue::N(next.to_string()))));
+        }
+        UpdateEffect {
+            attributes: Some(attributes),
+            idempotent,
+        }
     }
 }
 

@@ -1,0 +1,764 @@
+//! The dispatch of each DynamoDB operation: the only code that holds the
+//! SDK client's fluent builders and calls `.send()`.
+//!
+//! Each operation is its SDK input type (`PutItemInput`, `QueryInput`, …):
+//! what a builder of Stamp plans is that value, and [`Operation::dispatch`]
+//! copies every one of its fields into the fluent builder, so the request on
+//! the wire is the input that `request()` shows. The pipeline around a
+//! dispatch (span, consumed capacity, item-collection metrics, the record of
+//! attempts, the retry policy, failure mapping) is the executor's
+//! (`executor.rs`).
+
+use std::future::Future;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::operation::batch_get_item::{
+    BatchGetItemError, BatchGetItemInput, BatchGetItemOutput,
+};
+use aws_sdk_dynamodb::operation::batch_write_item::{
+    BatchWriteItemError, BatchWriteItemInput, BatchWriteItemOutput,
+};
+use aws_sdk_dynamodb::operation::create_table::{
+    CreateTableError, CreateTableInput, CreateTableOutput,
+};
+use aws_sdk_dynamodb::operation::delete_item::{
+    DeleteItemError, DeleteItemInput, DeleteItemOutput,
+};
+use aws_sdk_dynamodb::operation::delete_table::{
+    DeleteTableError, DeleteTableInput, DeleteTableOutput,
+};
+use aws_sdk_dynamodb::operation::describe_table::{
+    DescribeTableError, DescribeTableInput, DescribeTableOutput,
+};
+use aws_sdk_dynamodb::operation::describe_time_to_live::{
+    DescribeTimeToLiveError, DescribeTimeToLiveInput, DescribeTimeToLiveOutput,
+};
+use aws_sdk_dynamodb::operation::get_item::{GetItemError, GetItemInput, GetItemOutput};
+use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput, PutItemOutput};
+use aws_sdk_dynamodb::operation::query::{QueryError, QueryInput, QueryOutput};
+use aws_sdk_dynamodb::operation::scan::{ScanError, ScanInput, ScanOutput};
+use aws_sdk_dynamodb::operation::transact_get_items::{
+    TransactGetItemsError, TransactGetItemsInput, TransactGetItemsOutput,
+};
+use aws_sdk_dynamodb::operation::transact_write_items::{
+    TransactWriteItemsError, TransactWriteItemsInput, TransactWriteItemsOutput,
+};
+use aws_sdk_dynamodb::operation::update_item::{
+    UpdateItemError, UpdateItemInput, UpdateItemOutput,
+};
+use aws_sdk_dynamodb::operation::update_time_to_live::{
+    UpdateTimeToLiveError, UpdateTimeToLiveInput, UpdateTimeToLiveOutput,
+};
+use aws_sdk_dynamodb::types::{
+    ConsumedCapacity, ItemCollectionMetrics, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
+};
+
+use super::executor::Plugins;
+
+/// One DynamoDB operation, as its SDK input.
+pub(crate) trait Operation: Sized + Send + 'static {
+    /// DynamoDB's name of the operation, such as `PutItem`: the span's
+    /// `operation`, and the name in errors.
+    const NAME: &'static str;
+    /// The SDK's output.
+    type Output: Send;
+    /// The SDK's error of the operation.
+    type Error: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static;
+
+    /// Sends the input through `client`, with `plugins` (the executor's
+    /// interceptor and retry policy) on this one request.
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send;
+
+    /// The input's `ReturnConsumedCapacity`, for the operations that have one.
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        None
+    }
+
+    /// The input's `ReturnItemCollectionMetrics`, for the writes that have one.
+    fn return_item_collection_metrics(
+        &mut self,
+    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
+        None
+    }
+
+    /// The `ConsumedCapacity` of the answer: one per table (and index, with
+    /// `INDEXES`) for batches and transactions, else at most one.
+    fn consumed_capacity(_output: &Self::Output) -> &[ConsumedCapacity] {
+        &[]
+    }
+
+    /// The item-collection metrics of the answer, for table `table`.
+    fn item_collection_metrics<'o>(
+        _output: &'o Self::Output,
+        _table: &str,
+    ) -> Vec<&'o ItemCollectionMetrics> {
+        Vec::new()
+    }
+
+    /// The items the answer holds, when it holds items.
+    fn item_count(_output: &Self::Output) -> Option<usize> {
+        None
+    }
+}
+
+/// The SDK client of `table`: the executor's, for [`Operation::dispatch`].
+pub(crate) fn client(table: &crate::Table) -> &Client {
+    table.client()
+}
+
+/// Waits, up to `timeout`, until `table` is `ACTIVE` (the SDK's
+/// `TableExists` waiter, which polls `DescribeTable`); the waiter's error as
+/// text otherwise.
+pub(crate) async fn wait_until_active(
+    table: &crate::Table,
+    timeout: std::time::Duration,
+) -> Result<(), String> {
+    use aws_sdk_dynamodb::client::Waiters;
+    let span = super::span::request_span("DescribeTable", table.name(), "", "", None);
+    tracing::Instrument::instrument(
+        table
+            .client()
+            .wait_until_table_exists()
+            .table_name(table.name())
+            .wait(timeout),
+        span,
+    )
+    .await
+    .map(|_| ())
+    .map_err(|error| error.to_string())
+}
+
+/// The slice of an optional single value.
+fn one<T>(value: &Option<T>) -> &[T] {
+    value.as_slice()
+}
+
+/// The metrics of `table` in a batch's or transaction's map.
+fn of_table<'o>(
+    metrics: &'o Option<std::collections::HashMap<String, Vec<ItemCollectionMetrics>>>,
+    table: &str,
+) -> Vec<&'o ItemCollectionMetrics> {
+    metrics
+        .as_ref()
+        .and_then(|map| map.get(table))
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+impl Operation for GetItemInput {
+    const NAME: &'static str = "GetItem";
+    type Output = GetItemOutput;
+    type Error = GetItemError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .get_item()
+                    .set_table_name(self.table_name)
+                    .set_key(self.key)
+                    .set_attributes_to_get(self.attributes_to_get)
+                    .set_consistent_read(self.consistent_read)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .set_projection_expression(self.projection_expression)
+                    .set_expression_attribute_names(self.expression_attribute_names)
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        one(&output.consumed_capacity)
+    }
+
+    fn item_count(output: &Self::Output) -> Option<usize> {
+        Some(usize::from(output.item.is_some()))
+    }
+}
+
+impl Operation for PutItemInput {
+    const NAME: &'static str = "PutItem";
+    type Output = PutItemOutput;
+    type Error = PutItemError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .put_item()
+                    .set_table_name(self.table_name)
+                    .set_item(self.item)
+                    .set_expected(self.expected)
+                    .set_return_values(self.return_values)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
+                    .set_conditional_operator(self.conditional_operator)
+                    .set_condition_expression(self.condition_expression)
+                    .set_expression_attribute_names(self.expression_attribute_names)
+                    .set_expression_attribute_values(self.expression_attribute_values)
+                    .set_return_values_on_condition_check_failure(
+                        self.return_values_on_condition_check_failure,
+                    )
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn return_item_collection_metrics(
+        &mut self,
+    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
+        Some(&mut self.return_item_collection_metrics)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        one(&output.consumed_capacity)
+    }
+
+    fn item_collection_metrics<'o>(
+        output: &'o Self::Output,
+        _table: &str,
+    ) -> Vec<&'o ItemCollectionMetrics> {
+        output.item_collection_metrics.iter().collect()
+    }
+}
+
+impl Operation for DeleteItemInput {
+    const NAME: &'static str = "DeleteItem";
+    type Output = DeleteItemOutput;
+    type Error = DeleteItemError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .delete_item()
+                    .set_table_name(self.table_name)
+                    .set_key(self.key)
+                    .set_expected(self.expected)
+                    .set_conditional_operator(self.conditional_operator)
+                    .set_return_values(self.return_values)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
+                    .set_condition_expression(self.condition_expression)
+                    .set_expression_attribute_names(self.expression_attribute_names)
+                    .set_expression_attribute_values(self.expression_attribute_values)
+                    .set_return_values_on_condition_check_failure(
+                        self.return_values_on_condition_check_failure,
+                    )
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn return_item_collection_metrics(
+        &mut self,
+    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
+        Some(&mut self.return_item_collection_metrics)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        one(&output.consumed_capacity)
+    }
+
+    fn item_collection_metrics<'o>(
+        output: &'o Self::Output,
+        _table: &str,
+    ) -> Vec<&'o ItemCollectionMetrics> {
+        output.item_collection_metrics.iter().collect()
+    }
+}
+
+impl Operation for UpdateItemInput {
+    const NAME: &'static str = "UpdateItem";
+    type Output = UpdateItemOutput;
+    type Error = UpdateItemError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .update_item()
+                    .set_table_name(self.table_name)
+                    .set_key(self.key)
+                    .set_attribute_updates(self.attribute_updates)
+                    .set_expected(self.expected)
+                    .set_conditional_operator(self.conditional_operator)
+                    .set_return_values(self.return_values)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
+                    .set_update_expression(self.update_expression)
+                    .set_condition_expression(self.condition_expression)
+                    .set_expression_attribute_names(self.expression_attribute_names)
+                    .set_expression_attribute_values(self.expression_attribute_values)
+                    .set_return_values_on_condition_check_failure(
+                        self.return_values_on_condition_check_failure,
+                    )
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn return_item_collection_metrics(
+        &mut self,
+    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
+        Some(&mut self.return_item_collection_metrics)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        one(&output.consumed_capacity)
+    }
+
+    fn item_collection_metrics<'o>(
+        output: &'o Self::Output,
+        _table: &str,
+    ) -> Vec<&'o ItemCollectionMetrics> {
+        output.item_collection_metrics.iter().collect()
+    }
+}
+
+impl Operation for QueryInput {
+    const NAME: &'static str = "Query";
+    type Output = QueryOutput;
+    type Error = QueryError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .query()
+                    .set_table_name(self.table_name)
+                    .set_index_name(self.index_name)
+                    .set_select(self.select)
+                    .set_attributes_to_get(self.attributes_to_get)
+                    .set_limit(self.limit)
+                    .set_consistent_read(self.consistent_read)
+                    .set_key_conditions(self.key_conditions)
+                    .set_query_filter(self.query_filter)
+                    .set_conditional_operator(self.conditional_operator)
+                    .set_scan_index_forward(self.scan_index_forward)
+                    .set_exclusive_start_key(self.exclusive_start_key)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .set_projection_expression(self.projection_expression)
+                    .set_filter_expression(self.filter_expression)
+                    .set_key_condition_expression(self.key_condition_expression)
+                    .set_expression_attribute_names(self.expression_attribute_names)
+                    .set_expression_attribute_values(self.expression_attribute_values)
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        one(&output.consumed_capacity)
+    }
+
+    fn item_count(output: &Self::Output) -> Option<usize> {
+        Some(output.count.max(0) as usize)
+    }
+}
+
+impl Operation for ScanInput {
+    const NAME: &'static str = "Scan";
+    type Output = ScanOutput;
+    type Error = ScanError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .scan()
+                    .set_table_name(self.table_name)
+                    .set_index_name(self.index_name)
+                    .set_attributes_to_get(self.attributes_to_get)
+                    .set_limit(self.limit)
+                    .set_select(self.select)
+                    .set_scan_filter(self.scan_filter)
+                    .set_conditional_operator(self.conditional_operator)
+                    .set_exclusive_start_key(self.exclusive_start_key)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .set_total_segments(self.total_segments)
+                    .set_segment(self.segment)
+                    .set_projection_expression(self.projection_expression)
+                    .set_filter_expression(self.filter_expression)
+                    .set_expression_attribute_names(self.expression_attribute_names)
+                    .set_expression_attribute_values(self.expression_attribute_values)
+                    .set_consistent_read(self.consistent_read)
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        one(&output.consumed_capacity)
+    }
+
+    fn item_count(output: &Self::Output) -> Option<usize> {
+        Some(output.count.max(0) as usize)
+    }
+}
+
+impl Operation for BatchGetItemInput {
+    const NAME: &'static str = "BatchGetItem";
+    type Output = BatchGetItemOutput;
+    type Error = BatchGetItemError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .batch_get_item()
+                    .set_request_items(self.request_items)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        output.consumed_capacity.as_deref().unwrap_or_default()
+    }
+
+    fn item_count(output: &Self::Output) -> Option<usize> {
+        Some(
+            output
+                .responses
+                .iter()
+                .flat_map(|responses| responses.values())
+                .map(Vec::len)
+                .sum(),
+        )
+    }
+}
+
+impl Operation for BatchWriteItemInput {
+    const NAME: &'static str = "BatchWriteItem";
+    type Output = BatchWriteItemOutput;
+    type Error = BatchWriteItemError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .batch_write_item()
+                    .set_request_items(self.request_items)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn return_item_collection_metrics(
+        &mut self,
+    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
+        Some(&mut self.return_item_collection_metrics)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        output.consumed_capacity.as_deref().unwrap_or_default()
+    }
+
+    fn item_collection_metrics<'o>(
+        output: &'o Self::Output,
+        table: &str,
+    ) -> Vec<&'o ItemCollectionMetrics> {
+        of_table(&output.item_collection_metrics, table)
+    }
+}
+
+impl Operation for TransactGetItemsInput {
+    const NAME: &'static str = "TransactGetItems";
+    type Output = TransactGetItemsOutput;
+    type Error = TransactGetItemsError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .transact_get_items()
+                    .set_transact_items(self.transact_items)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        output.consumed_capacity.as_deref().unwrap_or_default()
+    }
+
+    fn item_count(output: &Self::Output) -> Option<usize> {
+        Some(
+            output
+                .responses
+                .iter()
+                .flatten()
+                .filter(|response| response.item.is_some())
+                .count(),
+        )
+    }
+}
+
+impl Operation for TransactWriteItemsInput {
+    const NAME: &'static str = "TransactWriteItems";
+    type Output = TransactWriteItemsOutput;
+    type Error = TransactWriteItemsError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .transact_write_items()
+                    .set_transact_items(self.transact_items)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
+                    .set_client_request_token(self.client_request_token)
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
+
+    fn return_item_collection_metrics(
+        &mut self,
+    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
+        Some(&mut self.return_item_collection_metrics)
+    }
+
+    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+        output.consumed_capacity.as_deref().unwrap_or_default()
+    }
+
+    fn item_collection_metrics<'o>(
+        output: &'o Self::Output,
+        table: &str,
+    ) -> Vec<&'o ItemCollectionMetrics> {
+        of_table(&output.item_collection_metrics, table)
+    }
+}
+
+impl Operation for CreateTableInput {
+    const NAME: &'static str = "CreateTable";
+    type Output = CreateTableOutput;
+    type Error = CreateTableError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .create_table()
+                    .set_attribute_definitions(self.attribute_definitions)
+                    .set_table_name(self.table_name)
+                    .set_key_schema(self.key_schema)
+                    .set_local_secondary_indexes(self.local_secondary_indexes)
+                    .set_global_secondary_indexes(self.global_secondary_indexes)
+                    .set_billing_mode(self.billing_mode)
+                    .set_provisioned_throughput(self.provisioned_throughput)
+                    .set_stream_specification(self.stream_specification)
+                    .set_sse_specification(self.sse_specification)
+                    .set_tags(self.tags)
+                    .set_table_class(self.table_class)
+                    .set_deletion_protection_enabled(self.deletion_protection_enabled)
+                    .set_warm_throughput(self.warm_throughput)
+                    .set_resource_policy(self.resource_policy)
+                    .set_on_demand_throughput(self.on_demand_throughput)
+                    .set_global_table_source_arn(self.global_table_source_arn)
+                    .set_global_table_settings_replication_mode(
+                        self.global_table_settings_replication_mode,
+                    )
+                    .set_vector_indexes(self.vector_indexes)
+                    .customize(),
+            )
+            .send()
+    }
+}
+
+impl Operation for DeleteTableInput {
+    const NAME: &'static str = "DeleteTable";
+    type Output = DeleteTableOutput;
+    type Error = DeleteTableError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .delete_table()
+                    .set_table_name(self.table_name)
+                    .customize(),
+            )
+            .send()
+    }
+}
+
+impl Operation for DescribeTableInput {
+    const NAME: &'static str = "DescribeTable";
+    type Output = DescribeTableOutput;
+    type Error = DescribeTableError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .describe_table()
+                    .set_table_name(self.table_name)
+                    .customize(),
+            )
+            .send()
+    }
+}
+
+impl Operation for DescribeTimeToLiveInput {
+    const NAME: &'static str = "DescribeTimeToLive";
+    type Output = DescribeTimeToLiveOutput;
+    type Error = DescribeTimeToLiveError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .describe_time_to_live()
+                    .set_table_name(self.table_name)
+                    .customize(),
+            )
+            .send()
+    }
+}
+
+impl Operation for UpdateTimeToLiveInput {
+    const NAME: &'static str = "UpdateTimeToLive";
+    type Output = UpdateTimeToLiveOutput;
+    type Error = UpdateTimeToLiveError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .update_time_to_live()
+                    .set_table_name(self.table_name)
+                    .set_time_to_live_specification(self.time_to_live_specification)
+                    .customize(),
+            )
+            .send()
+    }
+}

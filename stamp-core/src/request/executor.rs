@@ -1,0 +1,453 @@
+//! The executor: the one pipeline every request of Stamp runs through.
+//!
+//! A builder plans its request as the SDK input (see `dispatch.rs`); then
+//! [`Table::execute`] runs it:
+//!
+//! 1. the table's options are applied to the input: `ReturnConsumedCapacity`
+//!    raised to what a [`CapacityLog`] asks for, and
+//!    `ReturnItemCollectionMetrics = SIZE` on every write to a table whose
+//!    definition has a local secondary index;
+//! 2. the request is dispatched in its `stamp.request` span, with an
+//!    interceptor that records what became of each attempt the SDK made
+//!    (answered with which HTTP status, answered with an unreadable body, or
+//!    no answer), and, for a write that is not idempotent, a retry
+//!    classifier that stops the SDK from sending it again after an attempt
+//!    that may have been applied;
+//! 3. the answer's consumed capacity and item count are recorded in the span
+//!    (and the log), and its item-collection metrics checked against the
+//!    table's warning threshold;
+//! 4. a failure comes back as a [`Failure`]: the SDK error and the attempts,
+//!    which `failure.rs` turns into [`crate::Error`].
+
+use std::sync::{Arc, Mutex};
+
+use aws_sdk_dynamodb::client::customize::CustomizableOperation;
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::config::interceptors::{
+    BeforeTransmitInterceptorContextRef, FinalizerInterceptorContextRef, InterceptorContext,
+};
+use aws_sdk_dynamodb::config::retry::{ClassifyRetry, RetryAction};
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::types::{
+    ConsumedCapacity, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
+};
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::retries::classifiers::{RetryClassifierPriority, RetryReason};
+use aws_smithy_types::retry::ErrorKind;
+use tracing::Instrument;
+
+use super::dispatch::Operation;
+use crate::Table;
+
+/// What the executor needs to know of a request besides its input.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Call<'a> {
+    /// The entity type name, `(mixed)` for several, `""` for none.
+    pub(crate) entity: &'static str,
+    /// The index read, `""` for the table.
+    pub(crate) index: &'a str,
+    /// The items sent, for a write; a read's count comes from its answer.
+    pub(crate) items_sent: Option<usize>,
+    /// Whether sending the request twice has the effect of sending it once.
+    pub(crate) retry: Retry,
+}
+
+impl<'a> Call<'a> {
+    /// A request of `entity` that may be sent again (reads, puts, deletes,
+    /// and the writes whose condition guards them).
+    pub(crate) fn of(entity: &'static str) -> Self {
+        Call {
+            entity,
+            index: "",
+            items_sent: None,
+            retry: Retry::Idempotent,
+        }
+    }
+
+    /// On index `index` (`""` for the table).
+    pub(crate) fn index(mut self, index: &'a str) -> Self {
+        self.index = index;
+        self
+    }
+
+    /// Sending `count` items.
+    pub(crate) fn items(mut self, count: usize) -> Self {
+        self.items_sent = Some(count);
+        self
+    }
+
+    /// With the retry rule `retry`.
+    pub(crate) fn retry(mut self, retry: Retry) -> Self {
+        self.retry = retry;
+        self
+    }
+}
+
+/// Whether the SDK may send a request again after an attempt that may have
+/// been applied (a timeout, a lost connection, a 5xx, an unreadable answer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Retry {
+    /// Twice is once: the SDK's retry policy applies unchanged.
+    Idempotent,
+    /// Twice is not once (`ADD`, `list_append`, a counter): only attempts
+    /// that DynamoDB refused (throttling, a 4xx) are sent again.
+    NotIdempotent,
+}
+
+/// What became of one attempt of a request, as the SDK saw it on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Attempt {
+    /// Sent, and no answer was recorded: it timed out, or the attempt was
+    /// abandoned.
+    Unfinished,
+    /// An HTTP answer with this status, read.
+    Answered(u16),
+    /// An HTTP answer with this status whose body could not be read or
+    /// parsed.
+    Unreadable(u16),
+    /// No HTTP answer: the connection failed.
+    NoAnswer,
+}
+
+impl Attempt {
+    /// Whether DynamoDB may have applied the attempt: anything but an answer
+    /// it gave with a client-side (4xx) status.
+    pub(crate) fn may_have_been_applied(self) -> bool {
+        match self {
+            Attempt::Answered(status) => status >= 500,
+            Attempt::Unfinished | Attempt::Unreadable(_) | Attempt::NoAnswer => true,
+        }
+    }
+}
+
+/// The attempts of one request, recorded by an SDK interceptor.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Attempts(Arc<Mutex<Vec<Attempt>>>);
+
+impl Attempts {
+    fn push(&self, attempt: Attempt) {
+        self.0.lock().expect("attempts lock").push(attempt);
+    }
+
+    fn finish(&self, attempt: Attempt) {
+        let mut attempts = self.0.lock().expect("attempts lock");
+        match attempts.last_mut() {
+            Some(last @ Attempt::Unfinished) => *last = attempt,
+            _ => attempts.push(attempt),
+        }
+    }
+
+    /// The attempts so far, in order.
+    pub(crate) fn list(&self) -> Vec<Attempt> {
+        self.0.lock().expect("attempts lock").clone()
+    }
+}
+
+impl Intercept for Attempts {
+    fn name(&self) -> &'static str {
+        "stamp.attempts"
+    }
+
+    fn read_before_transmit(
+        &self,
+        _context: &BeforeTransmitInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        self.push(Attempt::Unfinished);
+        Ok(())
+    }
+
+    fn read_after_attempt(
+        &self,
+        context: &FinalizerInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let attempt = match (context.response(), context.output_or_error()) {
+            (None, _) => Attempt::NoAnswer,
+            (Some(response), outcome) => {
+                let status = response.status().as_u16();
+                let unreadable = match outcome {
+                    // A success status whose body did not parse into the
+                    // output, or a cut-short body of any status.
+                    Some(Err(error)) => {
+                        (200..300).contains(&status)
+                            || error.is_response_error()
+                            || error.is_timeout_error()
+                    }
+                    _ => false,
+                };
+                if unreadable {
+                    Attempt::Unreadable(status)
+                } else {
+                    Attempt::Answered(status)
+                }
+            }
+        };
+        self.finish(attempt);
+        Ok(())
+    }
+}
+
+/// The retry classifier of a request that is not idempotent: it runs after
+/// the SDK's own and forbids a retry the SDK would make for an attempt that
+/// may have been applied (transient and server errors); throttling and
+/// other refusals are still retried.
+#[derive(Debug)]
+struct NoRetryOfMaybeApplied;
+
+impl ClassifyRetry for NoRetryOfMaybeApplied {
+    fn classify_retry(&self, _context: &InterceptorContext) -> RetryAction {
+        RetryAction::NoActionIndicated
+    }
+
+    fn classify_retry_v2(
+        &self,
+        context: &InterceptorContext,
+        previous: &RetryAction,
+    ) -> RetryAction {
+        let refused = context
+            .response()
+            .is_some_and(|response| (400..500).contains(&response.status().as_u16()));
+        match previous {
+            RetryAction::RetryIndicated(RetryReason::RetryableError { kind, .. })
+                if !refused
+                    && matches!(kind, ErrorKind::TransientError | ErrorKind::ServerError) =>
+            {
+                RetryAction::RetryForbidden
+            }
+            _ => RetryAction::NoActionIndicated,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        "stamp.no_retry_of_maybe_applied"
+    }
+
+    fn priority(&self) -> RetryClassifierPriority {
+        // After every classifier of the SDK's (the last one runs at 20).
+        RetryClassifierPriority::run_after(RetryClassifierPriority::run_after(
+            RetryClassifierPriority::transient_error_classifier(),
+        ))
+    }
+}
+
+/// What the executor adds to one request's SDK operation.
+#[derive(Debug, Clone)]
+pub(crate) struct Plugins {
+    attempts: Attempts,
+    retry: Retry,
+}
+
+impl Plugins {
+    /// `operation` with the attempt recorder and, for a request that is not
+    /// idempotent, the retry classifier.
+    pub(crate) fn apply<T, E, B>(
+        &self,
+        operation: CustomizableOperation<T, E, B>,
+    ) -> CustomizableOperation<T, E, B> {
+        let operation = operation.interceptor(self.attempts.clone());
+        match self.retry {
+            Retry::Idempotent => operation,
+            Retry::NotIdempotent => operation.config_override(
+                aws_sdk_dynamodb::Config::builder().retry_classifier(NoRetryOfMaybeApplied),
+            ),
+        }
+    }
+}
+
+/// A failed request: the SDK's error and what became of each attempt.
+#[derive(Debug)]
+pub(crate) struct Failure<E> {
+    pub(crate) error: SdkError<E, HttpResponse>,
+    pub(crate) attempts: Vec<Attempt>,
+}
+
+impl<E> Failure<E> {
+    /// The operation's own error, when DynamoDB answered with one.
+    pub(crate) fn service_error(&self) -> Option<&E> {
+        self.error.as_service_error()
+    }
+
+    /// Whether an attempt before the last may have been applied: then a
+    /// conditional write whose condition failed may have failed on its own
+    /// earlier write.
+    pub(crate) fn earlier_attempt_may_have_been_applied(&self) -> bool {
+        let earlier = self.attempts.len().saturating_sub(1);
+        self.attempts[..earlier]
+            .iter()
+            .any(|attempt| attempt.may_have_been_applied())
+    }
+}
+
+/// How much of `ConsumedCapacity` a [`CapacityLog`] asks DynamoDB for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CapacityDetail {
+    /// `ReturnConsumedCapacity = TOTAL`: the units of each table.
+    Total,
+    /// `ReturnConsumedCapacity = INDEXES`: the units of each table and of
+    /// each index the request touched.
+    Indexes,
+}
+
+/// One request's `ConsumedCapacity`, as DynamoDB reported it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CapacityRecord {
+    /// DynamoDB's name of the operation, such as `PutItem`.
+    pub operation: &'static str,
+    /// The entity type name, `(mixed)` for a batch or transaction of
+    /// several, `""` for none.
+    pub entity: &'static str,
+    /// The index read, `""` for the table.
+    pub index: String,
+    /// What DynamoDB reported: one entry per table for a batch or a
+    /// transaction, else one (none when the server sent none).
+    pub consumed: Vec<ConsumedCapacity>,
+}
+
+impl CapacityRecord {
+    /// The capacity units of every table in the record (`CapacityUnits`,
+    /// which includes the indexes).
+    pub fn units(&self) -> f64 {
+        self.consumed
+            .iter()
+            .filter_map(|capacity| capacity.capacity_units)
+            .sum()
+    }
+}
+
+/// Every `ConsumedCapacity` DynamoDB reported to the requests of a table
+/// made with [`Table::with_capacity_log`], in the order they were answered:
+/// so a test or a service can compare what an access pattern costs with
+/// what [`TableDefinition::capacity`](crate::TableDefinition::capacity)
+/// says. Cheap to clone; the clones share one log.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ConsumedCapacity.html>.
+#[derive(Debug, Clone, Default)]
+pub struct CapacityLog {
+    records: Arc<Mutex<Vec<CapacityRecord>>>,
+}
+
+impl CapacityLog {
+    /// An empty log.
+    pub fn new() -> Self {
+        CapacityLog::default()
+    }
+
+    /// The records so far, leaving the log empty.
+    pub fn take(&self) -> Vec<CapacityRecord> {
+        std::mem::take(&mut *self.records.lock().expect("capacity log lock"))
+    }
+
+    /// The records so far.
+    pub fn records(&self) -> Vec<CapacityRecord> {
+        self.records.lock().expect("capacity log lock").clone()
+    }
+
+    /// The capacity units of every record so far.
+    pub fn units(&self) -> f64 {
+        self.records
+            .lock()
+            .expect("capacity log lock")
+            .iter()
+            .map(CapacityRecord::units)
+            .sum()
+    }
+
+    fn push(&self, record: CapacityRecord) {
+        self.records.lock().expect("capacity log lock").push(record);
+    }
+}
+
+/// A table's [`CapacityLog`] and what it asks for.
+#[derive(Debug, Clone)]
+pub(crate) struct CapacityRecording {
+    pub(crate) log: CapacityLog,
+    pub(crate) detail: CapacityDetail,
+}
+
+impl Table {
+    /// Runs `input`: the one place a request of Stamp is sent (see the
+    /// module's documentation).
+    pub(crate) async fn execute<Op: Operation>(
+        &self,
+        mut input: Op,
+        call: Call<'_>,
+    ) -> Result<Op::Output, Failure<Op::Error>> {
+        if let (Some(recording), Some(asked)) =
+            (self.capacity_recording(), input.return_consumed_capacity())
+        {
+            let wanted = match recording.detail {
+                CapacityDetail::Total => ReturnConsumedCapacity::Total,
+                CapacityDetail::Indexes => ReturnConsumedCapacity::Indexes,
+            };
+            if asked.as_ref() != Some(&ReturnConsumedCapacity::Indexes) {
+                *asked = Some(wanted);
+            }
+        }
+        if self.has_local_index() {
+            if let Some(asked) = input.return_item_collection_metrics() {
+                *asked = Some(ReturnItemCollectionMetrics::Size);
+            }
+        }
+        let span = super::span::request_span(
+            Op::NAME,
+            self.name(),
+            call.entity,
+            call.index,
+            call.items_sent,
+        );
+        let plugins = Plugins {
+            attempts: Attempts::default(),
+            retry: call.retry,
+        };
+        let result = input
+            .dispatch(super::dispatch::client(self), &plugins)
+            .instrument(span.clone())
+            .await;
+        match result {
+            Ok(output) => {
+                if call.items_sent.is_none() {
+                    if let Some(count) = Op::item_count(&output) {
+                        span.record("item_count", count);
+                    }
+                }
+                let consumed = Op::consumed_capacity(&output);
+                super::span::record_capacities(&span, Some(consumed));
+                if let Some(recording) = self.capacity_recording() {
+                    recording.log.push(CapacityRecord {
+                        operation: Op::NAME,
+                        entity: call.entity,
+                        index: call.index.to_owned(),
+                        consumed: consumed.to_vec(),
+                    });
+                }
+                for metrics in Op::item_collection_metrics(&output, self.name()) {
+                    super::collection_metrics::check(self, Op::NAME, Some(metrics));
+                }
+                Ok(output)
+            }
+            Err(error) => Err(Failure {
+                error,
+                attempts: plugins.attempts.list(),
+            }),
+        }
+    }
+
+    /// Runs `input` and maps a failure to [`crate::Error`] (for the requests
+    /// without a conditional failure of their own).
+    pub(crate) async fn execute_mapped<Op: Operation>(
+        &self,
+        input: Op,
+        call: Call<'_>,
+    ) -> Result<Op::Output, crate::Error>
+    where
+        aws_sdk_dynamodb::Error: From<SdkError<Op::Error, HttpResponse>>,
+    {
+        self.execute(input, call)
+            .await
+            .map_err(|failure| crate::Error::from_failure(Op::NAME, self.name(), failure))
+    }
+}
