@@ -221,7 +221,12 @@ impl TransactWrite {
 
     /// Sets the client request token, 1 to 36 characters: DynamoDB applies
     /// a transaction with the same token and the same actions only once
-    /// within 10 minutes, so a retry after a timeout is safe.
+    /// within 10 minutes, so a retry after a timeout is safe. Without one,
+    /// each [`send`](Self::send) makes its own (a UUID), which the SDK's
+    /// retries of that send reuse; give your own to make your own retries
+    /// (a new `send` of the same transaction) safe too.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html#DDB-TransactWriteItems-request-ClientRequestToken>.
     pub fn client_request_token(mut self, token: impl Into<String>) -> Self {
         self.client_request_token = Some(token.into());
         self
