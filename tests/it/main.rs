@@ -29,6 +29,7 @@ mod queries;
 mod ranges;
 mod reads;
 mod rekey;
+mod requests;
 mod round_trip;
 mod schema;
 mod schema_cfn_lint;

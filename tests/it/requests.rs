@@ -1,0 +1,196 @@
+//! What you inspect is what is sent: each operation's `request(…)` equals
+//! the SDK input that its `send` puts on the wire, as an SDK interceptor
+//! captures it.
+
+use std::sync::{Arc, Mutex};
+
+use aws_sdk_dynamodb::config::interceptors::BeforeSerializationInterceptorContextRef;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
+use aws_sdk_dynamodb::operation::query::QueryInput;
+use aws_sdk_dynamodb::operation::scan::ScanInput;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsInput;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
+use futures::TryStreamExt;
+use serde::{Deserialize, Serialize};
+use stamp::{Item, Table, TableDefinition, TransactWrite};
+
+use crate::common;
+
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "CUST#<customer_id>"]
+#[sk = "ORDER#<order_id>"]
+#[gsi1(pk = "STATUS#<status>#<shard>", sk = "<order_id>", shards = 4)]
+struct Order {
+    customer_id: String,
+    order_id: u32,
+    status: String,
+    total_cents: u64,
+}
+
+fn order(id: u32) -> Order {
+    Order {
+        customer_id: "c-1".into(),
+        order_id: id,
+        status: "PENDING".into(),
+        total_cents: 100,
+    }
+}
+
+/// Every SDK input the client serializes, as sent.
+#[derive(Debug, Clone, Default)]
+struct Wire(Arc<Mutex<Vec<Sent>>>);
+
+#[derive(Debug, Clone, PartialEq)]
+enum Sent {
+    CreateTable(CreateTableInput),
+    Query(QueryInput),
+    Scan(ScanInput),
+    Update(UpdateItemInput),
+    Transaction(TransactWriteItemsInput),
+    Other,
+}
+
+impl Wire {
+    fn take(&self) -> Vec<Sent> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+impl Intercept for Wire {
+    fn name(&self) -> &'static str {
+        "Wire"
+    }
+
+    fn read_before_serialization(
+        &self,
+        context: &BeforeSerializationInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let input = context.input();
+        let sent = if let Some(input) = input.downcast_ref::<CreateTableInput>() {
+            Sent::CreateTable(input.clone())
+        } else if let Some(input) = input.downcast_ref::<QueryInput>() {
+            Sent::Query(input.clone())
+        } else if let Some(input) = input.downcast_ref::<ScanInput>() {
+            Sent::Scan(input.clone())
+        } else if let Some(input) = input.downcast_ref::<UpdateItemInput>() {
+            Sent::Update(input.clone())
+        } else if let Some(input) = input.downcast_ref::<TransactWriteItemsInput>() {
+            Sent::Transaction(input.clone())
+        } else {
+            Sent::Other
+        };
+        self.0.lock().unwrap().push(sent);
+        Ok(())
+    }
+}
+
+async fn table_on_the_wire(test: &str) -> (Table, Wire, TableDefinition) {
+    let wire = Wire::default();
+    let config = stamp::local::config(&common::endpoint())
+        .interceptor(wire.clone())
+        .build();
+    let name = format!("stamp-{test}-{}", uuid::Uuid::new_v4().simple());
+    let table = Table::new(aws_sdk_dynamodb::Client::from_conf(config), name);
+    let definition = TableDefinition::new().entity::<Order>();
+    (table, wire, definition)
+}
+
+#[tokio::test]
+async fn create_table_sends_its_create_table_input() {
+    let (table, wire, definition) = table_on_the_wire("requests-create").await;
+    table.create_table(&definition).await.unwrap();
+    let sent = wire.take();
+    assert_eq!(
+        sent[0],
+        Sent::CreateTable(definition.create_table_input(table.name()).unwrap())
+    );
+}
+
+#[tokio::test]
+async fn a_query_and_a_sharded_query_send_their_requests() {
+    let (table, wire, definition) = table_on_the_wire("requests-query").await;
+    table.create_table(&definition).await.unwrap();
+    table.put(&order(1)).await.unwrap();
+    wire.take();
+    let query = Order::query("c-1").newest_first().limit(5);
+    query.clone().send(&table).await.unwrap();
+    assert_eq!(
+        wire.take(),
+        [Sent::Query(query.request(table.name()).unwrap())]
+    );
+    // A sharded GSI: one Query per shard, in shard order.
+    let sharded = Order::query_gsi1("PENDING").limit(5);
+    sharded.clone().send(&table).await.unwrap();
+    let mut sent = wire.take();
+    let mut expected: Vec<Sent> = sharded
+        .requests(table.name())
+        .unwrap()
+        .into_iter()
+        .map(Sent::Query)
+        .collect();
+    let shard_of = |sent: &Sent| match sent {
+        Sent::Query(input) => format!("{:?}", input.expression_attribute_values),
+        _ => String::new(),
+    };
+    // The shards are sent together; compare them in one order.
+    sent.sort_by_key(shard_of);
+    expected.sort_by_key(shard_of);
+    assert_eq!(sent, expected);
+}
+
+#[tokio::test]
+async fn a_scan_sends_its_request_per_segment() {
+    let (table, wire, definition) = table_on_the_wire("requests-scan").await;
+    table.create_table(&definition).await.unwrap();
+    wire.take();
+    let scan = Order::scan();
+    let expected = scan.request(table.name(), 0).unwrap();
+    let _: Vec<Order> = scan.stream(&table).try_collect().await.unwrap();
+    assert_eq!(wire.take(), [Sent::Scan(expected)]);
+}
+
+#[tokio::test]
+async fn an_update_sends_its_request() {
+    let (table, wire, definition) = table_on_the_wire("requests-update").await;
+    table.create_table(&definition).await.unwrap();
+    table.put(&order(1)).await.unwrap();
+    wire.take();
+    // Order has no time stamps, so the request does not depend on `now`.
+    let update = Order::update("c-1", &1).add(Order::TOTAL_CENTS, &5);
+    let expected = update.request(table.name(), chrono::Utc::now()).unwrap();
+    update.send(&table).await.unwrap();
+    assert_eq!(wire.take(), [Sent::Update(expected)]);
+}
+
+#[tokio::test]
+async fn a_transaction_sends_its_actions_with_a_client_request_token() {
+    let (table, wire, definition) = table_on_the_wire("requests-transaction").await;
+    table.create_table(&definition).await.unwrap();
+    wire.take();
+    let transaction = TransactWrite::new()
+        .create(&order(2))
+        .client_request_token("token-1");
+    let actions = transaction.request(table.name()).unwrap();
+    transaction.send(&table).await.unwrap();
+    let sent = wire.take();
+    let [Sent::Transaction(input)] = sent.as_slice() else {
+        panic!("expected one TransactWriteItems, got {sent:?}");
+    };
+    assert_eq!(input.transact_items.as_deref(), Some(actions.as_slice()));
+    assert_eq!(input.client_request_token.as_deref(), Some("token-1"));
+    // Without a token of the caller's, each send has its own.
+    TransactWrite::new()
+        .create(&order(3))
+        .send(&table)
+        .await
+        .unwrap();
+    let sent = wire.take();
+    let [Sent::Transaction(input)] = sent.as_slice() else {
+        panic!("expected one TransactWriteItems, got {sent:?}");
+    };
+    let token = input.client_request_token.as_deref().expect("a token");
+    assert_eq!(token.len(), 36, "a UUID: {token}");
+}
