@@ -131,6 +131,9 @@ pub use request::executor::{CapacityDetail, CapacityLog, CapacityRecord};
 pub use request::failure::RequestOutcome;
 pub use request::retry::BatchRetry;
 pub use request::table::Table;
+pub use request::throttling::{
+    Throttle, ThrottleLimit, ThrottleRetries, ThrottledAccess, ThrottledResource,
+};
 pub use schema::{
     Access, CloudFormationTemplate, EntityCapacity, IndexProjection, KeyNames, Load,
     MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES,

@@ -217,7 +217,10 @@ async fn a_capacity_log_gets_what_dynamodb_reports_for_every_operation() {
 
 /// Records the `ReturnItemCollectionMetrics` of every write the client sends.
 #[derive(Debug, Clone, Default)]
-struct MetricsAsked(Arc<Mutex<Vec<(String, Option<ReturnItemCollectionMetrics>)>>>);
+struct MetricsAsked(Arc<Mutex<Vec<Asked>>>);
+
+/// An operation and the `ReturnItemCollectionMetrics` it sent.
+type Asked = (String, Option<ReturnItemCollectionMetrics>);
 
 impl Intercept for MetricsAsked {
     fn name(&self) -> &'static str {

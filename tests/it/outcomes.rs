@@ -342,3 +342,67 @@ async fn an_add_is_still_retried_after_throttling() {
         "{error:?}"
     );
 }
+
+/// DynamoDB's throttling of a hot partition, with its reason (a
+/// `ThrottlingException` spells the member `throttlingReasons`, as the
+/// SDK's model does; a `ProvisionedThroughputExceededException`
+/// `ThrottlingReasons`).
+const HOT_KEY: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Throughput exceeds the current throughput limit for your key range","throttlingReasons":[{"reason":"TableReadKeyRangeThroughputExceeded","resource":"arn:aws:dynamodb:us-east-1:123456789012:table/shop"}]}"#;
+
+/// DynamoDB's throttling at the account's per-table quota.
+const ACCOUNT_LIMIT: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Throughput exceeds the account limit","throttlingReasons":[{"reason":"TableReadAccountLimitExceeded","resource":"arn:aws:dynamodb:us-east-1:123456789012:table/shop"}]}"#;
+
+#[tokio::test]
+async fn a_hot_key_is_retried_by_the_sdk_by_default() {
+    let mut lose = LoseAnswer::new("GetItem", 400, HOT_KEY);
+    lose.attempts = 2;
+    let (plain, faulty) = table_losing("outcomes-hot-key", &lose, true).await;
+    plain.put(&account(0)).await.unwrap();
+    let read = faulty.get(&Account::key("a-1").unwrap()).await.unwrap();
+    assert_eq!(read, Some(account(1)));
+    assert_eq!(lose.seen(), 3, "two throttled attempts, then the answer");
+}
+
+#[tokio::test]
+async fn an_account_limit_is_not_retried_past_its_cap_and_names_the_limit() {
+    let mut lose = LoseAnswer::new("GetItem", 400, ACCOUNT_LIMIT);
+    lose.attempts = usize::MAX;
+    let (plain, faulty) = table_losing("outcomes-account-limit", &lose, true).await;
+    let faulty = faulty.with_throttle_retries(stamp::ThrottleRetries {
+        hot_key: u32::MAX,
+        limits: 0,
+    });
+    let error = faulty
+        .get(&Account::key("a-1").unwrap())
+        .await
+        .expect_err("throttled");
+    assert_eq!(lose.seen(), 1, "no retry of an account limit");
+    assert_eq!(
+        error.throttles(),
+        [stamp::Throttle {
+            resource_kind: Some(stamp::ThrottledResource::Table),
+            access: Some(stamp::ThrottledAccess::Read),
+            limit: stamp::ThrottleLimit::AccountLimit,
+            resource: "arn:aws:dynamodb:us-east-1:123456789012:table/shop".into(),
+            reason: "TableReadAccountLimitExceeded".into(),
+        }]
+    );
+    assert!(!error.may_have_been_applied());
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "DynamoDB GetItem on table `{}` was refused (HTTP 400): ThrottlingException: Throughput exceeds the account limit (throttled: TableReadAccountLimitExceeded on `arn:aws:dynamodb:us-east-1:123456789012:table/shop`)",
+            plain.name()
+        )
+    );
+    // A hot key on the same table is still retried as the SDK does.
+    let mut hot = LoseAnswer::new("GetItem", 400, HOT_KEY);
+    hot.attempts = 1;
+    let (_, faulty) = table_losing("outcomes-account-limit-hot", &hot, true).await;
+    let faulty = faulty.with_throttle_retries(stamp::ThrottleRetries {
+        hot_key: u32::MAX,
+        limits: 0,
+    });
+    faulty.get(&Account::key("a-1").unwrap()).await.unwrap();
+    assert_eq!(hot.seen(), 2);
+}

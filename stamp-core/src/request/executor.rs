@@ -38,6 +38,7 @@ use aws_smithy_types::retry::ErrorKind;
 use tracing::Instrument;
 
 use super::dispatch::Operation;
+use super::throttling::{Throttle, ThrottleRetries};
 use crate::Table;
 
 /// What the executor needs to know of a request besides its input.
@@ -121,26 +122,46 @@ impl Attempt {
     }
 }
 
-/// The attempts of one request, recorded by an SDK interceptor.
+/// The attempts of one request, recorded by an SDK interceptor, each with
+/// the throttling reasons of its answer when DynamoDB throttled it.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Attempts(Arc<Mutex<Vec<Attempt>>>);
+pub(crate) struct Attempts(Arc<Mutex<Vec<Recorded>>>);
+
+/// One attempt and the throttling reasons of its answer.
+type Recorded = (Attempt, Option<Vec<Throttle>>);
 
 impl Attempts {
     fn push(&self, attempt: Attempt) {
-        self.0.lock().expect("attempts lock").push(attempt);
+        self.0.lock().expect("attempts lock").push((attempt, None));
     }
 
-    fn finish(&self, attempt: Attempt) {
+    fn finish(&self, attempt: Attempt, throttles: Option<Vec<Throttle>>) {
         let mut attempts = self.0.lock().expect("attempts lock");
         match attempts.last_mut() {
-            Some(last @ Attempt::Unfinished) => *last = attempt,
-            _ => attempts.push(attempt),
+            Some(last @ (Attempt::Unfinished, _)) => *last = (attempt, throttles),
+            _ => attempts.push((attempt, throttles)),
         }
     }
 
     /// The attempts so far, in order.
     pub(crate) fn list(&self) -> Vec<Attempt> {
-        self.0.lock().expect("attempts lock").clone()
+        let attempts = self.0.lock().expect("attempts lock");
+        attempts.iter().map(|(attempt, _)| *attempt).collect()
+    }
+
+    /// Whether the last attempt was throttled for a reason of the same
+    /// class as `n` attempts so far (it included), by `retries`' classes;
+    /// and that class's cap.
+    fn throttled_in_class(&self, retries: &ThrottleRetries) -> Option<(usize, u32)> {
+        let attempts = self.0.lock().expect("attempts lock");
+        let last = attempts.last()?.1.as_ref()?;
+        let cap = retries.cap(last);
+        let same_class = |throttles: &Vec<Throttle>| retries.cap(throttles) == cap;
+        let count = attempts
+            .iter()
+            .filter(|(_, throttles)| throttles.as_ref().is_some_and(same_class))
+            .count();
+        Some((count, cap))
     }
 }
 
@@ -165,6 +186,10 @@ impl Intercept for Attempts {
         _runtime_components: &RuntimeComponents,
         _cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
+        let throttles = context
+            .response()
+            .and_then(|response| response.body().bytes())
+            .and_then(super::throttling::throttles_in_body);
         let attempt = match (context.response(), context.output_or_error()) {
             (None, _) => Attempt::NoAnswer,
             (Some(response), outcome) => {
@@ -186,19 +211,27 @@ impl Intercept for Attempts {
                 }
             }
         };
-        self.finish(attempt);
+        self.finish(attempt, throttles);
         Ok(())
     }
 }
 
-/// The retry classifier of a request that is not idempotent: it runs after
-/// the SDK's own and forbids a retry the SDK would make for an attempt that
-/// may have been applied (transient and server errors); throttling and
-/// other refusals are still retried.
+/// The retry classifier of the executor: it runs after the SDK's own, and
+/// refines its verdict.
+///
+/// - A request that is not idempotent is not sent again after an attempt
+///   that may have been applied (a transient or server error); throttling
+///   and other refusals are still retried.
+/// - A throttled request is sent again at most as often as the table's
+///   [`ThrottleRetries`] allow for the class of its reasons.
 #[derive(Debug)]
-struct NoRetryOfMaybeApplied;
+struct StampRetry {
+    attempts: Attempts,
+    retry: Retry,
+    throttle: ThrottleRetries,
+}
 
-impl ClassifyRetry for NoRetryOfMaybeApplied {
+impl ClassifyRetry for StampRetry {
     fn classify_retry(&self, _context: &InterceptorContext) -> RetryAction {
         RetryAction::NoActionIndicated
     }
@@ -208,22 +241,28 @@ impl ClassifyRetry for NoRetryOfMaybeApplied {
         context: &InterceptorContext,
         previous: &RetryAction,
     ) -> RetryAction {
+        let RetryAction::RetryIndicated(RetryReason::RetryableError { kind, .. }) = previous else {
+            return RetryAction::NoActionIndicated;
+        };
         let refused = context
             .response()
             .is_some_and(|response| (400..500).contains(&response.status().as_u16()));
-        match previous {
-            RetryAction::RetryIndicated(RetryReason::RetryableError { kind, .. })
-                if !refused
-                    && matches!(kind, ErrorKind::TransientError | ErrorKind::ServerError) =>
+        match kind {
+            ErrorKind::TransientError | ErrorKind::ServerError
+                if self.retry == Retry::NotIdempotent && !refused =>
             {
                 RetryAction::RetryForbidden
             }
+            ErrorKind::ThrottlingError => match self.attempts.throttled_in_class(&self.throttle) {
+                Some((count, cap)) if count as u64 > u64::from(cap) => RetryAction::RetryForbidden,
+                _ => RetryAction::NoActionIndicated,
+            },
             _ => RetryAction::NoActionIndicated,
         }
     }
 
     fn name(&self) -> &'static str {
-        "stamp.no_retry_of_maybe_applied"
+        "stamp.retry"
     }
 
     fn priority(&self) -> RetryClassifierPriority {
@@ -239,22 +278,27 @@ impl ClassifyRetry for NoRetryOfMaybeApplied {
 pub(crate) struct Plugins {
     attempts: Attempts,
     retry: Retry,
+    throttle: ThrottleRetries,
 }
 
 impl Plugins {
-    /// `operation` with the attempt recorder and, for a request that is not
-    /// idempotent, the retry classifier.
+    /// `operation` with the attempt recorder and, when it has anything to
+    /// refine, the retry classifier.
     pub(crate) fn apply<T, E, B>(
         &self,
         operation: CustomizableOperation<T, E, B>,
     ) -> CustomizableOperation<T, E, B> {
         let operation = operation.interceptor(self.attempts.clone());
-        match self.retry {
-            Retry::Idempotent => operation,
-            Retry::NotIdempotent => operation.config_override(
-                aws_sdk_dynamodb::Config::builder().retry_classifier(NoRetryOfMaybeApplied),
-            ),
+        if self.retry == Retry::Idempotent && self.throttle == ThrottleRetries::default() {
+            return operation;
         }
+        operation.config_override(aws_sdk_dynamodb::Config::builder().retry_classifier(
+            StampRetry {
+                attempts: self.attempts.clone(),
+                retry: self.retry,
+                throttle: self.throttle,
+            },
+        ))
     }
 }
 
@@ -387,10 +431,10 @@ impl Table {
                 *asked = Some(wanted);
             }
         }
-        if self.has_local_index() {
-            if let Some(asked) = input.return_item_collection_metrics() {
-                *asked = Some(ReturnItemCollectionMetrics::Size);
-            }
+        if self.has_local_index()
+            && let Some(asked) = input.return_item_collection_metrics()
+        {
+            *asked = Some(ReturnItemCollectionMetrics::Size);
         }
         let span = super::span::request_span(
             Op::NAME,
@@ -402,6 +446,7 @@ impl Table {
         let plugins = Plugins {
             attempts: Attempts::default(),
             retry: call.retry,
+            throttle: self.throttle_retries(),
         };
         let result = input
             .dispatch(super::dispatch::client(self), &plugins)
@@ -409,10 +454,10 @@ impl Table {
             .await;
         match result {
             Ok(output) => {
-                if call.items_sent.is_none() {
-                    if let Some(count) = Op::item_count(&output) {
-                        span.record("item_count", count);
-                    }
+                if call.items_sent.is_none()
+                    && let Some(count) = Op::item_count(&output)
+                {
+                    span.record("item_count", count);
                 }
                 let consumed = Op::consumed_capacity(&output);
                 super::span::record_capacities(&span, Some(consumed));

@@ -107,7 +107,20 @@ pub(crate) fn failure_text(
     };
     match outcome {
         RequestOutcome::Rejected => match dynamodb {
-            Some(dynamodb) => format!("was refused{status}: {dynamodb}"),
+            Some(dynamodb) => {
+                let throttled: Vec<String> = sdk_throttling_reasons(source)
+                    .into_iter()
+                    .map(|(reason, resource)| format!("{reason} on `{resource}`"))
+                    .collect();
+                if throttled.is_empty() {
+                    format!("was refused{status}: {dynamodb}")
+                } else {
+                    format!(
+                        "was refused{status}: {dynamodb} (throttled: {})",
+                        throttled.join(", ")
+                    )
+                }
+            }
             None => format!(
                 "was refused{status} without a DynamoDB error code: {}",
                 sdk_error_chain(source)
@@ -162,6 +175,24 @@ impl Error {
     /// throttling" in the Amazon DynamoDB Developer Guide). Empty for every
     /// other error, and for a throttling error that gives no reason.
     pub fn throttling_reasons(&self) -> Vec<(String, String)> {
+        self.throttling_pairs()
+    }
+
+    /// Why DynamoDB throttled the request, parsed: for each of its
+    /// `ThrottlingReasons`, the table or index, reads or writes, the limit
+    /// (a hot key, provisioned capacity, an on-demand maximum, the account's
+    /// quota) and the resource's ARN. Empty when the error is not
+    /// throttling, or gives no reason.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling.html>.
+    pub fn throttles(&self) -> Vec<crate::Throttle> {
+        self.throttling_pairs()
+            .iter()
+            .map(|(reason, resource)| crate::Throttle::parse(reason, resource))
+            .collect()
+    }
+
+    fn throttling_pairs(&self) -> Vec<(String, String)> {
         let source = match self {
             Error::DynamoDb { source, .. } => Some(source.as_ref()),
             Error::UnprocessedItems { cause, .. } | Error::UnprocessedKeys { cause, .. } => {

@@ -12,3 +12,4 @@ pub(crate) mod failure;
 pub(crate) mod retry;
 pub(crate) mod span;
 pub(crate) mod table;
+pub(crate) mod throttling;

@@ -42,6 +42,8 @@ pub struct Table {
     has_local_index: bool,
     /// The log of [`with_capacity_log`](Self::with_capacity_log).
     capacity: Option<crate::request::executor::CapacityRecording>,
+    /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
+    throttle_retries: crate::ThrottleRetries,
     name: Arc<str>,
     cursor_key: Option<CursorKey>,
 }
@@ -58,7 +60,27 @@ impl Table {
             index_projections: None,
             has_local_index: false,
             capacity: None,
+            throttle_retries: crate::ThrottleRetries::default(),
         }
+    }
+
+    /// This table, capping the SDK's retries of a throttled request by the
+    /// class of DynamoDB's `ThrottlingReasons`: `retries.hot_key` after a
+    /// hot partition (`…KeyRangeThroughputExceeded`), `retries.limits` after
+    /// a provisioned, on-demand maximum or account limit. By default both
+    /// are the SDK's own (its `max_attempts`, 3 in the standard mode). A
+    /// request that meets its cap fails with [`Error::DynamoDb`], whose
+    /// [`throttles`](Error::throttles) name the limit and the resource.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling.html>.
+    pub fn with_throttle_retries(mut self, retries: crate::ThrottleRetries) -> Self {
+        self.throttle_retries = retries;
+        self
+    }
+
+    /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
+    pub(crate) fn throttle_retries(&self) -> crate::ThrottleRetries {
+        self.throttle_retries
     }
 
     /// This table, asking DynamoDB for the consumed capacity of every
