@@ -13,6 +13,7 @@ mod codec_items;
 mod cursors;
 mod errors;
 mod export;
+mod full_pages;
 mod index_projections;
 mod item_size;
 mod key_format;
