@@ -135,10 +135,16 @@ async fn check_every_index(table: &Table) {
             assert_eq!(ids(&newest.items), ["o-3"], "{}", $name);
             assert!(newest.cursor.is_some(), "{}", $name);
             let pages = one_by_one(table, || $query).await;
-            let seen: Vec<Vec<&str>> = pages.iter().map(|page| ids(&page.items)).collect();
-            // The last page ends the query: its one order was the last.
+            let mut seen: Vec<Vec<&str>> = pages.iter().map(|page| ids(&page.items)).collect();
+            // A page is short only at the end. After the last order, a
+            // page may still carry a cursor (DynamoDB returns a
+            // `LastEvaluatedKey` when it stops at `Limit`, and a shard of
+            // a sharded index may stop there); the page after it is then
+            // empty, and the last.
+            if seen.len() == 4 {
+                assert_eq!(seen.pop(), Some(vec![]), "{}", $name);
+            }
             assert_eq!(seen, [["o-3"], ["o-2"], ["o-1"]], "{}", $name);
-            assert!(pages[2].cursor.is_none(), "{}", $name);
             // A filter drops the newest order; two items still come back.
             let kept = $query
                 .newest_first()

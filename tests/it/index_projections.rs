@@ -297,14 +297,23 @@ async fn an_include_lsi_reads_back_the_fields_it_does_not_project() {
             .await
             .unwrap();
         assert_eq!(assigned.items, [task("a", Some("ann"))]);
-        // A projection of a field the LSI does not project.
+        // A projection of fields the LSI does not project.
         let assignees = Task::query_lsi1("p-1")
             .project::<TaskAssignee>()
             .send(table)
-            .await
-            .unwrap();
+            .await;
+        if common::server() == "dynoxide" {
+            // dynoxide fetches from the table for `ALL_ATTRIBUTES` only, and
+            // answers `SPECIFIC_ATTRIBUTES` from the index (ARCHITECTURE.md,
+            // "Servers").
+            assert!(
+                matches!(assignees, Err(Error::Deserialize { .. })),
+                "{assignees:?}"
+            );
+            continue;
+        }
         assert_eq!(
-            assignees.items,
+            assignees.unwrap().items,
             [
                 TaskAssignee {
                     task_id: "a".into(),
@@ -356,18 +365,24 @@ async fn a_keys_only_lsi_reads_whole_entities() {
     for table in [&table, &plain] {
         let page = Member::query_lsi1("c-1").send(table).await.unwrap();
         assert_eq!(page.items, [member("c-1")]);
+        assert_eq!(Member::query_lsi1("c-1").count(table).await.unwrap(), 1);
         let email = Member::query_lsi1("c-2")
             .project::<MemberEmail>()
             .send(table)
             .await
             .unwrap();
+        if common::server() == "dynoxide" {
+            // No fetch for `SPECIFIC_ATTRIBUTES` (ARCHITECTURE.md,
+            // "Servers"): the type scope then drops the item.
+            assert_eq!(email.items, []);
+            continue;
+        }
         assert_eq!(
             email.items,
             [MemberEmail {
                 email: "c-2@example.com".into()
             }]
         );
-        assert_eq!(Member::query_lsi1("c-1").count(table).await.unwrap(), 1);
     }
     table.delete_table().await.unwrap();
 }

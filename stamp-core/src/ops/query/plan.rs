@@ -206,11 +206,20 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let fingerprint = fingerprint
             .unwrap_or_else(|| self.fingerprint(table_name, &key_condition, &placeholders));
         let filter = self.filter_expression(&mut placeholders)?;
-        let count_by_projection = count_only && excluded_sort_key.is_some();
+        let local = Self::local_index().is_some();
+        // A count of an LSI reads the items, whole, and counts them: the
+        // entity's scope filters on its type attribute, which a `KEYS_ONLY`
+        // or `INCLUDE` LSI may not hold, and DynamoDB documents the fetch
+        // from the table for `ALL_ATTRIBUTES` (and for the attributes a
+        // projection names), not for `COUNT`.
+        let count_by_items = count_only && local;
+        let count_by_projection = count_only && !local && excluded_sort_key.is_some();
         let projection = if count_by_projection {
             Some(vec![
                 placeholders.name(sort_attribute.expect("a sort key was excluded")),
             ])
+        } else if count_only {
+            None
         } else {
             self.projection_names(&mut placeholders)
         };
@@ -229,9 +238,9 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         // `ALL_ATTRIBUTES` is refused unless it projects `ALL`; what it
         // cannot serve is `Error::AttributesNotProjected` (`projected.rs`).
         // See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select>.
-        let select = if count_only && !count_by_projection {
+        let select = if count_only && !count_by_projection && !count_by_items {
             Some(Select::Count)
-        } else if projection.is_none() && Self::local_index().is_some() {
+        } else if projection.is_none() && local {
             Some(Select::AllAttributes)
         } else {
             None

@@ -309,7 +309,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The number of matching items of this entity, with `Select = COUNT`
     /// (the items are read, and count against capacity, but not returned),
     /// across pages. DynamoDB counts after the filter, so items of other
-    /// types under the same prefix are not counted.
+    /// types under the same prefix are not counted. On an LSI, the count
+    /// reads the items with `Select = ALL_ATTRIBUTES` and counts them: the
+    /// type scope filters on an attribute that a `KEYS_ONLY` or `INCLUDE`
+    /// LSI may not hold, and DynamoDB documents the fetch from the table
+    /// for `ALL_ATTRIBUTES`, not for `COUNT`.
     ///
     /// # Errors
     ///
