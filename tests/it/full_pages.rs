@@ -131,7 +131,12 @@ async fn one_by_one<const INDEX: u8>(
 async fn check_every_index(table: &Table) {
     macro_rules! check {
         ($query:expr, $name:literal) => {{
-            let newest = $query.newest_first().max_items(1).send(table).await.unwrap();
+            let newest = $query
+                .newest_first()
+                .max_items(1)
+                .send(table)
+                .await
+                .unwrap();
             assert_eq!(ids(&newest.items), ["o-3"], "{}", $name);
             assert!(newest.cursor.is_some(), "{}", $name);
             let pages = one_by_one(table, || $query).await;

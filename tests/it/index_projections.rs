@@ -225,7 +225,10 @@ fn task_definition() -> TableDefinition {
 /// The `Select` and `ProjectionExpression` of every `Query` a client sends,
 /// read from the JSON bodies on the wire.
 #[derive(Debug, Clone, Default)]
-struct Selects(std::sync::Arc<std::sync::Mutex<Vec<(Option<String>, Option<String>)>>>);
+struct Selects(std::sync::Arc<std::sync::Mutex<Vec<Sent>>>);
+
+/// A request's `Select` and `ProjectionExpression`.
+type Sent = (Option<String>, Option<String>);
 
 impl aws_sdk_dynamodb::config::Intercept for Selects {
     fn name(&self) -> &'static str {
@@ -256,7 +259,7 @@ impl aws_sdk_dynamodb::config::Intercept for Selects {
 }
 
 impl Selects {
-    fn take(&self) -> Vec<(Option<String>, Option<String>)> {
+    fn take(&self) -> Vec<Sent> {
         std::mem::take(&mut *self.0.lock().unwrap())
     }
 }

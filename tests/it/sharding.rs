@@ -514,7 +514,11 @@ async fn a_sharded_stream_reads_each_item_once() {
         .await
         .unwrap();
     assert_eq!(first.len(), 25);
-    assert!(counter.count("Query") <= 8 + 25 / 10 + 1, "{}", counter.count("Query"));
+    assert!(
+        counter.count("Query") <= 8 + 25 / 10 + 1,
+        "{}",
+        counter.count("Query")
+    );
     table.delete_table().await.unwrap();
 }
 

@@ -56,8 +56,10 @@ pub const DEFAULT_MAX_REQUESTS: u32 = 10;
 /// items of other entities whose keys share that prefix (`ORDER#…#ITEM#…`
 /// beside `ORDER#…`) or the index partition. So other item types never come
 /// back, and [`count`](Self::count) counts only this entity's items. As with
-/// any filter, DynamoDB applies `Limit` before it: a page may be short, even
-/// empty, and still carry a cursor.
+/// any filter, DynamoDB applies `Limit` before it: a page of one response
+/// may be short, even empty, and still carry a cursor; with
+/// [`max_items`](Self::max_items), `send` follows the pages until it has
+/// the items.
 ///
 /// Errors in building it (a bad key value, an invalid option) are kept and
 /// returned by the call that would send it, before anything is sent.

@@ -15,9 +15,11 @@ use crate::ops::cursor::Cursor;
 use crate::request::span::{record_capacity, record_items, request_span};
 use crate::{DEFAULT_MAX_REQUESTS, Entity, Error, Item, Table};
 
-/// A page of results: up to one `Query` response (1 MB at most), or fewer
-/// items when capped by [`Query::max_items`]. On a sharded GSI, the merge
-/// of one response per shard (see [`Query::send`]).
+/// A page of results: one `Query` response (1 MB at most); with
+/// [`Query::max_items`], the responses that `send` followed until it had
+/// that many items (at most [`Query::max_requests`] of them), truncated to
+/// them. On a sharded GSI, the merge of one response per shard, or of the
+/// rounds that `max_items` needs (see [`Query::send`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<O> {
     /// The items, decoded, in sort-key order (as the query asked).
@@ -53,7 +55,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             });
         }
         Ok(self
-            .plan(table_name, None, false, self.request_limit(self.max_items, 0))?
+            .plan(
+                table_name,
+                None,
+                false,
+                self.request_limit(self.max_items, 0),
+            )?
             .input)
     }
 
@@ -263,9 +270,15 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                         .merge
                         .insert(state.query.start_merge(table.name(), table.cursor_key())?),
                 };
-                let sent = state.query.fill(table, merge, state.remaining, None).await?;
+                let sent = state
+                    .query
+                    .fill(table, merge, state.remaining, None)
+                    .await?;
                 let mut raw = Vec::new();
-                while state.remaining.is_none_or(|remaining| raw.len() < remaining) {
+                while state
+                    .remaining
+                    .is_none_or(|remaining| raw.len() < remaining)
+                {
                     match state.query.pop(merge) {
                         Some(item) => raw.push(item),
                         None => break,

@@ -112,7 +112,10 @@ impl ShardMerge {
     }
 
     fn positions(&self) -> Vec<ShardStart> {
-        self.shards.iter().map(ShardState::cursor_position).collect()
+        self.shards
+            .iter()
+            .map(ShardState::cursor_position)
+            .collect()
     }
 }
 
@@ -386,9 +389,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// [`max_requests`](Self::max_requests).
     pub(super) async fn send_sharded(&self, table: &Table) -> Result<Page<O>, Error> {
         let mut merge = self.start_merge(table.name(), table.cursor_key())?;
-        let cap = self
-            .max_items
-            .or(self.limit.map(|limit| limit as usize));
+        let cap = self.max_items.or(self.limit.map(|limit| limit as usize));
         let budget = self
             .max_items
             .map(|_| self.max_requests.unwrap_or(crate::DEFAULT_MAX_REQUESTS));
@@ -416,10 +417,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             )?)
         };
         Ok(Page {
-            items: raw
-                .into_iter()
-                .map(self.decode)
-                .collect::<Result<_, _>>()?,
+            items: raw.into_iter().map(self.decode).collect::<Result<_, _>>()?,
             cursor,
             scanned_count: merge.scanned_count,
         })
@@ -440,7 +438,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// them.
     pub(super) fn sharded_inputs(&self, table_name: &str) -> Result<Vec<QueryInput>, Error> {
         Ok(self
-            .shard_requests(table_name, None, false, self.request_limit(self.max_items, 0))?
+            .shard_requests(
+                table_name,
+                None,
+                false,
+                self.request_limit(self.max_items, 0),
+            )?
             .into_iter()
             .map(|(_, plan)| plan.input)
             .collect())
