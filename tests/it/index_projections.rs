@@ -285,8 +285,15 @@ async fn an_include_lsi_reads_back_the_fields_it_does_not_project() {
     let expected = vec![task("a", Some("ann")), task("bb", None)];
     let known = table.clone().with_definition(&task_definition()).unwrap();
     for table in [&table, &known] {
-        let page = Task::query_lsi1("p-1").send(table).await.unwrap();
-        assert_eq!(page.items, expected);
+        let page = Task::query_lsi1("p-1").send(table).await;
+        if common::server() == "ministack" {
+            // ministack answers every query of an index with the index's
+            // projected attributes, whatever `Select` asks (ARCHITECTURE.md,
+            // "Servers").
+            assert!(matches!(page, Err(Error::Deserialize { .. })), "{page:?}");
+            continue;
+        }
+        assert_eq!(page.unwrap().items, expected);
         let streamed: Vec<Task> = Task::query_lsi1("p-1")
             .stream(table)
             .try_collect()
@@ -332,7 +339,12 @@ async fn an_include_lsi_reads_back_the_fields_it_does_not_project() {
     // On the wire: the entity queries ask for every attribute, the
     // projection names its attributes (and so `SPECIFIC_ATTRIBUTES`).
     let sent = selects.take();
-    assert_eq!(sent.len(), 8, "{sent:?}");
+    let all_attributes = (Some("ALL_ATTRIBUTES".to_owned()), None);
+    if common::server() == "ministack" {
+        assert_eq!(sent, [all_attributes.clone(), all_attributes]);
+    } else {
+        assert_eq!(sent.len(), 8, "{sent:?}");
+    }
     for (i, (select, projection)) in sent.iter().enumerate() {
         if i % 4 == 3 {
             assert_eq!(select, &None, "{sent:?}");
@@ -366,9 +378,15 @@ async fn a_keys_only_lsi_reads_whole_entities() {
     let (table, _) = table("projection-lsi-keys-only", IndexProjection::All).await;
     let plain = Table::new(table.client().clone(), table.name());
     for table in [&table, &plain] {
-        let page = Member::query_lsi1("c-1").send(table).await.unwrap();
-        assert_eq!(page.items, [member("c-1")]);
         assert_eq!(Member::query_lsi1("c-1").count(table).await.unwrap(), 1);
+        let page = Member::query_lsi1("c-1").send(table).await;
+        if common::server() == "ministack" {
+            // Only the projected attributes, whatever `Select` asks
+            // (ARCHITECTURE.md, "Servers").
+            assert!(matches!(page, Err(Error::Deserialize { .. })), "{page:?}");
+            continue;
+        }
+        assert_eq!(page.unwrap().items, [member("c-1")]);
         let email = Member::query_lsi1("c-2")
             .project::<MemberEmail>()
             .send(table)
