@@ -14,6 +14,7 @@ mod cursors;
 mod errors;
 mod executor;
 mod export;
+mod full_pages;
 mod index_projections;
 mod item_size;
 mod key_format;

@@ -464,6 +464,64 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
     table.delete_table().await.unwrap();
 }
 
+/// A sharded stream reads each item once (issue 22, point 4): a shard is
+/// queried again only when the merge has returned every item it sent and
+/// it has more, so each shard costs what the same query on its partition
+/// alone costs. With `Limit = 10`, a shard of `k` items answers `k / 10`
+/// full pages, each with a `LastEvaluatedKey` (DynamoDB returns one
+/// whenever it stops at the limit), then one page that is not full and
+/// has none: `k / 10 + 1` requests
+/// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html>).
+#[tokio::test]
+async fn a_sharded_stream_reads_each_item_once() {
+    let (table, counter) = common::fresh_counted_table("shard-stream-reads", &definition()).await;
+    let tickets: Vec<Ticket> = (0..160).map(|id| ticket("g", id, id % 13)).collect();
+    load(&table, &tickets).await;
+    let mut per_shard = [0usize; 8];
+    for ticket in &tickets {
+        let item = ticket.to_item().unwrap();
+        let pk = item["GSI1PK"].as_s().unwrap();
+        let shard: usize = pk.rsplit('#').next().unwrap().parse().unwrap();
+        per_shard[shard] += 1;
+    }
+    let expected: usize = per_shard.iter().map(|k| k / 10 + 1).sum();
+    for newest_first in [false, true] {
+        counter.reset();
+        let mut query = Ticket::query_gsi1("g").limit(10);
+        if newest_first {
+            query = query.newest_first();
+        }
+        let streamed: Vec<Ticket> = query.stream(&table).try_collect().await.unwrap();
+        assert_eq!(streamed.len(), 160);
+        let mut keys: Vec<(u32, String)> = tickets.iter().map(|t| (t.rank, t.id.clone())).collect();
+        keys.sort();
+        if newest_first {
+            keys.reverse();
+        }
+        let got: Vec<(u32, String)> = streamed.iter().map(|t| (t.rank, t.id.clone())).collect();
+        assert_eq!(got, keys, "in merged order");
+        assert_eq!(counter.count("Query"), expected, "{per_shard:?}");
+    }
+    // With `max_items`, each shard is asked for no more than the items
+    // still wanted; 25 items of 160 take at most one request per shard
+    // and the refills of the shards the merge empties.
+    counter.reset();
+    let first: Vec<Ticket> = Ticket::query_gsi1("g")
+        .limit(10)
+        .max_items(25)
+        .stream(&table)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(first.len(), 25);
+    assert!(
+        counter.count("Query") <= 8 + 25 / 10 + 1,
+        "{}",
+        counter.count("Query")
+    );
+    table.delete_table().await.unwrap();
+}
+
 #[tokio::test]
 async fn an_update_rewrites_the_index_key_in_its_shard() {
     let table = common::fresh_table("shard-update", &definition()).await;

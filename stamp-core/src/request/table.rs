@@ -131,15 +131,24 @@ impl Table {
     }
 
     /// This table, knowing `definition` (the definition it was created
-    /// from): a query of a GSI that `definition` projects as `KEYS_ONLY` or
+    /// from): a query of a GSI (of any kind: template, sharded or
+    /// multi-attribute) that `definition` projects as `KEYS_ONLY` or
     /// `INCLUDE` is then refused with [`Error::AttributesNotProjected`],
     /// before sending, when it needs an attribute the index does not hold
     /// (the entity's fields it decodes, its type attribute, the attributes
     /// its filter names). Without it, such a query is sent, and fails to
-    /// decode or finds nothing. LSIs are not checked: DynamoDB fetches what
-    /// an LSI does not project from the table.
+    /// decode or finds nothing.
     ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>.
+    /// LSIs need no check, with or without the definition: an entity or
+    /// collection query of an LSI sends `Select = ALL_ATTRIBUTES`, and a
+    /// projection its `ProjectionExpression`, so DynamoDB fetches from the
+    /// table each item's attributes that the LSI does not project, at the
+    /// cost of reads from the table beside the index's own ("Provisioned
+    /// throughput considerations for Local Secondary Indexes"; no fetch
+    /// when the LSI projects `ALL`).
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>
+    /// and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select>.
     ///
     /// # Errors
     ///

@@ -35,6 +35,13 @@ use range::{Bound, SortCondition, inclusive_upper};
 /// well within it.
 pub const MAX_CURSOR_LEN: usize = 32 * 1024;
 
+/// The most `Query` requests one [`Query::send`] with
+/// [`max_items`](Query::max_items) sends by default, following DynamoDB's
+/// pages until it has the items wanted (on a sharded index: the most
+/// requests to each shard). Set another with
+/// [`max_requests`](Query::max_requests).
+pub const DEFAULT_MAX_REQUESTS: u32 = 10;
+
 /// A query of entity `E` on index `INDEX`, decoding items into `O`.
 /// `INDEX` is 0 for the table, N (1 to 20) for GSI N, and
 /// [`LOCAL_INDEX_BASE`]` + N` (101 to 105) for local secondary index N.
@@ -49,8 +56,10 @@ pub const MAX_CURSOR_LEN: usize = 32 * 1024;
 /// items of other entities whose keys share that prefix (`ORDER#…#ITEM#…`
 /// beside `ORDER#…`) or the index partition. So other item types never come
 /// back, and [`count`](Self::count) counts only this entity's items. As with
-/// any filter, DynamoDB applies `Limit` before it: a page may be short, even
-/// empty, and still carry a cursor.
+/// any filter, DynamoDB applies `Limit` before it: a page of one response
+/// may be short, even empty, and still carry a cursor; with
+/// [`max_items`](Self::max_items), `send` follows the pages until it has
+/// the items.
 ///
 /// Errors in building it (a bad key value, an invalid option) are kept and
 /// returned by the call that would send it, before anything is sent.
@@ -62,6 +71,8 @@ pub struct Query<E, const INDEX: u8 = 0, O = E> {
     newest_first: bool,
     limit: Option<u32>,
     max_items: Option<usize>,
+    /// The request budget of `send` with `max_items` (`None`: the default).
+    max_requests: Option<u32>,
     consistent_read: bool,
     /// The attributes decoding needs, checked against the table's index
     /// projections (`projected.rs`).
@@ -87,6 +98,7 @@ impl<E, const INDEX: u8, O> Clone for Query<E, INDEX, O> {
             newest_first: self.newest_first,
             limit: self.limit,
             max_items: self.max_items,
+            max_requests: self.max_requests,
             consistent_read: self.consistent_read,
             needs: self.needs,
             filter: self.filter.clone(),
@@ -111,6 +123,7 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
             newest_first: false,
             limit: None,
             max_items: None,
+            max_requests: None,
             consistent_read: false,
             needs: Needs::Entity,
             filter: None,
@@ -139,12 +152,22 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// The LSI queried (`INDEX` is `LOCAL_INDEX_BASE + N`), `None` for the
     /// table or a GSI.
-    fn local_index() -> Option<&'static LocalIndexSchema> {
+    pub(super) fn local_index() -> Option<&'static LocalIndexSchema> {
         (INDEX > LOCAL_INDEX_BASE).then(|| {
             E::SCHEMA
                 .local_index(INDEX - LOCAL_INDEX_BASE)
                 .expect("generated queries name a local index of the entity")
         })
+    }
+
+    /// The name of the GSI queried, of any kind (template, sharded or
+    /// multi-attribute), `None` for the table or an LSI: the index whose
+    /// reads are eventually consistent and which returns only what it
+    /// projects. The one place that tells a GSI from the table and an LSI.
+    pub(super) fn global_index_name() -> Option<&'static str> {
+        Self::index()
+            .map(|index| index.name)
+            .or_else(|| Self::multi_attribute_index().map(|index| index.name))
     }
 
     /// The name of the index queried (GSI, LSI or multi-attribute GSI),
@@ -312,14 +335,41 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// At most `max_items` items in all, at least 1 ([`Error::InvalidQuery`]
     /// before sending otherwise, from every call that sends).
-    /// [`count`](Self::count) counts every matching item regardless. [`send`](Self::send) returns at
-    /// most this many, with a cursor at the last item returned, so that
-    /// resuming skips nothing; [`stream`](Self::stream) stops after them.
-    /// The request's `Limit` is capped at the items still wanted, so a page
-    /// from `send` may hold fewer when the type scope or a filter drops
-    /// some; its cursor then goes on from the last item evaluated.
+    /// [`count`](Self::count) counts every matching item regardless.
+    ///
+    /// [`send`](Self::send) returns `max_items` items when the query has
+    /// that many: DynamoDB applies `Limit` before the filter and the
+    /// entity's type scope, so one response may hold fewer (even none,
+    /// when the newest items of the partition are another entity's), and
+    /// `send` then follows `LastEvaluatedKey` with further requests, up to
+    /// [`max_requests`](Self::max_requests) ([`DEFAULT_MAX_REQUESTS`], 10,
+    /// by default). The page holds fewer items only at the end of the
+    /// query (no cursor) or when the budget runs out (a cursor after the
+    /// last item evaluated). Its cursor is after the last item returned,
+    /// so that resuming skips and repeats nothing.
+    ///
+    /// Each request's `Limit` is the items still wanted (capped by
+    /// [`limit`](Self::limit)), doubled after each response that held
+    /// fewer items than its `Limit`: few items are read past the last one
+    /// returned, and a partition where most items are dropped takes few
+    /// requests. [`stream`](Self::stream) sizes its requests the same way
+    /// and stops after `max_items` items.
     pub fn max_items(mut self, max_items: usize) -> Self {
         self.max_items = Some(max_items);
+        self
+    }
+
+    /// The most `Query` requests one [`send`](Self::send) with
+    /// [`max_items`](Self::max_items) sends to find its items, at least 1
+    /// ([`Error::InvalidQuery`] before sending otherwise); on a sharded
+    /// index, the most requests to each shard. [`DEFAULT_MAX_REQUESTS`]
+    /// (10) by default. Each request reads at most 1 MB. When the budget
+    /// runs out, `send` returns the items found with a cursor that goes on
+    /// from the last item evaluated. Without `max_items`, `send` sends one
+    /// request (one per shard), and [`stream`](Self::stream) and
+    /// [`count`](Self::count) read to the end.
+    pub fn max_requests(mut self, max_requests: u32) -> Self {
+        self.max_requests = Some(max_requests);
         self
     }
 
@@ -371,6 +421,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             newest_first: self.newest_first,
             limit: self.limit,
             max_items: self.max_items,
+            max_requests: self.max_requests,
             consistent_read: self.consistent_read,
             needs: self.needs,
             filter: self.filter,

@@ -148,11 +148,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         fingerprint: Option<Fingerprint>,
     ) -> Result<Plan, Error> {
         let sort = self.sort.as_ref().map_err(Clone::clone)?;
-        // A GSI, template or multi-attribute (an LSI reads consistently).
-        let global = Self::index()
-            .map(|index| index.name)
-            .or_else(|| Self::multi_attribute_index().map(|index| index.name));
-        if let (true, Some(index)) = (self.consistent_read, global) {
+        // A GSI of any kind (an LSI reads consistently).
+        if let (true, Some(index)) = (self.consistent_read, Self::global_index_name()) {
             return Err(Error::ConsistentReadOnIndex { index });
         }
         if self.limit == Some(0) {
@@ -163,6 +160,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         if self.max_items == Some(0) {
             return Err(Error::InvalidQuery {
                 reason: "`max_items` must be at least 1".to_owned(),
+            });
+        }
+        if self.max_requests == Some(0) {
+            return Err(Error::InvalidQuery {
+                reason: "`max_requests` must be at least 1".to_owned(),
             });
         }
         let (partition_attribute, sort_template, sort_attribute) = Self::key_attributes();
@@ -204,11 +206,20 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let fingerprint = fingerprint
             .unwrap_or_else(|| self.fingerprint(table_name, &key_condition, &placeholders));
         let filter = self.filter_expression(&mut placeholders)?;
-        let count_by_projection = count_only && excluded_sort_key.is_some();
+        let local = Self::local_index().is_some();
+        // A count of an LSI reads the items, whole, and counts them: the
+        // entity's scope filters on its type attribute, which a `KEYS_ONLY`
+        // or `INCLUDE` LSI may not hold, and DynamoDB documents the fetch
+        // from the table for `ALL_ATTRIBUTES` (and for the attributes a
+        // projection names), not for `COUNT`.
+        let count_by_items = count_only && local;
+        let count_by_projection = count_only && !local && excluded_sort_key.is_some();
         let projection = if count_by_projection {
             Some(vec![
                 placeholders.name(sort_attribute.expect("a sort key was excluded")),
             ])
+        } else if count_only {
+            None
         } else {
             self.projection_names(&mut placeholders)
         };
@@ -216,6 +227,24 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         if let Some(filter) = &filter {
             check_expression_length("filter", filter)?;
         }
+        // What the response holds. Without `Select` or a projection, a
+        // query of an index returns `ALL_PROJECTED_ATTRIBUTES`: an LSI
+        // that is `KEYS_ONLY` or `INCLUDE` would leave out fields the
+        // entity (or a collection's members) decodes. `ALL_ATTRIBUTES`
+        // has DynamoDB fetch the whole item from the table for each index
+        // entry (no fetch when the LSI projects `ALL`). A projection's
+        // `ProjectionExpression` is `SPECIFIC_ATTRIBUTES`, which fetches
+        // the attributes it names that the LSI does not hold. On a GSI,
+        // `ALL_ATTRIBUTES` is refused unless it projects `ALL`; what it
+        // cannot serve is `Error::AttributesNotProjected` (`projected.rs`).
+        // See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select>.
+        let select = if count_only && !count_by_projection && !count_by_items {
+            Some(Select::Count)
+        } else if projection.is_none() && local {
+            Some(Select::AllAttributes)
+        } else {
+            None
+        };
         let projection = projection.map(|names| names.join(", "));
         if let Some(projection) = &projection {
             check_expression_length("projection", projection)?;
@@ -231,7 +260,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             .scan_index_forward(!self.newest_first)
             .set_limit(limit.map(|limit| limit.min(i32::MAX as u32) as i32))
             .set_consistent_read(self.consistent_read.then_some(true))
-            .set_select((count_only && !count_by_projection).then_some(Select::Count))
+            .set_select(select)
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .build()
             .expect("QueryInput has no required fields");
@@ -325,14 +354,18 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     }
 
     /// The limit of the next request: `Limit`, capped by the items still
-    /// wanted.
-    pub(super) fn request_limit(&self, remaining: Option<usize>) -> Option<u32> {
-        match (self.limit, remaining) {
-            (Some(limit), Some(remaining)) => {
-                Some(limit.min(remaining.min(u32::MAX as usize) as u32))
-            }
+    /// wanted, doubled for each response in a row (`shorts`) that held
+    /// fewer items than its limit, as the type scope or a filter drops
+    /// them (see [`max_items`](Self::max_items)).
+    pub(super) fn request_limit(&self, remaining: Option<usize>, shorts: u32) -> Option<u32> {
+        let wanted = remaining.map(|remaining| {
+            let grown = remaining.saturating_mul(1usize << shorts.min(20));
+            grown.min(i32::MAX as usize) as u32
+        });
+        match (self.limit, wanted) {
+            (Some(limit), Some(wanted)) => Some(limit.min(wanted)),
             (limit, None) => limit,
-            (None, Some(remaining)) => Some(remaining.min(u32::MAX as usize) as u32),
+            (None, Some(wanted)) => Some(wanted),
         }
     }
 }

@@ -1,5 +1,5 @@
-//! Index projections (issue 15, part 4): a query of a GSI that projects
-//! `KEYS_ONLY` or `INCLUDE` (set with
+//! Index projections (issue 15, part 4; issue 22, point 2): a query of a
+//! GSI that projects `KEYS_ONLY` or `INCLUDE` (set with
 //! [`TableDefinition::index_projection`](crate::TableDefinition::index_projection))
 //! cannot decode what the index does not hold. A GSI returns only its
 //! projected attributes, so a missing field would fail to decode, or
@@ -7,10 +7,16 @@
 //! entity's own `Type = :type` scope included) matches nothing. When the
 //! table knows its definition ([`Table::with_definition`]), such a query
 //! is refused with [`Error::AttributesNotProjected`] before any request.
+//! Every kind of GSI is checked, through the one test of what a GSI is
+//! (`Query::global_index_name`): a template GSI, a sharded one and a
+//! multi-attribute one; `send`, `stream` and `count` all call the check.
 //!
-//! An LSI is not checked: DynamoDB fetches the attributes an LSI does not
-//! project from the table ("Projected attributes", Local secondary indexes,
-//! Amazon DynamoDB Developer Guide), at the cost of extra reads.
+//! An LSI is not checked: its queries ask DynamoDB for what they decode
+//! (`Select = ALL_ATTRIBUTES` for entities and collections, a
+//! `ProjectionExpression` for a projection; see `plan.rs`), and DynamoDB
+//! fetches from the table what the LSI does not project ("Projected
+//! attributes", Local secondary indexes, Amazon DynamoDB Developer Guide),
+//! at the cost of a read of each item from the table.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.Projections>.
@@ -37,10 +43,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// it decodes (when `decoding`; a count decodes nothing), the type
     /// attribute of its scope, and those its filter names.
     pub(super) fn check_projection(&self, table: &Table, decoding: bool) -> Result<(), Error> {
-        let Some(index) = Self::index() else {
+        let Some(index) = Self::global_index_name() else {
             return Ok(());
         };
-        let Some(projection) = table.index_projection(index.name) else {
+        let Some(projection) = table.index_projection(index) else {
             return Ok(());
         };
         let included: &[String] = match projection {
@@ -98,7 +104,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         } else {
             Err(Error::AttributesNotProjected {
                 entity: E::SCHEMA.type_name,
-                index: index.name,
+                index,
                 projection: projection.to_string(),
                 missing,
             })

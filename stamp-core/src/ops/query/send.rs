@@ -12,11 +12,13 @@ use super::Query;
 use super::plan::Plan;
 use crate::ops::cursor::Cursor;
 use crate::request::executor::Call;
-use crate::{Entity, Error, Item, Table};
+use crate::{DEFAULT_MAX_REQUESTS, Entity, Error, Item, Table};
 
-/// A page of results: up to one `Query` response (1 MB at most), or fewer
-/// items when capped by [`Query::max_items`]. On a sharded GSI, the merge
-/// of one response per shard (see [`Query::send`]).
+/// A page of results: one `Query` response (1 MB at most); with
+/// [`Query::max_items`], the responses that `send` followed until it had
+/// that many items (at most [`Query::max_requests`] of them), truncated to
+/// them. On a sharded GSI, the merge of one response per shard, or of the
+/// rounds that `max_items` needs (see [`Query::send`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<O> {
     /// The items, decoded, in sort-key order (as the query asked).
@@ -52,7 +54,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             });
         }
         Ok(self
-            .plan(table_name, None, false, self.request_limit(self.max_items))?
+            .plan(
+                table_name,
+                None,
+                false,
+                self.request_limit(self.max_items, 0),
+            )?
             .input)
     }
 
@@ -70,8 +77,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         }
     }
 
-    /// Sends one `Query` request and returns its page, truncated to
-    /// [`max_items`](Self::max_items).
+    /// Sends one `Query` request and returns its page; with
+    /// [`max_items`](Self::max_items), follows DynamoDB's pages until it
+    /// has that many items, the query ends, or the request budget
+    /// ([`max_requests`](Self::max_requests), [`DEFAULT_MAX_REQUESTS`]
+    /// by default) runs out.
     ///
     /// On a sharded index (`shards = N`) it sends one `Query` per shard,
     /// together, and merges their items in sort-key order: the items of
@@ -83,23 +93,88 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// Before sending: a key value error, [`Error::ConsistentReadOnIndex`],
     /// [`Error::AttributesNotProjected`] (the table knows its definition,
-    /// [`Table::with_definition`], and the GSI does not project what the
-    /// query reads), [`Error::InvalidQuery`], [`Error::InvalidSortKeyRange`],
-    /// [`Error::InvalidCursor`] or [`Error::CursorMismatch`]. After:
-    /// [`Error::DynamoDb`], and the errors of decoding an item.
+    /// [`Table::with_definition`], and the GSI, of any kind, does not
+    /// project what the query reads), [`Error::InvalidQuery`],
+    /// [`Error::InvalidSortKeyRange`], [`Error::InvalidCursor`] or
+    /// [`Error::CursorMismatch`]. After: [`Error::DynamoDb`], and the
+    /// errors of decoding an item.
     pub async fn send(&self, table: &Table) -> Result<Page<O>, Error> {
         self.check_projection(table, true)?;
         if Self::shards().is_some() {
             return self.send_sharded(table).await;
         }
-        let plan = self.plan(
+        let mut plan = self.plan(
             table.name(),
             table.cursor_key(),
             false,
-            self.request_limit(self.max_items),
+            self.request_limit(self.max_items, 0),
         )?;
-        let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
-        self.page(plan, response, self.max_items)
+        let Some(wanted) = self.max_items else {
+            let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
+            return self.page(plan, response, None);
+        };
+        let budget = self.max_requests.unwrap_or(DEFAULT_MAX_REQUESTS);
+        let mut raw: Vec<Item> = Vec::new();
+        let mut scanned_count = 0;
+        let mut sent = 0;
+        let mut shorts = 0;
+        let cursor_key = loop {
+            let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
+            sent += 1;
+            scanned_count += response.scanned_count;
+            let found: Vec<Item> = response
+                .items
+                .into_iter()
+                .filter(|item| !plan.excludes(item))
+                .collect();
+            if plan
+                .input
+                .limit
+                .is_some_and(|limit| found.len() < limit.max(0) as usize)
+            {
+                shorts += 1;
+            } else {
+                shorts = 0;
+            }
+            let remaining = wanted - raw.len();
+            let more_found = found.len() > remaining;
+            raw.extend(found.into_iter().take(remaining));
+            match response.last_evaluated_key {
+                // Enough: the cursor is after the last item returned, when
+                // the query goes on.
+                last if raw.len() == wanted => {
+                    break (last.is_some() || more_found)
+                        .then(|| self.cursor_key(raw.last().expect("wanted > 0")));
+                }
+                None => break None,
+                Some(last) if sent >= budget => break Some(last),
+                Some(last) => {
+                    plan.input.exclusive_start_key = Some(last);
+                    plan.input.limit = self
+                        .request_limit(Some(wanted - raw.len()), shorts)
+                        .map(|limit| limit as i32);
+                }
+            }
+        };
+        let cursor = cursor_key
+            .map(|key| Cursor::encode(&plan.fingerprint, plan.signing.as_ref(), &key))
+            .transpose()?;
+        Ok(Page {
+            items: raw
+                .into_iter()
+                .map(self.decode)
+                .collect::<Result<Vec<O>, Error>>()?,
+            cursor,
+            scanned_count,
+        })
+    }
+
+    /// The key attributes of `item` that a cursor after it holds.
+    pub(super) fn cursor_key(&self, item: &Item) -> Item {
+        Self::cursor_attributes()
+            .into_iter()
+            .filter_map(|name| item.get(name).map(|value| (name.to_owned(), value.clone())))
+            .collect()
     }
 
     fn page(
@@ -118,18 +193,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             .map(|key| Cursor::encode(&plan.fingerprint, plan.signing.as_ref(), &key))
             .transpose()?;
         if let Some(remaining) = remaining {
-            if raw.len() > remaining {
-                raw.truncate(remaining);
-            }
-            if raw.len() == remaining
-                && remaining > 0
-                && (cursor.is_some() || raw.len() < response.count)
-            {
-                let last = raw.last().expect("remaining > 0");
-                let key: Item = Self::cursor_attributes()
-                    .into_iter()
-                    .filter_map(|name| last.get(name).map(|value| (name.to_owned(), value.clone())))
-                    .collect();
+            let more_found = raw.len() > remaining;
+            raw.truncate(remaining);
+            if raw.len() == remaining && remaining > 0 && (cursor.is_some() || more_found) {
+                let key = self.cursor_key(raw.last().expect("remaining > 0"));
                 cursor = Some(Cursor::encode(
                     &plan.fingerprint,
                     plan.signing.as_ref(),
@@ -148,10 +215,15 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         })
     }
 
-    /// Every matching item, across pages, one request per page. It goes on
-    /// through empty pages that still carry a `LastEvaluatedKey` (which a
-    /// filter with a limit produces) and stops at the end or after
-    /// [`max_items`](Self::max_items).
+    /// Every matching item, across pages. It goes on through empty pages
+    /// that still carry a `LastEvaluatedKey` (which a filter with a limit
+    /// produces) and stops at the end or after
+    /// [`max_items`](Self::max_items), sizing each request's `Limit` as
+    /// `send` does. On a sharded index, each shard is read once: a shard
+    /// is queried again only when the merge has returned every item it
+    /// sent and the shard has more (`ops/query/shards.rs`), so the stream
+    /// sends, per shard, the requests the same query on that shard's
+    /// partition alone would send.
     ///
     /// # Errors
     ///
@@ -167,15 +239,18 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             cursor: Option<Cursor>,
             remaining: Option<usize>,
             done: bool,
-            /// A sharded query's positions after the first page.
-            positions: Option<Vec<crate::ops::cursor::ShardStart>>,
+            /// Responses in a row that held fewer items than their limit.
+            shorts: u32,
+            /// A sharded query's merge, after the first page.
+            merge: Option<super::shards::ShardMerge>,
         }
         let state = State {
             cursor: self.start.clone(),
             remaining: self.max_items,
             query: self,
             done: false,
-            positions: None,
+            shorts: 0,
+            merge: None,
         };
         stream::try_unfold(state, move |mut state| async move {
             if state.query.max_items == Some(0) && !state.done {
@@ -188,32 +263,50 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             }
             state.query.check_projection(table, true)?;
             if Self::shards().is_some() {
-                let (page, _) = state
+                let merge = match state.merge.as_mut() {
+                    Some(merge) => merge,
+                    None => state
+                        .merge
+                        .insert(state.query.start_merge(table.name(), table.cursor_key())?),
+                };
+                let sent = state
                     .query
-                    .merged_page(table, state.positions.take(), state.remaining)
+                    .fill(table, merge, state.remaining, None)
                     .await?;
-                if let Some(remaining) = state.remaining.as_mut() {
-                    *remaining -= page.items.len();
+                let mut raw = Vec::new();
+                while state
+                    .remaining
+                    .is_none_or(|remaining| raw.len() < remaining)
+                {
+                    match state.query.pop(merge) {
+                        Some(item) => raw.push(item),
+                        None => break,
+                    }
                 }
-                state.done = page
-                    .positions
-                    .iter()
-                    .all(|position| *position == crate::ops::cursor::ShardStart::Done);
-                state.positions = Some(page.positions);
-                let items = page
-                    .items
+                if let Some(remaining) = state.remaining.as_mut() {
+                    *remaining -= raw.len();
+                }
+                // Every round reads on (see `shards.rs`); a round that
+                // neither sent nor returned anything has nothing left.
+                state.done = merge.finished() || (!sent && raw.is_empty());
+                let items = raw
                     .into_iter()
                     .map(state.query.decode)
                     .collect::<Result<Vec<O>, Error>>()?;
                 return Ok(Some((stream::iter(items.into_iter().map(Ok)), state)));
             }
             state.query.start = state.cursor.take();
-            let limit = state.query.request_limit(state.remaining);
+            let limit = state.query.request_limit(state.remaining, state.shorts);
             let plan = state
                 .query
                 .plan(table.name(), table.cursor_key(), false, limit)?;
             let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
             let page = state.query.page(plan, response, state.remaining)?;
+            if limit.is_some_and(|limit| page.items.len() < limit as usize) {
+                state.shorts += 1;
+            } else {
+                state.shorts = 0;
+            }
             if let Some(remaining) = state.remaining.as_mut() {
                 *remaining -= page.items.len();
             }
@@ -228,7 +321,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The number of matching items of this entity, with `Select = COUNT`
     /// (the items are read, and count against capacity, but not returned),
     /// across pages. DynamoDB counts after the filter, so items of other
-    /// types under the same prefix are not counted.
+    /// types under the same prefix are not counted. On an LSI, the count
+    /// reads the items with `Select = ALL_ATTRIBUTES` and counts them: the
+    /// type scope filters on an attribute that a `KEYS_ONLY` or `INCLUDE`
+    /// LSI may not hold, and DynamoDB documents the fetch from the table
+    /// for `ALL_ATTRIBUTES`, not for `COUNT`.
     ///
     /// # Errors
     ///

@@ -4,16 +4,27 @@
 //! # The merge
 //!
 //! Each shard's partition is queried with the same key condition, filter,
-//! order and `Limit`. The results of all shards are merged by the index
-//! sort key (DynamoDB orders `S` values by their UTF-8 bytes, as Rust's
-//! `str` does), ties broken by shard number, then by the order within the
-//! shard. A shard that answered with a `LastEvaluatedKey` may still hold
-//! items after it, so an item of another shard is only returned when it
-//! sorts before that key (the shard's *frontier*); the rest wait for the
-//! next page, which reads them again. The first `Limit` items in merged
-//! order are then the page; each shard's cursor position is after its last
-//! item returned (or at its `LastEvaluatedKey`, or done, when every item it
-//! sent was returned).
+//! order and `Limit`. The merge keeps, per shard, the items read and not
+//! yet returned, and where the shard goes on after them (its
+//! `LastEvaluatedKey`, or done). It returns items in merged order: by the
+//! index sort key (DynamoDB orders `S` values by their UTF-8 bytes, as
+//! Rust's `str` does), ties broken by shard number, then by the order
+//! within the shard. A shard whose items read have all been returned and
+//! that has more may still hold items after its `LastEvaluatedKey` (its
+//! *frontier*), so an item of another shard is only returned when it sorts
+//! before that key; otherwise the merge waits, and that shard, and only
+//! that one, is queried again. So each item is read once by a stream, and
+//! each shard costs the requests the same query on its partition alone
+//! costs (`k / Limit + 1` for `k` items, with a `LastEvaluatedKey` after
+//! each full page).
+//!
+//! A page of [`send`](Query::send) is one round (a request to every shard
+//! the merge needs), or, with `max_items`, the rounds until it holds that
+//! many items, within the request budget (`max_requests` per shard). Its
+//! cursor holds each shard's position: after its last item returned, or
+//! at its `LastEvaluatedKey` or done when every item it sent was
+//! returned; the items read and not returned are read again by the next
+//! page.
 //!
 //! So the items of every page, in order, are exactly those of the same
 //! query on an unsharded index; when the type scope and the filter drop
@@ -22,10 +33,11 @@
 //! `Limit`). With a filter, a page holds the items that pass it among what
 //! was read up to the frontier, at most `Limit`; pages may then split
 //! differently from an unsharded query's, while the items across pages
-//! are the same. Every page makes progress: the shard with the lowest
+//! are the same. Every round makes progress: the shard with the lowest
 //! frontier has all its items returned, or `Limit` items are.
 
 use std::cmp::Ordering;
+use std::collections::VecDeque;
 
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -37,26 +49,74 @@ use super::send::{Page, Response, execute};
 use crate::ops::cursor::{Cursor, CursorKey, Fingerprint, ShardStart};
 use crate::{Entity, Error, Item, Table};
 
-/// One shard's answer, its items in the order DynamoDB sent them.
-struct ShardAnswer {
-    items: Vec<Item>,
-    last_evaluated_key: Option<Item>,
+/// One shard in a merge.
+struct ShardState {
+    /// After the last item returned from the shard, or where it started.
+    position: ShardStart,
+    /// Items read and not yet returned, in the query's order.
+    buffer: VecDeque<Item>,
+    /// Where the shard goes on after `buffer`: after its
+    /// `LastEvaluatedKey`, or done; `None` before its first response.
+    read_to: Option<ShardStart>,
+    /// Requests sent to the shard.
+    requests: u32,
+    /// Responses in a row that held fewer items than their limit.
+    shorts: u32,
 }
 
-/// The requests of a sharded page: each shard's not done, by shard number,
-/// with every shard's position and the fingerprint they share.
-struct ShardPlans {
-    plans: Vec<(u16, Plan)>,
-    positions: Vec<ShardStart>,
+impl ShardState {
+    /// Where the shard goes on when every item read has been returned.
+    fn next(&self) -> &ShardStart {
+        self.read_to.as_ref().unwrap_or(&self.position)
+    }
+
+    /// The start of the shard's next request, when the merge needs one:
+    /// every item read was returned, and the shard has more.
+    fn next_start(&self) -> Option<Option<Item>> {
+        if !self.buffer.is_empty() {
+            return None;
+        }
+        match self.next() {
+            ShardStart::Done => None,
+            ShardStart::Start => Some(None),
+            ShardStart::After(key) => Some(Some(key.clone())),
+        }
+    }
+
+    /// The shard's position in a cursor.
+    fn cursor_position(&self) -> ShardStart {
+        if self.buffer.is_empty() {
+            self.next().clone()
+        } else {
+            self.position.clone()
+        }
+    }
+}
+
+/// A merge over the shards of one query (see the module's documentation).
+pub(super) struct ShardMerge {
+    /// The partition key before the shard number.
+    base: String,
     fingerprint: Fingerprint,
+    shards: Vec<ShardState>,
+    /// Items DynamoDB evaluated (`ScannedCount`), summed.
+    scanned_count: u32,
 }
 
-/// A merged page before decoding: items in order, the next position of
-/// every shard, and the items DynamoDB evaluated.
-pub(super) struct MergedPage {
-    pub(super) items: Vec<Item>,
-    pub(super) positions: Vec<ShardStart>,
-    pub(super) scanned_count: u32,
+impl ShardMerge {
+    /// Whether every shard's items have been read and returned.
+    pub(super) fn finished(&self) -> bool {
+        self.shards
+            .iter()
+            .all(|shard| shard.buffer.is_empty() && *shard.next() == ShardStart::Done)
+    }
+
+    fn positions(&self) -> Vec<ShardStart> {
+        self.shards
+            .iter()
+            .map(ShardState::cursor_position)
+            .collect()
+    }
 }
 
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
@@ -110,52 +170,42 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         count_only: bool,
         limit: Option<u32>,
     ) -> Result<Vec<(u16, Plan)>, Error> {
-        Ok(self
-            .shard_plans(table_name, signing, count_only, limit, None)?
-            .plans)
+        let merge = self.start_merge(table_name, signing)?;
+        let mut plans = Vec::new();
+        for (shard, state) in merge.shards.iter().enumerate() {
+            if let Some(start) = state.next_start() {
+                let plan =
+                    self.shard_plan(table_name, signing, &merge, shard, count_only, limit, start)?;
+                plans.push((shard as u16, plan));
+            }
+        }
+        Ok(plans)
     }
 
-    /// The requests of the shards not done, from `positions` (or from the
-    /// cursor of [`after`](Self::after) when `None`), with the positions
-    /// and the fingerprint they share.
-    fn shard_plans(
+    /// The request of shard `shard` from `start`: the one plan builder of
+    /// a sharded query's requests.
+    #[allow(clippy::too_many_arguments)]
+    fn shard_plan(
         &self,
         table_name: &str,
         signing: Option<&CursorKey>,
+        merge: &ShardMerge,
+        shard: usize,
         count_only: bool,
         limit: Option<u32>,
-        positions: Option<Vec<ShardStart>>,
-    ) -> Result<ShardPlans, Error> {
-        let base = self.partition_key.as_ref().map_err(Clone::clone)?;
-        let shards = Self::shards().expect("a sharded index");
-        let fingerprint = self.shard_fingerprint(table_name, base, shards)?;
-        let positions = match positions {
-            Some(positions) => positions,
-            None => self.start_positions(table_name, base, shards, fingerprint, signing)?,
-        };
-        let mut plans = Vec::new();
-        for (shard, position) in (0..shards).zip(&positions) {
-            let start = match position {
-                ShardStart::Done => continue,
-                ShardStart::Start => None,
-                ShardStart::After(key) => Some(key.clone()),
-            };
-            let mut plan = self.render(
-                table_name,
-                signing,
-                count_only,
-                limit,
-                &Self::shard_partition(base, shard),
-                Some(fingerprint),
-            )?;
-            plan.input.exclusive_start_key = start;
-            plans.push((shard, plan));
-        }
-        Ok(ShardPlans {
-            plans,
-            positions,
-            fingerprint,
-        })
+        start: Option<Item>,
+    ) -> Result<Plan, Error> {
+        let shard = u16::try_from(shard).expect("at most 65,535 shards");
+        let mut plan = self.render(
+            table_name,
+            signing,
+            count_only,
+            limit,
+            &Self::shard_partition(&merge.base, shard),
+            Some(merge.fingerprint),
+        )?;
+        plan.input.exclusive_start_key = start;
+        Ok(plan)
     }
 
     /// The position of every shard given by the cursor of
@@ -192,56 +242,107 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         Ok(positions)
     }
 
-    /// One merged page over the shards, from `positions`, with at most
-    /// `remaining` items.
-    pub(super) async fn merged_page(
+    /// A merge from the cursor of [`after`](Self::after) (every shard at
+    /// the start without one), after the checks of the options and the
+    /// cursor; nothing is sent.
+    pub(super) fn start_merge(
         &self,
-        table: &Table,
-        positions: Option<Vec<ShardStart>>,
-        remaining: Option<usize>,
-    ) -> Result<(MergedPage, Fingerprint), Error> {
-        let limit = self.request_limit(remaining);
-        let ShardPlans {
-            plans,
-            positions,
+        table_name: &str,
+        signing: Option<&CursorKey>,
+    ) -> Result<ShardMerge, Error> {
+        let base = self.partition_key.as_ref().map_err(Clone::clone)?;
+        let shards = Self::shards().expect("a sharded index");
+        let fingerprint = self.shard_fingerprint(table_name, base, shards)?;
+        let positions = self.start_positions(table_name, base, shards, fingerprint, signing)?;
+        Ok(ShardMerge {
+            base: base.clone(),
             fingerprint,
-        } = self.shard_plans(table.name(), table.cursor_key(), false, limit, positions)?;
-        let responses = try_join_all(plans.into_iter().map(|(shard, plan)| async move {
-            let response: Response =
-                execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
-            Ok::<_, Error>((usize::from(shard), plan, response))
-        }))
-        .await?;
-        let mut answers: Vec<Option<ShardAnswer>> = positions.iter().map(|_| None).collect();
-        let mut scanned_count = 0;
-        for (shard, plan, response) in responses {
-            scanned_count += response.scanned_count;
-            answers[shard] = Some(ShardAnswer {
-                items: response
-                    .items
-                    .into_iter()
-                    .filter(|item| !plan.excludes(item))
-                    .collect(),
-                last_evaluated_key: response.last_evaluated_key,
-            });
-        }
-        let page = self.merge(positions, answers, limit.map(|limit| limit as usize));
-        Ok((
-            MergedPage {
-                scanned_count,
-                ..page
-            },
-            fingerprint,
-        ))
+            shards: positions
+                .into_iter()
+                .map(|position| ShardState {
+                    position,
+                    buffer: VecDeque::new(),
+                    read_to: None,
+                    requests: 0,
+                    shorts: 0,
+                })
+                .collect(),
+            scanned_count: 0,
+        })
     }
 
-    /// The merge of the shards' answers (see the module's documentation).
-    fn merge(
+    /// Sends, together, the next request of every shard the merge needs
+    /// (its items read have all been returned, and it has more), each
+    /// with the `Limit` of [`request_limit`](Self::request_limit) for the
+    /// `remaining` items wanted. Sends nothing, and returns `false`, when
+    /// no shard needs one, or when one of them has had `budget` requests.
+    pub(super) async fn fill(
         &self,
-        positions: Vec<ShardStart>,
-        answers: Vec<Option<ShardAnswer>>,
-        limit: Option<usize>,
-    ) -> MergedPage {
+        table: &Table,
+        merge: &mut ShardMerge,
+        remaining: Option<usize>,
+        budget: Option<u32>,
+    ) -> Result<bool, Error> {
+        let mut plans = Vec::new();
+        for (shard, state) in merge.shards.iter().enumerate() {
+            let Some(start) = state.next_start() else {
+                continue;
+            };
+            if budget.is_some_and(|budget| state.requests >= budget) {
+                return Ok(false);
+            }
+            let limit = self.request_limit(remaining, state.shorts);
+            let plan = self.shard_plan(
+                table.name(),
+                table.cursor_key(),
+                merge,
+                shard,
+                false,
+                limit,
+                start,
+            )?;
+            plans.push((shard, limit, plan));
+        }
+        if plans.is_empty() {
+            return Ok(false);
+        }
+        let responses = try_join_all(plans.into_iter().map(|(shard, limit, plan)| async move {
+            let response: Response =
+                execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
+            Ok::<_, Error>((shard, limit, plan, response))
+        }))
+        .await?;
+        for (shard, limit, plan, response) in responses {
+            merge.scanned_count += response.scanned_count;
+            let state = &mut merge.shards[shard];
+            // Every item before where this request started was returned.
+            if let Some(start) = state.read_to.take() {
+                state.position = start;
+            }
+            state.buffer = response
+                .items
+                .into_iter()
+                .filter(|item| !plan.excludes(item))
+                .collect();
+            state.read_to = Some(match response.last_evaluated_key {
+                Some(key) => ShardStart::After(key),
+                None => ShardStart::Done,
+            });
+            state.requests += 1;
+            if limit.is_some_and(|limit| state.buffer.len() < limit as usize) {
+                state.shorts += 1;
+            } else {
+                state.shorts = 0;
+            }
+        }
+        Ok(true)
+    }
+
+    /// The next item in merged order, when the merge knows it: `None` when
+    /// a shard whose items read were all returned has more that might
+    /// sort before it (see the module's documentation), or when nothing
+    /// is left.
+    pub(super) fn pop(&self, merge: &mut ShardMerge) -> Option<Item> {
         let (_, _, sort_attribute) = Self::key_attributes();
         let sort_value = |item: &Item| -> String {
             match sort_attribute.and_then(|name| item.get(name)) {
@@ -256,116 +357,69 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             let by_key = if descending { by_key.reverse() } else { by_key };
             by_key.then(a.1.cmp(&b.1))
         };
-        let frontiers: Vec<(String, usize)> = answers
+        let (key, best) = merge
+            .shards
             .iter()
             .enumerate()
-            .filter_map(|(shard, answer)| {
-                let key = answer.as_ref()?.last_evaluated_key.as_ref()?;
-                Some((sort_value(key), shard))
-            })
-            .collect();
-        let mut candidates: Vec<(String, usize, usize)> = answers
-            .iter()
-            .enumerate()
-            .flat_map(|(shard, answer)| {
-                answer
-                    .iter()
-                    .flat_map(|answer| answer.items.iter().enumerate())
-                    .map(move |(position, item)| (sort_value(item), shard, position))
-            })
-            .collect();
-        candidates.sort_by(|a, b| order((&a.0, a.1), (&b.0, b.1)).then(a.2.cmp(&b.2)));
-        // The items that sort before every other shard's frontier, at most `limit`.
-        let mut taken: Vec<(usize, usize)> = candidates
-            .into_iter()
-            .take_while(|(key, shard, _)| {
-                frontiers.iter().all(|(frontier, from)| {
-                    from == shard || order((key, *shard), (frontier, *from)) == Ordering::Less
-                })
-            })
-            .map(|(_, shard, position)| (shard, position))
-            .collect();
-        if let Some(limit) = limit {
-            taken.truncate(limit);
-        }
-        let mut answers = answers;
-        let mut next = positions;
-        let cursor_attributes = Self::cursor_attributes();
-        for (shard, answer) in answers.iter_mut().enumerate() {
-            let Some(answer) = answer else { continue };
-            let returned = taken.iter().filter(|(from, _)| *from == shard).count();
-            next[shard] = if returned == answer.items.len() {
-                match answer.last_evaluated_key.take() {
-                    Some(key) => ShardStart::After(key),
-                    None => ShardStart::Done,
+            .filter_map(|(shard, state)| Some((sort_value(state.buffer.front()?), shard)))
+            .min_by(|a, b| order((&a.0, a.1), (&b.0, b.1)))?;
+        for (shard, state) in merge.shards.iter().enumerate() {
+            if shard == best || !state.buffer.is_empty() {
+                continue;
+            }
+            match state.next() {
+                ShardStart::Done => {}
+                ShardStart::Start => return None,
+                ShardStart::After(frontier) => {
+                    if order((&key, best), (&sort_value(frontier), shard)) != Ordering::Less {
+                        return None;
+                    }
                 }
-            } else if returned > 0 {
-                let last = &answer.items[returned - 1];
-                ShardStart::After(
-                    cursor_attributes
-                        .iter()
-                        .filter_map(|name| {
-                            last.get(*name)
-                                .map(|value| ((*name).to_owned(), value.clone()))
-                        })
-                        .collect(),
-                )
-            } else {
-                next[shard].clone()
-            };
+            }
         }
-        let items = taken
-            .into_iter()
-            .map(|(shard, position)| {
-                std::mem::take(
-                    &mut answers[shard]
-                        .as_mut()
-                        .expect("a taken item's shard answered")
-                        .items[position],
-                )
-            })
-            .collect();
-        MergedPage {
-            items,
-            positions: next,
-            scanned_count: 0,
-        }
+        let state = &mut merge.shards[best];
+        let item = state.buffer.pop_front()?;
+        state.position = ShardStart::After(self.cursor_key(&item));
+        Some(item)
     }
 
-    /// [`send`](Self::send) on a sharded index: one merged page.
+    /// [`send`](Self::send) on a sharded index: one round, or with
+    /// [`max_items`](Self::max_items) the rounds until it has them, the
+    /// shards are done, or a shard has had
+    /// [`max_requests`](Self::max_requests).
     pub(super) async fn send_sharded(&self, table: &Table) -> Result<Page<O>, Error> {
-        let (page, fingerprint) = self.merged_page(table, None, self.max_items).await?;
-        self.sharded_page(table, page, fingerprint)
-    }
-
-    /// The decoded page and its cursor.
-    pub(super) fn sharded_page(
-        &self,
-        table: &Table,
-        page: MergedPage,
-        fingerprint: Fingerprint,
-    ) -> Result<Page<O>, Error> {
-        let cursor = if page
-            .positions
-            .iter()
-            .all(|position| *position == ShardStart::Done)
-        {
+        let mut merge = self.start_merge(table.name(), table.cursor_key())?;
+        let cap = self.max_items.or(self.limit.map(|limit| limit as usize));
+        let budget = self
+            .max_items
+            .map(|_| self.max_requests.unwrap_or(crate::DEFAULT_MAX_REQUESTS));
+        let mut raw = Vec::new();
+        loop {
+            let remaining = self.max_items.map(|wanted| wanted - raw.len());
+            let sent = self.fill(table, &mut merge, remaining, budget).await?;
+            while cap.is_none_or(|cap| raw.len() < cap) {
+                match self.pop(&mut merge) {
+                    Some(item) => raw.push(item),
+                    None => break,
+                }
+            }
+            if self.max_items.is_none() || !sent || cap.is_some_and(|cap| raw.len() >= cap) {
+                break;
+            }
+        }
+        let cursor = if merge.finished() {
             None
         } else {
             Some(Cursor::encode_shards(
-                &fingerprint,
+                &merge.fingerprint,
                 table.cursor_key(),
-                &page.positions,
+                &merge.positions(),
             )?)
         };
         Ok(Page {
-            items: page
-                .items
-                .into_iter()
-                .map(self.decode)
-                .collect::<Result<_, _>>()?,
+            items: raw.into_iter().map(self.decode).collect::<Result<_, _>>()?,
             cursor,
-            scanned_count: page.scanned_count,
+            scanned_count: merge.scanned_count,
         })
     }
 
@@ -384,7 +438,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// them.
     pub(super) fn sharded_inputs(&self, table_name: &str) -> Result<Vec<QueryInput>, Error> {
         Ok(self
-            .shard_requests(table_name, None, false, self.request_limit(self.max_items))?
+            .shard_requests(
+                table_name,
+                None,
+                false,
+                self.request_limit(self.max_items, 0),
+            )?
             .into_iter()
             .map(|(_, plan)| plan.input)
             .collect())
