@@ -573,7 +573,7 @@ async fn an_update_that_stamps_updated_at_in_an_index_key_moves_that_entry() {
     // Stamp's own update of `note`: it stamps `updated_at` and rebuilds
     // GSI1's sort key from it, so GSI1's entry moves (two writes); no other
     // index stores `note` or `updated_at`.
-    Task::update(task(1).board, 1)
+    Task::update("b-1", &1)
         .set(Task::NOTE, &"second".to_owned())
         .send(&table)
         .await
