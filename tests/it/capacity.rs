@@ -597,10 +597,11 @@ async fn a_transaction_doubles_the_table_units_and_not_the_index_units() {
     let customer_cost = capacity_of(&definition, "Customer");
     let product_cost = capacity_of(&definition, "Product");
     assert_eq!(line.put, units(1.0, &[("GSI2", 1.0)]));
-    let expected = line.put.in_transaction()
-        + customer_cost.put.in_transaction()
-        + product_cost.put.in_transaction();
+    let expected = line.transactional_put()
+        + customer_cost.transactional_put()
+        + product_cost.transactional_put();
     assert_eq!(expected, 7.0);
+    assert_eq!(line.put.in_transaction(), 3.0);
 
     let (table, probe) = probed_table("capacity-transaction", &definition).await;
     TransactWrite::new()
