@@ -371,14 +371,17 @@ fn an_update_writes_only_the_indexes_whose_entry_it_changes() {
 #[test]
 fn the_write_cost_of_a_change_follows_what_each_index_stores() {
     let definition = task_definition();
-    let cost =
-        |old: Option<&Task>, new: Option<&Task>| -> WriteUnits {
-            let old = old.map(|task| task.to_item().unwrap());
-            let new = new.map(|task| task.to_item().unwrap());
-            definition.write_cost(old.as_ref(), new.as_ref()).unwrap()
-        };
+    let cost = |old: Option<&Task>, new: Option<&Task>| -> WriteUnits {
+        let old = old.map(|task| task.to_item().unwrap());
+        let new = new.map(|task| task.to_item().unwrap());
+        definition.write_cost(old.as_ref(), new.as_ref()).unwrap()
+    };
     for (old, new, expected) in changes() {
-        assert_eq!(cost(old.as_ref(), new.as_ref()), expected, "{old:?} -> {new:?}");
+        assert_eq!(
+            cost(old.as_ref(), new.as_ref()),
+            expected,
+            "{old:?} -> {new:?}"
+        );
     }
     // A delete of a missing item still costs one unit.
     assert_eq!(definition.write_cost(None, None).unwrap(), units(1.0, &[]));
@@ -705,7 +708,12 @@ async fn an_lsi_page_of_whole_items_costs_what_the_server_reports() {
         .unwrap();
     assert_eq!(response.count(), PAGE_ITEMS as i32);
     let (total, on_table, indexes) = reported(response.consumed_capacity().unwrap());
-    let page = cost.index_query_pages.iter().find(|(i, _)| *i == "LSI1").unwrap().1;
+    let page = cost
+        .index_query_pages
+        .iter()
+        .find(|(i, _)| *i == "LSI1")
+        .unwrap()
+        .1;
     let fetch = cost.index_query_fetches[0].1;
     assert_eq!(indexes, HashMap::from([("LSI1".to_owned(), page)]));
     assert_eq!(on_table, fetch);

@@ -219,7 +219,7 @@ fn index_entry(resolved: &Resolved, index: &TableIndex, item: &Item) -> Option<E
     let is_key = |name: &str| {
         name == resolved.partition_key
             || name == resolved.sort_key
-            || index_keys.iter().any(|key| *key == name)
+            || index_keys.contains(&name)
     };
     let stored: Item = match &index.projection {
         IndexProjection::All => item.clone(),
@@ -264,9 +264,7 @@ impl EntryChange {
             (Some(old), Some(new)) if !same_values(&old.key, &new.key) => {
                 EntryChange::Moved(old.bytes(), new.bytes())
             }
-            (Some(old), Some(new)) if same_item(&old.stored, &new.stored) => {
-                EntryChange::Unchanged
-            }
+            (Some(old), Some(new)) if same_item(&old.stored, &new.stored) => EntryChange::Unchanged,
             (Some(old), Some(new)) => EntryChange::Rewritten(old.bytes(), new.bytes()),
         }
     }
@@ -515,14 +513,15 @@ fn entity_capacity(resolved: &Resolved, entity: &EntitySchema, item: &Item) -> E
     let stamped = entity.updated_at_attribute;
     let keyed_by_stamp = indexes_keyed_by_updated_at(entity);
     // Each pattern as the change it makes to each entry the item has.
-    let per_index = |change: &dyn Fn(&PricedIndex, usize) -> EntryChange| -> Vec<(&'static str, f64)> {
-        entries
-            .iter()
-            .filter_map(|(priced, entry)| {
-                Some((priced.index.name, change(priced, entry.bytes()).units()?))
-            })
-            .collect()
-    };
+    let per_index =
+        |change: &dyn Fn(&PricedIndex, usize) -> EntryChange| -> Vec<(&'static str, f64)> {
+            entries
+                .iter()
+                .filter_map(|(priced, entry)| {
+                    Some((priced.index.name, change(priced, entry.bytes()).units()?))
+                })
+                .collect()
+        };
     let update = |priced: &PricedIndex, entry: usize| {
         let projects_stamp = stamped.is_some_and(|attribute| match &priced.index.projection {
             IndexProjection::All => true,
