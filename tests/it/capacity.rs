@@ -618,7 +618,16 @@ async fn a_transaction_doubles_the_table_units_and_not_the_index_units() {
     assert_eq!(reported_now.len(), 1, "one table");
     let (total, on_table, indexes) = reported(&reported_now[0]);
     assert_eq!(total, 7.0);
-    assert_eq!(on_table, 6.0);
+    // ministack 1.5.33 leaves the `Table` arm out of a transaction's
+    // `ConsumedCapacity` (ARCHITECTURE.md, "Servers"); DynamoDB sends it.
+    let table_arm = |units: f64| {
+        if common::server() == "ministack" {
+            0.0
+        } else {
+            units
+        }
+    };
+    assert_eq!(on_table, table_arm(6.0));
     assert_eq!(indexes, HashMap::from([("GSI2".to_owned(), 1.0)]));
 
     // The same through the raw client, for a put of an order (GSI1, GSI2).
@@ -642,7 +651,7 @@ async fn a_transaction_doubles_the_table_units_and_not_the_index_units() {
         .unwrap();
     let (total, on_table, _) = reported(&response.consumed_capacity()[0]);
     let order_cost = capacity_of(&definition, "Order");
-    assert_eq!((total, on_table), (4.0, 2.0));
+    assert_eq!((total, on_table), (4.0, table_arm(2.0)));
     assert_eq!(order_cost.transactional_put(), 4.0);
     table.delete_table().await.unwrap();
 }
@@ -715,8 +724,16 @@ async fn an_lsi_page_of_whole_items_costs_what_the_server_reports() {
         .unwrap()
         .1;
     let fetch = cost.index_query_fetches[0].1;
-    assert_eq!(indexes, HashMap::from([("LSI1".to_owned(), page)]));
-    assert_eq!(on_table, fetch);
-    assert_eq!(total, page + fetch);
+    assert_eq!((page, fetch), (0.5, 1.0));
+    if common::server() == "ministack" {
+        // ministack 1.5.33 charges any query half a unit, on the index,
+        // and no table fetch (ARCHITECTURE.md, "Servers").
+        assert_eq!(indexes, HashMap::from([("LSI1".to_owned(), 0.5)]));
+        assert_eq!((total, on_table), (0.5, 0.0));
+    } else {
+        assert_eq!(indexes, HashMap::from([("LSI1".to_owned(), page)]));
+        assert_eq!(on_table, fetch);
+        assert_eq!(total, page + fetch);
+    }
     table.delete_table().await.unwrap();
 }

@@ -217,9 +217,7 @@ fn index_entry(resolved: &Resolved, index: &TableIndex, item: &Item) -> Option<E
         .map(|name| item.get(*name).cloned())
         .collect::<Option<Vec<_>>>()?;
     let is_key = |name: &str| {
-        name == resolved.partition_key
-            || name == resolved.sort_key
-            || index_keys.contains(&name)
+        name == resolved.partition_key || name == resolved.sort_key || index_keys.contains(&name)
     };
     let stored: Item = match &index.projection {
         IndexProjection::All => item.clone(),
