@@ -158,3 +158,80 @@ fn the_plan_is_a_markdown_table() {
         "{sharded}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Issue 22, point 8: an LSI is in its table's partitions, and sharding is
+// about writes.
+
+/// A sensor's readings, by time on the table and by value on an LSI that
+/// projects the keys only.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "SENSOR#<sensor>"]
+#[sk = "AT#<at>"]
+#[lsi1(sk = "VALUE#<value>")]
+struct Reading {
+    sensor: String,
+    at: u64,
+    value: u32,
+    unit: String,
+}
+
+fn readings() -> TableDefinition {
+    TableDefinition::new()
+        .entity::<Reading>()
+        .index_projection("LSI1", stamp::IndexProjection::KeysOnly)
+        .example(&Reading {
+            sensor: "s-1".into(),
+            at: 1_700_000_000,
+            value: 21,
+            unit: "celsius".into(),
+        })
+        .unwrap()
+}
+
+#[test]
+fn lsi_writes_count_on_the_tables_partition() {
+    // 600 puts per second on one sensor: each writes the item (1 unit) and
+    // its LSI entry (1 unit), both in the sensor's partition: 1,200 write
+    // units per second there, over the 1,000 a partition serves.
+    let workload = Workload::new().load(Load::of::<Reading>(Access::Put, 600.0));
+    let plan = readings().plan(&workload).unwrap();
+    assert_eq!(
+        plan,
+        [entry("table", "SENSOR#<sensor>", (1.0, 1), 0.0, 1_200.0)]
+    );
+    assert!(plan[0].hot());
+    assert_eq!(plan[0].shards_needed(), 2);
+}
+
+#[test]
+fn an_lsi_page_reads_on_the_tables_partition_with_its_table_fetch() {
+    let definition = readings();
+    let cost = definition.capacity().unwrap().remove(0);
+    // A page of 25 entries (keys only) and the fetch of the 25 items.
+    let page = cost.index_query_pages[0];
+    let fetch = cost.index_query_fetches[0];
+    assert_eq!(page, ("LSI1", 0.5));
+    assert_eq!(fetch, ("LSI1", 0.5));
+    let workload = Workload::new().load(Load::of::<Reading>(Access::LocalQueryPage(1), 100.0));
+    let plan = definition.plan(&workload).unwrap();
+    assert_eq!(
+        plan,
+        [entry("table", "SENSOR#<sensor>", (1.0, 1), 100.0, 0.0)]
+    );
+}
+
+#[test]
+fn shards_needed_counts_writes_only() {
+    // 10,000 gets per second of one customer: 5,000 read units per second
+    // on one partition key value, hot; write sharding does not spread
+    // reads, so it needs no shards (but caching or another key).
+    let workload = Workload::new().load(Load::of::<Customer>(Access::Get, 10_000.0));
+    let plan = definition().plan(&workload).unwrap();
+    assert_eq!(
+        plan,
+        [entry("table", "CUST#<customer_id>", (1.0, 1), 5_000.0, 0.0)]
+    );
+    assert!(plan[0].hot());
+    assert_eq!(plan[0].shards_needed(), 1);
+}

@@ -6,26 +6,44 @@
 //!   a `GetItem` rounds its item up to 4 KB, a `Query` page rounds the sum of
 //!   the items it reads ("Read consistency" and "Read request units", Amazon
 //!   DynamoDB Developer Guide, "DynamoDB throughput capacity");
-//! - a write unit is one write of up to 1 KB (a transactional write costs
-//!   twice); a put or delete rounds its item up to 1 KB;
-//! - every GSI that holds the item is written too, with the size of its
-//!   entry (the table and index keys and the projected attributes) rounded
-//!   up to 1 KB; an update that changes an index key attribute costs that
-//!   index two writes, a delete of the old entry and a put of the new one
-//!   ("Provisioned throughput considerations for Global Secondary
-//!   Indexes", Amazon DynamoDB Developer Guide);
-//! - every LSI that holds the item is written the same way, in the table's
-//!   own capacity ("Provisioned throughput considerations for Local
-//!   Secondary Indexes": a put writes one entry, an update that changes the
-//!   LSI sort key two, a write whose item has no LSI key none).
+//! - a write unit is one write of up to 1 KB; a put, update or delete is
+//!   charged on the larger of the item before and after it, rounded up to
+//!   1 KB;
+//! - every GSI and LSI is charged on the change to what it stores, with the
+//!   size of its entry (the table and index keys and the projected
+//!   attributes) rounded up to 1 KB ("Provisioned throughput considerations
+//!   for Global Secondary Indexes" and "… for Local Secondary Indexes",
+//!   Amazon DynamoDB Developer Guide): an item that enters the index writes
+//!   its entry once, one that leaves it (a delete, or a write that removes
+//!   an index key attribute) once, a write that changes an index key value
+//!   twice (a delete of the old entry and a put of the new one, each
+//!   rounded on its own), a write that changes projected attributes only
+//!   once (the larger entry), and a write that leaves the entry as it was
+//!   (an identical overwrite, a change to attributes the index does not
+//!   project, an item in the index neither before nor after) nothing. An
+//!   LSI's units are consumed from the table's capacity, on the item's own
+//!   partition;
+//! - a transactional write (`TransactWriteItems`) costs twice on the table,
+//!   and its index writes cost what they cost outside a transaction
+//!   ("Capacity management for transactions");
+//! - a query of an LSI that reads attributes the LSI does not project
+//!   (`Select = ALL_ATTRIBUTES`, as entity and collection queries of an
+//!   `INCLUDE` or `KEYS_ONLY` LSI send) reads the index entries and also
+//!   fetches each whole item from the table, charged as a table read
+//!   ("Provisioned throughput considerations for Local Secondary Indexes",
+//!   read capacity units).
 //!
-//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/capacity-unit-calculations.html>
-//! and <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations>.
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/capacity-unit-calculations.html>,
+//! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations>,
+//! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations>
+//! and <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-capacity-handling>.
 
 use std::fmt::Write as _;
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use super::{IndexProjection, Resolved, TableDefinition, TableIndex};
-use crate::{Error, Item, item_size};
+use crate::{EntitySchema, Error, Item, item_size};
 
 /// Bytes per read unit.
 const READ_UNIT_BYTES: usize = 4096;
@@ -54,13 +72,16 @@ pub struct ReadUnits {
     pub strong: f64,
 }
 
-/// The write units of one write: on the table, and on each GSI it touches.
+/// The write units of one write: on the table, and on each GSI and LSI it
+/// writes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WriteUnits {
     /// The units charged to the table.
     pub table: f64,
-    /// The units charged to each GSI and LSI the write touches, by index
-    /// name (an LSI's are consumed from the table's capacity).
+    /// The units charged to each GSI and LSI the write changes, by index
+    /// name, in the table's index order (GSIs, then LSIs); an index whose
+    /// entry the write leaves as it was is not listed. An LSI's units are
+    /// consumed from the table's capacity.
     pub indexes: Vec<(&'static str, f64)>,
 }
 
@@ -68,6 +89,14 @@ impl WriteUnits {
     /// Every unit of the write: the table's and its indexes'.
     pub fn total(&self) -> f64 {
         self.table + self.indexes.iter().map(|(_, units)| units).sum::<f64>()
+    }
+
+    /// Every unit of the same write as one action of a
+    /// `TransactWriteItems`: twice the table's units, plus the indexes'
+    /// (DynamoDB doubles the table write of a transaction, not its index
+    /// writes). The units of a transaction are the sum over its actions.
+    pub fn in_transaction(&self) -> f64 {
+        2.0 * self.table + self.indexes.iter().map(|(_, units)| units).sum::<f64>()
     }
 }
 
@@ -87,73 +116,209 @@ pub struct EntityCapacity {
     pub query_page: ReadUnits,
     /// A `Query` page of [`PAGE_ITEMS`] such items on each GSI and LSI that
     /// holds the item, eventually consistent (GSIs have no strong reads; a
-    /// strongly consistent LSI page costs twice).
+    /// strongly consistent LSI page costs twice): the read of the index
+    /// entries. See [`index_query_fetches`](Self::index_query_fetches) for
+    /// what an LSI page adds.
     pub index_query_pages: Vec<(&'static str, f64)>,
-    /// A put of a new item, or one that replaces an item of the same size
-    /// and index keys.
+    /// For each LSI that holds the item but does not project all of its
+    /// attributes, the table read units a page of
+    /// [`index_query_pages`](Self::index_query_pages) adds, eventually
+    /// consistent: an entity or collection query asks for whole items
+    /// (`Select = ALL_ATTRIBUTES`), and DynamoDB fetches each from the table
+    /// and charges the read of the whole item. An LSI page costs its entry
+    /// in `index_query_pages` plus this.
+    pub index_query_fetches: Vec<(&'static str, f64)>,
+    /// A put of a new item.
     pub put: WriteUnits,
-    /// An update that changes attributes but no index key (projected
-    /// attributes: a `KEYS_ONLY` index is not written).
+    /// An update that changes attributes that are no index key and that no
+    /// `INCLUDE` index projects: an `ALL` index rewrites its entry, an
+    /// `INCLUDE` or `KEYS_ONLY` index is not written. When the entity has a
+    /// `#[stamp(updated_at)]` field, every update stamps it too: an index
+    /// whose key holds it moves (two writes), one that projects it is
+    /// rewritten (one).
     pub update: WriteUnits,
     /// An update that changes the key of each index: two writes there.
     pub update_index_keys: WriteUnits,
-    /// A delete of the item.
+    /// A delete of the item: the table, and each index the item is in.
     pub delete: WriteUnits,
 }
 
 impl EntityCapacity {
-    /// The units of a put in a `TransactWriteItems`: twice a put's.
+    /// The units of a put as one action of a `TransactWriteItems`: twice
+    /// the table's units plus the indexes' ([`WriteUnits::in_transaction`]).
     pub fn transactional_put(&self) -> f64 {
-        2.0 * self.put.total()
+        self.put.in_transaction()
     }
 }
 
 /// The items of the query page [`EntityCapacity::query_page`] prices.
 pub const PAGE_ITEMS: usize = 25;
 
-/// Whether `item` is in `index` (it has the index's key attributes), and
-/// the size of its entry there.
-fn index_entry(resolved: &Resolved, index: &TableIndex, item: &Item) -> Option<usize> {
-    let has = |name: &str| item.contains_key(name);
-    // A multi-attribute index holds the items that have all its attributes.
-    let index_keys: Vec<&str> = match index.multi_attribute {
+/// A GSI or LSI, as capacity sees it: an LSI is an index whose partition
+/// key is the table's.
+#[derive(Debug, Clone)]
+struct PricedIndex {
+    index: TableIndex,
+    local: bool,
+}
+
+/// The table's GSIs, then its LSIs.
+fn priced_indexes(resolved: &Resolved) -> Vec<PricedIndex> {
+    resolved
+        .indexes
+        .iter()
+        .cloned()
+        .map(|index| PricedIndex {
+            index,
+            local: false,
+        })
+        .chain(resolved.local_indexes.iter().map(|local| PricedIndex {
+            index: TableIndex {
+                name: local.name,
+                partition_key: resolved.partition_key,
+                sort_key: Some(local.sort_key),
+                projection: local.projection.clone(),
+                multi_attribute: None,
+            },
+            local: true,
+        }))
+        .collect()
+}
+
+/// The key attributes of `index` (a multi-attribute index's every
+/// attribute).
+fn index_key_attributes(index: &TableIndex) -> Vec<&'static str> {
+    match index.multi_attribute {
         Some(multi) => multi.key_fields().map(|field| field.attribute).collect(),
         None => std::iter::once(index.partition_key)
             .chain(index.sort_key)
             .collect(),
-    };
-    if !index_keys.iter().all(|name| has(name)) {
-        return None;
     }
-    let keys: Vec<Option<&str>> = [Some(resolved.partition_key), Some(resolved.sort_key)]
-        .into_iter()
-        .chain(index_keys.into_iter().map(Some))
-        .collect();
-    let entry: Item = match &index.projection {
-        IndexProjection::All => return Some(item_size(item)),
+}
+
+/// One index's entry of an item: its index key values and what it stores.
+struct Entry {
+    key: Vec<AttributeValue>,
+    stored: Item,
+}
+
+impl Entry {
+    fn bytes(&self) -> usize {
+        item_size(&self.stored)
+    }
+}
+
+/// The entry of `item` in `index`, or `None` when the item is not in it
+/// (it lacks an index key attribute).
+fn index_entry(resolved: &Resolved, index: &TableIndex, item: &Item) -> Option<Entry> {
+    let index_keys = index_key_attributes(index);
+    let key = index_keys
+        .iter()
+        .map(|name| item.get(*name).cloned())
+        .collect::<Option<Vec<_>>>()?;
+    let is_key = |name: &str| {
+        name == resolved.partition_key || name == resolved.sort_key || index_keys.contains(&name)
+    };
+    let stored: Item = match &index.projection {
+        IndexProjection::All => item.clone(),
         IndexProjection::KeysOnly => item
             .iter()
-            .filter(|(name, _)| keys.contains(&Some(name.as_str())))
+            .filter(|(name, _)| is_key(name))
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect(),
         IndexProjection::Include(included) => item
             .iter()
-            .filter(|(name, _)| {
-                keys.contains(&Some(name.as_str())) || included.iter().any(|kept| kept == *name)
-            })
+            .filter(|(name, _)| is_key(name) || included.iter().any(|kept| kept == *name))
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect(),
     };
-    Some(item_size(&entry))
+    Some(Entry { key, stored })
+}
+
+/// How one write changes one index's entry of an item, with the entry
+/// sizes in bytes: the one place of DynamoDB's index write rules.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum EntryChange {
+    /// In the index neither before nor after, or in it as it was.
+    Unchanged,
+    /// Enters the index: one write of the new entry.
+    Added(usize),
+    /// Leaves the index: one write of the old entry.
+    Removed(usize),
+    /// Its index key changes: a delete of the old entry and a put of the
+    /// new one, each rounded up on its own.
+    Moved(usize, usize),
+    /// Same key, other projected values: one write of the larger entry.
+    Rewritten(usize, usize),
+}
+
+impl EntryChange {
+    /// What `old` becoming `new` is.
+    fn between(old: Option<&Entry>, new: Option<&Entry>) -> Self {
+        match (old, new) {
+            (None, None) => EntryChange::Unchanged,
+            (None, Some(new)) => EntryChange::Added(new.bytes()),
+            (Some(old), None) => EntryChange::Removed(old.bytes()),
+            (Some(old), Some(new)) if !same_values(&old.key, &new.key) => {
+                EntryChange::Moved(old.bytes(), new.bytes())
+            }
+            (Some(old), Some(new)) if same_item(&old.stored, &new.stored) => EntryChange::Unchanged,
+            (Some(old), Some(new)) => EntryChange::Rewritten(old.bytes(), new.bytes()),
+        }
+    }
+
+    /// The write units of the change, `None` when the index is not written.
+    fn units(self) -> Option<f64> {
+        match self {
+            EntryChange::Unchanged => None,
+            EntryChange::Added(bytes) | EntryChange::Removed(bytes) => Some(write_units(bytes)),
+            EntryChange::Moved(old, new) => Some(write_units(old) + write_units(new)),
+            EntryChange::Rewritten(old, new) => Some(write_units(old).max(write_units(new))),
+        }
+    }
+}
+
+/// Whether two items hold the same values (sets compare as sets).
+fn same_item(a: &Item, b: &Item) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .all(|(name, value)| b.get(name).is_some_and(|other| same_value(value, other)))
+}
+
+fn same_values(a: &[AttributeValue], b: &[AttributeValue]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_value(a, b))
+}
+
+fn same_value(a: &AttributeValue, b: &AttributeValue) -> bool {
+    fn same_set<T: Ord>(a: &[T], b: &[T]) -> bool {
+        let mut a: Vec<&T> = a.iter().collect();
+        let mut b: Vec<&T> = b.iter().collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b
+    }
+    match (a, b) {
+        (AttributeValue::Ss(a), AttributeValue::Ss(b))
+        | (AttributeValue::Ns(a), AttributeValue::Ns(b)) => same_set(a, b),
+        (AttributeValue::Bs(a), AttributeValue::Bs(b)) => {
+            let a: Vec<&[u8]> = a.iter().map(|blob| blob.as_ref()).collect();
+            let b: Vec<&[u8]> = b.iter().map(|blob| blob.as_ref()).collect();
+            same_set(&a, &b)
+        }
+        (AttributeValue::L(a), AttributeValue::L(b)) => same_values(a, b),
+        (AttributeValue::M(a), AttributeValue::M(b)) => same_item(a, b),
+        _ => a == b,
+    }
 }
 
 impl TableDefinition {
     /// What each access pattern of each entity with an example item costs
     /// in capacity units, by DynamoDB's rules (see the module): gets and
-    /// query pages (eventually and strongly consistent), puts, updates and
-    /// deletes with every GSI they touch. Entities without an example are
-    /// left out. These are the units of on-demand billing too (read and
-    /// write request units).
+    /// query pages (eventually and strongly consistent, with the table
+    /// fetch of an LSI that does not project every attribute), puts,
+    /// updates and deletes with every GSI and LSI they write. Entities
+    /// without an example are left out. These are the units of on-demand
+    /// billing too (read and write request units).
     ///
     /// # Errors
     ///
@@ -168,9 +333,44 @@ impl TableDefinition {
                     .examples
                     .iter()
                     .find(|example| example.entity == entity.type_name)?;
-                Some(entity_capacity(&resolved, entity.type_name, &example.item))
+                Some(entity_capacity(&resolved, entity, &example.item))
             })
             .collect())
+    }
+
+    /// The write units of one write that leaves `new` where `old` was
+    /// (`None`: no item), by DynamoDB's rules (see the module): the table is
+    /// charged on the larger of the two items (at least one unit: a delete
+    /// of a missing item costs one), each GSI and LSI on the change to its
+    /// entry, and an index whose entry the write leaves as it was is not
+    /// listed. A put of a new item is `write_cost(None, Some(&item))`, a
+    /// delete `write_cost(Some(&item), None)`, an update or a replacing put
+    /// `write_cost(Some(&before), Some(&after))`, with the items as stored
+    /// (`to_item`). In a transaction, see [`WriteUnits::in_transaction`].
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`check`](Self::check).
+    pub fn write_cost(&self, old: Option<&Item>, new: Option<&Item>) -> Result<WriteUnits, Error> {
+        let resolved = self.resolve()?;
+        let table = match (old, new) {
+            (None, None) => write_units(0),
+            (old, new) => {
+                let bytes = |item: Option<&Item>| item.map(|item| write_units(item_size(item)));
+                bytes(old).unwrap_or(0.0).max(bytes(new).unwrap_or(0.0))
+            }
+        };
+        let indexes = priced_indexes(&resolved)
+            .iter()
+            .filter_map(|priced| {
+                let entry = |item: Option<&Item>| {
+                    item.and_then(|item| index_entry(&resolved, &priced.index, item))
+                };
+                let change = EntryChange::between(entry(old).as_ref(), entry(new).as_ref());
+                Some((priced.index.name, change.units()?))
+            })
+            .collect();
+        Ok(WriteUnits { table, indexes })
     }
 
     /// The catalogue's section of capacity units per access pattern.
@@ -183,14 +383,19 @@ impl TableDefinition {
         let _ = writeln!(
             out,
             "Per request, from each entity's example item, by DynamoDB's rules: a read unit reads 4 KB \
-             (half for an eventually consistent read), a write unit writes 1 KB, each GSI that holds \
-             the item is written too, and a transaction costs twice. A query page is {PAGE_ITEMS} items; \
-             on a sharded GSI it is one request of up to {PAGE_ITEMS} items per shard (`×N`), whose \
-             units add up.\n"
+             (half for an eventually consistent read), a write unit writes 1 KB. Each GSI and LSI is \
+             charged on the change to what it stores, with the size of its entry: a put writes the \
+             entry once, a delete removes it once, a change of its key writes it twice, an update \
+             rewrites an `ALL` entry once and leaves an `INCLUDE` or `KEYS_ONLY` one alone (an \
+             `updated_at` the entity stamps counts as changed). A transaction doubles the table's \
+             units, not the indexes'. A query page is {PAGE_ITEMS} items; on a sharded GSI it is one \
+             request of up to {PAGE_ITEMS} items per shard (`×N`), whose units add up; on an LSI that \
+             does not project every attribute, `+ table N` is the fetch of the whole items from the \
+             table.\n"
         );
         let _ = writeln!(
             out,
-            "| entity | item | get (eventual / strong) | query page (eventual / strong) | query page on GSIs | put | update | update of index keys | delete | put in a transaction |"
+            "| entity | item | get (eventual / strong) | query page (eventual / strong) | query page on indexes | put | update | update of index keys | delete | put in a transaction |"
         );
         let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
         for entity in &capacity {
@@ -204,14 +409,22 @@ impl TableDefinition {
                         .and_then(|schema| schema.indexes.iter().find(|gsi| gsi.name == index))
                         .and_then(|gsi| gsi.shards)
                 };
+                let fetch = |index: &str| {
+                    entity
+                        .index_query_fetches
+                        .iter()
+                        .find(|(name, _)| *name == index)
+                        .map(|(_, units)| *units)
+                };
                 entity
                     .index_query_pages
                     .iter()
-                    .map(|(index, units)| match shards(index) {
-                        Some(count) => {
+                    .map(|(index, units)| match (shards(index), fetch(index)) {
+                        (Some(count), _) => {
                             format!("{index} {units} ×{count} = {}", units * f64::from(count))
                         }
-                        None => format!("{index} {units}"),
+                        (None, Some(fetched)) => format!("{index} {units} + table {fetched}"),
+                        (None, None) => format!("{index} {units}"),
                     })
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -255,41 +468,75 @@ fn writes(units: &WriteUnits) -> String {
     )
 }
 
+/// The names of the indexes whose key holds `entity`'s
+/// `#[stamp(updated_at)]` attribute, which every update stamps.
+fn indexes_keyed_by_updated_at(entity: &EntitySchema) -> Vec<&'static str> {
+    let Some(attribute) = entity.updated_at_attribute else {
+        return Vec::new();
+    };
+    let field = entity
+        .field_attributes
+        .iter()
+        .find(|field| field.attribute == attribute)
+        .map(|field| field.field);
+    let in_template = |template: &crate::KeyTemplate| {
+        field.is_some_and(|field| template.fields().any(|name| name == field))
+    };
+    let templates = entity.indexes.iter().filter_map(|index| {
+        let sort = index.sort_key.as_ref().map(|key| &key.template);
+        (in_template(&index.partition_key.template) || sort.is_some_and(in_template))
+            .then_some(index.name)
+    });
+    let locals = entity
+        .local_indexes
+        .iter()
+        .filter(|index| in_template(&index.sort_key.template))
+        .map(|index| index.name);
+    let multi = entity
+        .multi_attribute_indexes
+        .iter()
+        .filter(|index| index.key_fields().any(|key| key.attribute == attribute))
+        .map(|index| index.name);
+    templates.chain(locals).chain(multi).collect()
+}
+
 /// The costs of one entity's access patterns for its example `item`.
-fn entity_capacity(resolved: &Resolved, entity: &'static str, item: &Item) -> EntityCapacity {
+fn entity_capacity(resolved: &Resolved, entity: &EntitySchema, item: &Item) -> EntityCapacity {
     let bytes = item_size(item);
-    // An LSI entry is written like a GSI entry (its key is the table's
-    // partition key and the index sort key), so it is priced the same way.
-    let indexes: Vec<TableIndex> = resolved
-        .indexes
+    let indexes = priced_indexes(resolved);
+    let entries: Vec<(&PricedIndex, Entry)> = indexes
         .iter()
-        .cloned()
-        .chain(resolved.local_indexes.iter().map(|local| TableIndex {
-            name: local.name,
-            partition_key: resolved.partition_key,
-            sort_key: Some(local.sort_key),
-            projection: local.projection.clone(),
-            multi_attribute: None,
-        }))
+        .filter_map(|priced| Some((priced, index_entry(resolved, &priced.index, item)?)))
         .collect();
-    let entries: Vec<(&TableIndex, usize)> = indexes
-        .iter()
-        .filter_map(|index| Some((index, index_entry(resolved, index, item)?)))
-        .collect();
-    // `keys_only`: a change of attributes that are not keys writes no
-    // entry of a `KEYS_ONLY` index.
-    let per_index = |factor: f64, skip_keys_only: bool| -> Vec<(&'static str, f64)> {
-        entries
-            .iter()
-            .filter(|(index, _)| {
-                !(skip_keys_only && matches!(index.projection, IndexProjection::KeysOnly))
-            })
-            .map(|(index, entry)| (index.name, factor * write_units(*entry)))
-            .collect()
+    let stamped = entity.updated_at_attribute;
+    let keyed_by_stamp = indexes_keyed_by_updated_at(entity);
+    // Each pattern as the change it makes to each entry the item has.
+    let per_index =
+        |change: &dyn Fn(&PricedIndex, usize) -> EntryChange| -> Vec<(&'static str, f64)> {
+            entries
+                .iter()
+                .filter_map(|(priced, entry)| {
+                    Some((priced.index.name, change(priced, entry.bytes()).units()?))
+                })
+                .collect()
+        };
+    let update = |priced: &PricedIndex, entry: usize| {
+        let projects_stamp = stamped.is_some_and(|attribute| match &priced.index.projection {
+            IndexProjection::All => true,
+            IndexProjection::KeysOnly => false,
+            IndexProjection::Include(kept) => kept.iter().any(|kept| kept == attribute),
+        });
+        if keyed_by_stamp.contains(&priced.index.name) {
+            EntryChange::Moved(entry, entry)
+        } else if matches!(priced.index.projection, IndexProjection::All) || projects_stamp {
+            EntryChange::Rewritten(entry, entry)
+        } else {
+            EntryChange::Unchanged
+        }
     };
     let table = write_units(bytes);
     EntityCapacity {
-        entity,
+        entity: entity.type_name,
         item_bytes: bytes,
         get: ReadUnits {
             eventual: read_units(bytes, false),
@@ -301,23 +548,35 @@ fn entity_capacity(resolved: &Resolved, entity: &'static str, item: &Item) -> En
         },
         index_query_pages: entries
             .iter()
-            .map(|(index, entry)| (index.name, read_units(PAGE_ITEMS * entry, false)))
+            .map(|(priced, entry)| {
+                (
+                    priced.index.name,
+                    read_units(PAGE_ITEMS * entry.bytes(), false),
+                )
+            })
+            .collect(),
+        // An LSI entry without every attribute of the item: the page
+        // fetches the whole items from the table.
+        index_query_fetches: entries
+            .iter()
+            .filter(|(priced, entry)| priced.local && entry.stored.len() < item.len())
+            .map(|(priced, _)| (priced.index.name, read_units(PAGE_ITEMS * bytes, false)))
             .collect(),
         put: WriteUnits {
             table,
-            indexes: per_index(1.0, false),
+            indexes: per_index(&|_, entry| EntryChange::Added(entry)),
         },
         update: WriteUnits {
             table,
-            indexes: per_index(1.0, true),
+            indexes: per_index(&update),
         },
         update_index_keys: WriteUnits {
             table,
-            indexes: per_index(2.0, false),
+            indexes: per_index(&|_, entry| EntryChange::Moved(entry, entry)),
         },
         delete: WriteUnits {
             table,
-            indexes: per_index(1.0, false),
+            indexes: per_index(&|_, entry| EntryChange::Removed(entry)),
         },
     }
 }

@@ -4,7 +4,12 @@
 //! partition: 3,000 read units and 1,000 write units per second ("Best
 //! practices for designing and using partition keys effectively", Amazon
 //! DynamoDB Developer Guide). A template over the limit is a hot partition;
-//! write sharding spreads it over `shards` partition key values.
+//! write sharding spreads it over `shards` partition key values. An LSI
+//! lives in its table's partitions: its writes and reads count on the
+//! table's partition key template ("Provisioned throughput considerations
+//! for Local Secondary Indexes": an LSI consumes the table's capacity, and
+//! an item collection, its table items and LSI entries, is one partition
+//! key value).
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html>.
 
@@ -27,6 +32,13 @@ pub enum Access {
     /// A `Query` page ([`PAGE_ITEMS`](super::PAGE_ITEMS) items) on the
     /// table (0) or GSI `n`, eventually consistent.
     QueryPage(u8),
+    /// A `Query` page ([`PAGE_ITEMS`](super::PAGE_ITEMS) items) of whole
+    /// entities on LSI `n`, eventually consistent: the index read plus,
+    /// when the LSI does not project every attribute, the fetch of the
+    /// items from the table
+    /// ([`EntityCapacity::index_query_fetches`](super::EntityCapacity::index_query_fetches)),
+    /// both on the table's partition.
+    LocalQueryPage(u8),
     /// A put of a new item.
     Put,
     /// An update that changes no index key.
@@ -111,7 +123,8 @@ pub struct PartitionLoad {
 }
 
 impl PartitionLoad {
-    /// Whether one value receives more than a partition serves.
+    /// Whether one value receives more than a partition serves, in reads
+    /// or in writes.
     pub fn hot(&self) -> bool {
         self.read_units > PARTITION_READ_UNITS || self.write_units > PARTITION_WRITE_UNITS
     }
@@ -119,12 +132,13 @@ impl PartitionLoad {
     /// The shards (write sharding: partition key values per value) that
     /// keep each under the write limit, counting the writes of all
     /// [`shards`](Self::shards) together: 1 when one partition serves
-    /// them. (Sharding spreads writes; a read hot on its own needs caching
-    /// or another key, which [`hot`](Self::hot) still shows.)
+    /// them. Only writes count: sharding spreads writes, and a sharded page
+    /// reads every shard, so it does not spread reads; a read hot on its
+    /// own needs caching or another key, which [`hot`](Self::hot) still
+    /// shows.
     pub fn shards_needed(&self) -> u32 {
-        let reads = (self.read_units / PARTITION_READ_UNITS).ceil();
         let writes = (self.write_units * f64::from(self.shards) / PARTITION_WRITE_UNITS).ceil();
-        reads.max(writes).max(1.0) as u32
+        writes.max(1.0) as u32
     }
 }
 
@@ -132,8 +146,11 @@ impl TableDefinition {
     /// The expected peak units per partition key value of every partition
     /// key template that `workload` reaches, on the table and each GSI, from
     /// [`capacity`](Self::capacity): a write counts on the table and on each
-    /// GSI that holds the item (example item), a read where it reads. In
-    /// the order of the table, then the GSIs by name, then the template.
+    /// GSI that holds the item (example item), and its LSI entries count on
+    /// the table's template (an LSI is in the table's partitions); a read
+    /// counts where it reads (an LSI page, with its table fetch, on the
+    /// table's template). In the order of the table, then the GSIs by name,
+    /// then the template.
     /// A load on an entity without an example item counts nothing.
     ///
     /// # Errors
@@ -256,10 +273,14 @@ fn charges(
                     .map(|index| (index.name, index.partition_source, 1))
             })
     };
+    let local = |name: &str| entity.local_indexes.iter().any(|index| index.name == name);
     let writes = |units: &super::WriteUnits| {
         let mut out = vec![(table.0, table.1, 0.0, units.table, 1)];
         for (name, units) in &units.indexes {
-            if let Some((index, template, shards)) = index_template(name) {
+            if local(name) {
+                // An LSI entry is written in the item's own partition.
+                out.push((table.0, table.1, 0.0, *units, 1));
+            } else if let Some((index, template, shards)) = index_template(name) {
                 out.push((index, template, 0.0, *units, shards));
             }
         }
@@ -280,6 +301,24 @@ fn charges(
                     .1;
                 let (name, template, shards) = index_template(name)?;
                 Some(vec![(name, template, units, 0.0, shards)])
+            })
+            .unwrap_or_default(),
+        Access::LocalQueryPage(number) => entity
+            .local_indexes
+            .iter()
+            .find(|index| index.number == number)
+            .and_then(|index| {
+                let page = cost
+                    .index_query_pages
+                    .iter()
+                    .find(|(known, _)| *known == index.name)?
+                    .1;
+                let fetch = cost
+                    .index_query_fetches
+                    .iter()
+                    .find(|(known, _)| *known == index.name)
+                    .map_or(0.0, |(_, units)| *units);
+                Some(vec![(table.0, table.1, page + fetch, 0.0, 1)])
             })
             .unwrap_or_default(),
         Access::Put => writes(&cost.put),
