@@ -119,7 +119,10 @@ pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use ops::cursor::Cursor;
-pub use ops::query::{MAX_CURSOR_LEN, Page, Query, SortKeyPrefix, SortKeyText, prefix_upper_bound};
+pub use ops::query::{
+    MAX_CURSOR_LEN, MultiAttributeQuery, Page, Query, SortKeyPrefix, SortKeyText,
+    prefix_upper_bound,
+};
 pub use ops::scan::Scan;
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,

@@ -37,7 +37,9 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::Error as _;
 
+pub mod binary;
 mod impls;
+pub mod json;
 pub mod select;
 
 /// A type whose stored form `#[derive(Item)]` writes and reads directly.
