@@ -523,9 +523,9 @@ async fn requests_run_in_parallel_up_to_the_limit() {
 }
 
 /// Issue 22, point 16: the documented errors of `BatchWrite::send` and
-/// `BatchGet::send` that no other test produced: an item that cannot be
-/// stored (`InvalidNumber`, before anything is sent) and a stored item
-/// that does not decode (the errors of `from_item`).
+/// `BatchGet::send` that no other test produced: items that cannot be
+/// stored (`InvalidNumber`, `Serialize`, before anything is sent) and a
+/// stored item that does not decode (the errors of `from_item`).
 #[tokio::test]
 async fn an_invalid_number_and_an_undecodable_item_in_a_batch() {
     #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -551,6 +551,43 @@ async fn an_invalid_number_and_an_undecodable_item_in_a_batch() {
         matches!(&result, Err(Error::InvalidNumber { .. })),
         "{result:?}"
     );
+    assert_eq!(counter.operations(), Vec::<String>::new());
+
+    /// A value whose `Serialize` fails.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Broken;
+    impl Serialize for Broken {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("this value has no stored form"))
+        }
+    }
+    impl<'de> Deserialize<'de> for Broken {
+        fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+            Ok(Broken)
+        }
+    }
+    #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[pk = "BROKEN#<id>"]
+    #[sk = "BROKEN"]
+    struct Holder {
+        id: String,
+        value: Broken,
+    }
+    let result = BatchWrite::new()
+        .put(&order(1))
+        .put(&Holder {
+            id: "h".into(),
+            value: Broken,
+        })
+        .send(&table)
+        .await;
+    match &result {
+        Err(error @ Error::Serialize { entity: "Holder", .. }) => assert!(
+            error.to_string().ends_with("this value has no stored form"),
+            "{error}"
+        ),
+        other => panic!("expected Serialize, got {other:?}"),
+    }
     assert_eq!(counter.operations(), Vec::<String>::new());
 
     table.put(&order(1)).await.unwrap();

@@ -450,7 +450,7 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
     (
         quote! {
             #[automatically_derived]
-            #[allow(dead_code, unreachable_code)]
+            #[allow(dead_code, unreachable_code, unused_variables)]
             impl #ident {
                 #(#functions)*
                 #(#constants)*

@@ -32,7 +32,7 @@ fn main() {
         order_id: "o",
     });
     let _ = key;
-    let _ = Order::query("c").sort_key_eq(&"o").limit(10);
+    let _ = Order::query("c").sort_key_eq("o").limit(10);
     let _ = Order::gsi1_key("PAID", &Utc::now());
     let _ = Order::query_gsi1("PAID").sort_key_gt(&Utc::now()).newest_first();
     let _ = Order::query_gsi2("north");
