@@ -582,7 +582,11 @@ async fn an_invalid_number_and_an_undecodable_item_in_a_batch() {
         .send(&table)
         .await;
     match &result {
-        Err(error @ Error::Serialize { entity: "Holder", .. }) => assert!(
+        Err(
+            error @ Error::Serialize {
+                entity: "Holder", ..
+            },
+        ) => assert!(
             error.to_string().ends_with("this value has no stored form"),
             "{error}"
         ),

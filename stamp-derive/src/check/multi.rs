@@ -163,7 +163,7 @@ fn refused_type(ty: &Type) -> Option<&'static str> {
             "its values can have 39 digits, beyond DynamoDB's 38-digit Numbers (use a 64-bit integer, or a String)"
         }
         "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "HashMap" | "BTreeMap" => {
-            "serde stores a collection as a list, set or map (a `Vec<u8>` is a list of numbers, not B), and a key attribute is S, N or B"
+            "a collection is stored as a list, set or map (a byte string as B, which a multi-attribute key does not take yet), and a key attribute is S, N or B"
         }
         "Option" => "a nested `Option` cannot be told apart from a missing value",
         _ => return None,

@@ -121,8 +121,12 @@ struct Stubs<'a> {
 }
 
 impl<'a> Stubs<'a> {
-    /// The fields named by `names`, when each names one.
+    /// The fields named by `names`, when each names one and none is named
+    /// twice (both errors of their own).
     fn fields(&self, names: &[String]) -> Option<Vec<&'a Field<'a>>> {
+        if distinct(&[names]).len() != names.len() {
+            return None;
+        }
         names
             .iter()
             .map(|name| self.container.field(name))
