@@ -171,7 +171,7 @@ fn a_plain_struct_reads_binary_and_lists_field_by_field() {
     #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
     #[pk = "KEY#<id>"]
     #[sk = "KEY"]
-    struct Key {
+    struct Secret {
         id: String,
         secret: [u8; 4],
         salt: Option<bytes_alias::Bytes>,
@@ -180,7 +180,7 @@ fn a_plain_struct_reads_binary_and_lists_field_by_field() {
     mod bytes_alias {
         pub type Bytes = Vec<u8>;
     }
-    let key = Key {
+    let key = Secret {
         id: "k".into(),
         secret: [1, 2, 3, 4],
         salt: Some(vec![9]),
@@ -188,12 +188,12 @@ fn a_plain_struct_reads_binary_and_lists_field_by_field() {
     let mut item = key.to_item().unwrap();
     assert_eq!(item["secret"], blob(&[1, 2, 3, 4]));
     assert_eq!(item["salt"], blob(&[9]));
-    assert_eq!(Key::from_item(item.clone()).unwrap(), key);
+    assert_eq!(Secret::from_item(item.clone()).unwrap(), key);
     item.insert("secret".into(), numbers(&[1, 2, 3, 4]));
     item.insert("salt".into(), numbers(&[9]));
-    assert_eq!(Key::from_item(item.clone()).unwrap(), key);
+    assert_eq!(Secret::from_item(item.clone()).unwrap(), key);
     item.insert("secret".into(), blob(&[1, 2, 3]));
-    let error = Key::from_item(item).unwrap_err();
+    let error = Secret::from_item(item).unwrap_err();
     assert!(
         error
             .to_string()

@@ -444,7 +444,7 @@ pub enum Error {
     /// A field of the same type under a multi-attribute key attribute is
     /// fine: its items are in the index, and queries filter by type.
     #[error(
-        "`{field_entity}` stores field `{field}` as `{attribute}` ({field_type}), which is a key attribute of index `{index}` written by `{index_entity}` ({key_type}): {consequence}; rename the field (`#[serde(rename = \"…\")]`) or the index attribute"
+        "`{field_entity}` stores field `{field}` as `{attribute}` ({field_type}), which is a key attribute of index `{index}` written by `{index_entity}` ({key_type}): DynamoDB would put its items in that index under a key Stamp does not build, or refuse every write of one whose value has another type (\"Type mismatch for Index Key\"); rename the field (`#[serde(rename = \"…\")]`) or the index attribute"
     )]
     IndexAttributeCollision {
         /// The entity whose field has the index attribute's name.
@@ -463,8 +463,6 @@ pub enum Error {
         /// The key attribute's type: `S`, `N` or `B`, and whether it is
         /// built from a template.
         key_type: &'static str,
-        /// What would happen to the field's items.
-        consequence: &'static str,
     },
 
     /// A projection was set for an index that no entity of the table writes.

@@ -122,7 +122,6 @@ impl TableDefinition {
     /// fields themselves, and fields of the same type, pass.
     fn check_index_attribute_fields(&self) -> Result<(), Error> {
         const BUILT: &str = "S, built from a template";
-        const ENTERS: &str = "its items would enter that index under the field's value, a key its template does not build";
         for writer in &self.entities {
             let templates = writer
                 .indexes
@@ -148,7 +147,6 @@ impl TableDefinition {
                         index,
                         attribute,
                         key_type: BUILT,
-                        consequence: ENTERS,
                     });
                 }
             }
@@ -173,7 +171,6 @@ impl TableDefinition {
                                     index: index.name,
                                     attribute: key.attribute,
                                     key_type,
-                                    consequence: "DynamoDB refuses every write of an item whose index key attribute has another type (\"Type mismatch for Index Key\")",
                                 });
                             }
                             _ => {}
