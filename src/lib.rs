@@ -58,8 +58,12 @@
 //!   argument. A field named `shard` cannot sit beside a sharded index.
 //! - `#[gsiN(pk(a, b), sk(c, d))]` names up to 4 + 4 fields stored natively
 //!   as the index key attributes (a multi-attribute GSI key): `query_gsiN(a,
-//!   b)` takes every partition field and `sort_eq`/`sort_lt`/…/`sort_between`
-//!   a leading run of the sort fields.
+//!   b)` takes every partition field and one of `sort_eq`/`sort_lt`/…/
+//!   `sort_between` a leading run of the sort fields (one: a second sort-key
+//!   condition does not compile). A `DateTime<Utc>` or `NaiveDate` key field
+//!   is stored in its fixed-width key form
+//!   (`2026-03-01T09:00:00.500000000Z`, RFC 3339 still), so the index sorts
+//!   by time.
 //! - `#[lsiN(sk = "…")]` (1 to 5) gives a local secondary index: a sort key
 //!   (`LSI{N}SK`) over the table's partition key, queried by `query_lsiN`
 //!   with the table's partition key inputs, consistent reads allowed.
@@ -79,6 +83,31 @@
 //!
 //! The key encodings and their escaping are documented in [`stamp_core`].
 //!
+//! # Stored forms
+//!
+//! Fields are stored as serde_dynamo stores them (`to_item` and `from_item`
+//! convert the common types directly, to the same forms, see
+//! [`AttributeCodec`]), with these defaults kept: `Option::None` is left out
+//! of the item (not `NULL`) and an absent attribute reads as `None`; every
+//! sequence, `Vec`, `HashSet` and `BTreeSet` included, is a list `L` (the
+//! set types `SS`/`NS`/`BS` through `#[serde(with =
+//! "stamp::serde_dynamo::string_set")]` and its siblings); maps with string
+//! keys and nested structs are `M`; unit enum variants are `S`; integers and
+//! floats are `N`; `DateTime<Utc>` is RFC 3339 (`S`). Stamp departs from
+//! serde_dynamo in three places, where its default would surprise:
+//!
+//! - Byte strings, `Vec<u8>`, `[u8; N]` and `bytes::Bytes` (and `Option`s
+//!   of them), are binary `B`, as `#[serde(with = "serde_bytes")]` stores
+//!   them, not lists of Numbers; the list form of older items reads back.
+//!   A field with a serde codec of its own (`with`, `serialize_with`, …) is
+//!   left to it.
+//! - `serde_json::Value` numbers are `N` even when serde_json's
+//!   `arbitrary_precision` feature is on somewhere in the dependency graph
+//!   (serde_dynamo would store each as a map, its issue #90), their text
+//!   kept exactly then.
+//! - A `DateTime<Utc>` that is a multi-attribute GSI key attribute is
+//!   stored with nine fractional digits always (above).
+//!
 //! # What the derive generates
 //!
 //! For the `Order` above, `#[derive(Item)]` generates, in effect:
@@ -91,6 +120,7 @@
 //!     pub fn gsi1_key(status: &OrderStatus, updated_at: &DateTime<Utc>) -> Result<IndexKey<Order>, Error>;
 //!     pub fn query(customer_id: &str) -> Query<Order, 0>;          // sort_key_eq/lt/between(…)
 //!     pub fn query_gsi1(status: &OrderStatus) -> Query<Order, 1>;
+//!     // a multi-attribute index's query_gsiN returns a MultiAttributeQuery
 //!     pub fn scan() -> Scan<Order>;
 //!     pub fn update(customer_id: &str, created_at: &DateTime<Utc>, order_id: &Uuid) -> Update<Order>;
 //!     pub fn parse_partition_key(key: &str) -> Result<(String,), Error>;

@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 pub use crate::item::value::select as codec;
 pub use crate::key::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
 pub use crate::model::collection::share_partition;
+pub use crate::model::multi_attribute::key_part_attribute;
 use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use serde;
@@ -171,9 +172,11 @@ pub fn load_time_to_live<T: Serialize>(
             attribute: name.to_owned(),
             value: seconds.clone(),
         })?;
-    let stored = serde_dynamo::to_attribute_value(&value).map_err(|source| Error::Serialize {
-        entity: schema.type_name,
-        source,
+    let stored = crate::item::value::json::to_attribute_value(&value).map_err(|source| {
+        Error::Serialize {
+            entity: schema.type_name,
+            source,
+        }
     })?;
     item.insert(name.to_owned(), stored);
     Ok(())
@@ -207,10 +210,11 @@ pub fn insert_serialized<T: Serialize>(
     attribute: &str,
     value: &T,
 ) -> Result<(), Error> {
-    let value = serde_dynamo::to_attribute_value(value).map_err(|source| Error::Serialize {
-        entity: schema.type_name,
-        source,
-    })?;
+    let value =
+        crate::item::value::json::to_attribute_value(value).map_err(|source| Error::Serialize {
+            entity: schema.type_name,
+            source,
+        })?;
     item.insert(attribute.to_owned(), value);
     Ok(())
 }

@@ -120,7 +120,8 @@ pub use model::ttl::TimeToLive;
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use ops::cursor::Cursor;
 pub use ops::query::{
-    DEFAULT_MAX_REQUESTS, MAX_CURSOR_LEN, Page, Query, SortKeyPrefix, SortKeyText,
+    DEFAULT_MAX_REQUESTS, MAX_CURSOR_LEN, MultiAttributeQuery, Page, Query, SortKeyPrefix,
+    SortKeyText,
     prefix_upper_bound,
 };
 pub use ops::scan::Scan;

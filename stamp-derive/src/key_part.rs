@@ -143,6 +143,10 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             #[automatically_derived]
             impl #krate::IndexKeyAttribute for #ident {
                 const TYPE: #krate::KeyAttributeType = #krate::KeyAttributeType::S;
+
+                fn to_key_attribute(&self) -> ::core::result::Result<#krate::__private::AttributeValue, #krate::__private::serde_dynamo::Error> {
+                    #krate::__private::key_part_attribute(self)
+                }
             }
         }
     });

@@ -521,3 +521,104 @@ async fn requests_run_in_parallel_up_to_the_limit() {
     assert_eq!(read.into_iter().flatten().count(), 500);
     assert_eq!(in_flight.max.load(Ordering::SeqCst), 1);
 }
+
+/// Issue 22, point 16: the documented errors of `BatchWrite::send` and
+/// `BatchGet::send` that no other test produced: items that cannot be
+/// stored (`InvalidNumber`, `Serialize`, before anything is sent) and a
+/// stored item that does not decode (the errors of `from_item`).
+#[tokio::test]
+async fn an_invalid_number_and_an_undecodable_item_in_a_batch() {
+    #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[pk = "READING#<id>"]
+    #[sk = "READING"]
+    struct Reading {
+        id: String,
+        value: f64,
+    }
+    let definition = definition().entity::<Reading>();
+    let (table, counter) = common::fresh_counted_table("batch-documented", &definition).await;
+    counter.reset();
+    let nan = Reading {
+        id: "r-1".into(),
+        value: f64::NAN,
+    };
+    let result = BatchWrite::new()
+        .put(&order(1))
+        .put(&nan)
+        .send(&table)
+        .await;
+    assert!(
+        matches!(&result, Err(Error::InvalidNumber { .. })),
+        "{result:?}"
+    );
+    assert_eq!(counter.operations(), Vec::<String>::new());
+
+    /// A value whose `Serialize` fails.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Broken;
+    impl Serialize for Broken {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("this value has no stored form"))
+        }
+    }
+    impl<'de> Deserialize<'de> for Broken {
+        fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+            Ok(Broken)
+        }
+    }
+    #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[pk = "BROKEN#<id>"]
+    #[sk = "BROKEN"]
+    struct Holder {
+        id: String,
+        value: Broken,
+    }
+    let result = BatchWrite::new()
+        .put(&order(1))
+        .put(&Holder {
+            id: "h".into(),
+            value: Broken,
+        })
+        .send(&table)
+        .await;
+    match &result {
+        Err(
+            error @ Error::Serialize {
+                entity: "Holder", ..
+            },
+        ) => assert!(
+            error.to_string().ends_with("this value has no stored form"),
+            "{error}"
+        ),
+        other => panic!("expected Serialize, got {other:?}"),
+    }
+    assert_eq!(counter.operations(), Vec::<String>::new());
+
+    table.put(&order(1)).await.unwrap();
+    common::client()
+        .put_item()
+        .table_name(table.name())
+        .item("PK", AttributeValue::S("CUST#c-2".into()))
+        .item("SK", AttributeValue::S("ORDER#0000000002".into()))
+        .item("Type", AttributeValue::S("Order".into()))
+        .item("customer_id", AttributeValue::S("c-2".into()))
+        .item("order_no", AttributeValue::N("2".into()))
+        .item("total_cents", AttributeValue::S("not a number".into()))
+        .item("note", AttributeValue::S("n".into()))
+        .send()
+        .await
+        .unwrap();
+    let result = BatchGet::new([order_key(1), order_key(2)])
+        .send(&table)
+        .await;
+    assert!(
+        matches!(
+            &result,
+            Err(Error::Deserialize {
+                entity: "Order",
+                ..
+            })
+        ),
+        "{result:?}"
+    );
+}

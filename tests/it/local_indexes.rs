@@ -413,11 +413,15 @@ fn the_definition_refuses_what_dynamodb_would() {
     assert!(
         matches!(
             error,
-            Error::LocalIndexAttributeCollision {
+            Error::IndexAttributeCollision {
                 field_entity: "Squatter",
+                field: "value",
+                field_type: "S",
                 index_entity: "Order",
                 index: "LSI1",
-                attribute: "LSI1SK"
+                attribute: "LSI1SK",
+                key_type: "S, built from a template",
+                ..
             }
         ),
         "{error}"

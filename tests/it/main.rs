@@ -11,6 +11,7 @@ mod change_feed;
 mod codec;
 mod codec_items;
 mod cursors;
+mod encodings;
 mod errors;
 mod executor;
 mod export;

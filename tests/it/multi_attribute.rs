@@ -1105,3 +1105,269 @@ async fn a_local_index_and_a_multi_attribute_index_in_one_table() {
     assert_eq!(points, [4, 30]);
     assert!(table.verify(&definition).await.unwrap().is_empty());
 }
+
+/// Issue 22, point 5: a field of another entity stored under a
+/// multi-attribute key attribute with another type. DynamoDB refuses every
+/// write of an item whose index key attribute has another type than the
+/// index's ("Type mismatch for Index Key",
+/// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Writes>),
+/// so the definition is refused, naming both entities, the attribute and
+/// both types. Of the same type, it is fine (the item is in the index, and
+/// queries filter by type).
+#[test]
+fn another_entitys_field_of_another_type_under_a_key_attribute_is_refused() {
+    /// `round` is a Number in GSI3 (`Match`); here it is a String.
+    #[derive(Item, Serialize, Deserialize)]
+    #[pk = "NOTE#<id>"]
+    #[sk = "NOTE"]
+    struct Note {
+        id: String,
+        round: String,
+    }
+    let error = definition().entity::<Note>().check().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::IndexAttributeCollision {
+                field_entity: "Note",
+                field: "round",
+                field_type: "S",
+                index_entity: "Match",
+                index: "GSI3",
+                attribute: "round",
+                key_type: "N",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "`Note` stores field `round` as `round` (S), which is a key attribute of index `GSI3` \
+         written by `Match` (N): DynamoDB would put its items in that index under a key Stamp \
+         does not build, or refuse every write of one whose value has another type (\"Type \
+         mismatch for Index Key\"); rename the field (`#[serde(rename = \"…\")]`) or the index \
+         attribute"
+    );
+
+    /// Under serde's name, as a bool: refused too.
+    #[derive(Item, Serialize, Deserialize)]
+    #[pk = "FLAG#<id>"]
+    #[sk = "FLAG"]
+    struct Flag {
+        id: String,
+        #[serde(rename = "tenant_id")]
+        tenant: bool,
+    }
+    let error = definition().entity::<Flag>().check().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::IndexAttributeCollision {
+                field_entity: "Flag",
+                field: "tenant",
+                field_type: "BOOL",
+                attribute: "tenant_id",
+                key_type: "S",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+
+    /// The same types as the index's: accepted.
+    #[derive(Item, Serialize, Deserialize)]
+    #[pk = "TALLY#<id>"]
+    #[sk = "TALLY"]
+    struct Tally {
+        id: String,
+        tenant_id: String,
+        round: i64,
+        bracket: Option<String>,
+    }
+    definition().entity::<Tally>().check().unwrap();
+}
+
+/// The sibling of point 5 for template GSIs, as for LSI sort keys: a field
+/// stored under a template GSI's key attribute puts its items in that
+/// index under a key the template does not build.
+#[test]
+fn a_field_under_a_template_gsi_key_attribute_is_refused() {
+    #[derive(Item, Serialize, Deserialize)]
+    #[pk = "ORDER#<id>"]
+    #[sk = "ORDER"]
+    #[gsi1(pk = "STATUS#<status>", sk = "<id>")]
+    struct Order {
+        id: String,
+        status: String,
+    }
+    #[derive(Item, Serialize, Deserialize)]
+    #[pk = "NOTE#<id>"]
+    #[sk = "NOTE"]
+    struct Note {
+        id: String,
+        #[serde(rename = "GSI1SK")]
+        text: String,
+    }
+    let error = TableDefinition::new()
+        .entity::<Order>()
+        .entity::<Note>()
+        .check()
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::IndexAttributeCollision {
+                field_entity: "Note",
+                field: "text",
+                index_entity: "Order",
+                index: "GSI1",
+                attribute: "GSI1SK",
+                key_type: "S, built from a template",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+/// Issue 22, point 6: a task tracker's due time and day as multi-attribute
+/// sort-key attributes, with no second `due_ms` field to keep in sync.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TASK#<id>"]
+#[sk = "TASK"]
+#[gsi6(pk(tenant_id), sk(due))]
+#[gsi7(pk(project), sk(day, changed))]
+struct Task {
+    id: String,
+    tenant_id: String,
+    due: chrono::DateTime<chrono::Utc>,
+    project: String,
+    day: chrono::NaiveDate,
+    #[stamp(updated_at)]
+    changed: chrono::DateTime<chrono::Utc>,
+}
+
+fn at(text: &str) -> chrono::DateTime<chrono::Utc> {
+    text.parse().unwrap()
+}
+
+fn a_task(id: &str, due: &str) -> Task {
+    Task {
+        id: id.to_owned(),
+        tenant_id: "t-1".to_owned(),
+        due: at(due),
+        project: "p".to_owned(),
+        day: chrono::NaiveDate::from_ymd_opt(2026, 3, 1).unwrap(),
+        changed: at("2026-01-01T00:00:00Z"),
+    }
+}
+
+/// The stored form is the `KeyPart` encoding, RFC 3339 with nine
+/// fractional digits always (fixed width, so the bytes sort as the times),
+/// where serde's form has as many as the value needs (`…:00.5Z`, which
+/// sorts before `…:00Z`). It is RFC 3339, so the item reads back as it was.
+#[test]
+fn a_time_key_attribute_is_stored_fixed_width_and_reads_back() {
+    assert_eq!(
+        Task::SCHEMA.multi_attribute_index(6).unwrap().sort_key[0].attribute_type,
+        KeyAttributeType::S
+    );
+    let task = a_task("a", "2026-03-01T09:00:00.5Z");
+    let item = task.to_item().unwrap();
+    assert_eq!(
+        item["due"],
+        AttributeValue::S("2026-03-01T09:00:00.500000000Z".into())
+    );
+    assert_eq!(item["day"], AttributeValue::S("2026-03-01".into()));
+    assert_eq!(
+        item["changed"],
+        AttributeValue::S("2026-01-01T00:00:00.000000000Z".into())
+    );
+    assert_eq!(Task::from_item(item).unwrap(), task);
+    // A date outside the years a fixed-width key holds is refused, not
+    // stored in a form that sorts wrong (`+10000-01-01` before `9999-…`).
+    let far = Task {
+        day: chrono::NaiveDate::from_ymd_opt(10000, 1, 1).unwrap(),
+        ..task
+    };
+    let error = far.to_item().unwrap_err();
+    assert!(matches!(error, Error::Serialize { .. }), "{error:?}");
+}
+
+/// The order of times in the index is the order of the instants: `>` a
+/// whole second takes the half second after it, and the items come back
+/// in time order (with serde's form, `…:00.5Z` would sort before `…:00Z`
+/// and be missed).
+#[tokio::test]
+async fn a_time_range_on_a_multi_attribute_key_follows_time_order() {
+    let definition = TableDefinition::new().entity::<Task>();
+    let table = common::fresh_table("multi-times", &definition).await;
+    for (id, due) in [
+        ("late", "2026-03-01T09:00:01Z"),
+        ("half", "2026-03-01T09:00:00.5Z"),
+        ("whole", "2026-03-01T09:00:00Z"),
+        ("early", "2026-03-01T08:59:59.999Z"),
+    ] {
+        table.put(&a_task(id, due)).await.unwrap();
+    }
+    let ids = |page: stamp::Page<Task>| page.items.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    let page = Task::query_gsi6("t-1").send(&table).await.unwrap();
+    assert_eq!(ids(page), ["early", "whole", "half", "late"]);
+    let page = Task::query_gsi6("t-1")
+        .sort_gt((), &at("2026-03-01T09:00:00Z"))
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(ids(page), ["half", "late"]);
+    let page = Task::query_gsi6("t-1")
+        .sort_between(
+            (),
+            &at("2026-03-01T09:00:00Z"),
+            &at("2026-03-01T09:00:00.5Z"),
+        )
+        .newest_first()
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(ids(page), ["half", "whole"]);
+    let page = Task::query_gsi6("t-1")
+        .sort_eq((&at("2026-03-01T09:00:00.5Z"),))
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(ids(page), ["half"]);
+    // An update that moves the time rebuilds the attribute in its key form.
+    Task::update("early")
+        .set(Task::DUE, &at("2026-03-01T09:00:00.75Z"))
+        .send(&table)
+        .await
+        .unwrap();
+    let page = Task::query_gsi6("t-1")
+        .sort_gt((), &at("2026-03-01T09:00:00.5Z"))
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(ids(page), ["early", "late"]);
+    let stored = common::client()
+        .get_item()
+        .table_name(table.name())
+        .key("PK", AttributeValue::S("TASK#early".into()))
+        .key("SK", AttributeValue::S("TASK".into()))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .unwrap();
+    assert_eq!(
+        stored["due"],
+        AttributeValue::S("2026-03-01T09:00:00.750000000Z".into())
+    );
+    // The `updated_at` stamp of the update is in the key form too (nine
+    // digits, 30 characters).
+    let AttributeValue::S(changed) = &stored["changed"] else {
+        panic!("{stored:?}")
+    };
+    assert_eq!(changed.len(), 30, "{changed}");
+    assert!(changed.ends_with('Z') && changed.as_bytes()[19] == b'.');
+}

@@ -765,3 +765,92 @@ async fn sets_are_stored_as_string_sets_and_updated_element_by_element() {
     );
     table.delete_table().await.unwrap();
 }
+
+/// Issue 22, point 16: each error of the documented `# Errors` lists of
+/// `put`, `put_if`, `create` and `delete_if` that no other test produced.
+/// A versioned put at version 0 over an existing item is a version
+/// conflict (optimistic locking: another writer won, `found` tells which
+/// version to reload), while `create` promises `AlreadyExists` whenever an
+/// item is there, a versioned entity's too.
+#[tokio::test]
+async fn each_documented_write_error_happens() {
+    let table = common::fresh_table("documented-write-errors", &definition()).await;
+    let account = Account {
+        id: "a-1".into(),
+        balance: 10,
+        version: 0,
+    };
+    // `create` of a versioned entity over an existing item.
+    table.create(&account).await.unwrap();
+    let error = table.create(&account).await.unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::AlreadyExists { entity: "Account", key } if key == "PK=ACCOUNT#a-1, SK=ACCOUNT"
+        ),
+        "{error:?}"
+    );
+    // `put` at version 0 over it: a version conflict with the version found.
+    let error = table.put(&account).await.unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::VersionConflict {
+                entity: "Account",
+                expected: 0,
+                found: Some(1),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    // `put` at a version above 0 with no item: a conflict, nothing found.
+    let absent = Account {
+        id: "a-2".into(),
+        balance: 1,
+        version: 4,
+    };
+    let error = table.put(&absent).await.unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::VersionConflict {
+                expected: 4,
+                found: None,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    // `put_if` and `delete_if` with no item: `ItemNotFound`.
+    let route = Order {
+        customer_id: "nobody".into(),
+        ..order(77)
+    };
+    let error = table
+        .put_if(&route, Order::NOTE.eq(&"x".to_owned()))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::ItemNotFound { entity: "Order", key } if key == "PK=CUST#nobody, SK=ORDER#0000000077"),
+        "{error:?}"
+    );
+    let error = table
+        .delete_if(
+            &Order::key("nobody", &77).unwrap(),
+            Order::NOTE.eq(&"x".to_owned()),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::ItemNotFound {
+                entity: "Order",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    table.delete_table().await.unwrap();
+}

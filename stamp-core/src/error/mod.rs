@@ -432,22 +432,37 @@ pub enum Error {
         index: &'static str,
     },
 
-    /// An entity stores a field under the name of a local secondary index's
-    /// sort key attribute that another entity writes. Its items would enter
-    /// that index with the field's value as the index key (and DynamoDB
-    /// refuses a write whose value is not a String there).
+    /// An entity stores a field under the name of a key attribute of an
+    /// index that an entity of the table writes, where DynamoDB would not
+    /// take it: under a key built from a template (the sort key of an LSI,
+    /// a key of a template GSI), any field, whose items would enter that
+    /// index under the field's value; under a multi-attribute key
+    /// attribute, a field stored as another type, whose every write
+    /// DynamoDB refuses ("Type mismatch for Index Key": an item with an
+    /// index key attribute of another type than the index's is refused,
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Writes>).
+    /// A field of the same type under a multi-attribute key attribute is
+    /// fine: its items are in the index, and queries filter by type.
     #[error(
-        "`{field_entity}` stores a field as `{attribute}`, which is the sort key of local secondary index `{index}` written by `{index_entity}`: rename the field or the index attribute (`sk_attribute = \"…\"`)"
+        "`{field_entity}` stores field `{field}` as `{attribute}` ({field_type}), which is a key attribute of index `{index}` written by `{index_entity}` ({key_type}): DynamoDB would put its items in that index under a key Stamp does not build, or refuse every write of one whose value has another type (\"Type mismatch for Index Key\"); rename the field (`#[serde(rename = \"…\")]`) or the index attribute"
     )]
-    LocalIndexAttributeCollision {
+    IndexAttributeCollision {
         /// The entity whose field has the index attribute's name.
         field_entity: &'static str,
+        /// The field, as named in the struct.
+        field: &'static str,
+        /// The type of the field's stored form (`S`, `N`, `B`, `BOOL`, `L`,
+        /// `M`), or `"any type"` when the derive does not know it.
+        field_type: &'static str,
         /// The entity that writes the index.
         index_entity: &'static str,
         /// The index name.
         index: &'static str,
         /// The attribute name.
         attribute: &'static str,
+        /// The key attribute's type: `S`, `N` or `B`, and whether it is
+        /// built from a template.
+        key_type: &'static str,
     },
 
     /// A projection was set for an index that no entity of the table writes.

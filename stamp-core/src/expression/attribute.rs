@@ -148,9 +148,11 @@ impl<E, T: Serialize, K> Attribute<E, T, K> {
     pub(crate) fn encode(&self, value: &T) -> Result<Option<AttributeValue>, String> {
         match self.encode {
             Some(encode) => encode(value),
-            None => serde_dynamo::to_attribute_value(value).map(|value: AttributeValue| {
-                (!crate::item::check::is_empty_set(&value)).then_some(value)
-            }),
+            None => {
+                crate::item::value::json::to_attribute_value(value).map(|value: AttributeValue| {
+                    (!crate::item::check::is_empty_set(&value)).then_some(value)
+                })
+            }
         }
         .map_err(|error| error.to_string())
     }

@@ -38,7 +38,7 @@ impl Comparator {
 pub(super) type Value = Result<AttributeValue, String>;
 
 pub(super) fn to_value<T: Serialize + ?Sized>(value: &T) -> Value {
-    serde_dynamo::to_attribute_value(value).map_err(|error| error.to_string())
+    crate::item::value::json::to_attribute_value(value).map_err(|error| error.to_string())
 }
 
 #[derive(Debug, Clone)]

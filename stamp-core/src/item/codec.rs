@@ -33,7 +33,7 @@ pub(crate) fn to_item<T: Serialize + ?Sized>(
         Ok(item) => Ok(item),
         Err(SerializeError::Field(error)) => Err(error),
         Err(SerializeError::NotAStruct | SerializeError::Custom) => {
-            let mut item: Item = serde_dynamo::to_item(value)?;
+            let mut item: Item = crate::item::value::json::to_item(value)?;
             item.retain(|_, value| !matches!(value, AttributeValue::Null(_)));
             Ok(item)
         }
@@ -94,7 +94,7 @@ impl ser::SerializeStruct for ItemFields {
         value: &T,
     ) -> Result<(), SerializeError> {
         let value: AttributeValue =
-            serde_dynamo::to_attribute_value(value).map_err(SerializeError::Field)?;
+            crate::item::value::json::to_attribute_value(value).map_err(SerializeError::Field)?;
         if !matches!(value, AttributeValue::Null(_)) {
             self.item.insert(key.to_owned(), value);
         }

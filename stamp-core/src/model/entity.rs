@@ -140,6 +140,13 @@ pub struct FieldAttribute {
     pub attribute: &'static str,
     /// Whether the field is an `Option`.
     pub optional: bool,
+    /// The DynamoDB type its stored form has (`"S"`, `"N"`, `"B"`,
+    /// `"BOOL"`, `"L"`, `"M"`), when the derive knows it from the field's
+    /// type (`String`, the integers, `Vec<_>`, …); `None` for any other
+    /// type (a nested struct, an enum, a field with a serde `with`).
+    /// [`TableDefinition::check`](crate::TableDefinition::check) compares
+    /// it with the key attributes stored under the same name.
+    pub stored_type: Option<&'static str>,
 }
 
 /// The time a write stamps into `#[stamp(created_at)]` and
@@ -341,7 +348,7 @@ pub trait Entity: Sized {
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<Option<AttributeValue>, Error> {
         let _ = attribute;
-        serde_dynamo::to_attribute_value(now)
+        crate::item::value::json::to_attribute_value(&now)
             .map(Some)
             .map_err(|source| Error::Serialize {
                 entity: Self::SCHEMA.type_name,

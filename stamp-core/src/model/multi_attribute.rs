@@ -116,35 +116,86 @@ impl MultiAttributeIndexSchema {
 /// order), the integers `i8` to `i64`, `u8` to `u64`, `isize` and `usize`
 /// (`N`, numeric order, negative numbers included), `uuid::Uuid` (`S`: the
 /// lower-case hyphenated text, whose order is the order of the 16 bytes),
-/// `chrono::NaiveDate` (`S`, `YYYY-MM-DD`: date order for years 0 to 9999)
-/// and the unit-only enums of `#[derive(KeyPart)]` (`S`, serde's variant
-/// name: they sort by name, not by declaration order).
+/// `chrono::DateTime<Utc>` and `chrono::NaiveDate` (`S`, their fixed-width
+/// [`KeyPart`](crate::KeyPart) encodings, the ones key templates use:
+/// `2026-03-01T09:00:00.500000000Z` and `2026-03-01`, time and date order
+/// for years 0 to 9999, other years refused) and the unit-only enums of
+/// `#[derive(KeyPart)]` (`S`, serde's variant name: they sort by name, not
+/// by declaration order).
+///
+/// A field that is such a key attribute is stored, under its own name, as
+/// [`to_key_attribute`](Self::to_key_attribute) gives: by `to_item`, by an
+/// update that sets it or stamps it (`updated_at`), in conditions on it and
+/// in the values of queries. For every type but `DateTime<Utc>` that is
+/// the field's serde form (for `NaiveDate`, within years 0 to 9999); a
+/// `DateTime<Utc>`'s serde form, RFC 3339 with as many fractional digits as
+/// the value needs (`…:00.5Z` sorts before `…:00Z`), becomes nine digits
+/// always, which is RFC 3339 too: serde reads it back unchanged.
 ///
 /// Not implemented, on purpose: `bool` (stored as `BOOL`), `f32`/`f64`
 /// (`NaN` and infinities have no Number form), `u128`/`i128` (beyond
-/// DynamoDB's 38 digits), `DateTime<Utc>` (stored as RFC 3339 with as many
-/// fractional digits as the value needs, so `…:00.5Z` sorts before
-/// `…:00Z`), `Vec<u8>` (serde stores a list of numbers) and collections.
+/// DynamoDB's 38 digits), `Vec<u8>` and collections.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an attribute of a multi-attribute GSI key",
     label = "not stored as an S, N or B value that sorts in the order of its values",
-    note = "a multi-attribute key attribute is stored with its native type, S, N or B, and the index sorts by it: use String, an integer up to 64 bits, Uuid, NaiveDate or a `#[derive(KeyPart)]` unit enum, or put the field in a key template (`#[gsiN(pk = \"…\", sk = \"…\")]`), whose encoding sorts"
+    note = "a multi-attribute key attribute is stored with its native type, S, N or B, and the index sorts by it: use String, an integer up to 64 bits, Uuid, DateTime<Utc>, NaiveDate or a `#[derive(KeyPart)]` unit enum, or put the field in a key template (`#[gsiN(pk = \"…\", sk = \"…\")]`), whose encoding sorts"
 )]
 pub trait IndexKeyAttribute {
     /// The attribute type of its stored form.
     const TYPE: KeyAttributeType;
+
+    /// The stored form of a value: an attribute of type [`TYPE`](Self::TYPE)
+    /// whose order is the values' order.
+    ///
+    /// # Errors
+    ///
+    /// A `serde_dynamo::Error` when the value has no such form (a date
+    /// outside years 0 to 9999).
+    fn to_key_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error>;
 }
 
 macro_rules! index_key_attribute {
     ($kind:ident: $($ty:ty),*) => {
         $(impl IndexKeyAttribute for $ty {
             const TYPE: KeyAttributeType = KeyAttributeType::$kind;
+
+            fn to_key_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+                Ok(crate::AttributeCodec::to_attribute(self))
+            }
         })*
     };
 }
 
-index_key_attribute!(S: String, uuid::Uuid, chrono::NaiveDate);
+index_key_attribute!(S: String, uuid::Uuid);
 index_key_attribute!(N: i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! index_key_part {
+    ($($ty:ty),*) => {
+        $(impl IndexKeyAttribute for $ty {
+            const TYPE: KeyAttributeType = KeyAttributeType::S;
+
+            fn to_key_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+                key_part_attribute(self)
+            }
+        })*
+    };
+}
+
+index_key_part!(chrono::NaiveDate, chrono::DateTime<chrono::Utc>);
+
+/// The [`KeyPart`](crate::KeyPart) encoding of a value as an `S` attribute:
+/// the stored form of a `#[derive(KeyPart)]` enum, a `DateTime<Utc>` or a
+/// `NaiveDate` in a multi-attribute key.
+#[doc(hidden)]
+pub fn key_part_attribute<T: crate::KeyPart>(
+    value: &T,
+) -> Result<AttributeValue, serde_dynamo::Error> {
+    let mut text = String::with_capacity(T::LEN_HINT);
+    value
+        .encode_key(&mut text)
+        .map_err(<serde_dynamo::Error as serde::ser::Error>::custom)?;
+    Ok(AttributeValue::S(text))
+}
 
 /// The value type of the next sort-key attribute after every sort-key
 /// attribute is given: it has no values, so a range after a complete

@@ -191,7 +191,9 @@ impl Table {
         );
         match outcome {
             Ok(_) => Ok(()),
-            // A create's only condition is that no item has the key.
+            // `create` promises `AlreadyExists` whenever an item is there,
+            // also of a versioned entity (whose stored version would
+            // otherwise make it a version conflict).
             Err(
                 Error::ConditionFailed { entity, key, .. }
                 | Error::VersionConflict { entity, key, .. },
@@ -225,8 +227,14 @@ impl Table {
     ///
     /// Before sending: the errors of [`Entity::to_item`] and of the item
     /// checks ([`Error::ItemTooLarge`], [`Error::InvalidNumber`], …). After:
-    /// [`Error::VersionConflict`], [`Error::AlreadyExists`] (version 0 and an
-    /// item exists) or [`Error::DynamoDb`].
+    /// [`Error::VersionConflict`] when the entity is versioned and the
+    /// stored item is not at its version, with the version found: `found:
+    /// Some(n)` when an item is there (at version 0 too: a put at version
+    /// 0 expects no item, and another writer's item is a lost race of
+    /// optimistic locking like any other, handled by reloading, so it is
+    /// not [`Error::AlreadyExists`], which only [`create`](Self::create)
+    /// returns), `found: None` when there is none at a version above 0;
+    /// or [`Error::DynamoDb`].
     pub async fn put<E: Entity>(&self, entity: &E) -> Result<(), Error> {
         let rendered = render_put(entity, PutMode::Replace, None)?;
         self.put_rendered::<E>(rendered, false).await
@@ -254,8 +262,9 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// As [`put`](Self::put), and [`Error::AlreadyExists`] when the item is
-    /// there.
+    /// As [`put`](Self::put), and [`Error::AlreadyExists`] when an item
+    /// with the key is there, whatever its version (a versioned entity
+    /// too: create's promise is "only if absent").
     pub async fn create<E: Entity>(&self, entity: &E) -> Result<(), Error> {
         let rendered = render_put(entity, PutMode::Create, None)?;
         self.put_rendered::<E>(rendered, true).await

@@ -125,7 +125,17 @@ struct Example {
 ///   ([`Error::TooManyProjectedAttributes`]);
 /// - with two entities whose key templates can produce the same primary
 ///   key, so that one would overwrite the other's items
-///   ([`Error::CollidingKeySpaces`], with an example key).
+///   ([`Error::CollidingKeySpaces`], with an example key);
+/// - with one attribute that is a key attribute of two types
+///   ([`Error::ConflictingKeyAttributeTypes`]);
+/// - with a field of any entity stored under an index key attribute that
+///   DynamoDB would not take from it ([`Error::IndexAttributeCollision`]):
+///   any field under a key built from a template (an LSI sort key, a
+///   template GSI key), and a field of another type under a
+///   multi-attribute key attribute (DynamoDB would refuse every write of
+///   that entity: "Type mismatch for Index Key"). The type of a field is
+///   known from its Rust type (`String` is `S`, integers `N`, …); a field
+///   of another type (a nested struct, an enum, a serde `with`) passes.
 ///
 /// # Example
 ///

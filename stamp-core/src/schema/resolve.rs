@@ -5,7 +5,20 @@ use super::{
     IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
     MAX_PROJECTED_ATTRIBUTES, Resolved, TableDefinition, collision,
 };
-use crate::Error;
+use crate::{EntitySchema, Error, FieldAttribute};
+
+/// The type of a field's stored form: its own multi-attribute key type
+/// when it is a key field of one of its entity's multi-attribute indexes
+/// (known exactly), else what the derive read from its type.
+fn field_type(entity: &EntitySchema, field: &FieldAttribute) -> Option<&'static str> {
+    entity
+        .multi_attribute_indexes
+        .iter()
+        .flat_map(|index| index.key_fields())
+        .find(|key| key.field == field.field)
+        .map(|key| key.attribute_type.as_str())
+        .or(field.stored_type)
+}
 
 impl TableDefinition {
     /// Runs every check (see [Checks](Self#checks)) without building
@@ -86,7 +99,6 @@ impl TableDefinition {
             });
         }
         self.check_key_spaces()?;
-        self.check_local_index_attributes()?;
         let resolved = Resolved {
             partition_key,
             sort_key,
@@ -95,32 +107,93 @@ impl TableDefinition {
             time_to_live,
         };
         resolved.key_attribute_types()?;
+        self.check_index_attribute_fields()?;
         Ok(resolved)
     }
 
-    /// Refuses an entity field stored under another entity's LSI sort key
-    /// attribute: an LSI key is table-wide, so that field's items would be
-    /// in the index, under whatever the field holds.
-    fn check_local_index_attributes(&self) -> Result<(), Error> {
+    /// Refuses a field of any entity stored under a key attribute of an
+    /// index that an entity writes, where DynamoDB would not take it (one
+    /// rule for every index kind, [`Error::IndexAttributeCollision`]): any
+    /// field under a key built from a template (an LSI's sort key, a
+    /// template GSI's keys: index keys are table-wide, so that field's
+    /// items would be in the index under whatever the field holds), and a
+    /// field of another type under a multi-attribute key attribute (every
+    /// write of its items would be refused). The multi-attribute key
+    /// fields themselves, and fields of the same type, pass.
+    fn check_index_attribute_fields(&self) -> Result<(), Error> {
+        const BUILT: &str = "S, built from a template";
         for writer in &self.entities {
-            for index in writer.local_indexes {
-                for other in &self.entities {
-                    if let Some(field) = other
-                        .field_attributes
+            let templates = writer
+                .indexes
+                .iter()
+                .flat_map(|index| {
+                    std::iter::once(index.partition_key.name)
+                        .chain(index.sort_key.as_ref().map(|key| key.name))
+                        .map(move |name| (index.name, name))
+                })
+                .chain(
+                    writer
+                        .local_indexes
                         .iter()
-                        .find(|field| field.attribute == index.sort_key.name)
-                    {
-                        return Err(Error::LocalIndexAttributeCollision {
-                            field_entity: other.type_name,
-                            index_entity: writer.type_name,
-                            index: index.name,
-                            attribute: field.attribute,
-                        });
+                        .map(|index| (index.name, index.sort_key.name)),
+                );
+            for (index, attribute) in templates {
+                if let Some((other, field)) = self.field_stored_as(attribute) {
+                    return Err(Error::IndexAttributeCollision {
+                        field_entity: other.type_name,
+                        field: field.field,
+                        field_type: field_type(other, field).unwrap_or("any type"),
+                        index_entity: writer.type_name,
+                        index,
+                        attribute,
+                        key_type: BUILT,
+                    });
+                }
+            }
+            for index in writer.multi_attribute_indexes {
+                for key in index.key_fields() {
+                    let key_type = key.attribute_type.as_str();
+                    for other in &self.entities {
+                        let Some(field) = other
+                            .field_attributes
+                            .iter()
+                            .find(|field| field.attribute == key.attribute)
+                        else {
+                            continue;
+                        };
+                        match field_type(other, field) {
+                            Some(stored) if stored != key_type => {
+                                return Err(Error::IndexAttributeCollision {
+                                    field_entity: other.type_name,
+                                    field: field.field,
+                                    field_type: stored,
+                                    index_entity: writer.type_name,
+                                    index: index.name,
+                                    attribute: key.attribute,
+                                    key_type,
+                                });
+                            }
+                            _ => {}
+                        }
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// The first field of any entity stored under `attribute`.
+    fn field_stored_as(
+        &self,
+        attribute: &str,
+    ) -> Option<(&'static EntitySchema, &'static FieldAttribute)> {
+        self.entities.iter().find_map(|entity| {
+            entity
+                .field_attributes
+                .iter()
+                .find(|field| field.attribute == attribute)
+                .map(|field| (*entity, field))
+        })
     }
 
     /// Refuses two entities whose primary key templates can produce one key.

@@ -179,6 +179,21 @@ impl Field<'_> {
         self.option_inner.unwrap_or(self.ty)
     }
 
+    /// The DynamoDB type of the field's stored form when its type says it
+    /// by name (`String` is `S`, an integer `N`, a `Vec` `L`, …), for the
+    /// table definition's check of fields stored under another entity's key
+    /// attribute; `None` for any other type, and for a field with a serde
+    /// codec of its own. A TTL is epoch seconds, `N`.
+    pub fn stored_type(&self) -> Option<&'static str> {
+        if self.ttl.is_some() {
+            return Some("N");
+        }
+        if self.serde.custom_codec().is_some() {
+            return None;
+        }
+        stored_type_of(self.key_type())
+    }
+
     /// Whether the key type is `String`, so key builders take `&str`.
     pub fn is_string(&self) -> bool {
         match self.key_type() {
@@ -232,4 +247,41 @@ pub fn unsupported_shape(input: &DeriveInput) -> Option<&'static str> {
         syn::Data::Enum(_) => Some("an enum"),
         syn::Data::Union(_) => Some("a union"),
     }
+}
+
+/// The DynamoDB type of the stored form of `ty`, known by its name.
+fn stored_type_of(ty: &Type) -> Option<&'static str> {
+    let is_u8 = |ty: &Type| matches!(ty, Type::Path(path) if path.path.is_ident("u8"));
+    match ty {
+        Type::Array(array) if is_u8(&array.elem) => return Some("B"),
+        Type::Array(_) | Type::Tuple(_) | Type::Slice(_) => return Some("L"),
+        Type::Reference(reference) => return stored_type_of(&reference.elem),
+        _ => {}
+    }
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    Some(match last.ident.to_string().as_str() {
+        "String" | "str" | "char" | "Uuid" | "DateTime" | "NaiveDate" => "S",
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
+        | "usize" | "f32" | "f64" => "N",
+        "bool" => "BOOL",
+        "Bytes" => "B",
+        "Vec" => match &last.arguments {
+            syn::PathArguments::AngleBracketed(arguments) => match arguments.args.first() {
+                Some(syn::GenericArgument::Type(inner)) if is_u8(inner) => "B",
+                _ => "L",
+            },
+            _ => "L",
+        },
+        "VecDeque" | "HashSet" | "BTreeSet" => "L",
+        "HashMap" | "BTreeMap" => "M",
+        "Box" | "Rc" | "Arc" => match &last.arguments {
+            syn::PathArguments::AngleBracketed(arguments) => match arguments.args.first()? {
+                syn::GenericArgument::Type(inner) => return stored_type_of(inner),
+                _ => return None,
+            },
+            _ => return None,
+        },
+        _ => return None,
+    })
 }

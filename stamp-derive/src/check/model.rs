@@ -221,6 +221,19 @@ impl<'a> Model<'a> {
     }
 
     /// The fields serde stores, with their attribute names.
+    /// Whether `field` is a key attribute of a multi-attribute GSI, stored
+    /// as `IndexKeyAttribute::to_key_attribute` gives (its order-preserving
+    /// form) rather than as serde writes it.
+    pub fn is_index_key_field(&self, field: &Field) -> bool {
+        self.multi_indexes.iter().any(|index| {
+            index
+                .pk
+                .iter()
+                .chain(&index.sk)
+                .any(|stored| stored.field.name == field.name)
+        })
+    }
+
     pub fn stored_fields(&self) -> impl Iterator<Item = Stored<'a>> + '_ {
         self.container.fields.iter().filter_map(|field| {
             Some(Stored {

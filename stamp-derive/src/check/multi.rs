@@ -135,7 +135,7 @@ fn check_field(
         cx.error_spanned_by(
             field.ty,
             format!(
-                "{here} cannot be a multi-attribute key attribute: {reason}; use a String, an integer up to 64 bits, a Uuid, a NaiveDate or a `#[derive(KeyPart)]` unit enum, or put the field in a key template, whose encoding sorts"
+                "{here} cannot be a multi-attribute key attribute: {reason}; use a String, an integer up to 64 bits, a Uuid, a DateTime<Utc>, a NaiveDate or a `#[derive(KeyPart)]` unit enum, or put the field in a key template, whose encoding sorts"
             ),
         );
     }
@@ -162,11 +162,8 @@ fn refused_type(ty: &Type) -> Option<&'static str> {
         "u128" | "i128" => {
             "its values can have 39 digits, beyond DynamoDB's 38-digit Numbers (use a 64-bit integer, or a String)"
         }
-        "DateTime" => {
-            "a DateTime is stored as RFC 3339 with as many fractional digits as the value needs, which does not sort (`…:00.5Z` comes before `…:00Z`); epoch milliseconds in an i64 do"
-        }
         "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "HashMap" | "BTreeMap" => {
-            "serde stores a collection as a list, set or map (a `Vec<u8>` is a list of numbers, not B), and a key attribute is S, N or B"
+            "a collection is stored as a list, set or map (a byte string as B, which a multi-attribute key does not take yet), and a key attribute is S, N or B"
         }
         "Option" => "a nested `Option` cannot be told apart from a missing value",
         _ => return None,

@@ -17,7 +17,7 @@ pub fn codecs(model: &Model) -> Vec<TokenStream> {
     let krate = model.krate;
     let mut codecs: Vec<TokenStream> = model
         .stored_fields()
-        .map(|stored| field_encoder(krate, stored.field))
+        .map(|stored| field_encoder(krate, stored.field, model.is_index_key_field(stored.field)))
         .collect();
     let index_keys: Vec<&Key> = model
         .indexes
@@ -53,8 +53,10 @@ fn serde_crate(krate: &syn::Path) -> String {
 /// `Option<T>`) to the attribute value `to_item` stores for it, through the
 /// field's own serde attributes (a one-field wrapper struct serialized the
 /// way `to_item` serializes the entity), `None` when `to_item` stores no
-/// attribute (an empty set, a skipped value). A TTL is epoch seconds.
-fn field_encoder(krate: &syn::Path, field: &Field) -> TokenStream {
+/// attribute (an empty set, a skipped value). A TTL is epoch seconds; a
+/// key attribute of a multi-attribute GSI (`index_key`) is its
+/// `IndexKeyAttribute::to_key_attribute`, the form that sorts.
+fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStream {
     let name = encoder_name(field);
     let key_ty = field.key_type();
     let ty = field.ty;
@@ -68,13 +70,21 @@ fn field_encoder(krate: &syn::Path, field: &Field) -> TokenStream {
             }
         };
     }
+    if index_key {
+        return quote_spanned! {key_ty.span()=>
+            #[allow(non_snake_case)]
+            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+                <#key_ty as #krate::IndexKeyAttribute>::to_key_attribute(__value).map(::core::option::Option::Some)
+            }
+        };
+    }
     let serde_path = serde_crate(krate);
     let serde = &field.serde;
     if !serde.custom_serialize() {
         return quote_spanned! {key_ty.span()=>
             #[allow(non_snake_case)]
             fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
-                #krate::__private::codec::stored((&&#krate::__private::codec::Field(__value)).__stamp_encode())
+                #krate::__private::codec::stored((&&&#krate::__private::codec::Field(__value)).__stamp_encode())
             }
         };
     }
@@ -174,7 +184,7 @@ fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
         return quote_spanned! {ty.span()=>
             #[allow(non_snake_case)]
             fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
-                (&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#stored, #krate::__private::codec::present(__stored))
+                (&&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#stored, #krate::__private::codec::present(__stored))
             }
         };
     }

@@ -48,9 +48,22 @@ pub fn direct_decode(model: &Model) -> bool {
 /// later, as epoch seconds), or the whole-struct serialization.
 pub fn encode_fields(model: &Model) -> TokenStream {
     let krate = model.krate;
+    let index_keys = model
+        .stored_fields()
+        .filter(|stored| model.is_index_key_field(stored.field));
     if !direct_encode(model) {
+        let index_keys = index_keys.map(|stored| index_key_insert(krate, &stored));
+        // serde stores a byte string as a list; binary fields are `B`.
+        let binaries = plain_fields(model).map(|Stored { field, attribute }| {
+            let ident = field.ident;
+            quote_spanned! {field.ty.span()=>
+                (&&&#krate::__private::codec::Field(&self.#ident)).__stamp_store_binary(&mut __item, #attribute);
+            }
+        });
         return quote! {
             let mut __item = #krate::__private::serialize_fields(__schema, self)?;
+            #(#binaries)*
+            #(#index_keys)*
         };
     }
     let stored: Vec<Stored> = model
@@ -58,7 +71,11 @@ pub fn encode_fields(model: &Model) -> TokenStream {
         .filter(|stored| stored.field.ttl.is_none())
         .collect();
     let count = stored.len();
-    let inserts = stored.iter().map(|Stored { field, attribute }| {
+    let inserts = stored.iter().map(|stored| {
+        if model.is_index_key_field(stored.field) {
+            return index_key_insert(krate, stored);
+        }
+        let Stored { field, attribute } = stored;
         let ident = field.ident;
         let serde = &field.serde;
         if serde.with.is_some() || serde.serialize_with.is_some() {
@@ -72,7 +89,7 @@ pub fn encode_fields(model: &Model) -> TokenStream {
                 __schema,
                 &mut __item,
                 #attribute,
-                (&&#krate::__private::codec::Field(&self.#ident)).__stamp_encode(),
+                (&&&#krate::__private::codec::Field(&self.#ident)).__stamp_encode(),
             )?;
         };
         match &serde.skip_serializing_if {
@@ -93,6 +110,33 @@ pub fn encode_fields(model: &Model) -> TokenStream {
     }
 }
 
+/// The stored fields without a serde codec of their own (whose stored
+/// form Stamp chooses by type), the TTL excepted.
+fn plain_fields<'a>(model: &'a Model<'a>) -> impl Iterator<Item = Stored<'a>> + 'a {
+    model
+        .stored_fields()
+        .filter(|stored| stored.field.ttl.is_none() && stored.field.serde.custom_codec().is_none())
+}
+
+/// Stores a key attribute of a multi-attribute GSI through its encoder
+/// (`IndexKeyAttribute::to_key_attribute`); a `None` stores nothing.
+fn index_key_insert(krate: &syn::Path, stored: &Stored) -> TokenStream {
+    let Stored { field, attribute } = stored;
+    let ident = field.ident;
+    let encoder = crate::expand::codecs::encoder_name(field);
+    if field.option_inner.is_some() {
+        quote! {
+            if let ::core::option::Option::Some(__value) = &self.#ident {
+                #krate::__private::insert_encoded(__schema, &mut __item, #attribute, #encoder(__value))?;
+            }
+        }
+    } else {
+        quote! {
+            #krate::__private::insert_encoded(__schema, &mut __item, #attribute, #encoder(&self.#ident))?;
+        }
+    }
+}
+
 /// The body of `from_item` after the TTL is loaded: one pass over the
 /// item's attributes, each matched by name to its field (as serde-derived
 /// code reads a map, so no attribute name is hashed), then the absent
@@ -100,7 +144,15 @@ pub fn encode_fields(model: &Model) -> TokenStream {
 pub fn decode_fields(model: &Model) -> TokenStream {
     let krate = model.krate;
     if !direct_decode(model) {
+        // A binary field's `B` in the form its own `Deserialize` reads.
+        let binaries = plain_fields(model).map(|Stored { field, attribute }| {
+            let ty = field.ty;
+            quote_spanned! {ty.span()=>
+                (&&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_serde_form(&mut item, #attribute);
+            }
+        });
         return quote! {
+            #(#binaries)*
             #krate::__private::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
         };
     }
@@ -114,7 +166,7 @@ pub fn decode_fields(model: &Model) -> TokenStream {
         quote_spanned! {ty.span()=>
             #krate::__private::codec::decoded(
                 __schema,
-                (&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#attribute, #stored),
+                (&&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#attribute, #stored),
             )?
         }
     };

@@ -4,16 +4,23 @@
 //!
 //! The stub implements `Entity` with bodies that are never run, and gives
 //! the inherent functions the derive would generate (`key`, `query`,
-//! `gsiN_key`, `parse_…`, the attribute constants) with the signatures read
-//! so far: one parameter per placeholder of the templates, of any type
-//! (`impl Sized`), so a call with the intended arguments type-checks even
-//! when a placeholder names no field.
+//! `gsiN_key`, `query_gsiN` of a multi-attribute index, `parse_…`, the
+//! attribute constants with their kinds) with their real signatures
+//! wherever the placeholders name fields: the fields' parameter types, or
+//! the named input struct (`OrderKey { … }`) when two share a type, as the
+//! real expansion makes them (`keys::key_inputs`); and the impls the
+//! sort-key conditions take (`SortKeyPrefix`, `SortAttributes`). A
+//! function over a placeholder that names no field (the error reported)
+//! takes one parameter of any type (`impl Sized`) per placeholder, so a
+//! call with the intended arguments type-checks still.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::DeriveInput;
 
-use crate::ast::{Container, Template};
+use crate::ast::{Container, Field, FieldList, Template};
+use crate::expand::keys::{input_name_of, key_inputs};
+use crate::template::Piece;
 
 /// The errors, and the stub when the struct's type can carry one (it has no
 /// generic parameters).
@@ -31,9 +38,16 @@ pub fn fallback(
         Some(container) => container.krate.clone(),
         None => syn::parse_quote!(::stamp),
     };
-    let functions = container.map(|container| stub_functions(&krate, container));
+    let (functions, definitions) = match container {
+        Some(container) => {
+            let (functions, definitions) = stub_functions(&krate, container);
+            (Some(functions), definitions)
+        }
+        None => (None, Vec::new()),
+    };
     quote! {
         #errors
+        #(#definitions)*
         const _: () = {
             #[automatically_derived]
             impl #krate::Entity for #ident {
@@ -95,14 +109,152 @@ fn distinct(lists: &[&[String]]) -> Vec<String> {
     names
 }
 
-/// `fn name(_: impl Sized, …) -> output`, one parameter a name.
-fn stub(function: &str, names: &[String], output: TokenStream) -> TokenStream {
-    let function = format_ident!("{function}");
-    let parameters = names.iter().map(|_| quote!(_: impl ::core::marker::Sized));
-    quote! {
-        pub fn #function(#(#parameters),*) -> #output {
-            ::core::unreachable!()
+/// The stubs and input structs being collected.
+struct Stubs<'a> {
+    container: &'a Container<'a>,
+    functions: Vec<TokenStream>,
+    definitions: Vec<TokenStream>,
+    /// The `impl` blocks of traits (sort-key prefixes and runs), and the
+    /// `Self` types already given one, so no impl is given twice.
+    impls: Vec<TokenStream>,
+    implemented: Vec<String>,
+}
+
+impl<'a> Stubs<'a> {
+    /// The fields named by `names`, when each names one and none is named
+    /// twice (both errors of their own).
+    fn fields(&self, names: &[String]) -> Option<Vec<&'a Field<'a>>> {
+        if distinct(&[names]).len() != names.len() {
+            return None;
         }
+        names
+            .iter()
+            .map(|name| self.container.field(name))
+            .collect()
+    }
+
+    /// `fn function(…) -> output` with the real parameters over `names`
+    /// (positional, or the named input struct `input`, which is defined
+    /// once), and `extra` after them; one `impl Sized` parameter a name
+    /// when a name is no field (the error already reported).
+    fn function(
+        &mut self,
+        function: &str,
+        names: &[String],
+        input: &str,
+        extra: Option<TokenStream>,
+        output: TokenStream,
+    ) {
+        let function = format_ident!("{function}");
+        let parameters = match self.fields(names) {
+            Some(fields) => {
+                let inputs = key_inputs(
+                    self.container,
+                    &fields,
+                    input_name_of(self.container.ident, input),
+                    "the key",
+                );
+                if let Some(definition) = inputs.definition {
+                    let text = definition.to_string();
+                    if !self.implemented.contains(&text) {
+                        self.implemented.push(text);
+                        self.definitions.push(definition);
+                    }
+                }
+                inputs.parameters
+            }
+            None => names
+                .iter()
+                .map(|_| quote!(_: impl ::core::marker::Sized))
+                .collect(),
+        };
+        let parameters = parameters.iter().chain(extra.as_ref());
+        self.functions.push(quote! {
+            pub fn #function(#(#parameters),*) -> #output {
+                ::core::unreachable!()
+            }
+        });
+    }
+
+    /// `impl SortKeyPrefix<Self, index>` for each leading run of the
+    /// sort-key fields that all name fields.
+    fn sort_key_prefixes(&mut self, krate: &syn::Path, names: &[String], index: u8) {
+        let ident = self.container.ident;
+        for count in 1..=names.len() {
+            let Some(fields) = self.fields(&names[..count]) else {
+                return;
+            };
+            let types: Vec<TokenStream> = fields.iter().map(|field| run_type(field)).collect();
+            let self_type = if count == 1 {
+                types[0].clone()
+            } else {
+                quote!((#(#types),*))
+            };
+            let key = format!("prefix {index} {self_type}");
+            if self.implemented.contains(&key) {
+                continue;
+            }
+            self.implemented.push(key);
+            self.impls.push(quote! {
+                #[automatically_derived]
+                impl<'__a> #krate::SortKeyPrefix<#ident, #index> for #self_type {
+                    fn sort_key_prefix(&self) -> ::core::result::Result<#krate::SortKeyText, #krate::Error> {
+                        ::core::unreachable!()
+                    }
+                }
+            });
+        }
+    }
+
+    /// `impl SortAttributes<Self, index>` for each leading run of a
+    /// multi-attribute index's sort-key fields, the empty run included.
+    fn sort_attributes(&mut self, krate: &syn::Path, names: &[String], index: u8) {
+        let ident = self.container.ident;
+        let Some(fields) = self.fields(names) else {
+            return;
+        };
+        if fields.is_empty() {
+            return;
+        }
+        for count in 0..=fields.len() {
+            let types: Vec<TokenStream> = fields[..count]
+                .iter()
+                .map(|field| run_type(field))
+                .collect();
+            let generics = (count > 0).then(|| quote!(<'__a>));
+            let next = match fields.get(count) {
+                Some(field) if field.is_string() => quote!(str),
+                Some(field) => {
+                    let ty = field.key_type();
+                    quote!(#ty)
+                }
+                None => quote!(#krate::NoSortAttributeLeft),
+            };
+            self.impls.push(quote! {
+                #[automatically_derived]
+                impl #generics #krate::SortAttributes<#ident, #index> for (#(#types,)*) {
+                    type Next = #next;
+
+                    fn values(&self) -> ::core::result::Result<::std::vec::Vec<#krate::__private::AttributeValue>, #krate::Error> {
+                        ::core::unreachable!()
+                    }
+
+                    fn next_value(_: &Self::Next) -> ::core::result::Result<#krate::__private::AttributeValue, #krate::Error> {
+                        ::core::unreachable!()
+                    }
+                }
+            });
+        }
+    }
+}
+
+/// A field's type in a run of sort-key values: `&'__a str` or `&'__a T`.
+fn run_type(field: &Field) -> TokenStream {
+    if field.is_string() {
+        quote!(&'__a str)
+    } else {
+        let ty = field.key_type();
+        quote!(&'__a #ty)
     }
 }
 
@@ -129,62 +281,94 @@ fn parse_stub(
     }
 }
 
-/// The inherent functions and constants of the derive, with the
-/// parameters read so far.
-fn stub_functions(krate: &syn::Path, container: &Container) -> TokenStream {
+/// Whether a template ends in `<shard>` (a sharded GSI's partition key).
+fn sharded(template: Option<&Template>) -> bool {
+    template
+        .and_then(|template| template.pieces.as_ref())
+        .is_some_and(|pieces| pieces.iter().any(|piece| matches!(piece, Piece::Shard(_))))
+}
+
+/// The inherent functions and constants of the derive, with the real
+/// parameters (the fields' types, the named input structs) wherever the
+/// placeholders name fields; the sort-key prefix and run impls that the
+/// sort-key conditions take; and the input structs, to emit outside the
+/// `const _`.
+fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec<TokenStream>) {
     let ident = container.ident;
     let result = |ty: TokenStream| quote!(::core::result::Result<#ty, #krate::Error>);
     let pk = placeholders(container.pk.as_ref());
     let sk = placeholders(container.sk.as_ref());
     let key = distinct(&[&pk, &sk]);
     let primary_key = result(quote!(#krate::PrimaryKey<Self>));
-    let mut functions = vec![
-        stub("key", &key, primary_key.clone()),
-        stub("query", &pk, quote!(#krate::Query<Self, 0>)),
-        stub("scan", &[], quote!(#krate::Scan<Self>)),
-        stub("update", &key, quote!(#krate::Update<Self>)),
+    let mut stubs = Stubs {
+        container,
+        functions: Vec::new(),
+        definitions: Vec::new(),
+        impls: Vec::new(),
+        implemented: Vec::new(),
+    };
+    stubs.function("key", &key, "Key", None, primary_key.clone());
+    stubs.function(
+        "query",
+        &pk,
+        "Partition",
+        None,
+        quote!(#krate::Query<Self, 0>),
+    );
+    stubs.function("scan", &[], "Scan", None, quote!(#krate::Scan<Self>));
+    stubs.function("update", &key, "Key", None, quote!(#krate::Update<Self>));
+    stubs.sort_key_prefixes(krate, &sk, 0);
+    stubs.functions.extend([
         parse_stub(krate, container, "parse_partition_key", &pk),
         parse_stub(krate, container, "parse_sort_key", &sk),
-    ];
+    ]);
     let mut numbers = Vec::new();
     for index in &container.indexes {
         let Ok(number) = u8::try_from(index.number) else {
             continue;
         };
-        if numbers.contains(&number) {
+        if numbers.contains(&number) || !(1..=20).contains(&number) {
             continue;
         }
         numbers.push(number);
         if index.is_multi_attribute() {
-            let fields: Vec<String> = index
-                .pk_fields
-                .iter()
-                .flat_map(|list| &list.fields)
-                .map(ToString::to_string)
-                .collect();
-            functions.push(stub(
+            let names = |list: &Option<FieldList>| -> Vec<String> {
+                list.iter()
+                    .flat_map(|list| &list.fields)
+                    .map(ToString::to_string)
+                    .collect()
+            };
+            stubs.function(
                 &format!("query_gsi{number}"),
-                &fields,
-                quote!(#krate::Query<Self, #number>),
-            ));
+                &names(&index.pk_fields),
+                &format!("Gsi{number}Partition"),
+                None,
+                quote!(#krate::MultiAttributeQuery<Self, #number>),
+            );
+            stubs.sort_attributes(krate, &names(&index.sk_fields), number);
             continue;
         }
         let (index_pk, index_sk) = (
             placeholders(index.pk.as_ref()),
             placeholders(index.sk.as_ref()),
         );
-        let index_key = result(quote!(#krate::IndexKey<Self>));
-        functions.extend([
-            stub(
-                &format!("gsi{number}_key"),
-                &distinct(&[&index_pk, &index_sk]),
-                index_key,
-            ),
-            stub(
-                &format!("query_gsi{number}"),
-                &index_pk,
-                quote!(#krate::Query<Self, #number>),
-            ),
+        let shard = sharded(index.pk.as_ref()).then(|| quote!(shard: u16));
+        stubs.function(
+            &format!("gsi{number}_key"),
+            &distinct(&[&index_pk, &index_sk]),
+            &format!("Gsi{number}Key"),
+            shard,
+            result(quote!(#krate::IndexKey<Self>)),
+        );
+        stubs.function(
+            &format!("query_gsi{number}"),
+            &index_pk,
+            &format!("Gsi{number}Partition"),
+            None,
+            quote!(#krate::Query<Self, #number>),
+        );
+        stubs.sort_key_prefixes(krate, &index_sk, number);
+        stubs.functions.extend([
             parse_stub(
                 krate,
                 container,
@@ -204,34 +388,38 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> TokenStream {
         let Ok(number) = u8::try_from(index.number) else {
             continue;
         };
-        if local_numbers.contains(&number) || number > 100 {
+        if local_numbers.contains(&number) || !(1..=5).contains(&number) {
             continue;
         }
         local_numbers.push(number);
         let query_index = 100 + number;
-        functions.extend([
-            stub(
-                &format!("query_lsi{number}"),
-                &pk,
-                quote!(#krate::Query<Self, #query_index>),
-            ),
-            parse_stub(
-                krate,
-                container,
-                &format!("parse_lsi{number}_sort_key"),
-                &placeholders(index.sk.as_ref()),
-            ),
-        ]);
+        let index_sk = placeholders(index.sk.as_ref());
+        stubs.function(
+            &format!("query_lsi{number}"),
+            &pk,
+            "Partition",
+            None,
+            quote!(#krate::Query<Self, #query_index>),
+        );
+        stubs.sort_key_prefixes(krate, &index_sk, query_index);
+        stubs.functions.push(parse_stub(
+            krate,
+            container,
+            &format!("parse_lsi{number}_sort_key"),
+            &index_sk,
+        ));
     }
     if let Some(previous) = &container.previous {
         let previous_pk = placeholders(previous.pk.as_ref().or(container.pk.as_ref()));
         let previous_sk = placeholders(previous.sk.as_ref().or(container.sk.as_ref()));
-        functions.extend([
-            stub(
-                "previous_key",
-                &distinct(&[&previous_pk, &previous_sk]),
-                primary_key,
-            ),
+        stubs.function(
+            "previous_key",
+            &distinct(&[&previous_pk, &previous_sk]),
+            "PreviousKey",
+            None,
+            primary_key,
+        );
+        stubs.functions.extend([
             parse_stub(
                 krate,
                 container,
@@ -248,14 +436,32 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> TokenStream {
         .map(|field| {
             let constant = format_ident!("{}", field.name.to_uppercase());
             let ty = field.key_type();
-            quote!(pub const #constant: #krate::Attribute<Self, #ty, #krate::Required> = ::core::unreachable!();)
+            let kind = if key.contains(&field.name) {
+                quote!(#krate::PrimaryKeyField)
+            } else if field.option_inner.is_some() {
+                quote!(#krate::Optional)
+            } else {
+                quote!(#krate::Required)
+            };
+            quote!(pub const #constant: #krate::Attribute<Self, #ty, #kind> = ::core::unreachable!();)
         });
-    quote! {
-        #[automatically_derived]
-        #[allow(dead_code, unreachable_code)]
-        impl #ident {
-            #(#functions)*
-            #(#constants)*
-        }
-    }
+    let Stubs {
+        functions,
+        definitions,
+        impls,
+        ..
+    } = stubs;
+    (
+        quote! {
+            #[automatically_derived]
+            #[allow(dead_code, unreachable_code, unused_variables)]
+            impl #ident {
+                #(#functions)*
+                #(#constants)*
+            }
+
+            #(#impls)*
+        },
+        definitions,
+    )
 }

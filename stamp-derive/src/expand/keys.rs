@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
 
-use crate::ast::Field;
+use crate::ast::{Container, Field};
 use crate::check::{IndexKeys, Key, Model, Segment, distinct_fields};
 
 /// Where a template's `KeyTemplate` lives inside `Self::SCHEMA`.
@@ -205,7 +205,12 @@ pub struct KeyInputs {
 /// with a public field per key field (`Order::key(OrderKey { customer_id:
 /// "c-1", order_id: "o-1" })`, as ElectroDB takes an object of named
 /// fields).
-pub fn key_inputs(model: &Model, fields: &[&Field], name: Ident, purpose: &str) -> KeyInputs {
+pub fn key_inputs(
+    container: &Container,
+    fields: &[&Field],
+    name: Ident,
+    purpose: &str,
+) -> KeyInputs {
     let idents: Vec<&Ident> = fields.iter().map(|field| field.ident).collect();
     if !ambiguous(fields) {
         return KeyInputs {
@@ -215,8 +220,8 @@ pub fn key_inputs(model: &Model, fields: &[&Field], name: Ident, purpose: &str) 
             forward: quote!(#(#idents),*),
         };
     }
-    let vis = model.container.vis;
-    let entity = model.ident;
+    let vis = container.vis;
+    let entity = container.ident;
     let members = fields.iter().map(|field| {
         let ident = field.ident;
         let ty = lifetime_parameter_type(field);
@@ -254,7 +259,12 @@ fn lifetime_parameter_type(field: &Field) -> TokenStream {
 /// `update`), `OrderPreviousKey`, `OrderPartition` (`query`),
 /// `OrderGsi1Key` and `OrderGsi1Partition`.
 pub fn input_name(model: &Model, suffix: &str) -> Ident {
-    format_ident!("{}{}", model.ident, suffix)
+    input_name_of(model.ident, suffix)
+}
+
+/// [`input_name`] from the struct's name (for the fallback stubs).
+pub fn input_name_of(ident: &Ident, suffix: &str) -> Ident {
+    format_ident!("{}{}", ident, suffix)
 }
 
 /// Whether two of `fields` take the same parameter type, so that the key
@@ -331,7 +341,7 @@ pub fn primary_key_function(
 /// The inputs of `key(…)` and `update(…)`: the primary key's fields.
 pub fn primary_key_inputs(model: &Model) -> KeyInputs {
     key_inputs(
-        model,
+        model.container,
         &distinct_fields(&[&model.pk, &model.sk]),
         input_name(model, "Key"),
         "the primary key",
@@ -374,7 +384,7 @@ pub fn index_key_function(
         definition,
         ..
     } = key_inputs(
-        model,
+        model.container,
         &distinct_fields(&keys),
         input_name(model, &format!("Gsi{}Key", index.number)),
         &format!("the key in index `{}`", index.index.name),

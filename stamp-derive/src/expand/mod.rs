@@ -103,7 +103,9 @@ fn generate(model: &Model) -> TokenStream {
             // conversion, direct or through serde_dynamo, by its type.
             #[allow(unused_imports)]
             use #krate::__private::codec::{
-                DecodeDirect as _, DecodeSerde as _, EncodeDirect as _, EncodeSerde as _,
+                DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
+                EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
+                StoreAsSerialized as _, StoreBinary as _,
             };
 
             #(#codecs)*
@@ -153,7 +155,7 @@ fn previous_key_function(
         keys.1.source(),
     );
     let inputs = keys::key_inputs(
-        model,
+        model.container,
         &check::distinct_fields(&[keys.0, keys.1]),
         keys::input_name(model, "PreviousKey"),
         "the previous primary key",

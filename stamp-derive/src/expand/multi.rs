@@ -123,7 +123,7 @@ pub fn query_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
             definition,
             ..
         } = key_inputs(
-            model,
+            model.container,
             &fields(&index.pk),
             partition_input(model, index),
             &format!("the partition key of index `{}`", index.index.name),
@@ -141,7 +141,7 @@ pub fn query_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
                 "Sort-key attributes {}: add `sort_eq((&a,))` for `=` on a leading run of them, or `sort_lt`, \
                  `sort_le`, `sort_gt`, `sort_ge`, `sort_between` or `sort_begins_with` with the run (`()` for none) \
                  and a value of the attribute after it. A run that skips an attribute, or a range before the last \
-                 attribute, does not compile.",
+                 attribute, does not compile, and neither does a second condition: each returns the `Query`.",
                 attribute_list(&index.sk)
             )
         };
@@ -155,7 +155,7 @@ pub fn query_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
         );
         functions.push(quote! {
             #[doc = #doc]
-            pub fn #function(#(#parameters),*) -> #krate::Query<Self, #number> {
+            pub fn #function(#(#parameters),*) -> #krate::MultiAttributeQuery<Self, #number> {
                 #unpack
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let __values = (|| -> ::core::result::Result<
@@ -164,7 +164,7 @@ pub fn query_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
                 > {
                     ::core::result::Result::Ok(::std::vec![#(#values),*])
                 })();
-                #krate::Query::new_multi_attribute(__values)
+                #krate::MultiAttributeQuery::new(__values)
             }
         });
     }

@@ -120,7 +120,12 @@ fn query_function(
         unpack,
         definition,
         ..
-    } = key_inputs(model, &distinct_fields(&[pk]), input, "the partition key");
+    } = key_inputs(
+        model.container,
+        &distinct_fields(&[pk]),
+        input,
+        "the partition key",
+    );
     definitions.extend(definition);
     // A sharded index: the text before the shard, which the query completes
     // with each shard number.

@@ -119,7 +119,11 @@ pub fn schema(model: &Model) -> TokenStream {
     let field_attributes = model.stored_fields().map(|Stored { field, attribute }| {
         let name = &field.name;
         let optional = field.option_inner.is_some();
-        quote!(#krate::FieldAttribute { field: #name, attribute: #attribute, optional: #optional })
+        let stored_type = match field.stored_type() {
+            Some(stored) => quote!(::core::option::Option::Some(#stored)),
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(#krate::FieldAttribute { field: #name, attribute: #attribute, optional: #optional, stored_type: #stored_type })
     });
     let ttl_attribute = optional_name(model.ttl);
     let version_attribute = optional_name(model.version);

@@ -33,11 +33,18 @@
 //! | `Option<T>` | `None` is `NULL` (left out of a stored item at the top level), `Some` is `T`'s form |
 //! | `Vec<T>`, sets | `L` of the elements (a set in iteration order); reads `L`, `SS`, `NS` or `BS` |
 //! | maps with `String` keys | `M` |
+//! | `serde_json::Value` | `NULL`, `BOOL`, `N`, `S`, `L`, `M` (numbers as `N` also under serde_json's `arbitrary_precision`, see [`json`]) |
+//!
+//! Byte strings (`Vec<u8>`, `[u8; N]`, `bytes::Bytes`) are not stored as
+//! the list above but as binary `B`, chosen before this codec
+//! ([`binary`]); see the facade's "Stored forms".
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::Error as _;
 
+pub mod binary;
 mod impls;
+pub mod json;
 pub mod select;
 
 /// A type whose stored form `#[derive(Item)]` writes and reads directly.

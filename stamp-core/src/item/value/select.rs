@@ -5,12 +5,15 @@
 //!
 //! ```ignore
 //! use ::stamp::__private::codec::{EncodeDirect as _, EncodeSerde as _};
-//! (&&::stamp::__private::codec::Field(&self.total)).__stamp_encode()
+//! (&&&::stamp::__private::codec::Field(&self.total)).__stamp_encode()
 //! ```
 //!
-//! and rustc finds `EncodeDirect` (on `&Field<T>`, one reference deep)
-//! when `T: AttributeCodec`, else `EncodeSerde` (on `Field<T>`). Not a
-//! public API: re-exported as `stamp::__private::codec`.
+//! and rustc finds `EncodeBinary` (on `&&Field<T>`, whose `&self` is the
+//! expression's type) when `T: BinaryAttribute` (byte strings, stored as
+//! `B`), else, one dereference later, `EncodeDirect` (on `&Field<T>`) when
+//! `T: AttributeCodec`, else `EncodeSerde` (on `Field<T>`). Decoding is chosen the same way
+//! (`DecodeBinary`, `DecodeDirect`, `DecodeSerde`). Not a public API:
+//! re-exported as `stamp::__private::codec`.
 
 use std::marker::PhantomData;
 
@@ -19,10 +22,52 @@ use serde::Serialize;
 use serde::de::{self, DeserializeOwned, Visitor};
 
 use super::AttributeCodec;
+use super::binary::BinaryAttribute;
 use crate::{EntitySchema, Error, Item};
 
 /// A field value to encode.
 pub struct Field<'a, T: ?Sized>(pub &'a T);
+
+/// The binary encoding, chosen first, when `T: BinaryAttribute` (byte
+/// strings as `B`, see [`binary`](super::binary)).
+pub trait EncodeBinary {
+    /// The stored form of the field value.
+    fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error>;
+}
+
+impl<T: BinaryAttribute> EncodeBinary for &&Field<'_, T> {
+    #[inline]
+    fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        Ok(self.0.to_binary())
+    }
+}
+
+/// After a whole-struct serialization by serde: a binary field's
+/// attribute stored again as `B` (when serde stored it).
+pub trait StoreBinary {
+    /// Replaces attribute `name` of `item` with the binary form.
+    fn __stamp_store_binary(&self, item: &mut Item, name: &str);
+}
+
+impl<T: BinaryAttribute> StoreBinary for &&Field<'_, T> {
+    fn __stamp_store_binary(&self, item: &mut Item, name: &str) {
+        if let Some(stored) = item.get_mut(name) {
+            *stored = self.0.to_binary();
+        }
+    }
+}
+
+/// No change after a whole-struct serialization, for every type that is
+/// not binary.
+pub trait StoreAsSerialized {
+    /// Leaves the attribute as serde stored it.
+    fn __stamp_store_binary(&self, item: &mut Item, name: &str);
+}
+
+impl<T: ?Sized> StoreAsSerialized for &Field<'_, T> {
+    #[inline]
+    fn __stamp_store_binary(&self, _item: &mut Item, _name: &str) {}
+}
 
 /// The direct encoding, chosen when `T: AttributeCodec`.
 pub trait EncodeDirect {
@@ -45,7 +90,7 @@ pub trait EncodeSerde {
 
 impl<T: Serialize + ?Sized> EncodeSerde for Field<'_, T> {
     fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error> {
-        serde_dynamo::to_attribute_value(self.0)
+        super::json::to_attribute_value(self.0)
     }
 }
 
@@ -58,6 +103,52 @@ impl<T> Decode<T> {
     pub const fn new() -> Self {
         Decode(PhantomData)
     }
+}
+
+/// The binary decoding, chosen first, when `T: BinaryAttribute`.
+pub trait DecodeBinary<T> {
+    /// The field value from its stored attribute (`None`: absent).
+    fn __stamp_decode(
+        &self,
+        field: &'static str,
+        stored: Option<AttributeValue>,
+    ) -> Result<T, serde_dynamo::Error>;
+
+    /// The stored attribute `name` of `item` in the form `T`'s own
+    /// `Deserialize` reads (before a whole-struct decoding by serde).
+    fn __stamp_serde_form(&self, item: &mut Item, name: &str);
+}
+
+impl<T: BinaryAttribute> DecodeBinary<T> for &&Decode<T> {
+    #[inline]
+    fn __stamp_decode(
+        &self,
+        field: &'static str,
+        stored: Option<AttributeValue>,
+    ) -> Result<T, serde_dynamo::Error> {
+        match stored {
+            Some(value) => T::from_binary(value),
+            None => T::from_missing(field),
+        }
+    }
+
+    fn __stamp_serde_form(&self, item: &mut Item, name: &str) {
+        if let Some(value) = item.remove(name) {
+            item.insert(name.to_owned(), T::serde_form(value));
+        }
+    }
+}
+
+/// No change before a whole-struct decoding, for every type that is not
+/// binary.
+pub trait SerdeFormAsStored {
+    /// Leaves the attribute as it is.
+    fn __stamp_serde_form(&self, item: &mut Item, name: &str);
+}
+
+impl<T> SerdeFormAsStored for &Decode<T> {
+    #[inline]
+    fn __stamp_serde_form(&self, _item: &mut Item, _name: &str) {}
 }
 
 /// The direct decoding, chosen when `T: AttributeCodec`.

@@ -46,9 +46,7 @@ impl Eq for AttributeSort {}
 impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
     /// A query of a multi-attribute index with these partition-key
     /// attribute values, in key-schema order (already encoded as stored).
-    /// Generated code calls it.
-    #[doc(hidden)]
-    pub fn new_multi_attribute(partition: Result<Vec<AttributeValue>, Error>) -> Self {
+    fn new_multi_attribute(partition: Result<Vec<AttributeValue>, Error>) -> Self {
         let (values, error) = match partition {
             Ok(values) => (values, None),
             Err(error) => (Vec::new(), Some(error)),
@@ -62,28 +60,146 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
     }
 }
 
-impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
-    fn with_attributes(
+/// A query of a multi-attribute GSI (`#[gsiN(pk(…), sk(…))]`) before its
+/// sort-key condition, built by the generated `E::query_gsiN(…)`.
+///
+/// DynamoDB takes one sort-key condition in a query's key condition; so
+/// does this type: `sort_eq`, `sort_lt`, `sort_le`, `sort_gt`, `sort_ge`,
+/// `sort_between` and `sort_begins_with` consume it and return the
+/// [`Query`], which has none of them, so a second condition does not
+/// compile (`query_gsi3(..).sort_between(..).sort_gt(..)`). Every other
+/// option of [`Query`] is here too (`newest_first`, `limit`, `filter`, …,
+/// returning this type, so they may come before the condition), and it
+/// sends as a `Query` does: [`send`](Query::send), [`count`](Query::count)
+/// and [`request`](Query::request) through `Deref`, [`stream`](Self::stream)
+/// here; [`into_query`](Self::into_query) (or `Query::from`) gives the
+/// query with no sort-key condition.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
+pub struct MultiAttributeQuery<E, const INDEX: u8, O = E> {
+    query: Query<E, INDEX, O>,
+}
+
+impl<E, const INDEX: u8, O> Clone for MultiAttributeQuery<E, INDEX, O> {
+    fn clone(&self) -> Self {
+        MultiAttributeQuery {
+            query: self.query.clone(),
+        }
+    }
+}
+
+impl<E, const INDEX: u8, O> std::ops::Deref for MultiAttributeQuery<E, INDEX, O> {
+    type Target = Query<E, INDEX, O>;
+
+    fn deref(&self) -> &Query<E, INDEX, O> {
+        &self.query
+    }
+}
+
+impl<E, const INDEX: u8, O> From<MultiAttributeQuery<E, INDEX, O>> for Query<E, INDEX, O> {
+    fn from(query: MultiAttributeQuery<E, INDEX, O>) -> Self {
+        query.query
+    }
+}
+
+impl<E: Entity, const INDEX: u8> MultiAttributeQuery<E, INDEX, E> {
+    /// A query of a multi-attribute index with these partition-key
+    /// attribute values, in key-schema order (already encoded as stored).
+    /// Generated code calls it.
+    #[doc(hidden)]
+    pub fn new(partition: Result<Vec<AttributeValue>, Error>) -> Self {
+        MultiAttributeQuery {
+            query: Query::new_multi_attribute(partition),
+        }
+    }
+}
+
+impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
+    /// The query with no sort-key condition: every item of the partition.
+    pub fn into_query(self) -> Query<E, INDEX, O> {
+        self.query
+    }
+
+    fn map(self, change: impl FnOnce(Query<E, INDEX, O>) -> Query<E, INDEX, O>) -> Self {
+        MultiAttributeQuery {
+            query: change(self.query),
+        }
+    }
+
+    /// [`Query::newest_first`]: descending order of the sort-key attributes.
+    pub fn newest_first(self) -> Self {
+        self.map(Query::newest_first)
+    }
+
+    /// [`Query::oldest_first`]: ascending order, the default.
+    pub fn oldest_first(self) -> Self {
+        self.map(Query::oldest_first)
+    }
+
+    /// [`Query::limit`]: DynamoDB's `Limit`, items evaluated per request.
+    pub fn limit(self, limit: u32) -> Self {
+        self.map(|query| query.limit(limit))
+    }
+
+    /// [`Query::max_items`]: at most this many items in all.
+    pub fn max_items(self, max_items: usize) -> Self {
+        self.map(|query| query.max_items(max_items))
+    }
+
+    /// [`Query::consistent_read`]: refused on a GSI
+    /// ([`Error::ConsistentReadOnIndex`] before sending), as on any GSI.
+    pub fn consistent_read(self) -> Self {
+        self.map(Query::consistent_read)
+    }
+
+    /// [`Query::filter`]: keeps only the items matching `filter`.
+    pub fn filter(self, filter: crate::expression::Condition<E>) -> Self {
+        self.map(|query| query.filter(filter))
+    }
+
+    /// [`Query::after`]: starts after a previous page's cursor.
+    pub fn after(self, cursor: &crate::Cursor) -> Self {
+        self.map(|query| query.after(cursor))
+    }
+
+    /// [`Query::project`]: reads only the attributes of projection `P`.
+    pub fn project<P: crate::Projection<E>>(self) -> MultiAttributeQuery<E, INDEX, P> {
+        MultiAttributeQuery {
+            query: self.query.project::<P>(),
+        }
+    }
+
+    /// [`Query::stream`]: every matching item, across pages.
+    ///
+    /// # Errors
+    ///
+    /// As [`Query::stream`].
+    pub fn stream<'t>(
         self,
-        condition: impl FnOnce() -> Result<(Vec<AttributeValue>, Option<AttributeRange>), Error>,
-    ) -> Self {
-        self.with_sort(|| {
-            let (equal, range) = condition()?;
-            Ok(SortCondition::Attributes(AttributeSort { equal, range }))
-        })
+        table: &'t crate::Table,
+    ) -> impl futures::Stream<Item = Result<O, Error>> + Send + 't
+    where
+        E: Send + 't,
+        O: Send + 't,
+    {
+        self.query.stream(table)
     }
 
     /// On a multi-attribute index: `=` on a leading run of the sort-key
     /// attributes, `(&a,)`, `(&a, &b)`, … (`&str` for a `String`).
     /// A run that skips an attribute does not compile.
-    pub fn sort_eq<P: SortAttributes<E, INDEX>>(self, equal: P) -> Self {
-        self.with_attributes(|| Ok((equal.values()?, None)))
+    pub fn sort_eq<P: SortAttributes<E, INDEX>>(self, equal: P) -> Query<E, INDEX, O> {
+        self.query.with_attributes(|| Ok((equal.values()?, None)))
     }
 
     /// On a multi-attribute index: `=` on the leading run `equal` (`()` for
     /// none) and the next sort-key attribute `<` `value`.
-    pub fn sort_lt<P: SortAttributes<E, INDEX>>(self, equal: P, value: &P::Next) -> Self {
-        self.with_attributes(|| {
+    pub fn sort_lt<P: SortAttributes<E, INDEX>>(
+        self,
+        equal: P,
+        value: &P::Next,
+    ) -> Query<E, INDEX, O> {
+        self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
                 Some(AttributeRange::Lt(P::next_value(value)?)),
@@ -93,8 +209,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute `<=` `value`.
-    pub fn sort_le<P: SortAttributes<E, INDEX>>(self, equal: P, value: &P::Next) -> Self {
-        self.with_attributes(|| {
+    pub fn sort_le<P: SortAttributes<E, INDEX>>(
+        self,
+        equal: P,
+        value: &P::Next,
+    ) -> Query<E, INDEX, O> {
+        self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
                 Some(AttributeRange::Le(P::next_value(value)?)),
@@ -104,8 +224,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute `>` `value`.
-    pub fn sort_gt<P: SortAttributes<E, INDEX>>(self, equal: P, value: &P::Next) -> Self {
-        self.with_attributes(|| {
+    pub fn sort_gt<P: SortAttributes<E, INDEX>>(
+        self,
+        equal: P,
+        value: &P::Next,
+    ) -> Query<E, INDEX, O> {
+        self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
                 Some(AttributeRange::Gt(P::next_value(value)?)),
@@ -115,8 +239,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute `>=` `value`.
-    pub fn sort_ge<P: SortAttributes<E, INDEX>>(self, equal: P, value: &P::Next) -> Self {
-        self.with_attributes(|| {
+    pub fn sort_ge<P: SortAttributes<E, INDEX>>(
+        self,
+        equal: P,
+        value: &P::Next,
+    ) -> Query<E, INDEX, O> {
+        self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
                 Some(AttributeRange::Ge(P::next_value(value)?)),
@@ -133,8 +261,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         equal: P,
         low: &P::Next,
         high: &P::Next,
-    ) -> Self {
-        self.with_attributes(|| {
+    ) -> Query<E, INDEX, O> {
+        self.query.with_attributes(|| {
             let (low, high) = (P::next_value(low)?, P::next_value(high)?);
             if compare(&low, &high) == Some(Ordering::Greater) {
                 return Err(Error::InvalidSortKeyRange {
@@ -148,16 +276,28 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute, a `String`, beginning with `prefix`.
-    pub fn sort_begins_with<P>(self, equal: P, prefix: &P::Next) -> Self
+    pub fn sort_begins_with<P>(self, equal: P, prefix: &P::Next) -> Query<E, INDEX, O>
     where
         P: SortAttributes<E, INDEX>,
         P::Next: TextSortAttribute,
     {
-        self.with_attributes(|| {
+        self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
                 Some(AttributeRange::BeginsWith(P::next_value(prefix)?)),
             ))
+        })
+    }
+}
+
+impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+    fn with_attributes(
+        self,
+        condition: impl FnOnce() -> Result<(Vec<AttributeValue>, Option<AttributeRange>), Error>,
+    ) -> Self {
+        self.with_sort(|| {
+            let (equal, range) = condition()?;
+            Ok(SortCondition::Attributes(AttributeSort { equal, range }))
         })
     }
 

@@ -24,6 +24,7 @@ mod range;
 mod send;
 mod shards;
 
+pub use attributes::MultiAttributeQuery;
 pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use send::Page;
 

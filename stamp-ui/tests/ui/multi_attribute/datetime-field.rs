@@ -1,4 +1,7 @@
-use chrono::{DateTime, Utc};
+// A `DateTime<Utc>` is a multi-attribute key attribute (stored in its
+// fixed-width key form); a time with an offset is not: its text sorts by
+// local time, not by instant.
+use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
 
 #[derive(stamp::Item, Serialize, Deserialize)]
@@ -8,7 +11,7 @@ use serde::{Deserialize, Serialize};
 struct Event {
     id: String,
     tenant_id: String,
-    at: DateTime<Utc>,
+    at: DateTime<FixedOffset>,
 }
 
 fn main() {}
