@@ -478,7 +478,9 @@ impl Intercept for StreamsFaults {
         }
         let take = self
             .empty_pages
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| left.checked_sub(1));
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                left.checked_sub(1)
+            });
         if take.is_ok() {
             let body: serde_json::Value =
                 serde_json::from_slice(request.body().bytes().expect("a JSON body")).unwrap();
@@ -519,7 +521,9 @@ impl Intercept for StreamsFaults {
 
 /// A Streams client of the test server (the type Stamp re-exports), with
 /// SDK retries off, that counts its requests and has `faults`.
-fn faulty_streams(faults: &StreamsFaults) -> (stamp::streams::StreamsClient, common::RequestCounter) {
+fn faulty_streams(
+    faults: &StreamsFaults,
+) -> (stamp::streams::StreamsClient, common::RequestCounter) {
     let counter = common::RequestCounter::default();
     let config = stamp::local::streams_config(&common::endpoint())
         .retry_config(RetryConfig::disabled())
@@ -601,7 +605,11 @@ async fn next_ready_follows_empty_pages_of_an_open_shard_up_to_its_bound() {
     let third = feed.next_ready().await.unwrap().expect("the third record");
     assert_eq!(customer_of(&third), "c-4");
     assert_eq!(counter.count("GetRecords"), 6);
-    assert_eq!(counter.count("GetShardIterator"), 0, "one iterator, followed");
+    assert_eq!(
+        counter.count("GetShardIterator"),
+        0,
+        "one iterator, followed"
+    );
 
     // `pages_per_shard` sets the bound.
     let (feed, counter) = faulty_feed(&table, &faults);
@@ -609,7 +617,10 @@ async fn next_ready_follows_empty_pages_of_an_open_shard_up_to_its_bound() {
     faults.empty_pages.store(1, Ordering::SeqCst);
     assert!(feed.next_ready().await.unwrap().is_none());
     assert_eq!(counter.count("GetRecords"), 1);
-    assert_eq!(customer_of(&feed.next_ready().await.unwrap().unwrap()), "c-2");
+    assert_eq!(
+        customer_of(&feed.next_ready().await.unwrap().unwrap()),
+        "c-2"
+    );
 }
 
 #[tokio::test]
@@ -684,8 +695,7 @@ async fn a_table_wide_feed_decodes_entities_of_every_partition() {
     table.put(&ada).await.unwrap();
     table.put(&lamp).await.unwrap();
     table.put(&placed).await.unwrap();
-    let client: stamp::streams::StreamsClient =
-        stamp::local::streams_client(&common::endpoint());
+    let client: stamp::streams::StreamsClient = stamp::local::streams_client(&common::endpoint());
     let mut feed = table.changes::<Everything>(client);
     let mut seen = Vec::new();
     while let Some(change) = feed.next_ready().await.unwrap() {

@@ -515,9 +515,19 @@ async fn export_parquet_of_an_entity_with_no_items_has_its_columns() {
         .schema()
         .fields()
         .iter()
-        .map(|field| format!("{}: {}{}", field.name(), field.data_type(), if field.is_nullable() { "?" } else { "" }))
+        .map(|field| {
+            format!(
+                "{}: {}{}",
+                field.name(),
+                field.data_type(),
+                if field.is_nullable() { "?" } else { "" }
+            )
+        })
         .collect();
-    let expected: Vec<String> = ORDER_COLUMNS.iter().map(|name| format!("{name}: Utf8?")).collect();
+    let expected: Vec<String> = ORDER_COLUMNS
+        .iter()
+        .map(|name| format!("{name}: Utf8?"))
+        .collect();
     assert_eq!(columns, expected);
     assert_eq!(builder.metadata().file_metadata().num_rows(), 0);
     std::fs::remove_dir_all(dir).unwrap();
@@ -552,7 +562,10 @@ async fn export_unknown_items_keep_their_numbers_exactly() {
         ("Type".to_owned(), AttributeValue::S("Coupon".to_owned())),
         ("big".to_owned(), n("12345678901234567890123")),
         ("small".to_owned(), n("-0.000000000000000000001")),
-        ("ids".to_owned(), AttributeValue::Ns(vec!["98765432109876543210".to_owned()])),
+        (
+            "ids".to_owned(),
+            AttributeValue::Ns(vec!["98765432109876543210".to_owned()]),
+        ),
         (
             "nested".to_owned(),
             AttributeValue::M(std::collections::HashMap::from([(
@@ -596,7 +609,10 @@ async fn export_reads_at_most_its_concurrency_of_segments_at_once() {
     for product in &data.products {
         table.put(product).await.unwrap();
     }
-    for (concurrency, expected) in [(None, stamp::export::DEFAULT_CONCURRENCY as usize), (Some(2), 2)] {
+    for (concurrency, expected) in [
+        (None, stamp::export::DEFAULT_CONCURRENCY as usize),
+        (Some(2), 2),
+    ] {
         in_flight.max.store(0, std::sync::atomic::Ordering::SeqCst);
         let dir = directory("export-concurrency");
         let mut export = Export::new(&dir).entity::<Product>().segments(16);

@@ -1,7 +1,8 @@
 //! Per-entity export: the single table back into one file per entity type,
 //! as SQL tools want it ([`Export::new`], sent to a table).
 //!
-//! A parallel `Scan` (`Segment` / `TotalSegments`) reads every item (or
+//! A parallel `Scan` (`Segment` / `TotalSegments`, [`Export::segments`]
+//! segments read [`Export::concurrency`] at a time) reads every item (or
 //! [`Export::send_from_files`] reads the `DYNAMODB_JSON` files of an
 //! `ExportTableToPointInTime`, without a request); each
 //! is routed by its type attribute (`Type`) to the file of the entity that
@@ -10,12 +11,13 @@
 //! attributes such as `PK`, `SK` and `GSI1PK` are left out: their values
 //! are in the fields). Items whose type names no registered entity, or that
 //! have no type attribute, go to `_unknown.ndjson` as they are stored
-//! (plain JSON of the attribute values), so nothing is dropped.
+//! (plain JSON of the attribute values, numbers with their exact digits),
+//! so nothing is dropped.
 //!
 //! | format | file | columns |
 //! |---|---|---|
 //! | [`ExportFormat::Ndjson`] | `<Type>.ndjson` | one JSON object per line, the struct's serde form |
-//! | [`ExportFormat::Parquet`] (feature `parquet`) | `<Type>.parquet` | typed from the entity's fields (`serde_arrow` tracing of the type: integers, booleans, strings; `Option` nullable; unit enums as dictionary-encoded strings); uncompressed |
+//! | [`ExportFormat::Parquet`] (feature `parquet`) | `<Type>.parquet` | typed from the entity's fields (`serde_arrow` tracing of the type: integers, booleans, strings; `Option` nullable; unit enums as dictionary-encoded strings); for an entity with no items whose type needs samples, one nullable string column per field; uncompressed |
 //!
 //! A parallel scan is not a snapshot: items written while it runs may or
 //! may not be in the files. Each page costs read capacity as a scan does

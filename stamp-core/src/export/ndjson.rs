@@ -98,7 +98,10 @@ impl Sink for RawLines {
 }
 
 /// Appends a JSON object of `entries`, keys in sorted order.
-fn write_map<'a>(out: &mut String, entries: impl Iterator<Item = (&'a String, &'a AttributeValue)>) {
+fn write_map<'a>(
+    out: &mut String,
+    entries: impl Iterator<Item = (&'a String, &'a AttributeValue)>,
+) {
     let mut entries: Vec<(&String, &AttributeValue)> = entries.collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
     out.push('{');
@@ -138,10 +141,12 @@ fn write_value(out: &mut String, value: &AttributeValue) {
         AttributeValue::Bool(value) => out.push_str(if *value { "true" } else { "false" }),
         AttributeValue::Null(_) => out.push_str("null"),
         AttributeValue::Ss(values) => write_array(out, values, |out, text| write_string(out, text)),
-        AttributeValue::Ns(values) => write_array(out, values, |out, number| write_number(out, number)),
-        AttributeValue::Bs(values) => {
-            write_array(out, values, |out, blob| write_string(out, &base64(blob.as_ref())))
+        AttributeValue::Ns(values) => {
+            write_array(out, values, |out, number| write_number(out, number))
         }
+        AttributeValue::Bs(values) => write_array(out, values, |out, blob| {
+            write_string(out, &base64(blob.as_ref()))
+        }),
         AttributeValue::L(values) => write_array(out, values, write_value),
         AttributeValue::M(map) => write_map(out, map.iter()),
         // A type newer than this SDK: its debug form, as a string.

@@ -53,7 +53,12 @@ pub trait Collection: Sized {
 
 /// Marks entity `Self` as a member of collection `C`; implemented by
 /// `#[derive(Collection)]`. It lets `query(…).collection::<C>()` accept
-/// only members.
+/// only members; a table-wide change type (`#[stamp(any_partition)]`) has
+/// none, so no query reads it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a member of a collection `{C}` that a query reads",
+    note = "a query reads a `#[derive(Collection)]` enum whose members share a partition and that has a variant of `{Self}`; an enum with `#[stamp(any_partition)]` is a change type of a table-wide feed, not a query collection"
+)]
 pub trait CollectionMember<C: Collection>: Entity {}
 
 const fn same_str(a: &str, b: &str) -> bool {

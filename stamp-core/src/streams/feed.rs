@@ -77,13 +77,17 @@ impl Table {
     /// The table's change feed: every change to its items, from the
     /// table's DynamoDB Stream, decoded into collection `C`'s variants
     /// (feature `streams`), read through `streams`, a DynamoDB Streams
-    /// client (`aws_sdk_dynamodbstreams::Client::new(&sdk_config)` with the
-    /// `SdkConfig` the DynamoDB client was made from; for a local server
+    /// client ([`StreamsClient::new(&sdk_config)`](super::StreamsClient),
+    /// re-exported from `aws-sdk-dynamodbstreams`, with the `SdkConfig` the
+    /// DynamoDB client was made from; for a local server
     /// [`local::streams_client`](crate::local::streams_client)). It is a
     /// parameter because the SDK does not let a client's endpoint and
     /// credentials be read back. The table needs a stream with images
     /// (`TableDefinition::stream(StreamViewType::NewAndOldImages)`).
-    /// Sends nothing until the first [`ChangeFeed::next`].
+    /// `C` may be a collection of one partition, or, for every change of
+    /// the table, a `#[derive(Collection)] #[stamp(any_partition)]` enum of
+    /// entities in any partitions. Sends nothing until the first
+    /// [`ChangeFeed::next`].
     ///
     /// # Example
     ///
@@ -217,7 +221,9 @@ impl<C: Collection> ChangeFeed<C> {
     ///
     /// [`Error::StreamNotEnabled`] when the table has no stream;
     /// [`Error::InvalidCheckpoint`] and [`Error::CheckpointExpired`] for a
-    /// checkpoint that cannot be resumed from; [`Error::InvalidStreamRecord`]
+    /// checkpoint that cannot be resumed from (one that marks a shard
+    /// finished that the stream has open included, before any
+    /// `GetShardIterator` or `GetRecords`); [`Error::InvalidStreamRecord`]
     /// for a record that cannot be decoded (it is counted in the checkpoint,
     /// so that resuming does not stop at it again);
     /// [`Error::DynamoDbStreams`] and [`Error::DynamoDb`] for what the
@@ -425,7 +431,10 @@ impl<C: Collection> ChangeFeed<C> {
                         }
                     }
                     Err(SdkError::ServiceError(service))
-                        if matches!(service.err(), GetRecordsError::ExpiredIteratorException(_)) =>
+                        if matches!(
+                            service.err(),
+                            GetRecordsError::ExpiredIteratorException(_)
+                        ) =>
                     {
                         // Asked for again from the checkpoint on the next round.
                         progressed = true;
