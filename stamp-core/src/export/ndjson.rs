@@ -236,6 +236,22 @@ fn normalize_number(number: &str) -> String {
     normal
 }
 
+/// The NDJSON file of entity `E`.
+pub(super) fn entity_sink<E>(path: &Path) -> Result<Box<dyn Sink>, Error>
+where
+    E: Entity + Serialize + Send + 'static,
+{
+    Ok(Box::new(EntityLines::<E> {
+        lines: Lines::create(path)?,
+        entity: PhantomData,
+    }))
+}
+
+/// The NDJSON file of the items of unknown type.
+pub(super) fn unknown_sink(path: &Path) -> Result<Box<dyn Sink>, Error> {
+    Ok(Box::new(RawLines(Lines::create(path)?)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,20 +278,4 @@ mod tests {
         assert_eq!(written("5."), "5");
         assert_eq!(written("not a number"), "\"not a number\"");
     }
-}
-
-/// The NDJSON file of entity `E`.
-pub(super) fn entity_sink<E>(path: &Path) -> Result<Box<dyn Sink>, Error>
-where
-    E: Entity + Serialize + Send + 'static,
-{
-    Ok(Box::new(EntityLines::<E> {
-        lines: Lines::create(path)?,
-        entity: PhantomData,
-    }))
-}
-
-/// The NDJSON file of the items of unknown type.
-pub(super) fn unknown_sink(path: &Path) -> Result<Box<dyn Sink>, Error> {
-    Ok(Box::new(RawLines(Lines::create(path)?)))
 }
