@@ -62,6 +62,17 @@ mod shards;
 pub use checkpoint::{Checkpoint, ShardCheckpoint};
 pub use feed::ChangeFeed;
 
+/// The DynamoDB Streams client that [`Table::changes`](crate::Table::changes)
+/// reads through (`aws_sdk_dynamodbstreams::Client`), re-exported so that a
+/// feed needs no dependency of its own:
+/// `stamp::streams::StreamsClient::new(&sdk_config)`, with the `SdkConfig`
+/// the DynamoDB client was made from.
+pub use aws_sdk_dynamodbstreams::Client as StreamsClient;
+/// The configuration of a [`StreamsClient`]
+/// (`aws_sdk_dynamodbstreams::Config`), for
+/// `StreamsClient::from_conf(StreamsConfig::builder()…build())`.
+pub use aws_sdk_dynamodbstreams::Config as StreamsConfig;
+
 /// What happened to the item: the record's `eventName`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ChangeKind {

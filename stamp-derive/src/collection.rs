@@ -11,7 +11,7 @@ use crate::ctxt::Ctxt;
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
     let ident = &input.ident;
-    let (krate, index) = read_options(&mut cx, input);
+    let (krate, index, any_partition) = read_options(&mut cx, input);
     let Data::Enum(data) = &input.data else {
         cx.error_spanned_by(
             ident,
@@ -31,20 +31,29 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     if let Err(errors) = cx.check() {
         return errors;
     }
-    expand(&krate, index, ident, &members)
+    if any_partition {
+        expand_any_partition(&krate, ident, &members)
+    } else {
+        expand(&krate, index, ident, &members)
+    }
 }
 
-/// `#[stamp(crate = "…", index = N)]`.
-fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, u8) {
+/// `#[stamp(crate = "…", index = N)]` or `#[stamp(crate = "…", any_partition)]`.
+fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, u8, bool) {
     let ident = &input.ident;
     let mut krate: syn::Path = syn::parse_quote!(::stamp);
     let mut index: u8 = 0;
+    let mut any_partition: Option<proc_macro2::Span> = None;
+    let mut index_span: Option<proc_macro2::Span> = None;
     for attribute in &input.attrs {
         if attribute.path().is_ident("stamp") {
             let result = attribute.parse_nested_meta(|meta| {
                 if meta.path.is_ident("crate") {
                     krate = meta.value()?.parse::<LitStr>()?.parse()?;
+                } else if meta.path.is_ident("any_partition") {
+                    any_partition = Some(meta.path.span());
                 } else if meta.path.is_ident("index") {
+                    index_span = Some(meta.path.span());
                     let number = meta.value()?.parse::<LitInt>()?;
                     index = match number.base10_parse::<u8>() {
                         Ok(value @ 1..=20) => value,
@@ -58,7 +67,7 @@ fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, u8) {
                 } else {
                     let option = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
                     return Err(meta.error(format!(
-                        "unknown option `{option}` in `#[stamp(…)]` of `{ident}` for `#[derive(Collection)]`; options are: index, crate"
+                        "unknown option `{option}` in `#[stamp(…)]` of `{ident}` for `#[derive(Collection)]`; options are: index, any_partition, crate"
                     )));
                 }
                 Ok(())
@@ -68,7 +77,13 @@ fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, u8) {
             }
         }
     }
-    (krate, index)
+    if let (Some(span), Some(_)) = (any_partition, index_span) {
+        cx.syn_error(syn::Error::new(
+            span,
+            format!("`{ident}` has both `any_partition` and `index`: a table-wide change type reads no partition of an index; leave `index` out"),
+        ));
+    }
+    (krate, index, any_partition.is_some())
 }
 
 /// The entity variants `Name(Type)`; the `Unknown(stamp::Item)` variant is
@@ -117,6 +132,49 @@ fn read_members<'a>(
     members
 }
 
+/// `#[stamp(any_partition)]`: `impl Collection` without the partition
+/// checks and without `CollectionMember` impls, so the enum decodes items
+/// of any partition (a table-wide change feed, stream records) and is not
+/// a collection a query reads.
+fn expand_any_partition(
+    krate: &syn::Path,
+    ident: &syn::Ident,
+    members: &[(&syn::Ident, &syn::Type)],
+) -> TokenStream {
+    let decodes = decodes(krate, members);
+    let member_types = members.iter().map(|(_, ty)| ty);
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #krate::Collection for #ident {
+                const NAME: &'static str = ::core::stringify!(#ident);
+                const INDEX: u8 = 0;
+                const ANY_PARTITION: bool = true;
+                const MEMBERS: &'static [&'static #krate::EntitySchema] = &[#(<#member_types as #krate::Entity>::SCHEMA),*];
+
+                fn from_item(item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+                    #(#decodes)*
+                    ::core::result::Result::Ok(Self::Unknown(item))
+                }
+            }
+        };
+    }
+}
+
+/// The decoding of each member, by its type attribute.
+fn decodes(krate: &syn::Path, members: &[(&syn::Ident, &syn::Type)]) -> Vec<TokenStream> {
+    members
+        .iter()
+        .map(|(variant, ty)| {
+            quote! {
+                if #krate::__private::has_type(&item, <#ty as #krate::Entity>::SCHEMA) {
+                    return <#ty as #krate::Entity>::from_item(item).map(Self::#variant);
+                }
+            }
+        })
+        .collect()
+}
+
 /// The compile-time partition checks, `impl Collection` and the
 /// `CollectionMember` impls.
 fn expand(
@@ -149,13 +207,7 @@ fn expand(
             );
         }
     });
-    let decodes = members.iter().map(|(variant, ty)| {
-        quote! {
-            if #krate::__private::has_type(&item, <#ty as #krate::Entity>::SCHEMA) {
-                return <#ty as #krate::Entity>::from_item(item).map(Self::#variant);
-            }
-        }
-    });
+    let decodes = decodes(krate, members);
     let member_types = members.iter().map(|(_, ty)| ty);
     let member_impls = members.iter().map(|(_, ty)| {
         quote! {

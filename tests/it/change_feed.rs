@@ -421,3 +421,313 @@ async fn verify_reports_a_stream_that_differs_from_the_definition() {
         "the stream is on with `NEW_AND_OLD_IMAGES`, expected on with `KEYS_ONLY`"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Fault injection on the Streams client, through the SDK's interceptor API.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use aws_sdk_dynamodb::config::interceptors::{
+    BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextRef,
+};
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::error::BoxError;
+use aws_smithy_types::config_bag::{Storable, StoreReplace};
+
+/// Rewrites the answers of `GetRecords` the way DynamoDB may give them:
+/// the next `empty_pages` calls answer an empty page whose
+/// `NextShardIterator` is the iterator asked with (so no record is lost:
+/// the next call reads from the same place), and while `failing` is set
+/// every call answers `400 LimitExceededException`.
+#[derive(Debug, Clone, Default)]
+struct StreamsFaults {
+    empty_pages: Arc<AtomicUsize>,
+    failing: Arc<AtomicBool>,
+}
+
+#[derive(Debug, Clone)]
+enum Rewrite {
+    Empty(String),
+    Fail,
+}
+
+impl Storable for Rewrite {
+    type Storer = StoreReplace<Self>;
+}
+
+impl Intercept for StreamsFaults {
+    fn name(&self) -> &'static str {
+        "StreamsFaults"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &BeforeTransmitInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let request = context.request();
+        if request.headers().get("x-amz-target") != Some("DynamoDBStreams_20120810.GetRecords") {
+            return Ok(());
+        }
+        if self.failing.load(Ordering::SeqCst) {
+            cfg.interceptor_state().store_put(Rewrite::Fail);
+            return Ok(());
+        }
+        let take = self
+            .empty_pages
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                left.checked_sub(1)
+            });
+        if take.is_ok() {
+            let body: serde_json::Value =
+                serde_json::from_slice(request.body().bytes().expect("a JSON body")).unwrap();
+            let iterator = body["ShardIterator"].as_str().unwrap().to_owned();
+            cfg.interceptor_state().store_put(Rewrite::Empty(iterator));
+        }
+        Ok(())
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+        _runtime_components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let (status, body) = match cfg.load::<Rewrite>() {
+            None => return Ok(()),
+            Some(Rewrite::Empty(iterator)) => (
+                200,
+                serde_json::json!({"Records": [], "NextShardIterator": iterator}).to_string(),
+            ),
+            Some(Rewrite::Fail) => (
+                400,
+                r#"{"__type":"com.amazonaws.dynamodb.v20120810#LimitExceededException","message":"Rate exceeded for shard (injected by the test)"}"#.to_owned(),
+            ),
+        };
+        let mut response = aws_smithy_runtime_api::http::Response::new(
+            aws_smithy_runtime_api::http::StatusCode::try_from(status).unwrap(),
+            aws_smithy_types::body::SdkBody::from(body),
+        );
+        response
+            .headers_mut()
+            .insert("content-type", "application/x-amz-json-1.0");
+        *context.response_mut() = response;
+        Ok(())
+    }
+}
+
+/// A Streams client of the test server (the type Stamp re-exports), with
+/// SDK retries off, that counts its requests and has `faults`.
+fn faulty_streams(
+    faults: &StreamsFaults,
+) -> (stamp::streams::StreamsClient, common::RequestCounter) {
+    let counter = common::RequestCounter::default();
+    let config = stamp::local::streams_config(&common::endpoint())
+        .retry_config(RetryConfig::disabled())
+        .interceptor(counter.clone())
+        .interceptor(faults.clone())
+        .build();
+    (stamp::streams::StreamsClient::from_conf(config), counter)
+}
+
+fn faulty_feed(
+    table: &Table,
+    faults: &StreamsFaults,
+) -> (ChangeFeed<CustomerWithOrders>, common::RequestCounter) {
+    let (client, counter) = faulty_streams(faults);
+    let feed = table
+        .changes::<CustomerWithOrders>(client)
+        .idle_backoff(Duration::from_millis(10), Duration::from_millis(50));
+    (feed, counter)
+}
+
+fn customer_of(change: &Change<CustomerWithOrders>) -> String {
+    match &change.new {
+        Some(CustomerWithOrders::Customer(customer)) => customer.customer_id.clone(),
+        other => panic!("not a customer: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_checkpoint_marking_an_open_shard_finished_is_refused_before_any_read() {
+    let table = common::fresh_table("feed-open-finished", &definition()).await;
+    let real = real_checkpoint(&table).await;
+    let arn = real.stream_arn().to_owned();
+    let (shard, position) = real.shards().iter().next().unwrap();
+    let after = position.after.clone().unwrap();
+    // The shard is open: later writes go to it, and a feed that took the
+    // checkpoint's word would never read them.
+    table.put(&customer("c-6", "Frances")).await.unwrap();
+    let forged = Checkpoint::from_json(&format!(
+        r#"{{"stream_arn":"{arn}","shards":{{"{shard}":{{"after":"{after}","finished":true}}}}}}"#
+    ))
+    .unwrap();
+    let (feed, counter) = faulty_feed(&table, &StreamsFaults::default());
+    let error = feed.resume(forged).next_ready().await.unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidCheckpoint { shard_id: Some(id), reason, .. }
+            if id == shard && reason.contains("open")),
+        "{error:?}"
+    );
+    assert_eq!(counter.operations(), ["DescribeStream"]);
+}
+
+#[tokio::test]
+async fn next_ready_follows_empty_pages_of_an_open_shard_up_to_its_bound() {
+    use stamp::streams::feed::DEFAULT_PAGES_PER_SHARD;
+    assert_eq!(DEFAULT_PAGES_PER_SHARD, 3);
+
+    let table = common::fresh_table("feed-empty-pages", &definition()).await;
+    table.put(&customer("c-2", "Grace")).await.unwrap();
+    table.put(&customer("c-3", "Edsger")).await.unwrap();
+    let faults = StreamsFaults::default();
+    let (mut feed, counter) = faulty_feed(&table, &faults);
+
+    // Two empty pages before the records: followed, within one call.
+    faults.empty_pages.store(2, Ordering::SeqCst);
+    let first = feed.next_ready().await.unwrap().expect("the first record");
+    assert_eq!(customer_of(&first), "c-2");
+    assert_eq!(counter.count("GetRecords"), 3);
+    let second = feed.next_ready().await.unwrap().expect("the second record");
+    assert_eq!(customer_of(&second), "c-3");
+    assert_eq!(counter.count("GetRecords"), 3, "from the same page");
+
+    // More empty pages than the bound: one call stops after the bound,
+    // and the next goes on from the same place.
+    table.put(&customer("c-4", "Alan")).await.unwrap();
+    faults.empty_pages.store(5, Ordering::SeqCst);
+    counter.reset();
+    assert!(feed.next_ready().await.unwrap().is_none());
+    assert_eq!(counter.count("GetRecords"), 3);
+    let third = feed.next_ready().await.unwrap().expect("the third record");
+    assert_eq!(customer_of(&third), "c-4");
+    assert_eq!(counter.count("GetRecords"), 6);
+    assert_eq!(
+        counter.count("GetShardIterator"),
+        0,
+        "one iterator, followed"
+    );
+
+    // `pages_per_shard` sets the bound.
+    let (feed, counter) = faulty_feed(&table, &faults);
+    let mut feed = feed.pages_per_shard(1);
+    faults.empty_pages.store(1, Ordering::SeqCst);
+    assert!(feed.next_ready().await.unwrap().is_none());
+    assert_eq!(counter.count("GetRecords"), 1);
+    assert_eq!(
+        customer_of(&feed.next_ready().await.unwrap().unwrap()),
+        "c-2"
+    );
+}
+
+#[tokio::test]
+async fn into_stream_waits_after_an_error_before_asking_again() {
+    let table = common::fresh_table("feed-error-backoff", &definition()).await;
+    table.put(&customer("c-7", "Barbara")).await.unwrap();
+    let faults = StreamsFaults::default();
+    faults.failing.store(true, Ordering::SeqCst);
+
+    // An hour after the first error: no second request in the next half
+    // second, where a stream that does not wait asks again at once.
+    let (feed, counter) = faulty_feed(&table, &faults);
+    let stream = feed
+        .error_backoff(Duration::from_secs(3_600), Duration::from_secs(3_600))
+        .into_stream();
+    let mut stream = Box::pin(stream);
+    let error = stream.next().await.unwrap().unwrap_err();
+    assert!(
+        matches!(&error, Error::DynamoDbStreams { operation: "GetRecords", code: Some(code), .. }
+            if code == "LimitExceededException"),
+        "{error:?}"
+    );
+    assert!(
+        tokio::time::timeout(Duration::from_millis(500), stream.next())
+            .await
+            .is_err(),
+        "the stream waits out its backoff"
+    );
+    assert_eq!(counter.count("GetRecords"), 1);
+
+    // With a short backoff, the stream goes on once the service answers,
+    // from where it stood.
+    let (feed, counter) = faulty_feed(&table, &faults);
+    let mut stream = Box::pin(
+        feed.error_backoff(Duration::from_millis(20), Duration::from_millis(40))
+            .into_stream(),
+    );
+    assert!(stream.next().await.unwrap().is_err());
+    assert!(stream.next().await.unwrap().is_err());
+    faults.failing.store(false, Ordering::SeqCst);
+    let (change, checkpoint) = stream.next().await.unwrap().unwrap();
+    assert_eq!(customer_of(&change), "c-7");
+    assert_eq!(
+        checkpoint.shards().values().next().unwrap().after,
+        change.sequence_number
+    );
+    assert_eq!(counter.count("GetRecords"), 3);
+    assert_eq!(counter.count("GetShardIterator"), 1, "the iterator is kept");
+}
+
+/// A table-wide change type: a customer, an order (one partition) and a
+/// product (another).
+#[derive(stamp::Collection, Debug, Clone, PartialEq)]
+#[stamp(any_partition)]
+enum Everything {
+    Customer(Customer),
+    Order(Order),
+    Product(Product),
+    Unknown(stamp::Item),
+}
+
+#[tokio::test]
+async fn a_table_wide_feed_decodes_entities_of_every_partition() {
+    use stamp::Collection as _;
+    const { assert!(Everything::ANY_PARTITION) };
+    assert_eq!(Everything::MEMBERS.len(), 3);
+
+    let table = common::fresh_table("feed-table-wide", &definition()).await;
+    let ada = customer("c-1", "Ada");
+    let placed = order("c-1", 1, None);
+    let lamp = product("LAMP");
+    table.put(&ada).await.unwrap();
+    table.put(&lamp).await.unwrap();
+    table.put(&placed).await.unwrap();
+    let client: stamp::streams::StreamsClient = stamp::local::streams_client(&common::endpoint());
+    let mut feed = table.changes::<Everything>(client);
+    let mut seen = Vec::new();
+    while let Some(change) = feed.next_ready().await.unwrap() {
+        seen.push((change.kind, change.new, change.key_entity));
+    }
+    assert_eq!(
+        seen,
+        [
+            (
+                ChangeKind::Insert,
+                Some(Everything::Customer(ada)),
+                Some("Customer")
+            ),
+            (
+                ChangeKind::Insert,
+                Some(Everything::Product(lamp)),
+                Some("Product")
+            ),
+            (
+                ChangeKind::Insert,
+                Some(Everything::Order(placed)),
+                Some("Order")
+            ),
+        ]
+    );
+
+    // Its members join a definition; it is not a query collection there.
+    let definition = TableDefinition::new().collection::<Everything>();
+    let names: Vec<&str> = definition.entities().iter().map(|e| e.type_name).collect();
+    assert_eq!(names, ["Customer", "Order", "Product"]);
+    assert!(
+        !definition.catalogue().unwrap().contains("Everything"),
+        "not listed as a collection"
+    );
+}

@@ -768,8 +768,10 @@ pub enum Error {
     /// A change-feed checkpoint cannot be used: it is not the JSON a feed
     /// writes, a sequence number in it is not one (21 to 40 digits), it
     /// belongs to another stream (another table, or the stream was turned
-    /// off and on), or it names a position the shard never had. Found
-    /// before any `GetShardIterator` is sent for it, except that a server
+    /// off and on), it names a position the shard never had, or it marks a
+    /// shard read to its end that the stream still has open (its later
+    /// records would be skipped). Found before any `GetShardIterator` or
+    /// `GetRecords` is sent for it, except that a server
     /// may refuse a sequence number it never issued (`ValidationException`).
     #[cfg(feature = "streams")]
     #[error("the change-feed checkpoint of table `{table}` cannot be used: {reason}")]

@@ -1,7 +1,8 @@
 //! Per-entity export: the single table back into one file per entity type,
 //! as SQL tools want it ([`Export::new`], sent to a table).
 //!
-//! A parallel `Scan` (`Segment` / `TotalSegments`) reads every item (or
+//! A parallel `Scan` (`Segment` / `TotalSegments`, [`Export::segments`]
+//! segments read [`Export::concurrency`] at a time) reads every item (or
 //! [`Export::send_from_files`] reads the `DYNAMODB_JSON` files of an
 //! `ExportTableToPointInTime`, without a request); each
 //! is routed by its type attribute (`Type`) to the file of the entity that
@@ -10,12 +11,13 @@
 //! attributes such as `PK`, `SK` and `GSI1PK` are left out: their values
 //! are in the fields). Items whose type names no registered entity, or that
 //! have no type attribute, go to `_unknown.ndjson` as they are stored
-//! (plain JSON of the attribute values), so nothing is dropped.
+//! (plain JSON of the attribute values, numbers with their exact digits),
+//! so nothing is dropped.
 //!
 //! | format | file | columns |
 //! |---|---|---|
 //! | [`ExportFormat::Ndjson`] | `<Type>.ndjson` | one JSON object per line, the struct's serde form |
-//! | [`ExportFormat::Parquet`] (feature `parquet`) | `<Type>.parquet` | typed from the entity's fields (`serde_arrow` tracing of the type: integers, booleans, strings; `Option` nullable; unit enums as dictionary-encoded strings); uncompressed |
+//! | [`ExportFormat::Parquet`] (feature `parquet`) | `<Type>.parquet` | typed from the entity's fields (`serde_arrow` tracing of the type: integers, booleans, strings; `Option` nullable; unit enums as dictionary-encoded strings); for an entity with no items whose type needs samples, one nullable string column per field; uncompressed |
 //!
 //! A parallel scan is not a snapshot: items written while it runs may or
 //! may not be in the files. Each page costs read capacity as a scan does
@@ -43,6 +45,9 @@ use crate::{Entity, EntitySchema, Error, Item, Table};
 pub const UNKNOWN_FILE_STEM: &str = "_unknown";
 /// DynamoDB's largest `TotalSegments` for a parallel scan.
 pub const MAX_SEGMENTS: u32 = 1_000_000;
+/// How many segments an export reads at once unless
+/// [`Export::concurrency`] says otherwise: the `Scan` requests in flight.
+pub const DEFAULT_CONCURRENCY: u32 = 4;
 
 /// The file format of the entity files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -140,6 +145,7 @@ pub struct Export {
     directory: PathBuf,
     format: ExportFormat,
     segments: u32,
+    concurrency: u32,
     entities: Vec<(&'static EntitySchema, MakeSink)>,
     progress: Option<Progress>,
 }
@@ -150,6 +156,7 @@ impl fmt::Debug for Export {
             .field("directory", &self.directory)
             .field("format", &self.format)
             .field("segments", &self.segments)
+            .field("concurrency", &self.concurrency)
             .field(
                 "entities",
                 &self
@@ -166,7 +173,8 @@ impl Export {
     /// An export into `directory` (created if missing): one file per
     /// entity registered with [`entity`](Self::entity), NDJSON unless
     /// [`format`](Self::format) says otherwise, from a parallel scan of 4
-    /// segments. Sends nothing until [`send`](Self::send).
+    /// segments read [`DEFAULT_CONCURRENCY`] at a time. Sends nothing until
+    /// [`send`](Self::send).
     ///
     /// # Example
     ///
@@ -185,6 +193,7 @@ impl Export {
             directory: directory.into(),
             format: ExportFormat::Ndjson,
             segments: 4,
+            concurrency: DEFAULT_CONCURRENCY,
             entities: Vec::new(),
             progress: None,
         }
@@ -215,10 +224,20 @@ impl Export {
         self
     }
 
-    /// How many segments the parallel scan has (1 to
-    /// [`MAX_SEGMENTS`]), all read at once.
+    /// How many segments the parallel scan has (1 to [`MAX_SEGMENTS`]),
+    /// read [`concurrency`](Self::concurrency) at a time.
     pub fn segments(mut self, segments: u32) -> Self {
         self.segments = segments;
+        self
+    }
+
+    /// How many segments are read at once (at least 1; default
+    /// [`DEFAULT_CONCURRENCY`], 4): at most this many `Scan` requests are in
+    /// flight, each segment read page after page, the next segment started
+    /// when one is done. Each `Scan` page costs up to 1 MB of reads, so the
+    /// read capacity an export takes per second grows with it.
+    pub fn concurrency(mut self, segments_at_once: u32) -> Self {
+        self.concurrency = segments_at_once;
         self
     }
 
@@ -235,8 +254,8 @@ impl Export {
     ///
     /// Before any request, [`Error::InvalidExport`] for no entity, two
     /// entities with different type attributes, an entity whose type name
-    /// is not a plain file name or is [`UNKNOWN_FILE_STEM`], or a segment
-    /// count of 0 or above [`MAX_SEGMENTS`]; [`Error::ExportFile`] when the
+    /// is not a plain file name or is [`UNKNOWN_FILE_STEM`], a segment
+    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`Error::ExportFile`] when the
     /// directory or a file cannot be written; then [`Error::DynamoDb`] for
     /// the scan, and the errors of an entity's `from_item` for an item that
     /// names the entity but cannot be read as it (the files written so far
@@ -246,7 +265,7 @@ impl Export {
         std::fs::create_dir_all(&self.directory)
             .map_err(|error| file_error(&self.directory, &error))?;
         let mut router = Router::new(&self, type_attribute)?;
-        let mut pages = scan(table, self.segments);
+        let mut pages = scan(table, self.segments, self.concurrency);
         while let Some(page) = pages.next().await {
             router.page(page?, &mut self.progress)?;
         }
@@ -295,6 +314,11 @@ impl Export {
                 "{} segments; a parallel scan has 1 to {MAX_SEGMENTS}",
                 self.segments
             )));
+        }
+        if self.concurrency == 0 {
+            return Err(invalid(
+                "a concurrency of 0 reads no segment; give 1 or more".to_owned(),
+            ));
         }
         for (schema, _) in &self.entities {
             if schema.type_attribute != first.type_attribute {
@@ -413,9 +437,14 @@ where
     }
 }
 
-/// The pages of a parallel scan of `segments` segments, all at once.
-fn scan(table: &Table, segments: u32) -> impl Stream<Item = Result<Vec<Item>, Error>> + '_ {
-    futures::stream::select_all((0..segments).map(move |segment| {
+/// The pages of a parallel scan of `segments` segments, `concurrency` of
+/// them read at once.
+fn scan(
+    table: &Table,
+    segments: u32,
+    concurrency: u32,
+) -> impl Stream<Item = Result<Vec<Item>, Error>> + '_ {
+    futures::stream::iter((0..segments).map(move |segment| {
         futures::stream::try_unfold(Some(None), move |state: Option<Option<Item>>| async move {
             let Some(start) = state else {
                 return Ok(None);
@@ -437,6 +466,7 @@ fn scan(table: &Table, segments: u32) -> impl Stream<Item = Result<Vec<Item>, Er
         })
         .boxed()
     }))
+    .flatten_unordered(concurrency as usize)
 }
 
 /// An I/O error on `path`.

@@ -8,14 +8,16 @@
 //! and then the columns are traced from the first batch of rows
 //! (`from_samples`). In that case a field that is `None` in every row of the
 //! first batch has no type yet (Arrow `Null`), and a later value in it fails
-//! the export with [`Error::ExportFile`]; and an entity with no items gets
-//! a file without columns.
+//! the export with [`Error::ExportFile`]; and an entity with no items (no
+//! rows to trace) gets one nullable `Utf8` column per field, named as serde
+//! names it (the entity's `field_attributes`), so the file still has the
+//! entity's columns and any Parquet reader (DuckDB) reads its zero rows.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use arrow_schema::{FieldRef, Schema};
+use arrow_schema::{DataType, Field, FieldRef, Schema};
 use parquet::arrow::ArrowWriter;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -112,7 +114,13 @@ impl<E: Entity + Serialize + Send> Sink for ParquetSink<E> {
     fn finish(mut self: Box<Self>) -> Result<u64, Error> {
         self.flush()?;
         if self.writer.is_none() {
-            self.open(Vec::new())?;
+            // No row to trace the columns from: the fields, as strings.
+            let fields = E::SCHEMA
+                .field_attributes
+                .iter()
+                .map(|field| Arc::new(Field::new(field.attribute, DataType::Utf8, true)))
+                .collect();
+            self.open(fields)?;
         }
         let (_, writer) = self.writer.take().expect("opened above");
         writer

@@ -15,6 +15,14 @@ use crate::{Entity, EntitySchema, Error, Item, KeyTemplate, Segment};
 /// `#[stamp(index = N)]` on the enum makes it a collection of GSI N (an
 /// inverted index) instead of the table. The derive checks at compile time
 /// that every member has the same partition key template on that index.
+///
+/// `#[stamp(any_partition)]` instead makes it the change type of a feed
+/// over the whole table ([`Table::changes`](crate::Table::changes),
+/// [`streams::changes`](crate::streams)): members may be in different
+/// partitions, items decode the same way, and the enum is not a collection
+/// a query reads (`query(…).collection::<C>()` needs the members to
+/// implement [`CollectionMember`], which this form does not implement, so
+/// such a query is a compile error). It does not combine with `index`.
 pub trait Collection: Sized {
     /// The collection's name in the
     /// [catalogue](crate::TableDefinition::catalogue): the enum's name
@@ -23,6 +31,11 @@ pub trait Collection: Sized {
 
     /// The index the members share a partition of: 0 for the table.
     const INDEX: u8;
+
+    /// Whether the members may be in different partitions
+    /// (`#[stamp(any_partition)]`): a change type of a table-wide feed, not a
+    /// collection a query reads. `false` by default.
+    const ANY_PARTITION: bool = false;
 
     /// The schemas of the member entities, in variant order (empty for a
     /// hand-written impl). Stream decoding uses them to tell the entity of a
@@ -40,7 +53,12 @@ pub trait Collection: Sized {
 
 /// Marks entity `Self` as a member of collection `C`; implemented by
 /// `#[derive(Collection)]`. It lets `query(…).collection::<C>()` accept
-/// only members.
+/// only members; a table-wide change type (`#[stamp(any_partition)]`) has
+/// none, so no query reads it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a member of a collection `{C}` that a query reads",
+    note = "a query reads a `#[derive(Collection)]` enum whose members share a partition and that has a variant of `{Self}`; an enum with `#[stamp(any_partition)]` is a change type of a table-wide feed, not a query collection"
+)]
 pub trait CollectionMember<C: Collection>: Entity {}
 
 const fn same_str(a: &str, b: &str) -> bool {

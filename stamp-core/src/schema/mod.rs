@@ -317,7 +317,9 @@ impl TableDefinition {
     /// adds its members that are not in the definition yet. The
     /// [catalogue](Self::catalogue) lists it under its name; without any
     /// recorded collection it lists the groups of entities whose partition
-    /// templates match instead. Recording `C` again replaces it.
+    /// templates match instead. Recording `C` again replaces it. A
+    /// table-wide change type (`#[stamp(any_partition)]`) only adds its
+    /// members: it is not a collection a query reads.
     pub fn collection<C: crate::Collection>(mut self) -> Self {
         for member in C::MEMBERS {
             if !self
@@ -327,6 +329,9 @@ impl TableDefinition {
             {
                 self.entities.push(member);
             }
+        }
+        if C::ANY_PARTITION {
+            return self;
         }
         self.collections
             .retain(|collection| collection.name != C::NAME || collection.index != C::INDEX);

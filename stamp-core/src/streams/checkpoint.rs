@@ -145,13 +145,22 @@ impl Checkpoint {
     /// Checks the checkpoint against the stream as described, before any
     /// record is read: the same stream, every unfinished shard still there,
     /// no sequence number below its shard's oldest record
-    /// (trimmed) or above its last (never issued). Drops the finished
-    /// shards the stream no longer lists.
+    /// (trimmed) or above its last (never issued), and no shard marked
+    /// finished that the stream has open. Drops the finished shards the
+    /// stream no longer lists.
+    ///
+    /// A shard is closed when `DescribeStream` gives it an
+    /// `EndingSequenceNumber` and either lists a child of it (a split or a
+    /// roll-over) or the stream is `DISABLED`: a closed shard only ends in
+    /// one of these ways, and a server that gives an open shard its last
+    /// sequence number so far as `EndingSequenceNumber` (dynoxide) is not
+    /// taken for a closed one.
     pub(crate) fn check_against(
         &mut self,
         table: &str,
         stream_arn: &str,
         shards: &[ShardInfo],
+        disabled: bool,
     ) -> Result<(), Error> {
         self.check_form(table)?;
         if self.stream_arn != stream_arn {
@@ -179,6 +188,21 @@ impl Checkpoint {
             };
             if let Some(after) = &position.after {
                 check_in_range(table, shard, after)?;
+            }
+            let closed = shard.end.is_some()
+                && (disabled
+                    || shards
+                        .iter()
+                        .any(|child| child.parent.as_deref() == Some(shard_id.as_str())));
+            if position.finished && !closed {
+                return Err(Error::InvalidCheckpoint {
+                    table: table.to_owned(),
+                    shard_id: Some(shard_id.clone()),
+                    reason: "it marks the shard read to its end, and the stream has it open \
+                             (no EndingSequenceNumber, or no child shard while the stream is \
+                             enabled): its later records would be skipped"
+                        .to_owned(),
+                });
             }
         }
         for shard_id in gone {

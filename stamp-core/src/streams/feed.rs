@@ -16,13 +16,27 @@
 //!   that expired (`ExpiredIteratorException`, after 15 minutes) is asked
 //!   for again from the same position. `GetRecords` without
 //!   `NextShardIterator` means the shard is closed and read to its end.
-//! - **Polling.** One `GetRecords` per readable shard per round; after a
-//!   round that reads nothing the feed sleeps, from
-//!   [`ChangeFeed::idle_backoff`]'s minimum doubling to its maximum, and
-//!   back to the minimum when records come.
+//! - **Polling.** Each round reads every readable shard. `GetRecords` can
+//!   answer an empty page while later records exist ("it might take
+//!   multiple calls to get to a portion of the shard that contains stream
+//!   records"), so a round follows an open shard's `NextShardIterator`
+//!   past empty pages, up to [`ChangeFeed::pages_per_shard`] pages
+//!   ([`DEFAULT_PAGES_PER_SHARD`]) per shard per round: a round that finds
+//!   nothing sends that many `GetRecords` per open shard. After a round
+//!   that reads nothing the feed sleeps, from [`ChangeFeed::idle_backoff`]'s
+//!   minimum doubling to its maximum, and back to the minimum when records
+//!   come.
+//! - **Errors.** [`ChangeFeed::next`] returns a request's error to the
+//!   caller, and the next call retries from where the feed stood (the same
+//!   iterator). [`ChangeFeed::into_stream`] yields the error, then waits
+//!   before retrying: [`ChangeFeed::error_backoff`]'s minimum after the
+//!   first error in a row ([`DEFAULT_MIN_ERROR_BACKOFF`]), doubling with
+//!   each further one up to its maximum ([`DEFAULT_MAX_ERROR_BACKOFF`]),
+//!   and no wait again once a change comes.
 //! - **Checkpoint.** [`ChangeFeed::checkpoint`] counts every change returned
 //!   so far (and nothing more), so a feed resumed from it neither misses nor
-//!   repeats a record.
+//!   repeats a record. A checkpoint that marks a shard finished that the
+//!   stream still has open is refused before any record is read.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Operations_Amazon_DynamoDB_Streams.html>.
@@ -48,18 +62,32 @@ use crate::{Collection, Error, Table};
 pub const DEFAULT_MIN_BACKOFF: Duration = Duration::from_millis(250);
 /// The longest sleep between rounds that read nothing, by default.
 pub const DEFAULT_MAX_BACKOFF: Duration = Duration::from_secs(2);
+/// The most `GetRecords` pages one round reads of one open shard while they
+/// are empty, by default (see [`ChangeFeed::pages_per_shard`]). DynamoDB
+/// allows about 5 `GetRecords` per second per shard.
+pub const DEFAULT_PAGES_PER_SHARD: u32 = 3;
+/// The wait of [`ChangeFeed::into_stream`] after its first error in a row,
+/// by default.
+pub const DEFAULT_MIN_ERROR_BACKOFF: Duration = Duration::from_secs(1);
+/// The longest wait of [`ChangeFeed::into_stream`] between errors, by
+/// default.
+pub const DEFAULT_MAX_ERROR_BACKOFF: Duration = Duration::from_secs(60);
 
 impl Table {
     /// The table's change feed: every change to its items, from the
     /// table's DynamoDB Stream, decoded into collection `C`'s variants
     /// (feature `streams`), read through `streams`, a DynamoDB Streams
-    /// client (`aws_sdk_dynamodbstreams::Client::new(&sdk_config)` with the
-    /// `SdkConfig` the DynamoDB client was made from; for a local server
+    /// client ([`StreamsClient::new(&sdk_config)`](super::StreamsClient),
+    /// re-exported from `aws-sdk-dynamodbstreams`, with the `SdkConfig` the
+    /// DynamoDB client was made from; for a local server
     /// [`local::streams_client`](crate::local::streams_client)). It is a
     /// parameter because the SDK does not let a client's endpoint and
     /// credentials be read back. The table needs a stream with images
     /// (`TableDefinition::stream(StreamViewType::NewAndOldImages)`).
-    /// Sends nothing until the first [`ChangeFeed::next`].
+    /// `C` may be a collection of one partition, or, for every change of
+    /// the table, a `#[derive(Collection)] #[stamp(any_partition)]` enum of
+    /// entities in any partitions. Sends nothing until the first
+    /// [`ChangeFeed::next`].
     ///
     /// # Example
     ///
@@ -81,6 +109,9 @@ impl Table {
             resume: None,
             min_backoff: DEFAULT_MIN_BACKOFF,
             max_backoff: DEFAULT_MAX_BACKOFF,
+            pages_per_shard: DEFAULT_PAGES_PER_SHARD,
+            min_error_backoff: DEFAULT_MIN_ERROR_BACKOFF,
+            max_error_backoff: DEFAULT_MAX_ERROR_BACKOFF,
             state: None,
             marker: PhantomData,
         }
@@ -96,6 +127,9 @@ pub struct ChangeFeed<C> {
     resume: Option<Checkpoint>,
     min_backoff: Duration,
     max_backoff: Duration,
+    pages_per_shard: u32,
+    min_error_backoff: Duration,
+    max_error_backoff: Duration,
     state: Option<FeedState>,
     marker: PhantomData<fn() -> C>,
 }
@@ -144,6 +178,31 @@ impl<C: Collection> ChangeFeed<C> {
         self
     }
 
+    /// The most `GetRecords` pages a round reads of one open shard while
+    /// they are empty (default [`DEFAULT_PAGES_PER_SHARD`]; 0 counts as 1):
+    /// DynamoDB can answer empty pages before a shard's next records, and
+    /// the feed follows `NextShardIterator` past them. A page with records,
+    /// or the shard's end, ends the shard's turn in the round. So one
+    /// [`next_ready`](Self::next_ready) that finds nothing sends up to this
+    /// many `GetRecords` per open shard.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_GetRecords.html>.
+    pub fn pages_per_shard(mut self, pages: u32) -> Self {
+        self.pages_per_shard = pages.max(1);
+        self
+    }
+
+    /// How long [`into_stream`](Self::into_stream) waits after an error
+    /// before it tries again: `min` after the first error in a row,
+    /// doubling with each further one up to `max` (defaults
+    /// [`DEFAULT_MIN_ERROR_BACKOFF`] and [`DEFAULT_MAX_ERROR_BACKOFF`]); a
+    /// change returned ends the run of errors.
+    pub fn error_backoff(mut self, min: Duration, max: Duration) -> Self {
+        self.min_error_backoff = min;
+        self.max_error_backoff = max.max(min);
+        self
+    }
+
     /// How far the feed has read: every change returned so far, and none
     /// after. `None` before the first read; then the checkpoint given to
     /// [`resume`](Self::resume), advanced by each change returned.
@@ -162,7 +221,9 @@ impl<C: Collection> ChangeFeed<C> {
     ///
     /// [`Error::StreamNotEnabled`] when the table has no stream;
     /// [`Error::InvalidCheckpoint`] and [`Error::CheckpointExpired`] for a
-    /// checkpoint that cannot be resumed from; [`Error::InvalidStreamRecord`]
+    /// checkpoint that cannot be resumed from (one that marks a shard
+    /// finished that the stream has open included, before any
+    /// `GetShardIterator` or `GetRecords`); [`Error::InvalidStreamRecord`]
     /// for a record that cannot be decoded (it is counted in the checkpoint,
     /// so that resuming does not stop at it again);
     /// [`Error::DynamoDbStreams`] and [`Error::DynamoDb`] for what the
@@ -228,21 +289,30 @@ impl<C: Collection> ChangeFeed<C> {
     /// # Errors
     ///
     /// Items are the errors of [`next`](Self::next); the stream goes on
-    /// after one.
+    /// after one, once it has waited as [`error_backoff`](Self::error_backoff)
+    /// says (1 s, 2 s, 4 s, … up to 60 s by default), so a failing service
+    /// is not asked again at once.
     pub fn into_stream(self) -> impl Stream<Item = Result<(Change<C>, Checkpoint), Error>> + Send
     where
         C: Send,
     {
-        futures::stream::unfold(self, |mut feed| async move {
-            let item = match feed.next().await {
-                Ok(Some(change)) => Ok((
-                    change,
-                    feed.checkpoint().cloned().expect("a started feed has one"),
-                )),
+        futures::stream::unfold((self, 0u32), |(mut feed, errors)| async move {
+            if errors > 0 {
+                let wait = error_wait(feed.min_error_backoff, feed.max_error_backoff, errors);
+                tokio::time::sleep(wait).await;
+            }
+            let (item, errors) = match feed.next().await {
+                Ok(Some(change)) => (
+                    Ok((
+                        change,
+                        feed.checkpoint().cloned().expect("a started feed has one"),
+                    )),
+                    0,
+                ),
                 Ok(None) => return None,
-                Err(error) => Err(error),
+                Err(error) => (Err(error), errors.saturating_add(1)),
             };
-            Some((item, feed))
+            Some((item, (feed, errors)))
         })
     }
 
@@ -273,7 +343,7 @@ impl<C: Collection> ChangeFeed<C> {
         let (shards, disabled) = describe_stream(&client, &table, &stream_arn).await?;
         let mut checkpoint = match self.resume.take() {
             Some(mut checkpoint) => {
-                checkpoint.check_against(&table, &stream_arn, &shards)?;
+                checkpoint.check_against(&table, &stream_arn, &shards, disabled)?;
                 checkpoint
             }
             None => Checkpoint::new(stream_arn.clone()),
@@ -297,6 +367,7 @@ impl<C: Collection> ChangeFeed<C> {
     /// or the end of a shard).
     async fn poll_round(&mut self) -> Result<bool, Error> {
         let table = self.table.name().to_owned();
+        let pages_per_shard = self.pages_per_shard;
         let state = self.state.as_mut().expect("started");
         if state.describe {
             let (shards, disabled) =
@@ -317,49 +388,72 @@ impl<C: Collection> ChangeFeed<C> {
         let mut progressed = false;
         let readable_count = ready.len();
         for index in ready {
-            let iterator = match state.shards[index].iterator.take() {
+            let mut iterator = match state.shards[index].iterator.take() {
                 Some(iterator) => iterator,
                 None => state.shard_iterator(&table, index).await?,
             };
             let shard_id = state.shards[index].info.id.clone();
-            match state
-                .client
-                .get_records()
-                .shard_iterator(iterator)
-                .send()
-                .await
-            {
-                Ok(output) => {
-                    for record in output.records.unwrap_or_default() {
-                        progressed = true;
-                        state
-                            .buffer
-                            .push_back(Buffered::Record(shard_id.clone(), Box::new(record)));
-                    }
-                    match output.next_shard_iterator {
-                        Some(next) => state.shards[index].iterator = Some(next),
-                        None => {
+            let mut page = 1;
+            loop {
+                let result = state
+                    .client
+                    .get_records()
+                    .shard_iterator(&iterator)
+                    .send()
+                    .await;
+                match result {
+                    Ok(output) => {
+                        let records = output.records.unwrap_or_default();
+                        let empty = records.is_empty();
+                        for record in records {
                             progressed = true;
-                            state.describe = true;
-                            state.buffer.push_back(Buffered::End(shard_id));
+                            state
+                                .buffer
+                                .push_back(Buffered::Record(shard_id.clone(), Box::new(record)));
+                        }
+                        match output.next_shard_iterator {
+                            // An empty page of an open shard: records may
+                            // still follow it.
+                            Some(next) if empty && page < pages_per_shard => {
+                                iterator = next;
+                                page += 1;
+                            }
+                            Some(next) => {
+                                state.shards[index].iterator = Some(next);
+                                break;
+                            }
+                            None => {
+                                progressed = true;
+                                state.describe = true;
+                                state.buffer.push_back(Buffered::End(shard_id));
+                                break;
+                            }
                         }
                     }
+                    Err(SdkError::ServiceError(service))
+                        if matches!(
+                            service.err(),
+                            GetRecordsError::ExpiredIteratorException(_)
+                        ) =>
+                    {
+                        // Asked for again from the checkpoint on the next round.
+                        progressed = true;
+                        break;
+                    }
+                    Err(SdkError::ServiceError(service))
+                        if matches!(
+                            service.err(),
+                            GetRecordsError::TrimmedDataAccessException(_)
+                        ) =>
+                    {
+                        return Err(state.expired(&table, &shard_id));
+                    }
+                    Err(error) => {
+                        // Tried again from the same place by the next call.
+                        state.shards[index].iterator = Some(iterator);
+                        return Err(streams_error("GetRecords", &table, error));
+                    }
                 }
-                Err(SdkError::ServiceError(service))
-                    if matches!(service.err(), GetRecordsError::ExpiredIteratorException(_)) =>
-                {
-                    // Asked for again from the checkpoint on the next round.
-                    progressed = true;
-                }
-                Err(SdkError::ServiceError(service))
-                    if matches!(
-                        service.err(),
-                        GetRecordsError::TrimmedDataAccessException(_)
-                    ) =>
-                {
-                    return Err(state.expired(&table, &shard_id));
-                }
-                Err(error) => return Err(streams_error("GetRecords", &table, error)),
             }
         }
         if readable_count == 0 && !state.disabled {
@@ -367,6 +461,13 @@ impl<C: Collection> ChangeFeed<C> {
         }
         Ok(progressed)
     }
+}
+
+/// The wait of [`ChangeFeed::into_stream`] after `errors` errors in a row
+/// (1 or more): `min`, doubled for each error after the first, at most `max`.
+fn error_wait(min: Duration, max: Duration, errors: u32) -> Duration {
+    let factor = 2u32.saturating_pow(errors.saturating_sub(1));
+    min.saturating_mul(factor).min(max)
 }
 
 impl FeedState {
@@ -469,5 +570,23 @@ impl FeedState {
                 .shard(shard_id)
                 .and_then(|shard| shard.after.clone()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_error_wait_doubles_from_the_minimum_up_to_the_maximum() {
+        let waits: Vec<Duration> = (1..=9)
+            .map(|errors| error_wait(DEFAULT_MIN_ERROR_BACKOFF, DEFAULT_MAX_ERROR_BACKOFF, errors))
+            .collect();
+        let seconds: Vec<u64> = waits.iter().map(Duration::as_secs).collect();
+        assert_eq!(seconds, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
+        assert_eq!(
+            error_wait(Duration::from_secs(1), Duration::from_secs(60), u32::MAX),
+            Duration::from_secs(60)
+        );
     }
 }
