@@ -121,8 +121,7 @@ pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCU
 pub use ops::cursor::Cursor;
 pub use ops::query::{
     DEFAULT_MAX_REQUESTS, MAX_CURSOR_LEN, MultiAttributeQuery, Page, Query, SortKeyPrefix,
-    SortKeyText,
-    prefix_upper_bound,
+    SortKeyText, prefix_upper_bound,
 };
 pub use ops::scan::Scan;
 pub use ops::transaction::{

@@ -762,3 +762,78 @@ impl Operation for UpdateTimeToLiveInput {
             .send()
     }
 }
+
+/// The change feed's DynamoDB Streams operations, on the Streams client: the
+/// only `.send()`s of that client. Each runs in its `stamp.request` span;
+/// the feed maps their errors (`Error::DynamoDbStreams`).
+#[cfg(feature = "streams")]
+pub(crate) mod streams {
+    use aws_sdk_dynamodbstreams::Client;
+    use aws_sdk_dynamodbstreams::config::http::HttpResponse;
+    use aws_sdk_dynamodbstreams::error::SdkError;
+    use aws_sdk_dynamodbstreams::operation::describe_stream::{
+        DescribeStreamError, DescribeStreamInput, DescribeStreamOutput,
+    };
+    use aws_sdk_dynamodbstreams::operation::get_records::{
+        GetRecordsError, GetRecordsInput, GetRecordsOutput,
+    };
+    use aws_sdk_dynamodbstreams::operation::get_shard_iterator::{
+        GetShardIteratorError, GetShardIteratorInput, GetShardIteratorOutput,
+    };
+    use tracing::Instrument;
+
+    use crate::request::span::request_span;
+
+    /// `DescribeStream` of the stream of table `table`.
+    pub(crate) async fn describe_stream(
+        client: &Client,
+        table: &str,
+        input: DescribeStreamInput,
+    ) -> Result<DescribeStreamOutput, SdkError<DescribeStreamError, HttpResponse>> {
+        client
+            .describe_stream()
+            .set_stream_arn(input.stream_arn)
+            .set_limit(input.limit)
+            .set_exclusive_start_shard_id(input.exclusive_start_shard_id)
+            .set_shard_filter(input.shard_filter)
+            .send()
+            .instrument(request_span("DescribeStream", table, "", "", None))
+            .await
+    }
+
+    /// `GetShardIterator` of a shard of the stream of table `table`.
+    pub(crate) async fn get_shard_iterator(
+        client: &Client,
+        table: &str,
+        input: GetShardIteratorInput,
+    ) -> Result<GetShardIteratorOutput, SdkError<GetShardIteratorError, HttpResponse>> {
+        client
+            .get_shard_iterator()
+            .set_stream_arn(input.stream_arn)
+            .set_shard_id(input.shard_id)
+            .set_shard_iterator_type(input.shard_iterator_type)
+            .set_sequence_number(input.sequence_number)
+            .set_timestamp(input.timestamp)
+            .send()
+            .instrument(request_span("GetShardIterator", table, "", "", None))
+            .await
+    }
+
+    /// `GetRecords` of a shard of the stream of table `table`.
+    pub(crate) async fn get_records(
+        client: &Client,
+        table: &str,
+        input: GetRecordsInput,
+    ) -> Result<GetRecordsOutput, SdkError<GetRecordsError, HttpResponse>> {
+        let span = request_span("GetRecords", table, "", "", None);
+        let output = client
+            .get_records()
+            .set_shard_iterator(input.shard_iterator)
+            .set_limit(input.limit)
+            .send()
+            .instrument(span.clone())
+            .await?;
+        span.record("item_count", output.records().len());
+        Ok(output)
+    }
+}

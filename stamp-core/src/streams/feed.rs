@@ -47,8 +47,10 @@ use std::time::Duration;
 
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 use aws_sdk_dynamodbstreams::error::{ProvideErrorMetadata, SdkError};
-use aws_sdk_dynamodbstreams::operation::get_records::GetRecordsError;
-use aws_sdk_dynamodbstreams::operation::get_shard_iterator::GetShardIteratorError;
+use aws_sdk_dynamodbstreams::operation::get_records::{GetRecordsError, GetRecordsInput};
+use aws_sdk_dynamodbstreams::operation::get_shard_iterator::{
+    GetShardIteratorError, GetShardIteratorInput,
+};
 use aws_sdk_dynamodbstreams::types::{Record, ShardIteratorType};
 use futures::Stream;
 
@@ -325,12 +327,14 @@ impl<C: Collection> ChangeFeed<C> {
         }
         let described = self
             .table
-            .client()
-            .describe_table()
-            .table_name(&table)
-            .send()
-            .await
-            .map_err(|error| Error::dynamodb("DescribeTable", &table, error))?;
+            .execute_mapped(
+                aws_sdk_dynamodb::operation::describe_table::DescribeTableInput::builder()
+                    .table_name(&table)
+                    .build()
+                    .expect("DescribeTableInput has no required fields"),
+                crate::request::executor::Call::of(""),
+            )
+            .await?;
         let description = described.table();
         let enabled = description
             .and_then(|table| table.stream_specification())
@@ -395,12 +399,13 @@ impl<C: Collection> ChangeFeed<C> {
             let shard_id = state.shards[index].info.id.clone();
             let mut page = 1;
             loop {
-                let result = state
-                    .client
-                    .get_records()
+                let input = GetRecordsInput::builder()
                     .shard_iterator(&iterator)
-                    .send()
-                    .await;
+                    .build()
+                    .expect("GetRecordsInput has no required fields");
+                let result =
+                    crate::request::dispatch::streams::get_records(&state.client, &table, input)
+                        .await;
                 match result {
                     Ok(output) => {
                         let records = output.records.unwrap_or_default();
@@ -518,15 +523,15 @@ impl FeedState {
         } else {
             ShardIteratorType::TrimHorizon
         };
-        let result = self
-            .client
-            .get_shard_iterator()
+        let input = GetShardIteratorInput::builder()
             .stream_arn(&self.stream_arn)
             .shard_id(&shard_id)
             .shard_iterator_type(kind)
             .set_sequence_number(after.clone())
-            .send()
-            .await;
+            .build()
+            .expect("GetShardIteratorInput has no required fields");
+        let result =
+            crate::request::dispatch::streams::get_shard_iterator(&self.client, table, input).await;
         match result {
             Ok(output) => output
                 .shard_iterator

@@ -4,6 +4,7 @@
 
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 use aws_sdk_dynamodbstreams::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodbstreams::operation::describe_stream::DescribeStreamInput;
 use aws_sdk_dynamodbstreams::types::{Record, StreamStatus};
 use chrono::{DateTime, Utc};
 
@@ -21,11 +22,12 @@ pub(crate) async fn describe_stream(
     let mut shards = Vec::new();
     let mut start: Option<String> = None;
     loop {
-        let output = client
-            .describe_stream()
+        let input = DescribeStreamInput::builder()
             .stream_arn(stream_arn)
             .set_exclusive_start_shard_id(start.take())
-            .send()
+            .build()
+            .expect("DescribeStreamInput has no required fields");
+        let output = crate::request::dispatch::streams::describe_stream(client, table, input)
             .await
             .map_err(|error| streams_error("DescribeStream", table, error))?;
         let Some(description) = output.stream_description else {
