@@ -406,3 +406,20 @@ async fn an_account_limit_is_not_retried_past_its_cap_and_names_the_limit() {
     faulty.get(&Account::key("a-1").unwrap()).await.unwrap();
     assert_eq!(hot.seen(), 2);
 }
+
+#[tokio::test]
+async fn a_version_conflict_says_which_versions_in_words() {
+    let table = common::fresh_table(
+        "outcomes-version-text",
+        &TableDefinition::new().entity::<Account>(),
+    )
+    .await;
+    table.put(&account(0)).await.unwrap();
+    table.put(&account(1)).await.unwrap();
+    let error = table.put(&account(1)).await.expect_err("stale");
+    assert_eq!(
+        error.to_string(),
+        "entity `Account` with key PK=ACCOUNT#a-1, SK=ACCOUNT is at version 2, not at the expected version 1: it was written meanwhile; read it again"
+    );
+    assert!(!error.may_have_been_applied());
+}

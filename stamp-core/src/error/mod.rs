@@ -243,7 +243,8 @@ pub enum Error {
     /// The stored item's `#[stamp(version)]` is not the one the write
     /// expected: someone else wrote it first (optimistic locking).
     #[error(
-        "entity `{entity}` with key {key} is at version {found:?}, not the expected {expected}: it was written meanwhile; read it again"
+        "entity `{entity}` with key {key} is {}, not at the expected version {expected}: it was written meanwhile; read it again",
+        match .found { Some(found) => format!("at version {found}"), None => "stored without a version".to_owned() }
     )]
     VersionConflict {
         /// The entity type name.
