@@ -349,3 +349,38 @@ async fn create_table_refuses_a_name_dynamodb_would_refuse_and_sends_nothing() {
     );
     assert_eq!(counter.operations(), Vec::<String>::new());
 }
+
+#[derive(stamp::Item, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TENANT#<tenant_id>"]
+#[sk = "TASK#<task_id>"]
+#[gsi1(pk = "ASSIGNEE#<assignee>", sk = "<task_id>")]
+struct Task {
+    tenant_id: String,
+    task_id: String,
+    assignee: String,
+    title: String,
+}
+
+#[tokio::test]
+async fn a_table_made_by_create_table_knows_its_index_projections() {
+    // A KEYS_ONLY GSI holds neither the fields nor the type attribute that
+    // every entity query filters on: DynamoDB would answer an empty page.
+    // The table that created it knows, and refuses before sending.
+    let definition = stamp::TableDefinition::new()
+        .entity::<Task>()
+        .index_projection("GSI1", IndexProjection::KeysOnly);
+    let (client, counter) = common::counting_client();
+    let table = Table::new(client, unique_name("known-projection"));
+    table.create_table(&definition).await.unwrap();
+    let clone = table.clone();
+    counter.reset();
+    let error = Task::query_gsi1("alice")
+        .send(&clone)
+        .await
+        .expect_err("refused");
+    assert!(
+        matches!(&error, Error::AttributesNotProjected { index, .. } if *index == "GSI1"),
+        "{error:?}"
+    );
+    assert_eq!(counter.operations(), Vec::<String>::new(), "nothing sent");
+}

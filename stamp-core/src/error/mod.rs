@@ -244,7 +244,7 @@ pub enum Error {
     /// expected: someone else wrote it first (optimistic locking).
     #[error(
         "entity `{entity}` with key {key} is {}, not at the expected version {expected}: it was written meanwhile; read it again",
-        match .found { Some(found) => format!("at version {found}"), None => "stored without a version".to_owned() }
+        match .found { Some(found) => format!("at version {found}"), None => "not stored with a version (absent, or written without one)".to_owned() }
     )]
     VersionConflict {
         /// The entity type name.

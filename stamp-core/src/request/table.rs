@@ -2,7 +2,7 @@
 //! The operations on its items are in `ops/`, each an `impl Table` or a
 //! builder sent to it.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::ops::cursor::CursorKey;
@@ -13,6 +13,30 @@ use aws_sdk_dynamodb::Client;
 /// How long [`Table::create_table`] waits for the new table to become
 /// `ACTIVE`.
 const TABLE_ACTIVE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What a table knows of the definition it was made from.
+#[derive(Debug)]
+struct Known {
+    /// The projection of each GSI.
+    index_projections: Vec<(&'static str, crate::IndexProjection)>,
+    /// Whether it has a local secondary index: then every write asks for
+    /// `ReturnItemCollectionMetrics = SIZE`.
+    has_local_index: bool,
+}
+
+impl Known {
+    fn of(definition: &TableDefinition) -> Result<Self, Error> {
+        definition.check()?;
+        Ok(Known {
+            index_projections: definition
+                .indexes()?
+                .into_iter()
+                .map(|index| (index.name, index.projection))
+                .collect(),
+            has_local_index: !definition.local_indexes()?.is_empty(),
+        })
+    }
+}
 
 /// One DynamoDB table: an `aws_sdk_dynamodb::Client` plus the table name.
 /// Cheap to clone (the client is reference-counted).
@@ -35,11 +59,11 @@ pub struct Table {
     item_collection_warning_gb: f64,
     /// The GSI projections of the table's definition, when given with
     /// [`with_definition`](Self::with_definition).
-    index_projections: Option<Arc<[(&'static str, crate::IndexProjection)]>>,
-    /// Whether the definition given to [`with_definition`](Self::with_definition)
-    /// has a local secondary index: then every write asks for
-    /// `ReturnItemCollectionMetrics = SIZE`.
-    has_local_index: bool,
+    /// What the table knows of its definition: given to
+    /// [`with_definition`](Self::with_definition), or remembered by
+    /// [`create_table`](Self::create_table) (shared by the clones of the
+    /// table it was called on).
+    known: Arc<OnceLock<Known>>,
     /// The log of [`with_capacity_log`](Self::with_capacity_log).
     capacity: Option<crate::request::executor::CapacityRecording>,
     /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
@@ -57,8 +81,7 @@ impl Table {
             cursor_key: None,
             item_collection_warning_gb:
                 crate::request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB,
-            index_projections: None,
-            has_local_index: false,
+            known: Arc::default(),
             capacity: None,
             throttle_retries: crate::ThrottleRetries::default(),
         }
@@ -127,7 +150,7 @@ impl Table {
     /// Whether the table's definition, when known, has a local secondary
     /// index.
     pub(crate) fn has_local_index(&self) -> bool {
-        self.has_local_index
+        self.known.get().is_some_and(|known| known.has_local_index)
     }
 
     /// This table, knowing `definition` (the definition it was created
@@ -136,8 +159,12 @@ impl Table {
     /// `INCLUDE` is then refused with [`Error::AttributesNotProjected`],
     /// before sending, when it needs an attribute the index does not hold
     /// (the entity's fields it decodes, its type attribute, the attributes
-    /// its filter names). Without it, such a query is sent, and fails to
-    /// decode or finds nothing.
+    /// its filter names). A table that [`create_table`](Self::create_table)
+    /// made (and its clones) knows the definition it was made from without
+    /// this. Without either, such a query is sent, and fails to decode or
+    /// finds nothing (every entity query filters on the type attribute,
+    /// which such an index may not hold): give a table made elsewhere
+    /// (CloudFormation, another process) its definition.
     ///
     /// LSIs need no check, with or without the definition: an entity or
     /// collection query of an LSI sends `Select = ALL_ATTRIBUTES`, and a
@@ -154,22 +181,16 @@ impl Table {
     ///
     /// The errors of [`TableDefinition::check`].
     pub fn with_definition(mut self, definition: &TableDefinition) -> Result<Self, Error> {
-        let projections: Vec<(&'static str, crate::IndexProjection)> = definition
-            .indexes()?
-            .into_iter()
-            .map(|index| (index.name, index.projection))
-            .collect();
-        definition.check()?;
-        self.has_local_index = !definition.local_indexes()?.is_empty();
-        self.index_projections = Some(projections.into());
+        self.known = Arc::new(OnceLock::from(Known::of(definition)?));
         Ok(self)
     }
 
     /// The projection of GSI `index` in the definition given to
     /// [`with_definition`](Self::with_definition), if any.
     pub(crate) fn index_projection(&self, index: &str) -> Option<&crate::IndexProjection> {
-        self.index_projections
-            .as_deref()?
+        self.known
+            .get()?
+            .index_projections
             .iter()
             .find(|(name, _)| *name == index)
             .map(|(_, projection)| projection)
@@ -249,7 +270,9 @@ impl Table {
     }
 
     /// Creates this table from `definition` and waits, up to two minutes,
-    /// until it is `ACTIVE`; then, when an entity has a `#[stamp(ttl)]`
+    /// until it is `ACTIVE`; from then on this table and its clones know
+    /// `definition`, as with [`with_definition`](Self::with_definition)
+    /// (unless they were given one already); then, when an entity has a `#[stamp(ttl)]`
     /// field, turns on TTL on it with `UpdateTimeToLive`. Point-in-time
     /// recovery is left as DynamoDB creates it (off); it is part of
     /// [`TableDefinition::cloudformation`].
@@ -264,7 +287,11 @@ impl Table {
     /// when it does not become `ACTIVE` in time.
     pub async fn create_table(&self, definition: &TableDefinition) -> Result<(), Error> {
         let input = definition.create_table_input(&self.name)?;
+        let known = Known::of(definition)?;
         self.execute_mapped(input, Call::of("")).await?;
+        // The table now knows what it was made from (unless it was told
+        // already): its queries are checked against its index projections.
+        let _ = self.known.set(known);
         crate::request::dispatch::wait_until_active(self, TABLE_ACTIVE_TIMEOUT)
             .await
             .map_err(|reason| Error::TableNotActive {

@@ -328,6 +328,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// DynamoDB's `Limit`: the number of items evaluated per request, before
     /// the filter and the entity's type scope. A page may hold fewer items
     /// when they drop some (items of other types under the same prefix).
+    /// On a sharded GSI it is the `Limit` of each shard's `Query`, so a page
+    /// may evaluate up to shards × `limit` items (and hold more than
+    /// `limit`); bound the items of a page with
+    /// [`max_items`](Self::max_items).
     /// Must be at least 1 ([`Error::InvalidQuery`] otherwise).
     pub fn limit(mut self, limit: u32) -> Self {
         self.limit = Some(limit);
