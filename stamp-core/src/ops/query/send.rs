@@ -327,6 +327,11 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// LSI may not hold, and DynamoDB documents the fetch from the table
     /// for `ALL_ATTRIBUTES`, not for `COUNT`.
     ///
+    /// It reads to the end of the key condition: `max_items`,
+    /// `max_requests` and a cursor do not apply to it (`limit` only sizes
+    /// each request), so a count costs the read units of every matching
+    /// item, one request per 1 MB read.
+    ///
     /// # Errors
     ///
     /// The errors of [`send`](Self::send).
