@@ -327,10 +327,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// LSI may not hold, and DynamoDB documents the fetch from the table
     /// for `ALL_ATTRIBUTES`, not for `COUNT`.
     ///
-    /// It reads to the end of the key condition: `max_items`,
-    /// `max_requests` and a cursor do not apply to it (`limit` only sizes
-    /// each request), so a count costs the read units of every matching
-    /// item, one request per 1 MB read.
+    /// It reads from the cursor of [`after`](Self::after), if any, to the
+    /// end of the key condition: `max_items` and `max_requests` do not
+    /// apply to it (`limit` only sizes each request), so a count costs the
+    /// read units of every matching item, one request per 1 MB read.
     ///
     /// # Errors
     ///
