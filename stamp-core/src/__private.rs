@@ -312,24 +312,26 @@ pub fn decode_projection<E: crate::Entity, P: DeserializeOwned>(item: Item) -> R
 }
 
 /// A value of a multi-attribute key field, encoded by the field's encoder,
-/// as a key attribute: of type `expected` and not empty (an empty string or
-/// binary is no key value), else [`Error::InvalidKeyAttribute`].
+/// as a key attribute: of type `expected`, not empty (an empty string or
+/// binary is no key value), else [`Error::InvalidKeyAttribute`], and within
+/// DynamoDB's key attribute length, else [`Error::KeyAttributeTooLong`].
 pub fn index_key_value(
-    entity: &'static str,
+    schema: &crate::EntitySchema,
     attribute: &'static str,
     expected: crate::KeyAttributeType,
     encoded: Result<Option<AttributeValue>, serde_dynamo::Error>,
 ) -> Result<AttributeValue, Error> {
+    let entity = schema.type_name;
     let value = encoded.map_err(|source| Error::Serialize { entity, source })?;
     match value {
-        Some(value) if crate::item::check::valid_index_key_value(expected, &value) => Ok(value),
-        other => Err(Error::InvalidKeyAttribute {
+        Some(value) => {
+            crate::item::check::check_index_key_value(schema, attribute, expected, &value)?;
+            Ok(value)
+        }
+        None => Err(Error::InvalidKeyAttribute {
             entity,
             attribute,
-            found: match other {
-                None => "nothing (the field's serializer stores no value)".to_owned(),
-                Some(value) => crate::item::check::describe_key_value(&value),
-            },
+            found: "nothing (the field's serializer stores no value)".to_owned(),
         }),
     }
 }

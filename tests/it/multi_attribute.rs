@@ -1371,3 +1371,110 @@ async fn a_time_range_on_a_multi_attribute_key_follows_time_order() {
     assert_eq!(changed.len(), 30, "{changed}");
     assert!(changed.ends_with('Z') && changed.as_bytes()[19] == b'.');
 }
+
+/// DynamoDB's key attribute limits apply to each attribute of a
+/// multi-attribute key: 2048 bytes for a partition key value, 1024 for a
+/// sort key value ("Partition key value length", "Sort key value length",
+/// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html>).
+#[tokio::test]
+async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sending() {
+    let (table, counter) = common::fresh_counted_table("multi-long", &definition()).await;
+    counter.reset();
+    let long_tenant = Match {
+        tenant_id: "t".repeat(2049),
+        ..a_match("a", 1, Some("W"), 1)
+    };
+    let error = table.put(&long_tenant).await.unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::KeyAttributeTooLong {
+                entity: "Match",
+                attribute: "tenant_id",
+                length: 2049,
+                limit: 2048,
+            }
+        ),
+        "{error:?}"
+    );
+    let long_bracket = a_match("a", 1, Some(&"b".repeat(1025)), 1);
+    let error = table.put(&long_bracket).await.unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::KeyAttributeTooLong {
+                entity: "Match",
+                attribute: "bracket",
+                length: 1025,
+                limit: 1024,
+            }
+        ),
+        "{error:?}"
+    );
+    let error = Match::update("a")
+        .set(Match::BRACKET, &"b".repeat(1025))
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::KeyAttributeTooLong {
+                attribute: "bracket",
+                length: 1025,
+                limit: 1024,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = Match::update("a")
+        .set(Match::TENANT_ID, &"t".repeat(2049))
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::KeyAttributeTooLong {
+                attribute: "tenant_id",
+                length: 2049,
+                limit: 2048,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = Match::query_gsi3(&"t".repeat(2049), &7)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::KeyAttributeTooLong {
+                attribute: "tenant_id",
+                length: 2049,
+                limit: 2048,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(
+        counter.operations().is_empty(),
+        "{:?}",
+        counter.operations()
+    );
+    // At the limits, the values are key values.
+    let at_limits = Match {
+        tenant_id: "t".repeat(2048),
+        ..a_match("a", 1, Some(&"b".repeat(1024)), 1)
+    };
+    table.put(&at_limits).await.unwrap();
+    let page = Match::query_gsi3(&"t".repeat(2048), &7)
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(page.items, [at_limits]);
+}

@@ -144,7 +144,7 @@ async fn rekey_does_not_lose_a_concurrent_edit() {
     };
     counter.reset();
     let error = table.rekey(&stored, &moved).await.unwrap_err();
-    assert_eq!(counter.operations(), ["TransactWriteItems"]);
+    assert_eq!(counter.operations(), ["GetItem", "TransactWriteItems"]);
     match &error {
         Error::ConditionFailed { key, item, .. } => {
             assert_eq!(key, "PK=CUST#c-1, SK=ORDER#0000000001");
@@ -344,5 +344,77 @@ async fn rekey_does_not_lose_a_field_set_meanwhile() {
     );
     assert_eq!(raw(&table, &stored).await, Some(before), "the edit is kept");
     assert_eq!(raw(&table, &moved).await, None, "no new item");
+    table.delete_table().await.unwrap();
+}
+
+/// Another writer adds an attribute the struct does not have.
+async fn set_extra(table: &Table, entity: &Order, value: &str) {
+    table
+        .client()
+        .update_item()
+        .table_name(table.name())
+        .set_key(Some(entity.primary_key().unwrap().to_attribute_map()))
+        .update_expression("SET extra = :x")
+        .expression_attribute_values(
+            ":x",
+            aws_sdk_dynamodb::types::AttributeValue::S(value.into()),
+        )
+        .send()
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn rekey_keeps_an_attribute_the_struct_does_not_have() {
+    let (table, counter) = common::fresh_counted_table("rekey-extra", &definition()).await;
+    table.create(&order(1)).await.unwrap();
+    let stored = read(&table, &order(1)).await.unwrap();
+    set_extra(&table, &stored, "kept").await;
+    let moved = Order {
+        order_id: 2,
+        ..stored.clone()
+    };
+    counter.reset();
+    table.rekey(&stored, &moved).await.unwrap();
+    let operations = counter.operations();
+    assert_eq!(raw(&table, &stored).await, None, "the old item is gone");
+    let at_new_key = raw(&table, &moved).await.unwrap();
+    assert_eq!(
+        at_new_key.get("extra"),
+        Some(&aws_sdk_dynamodb::types::AttributeValue::S("kept".into())),
+        "the attribute is carried to the new key"
+    );
+    assert_eq!(operations, ["GetItem", "TransactWriteItems"]);
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn rekey_of_an_item_changed_after_the_read_with_an_extra_attribute_moves_nothing() {
+    let table = common::fresh_table("rekey-extra-changed", &definition()).await;
+    table.create(&order(1)).await.unwrap();
+    let stored = read(&table, &order(1)).await.unwrap();
+    set_extra(&table, &stored, "kept").await;
+    // A field is changed after the read.
+    Order::update("c-1", &1)
+        .set(Order::NOTE, &"fragile".to_owned())
+        .send(&table)
+        .await
+        .unwrap();
+    let before = raw(&table, &stored).await.unwrap();
+    let moved = Order {
+        order_id: 2,
+        ..stored.clone()
+    };
+    let error = table.rekey(&stored, &moved).await.unwrap_err();
+    assert!(
+        matches!(&error, Error::ConditionFailed { item, .. } if **item == before),
+        "{error}"
+    );
+    assert_eq!(
+        raw(&table, &stored).await,
+        Some(before),
+        "the old item is kept"
+    );
+    assert_eq!(raw(&table, &moved).await, None, "nothing moved");
     table.delete_table().await.unwrap();
 }

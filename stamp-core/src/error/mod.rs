@@ -52,6 +52,27 @@ pub enum Error {
         limit: usize,
     },
 
+    /// A String or Binary attribute of a multi-attribute GSI key is longer
+    /// than DynamoDB allows for a key attribute: 2048 bytes in a partition
+    /// key, 1024 in a sort key (an attribute in the sort key of any of the
+    /// entity's indexes gets 1024). For a String, its UTF-8 bytes.
+    /// Found before anything is sent, for puts, updates and query values
+    /// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html>).
+    #[error(
+        "attribute `{attribute}` of entity `{entity}` is {length} bytes, above DynamoDB's limit of {limit} bytes for a {} attribute",
+        if *limit == crate::key::template::PARTITION_KEY_LIMIT { "partition key" } else { "sort key" }
+    )]
+    KeyAttributeTooLong {
+        /// The entity type name.
+        entity: &'static str,
+        /// The key attribute's name, as stored.
+        attribute: &'static str,
+        /// The value's length in bytes.
+        length: usize,
+        /// The limit: 2048 or 1024.
+        limit: usize,
+    },
+
     /// A key field's value has no key encoding (see [`KeyPartError`]).
     #[error("field `{field}` of entity `{entity}` cannot be encoded into a key: {source}")]
     KeyEncode {

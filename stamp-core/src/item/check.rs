@@ -66,8 +66,9 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Err
 /// [`Error::InvalidNumber`], [`Error::EmptySet`] (an empty set inside a map
 /// or list, which cannot be left out without changing its container),
 /// [`Error::InvalidKeyAttribute`] (also for the attribute of a
-/// multi-attribute index key that is present but empty or of another type)
-/// and [`Error::ItemTooLarge`].
+/// multi-attribute index key that is present but empty or of another type),
+/// [`Error::KeyAttributeTooLong`] (such an attribute longer than DynamoDB's
+/// key limit) and [`Error::ItemTooLarge`].
 pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error> {
     item.retain(|_, value| !is_empty_set(value));
     for (name, value) in item.iter() {
@@ -89,15 +90,8 @@ pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error
         .iter()
         .flat_map(|index| index.key_fields())
     {
-        match item.get(field.attribute) {
-            Some(value) if !valid_index_key_value(field.attribute_type, value) => {
-                return Err(Error::InvalidKeyAttribute {
-                    entity: schema.type_name,
-                    attribute: field.attribute,
-                    found: describe_key_value(value),
-                });
-            }
-            _ => {}
+        if let Some(value) = item.get(field.attribute) {
+            check_index_key_value(schema, field.attribute, field.attribute_type, value)?;
         }
     }
     let size = item_size(item);
@@ -141,6 +135,57 @@ pub(crate) fn valid_index_key_value(
             AttributeValue::B(bytes) => !bytes.as_ref().is_empty(),
             _ => true,
         }
+}
+
+/// Checks a value of the multi-attribute key attribute `attribute` of
+/// `schema`, for items, update values and query values alike: of type
+/// `expected`, not empty ([`valid_index_key_value`]), and a String or Binary
+/// no longer than DynamoDB's key attribute limit, 2048 bytes in a partition
+/// key, 1024 in a sort key (the smaller when the attribute is in the sort
+/// key of any of the entity's multi-attribute indexes).
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html>.
+///
+/// # Errors
+///
+/// [`Error::InvalidKeyAttribute`] and [`Error::KeyAttributeTooLong`].
+pub(crate) fn check_index_key_value(
+    schema: &EntitySchema,
+    attribute: &'static str,
+    expected: crate::KeyAttributeType,
+    value: &AttributeValue,
+) -> Result<(), Error> {
+    if !valid_index_key_value(expected, value) {
+        return Err(Error::InvalidKeyAttribute {
+            entity: schema.type_name,
+            attribute,
+            found: describe_key_value(value),
+        });
+    }
+    let length = match value {
+        AttributeValue::S(text) => text.len(),
+        AttributeValue::B(bytes) => bytes.as_ref().len(),
+        _ => return Ok(()),
+    };
+    let in_sort_key = schema
+        .multi_attribute_indexes
+        .iter()
+        .flat_map(|index| index.sort_key)
+        .any(|field| field.attribute == attribute);
+    let limit = if in_sort_key {
+        crate::key::template::SORT_KEY_LIMIT
+    } else {
+        crate::key::template::PARTITION_KEY_LIMIT
+    };
+    if length > limit {
+        return Err(Error::KeyAttributeTooLong {
+            entity: schema.type_name,
+            attribute,
+            length,
+            limit,
+        });
+    }
+    Ok(())
 }
 
 /// A key value as an error message shows it.

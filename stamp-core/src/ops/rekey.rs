@@ -3,6 +3,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::operation::transact_write_items::{
     TransactWriteItemsError, TransactWriteItemsInput,
 };
@@ -23,6 +24,12 @@ impl Table {
     /// to make in the same write). Keys are immutable in DynamoDB, so this is
     /// how a key changes: one `TransactWriteItems` with two actions, which
     /// DynamoDB applies both or not at all.
+    ///
+    /// 0. First a strongly consistent `GetItem` of `old`'s key (one read
+    ///    unit per 4 KB) reads the item as stored. Its attributes that the
+    ///    entity does not write (added by other code, e.g. `SET extra = :x`)
+    ///    are copied unchanged to the new item, and the delete's guard also
+    ///    requires each of them to be still equal, so no attribute is lost.
     ///
     /// 1. The delete of `old`'s key is guarded so that a concurrent write is
     ///    never lost: for a `#[stamp(version)]` entity at version `v > 0`,
@@ -52,7 +59,7 @@ impl Table {
     /// condition is longer than DynamoDB's 4 KB, and the item checks of
     /// [`put`](Self::put). After, from the transaction's cancellation
     /// reasons, the old key's first: [`Error::ItemNotFound`] (`old` was
-    /// deleted meanwhile), [`Error::VersionConflict`] (versioned: written
+    /// deleted meanwhile; also from the `GetItem`, then nothing else is sent), [`Error::VersionConflict`] (versioned: written
     /// meanwhile, with the version found) or [`Error::ConditionFailed`]
     /// (changed meanwhile, with the item as it is); then
     /// [`Error::AlreadyExists`] (the new key is taken); else
@@ -73,30 +80,63 @@ impl Table {
             .version_attribute
             .zip(old.version())
             .filter(|(_, version)| *version > 0);
-        let guard = match expected_version {
-            Some((attribute, version)) => {
-                let mut placeholders = Placeholders::default();
-                let name = placeholders.name(attribute);
-                let value = placeholders.add_value(AttributeValue::N(version.to_string()));
-                Placed {
-                    expression: format!("{name} = {value}"),
-                    placeholders,
-                }
-            }
-            None => {
-                let mut old_item = old.to_item()?;
-                crate::item::check::check_item(schema, &mut old_item)?;
-                unchanged_condition(schema, &old_item)
-            }
-        };
-        crate::expression::check_expression_length("condition", &guard.expression)?;
-        let rendered = render_put(
+        let mut old_item = old.to_item()?;
+        crate::item::check::check_item(schema, &mut old_item)?;
+        if expected_version.is_none() {
+            let unchanged = unchanged_condition(schema, &old_item);
+            crate::expression::check_expression_length("condition", &unchanged.expression)?;
+        }
+        let mut rendered = render_put(
             new,
             PutMode::Move {
                 from_version: old.version(),
             },
             None,
         )?;
+        // The item as stored now: the attributes the entity does not write
+        // (added by other code) are carried to the new key and guarded.
+        let Some(stored) = self.read_stored::<E>(&old_key_map).await? else {
+            return Err(Error::ItemNotFound {
+                entity: schema.type_name,
+                key: crate::ItemKey::of::<E>(&old_key_map),
+            });
+        };
+        let foreign: Item = stored
+            .into_iter()
+            .filter(|(name, _)| !old_item.contains_key(name) && !entity_writes(schema, name))
+            .collect();
+        let guard = match expected_version {
+            Some((attribute, version)) => {
+                let mut placeholders = Placeholders::default();
+                let name = placeholders.name(attribute);
+                let value = placeholders.add_value(AttributeValue::N(version.to_string()));
+                let mut parts = vec![format!("{name} = {value}")];
+                let mut names: Vec<&String> = foreign.keys().collect();
+                names.sort();
+                for name in names {
+                    let name_placeholder = placeholders.name(name);
+                    let value = placeholders.add_value(foreign[name].clone());
+                    parts.push(format!("{name_placeholder} = {value}"));
+                }
+                Placed {
+                    expression: parts.join(" AND "),
+                    placeholders,
+                }
+            }
+            None => {
+                let mut expected = old_item;
+                expected.extend(
+                    foreign
+                        .iter()
+                        .map(|(name, value)| (name.clone(), value.clone())),
+                );
+                unchanged_condition(schema, &expected)
+            }
+        };
+        crate::expression::check_expression_length("condition", &guard.expression)?;
+        for (name, value) in foreign {
+            rendered.item.entry(name).or_insert(value);
+        }
         let delete = Delete::builder()
             .table_name(self.name())
             .set_key(Some(old_key_map.clone()))
@@ -176,4 +216,44 @@ impl Table {
             failure,
         ))
     }
+}
+
+impl Table {
+    /// The item stored at `key`, read strongly consistent (`None`: there is
+    /// none).
+    async fn read_stored<E: Entity>(&self, key: &Item) -> Result<Option<Item>, Error> {
+        let input = GetItemInput::builder()
+            .table_name(self.name())
+            .set_key(Some(key.clone()))
+            .consistent_read(true)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("GetItemInput has no required fields");
+        let output = self
+            .execute_mapped(input, Call::of(E::SCHEMA.type_name))
+            .await?;
+        Ok(output.item.filter(|item| !item.is_empty()))
+    }
+}
+
+/// Whether `to_item` may write attribute `name` for the entity (its key,
+/// type, fields, index attributes, TTL, version and timestamps).
+fn entity_writes(schema: &crate::EntitySchema, name: &str) -> bool {
+    name == schema.partition_key.name
+        || name == schema.sort_key.name
+        || name == schema.type_attribute
+        || schema
+            .field_attributes
+            .iter()
+            .any(|field| field.attribute == name)
+        || schema
+            .index_key_attributes()
+            .any(|attribute| attribute == name)
+        || [
+            schema.ttl_attribute,
+            schema.version_attribute,
+            schema.created_at_attribute,
+            schema.updated_at_attribute,
+        ]
+        .contains(&Some(name))
 }

@@ -85,7 +85,7 @@ fn encoded_value(model: &Model, stored: &Stored, binding: TokenStream) -> TokenS
     };
     quote_spanned! {ty.span()=>
         #krate::__private::index_key_value(
-            __schema.type_name,
+            __schema,
             #attribute,
             <#ty as #krate::IndexKeyAttribute>::TYPE,
             #encoder(#value),

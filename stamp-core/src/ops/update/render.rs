@@ -145,19 +145,19 @@ impl<E: Entity> Update<E> {
                     })?;
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
                 // A field of a multi-attribute GSI key is a key attribute:
-                // of its type, never empty.
+                // of its type, never empty, within the key length limits.
                 if let Some(field) = schema
                     .multi_attribute_indexes
                     .iter()
                     .flat_map(|index| index.key_fields())
                     .find(|field| field.attribute == action.attribute())
-                    && !crate::item::check::valid_index_key_value(field.attribute_type, value)
                 {
-                    return Err(Error::InvalidKeyAttribute {
-                        entity: schema.type_name,
-                        attribute: field.attribute,
-                        found: crate::item::check::describe_key_value(value),
-                    });
+                    crate::item::check::check_index_key_value(
+                        schema,
+                        field.attribute,
+                        field.attribute_type,
+                        value,
+                    )?;
                 }
             }
         }
