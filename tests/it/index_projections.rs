@@ -88,6 +88,14 @@ async fn a_keys_only_gsi_refuses_an_entity_query_before_sending() {
     );
     let error = Member::query_gsi1("Oslo").count(&table).await.unwrap_err();
     assert_eq!(missing(&error), ["Type"], "a count decodes nothing");
+    // No projection can serve it: the message says what would.
+    assert_eq!(
+        error.to_string(),
+        "index `GSI1` projects KEYS_ONLY, which leaves out [\"Type\"] that a query of `Member` reads; \
+         Stamp scopes every query of an index to its entity by the type attribute `Type`, so the \
+         index must project it: `IndexProjection::Include` with [\"Type\"] (and what it already \
+         includes), or `IndexProjection::All`"
+    );
     let error = Member::query_gsi1("Oslo")
         .project::<MemberEmail>()
         .send(&table)
@@ -137,6 +145,12 @@ async fn an_include_gsi_serves_the_projections_it_holds() {
         .await
         .unwrap_err();
     assert_eq!(missing(&error), ["email"]);
+    assert_eq!(
+        error.to_string(),
+        "index `GSI1` projects INCLUDE (customer_id, name, Type), which leaves out [\"email\"] \
+         that a query of `Member` reads; query a projection of the projected attributes, or add \
+         [\"email\"] to the index's `IndexProjection::Include`"
+    );
     let error = Member::query_gsi1("Oslo").send(&table).await.unwrap_err();
     assert_eq!(missing(&error), ["city", "email"]);
     assert_eq!(counter.count("Query"), 2);
@@ -312,16 +326,6 @@ async fn an_include_lsi_reads_back_the_fields_it_does_not_project() {
             .project::<TaskAssignee>()
             .send(table)
             .await;
-        if common::server() == "dynoxide" {
-            // dynoxide fetches from the table for `ALL_ATTRIBUTES` only, and
-            // answers `SPECIFIC_ATTRIBUTES` from the index (ARCHITECTURE.md,
-            // "Servers").
-            assert!(
-                matches!(assignees, Err(Error::Deserialize { .. })),
-                "{assignees:?}"
-            );
-            continue;
-        }
         assert_eq!(
             assignees.unwrap().items,
             [
@@ -336,26 +340,17 @@ async fn an_include_lsi_reads_back_the_fields_it_does_not_project() {
             ]
         );
     }
-    // On the wire: the entity queries ask for every attribute, the
-    // projection names its attributes (and so `SPECIFIC_ATTRIBUTES`).
+    // On the wire: the entity queries and the projection alike ask for
+    // every attribute, with no `ProjectionExpression` (ARCHITECTURE.md,
+    // "Index projections in queries").
     let sent = selects.take();
     let all_attributes = (Some("ALL_ATTRIBUTES".to_owned()), None);
     if common::server() == "ministack" {
         assert_eq!(sent, [all_attributes.clone(), all_attributes]);
     } else {
-        assert_eq!(sent.len(), 8, "{sent:?}");
+        assert_eq!(sent, vec![all_attributes; 8]);
     }
-    for (i, (select, projection)) in sent.iter().enumerate() {
-        if i % 4 == 3 {
-            assert_eq!(select, &None, "{sent:?}");
-            let projection = projection.as_deref().expect("a projection expression");
-            assert_eq!(projection.split(", ").count(), 5, "{projection}");
-        } else {
-            assert_eq!(select.as_deref(), Some("ALL_ATTRIBUTES"), "{sent:?}");
-            assert_eq!(projection, &None);
-        }
-    }
-    // The request a query would send says so too; a count counts.
+    // The request a query would send says so too.
     let request = Task::query_lsi1("p-1").request("t").unwrap();
     assert_eq!(
         request.select(),
@@ -365,7 +360,11 @@ async fn an_include_lsi_reads_back_the_fields_it_does_not_project() {
         .project::<TaskAssignee>()
         .request("t")
         .unwrap();
-    assert_eq!(request.select(), None);
+    assert_eq!(
+        request.select(),
+        Some(&aws_sdk_dynamodb::types::Select::AllAttributes)
+    );
+    assert_eq!(request.projection_expression(), None);
     // The table and a GSI (where `ALL_ATTRIBUTES` needs an `ALL` projection)
     // send no `Select`.
     assert_eq!(Task::query("p-1").request("t").unwrap().select(), None);
@@ -392,12 +391,6 @@ async fn a_keys_only_lsi_reads_whole_entities() {
             .send(table)
             .await
             .unwrap();
-        if common::server() == "dynoxide" {
-            // No fetch for `SPECIFIC_ATTRIBUTES` (ARCHITECTURE.md,
-            // "Servers"): the type scope then drops the item.
-            assert_eq!(email.items, []);
-            continue;
-        }
         assert_eq!(
             email.items,
             [MemberEmail {

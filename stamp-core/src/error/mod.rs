@@ -185,16 +185,25 @@ pub enum Error {
     /// says, [`Table::with_definition`](crate::Table::with_definition)): a
     /// GSI returns only its projected attributes, so the items could not be
     /// decoded, or a filter (the entity's type scope included) would match
-    /// nothing. Read a [`Projection`](crate::Projection) of the projected
-    /// attributes, project more, or get the items from the table.
+    /// nothing. Every entity query (and count) of an index is scoped to
+    /// its entity by the type attribute, so when `missing` holds it
+    /// (`KEYS_ONLY` never projects it) the index must project it: no
+    /// [`Projection`](crate::Projection) can help. Otherwise read a
+    /// `Projection` of the projected attributes, project more, or get the
+    /// items from the table.
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>.
     #[error(
-        "index `{index}` projects {projection}, which leaves out {missing:?} that a query of `{entity}` reads; query a projection of the projected attributes, or project them"
+        "index `{index}` projects {projection}, which leaves out {missing:?} that a query of `{entity}` reads; {}",
+        crate::error::not_projected_advice(*.type_attribute, .missing)
     )]
     AttributesNotProjected {
         /// The entity queried.
         entity: &'static str,
+        /// The entity's type attribute (as `Type`) when it is among
+        /// `missing`: Stamp scopes every query of an index to its entity
+        /// by it, so the index must project it.
+        type_attribute: Option<&'static str>,
         /// The index name.
         index: &'static str,
         /// The index's projection, as `KEYS_ONLY` or `INCLUDE (a, b)`.
@@ -1003,6 +1012,18 @@ pub(crate) fn key_text(key: &crate::Item) -> String {
         "(none)".to_owned()
     } else {
         parts.join(", ")
+    }
+}
+
+/// What would serve a query that [`Error::AttributesNotProjected`] refuses.
+fn not_projected_advice(type_attribute: Option<&str>, missing: &[String]) -> String {
+    match type_attribute {
+        Some(type_attribute) => format!(
+            "Stamp scopes every query of an index to its entity by the type attribute `{type_attribute}`, so the index must project it: `IndexProjection::Include` with {missing:?} (and what it already includes), or `IndexProjection::All`"
+        ),
+        None => format!(
+            "query a projection of the projected attributes, or add {missing:?} to the index's `IndexProjection::Include`"
+        ),
     }
 }
 

@@ -166,9 +166,9 @@ impl Table {
     /// which such an index may not hold): give a table made elsewhere
     /// (CloudFormation, another process) its definition.
     ///
-    /// LSIs need no check, with or without the definition: an entity or
-    /// collection query of an LSI sends `Select = ALL_ATTRIBUTES`, and a
-    /// projection its `ProjectionExpression`, so DynamoDB fetches from the
+    /// LSIs need no check, with or without the definition: every query of
+    /// an LSI (entity, collection or projection) sends
+    /// `Select = ALL_ATTRIBUTES`, so DynamoDB fetches from the
     /// table each item's attributes that the LSI does not project, at the
     /// cost of reads from the table beside the index's own ("Provisioned
     /// throughput considerations for Local Secondary Indexes"; no fetch

@@ -27,7 +27,7 @@
 //!   and its index writes cost what they cost outside a transaction
 //!   ("Capacity management for transactions");
 //! - a query of an LSI that reads attributes the LSI does not project
-//!   (`Select = ALL_ATTRIBUTES`, as entity and collection queries of an
+//!   (`Select = ALL_ATTRIBUTES`, as entity, collection and projection queries of an
 //!   `INCLUDE` or `KEYS_ONLY` LSI send) reads the index entries and also
 //!   fetches each whole item from the table, charged as a table read
 //!   ("Provisioned throughput considerations for Local Secondary Indexes",
@@ -123,7 +123,7 @@ pub struct EntityCapacity {
     /// For each LSI that holds the item but does not project all of its
     /// attributes, the table read units a page of
     /// [`index_query_pages`](Self::index_query_pages) adds, eventually
-    /// consistent: an entity or collection query asks for whole items
+    /// consistent: an entity, collection or projection query asks for whole items
     /// (`Select = ALL_ATTRIBUTES`), and DynamoDB fetches each from the table
     /// and charges the read of the whole item. An LSI page costs its entry
     /// in `index_query_pages` plus this.

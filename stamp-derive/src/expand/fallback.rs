@@ -443,7 +443,11 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
             } else {
                 quote!(#krate::Required)
             };
-            quote!(pub const #constant: #krate::Attribute<Self, #ty, #kind> = ::core::unreachable!();)
+            // A real value, not `unreachable!()`: a `#[derive(Projection)]`
+            // of the entity evaluates the constants in its checks, which
+            // would add an "evaluation panicked" error to the real one.
+            let attribute = field.serialized.as_deref().expect("filtered on `serialized`");
+            quote!(pub const #constant: #krate::Attribute<Self, #ty, #kind> = #krate::Attribute::new(#attribute);)
         });
     let Stubs {
         functions,

@@ -410,6 +410,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// `ProjectionExpression` of [`Projection::ATTRIBUTES`], plus the key
     /// attributes that cursors need) and decodes each item into `P`. `P`
     /// is checked against `E` at compile time by `#[derive(Projection)]`.
+    /// On an LSI, the query asks for whole items instead
+    /// (`Select = ALL_ATTRIBUTES`, no `ProjectionExpression`): DynamoDB
+    /// charges the fetch from the table by the whole item either way, and
+    /// `P` decodes its fields from them.
     pub fn project<P: Projection<E>>(self) -> Query<E, INDEX, P> {
         let mut query = self.decoding(P::from_item);
         query.projection = Some(P::ATTRIBUTES.to_vec());

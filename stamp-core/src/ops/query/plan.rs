@@ -218,7 +218,10 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             Some(vec![
                 placeholders.name(sort_attribute.expect("a sort key was excluded")),
             ])
-        } else if count_only {
+        } else if count_only || local {
+            // A projection of an LSI reads whole items too (no
+            // `ProjectionExpression`; see below), and decodes its fields
+            // from them.
             None
         } else {
             self.projection_names(&mut placeholders)
@@ -232,9 +235,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         // that is `KEYS_ONLY` or `INCLUDE` would leave out fields the
         // entity (or a collection's members) decodes. `ALL_ATTRIBUTES`
         // has DynamoDB fetch the whole item from the table for each index
-        // entry (no fetch when the LSI projects `ALL`). A projection's
-        // `ProjectionExpression` is `SPECIFIC_ATTRIBUTES`, which fetches
-        // the attributes it names that the LSI does not hold. On a GSI,
+        // entry (no fetch when the LSI projects `ALL`). A typed projection
+        // of an LSI sends `ALL_ATTRIBUTES` too, not a
+        // `ProjectionExpression` (`SPECIFIC_ATTRIBUTES`, which DynamoDB
+        // documents to fetch the attributes it names, but which some
+        // servers answer from the index alone): DynamoDB charges the
+        // fetch by the whole item either way, so only more bytes come
+        // back, and the projection decodes its fields from them. On a GSI,
         // `ALL_ATTRIBUTES` is refused unless it projects `ALL`; what it
         // cannot serve is `Error::AttributesNotProjected` (`projected.rs`).
         // See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select>.

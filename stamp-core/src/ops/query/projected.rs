@@ -11,9 +11,9 @@
 //! (`Query::global_index_name`): a template GSI, a sharded one and a
 //! multi-attribute one; `send`, `stream` and `count` all call the check.
 //!
-//! An LSI is not checked: its queries ask DynamoDB for what they decode
-//! (`Select = ALL_ATTRIBUTES` for entities and collections, a
-//! `ProjectionExpression` for a projection; see `plan.rs`), and DynamoDB
+//! An LSI is not checked: its queries ask DynamoDB for whole items
+//! (`Select = ALL_ATTRIBUTES` for entities, collections and projections
+//! alike; see `plan.rs`), and DynamoDB
 //! fetches from the table what the LSI does not project ("Projected
 //! attributes", Local secondary indexes, Amazon DynamoDB Developer Guide),
 //! at the cost of a read of each item from the table.
@@ -102,8 +102,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         if missing.is_empty() {
             Ok(())
         } else {
+            let type_attribute = E::SCHEMA.type_attribute;
             Err(Error::AttributesNotProjected {
                 entity: E::SCHEMA.type_name,
+                type_attribute: missing
+                    .iter()
+                    .any(|name| name == type_attribute)
+                    .then_some(type_attribute),
                 index,
                 projection: projection.to_string(),
                 missing,

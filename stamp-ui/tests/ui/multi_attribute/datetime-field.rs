@@ -14,4 +14,11 @@ struct Event {
     at: DateTime<FixedOffset>,
 }
 
+// A projection of the entity shows no second error either.
+#[derive(stamp::Projection, Deserialize)]
+#[stamp(entity = Event)]
+struct EventTime {
+    at: DateTime<FixedOffset>,
+}
+
 fn main() {}
