@@ -3,7 +3,6 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsInput;
 use aws_sdk_dynamodb::operation::transact_write_items::{
     TransactWriteItemsError, TransactWriteItemsInput,
@@ -278,19 +277,9 @@ impl<E: Entity> Running<'_, E> {
 
     /// The item at `key`, strongly consistent (`GetItem`).
     async fn read_one(&self, key: &Item) -> Result<Option<Item>, Error> {
-        let table = self.table.name();
-        let input = GetItemInput::builder()
-            .table_name(table)
-            .set_key(Some(key.clone()))
-            .consistent_read(true)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .build()
-            .expect("GetItemInput has no required fields");
-        let output = self
-            .table
-            .execute_mapped(input, Call::of(E::SCHEMA.type_name))
-            .await?;
-        Ok(output.item.filter(|item| !item.is_empty()))
+        self.table
+            .stored_item(E::SCHEMA.type_name, key.clone(), true)
+            .await
     }
 
     /// Both keys' items as of one moment (`TransactGetItems`).

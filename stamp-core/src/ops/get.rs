@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 use crate::request::executor::Call;
-use crate::{Entity, Error, PrimaryKey, Table};
+use crate::{Entity, Error, Item, PrimaryKey, Table};
 
 impl Table {
     /// Reads the item with primary key `key` with an eventually consistent
@@ -41,16 +41,30 @@ impl Table {
         key: &PrimaryKey<E>,
         consistent: bool,
     ) -> Result<Option<E>, Error> {
+        self.stored_item(E::SCHEMA.type_name, key.to_attribute_map(), consistent)
+            .await?
+            .map(E::from_item)
+            .transpose()
+    }
+
+    /// The item stored at `key` as DynamoDB holds it, read with one
+    /// `GetItem` (strongly consistent when `consistent`) of entity
+    /// `entity`; `None` when there is none. Re-keying and key migrations
+    /// read the raw item with it.
+    pub(crate) async fn stored_item(
+        &self,
+        entity: &'static str,
+        key: Item,
+        consistent: bool,
+    ) -> Result<Option<Item>, Error> {
         let input = GetItemInput::builder()
             .table_name(self.name())
-            .set_key(Some(key.to_attribute_map()))
+            .set_key(Some(key))
             .set_consistent_read(consistent.then_some(true))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .build()
             .expect("GetItemInput has no required fields");
-        let output = self
-            .execute_mapped(input, Call::of(E::SCHEMA.type_name))
-            .await?;
-        output.item.map(E::from_item).transpose()
+        let output = self.execute_mapped(input, Call::of(entity)).await?;
+        Ok(output.item.filter(|item| !item.is_empty()))
     }
 }

@@ -3,7 +3,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::operation::transact_write_items::{
     TransactWriteItemsError, TransactWriteItemsInput,
 };
@@ -95,7 +94,10 @@ impl Table {
         )?;
         // The item as stored now: the attributes the entity does not write
         // (added by other code) are carried to the new key and guarded.
-        let Some(stored) = self.read_stored::<E>(&old_key_map).await? else {
+        let Some(stored) = self
+            .stored_item(schema.type_name, old_key_map.clone(), true)
+            .await?
+        else {
             return Err(Error::ItemNotFound {
                 entity: schema.type_name,
                 key: crate::ItemKey::of::<E>(&old_key_map),
@@ -215,24 +217,6 @@ impl Table {
             self.name(),
             failure,
         ))
-    }
-}
-
-impl Table {
-    /// The item stored at `key`, read strongly consistent (`None`: there is
-    /// none).
-    async fn read_stored<E: Entity>(&self, key: &Item) -> Result<Option<Item>, Error> {
-        let input = GetItemInput::builder()
-            .table_name(self.name())
-            .set_key(Some(key.clone()))
-            .consistent_read(true)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .build()
-            .expect("GetItemInput has no required fields");
-        let output = self
-            .execute_mapped(input, Call::of(E::SCHEMA.type_name))
-            .await?;
-        Ok(output.item.filter(|item| !item.is_empty()))
     }
 }
 

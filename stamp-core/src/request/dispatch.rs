@@ -134,6 +134,60 @@ pub(crate) async fn wait_until_active(
     .map_err(|error| error.to_string())
 }
 
+/// The `ReturnConsumedCapacity` of an input and the `ConsumedCapacity` of
+/// its output: `one` for a request on one table (at most one), `per_table`
+/// for a batch or a transaction (one per table).
+macro_rules! consumed_capacity {
+    (one) => {
+        consumed_capacity!(@ask);
+        fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+            one(&output.consumed_capacity)
+        }
+    };
+    (per_table) => {
+        consumed_capacity!(@ask);
+        fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
+            output.consumed_capacity.as_deref().unwrap_or_default()
+        }
+    };
+    (@ask) => {
+        fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+            Some(&mut self.return_consumed_capacity)
+        }
+    };
+}
+
+/// The `ReturnItemCollectionMetrics` of a write and the metrics of its
+/// output: `one` for a write of one item, `per_table` for a batch or a
+/// transaction (by table name).
+macro_rules! item_collection_metrics {
+    (one) => {
+        item_collection_metrics!(@ask);
+        fn item_collection_metrics<'o>(
+            output: &'o Self::Output,
+            _table: &str,
+        ) -> Vec<&'o ItemCollectionMetrics> {
+            output.item_collection_metrics.iter().collect()
+        }
+    };
+    (per_table) => {
+        item_collection_metrics!(@ask);
+        fn item_collection_metrics<'o>(
+            output: &'o Self::Output,
+            table: &str,
+        ) -> Vec<&'o ItemCollectionMetrics> {
+            of_table(&output.item_collection_metrics, table)
+        }
+    };
+    (@ask) => {
+        fn return_item_collection_metrics(
+            &mut self,
+        ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
+            Some(&mut self.return_item_collection_metrics)
+        }
+    };
+}
+
 /// The slice of an optional single value.
 fn one<T>(value: &Option<T>) -> &[T] {
     value.as_slice()
@@ -179,17 +233,11 @@ impl Operation for GetItemInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        one(&output.consumed_capacity)
-    }
-
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(usize::from(output.item.is_some()))
     }
+
+    consumed_capacity!(one);
 }
 
 impl Operation for PutItemInput {
@@ -225,26 +273,8 @@ impl Operation for PutItemInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn return_item_collection_metrics(
-        &mut self,
-    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
-        Some(&mut self.return_item_collection_metrics)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        one(&output.consumed_capacity)
-    }
-
-    fn item_collection_metrics<'o>(
-        output: &'o Self::Output,
-        _table: &str,
-    ) -> Vec<&'o ItemCollectionMetrics> {
-        output.item_collection_metrics.iter().collect()
-    }
+    consumed_capacity!(one);
+    item_collection_metrics!(one);
 }
 
 impl Operation for DeleteItemInput {
@@ -280,26 +310,8 @@ impl Operation for DeleteItemInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn return_item_collection_metrics(
-        &mut self,
-    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
-        Some(&mut self.return_item_collection_metrics)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        one(&output.consumed_capacity)
-    }
-
-    fn item_collection_metrics<'o>(
-        output: &'o Self::Output,
-        _table: &str,
-    ) -> Vec<&'o ItemCollectionMetrics> {
-        output.item_collection_metrics.iter().collect()
-    }
+    consumed_capacity!(one);
+    item_collection_metrics!(one);
 }
 
 impl Operation for UpdateItemInput {
@@ -337,26 +349,8 @@ impl Operation for UpdateItemInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn return_item_collection_metrics(
-        &mut self,
-    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
-        Some(&mut self.return_item_collection_metrics)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        one(&output.consumed_capacity)
-    }
-
-    fn item_collection_metrics<'o>(
-        output: &'o Self::Output,
-        _table: &str,
-    ) -> Vec<&'o ItemCollectionMetrics> {
-        output.item_collection_metrics.iter().collect()
-    }
+    consumed_capacity!(one);
+    item_collection_metrics!(one);
 }
 
 impl Operation for QueryInput {
@@ -396,17 +390,11 @@ impl Operation for QueryInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        one(&output.consumed_capacity)
-    }
-
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(output.count.max(0) as usize)
     }
+
+    consumed_capacity!(one);
 }
 
 impl Operation for ScanInput {
@@ -445,17 +433,11 @@ impl Operation for ScanInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        one(&output.consumed_capacity)
-    }
-
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(output.count.max(0) as usize)
     }
+
+    consumed_capacity!(one);
 }
 
 impl Operation for BatchGetItemInput {
@@ -480,14 +462,6 @@ impl Operation for BatchGetItemInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        output.consumed_capacity.as_deref().unwrap_or_default()
-    }
-
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(
             output
@@ -498,6 +472,8 @@ impl Operation for BatchGetItemInput {
                 .sum(),
         )
     }
+
+    consumed_capacity!(per_table);
 }
 
 impl Operation for BatchWriteItemInput {
@@ -523,26 +499,8 @@ impl Operation for BatchWriteItemInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn return_item_collection_metrics(
-        &mut self,
-    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
-        Some(&mut self.return_item_collection_metrics)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        output.consumed_capacity.as_deref().unwrap_or_default()
-    }
-
-    fn item_collection_metrics<'o>(
-        output: &'o Self::Output,
-        table: &str,
-    ) -> Vec<&'o ItemCollectionMetrics> {
-        of_table(&output.item_collection_metrics, table)
-    }
+    consumed_capacity!(per_table);
+    item_collection_metrics!(per_table);
 }
 
 impl Operation for TransactGetItemsInput {
@@ -567,14 +525,6 @@ impl Operation for TransactGetItemsInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        output.consumed_capacity.as_deref().unwrap_or_default()
-    }
-
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(
             output
@@ -585,6 +535,8 @@ impl Operation for TransactGetItemsInput {
                 .count(),
         )
     }
+
+    consumed_capacity!(per_table);
 }
 
 impl Operation for TransactWriteItemsInput {
@@ -611,26 +563,8 @@ impl Operation for TransactWriteItemsInput {
             .send()
     }
 
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-
-    fn return_item_collection_metrics(
-        &mut self,
-    ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
-        Some(&mut self.return_item_collection_metrics)
-    }
-
-    fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-        output.consumed_capacity.as_deref().unwrap_or_default()
-    }
-
-    fn item_collection_metrics<'o>(
-        output: &'o Self::Output,
-        table: &str,
-    ) -> Vec<&'o ItemCollectionMetrics> {
-        of_table(&output.item_collection_metrics, table)
-    }
+    consumed_capacity!(per_table);
+    item_collection_metrics!(per_table);
 }
 
 impl Operation for CreateTableInput {

@@ -175,7 +175,14 @@ impl Error {
     /// throttling" in the Amazon DynamoDB Developer Guide). Empty for every
     /// other error, and for a throttling error that gives no reason.
     pub fn throttling_reasons(&self) -> Vec<(String, String)> {
-        self.throttling_pairs()
+        let source = match self {
+            Error::DynamoDb { source, .. } => Some(source.as_ref()),
+            Error::UnprocessedItems { cause, .. } | Error::UnprocessedKeys { cause, .. } => {
+                cause.as_deref()
+            }
+            _ => None,
+        };
+        source.map(sdk_throttling_reasons).unwrap_or_default()
     }
 
     /// Why DynamoDB throttled the request, parsed: for each of its
@@ -186,21 +193,10 @@ impl Error {
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling.html>.
     pub fn throttles(&self) -> Vec<crate::Throttle> {
-        self.throttling_pairs()
+        self.throttling_reasons()
             .iter()
             .map(|(reason, resource)| crate::Throttle::parse(reason, resource))
             .collect()
-    }
-
-    fn throttling_pairs(&self) -> Vec<(String, String)> {
-        let source = match self {
-            Error::DynamoDb { source, .. } => Some(source.as_ref()),
-            Error::UnprocessedItems { cause, .. } | Error::UnprocessedKeys { cause, .. } => {
-                cause.as_deref()
-            }
-            _ => None,
-        };
-        source.map(sdk_throttling_reasons).unwrap_or_default()
     }
 
     /// Wraps an SDK error of `operation` on `table`.
