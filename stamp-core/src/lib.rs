@@ -126,9 +126,10 @@ pub use ops::query::{
 pub use ops::scan::Scan;
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
-    UpdateAction,
 };
-pub use ops::update::{Number, Set, Update, UpdateRequest};
+pub use ops::get::Get;
+pub use ops::update::{Number, Set, Update};
+pub use ops::write::{Delete, Put};
 pub use request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB;
 pub use request::executor::{CapacityDetail, CapacityLog, CapacityRecord};
 pub use request::failure::RequestOutcome;

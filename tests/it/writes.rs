@@ -11,7 +11,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
-use stamp::{Condition, Entity, Error, Item, KeyPart, Table, TableDefinition};
+use stamp::{Condition, Delete, Entity, Error, Item, KeyPart, Put, Table, TableDefinition};
 
 #[derive(KeyPart, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -166,8 +166,8 @@ async fn delete_can_return_the_old_item() {
         .await
         .unwrap()
         .unwrap();
-    let old = table
-        .delete_returning_old(&Order::key("c-1", &1).unwrap())
+    let old = Delete::new(Order::key("c-1", &1).unwrap())
+        .send_returning_old(&table)
         .await
         .unwrap();
     assert_eq!(old, Some(stored));
@@ -176,8 +176,8 @@ async fn delete_can_return_the_old_item() {
         None
     );
     assert_eq!(
-        table
-            .delete_returning_old(&Order::key("c-1", &1).unwrap())
+        Delete::new(Order::key("c-1", &1).unwrap())
+            .send_returning_old(&table)
             .await
             .unwrap(),
         None
@@ -373,13 +373,15 @@ async fn values_with_expression_syntax_have_no_effect() {
         ),
         "{error}"
     );
-    let error = table
-        .put_if(&order(1), Order::NOTE.eq(&injected))
+    let error = Put::new(&order(1))
+        .condition(Order::NOTE.eq(&injected))
+        .send(&table)
         .await
         .unwrap_err();
     assert!(matches!(&error, Error::ConditionFailed { .. }), "{error}");
-    let error = table
-        .delete_if(&Order::key("c-1", &1).unwrap(), Order::NOTE.eq(&injected))
+    let error = Delete::new(Order::key("c-1", &1).unwrap())
+        .condition(Order::NOTE.eq(&injected))
+        .send(&table)
         .await
         .unwrap_err();
     assert!(matches!(&error, Error::ConditionFailed { .. }), "{error}");
@@ -397,13 +399,13 @@ async fn values_with_expression_syntax_have_no_effect() {
         .unwrap();
     assert_eq!(after.note.as_deref(), Some(injected.as_str()));
     assert_eq!(after.total_cents, before.total_cents);
-    table
-        .delete_if(
-            &Order::key("c-1", &1).unwrap(),
+    Delete::new(Order::key("c-1", &1).unwrap())
+        .condition(
             Order::NOTE
                 .eq(&injected)
                 .and(Condition::attribute_exists("PK")),
         )
+        .send(&table)
         .await
         .unwrap();
     table.delete_table().await.unwrap();
@@ -598,7 +600,8 @@ fn an_update_shows_its_exact_request() {
     let request = Order::update("c-1", &7)
         .set(Order::STATUS, &Status::Shipped)
         .add(Order::TOTAL_CENTS, &5)
-        .request("shop", now)
+        .at(now)
+        .request("shop")
         .unwrap();
     assert_eq!(
         request.update_expression(),
@@ -829,19 +832,18 @@ async fn each_documented_write_error_happens() {
         customer_id: "nobody".into(),
         ..order(77)
     };
-    let error = table
-        .put_if(&route, Order::NOTE.eq(&"x".to_owned()))
+    let error = Put::new(&route)
+        .condition(Order::NOTE.eq(&"x".to_owned()))
+        .send(&table)
         .await
         .unwrap_err();
     assert!(
         matches!(&error, Error::ItemNotFound { entity: "Order", key } if key == "PK=CUST#nobody, SK=ORDER#0000000077"),
         "{error:?}"
     );
-    let error = table
-        .delete_if(
-            &Order::key("nobody", &77).unwrap(),
-            Order::NOTE.eq(&"x".to_owned()),
-        )
+    let error = Delete::new(Order::key("nobody", &77).unwrap())
+        .condition(Order::NOTE.eq(&"x".to_owned()))
+        .send(&table)
         .await
         .unwrap_err();
     assert!(

@@ -69,7 +69,7 @@ impl TableDefinition {
     ///
     /// The errors of [`check`](Self::check), then
     /// [`Error::InvalidTableName`] for a name DynamoDB refuses.
-    pub fn create_table_input(&self, table_name: &str) -> Result<CreateTableInput, Error> {
+    pub fn request(&self, table_name: &str) -> Result<CreateTableInput, Error> {
         let resolved = self.resolve()?;
         check_table_name(table_name)?;
         let attribute_definition = |(name, attribute_type): (&str, crate::KeyAttributeType)| {
