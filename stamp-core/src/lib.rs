@@ -78,7 +78,7 @@ pub mod expression;
 mod item;
 mod key;
 pub mod local;
-pub mod migrate;
+mod migrate;
 mod model;
 mod ops;
 mod request;

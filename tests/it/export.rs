@@ -402,7 +402,7 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
     let plain = source.join("part-2.json");
     std::fs::write(&plain, second).unwrap();
 
-    // No table: `send_from_files` takes none, so it cannot send a request.
+    // No table: `run_from_files` takes none, so it cannot send a request.
     let dir = directory("export-files");
     let outcome = stamp_examples::export::export(&dir, ExportFormat::Ndjson)
         .run_from_files([&gzipped, &plain])

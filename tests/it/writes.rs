@@ -772,7 +772,8 @@ async fn sets_are_stored_as_string_sets_and_updated_element_by_element() {
 }
 
 /// Issue 22, point 16: each error of the documented `# Errors` lists of
-/// `put`, `put_if`, `create` and `delete_if` that no other test produced.
+/// `Put::send` (with and without a condition), `create` and `Delete::send`
+/// with a condition that no other test produced.
 /// A versioned put at version 0 over an existing item is a version
 /// conflict (optimistic locking: another writer won, `found` tells which
 /// version to reload), while `create` promises `AlreadyExists` whenever an
@@ -827,7 +828,7 @@ async fn each_documented_write_error_happens() {
         ),
         "{error:?}"
     );
-    // `put_if` and `delete_if` with no item: `ItemNotFound`.
+    // A conditional put and delete with no item: `ItemNotFound`.
     let route = Order {
         customer_id: "nobody".into(),
         ..order(77)
@@ -856,5 +857,88 @@ async fn each_documented_write_error_happens() {
         ),
         "{error:?}"
     );
+    table.delete_table().await.unwrap();
+}
+
+/// A delete can lock optimistically as a put does: `expect_version(v)` deletes
+/// only the item at version `v`; another version is a `VersionConflict` with
+/// the version found (and the item stays), no item is one with `found: None`.
+#[tokio::test]
+async fn a_delete_with_an_expected_version_checks_it() {
+    let table = common::fresh_table("versioned-delete", &definition()).await;
+    let key = Account::key("a-1").unwrap();
+    table
+        .put(&Account {
+            id: "a-1".into(),
+            balance: 10,
+            version: 0,
+        })
+        .await
+        .unwrap();
+    let error = Delete::new(key.clone())
+        .expect_version(7)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::VersionConflict {
+                entity: "Account",
+                expected: 7,
+                found: Some(1),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert_eq!(table.get(&key).await.unwrap().map(|a| a.version), Some(1));
+    let old = Delete::new(key.clone())
+        .expect_version(1)
+        .send_returning_old(&table)
+        .await
+        .unwrap();
+    assert_eq!(old.map(|a| (a.balance, a.version)), Some((10, 1)));
+    assert_eq!(table.get(&key).await.unwrap(), None);
+    let error = Delete::new(key.clone())
+        .expect_version(1)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::VersionConflict {
+                entity: "Account",
+                expected: 1,
+                found: None,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    // In a transaction, the same check.
+    table
+        .put(&Account {
+            id: "a-1".into(),
+            balance: 3,
+            version: 0,
+        })
+        .await
+        .unwrap();
+    let result = TransactWrite::new()
+        .delete(Delete::new(key.clone()).expect_version(2))
+        .send(&table)
+        .await;
+    assert!(
+        matches!(&result, Err(Error::TransactionCanceled { .. })),
+        "{result:?}"
+    );
+    TransactWrite::new()
+        .delete(Delete::new(key.clone()).expect_version(1))
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(table.get(&key).await.unwrap(), None);
     table.delete_table().await.unwrap();
 }
