@@ -119,6 +119,7 @@ pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use ops::cursor::Cursor;
+pub use ops::get::Get;
 pub use ops::query::{
     DEFAULT_MAX_REQUESTS, MAX_CURSOR_LEN, MultiAttributeQuery, Page, Query, SortKeyPrefix,
     SortKeyText, prefix_upper_bound,
@@ -127,7 +128,6 @@ pub use ops::scan::Scan;
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
 };
-pub use ops::get::Get;
 pub use ops::update::{Number, Set, Update};
 pub use ops::write::{Delete, Put};
 pub use request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB;

@@ -337,10 +337,7 @@ pub async fn place_order(
     };
     let mut transaction = TransactWrite::new()
         .create(&order)
-        .update(
-            Customer::update(customer_id)
-                .add(Customer::ORDER_COUNT, &1),
-        )
+        .update(Customer::update(customer_id).add(Customer::ORDER_COUNT, &1))
         .return_old_items_on_failure();
     for (position, line) in lines.iter().enumerate() {
         transaction = transaction

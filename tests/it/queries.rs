@@ -896,7 +896,12 @@ async fn scans_return_only_the_entity_sequentially_and_in_parallel() {
             .iter()
             .map(|request| (request.segment(), request.total_segments()))
             .collect::<Vec<_>>(),
-        [(Some(0), Some(4)), (Some(1), Some(4)), (Some(2), Some(4)), (Some(3), Some(4))]
+        [
+            (Some(0), Some(4)),
+            (Some(1), Some(4)),
+            (Some(2), Some(4)),
+            (Some(3), Some(4))
+        ]
     );
     assert_eq!(requests[2].filter_expression(), Some("#n0 = :v0"));
     assert!(matches!(

@@ -345,7 +345,11 @@ async fn the_request_renders_conditions_with_placeholders() {
         )
         .put(&product("D", 1))
         .return_old_items_on_failure();
-    let request = transaction.request(table.name()).unwrap().transact_items.unwrap();
+    let request = transaction
+        .request(table.name())
+        .unwrap()
+        .transact_items
+        .unwrap();
     assert_eq!(request.len(), 3);
     let put = request[0].put.as_ref().unwrap();
     assert_eq!(

@@ -539,9 +539,11 @@ impl<E: Entity> Delete<E> {
             )
             .map(|_| None)
             .map_err(|error| {
-                absent_is_version_conflict(error, self.expected_version.filter(|_| {
-                    E::SCHEMA.version_attribute.is_some()
-                }))
+                absent_is_version_conflict(
+                    error,
+                    self.expected_version
+                        .filter(|_| E::SCHEMA.version_attribute.is_some()),
+                )
             }),
         }
     }
