@@ -63,7 +63,7 @@
 //! (`%41` for `A` does not). Values without those characters are written
 //! unchanged (no built-in encoding except `String` and derived names ever
 //! has one); keys keep their case exactly. An empty value is refused with
-//! [`Error::EmptyKeyValue`].
+//! [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue).
 
 #![warn(missing_docs)]
 
@@ -90,7 +90,7 @@ pub mod streams;
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
-pub use error::{Error, ItemKey};
+pub use error::{DecodeError, DefinitionError, Error, ItemKey, JobError, KeyError, Refusal};
 pub use expression::{
     Attribute, AttributeType, Condition, MAX_EXPRESSION_BYTES, Optional, Placeholders,
     PrimaryKeyField, Required, Settable, check_expression_length,

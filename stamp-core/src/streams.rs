@@ -45,6 +45,7 @@
 //! }
 //! ```
 
+use crate::JobError;
 use std::fmt;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -207,7 +208,7 @@ impl<C: Collection> Change<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidStreamRecord`] (with the event id, the keys and the
+    /// [`JobError::InvalidStreamRecord`](crate::JobError::InvalidStreamRecord) (with the event id, the keys and the
     /// entity type) when the `eventName` is not `INSERT`, `MODIFY` or
     /// `REMOVE`, the `StreamViewType` is unknown, the keys are empty, an
     /// `INSERT` has an old image or a `REMOVE` a new one (DynamoDB writes
@@ -248,11 +249,13 @@ impl<C: Collection> Change<C> {
                     Some(AttributeValue::S(name)) => Some(name.clone()),
                     _ => None,
                 });
-        let invalid = |reason: String| Error::InvalidStreamRecord {
-            event_id: record.event_id.clone(),
-            entity: entity_type.clone(),
-            key: keys.clone(),
-            reason,
+        let invalid = |reason: String| {
+            Error::Job(JobError::InvalidStreamRecord {
+                event_id: record.event_id.clone(),
+                entity: entity_type.clone(),
+                key: keys.clone(),
+                reason,
+            })
         };
         let kind = ChangeKind::parse(&record.event_name).ok_or_else(|| {
             invalid(format!(
@@ -314,15 +317,15 @@ impl<C: Collection> Change<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidStreamRecord`] when a key attribute of `E` is missing
-    /// or not a string; [`Error::KeyMismatch`] when a value does not have the
+    /// [`JobError::InvalidStreamRecord`](crate::JobError::InvalidStreamRecord) when a key attribute of `E` is missing
+    /// or not a string; [`KeyError::KeyMismatch`](crate::KeyError::KeyMismatch) when a value does not have the
     /// shape of `E`'s current key template (so the item is of another
     /// entity, or still in `E`'s previous format).
     pub fn primary_key<E: Entity>(&self) -> Result<PrimaryKey<E>, Error> {
         let schema = E::SCHEMA;
         let value = |name: &str| match self.keys.get(name) {
             Some(AttributeValue::S(value)) => Ok(value.clone()),
-            other => Err(Error::InvalidStreamRecord {
+            other => Err(Error::Job(JobError::InvalidStreamRecord {
                 event_id: self.event_id.clone(),
                 entity: Some(schema.type_name.to_owned()),
                 key: self.keys.clone(),
@@ -331,7 +334,7 @@ impl<C: Collection> Change<C> {
                     schema.type_name,
                     other.map_or("missing".to_owned(), |value| format!("{value:?}"))
                 ),
-            }),
+            })),
         };
         let partition_key = value(schema.partition_key.name)?;
         let sort_key = value(schema.sort_key.name)?;

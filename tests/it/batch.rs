@@ -3,6 +3,7 @@
 //! through an SDK interceptor), and exact reports of what was not written.
 
 use crate::common;
+use stamp::{DecodeError, Refusal};
 
 use stamp::{BatchGet, BatchWrite};
 use std::collections::{BTreeMap, BTreeSet};
@@ -419,11 +420,11 @@ async fn refusals_before_sending_send_nothing() {
         .send(&table)
         .await;
     match result {
-        Err(Error::DuplicateBatchKey {
+        Err(Error::Refused(Refusal::DuplicateBatchKey {
             operation: "BatchWriteItem",
             entity: "Order",
             key,
-        }) => {
+        })) => {
             assert_eq!(key, order_key(1).to_attribute_map());
         }
         other => panic!("expected DuplicateBatchKey, got {other:?}"),
@@ -436,10 +437,10 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::DuplicateBatchKey {
+            Err(Error::Refused(Refusal::DuplicateBatchKey {
                 operation: "BatchWriteItem",
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -447,11 +448,11 @@ async fn refusals_before_sending_send_nothing() {
         .send(&table)
         .await;
     match result {
-        Err(Error::DuplicateBatchKey {
+        Err(Error::Refused(Refusal::DuplicateBatchKey {
             operation: "BatchGetItem",
             entity: "Order",
             key,
-        }) => {
+        })) => {
             assert_eq!(key, order_key(1).to_attribute_map());
         }
         other => panic!("expected DuplicateBatchKey, got {other:?}"),
@@ -471,12 +472,12 @@ async fn refusals_before_sending_send_nothing() {
         .send(&table)
         .await;
     match result {
-        Err(Error::ItemTooLarge {
+        Err(Error::Refused(Refusal::ItemTooLarge {
             entity: "Order",
             key,
             size,
             limit: 409_600,
-        }) => {
+        })) => {
             assert_eq!(key, order_key(7).to_attribute_map());
             assert!(size > 409_600);
         }
@@ -548,7 +549,7 @@ async fn an_invalid_number_and_an_undecodable_item_in_a_batch() {
         .send(&table)
         .await;
     assert!(
-        matches!(&result, Err(Error::InvalidNumber { .. })),
+        matches!(&result, Err(Error::Refused(Refusal::InvalidNumber { .. }))),
         "{result:?}"
     );
     assert_eq!(counter.operations(), Vec::<String>::new());
@@ -583,9 +584,9 @@ async fn an_invalid_number_and_an_undecodable_item_in_a_batch() {
         .await;
     match &result {
         Err(
-            error @ Error::Serialize {
+            error @ Error::Refused(Refusal::Serialize {
                 entity: "Holder", ..
-            },
+            }),
         ) => assert!(
             error.to_string().ends_with("this value has no stored form"),
             "{error}"
@@ -614,10 +615,10 @@ async fn an_invalid_number_and_an_undecodable_item_in_a_batch() {
     assert!(
         matches!(
             &result,
-            Err(Error::Deserialize {
+            Err(Error::Decode(DecodeError::Deserialize {
                 entity: "Order",
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );

@@ -3,6 +3,7 @@
 //! cursor that is unsigned, changed, or signed with another key.
 
 use crate::common;
+use stamp::Refusal;
 
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
@@ -64,12 +65,12 @@ async fn refused(table: &Table, counter: &common::RequestCounter, cursor: &Curso
         counter.operations()
     );
     let reason = match sent {
-        Error::InvalidCursor { reason } => reason,
+        Error::Refused(Refusal::InvalidCursor { reason }) => reason,
         other => panic!("{cursor}: expected InvalidCursor, got {other:?}"),
     };
     for other in [streamed, counted] {
         assert!(
-            matches!(&other, Error::InvalidCursor { reason: r } if *r == reason),
+            matches!(&other, Error::Refused(Refusal::InvalidCursor { reason: r }) if *r == reason),
             "{other:?}"
         );
     }
@@ -233,7 +234,10 @@ async fn a_table_without_a_key_keeps_unsigned_cursors() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, Error::InvalidCursor { .. } | Error::CursorMismatch),
+        matches!(
+            error,
+            Error::Refused(Refusal::InvalidCursor { .. }) | Error::Refused(Refusal::CursorMismatch)
+        ),
         "{error:?}"
     );
 }

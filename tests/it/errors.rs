@@ -3,6 +3,7 @@
 //! applied.
 
 use crate::common;
+use stamp::Refusal;
 
 use std::time::Duration;
 
@@ -107,11 +108,11 @@ async fn a_condition_of_thousands_of_terms_is_refused_before_sending() {
         .put_if(&customer, condition)
         .await
         .expect_err("too long");
-    let Error::ExpressionTooLong {
+    let Error::Refused(Refusal::ExpressionTooLong {
         kind,
         length,
         limit,
-    } = &error
+    }) = &error
     else {
         panic!("expected ExpressionTooLong, got {error:?}");
     };
@@ -143,7 +144,10 @@ fn a_condition_nested_a_hundred_thousand_deep_neither_overflows_nor_renders() {
     let mut placeholders = stamp::Placeholders::default();
     let error = condition.render(&mut placeholders).expect_err("too deep");
     assert!(
-        matches!(error, Error::ExpressionTooLong { limit: 4096, .. }),
+        matches!(
+            error,
+            Error::Refused(Refusal::ExpressionTooLong { limit: 4096, .. })
+        ),
         "{error:?}"
     );
     drop(condition);
@@ -213,7 +217,10 @@ async fn a_throttled_request_says_why() {
     );
     assert_eq!(*outcome, RequestOutcome::Rejected);
     // Any other error has no throttling reason.
-    assert_eq!(Error::EmptyTransaction.throttling_reasons(), []);
+    assert_eq!(
+        Error::Refused(Refusal::EmptyTransaction).throttling_reasons(),
+        []
+    );
 }
 
 /// Records the `ConsistentRead` of every `GetItem` the client sends.

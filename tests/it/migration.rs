@@ -7,6 +7,7 @@
 //! the move, items in neither format, and the previous-format key helpers.
 
 use crate::common;
+use stamp::{JobError, Refusal};
 
 use stamp::BatchWrite;
 use std::collections::{BTreeMap, HashMap};
@@ -338,10 +339,10 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     assert!(
         matches!(
             &error,
-            Error::MigrationFailed {
+            Error::Job(JobError::MigrationFailed {
                 entity: "Member",
                 ..
-            } | Error::DynamoDb { .. }
+            }) | Error::DynamoDb { .. }
         ),
         "{error:?}"
     );
@@ -636,7 +637,10 @@ async fn refused_before_sending() {
     let table = Table::new(common::client(), "stamp-migration-never-created");
     let error = Migration::<Settings>::new().run(&table).await.unwrap_err();
     assert!(
-        matches!(error, Error::NoPreviousKeyFormat { entity: "Settings" }),
+        matches!(
+            error,
+            Error::Job(JobError::NoPreviousKeyFormat { entity: "Settings" })
+        ),
         "{error:?}"
     );
     assert_eq!(
@@ -649,7 +653,10 @@ async fn refused_before_sending() {
         .run(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::InvalidQuery { .. }), "{error:?}");
+    assert!(
+        matches!(error, Error::Refused(Refusal::InvalidQuery { .. })),
+        "{error:?}"
+    );
 
     // A checkpoint written by a scan in other segments is refused.
     let path = checkpoint_path("migration-mismatch");
@@ -666,7 +673,7 @@ async fn refused_before_sending() {
         .run(&table)
         .await
         .unwrap_err();
-    let Error::MigrationCheckpoint { entity, reason, .. } = &error else {
+    let Error::Job(JobError::MigrationCheckpoint { entity, reason, .. }) = &error else {
         panic!("{error:?}");
     };
     assert_eq!(*entity, "Member");
@@ -681,7 +688,7 @@ async fn refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::MigrationCheckpoint { reason, .. } if reason.starts_with("it is not valid JSON")),
+        matches!(&error, Error::Job(JobError::MigrationCheckpoint { reason, .. }) if reason.starts_with("it is not valid JSON")),
         "{error:?}"
     );
     std::fs::remove_file(&path).unwrap();

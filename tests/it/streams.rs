@@ -11,6 +11,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
 use stamp::streams::{Change, ChangeKind, Event, ViewType, changes};
 use stamp::{Entity, Error, Item};
+use stamp::{JobError, KeyError};
 use stamp_examples::{Customer, CustomerWithOrders, Order, OrderStatus, Session};
 use uuid::Uuid;
 
@@ -209,12 +210,12 @@ fn keys_only_gives_typed_keys_and_the_entity_from_the_key_shape() {
     // The keys of a customer are not an order's.
     let error = changes[2].primary_key::<Order>().unwrap_err();
     assert!(
-        matches!(&error, Error::KeyMismatch { entity: "Order", key, .. } if key == "PROFILE"),
+        matches!(&error, Error::Key(KeyError::KeyMismatch { entity: "Order", key, .. }) if key == "PROFILE"),
         "{error:?}"
     );
     let error = changes[2].primary_key::<Session>().unwrap_err();
     assert!(
-        matches!(&error, Error::KeyMismatch { entity: "Session", key, .. } if key == "CUST#c-0001"),
+        matches!(&error, Error::Key(KeyError::KeyMismatch { entity: "Session", key, .. }) if key == "CUST#c-0001"),
         "{error:?}"
     );
 }
@@ -295,12 +296,12 @@ fn invalid_records_are_typed_errors_next_to_the_others() {
         changes(event("invalid.json")).collect();
     assert_eq!(results.len(), 5);
     let reason = |position: usize| match &results[position] {
-        Err(Error::InvalidStreamRecord {
+        Err(Error::Job(JobError::InvalidStreamRecord {
             event_id,
             reason,
             key,
             entity,
-        }) => {
+        })) => {
             let view = ["new-image", "new-image", "new-and-old-images", "keys-only"][position];
             assert_eq!(event_id, &format!("{view}-{}", position + 1));
             (reason.clone(), key.clone(), entity.clone())

@@ -4,6 +4,7 @@
 //! before sending.
 
 use crate::common;
+use stamp::Refusal;
 
 use stamp::{TransactGet, TransactWrite};
 use std::collections::{BTreeMap, HashMap};
@@ -394,7 +395,10 @@ async fn refusals_before_sending_send_nothing() {
     let (table, counter) = shop("tx-refusals").await;
 
     let result = TransactWrite::new().send(&table).await;
-    assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
+    assert!(
+        matches!(result, Err(Error::Refused(Refusal::EmptyTransaction))),
+        "{result:?}"
+    );
 
     let products: Vec<Product> = (0..101).map(|i| product(&format!("P{i}"), i)).collect();
     let result = products
@@ -405,10 +409,10 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::TooManyTransactionActions {
+            Err(Error::Refused(Refusal::TooManyTransactionActions {
                 count: 101,
                 limit: 100
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -427,10 +431,10 @@ async fn refusals_before_sending_send_nothing() {
         .send(&table)
         .await;
     match result {
-        Err(Error::TransactionTooLarge {
+        Err(Error::Refused(Refusal::TransactionTooLarge {
             size,
             limit: 4_194_304,
-        }) => {
+        })) => {
             let expected: usize = big
                 .iter()
                 .map(|o| stamp::item_size(&o.to_item().unwrap()))
@@ -448,12 +452,12 @@ async fn refusals_before_sending_send_nothing() {
         .send(&table)
         .await;
     match result {
-        Err(Error::DuplicateTransactionItem {
+        Err(Error::Refused(Refusal::DuplicateTransactionItem {
             first: 0,
             second: 2,
             entity: "Product",
             key,
-        }) => {
+        })) => {
             assert_eq!(key, Product::key("A").unwrap().to_attribute_map());
         }
         other => panic!("expected DuplicateTransactionItem, got {other:?}"),
@@ -467,11 +471,11 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::DuplicateTransactionItem {
+            Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -483,7 +487,7 @@ async fn refusals_before_sending_send_nothing() {
             .send(&table)
             .await;
         assert!(
-            matches!(&result, Err(Error::InvalidClientRequestToken { token: found }) if found == token),
+            matches!(&result, Err(Error::Refused(Refusal::InvalidClientRequestToken { token: found })) if found == token),
             "{result:?}"
         );
     }
@@ -499,10 +503,10 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::ItemTooLarge {
+            Err(Error::Refused(Refusal::ItemTooLarge {
                 entity: "Order",
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -514,13 +518,16 @@ async fn refusals_before_sending_send_nothing() {
         .insert(":v0".into(), AttributeValue::N("NaN".into()));
     let result = TransactWrite::new().update(update).send(&table).await;
     assert!(
-        matches!(&result, Err(Error::InvalidNumber { entity: "Product", attribute, value, .. }) if attribute == ":v0" && value == "NaN"),
+        matches!(&result, Err(Error::Refused(Refusal::InvalidNumber { entity: "Product", attribute, value, .. })) if attribute == ":v0" && value == "NaN"),
         "{result:?}"
     );
 
     // Reads: none, too many, one item twice.
     let result = TransactGet::new().send(&table).await;
-    assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
+    assert!(
+        matches!(result, Err(Error::Refused(Refusal::EmptyTransaction))),
+        "{result:?}"
+    );
     let mut read = TransactGet::new();
     for i in 0..101 {
         read.get(&Product::key(&format!("P{i}")).unwrap());
@@ -529,10 +536,10 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::TooManyTransactionActions {
+            Err(Error::Refused(Refusal::TooManyTransactionActions {
                 count: 101,
                 limit: 100
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -543,12 +550,12 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::DuplicateTransactionItem {
+            Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 entity: "Customer",
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );

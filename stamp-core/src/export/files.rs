@@ -6,6 +6,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html>.
 
+use crate::JobError;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -50,12 +51,14 @@ pub(super) fn read(
         if line.trim().is_empty() {
             continue;
         }
-        let parsed: Line = serde_json::from_str(&line).map_err(|error| Error::ExportFile {
-            path: path.to_path_buf(),
-            reason: format!(
-                "line {} is not a DYNAMODB_JSON item (`{{\"Item\": {{…}}}}`): {error}",
-                number + 1
-            ),
+        let parsed: Line = serde_json::from_str(&line).map_err(|error| {
+            Error::Job(JobError::ExportFile {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "line {} is not a DYNAMODB_JSON item (`{{\"Item\": {{…}}}}`): {error}",
+                    number + 1
+                ),
+            })
         })?;
         items.push(Item::from(parsed.item));
         if items.len() == page {

@@ -30,6 +30,7 @@ mod ndjson;
 #[cfg(feature = "parquet")]
 mod parquet;
 
+use crate::JobError;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -252,10 +253,10 @@ impl Export {
     ///
     /// # Errors
     ///
-    /// Before any request, [`Error::InvalidExport`] for no entity, two
+    /// Before any request, [`JobError::InvalidExport`](crate::JobError::InvalidExport) for no entity, two
     /// entities with different type attributes, an entity whose type name
     /// is not a plain file name or is [`UNKNOWN_FILE_STEM`], a segment
-    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`Error::ExportFile`] when the
+    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`JobError::ExportFile`](crate::JobError::ExportFile) when the
     /// directory or a file cannot be written; then [`Error::DynamoDb`] for
     /// the scan, and the errors of an entity's `from_item` for an item that
     /// names the entity but cannot be read as it (the files written so far
@@ -282,7 +283,7 @@ impl Export {
     ///
     /// # Errors
     ///
-    /// As [`send`](Self::send) before any request, and [`Error::ExportFile`]
+    /// As [`send`](Self::send) before any request, and [`JobError::ExportFile`](crate::JobError::ExportFile)
     /// when an export file cannot be read (missing: before anything is
     /// written) or a line is not `DYNAMODB_JSON` (with its number).
     pub async fn send_from_files(
@@ -303,7 +304,7 @@ impl Export {
 
     /// The checks made before any request; the type attribute.
     fn check(&self) -> Result<&'static str, Error> {
-        let invalid = |reason: String| Error::InvalidExport { reason };
+        let invalid = |reason: String| Error::Job(JobError::InvalidExport { reason });
         let Some((first, _)) = self.entities.first() else {
             return Err(invalid(
                 "no entity to export; register each with `Export::entity::<E>()`".to_owned(),
@@ -471,8 +472,8 @@ fn scan(
 
 /// An I/O error on `path`.
 pub(crate) fn file_error(path: &Path, error: &dyn std::error::Error) -> Error {
-    Error::ExportFile {
+    Error::Job(JobError::ExportFile {
         path: path.to_path_buf(),
         reason: error.to_string(),
-    }
+    })
 }

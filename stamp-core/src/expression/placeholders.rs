@@ -1,5 +1,6 @@
 //! [`Placeholders`]: the `#nN` names and `:vN` values of one request.
 
+use crate::Refusal;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -30,18 +31,18 @@ impl Placeholders {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidExpressionValue`] when the value could not be
+    /// [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue) when the value could not be
     /// serialized.
     pub(super) fn value(&mut self, value: &Value) -> Result<String, Error> {
         let value = value
             .clone()
-            .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+            .map_err(|reason| Error::Refused(Refusal::InvalidExpressionValue { reason }))?;
         // A Number DynamoDB cannot hold (NaN, 39 digits) is refused here,
         // before sending, as in an item.
         crate::item::check::check_value("expression", "value", &value).map_err(|error| {
-            Error::InvalidExpressionValue {
+            Error::Refused(Refusal::InvalidExpressionValue {
                 reason: error.to_string(),
-            }
+            })
         })?;
         Ok(self.add_value(value))
     }

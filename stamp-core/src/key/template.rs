@@ -6,6 +6,7 @@
 //! `ORDER#<created_at>#<order_id>` into [`Segment`]s and chosen the escaped
 //! characters.
 
+use crate::KeyError;
 use std::borrow::Cow;
 
 use crate::{Error, KeyPart};
@@ -111,7 +112,7 @@ impl KeyTemplate {
     ///
     /// # Errors
     ///
-    /// [`Error::KeyMismatch`] when `key` does not have the template's literal
+    /// [`KeyError::KeyMismatch`](crate::KeyError::KeyMismatch) when `key` does not have the template's literal
     /// segments, or a segment is not escaped exactly as [`KeyBuilder`]
     /// escapes (an escaped character written raw, an escape of a character
     /// that is never escaped such as `%41`, lowercase hex digits).
@@ -120,11 +121,13 @@ impl KeyTemplate {
         entity: &'static str,
         key: &'k str,
     ) -> Result<Vec<Cow<'k, str>>, Error> {
-        let mismatch = |reason: String| Error::KeyMismatch {
-            entity,
-            template: self.source,
-            key: key.to_owned(),
-            reason,
+        let mismatch = |reason: String| {
+            Error::Key(KeyError::KeyMismatch {
+                entity,
+                template: self.source,
+                key: key.to_owned(),
+                reason,
+            })
         };
         let mut values = Vec::new();
         let mut rest = key;
@@ -225,17 +228,17 @@ impl KeyBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::EmptyKeyValue`] when the encoding is empty;
-    /// [`Error::KeyEncode`] when the value has no encoding.
+    /// [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue) when the encoding is empty;
+    /// [`KeyError::KeyEncode`](crate::KeyError::KeyEncode) when the value has no encoding.
     pub fn field<T: KeyPart>(&mut self, field: &'static str, value: &T) -> Result<(), Error> {
         let start = self.key.len();
-        value
-            .encode_key(&mut self.key)
-            .map_err(|source| Error::KeyEncode {
+        value.encode_key(&mut self.key).map_err(|source| {
+            Error::Key(KeyError::KeyEncode {
                 entity: self.entity,
                 field,
                 source,
-            })?;
+            })
+        })?;
         self.finish_field(field, start)
     }
 
@@ -243,7 +246,7 @@ impl KeyBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::EmptyKeyValue`] when `value` is empty.
+    /// [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue) when `value` is empty.
     pub fn str_field(&mut self, field: &'static str, value: &str) -> Result<(), Error> {
         let start = self.key.len();
         self.key.push_str(value);
@@ -252,10 +255,10 @@ impl KeyBuilder {
 
     fn finish_field(&mut self, field: &'static str, start: usize) -> Result<(), Error> {
         if self.key.len() == start {
-            return Err(Error::EmptyKeyValue {
+            return Err(Error::Key(KeyError::EmptyKeyValue {
                 entity: self.entity,
                 field,
-            });
+            }));
         }
         let escaped = self.template.escaped;
         if needs_escaping(&self.key[start..], escaped) {
@@ -282,15 +285,15 @@ impl KeyBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::KeyTooLong`] when the key is longer.
+    /// [`KeyError::KeyTooLong`](crate::KeyError::KeyTooLong) when the key is longer.
     pub fn finish_within(self, limit: usize) -> Result<String, Error> {
         if self.key.len() > limit {
-            return Err(Error::KeyTooLong {
+            return Err(Error::Key(KeyError::KeyTooLong {
                 entity: self.entity,
                 template: self.template.source,
                 length: self.key.len(),
                 limit,
-            });
+            }));
         }
         Ok(self.key)
     }

@@ -1,6 +1,7 @@
 //! The checkpoint file of a migration: per segment, where the next page
 //! starts, written atomically after each processed page.
 
+use crate::JobError;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -39,14 +40,14 @@ pub(super) struct SegmentCheckpoint {
 
 impl<E: Entity> Running<'_, E> {
     pub(super) fn checkpoint_error(&self, reason: String) -> Error {
-        Error::MigrationCheckpoint {
+        Error::Job(JobError::MigrationCheckpoint {
             entity: E::SCHEMA.type_name,
             location: self
                 .checkpoint
                 .as_deref()
                 .map_or_else(|| "(none)".to_owned(), |path| path.display().to_string()),
             reason,
-        }
+        })
     }
 
     /// The checkpoint to start from: the file's, checked, or a fresh one.

@@ -1,6 +1,7 @@
 //! Moves in `TransactWriteItems`: grouped, with a per-item fallback that
 //! reads both keys to learn why a condition failed.
 
+use crate::JobError;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsInput;
@@ -97,19 +98,19 @@ impl<E: Entity> Running<'_, E> {
                 Sent::Retry(error) => {
                     log_retried(&error);
                     if !backoff.wait().await {
-                        return Err(Error::MigrationFailed {
+                        return Err(Error::Job(JobError::MigrationFailed {
                             entity: schema.type_name,
                             key: group[0].old_key.clone(),
                             source: Box::new(error),
-                        });
+                        }));
                     }
                 }
                 Sent::Fatal(error) => {
-                    return Err(Error::MigrationFailed {
+                    return Err(Error::Job(JobError::MigrationFailed {
                         entity: schema.type_name,
                         key: group[0].old_key.clone(),
                         source: Box::new(error),
-                    });
+                    }));
                 }
             }
         }
@@ -120,10 +121,12 @@ impl<E: Entity> Running<'_, E> {
     async fn move_item(&self, mv: Move, shared: &Shared, moved: &AtomicU64) -> Result<(), Error> {
         let schema = E::SCHEMA;
         let old_key = mv.old_key.clone();
-        let failed = |source: Error| Error::MigrationFailed {
-            entity: schema.type_name,
-            key: old_key.clone(),
-            source: Box::new(source),
+        let failed = |source: Error| {
+            Error::Job(JobError::MigrationFailed {
+                entity: schema.type_name,
+                key: old_key.clone(),
+                source: Box::new(source),
+            })
         };
         let mut mv = mv;
         let mut backoff = Backoff::new(self.retry);

@@ -1,6 +1,7 @@
 //! [`Cursor`]: an opaque, URL-safe position in a query or scan.
 
 // Ordered maps: a cursor's text is the same for the same position.
+use crate::Refusal;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -18,12 +19,12 @@ use crate::{Error, Item};
 /// It is URL-safe base64, to hand to a client and take back.
 ///
 /// A cursor only works with the query that produced it;
-/// [`Error::CursorMismatch`] otherwise. A cursor comes back from an
+/// [`Refusal::CursorMismatch`](crate::Refusal::CursorMismatch) otherwise. A cursor comes back from an
 /// untrusted client, so before anything is sent its key is checked against
 /// the query: at most [`MAX_CURSOR_LEN`](crate::MAX_CURSOR_LEN)
 /// bytes, exactly the expected key attributes, the query's partition, a
 /// and a sort key inside the query's condition;
-/// [`Error::InvalidCursor`] otherwise.
+/// [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor) otherwise.
 ///
 /// On a table with a signing key
 /// ([`Table::with_cursor_key`](crate::Table::with_cursor_key)) the text is
@@ -31,7 +32,7 @@ use crate::{Error, Item};
 /// (RFC 2104) of the payload's text under that key, both URL-safe base64
 /// without padding. Such a table checks the signature first, in constant
 /// time, and refuses an unsigned cursor, a changed one and one signed with
-/// another key with [`Error::InvalidCursor`], before anything else is read
+/// another key with [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor), before anything else is read
 /// from it and before anything is sent. Without a key a cursor is the
 /// payload alone; a table without a key ignores a signature, so that
 /// turning signing off does not break live cursors (the checks of the
@@ -120,9 +121,9 @@ fn strings(key: &Item) -> Result<BTreeMap<String, String>, Error> {
     key.iter()
         .map(|(name, value)| match value {
             AttributeValue::S(text) => Ok((name.clone(), text.clone())),
-            other => Err(Error::InvalidCursor {
+            other => Err(Error::Refused(Refusal::InvalidCursor {
                 reason: format!("key attribute `{name}` is {other:?}, not a string"),
-            }),
+            })),
         })
         .collect()
 }
@@ -150,9 +151,9 @@ impl Cursor {
                     b.insert(name.clone(), URL_SAFE_NO_PAD.encode(bytes.as_ref()))
                 }
                 other => {
-                    return Err(Error::InvalidCursor {
+                    return Err(Error::Refused(Refusal::InvalidCursor {
                         reason: format!("key attribute `{name}` is {other:?}, not S, N or B"),
-                    });
+                    }));
                 }
             };
         }
@@ -214,11 +215,11 @@ impl Cursor {
     ) -> Result<Item, Error> {
         let content = self.open(fingerprint, signing, crate::ops::query::MAX_CURSOR_LEN)?;
         if content.s.is_some() {
-            return Err(Error::InvalidCursor {
+            return Err(Error::Refused(Refusal::InvalidCursor {
                 reason: "a cursor of a sharded query, with a position per shard".to_owned(),
-            });
+            }));
         }
-        let invalid = |reason: String| Error::InvalidCursor { reason };
+        let invalid = |reason: String| Error::Refused(Refusal::InvalidCursor { reason });
         let mut key = attributes(content.k);
         for (name, text) in content.n {
             if key.insert(name.clone(), AttributeValue::N(text)).is_some() {
@@ -246,7 +247,7 @@ impl Cursor {
         signing: Option<&CursorKey>,
         shards: u16,
     ) -> Result<Vec<ShardStart>, Error> {
-        let invalid = |reason: String| Error::InvalidCursor { reason };
+        let invalid = |reason: String| Error::Refused(Refusal::InvalidCursor { reason });
         let limit = crate::ops::query::MAX_CURSOR_LEN * usize::from(shards);
         let content = self.open(fingerprint, signing, limit)?;
         let plain = content.k.is_empty() && content.n.is_empty() && content.b.is_empty();
@@ -279,7 +280,7 @@ impl Cursor {
         signing: Option<&CursorKey>,
         limit: usize,
     ) -> Result<Content, Error> {
-        let invalid = |reason: String| Error::InvalidCursor { reason };
+        let invalid = |reason: String| Error::Refused(Refusal::InvalidCursor { reason });
         if self.0.len() > limit {
             return Err(invalid(format!(
                 "{} bytes, more than a cursor can be ({limit})",
@@ -310,7 +311,7 @@ impl Cursor {
         let content: Content = serde_json::from_slice(&json)
             .map_err(|error| invalid(format!("not a Stamp cursor: {error}")))?;
         if content.q != format!("{:016x}", fingerprint.0) {
-            return Err(Error::CursorMismatch);
+            return Err(Error::Refused(Refusal::CursorMismatch));
         }
         Ok(content)
     }

@@ -3,6 +3,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
+use crate::Refusal;
 use aws_sdk_dynamodb::operation::transact_write_items::{
     TransactWriteItemsError, TransactWriteItemsInput,
 };
@@ -52,9 +53,9 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Error::DuplicateTransactionItem`] when `new` has
-    /// `old`'s key, [`Error::VersionOverflow`] when `old` is at the version
-    /// type's maximum, [`Error::ExpressionTooLong`] when the unchanged
+    /// Before sending: [`Refusal::DuplicateTransactionItem`](crate::Refusal::DuplicateTransactionItem) when `new` has
+    /// `old`'s key, [`Refusal::VersionOverflow`](crate::Refusal::VersionOverflow) when `old` is at the version
+    /// type's maximum, [`Refusal::ExpressionTooLong`](crate::Refusal::ExpressionTooLong) when the unchanged
     /// condition is longer than DynamoDB's 4 KB, and the item checks of
     /// [`put`](Self::put). After, from the transaction's cancellation
     /// reasons, the old key's first: [`Error::ItemNotFound`] (`old` was
@@ -68,12 +69,12 @@ impl Table {
         let old_key_map = old.primary_key()?.to_attribute_map();
         let new_key_map = new.primary_key()?.to_attribute_map();
         if old_key_map == new_key_map {
-            return Err(Error::DuplicateTransactionItem {
+            return Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 entity: schema.type_name,
                 key: new_key_map,
-            });
+            }));
         }
         let expected_version = schema
             .version_attribute

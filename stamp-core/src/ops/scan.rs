@@ -2,6 +2,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html>.
 
+use crate::Refusal;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::scan::ScanInput;
@@ -75,21 +76,21 @@ impl<E: Entity> Scan<E> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidQuery`] for a limit of 0 or a segment count outside 1
-    /// to 1,000,000; [`Error::InvalidExpressionValue`] for a filter value.
+    /// [`Refusal::InvalidQuery`](crate::Refusal::InvalidQuery) for a limit of 0 or a segment count outside 1
+    /// to 1,000,000; [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue) for a filter value.
     pub fn request(&self, table_name: &str, segment: u32) -> Result<ScanInput, Error> {
         if self.limit == Some(0) {
-            return Err(Error::InvalidQuery {
+            return Err(Error::Refused(Refusal::InvalidQuery {
                 reason: "`limit` must be at least 1".to_owned(),
-            });
+            }));
         }
         if !(1..=1_000_000).contains(&self.segments) || segment >= self.segments {
-            return Err(Error::InvalidQuery {
+            return Err(Error::Refused(Refusal::InvalidQuery {
                 reason: format!(
                     "a scan takes 1 to 1000000 segments, and segment {segment} of {} does not exist",
                     self.segments
                 ),
-            });
+            }));
         }
         let mut placeholders = Placeholders::default();
         let schema = E::SCHEMA;
@@ -144,7 +145,7 @@ fn segment_stream<'t, E: Entity + 't>(
 ) -> impl Stream<Item = Result<E, Error>> + 't {
     stream::try_unfold(Some((input, None::<Item>)), move |state| async move {
         let Some((input, start)) = state else {
-            return Ok(None);
+            return Ok::<_, Error>(None);
         };
         let input = input?;
         let (items, next) = execute::<E>(table, input.clone(), start).await?;

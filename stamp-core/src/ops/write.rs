@@ -4,6 +4,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html>.
 
+use crate::Refusal;
 use aws_sdk_dynamodb::operation::delete_item::{DeleteItemError, DeleteItemInput};
 use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput};
 use aws_sdk_dynamodb::types::{
@@ -70,10 +71,10 @@ pub(crate) fn render_put<E: Entity>(
     let version = schema.version_attribute.zip(version);
     if let Some((attribute, version)) = version {
         if version >= E::max_version() {
-            return Err(Error::VersionOverflow {
+            return Err(Error::Refused(Refusal::VersionOverflow {
                 entity: schema.type_name,
                 version,
-            });
+            }));
         }
         item.insert(
             attribute.to_owned(),
@@ -226,7 +227,7 @@ impl Table {
     /// # Errors
     ///
     /// Before sending: the errors of [`Entity::to_item`] and of the item
-    /// checks ([`Error::ItemTooLarge`], [`Error::InvalidNumber`], …). After:
+    /// checks ([`Refusal::ItemTooLarge`](crate::Refusal::ItemTooLarge), [`Refusal::InvalidNumber`](crate::Refusal::InvalidNumber), …). After:
     /// [`Error::VersionConflict`] when the entity is versioned and the
     /// stored item is not at its version, with the version found: `found:
     /// Some(n)` when an item is there (at version 0 too: a put at version

@@ -1,6 +1,7 @@
 //! The `CreateTable` input of a table definition, and the key values of the
 //! example items the catalogue shows.
 
+use crate::DefinitionError;
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
@@ -68,7 +69,7 @@ impl TableDefinition {
     /// # Errors
     ///
     /// The errors of [`check`](Self::check), then
-    /// [`Error::InvalidTableName`] for a name DynamoDB refuses.
+    /// [`DefinitionError::InvalidTableName`](crate::DefinitionError::InvalidTableName) for a name DynamoDB refuses.
     pub fn create_table_input(&self, table_name: &str) -> Result<CreateTableInput, Error> {
         let resolved = self.resolve()?;
         check_table_name(table_name)?;
@@ -161,10 +162,10 @@ impl TableDefinition {
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html>.
 fn check_table_name(name: &str) -> Result<(), Error> {
     let invalid = |reason: String| {
-        Err(Error::InvalidTableName {
+        Err(Error::Definition(DefinitionError::InvalidTableName {
             name: name.to_owned(),
             reason,
-        })
+        }))
     };
     let length = name.chars().count();
     if !(3..=255).contains(&length) {

@@ -2,6 +2,7 @@
 //! with every page, a `GetRecords` record decoded into a [`Change`], and
 //! Streams SDK errors wrapped as [`Error::DynamoDbStreams`].
 
+use crate::JobError;
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 use aws_sdk_dynamodbstreams::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodbstreams::operation::describe_stream::DescribeStreamInput;
@@ -61,11 +62,13 @@ pub(crate) fn decode<C: Collection>(record: Record) -> Result<Change<C>, Error> 
     let convert = |map, which: &str| -> Result<Item, Error> {
         match map {
             None => Ok(Item::new()),
-            Some(map) => item(map).ok_or_else(|| Error::InvalidStreamRecord {
-                event_id: event_id.clone(),
-                entity: None,
-                key: Item::new(),
-                reason: format!("its {which} holds an attribute type this SDK does not know"),
+            Some(map) => item(map).ok_or_else(|| {
+                Error::Job(JobError::InvalidStreamRecord {
+                    event_id: event_id.clone(),
+                    entity: None,
+                    key: Item::new(),
+                    reason: format!("its {which} holds an attribute type this SDK does not know"),
+                })
             }),
         }
     };

@@ -3,6 +3,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html>.
 
+use crate::Refusal;
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
@@ -93,7 +94,7 @@ impl<E: Entity> BatchGet<E> {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Error::DuplicateBatchKey`]. After:
+    /// Before sending: [`Refusal::DuplicateBatchKey`](crate::Refusal::DuplicateBatchKey). After:
     /// [`Error::UnprocessedKeys`] with exactly the keys not read and the
     /// items that were, and the errors of [`Entity::from_item`].
     pub async fn send(self, table: &Table) -> Result<Vec<Option<E>>, Error> {
@@ -103,11 +104,11 @@ impl<E: Entity> BatchGet<E> {
         for (position, key) in self.keys.iter().enumerate() {
             let identity = (key.partition_key().to_owned(), key.sort_key().to_owned());
             if positions.insert(identity, position).is_some() {
-                return Err(Error::DuplicateBatchKey {
+                return Err(Error::Refused(Refusal::DuplicateBatchKey {
                     operation: "BatchGetItem",
                     entity: schema.type_name,
                     key: key.to_attribute_map(),
-                });
+                }));
             }
         }
         let maps: Vec<Item> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();

@@ -3,6 +3,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html>.
 
+use crate::Refusal;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
@@ -218,11 +219,11 @@ impl BatchWrite {
         let mut seen: HashMap<&(String, String), ()> = HashMap::with_capacity(self.entries.len());
         for entry in &self.entries {
             if seen.insert(&entry.identity, ()).is_some() {
-                return Err(Error::DuplicateBatchKey {
+                return Err(Error::Refused(Refusal::DuplicateBatchKey {
                     operation: "BatchWriteItem",
                     entity: entry.entity,
                     key: entry.key.clone(),
-                });
+                }));
             }
         }
         Ok(())
@@ -241,9 +242,9 @@ impl BatchWrite {
     ///
     /// # Errors
     ///
-    /// Before sending: the errors of making an item ([`Error::Serialize`],
-    /// [`Error::InvalidNumber`], [`Error::ItemTooLarge`], …) and
-    /// [`Error::DuplicateBatchKey`]. After: [`Error::UnprocessedItems`] with
+    /// Before sending: the errors of making an item ([`Refusal::Serialize`](crate::Refusal::Serialize),
+    /// [`Refusal::InvalidNumber`](crate::Refusal::InvalidNumber), [`Refusal::ItemTooLarge`](crate::Refusal::ItemTooLarge), …) and
+    /// [`Refusal::DuplicateBatchKey`](crate::Refusal::DuplicateBatchKey). After: [`Error::UnprocessedItems`] with
     /// exactly the write requests not written, when retries run out or a
     /// request fails with an error that is not retried (then no new
     /// request is started).

@@ -6,6 +6,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
 
+use crate::Refusal;
 use std::cmp::Ordering;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -147,7 +148,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     }
 
     /// [`Query::consistent_read`]: refused on a GSI
-    /// ([`Error::ConsistentReadOnIndex`] before sending), as on any GSI.
+    /// ([`Refusal::ConsistentReadOnIndex`](crate::Refusal::ConsistentReadOnIndex) before sending), as on any GSI.
     pub fn consistent_read(self) -> Self {
         self.map(Query::consistent_read)
     }
@@ -255,7 +256,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute between `low` and `high`, both included, in
     /// the values' own order (numeric for integers). `low` above `high` is
-    /// [`Error::InvalidSortKeyRange`] before anything is sent.
+    /// [`Refusal::InvalidSortKeyRange`](crate::Refusal::InvalidSortKeyRange) before anything is sent.
     pub fn sort_between<P: SortAttributes<E, INDEX>>(
         self,
         equal: P,
@@ -265,10 +266,10 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
         self.query.with_attributes(|| {
             let (low, high) = (P::next_value(low)?, P::next_value(high)?);
             if compare(&low, &high) == Some(Ordering::Greater) {
-                return Err(Error::InvalidSortKeyRange {
+                return Err(Error::Refused(Refusal::InvalidSortKeyRange {
                     lower: display(&low),
                     upper: display(&high),
-                });
+                }));
             }
             Ok((equal.values()?, Some(AttributeRange::Between(low, high))))
         })
@@ -317,7 +318,7 @@ pub(super) fn key_condition(
     sort: &SortCondition,
     placeholders: &mut Placeholders,
 ) -> Result<(String, AttributeAccept), Error> {
-    let invalid = |reason: String| Err(Error::InvalidQuery { reason });
+    let invalid = |reason: String| Err(Error::Refused(Refusal::InvalidQuery { reason }));
     if partition.len() != index.partition_key.len() {
         return invalid(format!(
             "index `{}` has {} partition-key attributes, and the query gives {}",
@@ -396,14 +397,14 @@ fn check_type(
     if field.attribute_type.holds(value) {
         Ok(())
     } else {
-        Err(Error::InvalidQuery {
+        Err(Error::Refused(Refusal::InvalidQuery {
             reason: format!(
                 "attribute `{}` of index `{}` is of type {}, and the query gives {value:?}",
                 field.attribute,
                 index.name,
                 field.attribute_type.as_str()
             ),
-        })
+        }))
     }
 }
 
@@ -428,7 +429,7 @@ impl AttributeAccept {
         expected: &[&'static str],
         key: &Item,
     ) -> Result<(), Error> {
-        let invalid = |reason: String| Err(Error::InvalidCursor { reason });
+        let invalid = |reason: String| Err(Error::Refused(Refusal::InvalidCursor { reason }));
         if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
             return invalid(format!("unexpected attribute `{name}`"));
         }

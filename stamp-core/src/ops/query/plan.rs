@@ -1,6 +1,7 @@
 //! A query rendered into its exact `QueryInput`: key condition, scope
 //! filter, projection, fingerprint, and the checked cursor it starts from.
 
+use crate::Refusal;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 
@@ -71,16 +72,16 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         sort_attribute: Option<&str>,
         accept: &SortAccept,
     ) -> Result<(), Error> {
-        let invalid = |reason: String| Err(Error::InvalidCursor { reason });
+        let invalid = |reason: String| Err(Error::Refused(Refusal::InvalidCursor { reason }));
         let expected = Self::cursor_attributes();
         if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
             return invalid(format!("unexpected attribute `{name}`"));
         }
         let text = |name: &str| match key.get(name) {
             Some(AttributeValue::S(text)) => Ok(text.as_str()),
-            _ => Err(Error::InvalidCursor {
+            _ => Err(Error::Refused(Refusal::InvalidCursor {
                 reason: format!("key attribute `{name}` is missing"),
-            }),
+            })),
         };
         for name in &expected {
             text(name)?;
@@ -150,22 +151,22 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let sort = self.sort.as_ref().map_err(Clone::clone)?;
         // A GSI of any kind (an LSI reads consistently).
         if let (true, Some(index)) = (self.consistent_read, Self::global_index_name()) {
-            return Err(Error::ConsistentReadOnIndex { index });
+            return Err(Error::Refused(Refusal::ConsistentReadOnIndex { index }));
         }
         if self.limit == Some(0) {
-            return Err(Error::InvalidQuery {
+            return Err(Error::Refused(Refusal::InvalidQuery {
                 reason: "`limit` must be at least 1".to_owned(),
-            });
+            }));
         }
         if self.max_items == Some(0) {
-            return Err(Error::InvalidQuery {
+            return Err(Error::Refused(Refusal::InvalidQuery {
                 reason: "`max_items` must be at least 1".to_owned(),
-            });
+            }));
         }
         if self.max_requests == Some(0) {
-            return Err(Error::InvalidQuery {
+            return Err(Error::Refused(Refusal::InvalidQuery {
                 reason: "`max_requests` must be at least 1".to_owned(),
-            });
+            }));
         }
         let (partition_attribute, sort_template, sort_attribute) = Self::key_attributes();
         let mut placeholders = Placeholders::default();
@@ -243,7 +244,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         // fetch by the whole item either way, so only more bytes come
         // back, and the projection decodes its fields from them. On a GSI,
         // `ALL_ATTRIBUTES` is refused unless it projects `ALL`; what it
-        // cannot serve is `Error::AttributesNotProjected` (`projected.rs`).
+        // cannot serve is `Refusal::AttributesNotProjected` (`projected.rs`).
         // See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select>.
         let select = if count_only && !count_by_projection && !count_by_items {
             Some(Select::Count)

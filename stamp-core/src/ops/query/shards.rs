@@ -36,6 +36,7 @@
 //! are the same. Every round makes progress: the shard with the lowest
 //! frontier has all its items returned, or `Limit` items are.
 
+use crate::KeyError;
 use std::cmp::Ordering;
 use std::collections::VecDeque;
 
@@ -135,7 +136,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// `<shard of N>` in place of the shard number, so that a cursor is
     /// tied to the shard count too. First, the check that the longest
     /// shard's partition key fits DynamoDB's 2,048 bytes
-    /// ([`Error::KeyTooLong`]), which the text before the shard alone
+    /// ([`KeyError::KeyTooLong`](crate::KeyError::KeyTooLong)), which the text before the shard alone
     /// does not tell.
     fn shard_fingerprint(
         &self,
@@ -146,12 +147,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let longest = Self::shard_partition(base, shards - 1).len();
         if longest > crate::PARTITION_KEY_LIMIT {
             let index = Self::index().expect("a sharded index");
-            return Err(Error::KeyTooLong {
+            return Err(Error::Key(KeyError::KeyTooLong {
                 entity: E::SCHEMA.type_name,
                 template: index.partition_key.template.source,
                 length: longest,
                 limit: crate::PARTITION_KEY_LIMIT,
-            });
+            }));
         }
         let partition = format!("{base}<shard of {shards}>");
         Ok(self

@@ -4,6 +4,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html>.
 
+use crate::Refusal;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -190,23 +191,23 @@ fn check_actions<'a>(
 ) -> Result<(), Error> {
     let count = actions.len();
     if count == 0 {
-        return Err(Error::EmptyTransaction);
+        return Err(Error::Refused(Refusal::EmptyTransaction));
     }
     if count > MAX_TRANSACTION_ACTIONS {
-        return Err(Error::TooManyTransactionActions {
+        return Err(Error::Refused(Refusal::TooManyTransactionActions {
             count,
             limit: MAX_TRANSACTION_ACTIONS,
-        });
+        }));
     }
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(count);
     for (position, (entity, key)) in actions.enumerate() {
         if let Some(first) = seen.insert(crate::error::key_text(key), position) {
-            return Err(Error::DuplicateTransactionItem {
+            return Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first,
                 second: position,
                 entity,
                 key: key.clone(),
-            });
+            }));
         }
     }
     Ok(())
@@ -282,21 +283,21 @@ mod tests {
         let none: Vec<(&'static str, &Item)> = Vec::new();
         assert!(matches!(
             check_actions(none.into_iter()),
-            Err(Error::EmptyTransaction)
+            Err(Error::Refused(Refusal::EmptyTransaction))
         ));
         let keys: Vec<Item> = (0..101).map(|i| key(&i.to_string())).collect();
         assert!(matches!(
             check_actions(keys.iter().map(|key| ("A", key))),
-            Err(Error::TooManyTransactionActions {
+            Err(Error::Refused(Refusal::TooManyTransactionActions {
                 count: 101,
                 limit: 100
-            })
+            }))
         ));
         assert!(check_actions(keys[..100].iter().map(|key| ("A", key))).is_ok());
         let twice = [key("1"), key("2"), key("1")];
         let error = check_actions(twice.iter().map(|key| ("A", key))).unwrap_err();
         assert!(
-            matches!(&error, Error::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found } if *found == key("1")),
+            matches!(&error, Error::Refused(Refusal::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found }) if *found == key("1")),
             "{error:?}"
         );
     }

@@ -2,6 +2,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
+use crate::Refusal;
 use aws_sdk_dynamodb::operation::transact_write_items::{
     TransactWriteItemsError, TransactWriteItemsInput,
 };
@@ -277,17 +278,17 @@ impl TransactWrite {
         if let Some(token) = &self.client_request_token {
             let length = token.chars().count();
             if !(1..=36).contains(&length) {
-                return Err(Error::InvalidClientRequestToken {
+                return Err(Error::Refused(Refusal::InvalidClientRequestToken {
                     token: token.clone(),
-                });
+                }));
             }
         }
         let size: usize = self.actions.iter().map(|action| action.size).sum();
         if size > MAX_TRANSACTION_BYTES {
-            return Err(Error::TransactionTooLarge {
+            return Err(Error::Refused(Refusal::TransactionTooLarge {
                 size,
                 limit: MAX_TRANSACTION_BYTES,
-            });
+            }));
         }
         Ok(())
     }
@@ -367,11 +368,11 @@ impl TransactWrite {
     /// # Errors
     ///
     /// Before sending: the errors of making an item or rendering a
-    /// condition, [`Error::EmptyTransaction`],
-    /// [`Error::TooManyTransactionActions`],
-    /// [`Error::DuplicateTransactionItem`],
-    /// [`Error::InvalidClientRequestToken`] and
-    /// [`Error::TransactionTooLarge`]. After:
+    /// condition, [`Refusal::EmptyTransaction`](crate::Refusal::EmptyTransaction),
+    /// [`Refusal::TooManyTransactionActions`](crate::Refusal::TooManyTransactionActions),
+    /// [`Refusal::DuplicateTransactionItem`](crate::Refusal::DuplicateTransactionItem),
+    /// [`Refusal::InvalidClientRequestToken`](crate::Refusal::InvalidClientRequestToken) and
+    /// [`Refusal::TransactionTooLarge`](crate::Refusal::TransactionTooLarge). After:
     /// [`Error::TransactionCanceled`] with a reason per action, and
     /// [`Error::DynamoDb`] for other errors.
     pub async fn send(self, table: &Table) -> Result<(), Error> {

@@ -1,6 +1,7 @@
 //! The index attributes an update rewrites or removes, rebuilt from the
 //! values it knows.
 
+use crate::Refusal;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -38,9 +39,11 @@ pub(super) fn rebuild_indexes<E: Entity>(
     key: &PrimaryKey<E>,
 ) -> Result<IndexChanges, Error> {
     let schema = E::SCHEMA;
-    let invalid = |reason: String| Error::InvalidUpdate {
-        entity: schema.type_name,
-        reason,
+    let invalid = |reason: String| {
+        Error::Refused(Refusal::InvalidUpdate {
+            entity: schema.type_name,
+            reason,
+        })
     };
     // The fields this update gives a value, by attribute; NULL for removed ones.
     let mut changed: Item = HashMap::new();
@@ -50,7 +53,7 @@ pub(super) fn rebuild_indexes<E: Entity>(
             Action::Set(name, value) => {
                 let value = value
                     .clone()
-                    .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+                    .map_err(|reason| Error::Refused(Refusal::InvalidExpressionValue { reason }))?;
                 changed.insert((*name).to_owned(), value);
             }
             Action::Remove(name) => {
@@ -162,11 +165,11 @@ pub(super) fn rebuild_indexes<E: Entity>(
             }
         }
         if !missing.is_empty() {
-            return Err(Error::IncompleteIndexUpdate {
+            return Err(Error::Refused(Refusal::IncompleteIndexUpdate {
                 entity: schema.type_name,
                 index: index_name,
                 missing,
-            });
+            }));
         }
         for (name, _) in rebuilt {
             match E::key_attribute_from_values(name, &known)? {

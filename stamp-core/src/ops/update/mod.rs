@@ -45,7 +45,7 @@ use values::{Action, is_set, typed_value};
 ///   `E::update(…)`, and those stated with [`given`](Self::given). An
 ///   index's two attributes are written together whenever the item may not
 ///   be in the (sparse) index yet; when a value needed is unknown,
-///   [`Error::IncompleteIndexUpdate`], before sending.
+///   [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate), before sending.
 /// - `#[stamp(updated_at)]` is set to the current time (and so are the index
 ///   attributes built from it, which then need the index's other values).
 /// - `#[stamp(version)]`: [`expect_version`](Self::expect_version) is
@@ -87,7 +87,7 @@ impl<E: Entity> Update<E> {
     /// States the current value of a field the update does not change, and
     /// makes the update conditional on it (`attribute = value`): the index
     /// attributes built from it can then be rebuilt. Use it when an update
-    /// is refused with [`Error::IncompleteIndexUpdate`] for a field you
+    /// is refused with [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate) for a field you
     /// know, such as the status of an order whose `updated_at` (in its
     /// GSI sort key) every update stamps.
     pub fn given<T: Serialize, K>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {

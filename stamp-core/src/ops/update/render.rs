@@ -1,6 +1,7 @@
 //! An update rendered to DynamoDB's expressions: `SET`, `REMOVE`, `ADD` and
 //! `DELETE` clauses, index attributes, and the condition.
 
+use crate::Refusal;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -32,9 +33,9 @@ impl<E: Entity> Update<E> {
     ///
     /// # Errors
     ///
-    /// A key error; [`Error::InvalidUpdate`] (nothing to update, an empty
-    /// set, the version set by hand); [`Error::MissingExpectedVersion`];
-    /// [`Error::IncompleteIndexUpdate`]; [`Error::InvalidExpressionValue`].
+    /// A key error; [`Refusal::InvalidUpdate`](crate::Refusal::InvalidUpdate) (nothing to update, an empty
+    /// set, the version set by hand); [`Refusal::MissingExpectedVersion`](crate::Refusal::MissingExpectedVersion);
+    /// [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate); [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue).
     pub fn render(&self, now: DateTime<Utc>) -> Result<UpdateRequest, Error> {
         self.render_with_effect(now).map(|(rendered, _)| rendered)
     }
@@ -99,9 +100,11 @@ impl<E: Entity> Update<E> {
     /// every value checked as an item's values are.
     fn checked_actions(&self, now: DateTime<Utc>) -> Result<Vec<Action>, Error> {
         let schema = E::SCHEMA;
-        let invalid = |reason: String| Error::InvalidUpdate {
-            entity: schema.type_name,
-            reason,
+        let invalid = |reason: String| {
+            Error::Refused(Refusal::InvalidUpdate {
+                entity: schema.type_name,
+                reason,
+            })
         };
         if self.actions.is_empty() {
             return Err(invalid("the update changes nothing".to_owned()));
@@ -138,11 +141,11 @@ impl<E: Entity> Update<E> {
         // Every value is checked as an item's values are, before sending.
         for action in &actions {
             if let Some(value) = action.value() {
-                let value = value
-                    .as_ref()
-                    .map_err(|reason| Error::InvalidExpressionValue {
+                let value = value.as_ref().map_err(|reason| {
+                    Error::Refused(Refusal::InvalidExpressionValue {
                         reason: reason.clone(),
-                    })?;
+                    })
+                })?;
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
                 // A field of a multi-attribute GSI key is a key attribute:
                 // of its type, never empty, within the key length limits.
@@ -177,14 +180,16 @@ impl<E: Entity> Update<E> {
             placeholders.name(schema.partition_key.name)
         )];
         if let Some(version) = schema.version_attribute {
-            let expected = self.expected_version.ok_or(Error::MissingExpectedVersion {
-                entity: schema.type_name,
-            })?;
+            let expected =
+                self.expected_version
+                    .ok_or(Error::Refused(Refusal::MissingExpectedVersion {
+                        entity: schema.type_name,
+                    }))?;
             if expected >= E::max_version() {
-                return Err(Error::VersionOverflow {
+                return Err(Error::Refused(Refusal::VersionOverflow {
                     entity: schema.type_name,
                     version: expected,
-                });
+                }));
             }
             let name = placeholders.name(version);
             conditions.push(format!(
@@ -293,7 +298,7 @@ impl Clauses {
         let value = |placeholders: &mut Placeholders, value: &Value| -> Result<String, Error> {
             let value = value
                 .clone()
-                .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+                .map_err(|reason| Error::Refused(Refusal::InvalidExpressionValue { reason }))?;
             Ok(placeholders.add_value(value))
         };
         let (mut sets, mut removes, mut adds, mut deletes) =
