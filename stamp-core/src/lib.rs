@@ -90,7 +90,13 @@ pub mod streams;
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
-pub use error::{DecodeError, DefinitionError, Error, ItemKey, JobError, KeyError, Refusal};
+#[cfg(feature = "streams")]
+pub use error::CheckpointReason;
+pub use error::{
+    CursorReason, DecodeError, DefinitionError, Error, ExportReason, ItemKey, JobError, KeyError,
+    KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal, StreamRecordReason,
+    TableNameReason, UpdateReason,
+};
 pub use expression::{
     Attribute, AttributeType, Condition, MAX_EXPRESSION_BYTES, Optional, Placeholders,
     PrimaryKeyField, Required, Settable, check_expression_length,

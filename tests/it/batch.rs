@@ -425,7 +425,7 @@ async fn refusals_before_sending_send_nothing() {
             entity: "Order",
             key,
         })) => {
-            assert_eq!(key, order_key(1).to_attribute_map());
+            assert_eq!(key.to_attribute_map(), order_key(1).to_attribute_map());
         }
         other => panic!("expected DuplicateBatchKey, got {other:?}"),
     }
@@ -453,7 +453,7 @@ async fn refusals_before_sending_send_nothing() {
             entity: "Order",
             key,
         })) => {
-            assert_eq!(key, order_key(1).to_attribute_map());
+            assert_eq!(key.to_attribute_map(), order_key(1).to_attribute_map());
         }
         other => panic!("expected DuplicateBatchKey, got {other:?}"),
     }
@@ -478,7 +478,7 @@ async fn refusals_before_sending_send_nothing() {
             size,
             limit: 409_600,
         })) => {
-            assert_eq!(key, order_key(7).to_attribute_map());
+            assert_eq!(key.to_attribute_map(), order_key(7).to_attribute_map());
             assert!(size > 409_600);
         }
         other => panic!("expected ItemTooLarge, got {other:?}"),

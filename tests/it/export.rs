@@ -469,7 +469,7 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::Job(JobError::ExportFile { path, reason }) if path == &broken && reason.starts_with("line 3 ")),
+        matches!(&error, Error::Job(JobError::ExportFile { path, detail }) if path == &broken && detail.starts_with("line 3 ")),
         "{error:?}"
     );
     std::fs::remove_dir_all(source).unwrap();

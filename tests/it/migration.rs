@@ -654,7 +654,12 @@ async fn refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, Error::Refused(Refusal::InvalidQuery { .. })),
+        matches!(
+            error,
+            Error::Refused(Refusal::InvalidQuery {
+                reason: stamp::QueryReason::MigrationSegments { segments: 0 }
+            })
+        ),
         "{error:?}"
     );
 
@@ -678,7 +683,14 @@ async fn refused_before_sending() {
     };
     assert_eq!(*entity, "Member");
     assert_eq!(
-        reason,
+        *reason,
+        stamp::MigrationCheckpointReason::Segments {
+            found: 2,
+            segments: 4
+        }
+    );
+    assert_eq!(
+        reason.to_string(),
         "it was written by a scan in 2 segments, and this one has 4; resume with the same count"
     );
     std::fs::write(&path, "not json").unwrap();
@@ -688,7 +700,13 @@ async fn refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::Job(JobError::MigrationCheckpoint { reason, .. }) if reason.starts_with("it is not valid JSON")),
+        matches!(
+            &error,
+            Error::Job(JobError::MigrationCheckpoint {
+                reason: stamp::MigrationCheckpointReason::NotJson { .. },
+                ..
+            })
+        ),
         "{error:?}"
     );
     std::fs::remove_file(&path).unwrap();

@@ -908,7 +908,12 @@ async fn scans_return_only_the_entity_sequentially_and_in_parallel() {
     );
     assert!(matches!(
         Line::scan().segments(4).request("shop", 4),
-        Err(Error::Refused(Refusal::InvalidQuery { .. }))
+        Err(Error::Refused(Refusal::InvalidQuery {
+            reason: stamp::QueryReason::ScanSegment {
+                segment: 4,
+                segments: 4
+            }
+        }))
     ));
     table.delete_table().await.unwrap();
 }

@@ -866,7 +866,10 @@ fn schema_a_table_name_dynamodb_refuses_is_refused_before_create_table() {
     assert!(definition.create_table_input(&longest).is_ok());
     assert!(matches!(
         definition.create_table_input(&"t".repeat(256)),
-        Err(Error::Definition(DefinitionError::InvalidTableName { .. }))
+        Err(Error::Definition(DefinitionError::InvalidTableName {
+            reason: stamp::TableNameReason::Length { length: 256 },
+            ..
+        }))
     ));
     assert!(definition.create_table_input("Shop_2026-06.v1").is_ok());
 }

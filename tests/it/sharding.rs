@@ -711,7 +711,11 @@ async fn a_shard_key_over_the_limit_and_max_items_zero_are_refused_before_sendin
             .send(&table)
             .await
             .unwrap_err(),
-        Error::Refused(Refusal::InvalidQuery { .. })
+        Error::Refused(Refusal::InvalidQuery {
+            reason: stamp::QueryReason::Zero {
+                option: "max_items"
+            }
+        })
     ));
     assert_eq!(counter.count("Query"), 0);
     table.delete_table().await.unwrap();

@@ -313,7 +313,15 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
                  code,
                  old_item,
                  ..
-             }| { (*index, *entity, key.clone(), code.clone(), old_item.clone()) },
+             }| {
+                (
+                    *index,
+                    *entity,
+                    key.to_attribute_map(),
+                    code.clone(),
+                    old_item.clone(),
+                )
+            },
         )
         .collect();
     assert_eq!(got, expected);
@@ -458,7 +466,14 @@ async fn refusals_before_sending_send_nothing() {
             entity: "Product",
             key,
         })) => {
-            assert_eq!(key, Product::key("A").unwrap().to_attribute_map());
+            assert_eq!(
+                key.to_attribute_map(),
+                Product::key("A").unwrap().to_attribute_map()
+            );
+            // The key is an `ItemKey`: attribute names and values, one
+            // formatter.
+            assert_eq!(key.partition_key(), ("PK", "PRODUCT#A"));
+            assert_eq!(key.to_string(), "PK=PRODUCT#A, SK=PRODUCT");
         }
         other => panic!("expected DuplicateTransactionItem, got {other:?}"),
     }

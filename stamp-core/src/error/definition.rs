@@ -206,6 +206,25 @@ pub enum DefinitionError {
         /// The name given.
         name: String,
         /// Which rule it breaks.
-        reason: String,
+        reason: TableNameReason,
+    },
+}
+
+/// Which of DynamoDB's naming rules a table name breaks, in
+/// [`DefinitionError::InvalidTableName`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableNameReason {
+    /// It is not 3 to 255 characters long.
+    #[error("it has {length} characters, and a table name has 3 to 255")]
+    Length {
+        /// Its length in characters.
+        length: usize,
+    },
+    /// It has a character other than `a-z`, `A-Z`, `0-9`, `_`, `-`, `.`.
+    #[error("`{character}` is not allowed; a table name has only a-z, A-Z, 0-9, `_`, `-` and `.`")]
+    Character {
+        /// The first such character.
+        character: char,
     },
 }

@@ -82,7 +82,7 @@ pub enum KeyError {
         /// The key value that was given.
         key: String,
         /// What did not match.
-        reason: String,
+        reason: KeyMismatchReason,
     },
 
     /// A field segment of a key value is not a valid encoding of the field's
@@ -129,5 +129,61 @@ pub enum KeyError {
         attribute: &'static str,
         /// What the item holds there.
         found: String,
+    },
+}
+
+/// Where a key value departs from its template, in
+/// [`KeyError::KeyMismatch`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KeyMismatchReason {
+    /// A literal of the template is not at its place.
+    #[error("expected `{literal}` at byte {at}")]
+    Literal {
+        /// The literal.
+        literal: String,
+        /// Its byte offset in the key value.
+        at: usize,
+    },
+    /// The key value does not end with the template's last literal.
+    #[error("expected the key to end with `{literal}`")]
+    Ending {
+        /// The literal.
+        literal: String,
+    },
+    /// No literal follows a field where the template has one.
+    #[error("expected `{literal}` after field `{field}`")]
+    AfterField {
+        /// The literal.
+        literal: String,
+        /// The field before it.
+        field: String,
+    },
+    /// A field's segment is empty.
+    #[error("field `{field}` is empty")]
+    EmptyField {
+        /// The field.
+        field: String,
+    },
+    /// A field's segment is not escaped as Stamp escapes it.
+    #[error("field `{field}` is not written as Stamp writes it")]
+    NotStampEscaped {
+        /// The field.
+        field: String,
+    },
+    /// The shard segment is not a number from 0 to `shards - 1` in
+    /// canonical decimal.
+    #[error("the shard `{shard}` is not a number from 0 to {}", .shards - 1)]
+    Shard {
+        /// The segment.
+        shard: String,
+        /// The index's shard count.
+        shards: u16,
+    },
+    /// The key value goes on after the template ends.
+    #[error("unexpected `{rest}` after the template")]
+    Trailing {
+        /// What follows.
+        rest: String,
     },
 }

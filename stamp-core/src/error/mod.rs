@@ -25,11 +25,13 @@ mod key;
 mod refusal;
 
 pub use decode::DecodeError;
-pub use definition::DefinitionError;
+pub use definition::{DefinitionError, TableNameReason};
 pub use item_key::ItemKey;
-pub use job::JobError;
-pub use key::KeyError;
-pub use refusal::Refusal;
+#[cfg(feature = "streams")]
+pub use job::CheckpointReason;
+pub use job::{ExportReason, JobError, MigrationCheckpointReason, StreamRecordReason};
+pub use key::{KeyError, KeyMismatchReason};
+pub use refusal::{CursorReason, QueryReason, Refusal, UpdateReason};
 
 /// The error type of every Stamp operation.
 ///
@@ -117,12 +119,12 @@ pub enum Error {
     },
 
     /// A created table did not become `ACTIVE` in time.
-    #[error("table `{table}` did not become ACTIVE: {reason}")]
+    #[error("table `{table}` did not become ACTIVE: {detail}")]
     TableNotActive {
         /// The table name.
         table: String,
-        /// What the waiter reported.
-        reason: String,
+        /// What the waiter reported, for people.
+        detail: String,
     },
 
     /// A batch write gave up on some items: their retries (after
@@ -288,26 +290,6 @@ impl Error {
     }
 }
 
-/// A primary key as text for messages, as [`ItemKey`] writes one:
-/// `PK=CUST#1, SK=PROFILE` (attributes by name; a value that is not a
-/// string in DynamoDB's JSON form).
-pub(crate) fn key_text(key: &crate::Item) -> String {
-    let mut names: Vec<&String> = key.keys().collect();
-    names.sort();
-    let parts: Vec<String> = names
-        .into_iter()
-        .map(|name| match &key[name] {
-            aws_sdk_dynamodb::types::AttributeValue::S(value) => format!("{name}={value}"),
-            other => format!("{name}={other:?}"),
-        })
-        .collect();
-    if parts.is_empty() {
-        "(none)".to_owned()
-    } else {
-        parts.join(", ")
-    }
-}
-
 /// What would serve a query that [`Refusal::AttributesNotProjected`](crate::Refusal::AttributesNotProjected) refuses.
 fn not_projected_advice(type_attribute: Option<&str>, missing: &[String]) -> String {
     match type_attribute {
@@ -335,10 +317,7 @@ fn reasons_text(reasons: &[crate::CancellationReason]) -> String {
         .map(|reason| {
             format!(
                 "action {} ({} {}) {}",
-                reason.index,
-                reason.entity,
-                key_text(&reason.key),
-                reason.code
+                reason.index, reason.entity, reason.key, reason.code
             )
         })
         .collect();

@@ -54,7 +54,7 @@ pub(super) fn read(
         let parsed: Line = serde_json::from_str(&line).map_err(|error| {
             Error::Job(JobError::ExportFile {
                 path: path.to_path_buf(),
-                reason: format!(
+                detail: format!(
                     "line {} is not a DYNAMODB_JSON item (`{{\"Item\": {{…}}}}`): {error}",
                     number + 1
                 ),

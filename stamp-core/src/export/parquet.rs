@@ -86,7 +86,7 @@ impl<E: Entity + Serialize + Send> ParquetSink<E> {
             let fields = Vec::<FieldRef>::from_samples(&self.rows, options()).map_err(|error| {
                 Error::Job(JobError::ExportFile {
                     path: self.path.clone(),
-                    reason: format!("the entity's fields have no Arrow columns: {error}"),
+                    detail: format!("the entity's fields have no Arrow columns: {error}"),
                 })
             })?;
             self.open(fields)?;

@@ -36,12 +36,12 @@ impl Placeholders {
     pub(super) fn value(&mut self, value: &Value) -> Result<String, Error> {
         let value = value
             .clone()
-            .map_err(|reason| Error::Refused(Refusal::InvalidExpressionValue { reason }))?;
+            .map_err(|detail| Error::Refused(Refusal::InvalidExpressionValue { detail }))?;
         // A Number DynamoDB cannot hold (NaN, 39 digits) is refused here,
         // before sending, as in an item.
         crate::item::check::check_value("expression", "value", &value).map_err(|error| {
             Error::Refused(Refusal::InvalidExpressionValue {
-                reason: error.to_string(),
+                detail: error.to_string(),
             })
         })?;
         Ok(self.add_value(value))

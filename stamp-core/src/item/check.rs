@@ -99,7 +99,7 @@ pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error
     if size > MAX_ITEM_SIZE {
         return Err(Error::Refused(Refusal::ItemTooLarge {
             entity: schema.type_name,
-            key: key_of(schema, item),
+            key: crate::ItemKey::of_schema(schema, item),
             size,
             limit: MAX_ITEM_SIZE,
         }));

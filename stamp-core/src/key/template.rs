@@ -121,7 +121,7 @@ impl KeyTemplate {
         entity: &'static str,
         key: &'k str,
     ) -> Result<Vec<Cow<'k, str>>, Error> {
-        let mismatch = |reason: String| {
+        let mismatch = |reason: crate::error::KeyMismatchReason| {
             Error::Key(KeyError::KeyMismatch {
                 entity,
                 template: self.source,
@@ -135,10 +135,10 @@ impl KeyTemplate {
             match segment {
                 Segment::Literal(text) => {
                     rest = rest.strip_prefix(text).ok_or_else(|| {
-                        mismatch(format!(
-                            "expected `{text}` at byte {}",
-                            key.len() - rest.len()
-                        ))
+                        mismatch(crate::error::KeyMismatchReason::Literal {
+                            literal: text.to_string(),
+                            at: key.len() - rest.len(),
+                        })
                     })?;
                 }
                 Segment::Field(name) => {
@@ -150,10 +150,15 @@ impl KeyTemplate {
                             .checked_sub(text.len())
                             .filter(|&end| rest.is_char_boundary(end) && rest[end..] == **text)
                             .ok_or_else(|| {
-                                mismatch(format!("expected the key to end with `{text}`"))
+                                mismatch(crate::error::KeyMismatchReason::Ending {
+                                    literal: text.to_string(),
+                                })
                             })?,
                         Some(Segment::Literal(text)) => rest.find(text).ok_or_else(|| {
-                            mismatch(format!("expected `{text}` after field `{name}`"))
+                            mismatch(crate::error::KeyMismatchReason::AfterField {
+                                literal: text.to_string(),
+                                field: name.to_string(),
+                            })
                         })?,
                         Some(Segment::Field(_) | Segment::Shard(_)) => {
                             unreachable!("the derive refuses adjacent placeholders")
@@ -161,10 +166,14 @@ impl KeyTemplate {
                     };
                     let (value, tail) = rest.split_at(end);
                     if value.is_empty() {
-                        return Err(mismatch(format!("field `{name}` is empty")));
+                        return Err(mismatch(crate::error::KeyMismatchReason::EmptyField {
+                            field: name.to_string(),
+                        }));
                     }
                     values.push(unescape(value, self.escaped).ok_or_else(|| {
-                        mismatch(format!("field `{name}` is not written as Stamp writes it"))
+                        mismatch(crate::error::KeyMismatchReason::NotStampEscaped {
+                            field: name.to_string(),
+                        })
                     })?);
                     rest = tail;
                 }
@@ -175,10 +184,10 @@ impl KeyTemplate {
                         .ok()
                         .filter(|shard| shard < count && shard.to_string() == rest);
                     if canonical.is_none() {
-                        return Err(mismatch(format!(
-                            "the shard `{rest}` is not a number from 0 to {}",
-                            count - 1
-                        )));
+                        return Err(mismatch(crate::error::KeyMismatchReason::Shard {
+                            shard: rest.to_owned(),
+                            shards: *count,
+                        }));
                     }
                     rest = "";
                 }
@@ -187,7 +196,9 @@ impl KeyTemplate {
         if rest.is_empty() {
             Ok(values)
         } else {
-            Err(mismatch(format!("unexpected `{rest}` after the template")))
+            Err(mismatch(crate::error::KeyMismatchReason::Trailing {
+                rest: rest.to_owned(),
+            }))
         }
     }
 }

@@ -293,15 +293,16 @@ impl<E: Entity> Migration<E> {
         }
         if !(1..=1_000_000).contains(&self.segments) {
             return Err(Error::Refused(Refusal::InvalidQuery {
-                reason: format!(
-                    "a migration scans in 1 to 1000000 segments, not {}",
-                    self.segments
-                ),
+                reason: crate::error::QueryReason::MigrationSegments {
+                    segments: self.segments,
+                },
             }));
         }
         if self.page_size == Some(0) {
             return Err(Error::Refused(Refusal::InvalidQuery {
-                reason: "`page_size` must be at least 1".to_owned(),
+                reason: crate::error::QueryReason::Zero {
+                    option: "page_size",
+                },
             }));
         }
         let running = Running {

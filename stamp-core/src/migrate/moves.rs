@@ -100,7 +100,7 @@ impl<E: Entity> Running<'_, E> {
                     if !backoff.wait().await {
                         return Err(Error::Job(JobError::MigrationFailed {
                             entity: schema.type_name,
-                            key: group[0].old_key.clone(),
+                            key: crate::ItemKey::of_schema(schema, &group[0].old_key),
                             source: Box::new(error),
                         }));
                     }
@@ -108,7 +108,7 @@ impl<E: Entity> Running<'_, E> {
                 Sent::Fatal(error) => {
                     return Err(Error::Job(JobError::MigrationFailed {
                         entity: schema.type_name,
-                        key: group[0].old_key.clone(),
+                        key: crate::ItemKey::of_schema(schema, &group[0].old_key),
                         source: Box::new(error),
                     }));
                 }
@@ -120,7 +120,7 @@ impl<E: Entity> Running<'_, E> {
     /// current, conflicting, gone or unmovable.
     async fn move_item(&self, mv: Move, shared: &Shared, moved: &AtomicU64) -> Result<(), Error> {
         let schema = E::SCHEMA;
-        let old_key = mv.old_key.clone();
+        let old_key = crate::ItemKey::of_schema(schema, &mv.old_key);
         let failed = |source: Error| {
             Error::Job(JobError::MigrationFailed {
                 entity: schema.type_name,
@@ -178,7 +178,7 @@ impl<E: Entity> Running<'_, E> {
                             if !backoff.spend() {
                                 return Err(failed(Error::ConditionFailed {
                                     entity: schema.type_name,
-                                    key: crate::ItemKey::of::<E>(&old_key),
+                                    key: old_key.clone(),
                                     item: Box::new(mv.old_item),
                                 }));
                             }

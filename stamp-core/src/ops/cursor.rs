@@ -1,7 +1,7 @@
 //! [`Cursor`]: an opaque, URL-safe position in a query or scan.
 
 // Ordered maps: a cursor's text is the same for the same position.
-use crate::Refusal;
+use crate::{CursorReason, Refusal};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -122,7 +122,10 @@ fn strings(key: &Item) -> Result<BTreeMap<String, String>, Error> {
         .map(|(name, value)| match value {
             AttributeValue::S(text) => Ok((name.clone(), text.clone())),
             other => Err(Error::Refused(Refusal::InvalidCursor {
-                reason: format!("key attribute `{name}` is {other:?}, not a string"),
+                reason: crate::error::CursorReason::NotString {
+                    attribute: name.to_string(),
+                    value: other.clone(),
+                },
             })),
         })
         .collect()
@@ -152,7 +155,10 @@ impl Cursor {
                 }
                 other => {
                     return Err(Error::Refused(Refusal::InvalidCursor {
-                        reason: format!("key attribute `{name}` is {other:?}, not S, N or B"),
+                        reason: crate::error::CursorReason::NotKeyType {
+                            attribute: name.to_string(),
+                            value: other.clone(),
+                        },
                     }));
                 }
             };
@@ -216,23 +222,30 @@ impl Cursor {
         let content = self.open(fingerprint, signing, crate::ops::query::MAX_CURSOR_LEN)?;
         if content.s.is_some() {
             return Err(Error::Refused(Refusal::InvalidCursor {
-                reason: "a cursor of a sharded query, with a position per shard".to_owned(),
+                reason: crate::error::CursorReason::Sharded,
             }));
         }
-        let invalid = |reason: String| Error::Refused(Refusal::InvalidCursor { reason });
+        let invalid = |reason: CursorReason| Error::Refused(Refusal::InvalidCursor { reason });
         let mut key = attributes(content.k);
         for (name, text) in content.n {
             if key.insert(name.clone(), AttributeValue::N(text)).is_some() {
-                return Err(invalid(format!("key attribute `{name}` is given twice")));
+                return Err(invalid(CursorReason::AttributeTwice {
+                    attribute: name.clone(),
+                }));
             }
         }
         for (name, text) in content.b {
-            let bytes = URL_SAFE_NO_PAD
-                .decode(&text)
-                .map_err(|error| invalid(format!("key attribute `{name}` not base64: {error}")))?;
+            let bytes = URL_SAFE_NO_PAD.decode(&text).map_err(|error| {
+                invalid(CursorReason::AttributeNotBase64 {
+                    attribute: name.clone(),
+                    detail: error.to_string(),
+                })
+            })?;
             let value = AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(bytes));
             if key.insert(name.clone(), value).is_some() {
-                return Err(invalid(format!("key attribute `{name}` is given twice")));
+                return Err(invalid(CursorReason::AttributeTwice {
+                    attribute: name.clone(),
+                }));
             }
         }
         Ok(key)
@@ -247,20 +260,18 @@ impl Cursor {
         signing: Option<&CursorKey>,
         shards: u16,
     ) -> Result<Vec<ShardStart>, Error> {
-        let invalid = |reason: String| Error::Refused(Refusal::InvalidCursor { reason });
+        let invalid = |reason: CursorReason| Error::Refused(Refusal::InvalidCursor { reason });
         let limit = crate::ops::query::MAX_CURSOR_LEN * usize::from(shards);
         let content = self.open(fingerprint, signing, limit)?;
         let plain = content.k.is_empty() && content.n.is_empty() && content.b.is_empty();
         let Some(positions) = content.s.filter(|_| plain) else {
-            return Err(invalid(
-                "not a cursor of a sharded query: it has no position per shard".to_owned(),
-            ));
+            return Err(invalid(CursorReason::NotSharded));
         };
         if positions.len() != usize::from(shards) {
-            return Err(invalid(format!(
-                "{} shard positions, for a query over {shards} shards",
-                positions.len()
-            )));
+            return Err(invalid(CursorReason::ShardCount {
+                positions: positions.len(),
+                shards,
+            }));
         }
         Ok(positions
             .into_iter()
@@ -280,36 +291,39 @@ impl Cursor {
         signing: Option<&CursorKey>,
         limit: usize,
     ) -> Result<Content, Error> {
-        let invalid = |reason: String| Error::Refused(Refusal::InvalidCursor { reason });
+        let invalid = |reason: CursorReason| Error::Refused(Refusal::InvalidCursor { reason });
         if self.0.len() > limit {
-            return Err(invalid(format!(
-                "{} bytes, more than a cursor can be ({limit})",
-                self.0.len(),
-            )));
+            return Err(invalid(CursorReason::TooLong {
+                length: self.0.len(),
+                limit,
+            }));
         }
         let (payload, signature) = match self.0.split_once('.') {
             Some((payload, signature)) => (payload, Some(signature)),
             None => (self.0.as_str(), None),
         };
         if let Some(signing) = signing {
-            let signature = signature.ok_or_else(|| {
-                invalid("not signed, and this table signs its cursors".to_owned())
+            let signature = signature.ok_or_else(|| invalid(CursorReason::Unsigned))?;
+            let tag = URL_SAFE_NO_PAD.decode(signature).map_err(|error| {
+                invalid(CursorReason::SignatureNotBase64 {
+                    detail: error.to_string(),
+                })
             })?;
-            let tag = URL_SAFE_NO_PAD
-                .decode(signature)
-                .map_err(|error| invalid(format!("signature not URL-safe base64: {error}")))?;
-            signing.mac(payload).verify_slice(&tag).map_err(|_| {
-                invalid(
-                    "the signature does not match: the cursor was changed or signed with another key"
-                        .to_owned(),
-                )
-            })?;
+            signing
+                .mac(payload)
+                .verify_slice(&tag)
+                .map_err(|_| invalid(CursorReason::SignatureMismatch))?;
         }
-        let json = URL_SAFE_NO_PAD
-            .decode(payload)
-            .map_err(|error| invalid(format!("not URL-safe base64: {error}")))?;
-        let content: Content = serde_json::from_slice(&json)
-            .map_err(|error| invalid(format!("not a Stamp cursor: {error}")))?;
+        let json = URL_SAFE_NO_PAD.decode(payload).map_err(|error| {
+            invalid(CursorReason::NotBase64 {
+                detail: error.to_string(),
+            })
+        })?;
+        let content: Content = serde_json::from_slice(&json).map_err(|error| {
+            invalid(CursorReason::NotStampCursor {
+                detail: error.to_string(),
+            })
+        })?;
         if content.q != format!("{:016x}", fingerprint.0) {
             return Err(Error::Refused(Refusal::CursorMismatch));
         }

@@ -73,7 +73,7 @@ impl Table {
                 first: 0,
                 second: 1,
                 entity: schema.type_name,
-                key: new_key_map,
+                key: crate::ItemKey::of::<E>(&new_key_map),
             }));
         }
         let expected_version = schema

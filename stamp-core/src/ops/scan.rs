@@ -81,15 +81,15 @@ impl<E: Entity> Scan<E> {
     pub fn request(&self, table_name: &str, segment: u32) -> Result<ScanInput, Error> {
         if self.limit == Some(0) {
             return Err(Error::Refused(Refusal::InvalidQuery {
-                reason: "`limit` must be at least 1".to_owned(),
+                reason: crate::error::QueryReason::Zero { option: "limit" },
             }));
         }
         if !(1..=1_000_000).contains(&self.segments) || segment >= self.segments {
             return Err(Error::Refused(Refusal::InvalidQuery {
-                reason: format!(
-                    "a scan takes 1 to 1000000 segments, and segment {segment} of {} does not exist",
-                    self.segments
-                ),
+                reason: crate::error::QueryReason::ScanSegment {
+                    segment,
+                    segments: self.segments,
+                },
             }));
         }
         let mut placeholders = Placeholders::default();

@@ -294,9 +294,9 @@ impl Table {
         let _ = self.known.set(known);
         crate::request::dispatch::wait_until_active(self, TABLE_ACTIVE_TIMEOUT)
             .await
-            .map_err(|reason| Error::TableNotActive {
+            .map_err(|detail| Error::TableNotActive {
                 table: self.name.to_string(),
-                reason,
+                detail,
             })?;
         self.enable_time_to_live(definition).await?;
         Ok(())

@@ -161,7 +161,7 @@ impl TableDefinition {
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html>.
 fn check_table_name(name: &str) -> Result<(), Error> {
-    let invalid = |reason: String| {
+    let invalid = |reason: crate::error::TableNameReason| {
         Err(Error::Definition(DefinitionError::InvalidTableName {
             name: name.to_owned(),
             reason,
@@ -169,17 +169,13 @@ fn check_table_name(name: &str) -> Result<(), Error> {
     };
     let length = name.chars().count();
     if !(3..=255).contains(&length) {
-        return invalid(format!(
-            "it has {length} characters, and a table name has 3 to 255"
-        ));
+        return invalid(crate::error::TableNameReason::Length { length });
     }
     if let Some(bad) = name
         .chars()
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
     {
-        return invalid(format!(
-            "`{bad}` is not allowed; a table name has only a-z, A-Z, 0-9, `_`, `-` and `.`"
-        ));
+        return invalid(crate::error::TableNameReason::Character { character: bad });
     }
     Ok(())
 }

@@ -96,7 +96,9 @@ impl Checkpoint {
             Error::Job(JobError::InvalidCheckpoint {
                 table: String::new(),
                 shard_id: None,
-                reason: format!("it is not a change-feed checkpoint: {error}"),
+                reason: crate::error::CheckpointReason::NotCheckpoint {
+                    detail: error.to_string(),
+                },
             })
         })?;
         checkpoint.check_form("")?;
@@ -137,7 +139,9 @@ impl Checkpoint {
                 return Err(Error::Job(JobError::InvalidCheckpoint {
                     table: table.to_owned(),
                     shard_id: Some(shard_id.clone()),
-                    reason: format!("`{after}` is not a sequence number (21 to 40 decimal digits)"),
+                    reason: crate::error::CheckpointReason::NotSequenceNumber {
+                        value: after.clone(),
+                    },
                 }));
             }
         }
@@ -169,10 +173,10 @@ impl Checkpoint {
             return Err(Error::Job(JobError::InvalidCheckpoint {
                 table: table.to_owned(),
                 shard_id: None,
-                reason: format!(
-                    "it belongs to stream `{}`, and the table's stream is `{stream_arn}`",
-                    self.stream_arn
-                ),
+                reason: crate::error::CheckpointReason::OtherStream {
+                    checkpoint_stream: self.stream_arn.clone(),
+                    table_stream: stream_arn.to_owned(),
+                },
             }));
         }
         let mut gone = Vec::new();
@@ -200,10 +204,7 @@ impl Checkpoint {
                 return Err(Error::Job(JobError::InvalidCheckpoint {
                     table: table.to_owned(),
                     shard_id: Some(shard_id.clone()),
-                    reason: "it marks the shard read to its end, and the stream has it open \
-                             (no EndingSequenceNumber, or no child shard while the stream is \
-                             enabled): its later records would be skipped"
-                        .to_owned(),
+                    reason: crate::error::CheckpointReason::FinishedShardOpen,
                 }));
             }
         }
@@ -234,9 +235,10 @@ fn check_in_range(table: &str, shard: &ShardInfo, after: &str) -> Result<(), Err
         return Err(Error::Job(JobError::InvalidCheckpoint {
             table: table.to_owned(),
             shard_id: Some(shard.id.clone()),
-            reason: format!(
-                "sequence number {after} is after the shard's last, {end}: the stream never issued it"
-            ),
+            reason: crate::error::CheckpointReason::AfterShardEnd {
+                sequence_number: after.to_owned(),
+                end: end.to_owned(),
+            },
         }));
     }
     Ok(())

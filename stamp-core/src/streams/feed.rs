@@ -538,7 +538,7 @@ impl FeedState {
                 Error::Job(JobError::InvalidCheckpoint {
                     table: table.to_owned(),
                     shard_id: Some(shard_id),
-                    reason: "GetShardIterator returned no iterator".to_owned(),
+                    reason: crate::error::CheckpointReason::NoIterator,
                 })
             }),
             Err(SdkError::ServiceError(service))
@@ -556,11 +556,14 @@ impl FeedState {
                 Err(Error::Job(JobError::InvalidCheckpoint {
                     table: table.to_owned(),
                     shard_id: Some(shard_id),
-                    reason: format!(
-                        "the stream refuses sequence number {}: {}",
-                        after.unwrap_or_default(),
-                        service.err().message().unwrap_or("ValidationException")
-                    ),
+                    reason: crate::error::CheckpointReason::SequenceNumberRefused {
+                        sequence_number: after.unwrap_or_default().to_string(),
+                        message: service
+                            .err()
+                            .message()
+                            .unwrap_or("ValidationException")
+                            .to_owned(),
+                    },
                 }))
             }
             Err(error) => Err(streams_error("GetShardIterator", table, error)),

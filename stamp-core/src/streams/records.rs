@@ -66,8 +66,10 @@ pub(crate) fn decode<C: Collection>(record: Record) -> Result<Change<C>, Error> 
                 Error::Job(JobError::InvalidStreamRecord {
                     event_id: event_id.clone(),
                     entity: None,
-                    key: Item::new(),
-                    reason: format!("its {which} holds an attribute type this SDK does not know"),
+                    key: None,
+                    reason: crate::error::StreamRecordReason::UnknownAttributeType {
+                        image: which.to_owned(),
+                    },
                 })
             }),
         }

@@ -76,14 +76,14 @@ fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePla
     let krate = model.krate;
     let fields = distinct_fields(&[key]);
     if let Some(unstored) = fields.iter().find(|field| field.serialized.is_none()) {
-        let reason = format!(
-            "`{attribute}` is built from `{}`, which serde does not store, so an update cannot rebuild it",
-            unstored.name
-        );
+        let field = &unstored.name;
         return quote! {
             #attribute => ::core::result::Result::Err(#krate::Error::Refused(#krate::Refusal::InvalidUpdate {
                 entity: __schema.type_name,
-                reason: ::std::string::String::from(#reason),
+                reason: #krate::UpdateReason::UnstoredKeyField {
+                    attribute: #attribute,
+                    field: #field,
+                },
             })),
         };
     }
@@ -129,7 +129,7 @@ fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePla
                 ) => #krate::shard_of(__pk, __sk, #count),
                 _ => return ::core::result::Result::Err(#krate::Error::Refused(#krate::Refusal::InvalidUpdate {
                     entity: __schema.type_name,
-                    reason: ::std::string::String::from("the shard of a sharded index follows from the primary key, which the update was not given"),
+                    reason: #krate::UpdateReason::ShardNeedsPrimaryKey,
                 })),
             };
         }

@@ -107,7 +107,7 @@ impl<E: Entity> BatchGet<E> {
                 return Err(Error::Refused(Refusal::DuplicateBatchKey {
                     operation: "BatchGetItem",
                     entity: schema.type_name,
-                    key: key.to_attribute_map(),
+                    key: crate::ItemKey::of::<E>(&key.to_attribute_map()),
                 }));
             }
         }

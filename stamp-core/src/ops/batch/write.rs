@@ -18,13 +18,13 @@ use crate::item::size::{MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, item_size}
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
 use crate::request::span::common_entity;
-use crate::{BatchRetry, Entity, Error, Item, PrimaryKey, Table};
+use crate::{BatchRetry, Entity, Error, PrimaryKey, Table};
 
 /// One put or delete of a [`BatchWrite`].
 #[derive(Debug, Clone)]
 struct WriteEntry {
     entity: &'static str,
-    key: Item,
+    key: crate::ItemKey,
     identity: (String, String),
     size: usize,
     request: WriteRequest,
@@ -113,7 +113,7 @@ impl BatchWrite {
     pub fn put<E: Entity>(mut self, entity: &E) -> Self {
         match crate::item::check::item_for_write(entity) {
             Ok((item, size)) => {
-                let key = crate::item::check::key_of(E::SCHEMA, &item);
+                let key = crate::ItemKey::of::<E>(&item);
                 let identity =
                     key_values(E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name, &item);
                 let request = WriteRequest::builder()
@@ -162,7 +162,7 @@ impl BatchWrite {
         self.entries.push(WriteEntry {
             entity: E::SCHEMA.type_name,
             size: item_size(&map),
-            key: map,
+            key: crate::ItemKey::of::<E>(&map),
             identity: (partition_key, sort_key),
             request,
         });

@@ -6,7 +6,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
 
-use crate::Refusal;
+use crate::{CursorReason, QueryReason, Refusal};
 use std::cmp::Ordering;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -318,29 +318,28 @@ pub(super) fn key_condition(
     sort: &SortCondition,
     placeholders: &mut Placeholders,
 ) -> Result<(String, AttributeAccept), Error> {
-    let invalid = |reason: String| Err(Error::Refused(Refusal::InvalidQuery { reason }));
+    let invalid = |reason: QueryReason| Err(Error::Refused(Refusal::InvalidQuery { reason }));
     if partition.len() != index.partition_key.len() {
-        return invalid(format!(
-            "index `{}` has {} partition-key attributes, and the query gives {}",
-            index.name,
-            index.partition_key.len(),
-            partition.len()
-        ));
+        return invalid(QueryReason::PartitionKeyAttributes {
+            index: index.name,
+            expected: index.partition_key.len(),
+            given: partition.len(),
+        });
     }
     let (equal, range) = match sort {
         SortCondition::Scope => (&[][..], None),
         SortCondition::Attributes(AttributeSort { equal, range }) => {
             (equal.as_slice(), range.as_ref())
         }
-        _ => return invalid("a sort-key template condition on a multi-attribute index".to_owned()),
+        _ => return invalid(QueryReason::TemplateConditionOnMultiAttributeIndex),
     };
     let used = equal.len() + usize::from(range.is_some());
     if used > index.sort_key.len() {
-        return invalid(format!(
-            "index `{}` has {} sort-key attributes, and the condition names {used}",
-            index.name,
-            index.sort_key.len()
-        ));
+        return invalid(QueryReason::SortKeyAttributes {
+            index: index.name,
+            expected: index.sort_key.len(),
+            given: used,
+        });
     }
     let mut parts = Vec::new();
     let mut equals = Vec::new();
@@ -398,12 +397,12 @@ fn check_type(
         Ok(())
     } else {
         Err(Error::Refused(Refusal::InvalidQuery {
-            reason: format!(
-                "attribute `{}` of index `{}` is of type {}, and the query gives {value:?}",
-                field.attribute,
-                index.name,
-                field.attribute_type.as_str()
-            ),
+            reason: QueryReason::AttributeType {
+                attribute: field.attribute,
+                index: index.name,
+                attribute_type: field.attribute_type.as_str(),
+                value: value.clone(),
+            },
         }))
     }
 }
@@ -429,13 +428,17 @@ impl AttributeAccept {
         expected: &[&'static str],
         key: &Item,
     ) -> Result<(), Error> {
-        let invalid = |reason: String| Err(Error::Refused(Refusal::InvalidCursor { reason }));
+        let invalid = |reason: CursorReason| Err(Error::Refused(Refusal::InvalidCursor { reason }));
         if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
-            return invalid(format!("unexpected attribute `{name}`"));
+            return invalid(CursorReason::UnexpectedAttribute {
+                attribute: name.clone(),
+            });
         }
         for name in table_keys {
             if !matches!(key.get(name), Some(AttributeValue::S(_))) {
-                return invalid(format!("key attribute `{name}` is missing"));
+                return invalid(CursorReason::MissingAttribute {
+                    attribute: name.to_string(),
+                });
             }
         }
         for field in index.key_fields() {
@@ -444,25 +447,29 @@ impl AttributeAccept {
                     if let AttributeValue::N(text) = value
                         && text.parse::<i128>().is_err()
                     {
-                        return invalid(format!(
-                            "key attribute `{}` is not an integer",
-                            field.attribute
-                        ));
+                        return invalid(CursorReason::NotInteger {
+                            attribute: field.attribute.to_owned(),
+                        });
                     }
                 }
                 Some(_) => {
-                    return invalid(format!(
-                        "key attribute `{}` is not of type {}",
-                        field.attribute,
-                        field.attribute_type.as_str()
-                    ));
+                    return invalid(CursorReason::WrongType {
+                        attribute: field.attribute.to_owned(),
+                        attribute_type: field.attribute_type.as_str(),
+                    });
                 }
-                None => return invalid(format!("key attribute `{}` is missing", field.attribute)),
+                None => {
+                    return invalid(CursorReason::MissingAttribute {
+                        attribute: field.attribute.to_owned(),
+                    });
+                }
             }
         }
         for (name, value) in &self.equals {
             if compare(&key[*name], value) != Some(Ordering::Equal) {
-                return invalid(format!("`{name}` is not the query's value"));
+                return invalid(CursorReason::OtherValue {
+                    attribute: name.to_string(),
+                });
             }
         }
         if let Some((name, range)) = &self.range {
@@ -486,9 +493,9 @@ impl AttributeAccept {
                 },
             };
             if !admitted {
-                return invalid(format!(
-                    "`{name}` is outside the query's sort-key condition"
-                ));
+                return invalid(CursorReason::OutsideSortCondition {
+                    attribute: name.to_string(),
+                });
             }
         }
         Ok(())

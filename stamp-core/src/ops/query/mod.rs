@@ -212,7 +212,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             self.sort = condition();
         } else if self.sort.is_ok() {
             self.sort = Err(Error::Refused(Refusal::InvalidQuery {
-                reason: "a query takes one sort-key condition".to_owned(),
+                reason: crate::error::QueryReason::TwoSortConditions,
             }));
         }
         self

@@ -1,7 +1,7 @@
 //! A query rendered into its exact `QueryInput`: key condition, scope
 //! filter, projection, fingerprint, and the checked cursor it starts from.
 
-use crate::Refusal;
+use crate::{CursorReason, Refusal};
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 
@@ -72,31 +72,35 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         sort_attribute: Option<&str>,
         accept: &SortAccept,
     ) -> Result<(), Error> {
-        let invalid = |reason: String| Err(Error::Refused(Refusal::InvalidCursor { reason }));
+        let invalid = |reason: CursorReason| Err(Error::Refused(Refusal::InvalidCursor { reason }));
         let expected = Self::cursor_attributes();
         if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
-            return invalid(format!("unexpected attribute `{name}`"));
+            return invalid(CursorReason::UnexpectedAttribute {
+                attribute: name.clone(),
+            });
         }
         let text = |name: &str| match key.get(name) {
             Some(AttributeValue::S(text)) => Ok(text.as_str()),
             _ => Err(Error::Refused(Refusal::InvalidCursor {
-                reason: format!("key attribute `{name}` is missing"),
+                reason: CursorReason::MissingAttribute {
+                    attribute: name.to_string(),
+                },
             })),
         };
         for name in &expected {
             text(name)?;
         }
         if text(partition_attribute)? != partition_key {
-            return invalid(format!(
-                "`{partition_attribute}` is not the query's partition"
-            ));
+            return invalid(CursorReason::OtherPartition {
+                attribute: partition_attribute.to_string(),
+            });
         }
         if let Some(sort_attribute) = sort_attribute
             && !accept.admits(text(sort_attribute)?)
         {
-            return invalid(format!(
-                "`{sort_attribute}` is outside the query's sort-key condition"
-            ));
+            return invalid(CursorReason::OutsideSortCondition {
+                attribute: sort_attribute.to_string(),
+            });
         }
         Ok(())
     }
@@ -155,17 +159,21 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         }
         if self.limit == Some(0) {
             return Err(Error::Refused(Refusal::InvalidQuery {
-                reason: "`limit` must be at least 1".to_owned(),
+                reason: crate::error::QueryReason::Zero { option: "limit" },
             }));
         }
         if self.max_items == Some(0) {
             return Err(Error::Refused(Refusal::InvalidQuery {
-                reason: "`max_items` must be at least 1".to_owned(),
+                reason: crate::error::QueryReason::Zero {
+                    option: "max_items",
+                },
             }));
         }
         if self.max_requests == Some(0) {
             return Err(Error::Refused(Refusal::InvalidQuery {
-                reason: "`max_requests` must be at least 1".to_owned(),
+                reason: crate::error::QueryReason::Zero {
+                    option: "max_requests",
+                },
             }));
         }
         let (partition_attribute, sort_template, sort_attribute) = Self::key_attributes();

@@ -136,8 +136,7 @@ pub(super) fn sort_key_condition(
         SortCondition::Range { lower, upper } => (lower, upper),
         SortCondition::Attributes(_) => {
             return Err(Error::Refused(Refusal::InvalidQuery {
-                reason: "a condition on sort-key attributes needs a multi-attribute index"
-                    .to_owned(),
+                reason: crate::error::QueryReason::AttributeConditionNeedsMultiAttributeIndex,
             }));
         }
     };

@@ -49,9 +49,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     pub fn request(&self, table_name: &str) -> Result<QueryInput, Error> {
         if let Some(shards) = Self::shards() {
             return Err(Error::Refused(Refusal::InvalidQuery {
-                reason: format!(
-                    "a query on a sharded index sends one request per shard ({shards}); `requests` gives them"
-                ),
+                reason: crate::error::QueryReason::ShardedRequest { shards },
             }));
         }
         Ok(self

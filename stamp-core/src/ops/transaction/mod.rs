@@ -15,7 +15,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::expression::{Condition, Placeholders};
 use crate::item::size::{MAX_TRANSACTION_ACTIONS, attribute_value_size};
-use crate::{Error, Item};
+use crate::{Error, Item, ItemKey};
 
 mod get;
 mod write;
@@ -171,8 +171,9 @@ pub struct CancellationReason {
     pub index: usize,
     /// The entity type name of the action.
     pub entity: &'static str,
-    /// The primary key attributes of the item the action names.
-    pub key: Item,
+    /// The primary key of the item the action names; its `Display` is
+    /// `PK=…, SK=…`.
+    pub key: ItemKey,
     /// DynamoDB's reason code.
     pub code: CancellationCode,
     /// DynamoDB's message, when it gives one.
@@ -199,14 +200,15 @@ fn check_actions<'a>(
             limit: MAX_TRANSACTION_ACTIONS,
         }));
     }
-    let mut seen: HashMap<String, usize> = HashMap::with_capacity(count);
+    let mut seen: HashMap<ItemKey, usize> = HashMap::with_capacity(count);
     for (position, (entity, key)) in actions.enumerate() {
-        if let Some(first) = seen.insert(crate::error::key_text(key), position) {
+        let key = ItemKey::from_key_map(key);
+        if let Some(first) = seen.insert(key.clone(), position) {
             return Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first,
                 second: position,
                 entity,
-                key: key.clone(),
+                key,
             }));
         }
     }
@@ -246,7 +248,7 @@ fn reasons<'a>(
         .map(|(index, ((entity, key), reason))| CancellationReason {
             index,
             entity,
-            key: key.clone(),
+            key: ItemKey::from_key_map(key),
             code: CancellationCode::parse(reason.code.as_deref()),
             message: reason.message,
             old_item: reason.item,
@@ -297,7 +299,7 @@ mod tests {
         let twice = [key("1"), key("2"), key("1")];
         let error = check_actions(twice.iter().map(|key| ("A", key))).unwrap_err();
         assert!(
-            matches!(&error, Error::Refused(Refusal::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found }) if *found == key("1")),
+            matches!(&error, Error::Refused(Refusal::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found }) if *found == ItemKey::from_key_map(&key("1"))),
             "{error:?}"
         );
     }

@@ -39,7 +39,7 @@ pub(super) fn rebuild_indexes<E: Entity>(
     key: &PrimaryKey<E>,
 ) -> Result<IndexChanges, Error> {
     let schema = E::SCHEMA;
-    let invalid = |reason: String| {
+    let invalid = |reason: crate::error::UpdateReason| {
         Error::Refused(Refusal::InvalidUpdate {
             entity: schema.type_name,
             reason,
@@ -53,7 +53,7 @@ pub(super) fn rebuild_indexes<E: Entity>(
             Action::Set(name, value) => {
                 let value = value
                     .clone()
-                    .map_err(|reason| Error::Refused(Refusal::InvalidExpressionValue { reason }))?;
+                    .map_err(|detail| Error::Refused(Refusal::InvalidExpressionValue { detail }))?;
                 changed.insert((*name).to_owned(), value);
             }
             Action::Remove(name) => {
@@ -123,9 +123,10 @@ pub(super) fn rebuild_indexes<E: Entity>(
             }
         }
         if let Some(field) = unknown.iter().find(|name| all_fields.contains(name)) {
-            return Err(invalid(format!(
-                "`{field}` is in a key template of {index_name}, so it must be set to a value (not added to, appended to or set if absent), for the index attributes to be rebuilt"
-            )));
+            return Err(invalid(crate::error::UpdateReason::KeyFieldNotSet {
+                field: field.to_string(),
+                index: index_name,
+            }));
         }
         let touched: Vec<&(&'static str, Vec<&'static str>)> = parts
             .iter()

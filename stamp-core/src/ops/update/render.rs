@@ -100,14 +100,14 @@ impl<E: Entity> Update<E> {
     /// every value checked as an item's values are.
     fn checked_actions(&self, now: DateTime<Utc>) -> Result<Vec<Action>, Error> {
         let schema = E::SCHEMA;
-        let invalid = |reason: String| {
+        let invalid = |reason: crate::error::UpdateReason| {
             Error::Refused(Refusal::InvalidUpdate {
                 entity: schema.type_name,
                 reason,
             })
         };
         if self.actions.is_empty() {
-            return Err(invalid("the update changes nothing".to_owned()));
+            return Err(invalid(crate::error::UpdateReason::ChangesNothing));
         }
         let mut actions = self.actions.clone();
         for (position, action) in actions.iter().enumerate() {
@@ -115,18 +115,17 @@ impl<E: Entity> Update<E> {
                 .iter()
                 .any(|earlier| earlier.attribute() == action.attribute())
             {
-                return Err(invalid(format!(
-                    "`{}` is changed twice; DynamoDB takes one action per attribute in an update",
-                    action.attribute()
-                )));
+                return Err(invalid(crate::error::UpdateReason::ChangedTwice {
+                    attribute: action.attribute(),
+                }));
             }
         }
         if let Some(version) = schema.version_attribute
             && actions.iter().any(|action| action.attribute() == version)
         {
-            return Err(invalid(format!(
-                "the version `{version}` is counted by Stamp; use `expect_version`"
-            )));
+            return Err(invalid(crate::error::UpdateReason::SetsVersion {
+                attribute: version,
+            }));
         }
         if let Some(updated_at) = schema.updated_at_attribute
             && !actions
@@ -143,7 +142,7 @@ impl<E: Entity> Update<E> {
             if let Some(value) = action.value() {
                 let value = value.as_ref().map_err(|reason| {
                     Error::Refused(Refusal::InvalidExpressionValue {
-                        reason: reason.clone(),
+                        detail: reason.clone(),
                     })
                 })?;
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
@@ -298,7 +297,7 @@ impl Clauses {
         let value = |placeholders: &mut Placeholders, value: &Value| -> Result<String, Error> {
             let value = value
                 .clone()
-                .map_err(|reason| Error::Refused(Refusal::InvalidExpressionValue { reason }))?;
+                .map_err(|detail| Error::Refused(Refusal::InvalidExpressionValue { detail }))?;
             Ok(placeholders.add_value(value))
         };
         let (mut sets, mut removes, mut adds, mut deletes) =
