@@ -78,7 +78,7 @@ pub mod expression;
 mod item;
 mod key;
 pub mod local;
-pub mod migrate;
+mod migrate;
 mod model;
 mod ops;
 mod request;
@@ -125,6 +125,7 @@ pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use ops::cursor::Cursor;
+pub use ops::get::Get;
 pub use ops::query::{
     DEFAULT_MAX_REQUESTS, MAX_CURSOR_LEN, MultiAttributeQuery, Page, Query, SortKeyPrefix,
     SortKeyText, prefix_upper_bound,
@@ -132,9 +133,9 @@ pub use ops::query::{
 pub use ops::scan::Scan;
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
-    UpdateAction,
 };
-pub use ops::update::{Number, Set, Update, UpdateRequest};
+pub use ops::update::{Number, Set, Update};
+pub use ops::write::{Delete, Put};
 pub use request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB;
 pub use request::executor::{CapacityDetail, CapacityLog, CapacityRecord};
 pub use request::failure::RequestOutcome;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 use serde::{Deserialize, Serialize};
-use stamp::{Error, Item, RequestOutcome, Table};
+use stamp::{Error, Get, Item, Put, RequestOutcome, Table};
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
@@ -104,8 +104,9 @@ async fn a_condition_of_thousands_of_terms_is_refused_before_sending() {
         customer_id: "c-1".into(),
         name: "Ada".into(),
     };
-    let error = table
-        .put_if(&customer, condition)
+    let error = Put::new(&customer)
+        .condition(condition)
+        .send(&table)
         .await
         .expect_err("too long");
     let Error::Refused(Refusal::ExpressionTooLong {
@@ -272,7 +273,11 @@ async fn a_consistent_get_asks_for_a_consistent_read_and_reads_the_last_write() 
     table.put(&customer).await.unwrap();
     let key = Customer::key("c-1").unwrap();
     assert_eq!(
-        table.get_consistent(&key).await.unwrap(),
+        Get::new(key.clone())
+            .consistent_read()
+            .send(&table)
+            .await
+            .unwrap(),
         Some(customer.clone())
     );
     assert_eq!(table.get(&key).await.unwrap(), Some(customer));

@@ -244,7 +244,7 @@ fn a_consistent_read_on_a_gsi_is_still_refused_before_sending() {
 
 #[test]
 fn create_table_has_the_local_secondary_indexes() {
-    let input = definition().create_table_input("orders").unwrap();
+    let input = definition().request("orders").unwrap();
     let lsis = input.local_secondary_indexes();
     /// An index as described: name, key schema, projection type.
     type Described<'a> = (&'a str, Vec<(&'a str, KeyType)>, Option<ProjectionType>);
@@ -294,7 +294,7 @@ fn create_table_has_the_local_secondary_indexes() {
 
     let keys_only = definition()
         .index_projection("LSI2", IndexProjection::KeysOnly)
-        .create_table_input("orders")
+        .request("orders")
         .unwrap();
     assert_eq!(
         keys_only.local_secondary_indexes()[1]
@@ -998,9 +998,7 @@ async fn every_write_of_an_lsi_entity_asks_for_the_item_collection_size() {
                 customer_id: "c-1",
                 order_id: "o-2",
             })
-            .set(Order::NOTE, &"again".to_owned())
-            .to_action()
-            .unwrap(),
+            .set(Order::NOTE, &"again".to_owned()),
         )
         .item_collection_metrics()
         .send(&table)

@@ -141,7 +141,7 @@ fn to_item_stores_the_key_fields_natively_and_no_index_attributes() {
 
 #[test]
 fn create_table_repeats_hash_then_range_with_typed_definitions() {
-    let input = definition().create_table_input("tournament").unwrap();
+    let input = definition().request("tournament").unwrap();
     let definitions: Vec<(&str, &ScalarAttributeType)> = input
         .attribute_definitions()
         .iter()
@@ -549,7 +549,7 @@ async fn an_update_moves_the_item_within_the_index_and_none_takes_it_out() {
     // An empty string is no key value: refused before sending.
     let error = Match::update("b")
         .set(Match::BRACKET, &String::new())
-        .request("tournament", chrono::Utc::now())
+        .request("tournament")
         .unwrap_err();
     assert!(
         matches!(
@@ -890,7 +890,7 @@ struct Seat {
 #[tokio::test]
 async fn a_field_in_two_indexes_and_a_partition_key_of_two_strings() {
     let definition = TableDefinition::new().entity::<Seat>();
-    let input = definition.create_table_input("seats").unwrap();
+    let input = definition.request("seats").unwrap();
     let row_definitions = input
         .attribute_definitions()
         .iter()
@@ -1048,7 +1048,7 @@ fn key_attributes_take_serdes_names() {
     assert_eq!(index.sort_key[0].attribute, "pageCount");
     let input = TableDefinition::new()
         .entity::<Book>()
-        .create_table_input("books")
+        .request("books")
         .unwrap();
     let schema: Vec<&str> = input.global_secondary_indexes()[0]
         .key_schema()
@@ -1081,7 +1081,7 @@ struct Team {
 #[tokio::test]
 async fn a_local_index_and_a_multi_attribute_index_in_one_table() {
     let definition = TableDefinition::new().entity::<Team>();
-    let input = definition.create_table_input("league").unwrap();
+    let input = definition.request("league").unwrap();
     let definitions: Vec<(&str, &ScalarAttributeType)> = input
         .attribute_definitions()
         .iter()

@@ -900,18 +900,26 @@ async fn scans_return_only_the_entity_sequentially_and_in_parallel() {
         .await
         .unwrap();
     assert_eq!(lines.len(), 1);
-    let request = Line::scan().segments(4).request("shop", 2).unwrap();
-    assert_eq!(request.filter_expression(), Some("#n0 = :v0"));
+    let requests = Line::scan().segments(4).requests("shop").unwrap();
     assert_eq!(
-        (request.segment(), request.total_segments()),
-        (Some(2), Some(4))
+        requests
+            .iter()
+            .map(|request| (request.segment(), request.total_segments()))
+            .collect::<Vec<_>>(),
+        [
+            (Some(0), Some(4)),
+            (Some(1), Some(4)),
+            (Some(2), Some(4)),
+            (Some(3), Some(4))
+        ]
     );
+    assert_eq!(requests[2].filter_expression(), Some("#n0 = :v0"));
     assert!(matches!(
-        Line::scan().segments(4).request("shop", 4),
+        Line::scan().segments(0).requests("shop"),
         Err(Error::Refused(Refusal::InvalidQuery {
             reason: stamp::QueryReason::ScanSegment {
-                segment: 4,
-                segments: 4
+                segment: 0,
+                segments: 0
             }
         }))
     ));

@@ -172,8 +172,8 @@ fn schema_the_reference_model_passes_every_check() {
 }
 
 #[test]
-fn schema_the_reference_model_create_table_input() {
-    let input = reference().create_table_input("shop").unwrap();
+fn schema_the_reference_model_request() {
+    let input = reference().request("shop").unwrap();
     assert_eq!(input.table_name(), Some("shop"));
     let attributes: Vec<(&str, &ScalarAttributeType)> = input
         .attribute_definitions()
@@ -281,7 +281,7 @@ fn schema_colliding_key_spaces_are_refused_with_an_example_key() {
     // Every output refuses it, before anything is sent.
     let definition = reference().entity::<Address>();
     assert!(matches!(
-        definition.create_table_input("t"),
+        definition.request("t"),
         Err(Error::Definition(
             DefinitionError::CollidingKeySpaces { .. }
         ))
@@ -468,7 +468,7 @@ fn schema_provisioned_billing_and_projections_go_into_create_table() {
             "GSI1",
             IndexProjection::Include(vec!["total_cents".into(), "customer_id".into()]),
         )
-        .create_table_input("shop")
+        .request("shop")
         .unwrap();
     assert_eq!(input.billing_mode(), Some(&BillingMode::Provisioned));
     let throughput = input.provisioned_throughput().unwrap();
@@ -856,20 +856,20 @@ fn schema_a_table_name_dynamodb_refuses_is_refused_before_create_table() {
             "`#` is not allowed; a table name has only a-z, A-Z, 0-9, `_`, `-` and `.`",
         ),
     ] {
-        let error = definition.create_table_input(name).unwrap_err();
+        let error = definition.request(name).unwrap_err();
         assert_eq!(
             error.to_string(),
             format!("the table name `{name}` is not valid: {reason}")
         );
     }
     let longest = "t".repeat(255);
-    assert!(definition.create_table_input(&longest).is_ok());
+    assert!(definition.request(&longest).is_ok());
     assert!(matches!(
-        definition.create_table_input(&"t".repeat(256)),
+        definition.request(&"t".repeat(256)),
         Err(Error::Definition(DefinitionError::InvalidTableName {
             reason: stamp::TableNameReason::Length { length: 256 },
             ..
         }))
     ));
-    assert!(definition.create_table_input("Shop_2026-06.v1").is_ok());
+    assert!(definition.request("Shop_2026-06.v1").is_ok());
 }

@@ -12,8 +12,8 @@ use std::collections::{BTreeMap, HashMap};
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use stamp::{
-    CancellationCode, CancellationReason, Condition, Entity, Error, Item, Table, TableDefinition,
-    UpdateAction,
+    CancellationCode, CancellationReason, Condition, Delete, Entity, Error, Item, Put, Table,
+    TableDefinition, Update,
 };
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -90,29 +90,26 @@ fn session() -> Session {
     }
 }
 
-/// `SET order_count = order_count + 1` on customer `c-1`, as the typed
-/// update builder would render it.
-fn count_order() -> UpdateAction {
-    UpdateAction {
-        key: Customer::key("c-1").unwrap().to_attribute_map(),
-        update_expression: "SET #n0 = #n0 + :v0".into(),
-        condition_expression: None,
-        names: HashMap::from([("#n0".into(), "order_count".into())]),
-        values: HashMap::from([(":v0".into(), AttributeValue::N("1".into()))]),
-        entity: "Customer",
-    }
+/// `order_count + 1` on customer `c-1`.
+fn count_order() -> Update<Customer> {
+    Customer::update("c-1").add(Customer::ORDER_COUNT, &1)
 }
 
-/// `SET stock = stock - quantity` on product `sku`, if `stock >= quantity`.
-fn take_stock(sku: &str, quantity: i64) -> UpdateAction {
-    UpdateAction {
-        key: Product::key(sku).unwrap().to_attribute_map(),
-        update_expression: "SET #n0 = #n0 - :v0".into(),
-        condition_expression: Some("#n0 >= :v0".into()),
-        names: HashMap::from([("#n0".into(), "stock".into())]),
-        values: HashMap::from([(":v0".into(), AttributeValue::N(quantity.to_string()))]),
-        entity: "Product",
-    }
+/// `stock - quantity` on product `sku`, if `stock >= quantity`.
+fn take_stock(sku: &str, quantity: i64) -> Update<Product> {
+    Product::update(sku)
+        .subtract(Product::STOCK, &quantity)
+        .condition(Product::STOCK.ge(&quantity))
+}
+
+/// A reading DynamoDB cannot store as a number (NaN), for the refusal of an
+/// update value.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "GAUGE#<gauge_id>"]
+#[sk = "GAUGE"]
+struct Gauge {
+    gauge_id: String,
+    reading: f64,
 }
 
 /// Every item of the table, by `(PK, SK)`.
@@ -161,7 +158,7 @@ async fn a_transaction_applies_all_its_actions() {
         .update(take_stock("A", 2))
         .check(Product::key("B").unwrap(), Product::STOCK.ge(&1))
         .delete(Session::key("s-1").unwrap())
-        .put_if(&product("C", 10), Condition::attribute_not_exists("PK"))
+        .put(Put::new(&product("C", 10)).condition(Condition::attribute_not_exists("PK")))
         .client_request_token("place-order-o-2")
         .send(&table)
         .await
@@ -351,13 +348,17 @@ async fn the_request_renders_conditions_with_placeholders() {
     let (table, counter) = shop("tx-request").await;
     let transaction = TransactWrite::new()
         .create(&order("o-2", 1))
-        .delete_if(
-            Session::key("s-1").unwrap(),
-            Session::CUSTOMER_ID.eq(&"c-1".to_owned()),
+        .delete(
+            Delete::new(Session::key("s-1").unwrap())
+                .condition(Session::CUSTOMER_ID.eq(&"c-1".to_owned())),
         )
         .put(&product("D", 1))
         .return_old_items_on_failure();
-    let request = transaction.request(table.name()).unwrap();
+    let request = transaction
+        .request(table.name())
+        .unwrap()
+        .transact_items
+        .unwrap();
     assert_eq!(request.len(), 3);
     let put = request[0].put.as_ref().unwrap();
     assert_eq!(
@@ -527,13 +528,10 @@ async fn refusals_before_sending_send_nothing() {
     );
 
     // An update value DynamoDB cannot store.
-    let mut update = take_stock("A", 1);
-    update
-        .values
-        .insert(":v0".into(), AttributeValue::N("NaN".into()));
+    let update = Gauge::update("g-1").set(Gauge::READING, &f64::NAN);
     let result = TransactWrite::new().update(update).send(&table).await;
     assert!(
-        matches!(&result, Err(Error::Refused(Refusal::InvalidNumber { entity: "Product", attribute, value, .. })) if attribute == ":v0" && value == "NaN"),
+        matches!(&result, Err(Error::Refused(Refusal::InvalidNumber { entity: "Gauge", attribute, value, .. })) if attribute == "reading" && value == "NaN"),
         "{result:?}"
     );
 

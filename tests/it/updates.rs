@@ -147,7 +147,8 @@ async fn raw(table: &Table, key: Item) -> Item {
 fn an_update_of_only_removes_sends_no_expression_attribute_values() {
     let request = Note::update("n-1")
         .remove(Note::TEXT)
-        .request("t", now())
+        .at(now())
+        .request("t")
         .unwrap();
     assert_eq!(request.update_expression(), Some("REMOVE #n0"));
     assert_eq!(
@@ -200,7 +201,8 @@ fn update_values_are_encoded_as_to_item_encodes_their_fields() {
             &Utc.timestamp_opt(1_800_000_000, 0).unwrap(),
         )
         .set(Kinds::NICKNAME, &"x".to_owned())
-        .request("t", now())
+        .at(now())
+        .request("t")
         .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let values = request.expression_attribute_values().unwrap();
@@ -236,7 +238,8 @@ fn update_values_are_encoded_as_to_item_encodes_their_fields() {
 fn setting_an_empty_set_removes_the_attribute() {
     let request = Kinds::update("k")
         .set(Kinds::TAGS, &BTreeSet::new())
-        .request("t", now())
+        .at(now())
+        .request("t")
         .unwrap();
     assert_eq!(request.update_expression(), Some("REMOVE #n0"));
     assert_eq!(request.expression_attribute_names().unwrap()["#n0"], "tags");
@@ -251,7 +254,8 @@ fn an_updated_at_stored_as_epoch_seconds_is_stamped_as_epoch_seconds() {
     })
     .set(Ticket::OWNER, &"ann".to_owned())
     .given(Ticket::STATUS, &Status::Open)
-    .request("t", now())
+    .at(now())
+    .request("t")
     .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let values = request.expression_attribute_values().unwrap();
@@ -536,7 +540,8 @@ fn setting_a_sparse_field_back_uses_the_key_fields_given_to_update() {
     })
     .set(Ticket::STATUS, &Status::Open)
     .given_none(Ticket::OWNER)
-    .request("t", now())
+    .at(now())
+    .request("t")
     .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let values = request.expression_attribute_values().unwrap();
@@ -584,7 +589,8 @@ fn a_stamp_never_writes_one_attribute_of_a_sparse_index_alone() {
         number: &7,
     })
     .set(Ticket::STATUS, &Status::Closed)
-    .request("t", now())
+    .at(now())
+    .request("t")
     .unwrap_err();
     assert!(
         matches!(&error, Error::Refused(Refusal::IncompleteIndexUpdate { entity: "Ticket", index: "GSI2", missing }) if missing == &["owner".to_owned()]),
@@ -599,7 +605,8 @@ fn a_stamp_never_writes_one_attribute_of_a_sparse_index_alone() {
     })
     .set(Ticket::STATUS, &Status::Closed)
     .given_none(Ticket::OWNER)
-    .request("t", now())
+    .at(now())
+    .request("t")
     .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let expression = request.update_expression().unwrap();

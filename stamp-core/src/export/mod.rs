@@ -3,7 +3,7 @@
 //!
 //! A parallel `Scan` (`Segment` / `TotalSegments`, [`Export::segments`]
 //! segments read [`Export::concurrency`] at a time) reads every item (or
-//! [`Export::send_from_files`] reads the `DYNAMODB_JSON` files of an
+//! [`Export::run_from_files`] reads the `DYNAMODB_JSON` files of an
 //! `ExportTableToPointInTime`, without a request); each
 //! is routed by its type attribute (`Type`) to the file of the entity that
 //! names it, decoded by that entity's `from_item`, and written in the
@@ -139,9 +139,9 @@ type MakeSink = fn(&Path, ExportFormat) -> Result<Box<dyn Sink>, Error>;
 type Progress = Box<dyn FnMut(&ExportProgress) + Send>;
 
 /// An export of a table, one file per entity: made by [`Export::new`],
-/// configured, then run on a table by [`send`](Self::send) (a parallel
+/// configured, then run on a table by [`run`](Self::run) (a parallel
 /// scan), or on the files of a point-in-time export by
-/// [`send_from_files`](Self::send_from_files). A plain value until then.
+/// [`run_from_files`](Self::run_from_files). A plain value until then.
 pub struct Export {
     directory: PathBuf,
     format: ExportFormat,
@@ -175,7 +175,7 @@ impl Export {
     /// entity registered with [`entity`](Self::entity), NDJSON unless
     /// [`format`](Self::format) says otherwise, from a parallel scan of 4
     /// segments read [`DEFAULT_CONCURRENCY`] at a time. Sends nothing until
-    /// [`send`](Self::send).
+    /// [`run`](Self::run).
     ///
     /// # Example
     ///
@@ -184,7 +184,7 @@ impl Export {
     /// let outcome = stamp_core::export::Export::new("exports/shop")
     ///     .segments(8)
     ///     // .entity::<Order>() for each entity of the table
-    ///     .send(&table)
+    ///     .run(&table)
     ///     .await?;
     /// println!("{} items read", outcome.scanned);
     /// # Ok(()) }
@@ -261,7 +261,7 @@ impl Export {
     /// the scan, and the errors of an entity's `from_item` for an item that
     /// names the entity but cannot be read as it (the files written so far
     /// stay, incomplete).
-    pub async fn send(mut self, table: &Table) -> Result<ExportOutcome, Error> {
+    pub async fn run(mut self, table: &Table) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
         std::fs::create_dir_all(&self.directory)
             .map_err(|error| file_error(&self.directory, &error))?;
@@ -283,10 +283,10 @@ impl Export {
     ///
     /// # Errors
     ///
-    /// As [`send`](Self::send) before any request, and [`JobError::ExportFile`](crate::JobError::ExportFile)
+    /// As [`run`](Self::run) before any request, and [`JobError::ExportFile`](crate::JobError::ExportFile)`]
     /// when an export file cannot be read (missing: before anything is
     /// written) or a line is not `DYNAMODB_JSON` (with its number).
-    pub async fn send_from_files(
+    pub async fn run_from_files(
         mut self,
         files: impl IntoIterator<Item = impl Into<PathBuf>>,
     ) -> Result<ExportOutcome, Error> {

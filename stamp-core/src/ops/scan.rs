@@ -72,13 +72,23 @@ impl<E: Entity> Scan<E> {
         self
     }
 
-    /// The exact `Scan` request of segment `segment`, without a network.
+    /// The exact first `Scan` request of each segment (one for a
+    /// sequential scan) that [`stream`](Self::stream) and
+    /// [`count`](Self::count) send to the table named `table_name`, without
+    /// a network (`count` sends them with `Select = COUNT`). Later pages
+    /// repeat a segment's request with `ExclusiveStartKey`.
     ///
     /// # Errors
     ///
-    /// [`Refusal::InvalidQuery`](crate::Refusal::InvalidQuery) for a limit of 0 or a segment count outside 1
-    /// to 1,000,000; [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue) for a filter value.
-    pub fn request(&self, table_name: &str, segment: u32) -> Result<ScanInput, Error> {
+    /// [`Refusal::InvalidQuery`](crate::Refusal::InvalidQuery)`] for a limit of 0 or a segment count outside 1
+    /// to 1,000,000; [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue)`] for a filter value.
+    pub fn requests(&self, table_name: &str) -> Result<Vec<ScanInput>, Error> {
+        (0..self.segments.max(1))
+            .map(|segment| self.segment_request(table_name, segment))
+            .collect()
+    }
+
+    fn segment_request(&self, table_name: &str, segment: u32) -> Result<ScanInput, Error> {
         if self.limit == Some(0) {
             return Err(Error::Refused(Refusal::InvalidQuery {
                 reason: crate::error::QueryReason::Zero { option: "limit" },
@@ -122,19 +132,57 @@ impl<E: Entity> Scan<E> {
     ///
     /// # Errors
     ///
-    /// The errors of [`request`](Self::request) before sending, then
+    /// The errors of [`requests`](Self::requests) before sending, then
     /// [`Error::DynamoDb`] and decoding errors, as stream items.
     pub fn stream<'t>(self, table: &'t Table) -> impl Stream<Item = Result<E, Error>> + Send + 't
     where
         E: Send + 't,
     {
         let inputs: Vec<Result<ScanInput, Error>> = (0..self.segments.max(1))
-            .map(|segment| self.request(table.name(), segment))
+            .map(|segment| self.segment_request(table.name(), segment))
             .collect();
         let segments = inputs
             .into_iter()
             .map(move |input| segment_stream::<E>(table, input).boxed());
         stream::select_all(segments).boxed()
+    }
+}
+
+impl<E: Entity> Scan<E> {
+    /// The number of items of `E` (that match the filter), counted by
+    /// DynamoDB with `Select = COUNT` over every page of every segment:
+    /// no item is sent back, but the read capacity is that of reading every
+    /// item of the table.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.Count>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`requests`](Self::requests) before sending, then
+    /// [`Error::DynamoDb`].
+    pub async fn count(self, table: &Table) -> Result<u64, Error> {
+        let inputs = self.requests(table.name())?;
+        let counts = stream::iter(inputs.into_iter().map(|mut input| async move {
+            input.select = Some(aws_sdk_dynamodb::types::Select::Count);
+            let mut count = 0_u64;
+            let mut start = None;
+            loop {
+                let mut page = input.clone();
+                page.exclusive_start_key = start;
+                let output = table
+                    .execute_mapped(page, Call::of(E::SCHEMA.type_name))
+                    .await?;
+                count += u64::try_from(output.count).unwrap_or_default();
+                start = output.last_evaluated_key;
+                if start.is_none() {
+                    return Ok::<u64, Error>(count);
+                }
+            }
+        }))
+        .buffer_unordered(crate::DEFAULT_BATCH_CONCURRENCY)
+        .try_collect::<Vec<u64>>()
+        .await?;
+        Ok(counts.into_iter().sum())
     }
 }
 

@@ -281,12 +281,12 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// The errors of [`TableDefinition::create_table_input`], found before
+    /// The errors of [`TableDefinition::request`], found before
     /// sending; [`Error::DynamoDb`] for what the service returns, such as
     /// `ResourceInUseException` when the table exists; [`Error::TableNotActive`]
     /// when it does not become `ACTIVE` in time.
     pub async fn create_table(&self, definition: &TableDefinition) -> Result<(), Error> {
-        let input = definition.create_table_input(&self.name)?;
+        let input = definition.request(&self.name)?;
         let known = Known::of(definition)?;
         self.execute_mapped(input, Call::of("")).await?;
         // The table now knows what it was made from (unless it was told

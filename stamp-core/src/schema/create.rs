@@ -69,8 +69,8 @@ impl TableDefinition {
     /// # Errors
     ///
     /// The errors of [`check`](Self::check), then
-    /// [`DefinitionError::InvalidTableName`](crate::DefinitionError::InvalidTableName) for a name DynamoDB refuses.
-    pub fn create_table_input(&self, table_name: &str) -> Result<CreateTableInput, Error> {
+    /// [`DefinitionError::InvalidTableName`](crate::DefinitionError::InvalidTableName)`] for a name DynamoDB refuses.
+    pub fn request(&self, table_name: &str) -> Result<CreateTableInput, Error> {
         let resolved = self.resolve()?;
         check_table_name(table_name)?;
         let attribute_definition = |(name, attribute_type): (&str, crate::KeyAttributeType)| {

@@ -1,7 +1,7 @@
 //! Schema as code: [`TableDefinition`], the table that a set of entities
 //! needs, checked before anything is sent, and what is made from it:
 //!
-//! - the `CreateTable` input ([`TableDefinition::create_table_input`], sent
+//! - the `CreateTable` input ([`TableDefinition::request`], sent
 //!   by [`Table::create_table`](crate::Table::create_table));
 //! - a CloudFormation template in YAML and JSON
 //!   ([`TableDefinition::cloudformation`]);

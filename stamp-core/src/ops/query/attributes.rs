@@ -71,9 +71,9 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 /// compile (`query_gsi3(..).sort_between(..).sort_gt(..)`). Every other
 /// option of [`Query`] is here too (`newest_first`, `limit`, `filter`, …,
 /// returning this type, so they may come before the condition), and it
-/// sends as a `Query` does: [`send`](Query::send), [`count`](Query::count)
-/// and [`request`](Query::request) through `Deref`, [`stream`](Self::stream)
-/// here; [`into_query`](Self::into_query) (or `Query::from`) gives the
+/// sends as a `Query` does: [`send`](Self::send), [`count`](Self::count)
+/// and [`stream`](Self::stream) here, [`request`](Query::request) through
+/// `Deref`; [`into_query`](Self::into_query) (or `Query::from`) gives the
 /// query with no sort-key condition.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
@@ -184,6 +184,24 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
         O: Send + 't,
     {
         self.query.stream(table)
+    }
+
+    /// [`Query::send`]: the first page of every item of the partition.
+    ///
+    /// # Errors
+    ///
+    /// As [`Query::send`].
+    pub async fn send(self, table: &crate::Table) -> Result<crate::Page<O>, Error> {
+        self.query.send(table).await
+    }
+
+    /// [`Query::count`]: the number of items of the partition.
+    ///
+    /// # Errors
+    ///
+    /// As [`Query::count`].
+    pub async fn count(self, table: &crate::Table) -> Result<u64, Error> {
+        self.query.count(table).await
     }
 
     /// On a multi-attribute index: `=` on a leading run of the sort-key

@@ -97,7 +97,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// [`Refusal::InvalidSortKeyRange`](crate::Refusal::InvalidSortKeyRange), [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor) or
     /// [`Refusal::CursorMismatch`](crate::Refusal::CursorMismatch). After: [`Error::DynamoDb`], and the
     /// errors of decoding an item.
-    pub async fn send(&self, table: &Table) -> Result<Page<O>, Error> {
+    pub async fn send(self, table: &Table) -> Result<Page<O>, Error> {
         self.check_projection(table, true)?;
         if Self::shards().is_some() {
             return self.send_sharded(table).await;
@@ -334,7 +334,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// # Errors
     ///
     /// The errors of [`send`](Self::send).
-    pub async fn count(&self, table: &Table) -> Result<u64, Error> {
+    pub async fn count(self, table: &Table) -> Result<u64, Error> {
         self.check_projection(table, false)?;
         if Self::shards().is_some() {
             return self.count_sharded(table).await;

@@ -113,7 +113,7 @@ impl TransactGet {
     /// [`Refusal::DuplicateTransactionItem`](crate::Refusal::DuplicateTransactionItem). After:
     /// [`Error::TransactionCanceled`] (such as a conflict with a write in
     /// progress) and [`Error::DynamoDb`].
-    pub async fn send(&self, table: &Table) -> Result<TransactGetOutput, Error> {
+    pub async fn send(self, table: &Table) -> Result<TransactGetOutput, Error> {
         check_actions(self.gets.iter().map(|(entity, key)| (*entity, key)))?;
         let name = table.name();
         let items: Vec<TransactGetItem> = self

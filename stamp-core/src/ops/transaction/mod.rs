@@ -23,17 +23,14 @@ mod write;
 pub use get::{Slot, TransactGet, TransactGetOutput};
 pub use write::TransactWrite;
 
-/// An update of one item, already rendered to DynamoDB's expressions: the
-/// form in which an update joins a transaction through
-/// [`TransactWrite::update`].
-///
-/// The typed update builder produces it; it can also be written by hand.
-/// Expressions must use `#name` and `:value` placeholders, with their
-/// meanings in `names` and `values`.
+/// An update of one item, rendered to DynamoDB's expressions: the form in
+/// which an [`Update`](crate::Update) joins a transaction through
+/// [`TransactWrite::update`]. Expressions use `#name` and `:value`
+/// placeholders, with their meanings in `names` and `values`.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html>.
 #[derive(Debug, Clone, PartialEq)]
-pub struct UpdateAction {
+pub(crate) struct UpdateAction {
     /// The primary key attributes of the item, such as `{PK: S, SK: S}`.
     pub key: Item,
     /// The update expression, such as `SET #n0 = #n0 + :v0`.

@@ -11,10 +11,9 @@ use aws_sdk_dynamodb::types::{
     ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
 
-use super::{Action, Kind, Rendered, UpdateAction, check_actions, failure, split};
+use super::{Action, Kind, Rendered, check_actions, failure, split};
 use crate::expression::Condition;
 use crate::item::size::{MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
-use crate::ops::write::{PutMode, render_put};
 use crate::request::executor::Call;
 use crate::request::span::common_entity;
 use crate::{Entity, Error, PrimaryKey, Table};
@@ -35,7 +34,7 @@ use crate::{Entity, Error, PrimaryKey, Table};
 /// TransactWrite::new()
 ///     .create(&order)                                   // fails if it exists
 ///     .check(Customer::key("c-1")?, Customer::BLOCKED.ne(&true))
-///     .delete_if(Cart::key("c-1")?, Cart::ITEMS.size().gt(0))
+///     .delete(Delete::new(Cart::key("c-1")?).condition(Cart::ITEMS.size().gt(0)))
 ///     .client_request_token(order.order_id.to_string())
 ///     .return_old_items_on_failure()
 ///     .send(&table)
@@ -78,15 +77,14 @@ impl TransactWrite {
         }
     }
 
-    /// Adds a put rendered as [`Table::put`] renders it: time stamps, the
-    /// version check and increment, and the guard of `mode`, AND `condition`.
-    fn add_put<E: Entity>(
-        mut self,
-        entity: &E,
-        mode: PutMode,
-        condition: Option<&Condition<E>>,
-    ) -> Self {
-        match render_put(entity, mode, condition) {
+    /// Adds a put (a [`Put`](crate::Put), or an entity: `put(&order)` is
+    /// `put(Put::new(&order))`), rendered as [`Put::send`](crate::Put::send)
+    /// renders it: time stamps, the version check and increment, a
+    /// create's `attribute_not_exists` guard, and its condition. Errors of
+    /// rendering are returned by [`request`](Self::request) and
+    /// [`send`](Self::send).
+    pub fn put<'a, E: Entity + 'a>(mut self, put: impl Into<crate::Put<'a, E>>) -> Self {
+        match put.into().rendered() {
             Ok(rendered) => {
                 let condition = rendered.condition.map(|expression| Rendered {
                     expression,
@@ -110,25 +108,12 @@ impl TransactWrite {
         self
     }
 
-    /// Adds a put of `entity`, replacing any item with its primary key
-    /// (stamping `updated_at`, and checking and incrementing a
-    /// `#[stamp(version)]` as [`Table::put`] does).
-    pub fn put<E: Entity>(self, entity: &E) -> Self {
-        self.add_put(entity, PutMode::Replace, None)
-    }
-
-    /// Adds a put of `entity` that requires `condition` of the item it
-    /// replaces.
-    pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
-        self.add_put(entity, PutMode::Replace, Some(&condition))
-    }
-
     /// Adds a put of `entity` that requires that no item has its primary key
     /// (`attribute_not_exists(<partition key attribute>)`): with a
     /// client-generated id, sending it again is harmless. `created_at` and
-    /// `updated_at` are stamped.
+    /// `updated_at` are stamped. `put(Put::create(entity))`.
     pub fn create<E: Entity>(self, entity: &E) -> Self {
-        self.add_put(entity, PutMode::Create, None)
+        self.put(crate::Put::create(entity))
     }
 
     fn add_keyed<E: Entity>(mut self, key: PrimaryKey<E>, kind: Result<Kind, Error>) -> Self {
@@ -155,19 +140,20 @@ impl TransactWrite {
         self
     }
 
-    /// Adds a delete of the item with primary key `key` (nothing happens to
-    /// the table when there is none).
-    pub fn delete<E: Entity>(self, key: PrimaryKey<E>) -> Self {
-        self.add_keyed(key, Ok(Kind::Delete { condition: None }))
-    }
-
-    /// Adds a delete of the item with primary key `key` that requires
-    /// `condition` of it.
-    pub fn delete_if<E: Entity>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
-        let kind = Rendered::of(&condition).map(|condition| Kind::Delete {
-            condition: Some(condition),
+    /// Adds a delete (a [`Delete`](crate::Delete), or a key:
+    /// `delete(key)` is `delete(Delete::new(key))`) with its condition and
+    /// expected version; a delete of a key without an item changes nothing
+    /// unless its condition requires one.
+    pub fn delete<E: Entity>(self, delete: impl Into<crate::Delete<E>>) -> Self {
+        let delete = delete.into();
+        let kind = delete.placed_condition().map(|condition| Kind::Delete {
+            condition: condition.map(|placed| Rendered {
+                expression: placed.expression,
+                names: placed.placeholders.names(),
+                values: placed.placeholders.values(),
+            }),
         });
-        self.add_keyed(key, kind)
+        self.add_keyed(delete.key(), kind)
     }
 
     /// Adds a condition check: the transaction goes through only if the
@@ -178,13 +164,20 @@ impl TransactWrite {
         self.add_keyed(key, kind)
     }
 
-    /// Adds an update, already rendered.
-    ///
-    /// **Integration point of the typed update builder:** it renders its
-    /// update into an [`UpdateAction`] and passes it here; nothing else of a
-    /// transaction depends on how the update was built. Its values are
-    /// checked like an item's ([`check_value`](crate::check_value)).
-    pub fn update(mut self, update: UpdateAction) -> Self {
+    /// Adds an update, rendered as [`Update::send`](crate::Update::send)
+    /// renders it (its `attribute_exists` guard, version check and index
+    /// rebuild), at [`Update::at`](crate::Update::at) or now. Its values are
+    /// checked like an item's ([`check_value`](crate::check_value)); errors
+    /// of rendering are returned by [`request`](Self::request) and
+    /// [`send`](Self::send).
+    pub fn update<E: Entity>(mut self, update: crate::Update<E>) -> Self {
+        let update = match update.to_action() {
+            Ok(update) => update,
+            Err(error) => {
+                self.keep_error(error);
+                return self;
+            }
+        };
         for (placeholder, value) in &update.values {
             if let Err(error) = crate::item::check::check_value(update.entity, placeholder, value) {
                 self.keep_error(error);
@@ -197,6 +190,7 @@ impl TransactWrite {
                 .values()
                 .map(attribute_value_size)
                 .sum::<usize>();
+        self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
         self.actions.push(Action {
             entity: update.entity,
             key: update.key.clone(),
@@ -208,11 +202,8 @@ impl TransactWrite {
 
     /// Asks DynamoDB for the size of the item collections the transaction
     /// writes (`ReturnItemCollectionMetrics = SIZE`), so that
-    /// [`Table::warn_item_collection_above_gb`] can warn. A put, create,
-    /// delete or check of an entity with a local secondary index asks by
-    /// itself; an [`UpdateAction`] does not say its entity's indexes, so a
-    /// transaction whose only writes to such an entity are updates calls
-    /// this.
+    /// [`Table::warn_item_collection_above_gb`] can warn. An action on an
+    /// entity with a local secondary index asks by itself.
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
     pub fn item_collection_metrics(mut self) -> Self {
@@ -251,19 +242,39 @@ impl TransactWrite {
         self.actions.is_empty()
     }
 
-    /// The `TransactItems` [`send`](Self::send) would send to the table
-    /// named `table_name`, without a network.
+    /// The exact `TransactWriteItems` request [`send`](Self::send) sends to
+    /// the table named `table_name`, without a network. Without a
+    /// [`client_request_token`](Self::client_request_token), each call (and
+    /// each send) makes its own token (a UUID); with one, the request is
+    /// the one sent.
     ///
     /// # Errors
     ///
     /// The errors `send` finds before sending.
-    pub fn request(&self, table_name: &str) -> Result<Vec<TransactWriteItem>, Error> {
+    pub fn request(&self, table_name: &str) -> Result<TransactWriteItemsInput, Error> {
         self.validate()?;
-        Ok(self
+        let items = self
             .actions
             .iter()
             .map(|action| self.item(table_name, action))
-            .collect())
+            .collect();
+        Ok(TransactWriteItemsInput::builder()
+            .set_transact_items(Some(items))
+            // Without a token of the caller's, one of this send: the SDK's
+            // retry of an attempt that may have been applied sends the same
+            // token, and DynamoDB applies the transaction once.
+            .client_request_token(
+                self.client_request_token
+                    .clone()
+                    .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+            )
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_item_collection_metrics(
+                self.item_collection_metrics
+                    .then_some(ReturnItemCollectionMetrics::Size),
+            )
+            .build()
+            .expect("TransactWriteItemsInput has no required fields"))
     }
 
     fn validate(&self) -> Result<(), Error> {
@@ -377,26 +388,9 @@ impl TransactWrite {
     /// [`Error::DynamoDb`] for other errors.
     pub async fn send(self, table: &Table) -> Result<(), Error> {
         let name = table.name();
-        let items = self.request(name)?;
+        let input = self.request(name)?;
         let entity = common_entity(self.actions.iter().map(|action| action.entity));
-        let count = items.len();
-        let input = TransactWriteItemsInput::builder()
-            .set_transact_items(Some(items))
-            // Without a token of the caller's, one of this send: the SDK's
-            // retry of an attempt that may have been applied sends the same
-            // token, and DynamoDB applies the transaction once.
-            .client_request_token(
-                self.client_request_token
-                    .clone()
-                    .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
-            )
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .set_return_item_collection_metrics(
-                self.item_collection_metrics
-                    .then_some(ReturnItemCollectionMetrics::Size),
-            )
-            .build()
-            .expect("TransactWriteItemsInput has no required fields");
+        let count = self.actions.len();
         match table.execute(input, Call::of(entity).items(count)).await {
             Ok(_) => Ok(()),
             Err(error) => Err(failure(

@@ -15,7 +15,7 @@ use crate::{Entity, Error, Item};
 
 /// A rendered `UpdateItem`, without the table name.
 #[derive(Debug, Clone, PartialEq)]
-pub struct UpdateRequest {
+pub(crate) struct UpdateRequest {
     /// The primary key.
     pub key: Item,
     /// The `UpdateExpression`.
@@ -29,18 +29,14 @@ pub struct UpdateRequest {
 }
 
 impl<E: Entity> Update<E> {
-    /// Renders the update at time `now`, without a network.
+    /// The update rendered at time `now`, without a network, and what it
+    /// stores when applied.
     ///
     /// # Errors
     ///
-    /// A key error; [`Refusal::InvalidUpdate`](crate::Refusal::InvalidUpdate) (nothing to update, an empty
-    /// set, the version set by hand); [`Refusal::MissingExpectedVersion`](crate::Refusal::MissingExpectedVersion);
-    /// [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate); [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue).
-    pub fn render(&self, now: DateTime<Utc>) -> Result<UpdateRequest, Error> {
-        self.render_with_effect(now).map(|(rendered, _)| rendered)
-    }
-
-    /// [`render`](Self::render), and what the update stores when applied.
+    /// A key error; [`Refusal::InvalidUpdate`](crate::Refusal::InvalidUpdate)`] (nothing to update, an empty
+    /// set, the version set by hand); [`Refusal::MissingExpectedVersion`](crate::Refusal::MissingExpectedVersion)`];
+    /// [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate)`]; [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue)`].
     pub(super) fn render_with_effect(
         &self,
         now: DateTime<Utc>,
@@ -206,16 +202,16 @@ impl<E: Entity> Update<E> {
         Ok(conditions.join(" AND "))
     }
 
-    /// The update as a transaction action, rendered now: pass it to
-    /// `TransactWrite::update`. It keeps the `attribute_exists` guard and
-    /// the version check.
+    /// The update as a transaction action, rendered at its time
+    /// ([`Update::at`], or now), for `TransactWrite::update`. It keeps the
+    /// `attribute_exists` guard and the version check.
     ///
     /// # Errors
     ///
-    /// The errors of [`render`](Self::render).
-    pub fn to_action(&self) -> Result<crate::UpdateAction, Error> {
-        let rendered = self.render(Utc::now())?;
-        Ok(crate::UpdateAction {
+    /// The errors of [`Update::request`].
+    pub(crate) fn to_action(&self) -> Result<crate::ops::transaction::UpdateAction, Error> {
+        let (rendered, _) = self.render_with_effect(self.stamped_at())?;
+        Ok(crate::ops::transaction::UpdateAction {
             key: rendered.key,
             update_expression: rendered.update_expression,
             condition_expression: Some(rendered.condition_expression),
