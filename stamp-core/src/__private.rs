@@ -1,7 +1,6 @@
 //! Helpers for the code `#[derive(Item)]` and `#[derive(KeyPart)]` generate.
 //! Not a public API: the facade re-exports it as `stamp::__private`.
 
-use crate::{DecodeError, KeyError, Refusal};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -9,6 +8,7 @@ pub use crate::item::value::select as codec;
 pub use crate::key::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
 pub use crate::model::collection::share_partition;
 pub use crate::model::multi_attribute::key_part_attribute;
+use crate::{DecodeError, KeyError, Refusal};
 use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use serde;

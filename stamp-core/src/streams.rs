@@ -45,7 +45,6 @@
 //! }
 //! ```
 
-use crate::JobError;
 use std::fmt;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -53,6 +52,7 @@ use chrono::{DateTime, Utc};
 
 pub use aws_lambda_events::event::dynamodb::{Event, EventRecord, StreamRecord};
 
+use crate::JobError;
 use crate::{Collection, Entity, EntitySchema, Error, Item, PrimaryKey};
 
 mod checkpoint;
@@ -334,7 +334,7 @@ impl<C: Collection> Change<C> {
                 reason: crate::error::StreamRecordReason::KeyNotString {
                     attribute: name,
                     entity: schema.type_name,
-                    value: other.cloned(),
+                    value: other.cloned().map(Box::new),
                 },
             })),
         };

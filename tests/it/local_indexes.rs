@@ -14,7 +14,6 @@
 //! LSI returns `ItemCollectionMetrics` with `SizeEstimateRangeGB`
 //! (<https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html>).
 
-use stamp::{DefinitionError, Refusal};
 use std::sync::{Arc, Mutex};
 
 use aws_sdk_dynamodb::types::{KeyType, ProjectionType};
@@ -25,6 +24,7 @@ use stamp::{
     BatchWrite, Entity, Error, IndexProjection, Item, SchemaDifference, Table, TableDefinition,
     TransactWrite,
 };
+use stamp::{DefinitionError, Refusal};
 
 use crate::common;
 

@@ -2,13 +2,13 @@
 //! the options, and what goes into the `CreateTable` input, the
 //! CloudFormation template and the catalogue.
 
-use stamp::DefinitionError;
 use std::num::NonZeroU32;
 
 use aws_sdk_dynamodb::types::{BillingMode, KeyType, ProjectionType, ScalarAttributeType};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use stamp::DefinitionError;
 use stamp::{
     Error, IndexProjection, Item, MAX_GLOBAL_SECONDARY_INDEXES, TableBilling, TableDefinition,
 };

@@ -243,7 +243,7 @@ pub enum StreamRecordReason {
         /// The entity type name.
         entity: &'static str,
         /// What `Keys` holds there, `None` when nothing.
-        value: Option<aws_sdk_dynamodb::types::AttributeValue>,
+        value: Option<Box<aws_sdk_dynamodb::types::AttributeValue>>,
     },
 }
 

@@ -336,7 +336,7 @@ pub enum QueryReason {
         /// Its type: `S`, `N` or `B`.
         attribute_type: &'static str,
         /// The value given.
-        value: aws_sdk_dynamodb::types::AttributeValue,
+        value: Box<aws_sdk_dynamodb::types::AttributeValue>,
     },
     /// `request` was asked of a query on a sharded index, which sends one
     /// request per shard (`requests` gives them).
@@ -437,7 +437,7 @@ pub enum CursorReason {
         /// The attribute.
         attribute: String,
         /// Its value.
-        value: aws_sdk_dynamodb::types::AttributeValue,
+        value: Box<aws_sdk_dynamodb::types::AttributeValue>,
     },
     /// A key attribute of the position is not a String, Number or Binary.
     #[error("key attribute `{attribute}` is {value:?}, not S, N or B")]
@@ -445,7 +445,7 @@ pub enum CursorReason {
         /// The attribute.
         attribute: String,
         /// Its value.
-        value: aws_sdk_dynamodb::types::AttributeValue,
+        value: Box<aws_sdk_dynamodb::types::AttributeValue>,
     },
     /// The position has an attribute that is not a key attribute of the
     /// query.

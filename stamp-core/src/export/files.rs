@@ -6,7 +6,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html>.
 
-use crate::JobError;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -14,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::file_error;
+use crate::JobError;
 use crate::{Error, Item};
 
 /// One line of a `DYNAMODB_JSON` data file.

@@ -30,7 +30,6 @@ mod ndjson;
 #[cfg(feature = "parquet")]
 mod parquet;
 
-use crate::JobError;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -40,6 +39,7 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::JobError;
 use crate::{Entity, EntitySchema, Error, Item, Table};
 
 /// The file name (without extension) of the items of unknown type.

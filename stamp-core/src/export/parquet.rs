@@ -13,7 +13,6 @@
 //! names it (the entity's `field_attributes`), so the file still has the
 //! entity's columns and any Parquet reader (DuckDB) reads its zero rows.
 
-use crate::JobError;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,6 +24,7 @@ use serde::de::DeserializeOwned;
 use serde_arrow::schema::{SchemaLike, TracingOptions};
 
 use super::{Sink, file_error};
+use crate::JobError;
 use crate::{Entity, Error, Item};
 
 /// Rows buffered before they are written as one record batch.

@@ -2,7 +2,6 @@
 //! `OR` and `NOT`, kept flat where it can be, rendered with placeholders and
 //! a bounded depth, and dropped without recursion.
 
-use crate::Refusal;
 use std::fmt::Write as _;
 use std::marker::PhantomData;
 
@@ -10,6 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
 use super::{AttributeType, MAX_EXPRESSION_BYTES, Placeholders, check_expression_length};
+use crate::Refusal;
 use crate::{Entity, Error};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,12 +1,12 @@
 //! [`Placeholders`]: the `#nN` names and `:vN` values of one request.
 
-use crate::Refusal;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::condition::Value;
 use crate::Error;
+use crate::Refusal;
 
 /// The `#name` and `:value` placeholders of one request, shared by its
 /// key condition, filter, condition, update and projection expressions.

@@ -5,11 +5,11 @@
 //! [`Table::put`](crate::Table::put), batch writes and transactions run each
 //! item from [`Entity::to_item`] through [`check_item`].
 
-use crate::{KeyError, Refusal};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::item::size::{MAX_ITEM_SIZE, item_size};
 use crate::{Entity, EntitySchema, Error, Item};
+use crate::{KeyError, Refusal};
 
 /// The most significant digits a DynamoDB Number holds: 38.
 ///

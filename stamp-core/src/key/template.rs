@@ -6,9 +6,9 @@
 //! `ORDER#<created_at>#<order_id>` into [`Segment`]s and chosen the escaped
 //! characters.
 
-use crate::KeyError;
 use std::borrow::Cow;
 
+use crate::KeyError;
 use crate::{Error, KeyPart};
 
 /// One piece of a key template.

@@ -1,13 +1,13 @@
 //! The checkpoint file of a migration: per segment, where the next page
 //! starts, written atomically after each processed page.
 
-use crate::JobError;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::mover::Running;
+use crate::JobError;
 use crate::{Entity, Error};
 
 /// The format of the checkpoint file this version writes.

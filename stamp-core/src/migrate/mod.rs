@@ -47,7 +47,6 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-use crate::{JobError, Refusal};
 use std::fmt;
 use std::marker::PhantomData;
 use std::path::PathBuf;
@@ -58,6 +57,7 @@ use tracing::Instrument;
 
 use crate::item::size::MAX_TRANSACTION_ACTIONS;
 use crate::{BatchRetry, Entity, Error, Item, Table};
+use crate::{JobError, Refusal};
 
 mod checkpoint;
 mod mover;

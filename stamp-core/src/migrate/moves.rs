@@ -1,7 +1,6 @@
 //! Moves in `TransactWriteItems`: grouped, with a per-item fallback that
 //! reads both keys to learn why a condition failed.
 
-use crate::JobError;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsInput;
@@ -14,6 +13,7 @@ use aws_sdk_dynamodb::types::{
 use futures::{TryStreamExt, stream};
 
 use super::mover::{Running, Sent, Shared};
+use crate::JobError;
 use crate::item::size::MAX_TRANSACTION_BYTES;
 use crate::ops::write::Placed;
 use crate::request::executor::Call;

@@ -1,13 +1,13 @@
 //! The entity trait that `#[derive(Item)]` implements, and the static schema
 //! it describes.
 
-use crate::Refusal;
 use std::collections::HashMap;
 use std::fmt;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::Refusal;
 use crate::{Error, KeyTemplate};
 
 /// A DynamoDB item: attribute names to values, as the SDK sends them.

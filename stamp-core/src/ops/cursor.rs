@@ -1,7 +1,6 @@
 //! [`Cursor`]: an opaque, URL-safe position in a query or scan.
 
 // Ordered maps: a cursor's text is the same for the same position.
-use crate::{CursorReason, Refusal};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -12,6 +11,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
+use crate::{CursorReason, Refusal};
 use crate::{Error, Item};
 
 /// Where the next page of a query starts: the `LastEvaluatedKey` (with the
@@ -124,7 +124,7 @@ fn strings(key: &Item) -> Result<BTreeMap<String, String>, Error> {
             other => Err(Error::Refused(Refusal::InvalidCursor {
                 reason: crate::error::CursorReason::NotString {
                     attribute: name.to_string(),
-                    value: other.clone(),
+                    value: Box::new(other.clone()),
                 },
             })),
         })
@@ -157,7 +157,7 @@ impl Cursor {
                     return Err(Error::Refused(Refusal::InvalidCursor {
                         reason: crate::error::CursorReason::NotKeyType {
                             attribute: name.to_string(),
-                            value: other.clone(),
+                            value: Box::new(other.clone()),
                         },
                     }));
                 }

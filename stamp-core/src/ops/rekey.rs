@@ -3,7 +3,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-use crate::Refusal;
 use aws_sdk_dynamodb::operation::transact_write_items::{
     TransactWriteItemsError, TransactWriteItemsInput,
 };
@@ -12,6 +11,7 @@ use aws_sdk_dynamodb::types::{
     TransactWriteItem,
 };
 
+use crate::Refusal;
 use crate::expression::Placeholders;
 use crate::ops::write::{Placed, PutMode, render_put, unchanged_condition};
 use crate::request::executor::Call;

@@ -2,7 +2,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html>.
 
-use crate::Refusal;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::scan::ScanInput;
@@ -11,6 +10,7 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 
 use crate::request::executor::Call;
 
+use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::{Entity, Error, Item, Table};
 

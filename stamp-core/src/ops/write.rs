@@ -4,7 +4,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html>.
 
-use crate::Refusal;
 use aws_sdk_dynamodb::operation::delete_item::{DeleteItemError, DeleteItemInput};
 use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput};
 use aws_sdk_dynamodb::types::{
@@ -12,6 +11,7 @@ use aws_sdk_dynamodb::types::{
 };
 use chrono::{DateTime, Utc};
 
+use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::request::collection_metrics;
 use crate::request::executor::Call;

@@ -1,13 +1,13 @@
 //! The `CreateTable` input of a table definition, and the key values of the
 //! example items the catalogue shows.
 
-use crate::DefinitionError;
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
 };
 
 use super::TableDefinition;
+use crate::DefinitionError;
 use crate::{EntitySchema, Error, KeyAttribute, KeyBuilder, Segment};
 
 impl TableDefinition {

@@ -23,11 +23,11 @@ mod resolve;
 mod stream;
 mod verify;
 
-use crate::DefinitionError;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::StreamViewType;
 
+use crate::DefinitionError;
 use crate::{Entity, EntitySchema, Error};
 
 pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};

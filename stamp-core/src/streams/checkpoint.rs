@@ -1,13 +1,13 @@
 //! [`Checkpoint`]: how far a change feed has read, per shard, as a value a
 //! consumer stores (JSON) and hands back to resume.
 
-use crate::JobError;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::shards::{ShardInfo, compare_sequence_numbers, is_sequence_number};
 use crate::Error;
+use crate::JobError;
 
 /// How far a [`ChangeFeed`](super::ChangeFeed) has read: the stream's ARN
 /// and, per shard it started, the sequence number of the last record it

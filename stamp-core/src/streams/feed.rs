@@ -41,7 +41,6 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Operations_Amazon_DynamoDB_Streams.html>.
 
-use crate::JobError;
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::time::Duration;
@@ -59,6 +58,7 @@ use super::Change;
 use super::checkpoint::Checkpoint;
 use super::records::{decode, describe_stream, streams_error};
 use super::shards::{ShardInfo, read_order, readable};
+use crate::JobError;
 use crate::{Collection, Error, Table};
 
 /// The shortest sleep after a round that read nothing, by default.

@@ -2,7 +2,6 @@
 //! with every page, a `GetRecords` record decoded into a [`Change`], and
 //! Streams SDK errors wrapped as [`Error::DynamoDbStreams`].
 
-use crate::JobError;
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 use aws_sdk_dynamodbstreams::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodbstreams::operation::describe_stream::DescribeStreamInput;
@@ -11,6 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::shards::{ShardInfo, item};
 use super::{Change, RecordParts};
+use crate::JobError;
 use crate::{Collection, Error, Item};
 
 /// Every shard of the stream (all pages of `DescribeStream`), and whether

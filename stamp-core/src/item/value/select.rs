@@ -15,7 +15,6 @@
 //! (`DecodeBinary`, `DecodeDirect`, `DecodeSerde`). Not a public API:
 //! re-exported as `stamp::__private::codec`.
 
-use crate::{DecodeError, Refusal};
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -24,6 +23,7 @@ use serde::de::{self, DeserializeOwned, Visitor};
 
 use super::AttributeCodec;
 use super::binary::BinaryAttribute;
+use crate::{DecodeError, Refusal};
 use crate::{EntitySchema, Error, Item};
 
 /// A field value to encode.

@@ -3,7 +3,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html>.
 
-use crate::Refusal;
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
@@ -13,6 +12,7 @@ use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use futures::{StreamExt, stream};
 
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
+use crate::Refusal;
 use crate::item::size::MAX_BATCH_GET_KEYS;
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;

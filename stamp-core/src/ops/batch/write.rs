@@ -3,7 +3,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html>.
 
-use crate::Refusal;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
@@ -14,6 +13,7 @@ use aws_sdk_dynamodb::types::{
 use futures::{StreamExt, stream};
 
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
+use crate::Refusal;
 use crate::item::size::{MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, item_size};
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;

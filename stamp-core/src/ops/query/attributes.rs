@@ -6,7 +6,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
 
-use crate::{CursorReason, QueryReason, Refusal};
 use std::cmp::Ordering;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -14,6 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::Query;
 use super::range::SortCondition;
 use crate::expression::Placeholders;
+use crate::{CursorReason, QueryReason, Refusal};
 use crate::{
     Entity, Error, IndexKeyField, Item, MultiAttributeIndexSchema, SortAttributes,
     TextSortAttribute,
@@ -419,7 +419,7 @@ fn check_type(
                 attribute: field.attribute,
                 index: index.name,
                 attribute_type: field.attribute_type.as_str(),
-                value: value.clone(),
+                value: Box::new(value.clone()),
             },
         }))
     }

@@ -9,9 +9,9 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.html>.
 
-use crate::Refusal;
 use std::marker::PhantomData;
 
+use crate::Refusal;
 use crate::expression::Condition;
 use crate::ops::cursor::Cursor;
 use crate::{

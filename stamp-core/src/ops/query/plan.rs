@@ -1,7 +1,6 @@
 //! A query rendered into its exact `QueryInput`: key condition, scope
 //! filter, projection, fingerprint, and the checked cursor it starts from.
 
-use crate::{CursorReason, Refusal};
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 
@@ -10,6 +9,7 @@ use super::attributes::{AttributeAccept, key_condition};
 use super::range::{SortAccept, sort_key_condition};
 use crate::expression::{Placeholders, check_expression_length};
 use crate::ops::cursor::{CursorKey, Fingerprint};
+use crate::{CursorReason, Refusal};
 use crate::{Entity, Error, Item, MultiAttributeIndexSchema};
 
 /// A rendered request and what is needed to read its response.

@@ -3,9 +3,9 @@
 //! entity's scope as one key-condition comparison, and what a cursor's sort
 //! key must be to belong to the query ([`SortAccept`]).
 
-use crate::Refusal;
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::Refusal;
 use crate::expression::Placeholders;
 use crate::{Entity, Error, KeyTemplate};
 

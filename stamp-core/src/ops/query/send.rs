@@ -2,7 +2,6 @@
 //! ([`Query::stream`]), or the count ([`Query::count`]), each request in a
 //! `stamp.request` span.
 
-use crate::Refusal;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::operation::query::QueryInput;
@@ -11,6 +10,7 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 
 use super::Query;
 use super::plan::Plan;
+use crate::Refusal;
 use crate::ops::cursor::Cursor;
 use crate::request::executor::Call;
 use crate::{DEFAULT_MAX_REQUESTS, Entity, Error, Item, Table};

@@ -36,7 +36,6 @@
 //! are the same. Every round makes progress: the shard with the lowest
 //! frontier has all its items returned, or `Limit` items are.
 
-use crate::KeyError;
 use std::cmp::Ordering;
 use std::collections::VecDeque;
 
@@ -47,6 +46,7 @@ use futures::future::try_join_all;
 use super::Query;
 use super::plan::Plan;
 use super::send::{Page, Response, execute};
+use crate::KeyError;
 use crate::ops::cursor::{Cursor, CursorKey, Fingerprint, ShardStart};
 use crate::{Entity, Error, Item, Table};
 

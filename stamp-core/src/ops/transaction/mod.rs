@@ -4,7 +4,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html>.
 
-use crate::Refusal;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -13,6 +12,7 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::item::size::{MAX_TRANSACTION_ACTIONS, attribute_value_size};
 use crate::{Error, Item, ItemKey};

@@ -2,7 +2,6 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-use crate::Refusal;
 use aws_sdk_dynamodb::operation::transact_write_items::{
     TransactWriteItemsError, TransactWriteItemsInput,
 };
@@ -12,6 +11,7 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::{Action, Kind, Rendered, check_actions, failure, split};
+use crate::Refusal;
 use crate::expression::Condition;
 use crate::item::size::{MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
 use crate::request::executor::Call;

@@ -1,12 +1,12 @@
 //! The index attributes an update rewrites or removes, rebuilt from the
 //! values it knows.
 
-use crate::Refusal;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::values::Action;
+use crate::Refusal;
 use crate::{Entity, Error, Item, PrimaryKey};
 
 /// The index attributes to set (with their values) and to remove.

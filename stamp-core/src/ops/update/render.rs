@@ -1,7 +1,6 @@
 //! An update rendered to DynamoDB's expressions: `SET`, `REMOVE`, `ADD` and
 //! `DELETE` clauses, index attributes, and the condition.
 
-use crate::Refusal;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -10,6 +9,7 @@ use chrono::{DateTime, Utc};
 use super::Update;
 use super::indexes::rebuild_indexes;
 use super::values::{Action, Value};
+use crate::Refusal;
 use crate::expression::Placeholders;
 use crate::{Entity, Error, Item};
 
