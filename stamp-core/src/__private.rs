@@ -325,8 +325,8 @@ pub fn decode_projection<E: crate::Entity, P: DeserializeOwned>(item: Item) -> R
 
 /// A value of a multi-attribute key field, encoded by the field's encoder,
 /// as a key attribute: of type `expected`, not empty (an empty string or
-/// binary is no key value), else [`KeyError::InvalidKeyAttribute`](crate::KeyError::InvalidKeyAttribute), and within
-/// DynamoDB's key attribute length, else [`KeyError::KeyAttributeTooLong`](crate::KeyError::KeyAttributeTooLong).
+/// binary is no key value), else [`KeyError::InvalidKeyAttribute`], and within
+/// DynamoDB's key attribute length, else [`KeyError::KeyAttributeTooLong`].
 pub fn index_key_value(
     schema: &crate::EntitySchema,
     attribute: &'static str,

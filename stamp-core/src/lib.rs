@@ -63,7 +63,7 @@
 //! (`%41` for `A` does not). Values without those characters are written
 //! unchanged (no built-in encoding except `String` and derived names ever
 //! has one); keys keep their case exactly. An empty value is refused with
-//! [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue).
+//! [`KeyError::EmptyKeyValue`].
 
 #![warn(missing_docs)]
 

@@ -208,7 +208,7 @@ impl<C: Collection> Change<C> {
     ///
     /// # Errors
     ///
-    /// [`JobError::InvalidStreamRecord`](crate::JobError::InvalidStreamRecord) (with the event id, the keys and the
+    /// [`JobError::InvalidStreamRecord`] (with the event id, the keys and the
     /// entity type) when the `eventName` is not `INSERT`, `MODIFY` or
     /// `REMOVE`, the `StreamViewType` is unknown, the keys are empty, an
     /// `INSERT` has an old image or a `REMOVE` a new one (DynamoDB writes
@@ -319,7 +319,7 @@ impl<C: Collection> Change<C> {
     ///
     /// # Errors
     ///
-    /// [`JobError::InvalidStreamRecord`](crate::JobError::InvalidStreamRecord) when a key attribute of `E` is missing
+    /// [`JobError::InvalidStreamRecord`] when a key attribute of `E` is missing
     /// or not a string; [`KeyError::KeyMismatch`](crate::KeyError::KeyMismatch) when a value does not have the
     /// shape of `E`'s current key template (so the item is of another
     /// entity, or still in `E`'s previous format).

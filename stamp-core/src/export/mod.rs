@@ -253,10 +253,10 @@ impl Export {
     ///
     /// # Errors
     ///
-    /// Before any request, [`JobError::InvalidExport`](crate::JobError::InvalidExport) for no entity, two
+    /// Before any request, [`JobError::InvalidExport`] for no entity, two
     /// entities with different type attributes, an entity whose type name
     /// is not a plain file name or is [`UNKNOWN_FILE_STEM`], a segment
-    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`JobError::ExportFile`](crate::JobError::ExportFile) when the
+    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`JobError::ExportFile`] when the
     /// directory or a file cannot be written; then [`Error::DynamoDb`] for
     /// the scan, and the errors of an entity's `from_item` for an item that
     /// names the entity but cannot be read as it (the files written so far
@@ -283,7 +283,7 @@ impl Export {
     ///
     /// # Errors
     ///
-    /// As [`run`](Self::run) before any request, and [`JobError::ExportFile`](crate::JobError::ExportFile)`]
+    /// As [`run`](Self::run) before any request, and [`JobError::ExportFile`]
     /// when an export file cannot be read (missing: before anything is
     /// written) or a line is not `DYNAMODB_JSON` (with its number).
     pub async fn run_from_files(

@@ -8,7 +8,7 @@
 //! and then the columns are traced from the first batch of rows
 //! (`from_samples`). In that case a field that is `None` in every row of the
 //! first batch has no type yet (Arrow `Null`), and a later value in it fails
-//! the export with [`JobError::ExportFile`](crate::JobError::ExportFile); and an entity with no items (no
+//! the export with [`JobError::ExportFile`]; and an entity with no items (no
 //! rows to trace) gets one nullable `Utf8` column per field, named as serde
 //! names it (the entity's `field_attributes`), so the file still has the
 //! entity's columns and any Parquet reader (DuckDB) reads its zero rows.

@@ -191,8 +191,8 @@ impl<E> Condition<E> {
     ///
     /// # Errors
     ///
-    /// [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue) when a value could not be serialized;
-    /// [`Refusal::ExpressionTooLong`](crate::Refusal::ExpressionTooLong) when the text is longer than DynamoDB's
+    /// [`Refusal::InvalidExpressionValue`] when a value could not be serialized;
+    /// [`Refusal::ExpressionTooLong`] when the text is longer than DynamoDB's
     /// 4 KB ([`MAX_EXPRESSION_BYTES`]), as a condition folded from hundreds
     /// of terms is; nothing is sent then.
     pub fn render(&self, placeholders: &mut Placeholders) -> Result<String, Error> {

@@ -29,7 +29,7 @@ use crate::Refusal;
 /// condition, update and projection expressions of a request.
 pub const MAX_EXPRESSION_BYTES: usize = 4096;
 
-/// Fails with [`Refusal::ExpressionTooLong`](crate::Refusal::ExpressionTooLong) when `text`, the `kind`
+/// Fails with [`Refusal::ExpressionTooLong`] when `text`, the `kind`
 /// expression of a request, is longer than DynamoDB's 4 KB.
 pub fn check_expression_length(kind: &'static str, text: &str) -> Result<(), Error> {
     if text.len() > MAX_EXPRESSION_BYTES {

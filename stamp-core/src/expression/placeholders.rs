@@ -31,7 +31,7 @@ impl Placeholders {
     ///
     /// # Errors
     ///
-    /// [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue) when the value could not be
+    /// [`Refusal::InvalidExpressionValue`] when the value could not be
     /// serialized.
     pub(super) fn value(&mut self, value: &Value) -> Result<String, Error> {
         let value = value

@@ -29,7 +29,7 @@ const MIN_EXPONENT: i64 = -130;
 ///
 /// # Errors
 ///
-/// [`Refusal::VersionedBatchWrite`](crate::Refusal::VersionedBatchWrite) for an entity with a `#[stamp(version)]`
+/// [`Refusal::VersionedBatchWrite`] for an entity with a `#[stamp(version)]`
 /// field (a batch cannot check a version); the errors of
 /// [`Entity::to_item`] and of [`check_item`].
 pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Error> {
@@ -64,12 +64,12 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Err
 ///
 /// # Errors
 ///
-/// [`Refusal::InvalidNumber`](crate::Refusal::InvalidNumber), [`Refusal::EmptySet`](crate::Refusal::EmptySet) (an empty set inside a map
+/// [`Refusal::InvalidNumber`], [`Refusal::EmptySet`] (an empty set inside a map
 /// or list, which cannot be left out without changing its container),
-/// [`KeyError::InvalidKeyAttribute`](crate::KeyError::InvalidKeyAttribute) (also for the attribute of a
+/// [`KeyError::InvalidKeyAttribute`] (also for the attribute of a
 /// multi-attribute index key that is present but empty or of another type),
-/// [`KeyError::KeyAttributeTooLong`](crate::KeyError::KeyAttributeTooLong) (such an attribute longer than DynamoDB's
-/// key limit) and [`Refusal::ItemTooLarge`](crate::Refusal::ItemTooLarge).
+/// [`KeyError::KeyAttributeTooLong`] (such an attribute longer than DynamoDB's
+/// key limit) and [`Refusal::ItemTooLarge`].
 pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error> {
     item.retain(|_, value| !is_empty_set(value));
     for (name, value) in item.iter() {
@@ -149,7 +149,7 @@ pub(crate) fn valid_index_key_value(
 ///
 /// # Errors
 ///
-/// [`KeyError::InvalidKeyAttribute`](crate::KeyError::InvalidKeyAttribute) and [`KeyError::KeyAttributeTooLong`](crate::KeyError::KeyAttributeTooLong).
+/// [`KeyError::InvalidKeyAttribute`] and [`KeyError::KeyAttributeTooLong`].
 pub(crate) fn check_index_key_value(
     schema: &EntitySchema,
     attribute: &'static str,
@@ -225,7 +225,7 @@ fn check_key_attribute(
 ///
 /// # Errors
 ///
-/// [`Refusal::InvalidNumber`](crate::Refusal::InvalidNumber) and [`Refusal::EmptySet`](crate::Refusal::EmptySet).
+/// [`Refusal::InvalidNumber`] and [`Refusal::EmptySet`].
 pub fn check_value(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
     // Nearly every value is valid: check without building the paths of
     // nested values (a `format!` per list element and map entry), and only

@@ -112,7 +112,7 @@ impl KeyTemplate {
     ///
     /// # Errors
     ///
-    /// [`KeyError::KeyMismatch`](crate::KeyError::KeyMismatch) when `key` does not have the template's literal
+    /// [`KeyError::KeyMismatch`] when `key` does not have the template's literal
     /// segments, or a segment is not escaped exactly as [`KeyBuilder`]
     /// escapes (an escaped character written raw, an escape of a character
     /// that is never escaped such as `%41`, lowercase hex digits).
@@ -239,8 +239,8 @@ impl KeyBuilder {
     ///
     /// # Errors
     ///
-    /// [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue) when the encoding is empty;
-    /// [`KeyError::KeyEncode`](crate::KeyError::KeyEncode) when the value has no encoding.
+    /// [`KeyError::EmptyKeyValue`] when the encoding is empty;
+    /// [`KeyError::KeyEncode`] when the value has no encoding.
     pub fn field<T: KeyPart>(&mut self, field: &'static str, value: &T) -> Result<(), Error> {
         let start = self.key.len();
         value.encode_key(&mut self.key).map_err(|source| {
@@ -257,7 +257,7 @@ impl KeyBuilder {
     ///
     /// # Errors
     ///
-    /// [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue) when `value` is empty.
+    /// [`KeyError::EmptyKeyValue`] when `value` is empty.
     pub fn str_field(&mut self, field: &'static str, value: &str) -> Result<(), Error> {
         let start = self.key.len();
         self.key.push_str(value);
@@ -296,7 +296,7 @@ impl KeyBuilder {
     ///
     /// # Errors
     ///
-    /// [`KeyError::KeyTooLong`](crate::KeyError::KeyTooLong) when the key is longer.
+    /// [`KeyError::KeyTooLong`] when the key is longer.
     pub fn finish_within(self, limit: usize) -> Result<String, Error> {
         if self.key.len() > limit {
             return Err(Error::Key(KeyError::KeyTooLong {

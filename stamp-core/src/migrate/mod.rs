@@ -271,13 +271,13 @@ impl<E: Entity> Migration<E> {
     ///
     /// # Errors
     ///
-    /// Before sending: [`JobError::NoPreviousKeyFormat`](crate::JobError::NoPreviousKeyFormat),
-    /// [`Refusal::InvalidQuery`](crate::Refusal::InvalidQuery) for a segment count outside 1 to 1,000,000
-    /// or a page size of 0, and [`JobError::MigrationCheckpoint`](crate::JobError::MigrationCheckpoint) when the
+    /// Before sending: [`JobError::NoPreviousKeyFormat`],
+    /// [`Refusal::InvalidQuery`] for a segment count outside 1 to 1,000,000
+    /// or a page size of 0, and [`JobError::MigrationCheckpoint`] when the
     /// checkpoint cannot be read or belongs to another table, entity or
     /// segment count. While running: [`Error::DynamoDb`] for a failed scan,
-    /// [`JobError::MigrationFailed`](crate::JobError::MigrationFailed) (with the item's key) when a move fails
-    /// after its retries, and [`JobError::MigrationCheckpoint`](crate::JobError::MigrationCheckpoint) when the
+    /// [`JobError::MigrationFailed`] (with the item's key) when a move fails
+    /// after its retries, and [`JobError::MigrationCheckpoint`] when the
     /// checkpoint cannot be written. After an error, everything moved so far
     /// stays moved; run again to resume.
     pub async fn run(self, table: &Table) -> Result<MigrationOutcome, Error> {

@@ -287,7 +287,7 @@ pub trait Entity: Sized {
     /// # Errors
     ///
     /// The errors of [`primary_key`](Self::primary_key), and
-    /// [`Refusal::Serialize`](crate::Refusal::Serialize) when serde cannot serialize a field.
+    /// [`Refusal::Serialize`] when serde cannot serialize a field.
     fn to_item(&self) -> Result<Item, Error> {
         self.to_item_at(None)
     }
@@ -307,7 +307,7 @@ pub trait Entity: Sized {
 
     /// The largest value the `#[stamp(version)]` field's type holds
     /// (`u64::MAX` or `u32::MAX`): a write at that version has no next
-    /// version ([`Refusal::VersionOverflow`](crate::Refusal::VersionOverflow)).
+    /// version ([`Refusal::VersionOverflow`]).
     fn max_version() -> u64 {
         u64::MAX
     }
@@ -343,7 +343,7 @@ pub trait Entity: Sized {
     ///
     /// # Errors
     ///
-    /// [`Refusal::Serialize`](crate::Refusal::Serialize) when the field's serializer fails.
+    /// [`Refusal::Serialize`] when the field's serializer fails.
     fn time_stamp_value(
         attribute: &str,
         now: chrono::DateTime<chrono::Utc>,

@@ -19,12 +19,12 @@ use crate::{Error, Item};
 /// It is URL-safe base64, to hand to a client and take back.
 ///
 /// A cursor only works with the query that produced it;
-/// [`Refusal::CursorMismatch`](crate::Refusal::CursorMismatch) otherwise. A cursor comes back from an
+/// [`Refusal::CursorMismatch`] otherwise. A cursor comes back from an
 /// untrusted client, so before anything is sent its key is checked against
 /// the query: at most [`MAX_CURSOR_LEN`](crate::MAX_CURSOR_LEN)
 /// bytes, exactly the expected key attributes, the query's partition, a
 /// and a sort key inside the query's condition;
-/// [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor) otherwise.
+/// [`Refusal::InvalidCursor`] otherwise.
 ///
 /// On a table with a signing key
 /// ([`Table::with_cursor_key`](crate::Table::with_cursor_key)) the text is
@@ -32,7 +32,7 @@ use crate::{Error, Item};
 /// (RFC 2104) of the payload's text under that key, both URL-safe base64
 /// without padding. Such a table checks the signature first, in constant
 /// time, and refuses an unsigned cursor, a changed one and one signed with
-/// another key with [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor), before anything else is read
+/// another key with [`Refusal::InvalidCursor`], before anything else is read
 /// from it and before anything is sent. Without a key a cursor is the
 /// payload alone; a table without a key ignores a signature, so that
 /// turning signing off does not break live cursors (the checks of the

@@ -53,9 +53,9 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Refusal::DuplicateTransactionItem`](crate::Refusal::DuplicateTransactionItem) when `new` has
-    /// `old`'s key, [`Refusal::VersionOverflow`](crate::Refusal::VersionOverflow) when `old` is at the version
-    /// type's maximum, [`Refusal::ExpressionTooLong`](crate::Refusal::ExpressionTooLong) when the unchanged
+    /// Before sending: [`Refusal::DuplicateTransactionItem`] when `new` has
+    /// `old`'s key, [`Refusal::VersionOverflow`] when `old` is at the version
+    /// type's maximum, [`Refusal::ExpressionTooLong`] when the unchanged
     /// condition is longer than DynamoDB's 4 KB, and the item checks of
     /// [`put`](Self::put). After, from the transaction's cancellation
     /// reasons, the old key's first: [`Error::ItemNotFound`] (`old` was

@@ -80,8 +80,8 @@ impl<E: Entity> Scan<E> {
     ///
     /// # Errors
     ///
-    /// [`Refusal::InvalidQuery`](crate::Refusal::InvalidQuery)`] for a limit of 0 or a segment count outside 1
-    /// to 1,000,000; [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue)`] for a filter value.
+    /// [`Refusal::InvalidQuery`] for a limit of 0 or a segment count outside 1
+    /// to 1,000,000; [`Refusal::InvalidExpressionValue`] for a filter value.
     pub fn requests(&self, table_name: &str) -> Result<Vec<ScanInput>, Error> {
         (0..self.segments.max(1))
             .map(|segment| self.segment_request(table_name, segment))

@@ -266,7 +266,7 @@ impl<'a, E: Entity> Put<'a, E> {
     /// # Errors
     ///
     /// Before sending: the errors of [`Entity::to_item`], of the item checks
-    /// ([`Refusal::ItemTooLarge`](crate::Refusal::ItemTooLarge)`], [`Refusal::InvalidNumber`](crate::Refusal::InvalidNumber)`], …) and of the
+    /// ([`Refusal::ItemTooLarge`], [`Refusal::InvalidNumber`], …) and of the
     /// condition. After: [`Error::AlreadyExists`] for a create that finds an
     /// item; [`Error::VersionConflict`] when the entity is versioned and the
     /// stored item is not at its version, with the version found: `found:

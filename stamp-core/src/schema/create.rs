@@ -69,7 +69,7 @@ impl TableDefinition {
     /// # Errors
     ///
     /// The errors of [`check`](Self::check), then
-    /// [`DefinitionError::InvalidTableName`](crate::DefinitionError::InvalidTableName)`] for a name DynamoDB refuses.
+    /// [`DefinitionError::InvalidTableName`] for a name DynamoDB refuses.
     pub fn request(&self, table_name: &str) -> Result<CreateTableInput, Error> {
         let resolved = self.resolve()?;
         check_table_name(table_name)?;

@@ -109,28 +109,28 @@ struct Example {
 /// [`check`](Self::check), which every output runs first, refuses a
 /// definition
 ///
-/// - without entities ([`DefinitionError::EmptyTableDefinition`](crate::DefinitionError::EmptyTableDefinition));
+/// - without entities ([`DefinitionError::EmptyTableDefinition`]);
 /// - with two different entities of one type name
-///   ([`DefinitionError::DuplicateEntityType`](crate::DefinitionError::DuplicateEntityType));
+///   ([`DefinitionError::DuplicateEntityType`]);
 /// - whose entities name a key attribute differently
-///   ([`DefinitionError::ConflictingKeyAttributes`](crate::DefinitionError::ConflictingKeyAttributes)) or the TTL attribute
-///   differently ([`DefinitionError::ConflictingTimeToLive`](crate::DefinitionError::ConflictingTimeToLive));
+///   ([`DefinitionError::ConflictingKeyAttributes`]) or the TTL attribute
+///   differently ([`DefinitionError::ConflictingTimeToLive`]);
 /// - with more than [`MAX_GLOBAL_SECONDARY_INDEXES`] GSIs
-///   ([`DefinitionError::TooManyIndexes`](crate::DefinitionError::TooManyIndexes)), more than [`MAX_LOCAL_SECONDARY_INDEXES`]
-///   LSIs ([`DefinitionError::TooManyLocalIndexes`](crate::DefinitionError::TooManyLocalIndexes)), or a GSI and an LSI of one name
-///   ([`DefinitionError::DuplicateIndexName`](crate::DefinitionError::DuplicateIndexName));
+///   ([`DefinitionError::TooManyIndexes`]), more than [`MAX_LOCAL_SECONDARY_INDEXES`]
+///   LSIs ([`DefinitionError::TooManyLocalIndexes`]), or a GSI and an LSI of one name
+///   ([`DefinitionError::DuplicateIndexName`]);
 /// - with a projection for an index no entity writes
-///   ([`DefinitionError::UnknownIndex`](crate::DefinitionError::UnknownIndex)), an empty `INCLUDE`
-///   ([`DefinitionError::EmptyIncludeProjection`](crate::DefinitionError::EmptyIncludeProjection)) or more than
+///   ([`DefinitionError::UnknownIndex`]), an empty `INCLUDE`
+///   ([`DefinitionError::EmptyIncludeProjection`]) or more than
 ///   [`MAX_PROJECTED_ATTRIBUTES`] included attributes
-///   ([`DefinitionError::TooManyProjectedAttributes`](crate::DefinitionError::TooManyProjectedAttributes));
+///   ([`DefinitionError::TooManyProjectedAttributes`]);
 /// - with two entities whose key templates can produce the same primary
 ///   key, so that one would overwrite the other's items
-///   ([`DefinitionError::CollidingKeySpaces`](crate::DefinitionError::CollidingKeySpaces), with an example key);
+///   ([`DefinitionError::CollidingKeySpaces`], with an example key);
 /// - with one attribute that is a key attribute of two types
-///   ([`DefinitionError::ConflictingKeyAttributeTypes`](crate::DefinitionError::ConflictingKeyAttributeTypes));
+///   ([`DefinitionError::ConflictingKeyAttributeTypes`]);
 /// - with a field of any entity stored under an index key attribute that
-///   DynamoDB would not take from it ([`DefinitionError::IndexAttributeCollision`](crate::DefinitionError::IndexAttributeCollision)):
+///   DynamoDB would not take from it ([`DefinitionError::IndexAttributeCollision`]):
 ///   any field under a key built from a template (an LSI sort key, a
 ///   template GSI key), and a field of another type under a
 ///   multi-attribute key attribute (DynamoDB would refuse every write of
@@ -348,8 +348,8 @@ impl TableDefinition {
     ///
     /// # Errors
     ///
-    /// [`DefinitionError::EmptyTableDefinition`](crate::DefinitionError::EmptyTableDefinition) without entities;
-    /// [`DefinitionError::ConflictingKeyAttributes`](crate::DefinitionError::ConflictingKeyAttributes) when two entities name them
+    /// [`DefinitionError::EmptyTableDefinition`] without entities;
+    /// [`DefinitionError::ConflictingKeyAttributes`] when two entities name them
     /// differently.
     pub fn key_attributes(&self) -> Result<(&'static str, &'static str), Error> {
         let first = *self
@@ -387,7 +387,7 @@ impl TableDefinition {
     ///
     /// # Errors
     ///
-    /// [`DefinitionError::ConflictingKeyAttributes`](crate::DefinitionError::ConflictingKeyAttributes) when two entities give one index
+    /// [`DefinitionError::ConflictingKeyAttributes`] when two entities give one index
     /// different key attribute names.
     pub fn indexes(&self) -> Result<Vec<TableIndex>, Error> {
         struct Merged {
@@ -486,7 +486,7 @@ impl TableDefinition {
     ///
     /// # Errors
     ///
-    /// [`DefinitionError::ConflictingKeyAttributes`](crate::DefinitionError::ConflictingKeyAttributes) when two entities give one LSI
+    /// [`DefinitionError::ConflictingKeyAttributes`] when two entities give one LSI
     /// different sort key attribute names.
     pub fn local_indexes(&self) -> Result<Vec<TableLocalIndex>, Error> {
         let mut merged: Vec<(TableLocalIndex, u8, &'static str)> = Vec::new();
@@ -526,7 +526,7 @@ impl TableDefinition {
     ///
     /// # Errors
     ///
-    /// [`DefinitionError::ConflictingTimeToLive`](crate::DefinitionError::ConflictingTimeToLive) when two entities name different
+    /// [`DefinitionError::ConflictingTimeToLive`] when two entities name different
     /// attributes: a table has one TTL attribute.
     pub fn time_to_live_attribute(&self) -> Result<Option<&'static str>, Error> {
         let mut found: Option<(&'static str, &'static str)> = None;

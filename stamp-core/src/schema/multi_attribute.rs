@@ -104,7 +104,7 @@ impl Resolved {
     ///
     /// # Errors
     ///
-    /// [`DefinitionError::ConflictingKeyAttributeTypes`](crate::DefinitionError::ConflictingKeyAttributeTypes) when one attribute would be
+    /// [`DefinitionError::ConflictingKeyAttributeTypes`] when one attribute would be
     /// of two types (DynamoDB defines each attribute once).
     pub(crate) fn key_attribute_types(
         &self,

@@ -118,7 +118,7 @@ impl TableDefinition {
 
     /// Refuses a field of any entity stored under a key attribute of an
     /// index that an entity writes, where DynamoDB would not take it (one
-    /// rule for every index kind, [`DefinitionError::IndexAttributeCollision`](crate::DefinitionError::IndexAttributeCollision)): any
+    /// rule for every index kind, [`DefinitionError::IndexAttributeCollision`]): any
     /// field under a key built from a template (an LSI's sort key, a
     /// template GSI's keys: index keys are table-wide, so that field's
     /// items would be in the index under whatever the field holds), and a

@@ -23,8 +23,8 @@ use crate::JobError;
 /// from the checkpoint once the stream no longer lists it.
 ///
 /// It holds no secret, and nothing in it is trusted: a resumed feed checks
-/// it against the stream before reading ([`JobError::InvalidCheckpoint`](crate::JobError::InvalidCheckpoint),
-/// [`JobError::CheckpointExpired`](crate::JobError::CheckpointExpired)).
+/// it against the stream before reading ([`JobError::InvalidCheckpoint`],
+/// [`JobError::CheckpointExpired`]).
 ///
 /// # Example
 ///
@@ -89,7 +89,7 @@ impl Checkpoint {
     ///
     /// # Errors
     ///
-    /// [`JobError::InvalidCheckpoint`](crate::JobError::InvalidCheckpoint) when `text` is not such JSON, or a
+    /// [`JobError::InvalidCheckpoint`] when `text` is not such JSON, or a
     /// sequence number in it is not 21 to 40 decimal digits.
     pub fn from_json(text: &str) -> Result<Self, Error> {
         let checkpoint: Checkpoint = serde_json::from_str(text).map_err(|error| {

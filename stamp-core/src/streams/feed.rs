@@ -222,11 +222,11 @@ impl<C: Collection> ChangeFeed<C> {
     ///
     /// # Errors
     ///
-    /// [`JobError::StreamNotEnabled`](crate::JobError::StreamNotEnabled) when the table has no stream;
-    /// [`JobError::InvalidCheckpoint`](crate::JobError::InvalidCheckpoint) and [`JobError::CheckpointExpired`](crate::JobError::CheckpointExpired) for a
+    /// [`JobError::StreamNotEnabled`] when the table has no stream;
+    /// [`JobError::InvalidCheckpoint`] and [`JobError::CheckpointExpired`] for a
     /// checkpoint that cannot be resumed from (one that marks a shard
     /// finished that the stream has open included, before any
-    /// `GetShardIterator` or `GetRecords`); [`JobError::InvalidStreamRecord`](crate::JobError::InvalidStreamRecord)
+    /// `GetShardIterator` or `GetRecords`); [`JobError::InvalidStreamRecord`]
     /// for a record that cannot be decoded (it is counted in the checkpoint,
     /// so that resuming does not stop at it again);
     /// [`Error::DynamoDbStreams`] and [`Error::DynamoDb`] for what the

@@ -233,7 +233,7 @@ pub fn item(schema: &EntitySchema, fields: usize) -> Item {
 ///
 /// # Errors
 ///
-/// [`Refusal::Serialize`](crate::Refusal::Serialize) with the encoder's error.
+/// [`Refusal::Serialize`] with the encoder's error.
 #[inline]
 pub fn insert(
     schema: &EntitySchema,
@@ -254,11 +254,11 @@ pub fn insert(
     }
 }
 
-/// A decoded field, or [`DecodeError::Deserialize`](crate::DecodeError::Deserialize).
+/// A decoded field, or [`DecodeError::Deserialize`].
 ///
 /// # Errors
 ///
-/// [`DecodeError::Deserialize`](crate::DecodeError::Deserialize) with the decoder's error.
+/// [`DecodeError::Deserialize`] with the decoder's error.
 #[inline]
 pub fn decoded<T>(
     schema: &EntitySchema,
@@ -296,7 +296,7 @@ pub fn present(stored: Option<&AttributeValue>) -> Option<AttributeValue> {
 ///
 /// # Errors
 ///
-/// [`DecodeError::EntityTypeMismatch`](crate::DecodeError::EntityTypeMismatch).
+/// [`DecodeError::EntityTypeMismatch`].
 pub fn check_type(schema: &EntitySchema, item: &Item) -> Result<(), Error> {
     match item.get(schema.type_attribute) {
         None => Ok(()),
@@ -331,7 +331,7 @@ pub fn serialized<W: Serialize>(
 ///
 /// # Errors
 ///
-/// [`Refusal::Serialize`](crate::Refusal::Serialize) with the serializer's error.
+/// [`Refusal::Serialize`] with the serializer's error.
 pub fn insert_serialized(
     schema: &EntitySchema,
     item: &mut Item,

@@ -94,7 +94,7 @@ impl<E: Entity> BatchGet<E> {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Refusal::DuplicateBatchKey`](crate::Refusal::DuplicateBatchKey). After:
+    /// Before sending: [`Refusal::DuplicateBatchKey`]. After:
     /// [`Error::UnprocessedKeys`] with exactly the keys not read and the
     /// items that were, and the errors of [`Entity::from_item`].
     pub async fn send(self, table: &Table) -> Result<Vec<Option<E>>, Error> {

@@ -242,9 +242,9 @@ impl BatchWrite {
     ///
     /// # Errors
     ///
-    /// Before sending: the errors of making an item ([`Refusal::Serialize`](crate::Refusal::Serialize),
-    /// [`Refusal::InvalidNumber`](crate::Refusal::InvalidNumber), [`Refusal::ItemTooLarge`](crate::Refusal::ItemTooLarge), …) and
-    /// [`Refusal::DuplicateBatchKey`](crate::Refusal::DuplicateBatchKey). After: [`Error::UnprocessedItems`] with
+    /// Before sending: the errors of making an item ([`Refusal::Serialize`],
+    /// [`Refusal::InvalidNumber`], [`Refusal::ItemTooLarge`], …) and
+    /// [`Refusal::DuplicateBatchKey`]. After: [`Error::UnprocessedItems`] with
     /// exactly the write requests not written, when retries run out or a
     /// request fails with an error that is not retried (then no new
     /// request is started).

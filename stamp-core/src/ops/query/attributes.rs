@@ -148,7 +148,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     }
 
     /// [`Query::consistent_read`]: refused on a GSI
-    /// ([`Refusal::ConsistentReadOnIndex`](crate::Refusal::ConsistentReadOnIndex) before sending), as on any GSI.
+    /// ([`Refusal::ConsistentReadOnIndex`] before sending), as on any GSI.
     pub fn consistent_read(self) -> Self {
         self.map(Query::consistent_read)
     }
@@ -274,7 +274,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute between `low` and `high`, both included, in
     /// the values' own order (numeric for integers). `low` above `high` is
-    /// [`Refusal::InvalidSortKeyRange`](crate::Refusal::InvalidSortKeyRange) before anything is sent.
+    /// [`Refusal::InvalidSortKeyRange`] before anything is sent.
     pub fn sort_between<P: SortAttributes<E, INDEX>>(
         self,
         equal: P,

@@ -6,7 +6,7 @@
 //! worse, read as `None`; a filter on an attribute it does not hold (the
 //! entity's own `Type = :type` scope included) matches nothing. When the
 //! table knows its definition ([`Table::with_definition`]), such a query
-//! is refused with [`Refusal::AttributesNotProjected`](crate::Refusal::AttributesNotProjected) before any request.
+//! is refused with [`Refusal::AttributesNotProjected`] before any request.
 //! Every kind of GSI is checked, through the one test of what a GSI is
 //! (`Query::global_index_name`): a template GSI, a sharded one and a
 //! multi-attribute one; `send`, `stream` and `count` all call the check.

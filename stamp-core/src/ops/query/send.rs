@@ -41,7 +41,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// A query on a sharded index sends one request per shard:
     /// [`requests`](Self::requests) gives them, and this returns
-    /// [`Refusal::InvalidQuery`](crate::Refusal::InvalidQuery).
+    /// [`Refusal::InvalidQuery`].
     ///
     /// # Errors
     ///
@@ -90,12 +90,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// # Errors
     ///
-    /// Before sending: a key value error, [`Refusal::ConsistentReadOnIndex`](crate::Refusal::ConsistentReadOnIndex),
-    /// [`Refusal::AttributesNotProjected`](crate::Refusal::AttributesNotProjected) (the table knows its definition,
+    /// Before sending: a key value error, [`Refusal::ConsistentReadOnIndex`],
+    /// [`Refusal::AttributesNotProjected`] (the table knows its definition,
     /// [`Table::with_definition`], and the GSI, of any kind, does not
-    /// project what the query reads), [`Refusal::InvalidQuery`](crate::Refusal::InvalidQuery),
-    /// [`Refusal::InvalidSortKeyRange`](crate::Refusal::InvalidSortKeyRange), [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor) or
-    /// [`Refusal::CursorMismatch`](crate::Refusal::CursorMismatch). After: [`Error::DynamoDb`], and the
+    /// project what the query reads), [`Refusal::InvalidQuery`],
+    /// [`Refusal::InvalidSortKeyRange`], [`Refusal::InvalidCursor`] or
+    /// [`Refusal::CursorMismatch`]. After: [`Error::DynamoDb`], and the
     /// errors of decoding an item.
     pub async fn send(self, table: &Table) -> Result<Page<O>, Error> {
         self.check_projection(table, true)?;

@@ -136,7 +136,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// `<shard of N>` in place of the shard number, so that a cursor is
     /// tied to the shard count too. First, the check that the longest
     /// shard's partition key fits DynamoDB's 2,048 bytes
-    /// ([`KeyError::KeyTooLong`](crate::KeyError::KeyTooLong)), which the text before the shard alone
+    /// ([`KeyError::KeyTooLong`]), which the text before the shard alone
     /// does not tell.
     fn shard_fingerprint(
         &self,

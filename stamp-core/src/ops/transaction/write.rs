@@ -379,11 +379,11 @@ impl TransactWrite {
     /// # Errors
     ///
     /// Before sending: the errors of making an item or rendering a
-    /// condition, [`Refusal::EmptyTransaction`](crate::Refusal::EmptyTransaction),
-    /// [`Refusal::TooManyTransactionActions`](crate::Refusal::TooManyTransactionActions),
-    /// [`Refusal::DuplicateTransactionItem`](crate::Refusal::DuplicateTransactionItem),
-    /// [`Refusal::InvalidClientRequestToken`](crate::Refusal::InvalidClientRequestToken) and
-    /// [`Refusal::TransactionTooLarge`](crate::Refusal::TransactionTooLarge). After:
+    /// condition, [`Refusal::EmptyTransaction`],
+    /// [`Refusal::TooManyTransactionActions`],
+    /// [`Refusal::DuplicateTransactionItem`],
+    /// [`Refusal::InvalidClientRequestToken`] and
+    /// [`Refusal::TransactionTooLarge`]. After:
     /// [`Error::TransactionCanceled`] with a reason per action, and
     /// [`Error::DynamoDb`] for other errors.
     pub async fn send(self, table: &Table) -> Result<(), Error> {

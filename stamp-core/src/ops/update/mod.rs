@@ -280,9 +280,9 @@ impl<E: Entity> Update<E> {
     /// # Errors
     ///
     /// The errors `send` finds before sending: a key error;
-    /// [`Refusal::InvalidUpdate`](crate::Refusal::InvalidUpdate)`] (nothing to update, an empty set, the
-    /// version set by hand); [`Refusal::MissingExpectedVersion`](crate::Refusal::MissingExpectedVersion)`];
-    /// [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate)`]; [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue)`].
+    /// [`Refusal::InvalidUpdate`](crate::Refusal::InvalidUpdate) (nothing to update, an empty set, the
+    /// version set by hand); [`Refusal::MissingExpectedVersion`](crate::Refusal::MissingExpectedVersion);
+    /// [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate); [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue).
     pub fn request(&self, table_name: &str) -> Result<UpdateItemInput, Error> {
         self.input(table_name, self.stamped_at(), ReturnValue::None)
             .map(|(input, _)| input)

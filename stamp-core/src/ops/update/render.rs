@@ -34,9 +34,9 @@ impl<E: Entity> Update<E> {
     ///
     /// # Errors
     ///
-    /// A key error; [`Refusal::InvalidUpdate`](crate::Refusal::InvalidUpdate)`] (nothing to update, an empty
-    /// set, the version set by hand); [`Refusal::MissingExpectedVersion`](crate::Refusal::MissingExpectedVersion)`];
-    /// [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate)`]; [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue)`].
+    /// A key error; [`Refusal::InvalidUpdate`] (nothing to update, an empty
+    /// set, the version set by hand); [`Refusal::MissingExpectedVersion`];
+    /// [`Refusal::IncompleteIndexUpdate`]; [`Refusal::InvalidExpressionValue`].
     pub(super) fn render_with_effect(
         &self,
         now: DateTime<Utc>,
