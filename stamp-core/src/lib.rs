@@ -63,7 +63,7 @@
 //! (`%41` for `A` does not). Values without those characters are written
 //! unchanged (no built-in encoding except `String` and derived names ever
 //! has one); keys keep their case exactly. An empty value is refused with
-//! [`Error::EmptyKeyValue`].
+//! [`KeyError::EmptyKeyValue`].
 
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -91,7 +91,13 @@ pub mod streams;
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
-pub use error::{Error, ItemKey};
+#[cfg(feature = "streams")]
+pub use error::CheckpointReason;
+pub use error::{
+    CursorReason, DecodeError, DefinitionError, Error, ExportReason, ItemKey, JobError, KeyError,
+    KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal, StreamRecordReason,
+    TableNameReason, UpdateReason,
+};
 pub use expression::{
     Attribute, AttributeType, Condition, MAX_EXPRESSION_BYTES, Optional, Placeholders,
     PrimaryKeyField, Required, Settable, check_expression_length,

@@ -6,6 +6,7 @@
 //! in the Parquet file.
 
 use crate::common;
+use stamp::JobError;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -297,7 +298,7 @@ async fn an_export_that_cannot_run_is_refused_before_any_request() {
     for (result, case) in cases {
         let error = result.unwrap_err();
         assert!(
-            matches!(error, Error::InvalidExport { .. }),
+            matches!(error, Error::Job(JobError::InvalidExport { .. })),
             "{case}: {error:?}"
         );
     }
@@ -452,7 +453,7 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::ExportFile { path, .. } if path.ends_with("absent.json.gz")),
+        matches!(&error, Error::Job(JobError::ExportFile { path, .. }) if path.ends_with("absent.json.gz")),
         "{error:?}"
     );
     assert!(!missing.exists());
@@ -468,7 +469,7 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::ExportFile { path, reason } if path == &broken && reason.starts_with("line 3 ")),
+        matches!(&error, Error::Job(JobError::ExportFile { path, detail }) if path == &broken && detail.starts_with("line 3 ")),
         "{error:?}"
     );
     std::fs::remove_dir_all(source).unwrap();

@@ -24,6 +24,7 @@ use stamp::{
     BatchWrite, Entity, Error, IndexProjection, Item, SchemaDifference, Table, TableDefinition,
     TransactWrite,
 };
+use stamp::{DefinitionError, Refusal};
 
 use crate::common;
 
@@ -230,7 +231,10 @@ fn a_consistent_read_on_a_gsi_is_still_refused_before_sending() {
         .request("orders")
         .unwrap_err();
     assert!(
-        matches!(error, Error::ConsistentReadOnIndex { index: "GSI1" }),
+        matches!(
+            error,
+            Error::Refused(Refusal::ConsistentReadOnIndex { index: "GSI1" })
+        ),
         "{error}"
     );
 }
@@ -369,11 +373,11 @@ fn the_definition_refuses_what_dynamodb_would() {
     assert!(
         matches!(
             &error,
-            Error::TooManyLocalIndexes {
+            Error::Definition(DefinitionError::TooManyLocalIndexes {
                 count: 6,
                 limit: 5,
                 ..
-            }
+            })
         ),
         "{error}"
     );
@@ -392,7 +396,10 @@ fn the_definition_refuses_what_dynamodb_would() {
         .check()
         .unwrap_err();
     assert!(
-        matches!(error, Error::DuplicateIndexName { index: "LSI1" }),
+        matches!(
+            error,
+            Error::Definition(DefinitionError::DuplicateIndexName { index: "LSI1" })
+        ),
         "{error}"
     );
 
@@ -413,7 +420,7 @@ fn the_definition_refuses_what_dynamodb_would() {
     assert!(
         matches!(
             error,
-            Error::IndexAttributeCollision {
+            Error::Definition(DefinitionError::IndexAttributeCollision {
                 field_entity: "Squatter",
                 field: "value",
                 field_type: "S",
@@ -422,7 +429,7 @@ fn the_definition_refuses_what_dynamodb_would() {
                 attribute: "LSI1SK",
                 key_type: "S, built from a template",
                 ..
-            }
+            })
         ),
         "{error}"
     );
@@ -438,7 +445,13 @@ fn the_definition_refuses_what_dynamodb_would() {
         .index_projection("LSI9", IndexProjection::KeysOnly)
         .check()
         .unwrap_err();
-    assert!(matches!(error, Error::UnknownIndex { .. }), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::Definition(DefinitionError::UnknownIndex { .. })
+        ),
+        "{error}"
+    );
 }
 
 #[test]
@@ -664,7 +677,10 @@ async fn a_consistent_lsi_query_reads_a_write_just_made() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, Error::ConsistentReadOnIndex { index: "GSI1" }),
+        matches!(
+            error,
+            Error::Refused(Refusal::ConsistentReadOnIndex { index: "GSI1" })
+        ),
         "{error}"
     );
 }
@@ -716,7 +732,10 @@ async fn a_cursor_pages_through_an_lsi_query() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::CursorMismatch), "{error}");
+    assert!(
+        matches!(error, Error::Refused(Refusal::CursorMismatch)),
+        "{error}"
+    );
 }
 
 #[tokio::test]

@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::types::{BillingMode, KeyType, ProjectionType, ScalarAttrib
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use stamp::DefinitionError;
 use stamp::{
     Error, IndexProjection, Item, MAX_GLOBAL_SECONDARY_INDEXES, TableBilling, TableDefinition,
 };
@@ -254,12 +255,12 @@ fn schema_adding_an_entity_twice_adds_it_once() {
 #[test]
 fn schema_colliding_key_spaces_are_refused_with_an_example_key() {
     let error = reference().entity::<Address>().check().unwrap_err();
-    let Error::CollidingKeySpaces {
+    let Error::Definition(DefinitionError::CollidingKeySpaces {
         first_entity,
         second_entity,
         partition_key,
         sort_key,
-    } = &error
+    }) = &error
     else {
         panic!("expected CollidingKeySpaces, got {error:?}");
     };
@@ -281,15 +282,21 @@ fn schema_colliding_key_spaces_are_refused_with_an_example_key() {
     let definition = reference().entity::<Address>();
     assert!(matches!(
         definition.request("t"),
-        Err(Error::CollidingKeySpaces { .. })
+        Err(Error::Definition(
+            DefinitionError::CollidingKeySpaces { .. }
+        ))
     ));
     assert!(matches!(
         definition.cloudformation(),
-        Err(Error::CollidingKeySpaces { .. })
+        Err(Error::Definition(
+            DefinitionError::CollidingKeySpaces { .. }
+        ))
     ));
     assert!(matches!(
         definition.catalogue(),
-        Err(Error::CollidingKeySpaces { .. })
+        Err(Error::Definition(
+            DefinitionError::CollidingKeySpaces { .. }
+        ))
     ));
 }
 
@@ -341,7 +348,7 @@ fn schema_equal_sort_keys_in_disjoint_partitions_do_not_collide() {
 fn schema_an_empty_definition_is_refused() {
     assert!(matches!(
         TableDefinition::new().check(),
-        Err(Error::EmptyTableDefinition)
+        Err(Error::Definition(DefinitionError::EmptyTableDefinition))
     ));
 }
 
@@ -353,7 +360,10 @@ fn schema_two_entities_with_one_type_name_are_refused() {
         .check()
         .unwrap_err();
     assert!(
-        matches!(error, Error::DuplicateEntityType { type_name: "Thing" }),
+        matches!(
+            error,
+            Error::Definition(DefinitionError::DuplicateEntityType { type_name: "Thing" })
+        ),
         "{error:?}"
     );
 }
@@ -366,11 +376,11 @@ fn schema_more_than_twenty_indexes_are_refused() {
         .entity::<Narrow>()
         .check()
         .unwrap_err();
-    let Error::TooManyIndexes {
+    let Error::Definition(DefinitionError::TooManyIndexes {
         count,
         limit,
         indexes,
-    } = &error
+    }) = &error
     else {
         panic!("expected TooManyIndexes, got {error:?}");
     };
@@ -391,12 +401,12 @@ fn schema_two_ttl_attributes_are_refused() {
     assert!(
         matches!(
             error,
-            Error::ConflictingTimeToLive {
+            Error::Definition(DefinitionError::ConflictingTimeToLive {
                 first_entity: "Token",
                 first_attribute: "expires_at",
                 second_entity: "Lock",
                 second_attribute: "released_at",
-            }
+            })
         ),
         "{error:?}"
     );
@@ -408,7 +418,7 @@ fn schema_a_projection_of_an_unknown_index_is_refused() {
         .index_projection("GSI9", IndexProjection::KeysOnly)
         .check()
         .unwrap_err();
-    let Error::UnknownIndex { index, known } = &error else {
+    let Error::Definition(DefinitionError::UnknownIndex { index, known }) = &error else {
         panic!("expected UnknownIndex, got {error:?}");
     };
     assert_eq!(
@@ -424,7 +434,7 @@ fn schema_an_empty_include_projection_is_refused() {
         .check()
         .unwrap_err();
     assert!(
-        matches!(&error, Error::EmptyIncludeProjection { index } if index == "GSI1"),
+        matches!(&error, Error::Definition(DefinitionError::EmptyIncludeProjection { index }) if index == "GSI1"),
         "{error:?}"
     );
 }
@@ -439,10 +449,10 @@ fn schema_more_than_a_hundred_projected_attributes_are_refused() {
     assert!(
         matches!(
             error,
-            Error::TooManyProjectedAttributes {
+            Error::Definition(DefinitionError::TooManyProjectedAttributes {
                 count: 101,
                 limit: 100
-            }
+            })
         ),
         "{error:?}"
     );
@@ -856,7 +866,10 @@ fn schema_a_table_name_dynamodb_refuses_is_refused_before_create_table() {
     assert!(definition.request(&longest).is_ok());
     assert!(matches!(
         definition.request(&"t".repeat(256)),
-        Err(Error::InvalidTableName { .. })
+        Err(Error::Definition(DefinitionError::InvalidTableName {
+            reason: stamp::TableNameReason::Length { length: 256 },
+            ..
+        }))
     ));
     assert!(definition.request("Shop_2026-06.v1").is_ok());
 }

@@ -4,6 +4,7 @@
 //! before sending.
 
 use crate::common;
+use stamp::Refusal;
 
 use stamp::{TransactGet, TransactWrite};
 use std::collections::{BTreeMap, HashMap};
@@ -309,7 +310,15 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
                  code,
                  old_item,
                  ..
-             }| { (*index, *entity, key.clone(), code.clone(), old_item.clone()) },
+             }| {
+                (
+                    *index,
+                    *entity,
+                    key.to_attribute_map(),
+                    code.clone(),
+                    old_item.clone(),
+                )
+            },
         )
         .collect();
     assert_eq!(got, expected);
@@ -395,7 +404,10 @@ async fn refusals_before_sending_send_nothing() {
     let (table, counter) = shop("tx-refusals").await;
 
     let result = TransactWrite::new().send(&table).await;
-    assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
+    assert!(
+        matches!(result, Err(Error::Refused(Refusal::EmptyTransaction))),
+        "{result:?}"
+    );
 
     let products: Vec<Product> = (0..101).map(|i| product(&format!("P{i}"), i)).collect();
     let result = products
@@ -406,10 +418,10 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::TooManyTransactionActions {
+            Err(Error::Refused(Refusal::TooManyTransactionActions {
                 count: 101,
                 limit: 100
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -428,10 +440,10 @@ async fn refusals_before_sending_send_nothing() {
         .send(&table)
         .await;
     match result {
-        Err(Error::TransactionTooLarge {
+        Err(Error::Refused(Refusal::TransactionTooLarge {
             size,
             limit: 4_194_304,
-        }) => {
+        })) => {
             let expected: usize = big
                 .iter()
                 .map(|o| stamp::item_size(&o.to_item().unwrap()))
@@ -449,13 +461,20 @@ async fn refusals_before_sending_send_nothing() {
         .send(&table)
         .await;
     match result {
-        Err(Error::DuplicateTransactionItem {
+        Err(Error::Refused(Refusal::DuplicateTransactionItem {
             first: 0,
             second: 2,
             entity: "Product",
             key,
-        }) => {
-            assert_eq!(key, Product::key("A").unwrap().to_attribute_map());
+        })) => {
+            assert_eq!(
+                key.to_attribute_map(),
+                Product::key("A").unwrap().to_attribute_map()
+            );
+            // The key is an `ItemKey`: attribute names and values, one
+            // formatter.
+            assert_eq!(key.partition_key(), ("PK", "PRODUCT#A"));
+            assert_eq!(key.to_string(), "PK=PRODUCT#A, SK=PRODUCT");
         }
         other => panic!("expected DuplicateTransactionItem, got {other:?}"),
     }
@@ -468,11 +487,11 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::DuplicateTransactionItem {
+            Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -484,7 +503,7 @@ async fn refusals_before_sending_send_nothing() {
             .send(&table)
             .await;
         assert!(
-            matches!(&result, Err(Error::InvalidClientRequestToken { token: found }) if found == token),
+            matches!(&result, Err(Error::Refused(Refusal::InvalidClientRequestToken { token: found })) if found == token),
             "{result:?}"
         );
     }
@@ -500,10 +519,10 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::ItemTooLarge {
+            Err(Error::Refused(Refusal::ItemTooLarge {
                 entity: "Order",
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -512,13 +531,16 @@ async fn refusals_before_sending_send_nothing() {
     let update = Gauge::update("g-1").set(Gauge::READING, &f64::NAN);
     let result = TransactWrite::new().update(update).send(&table).await;
     assert!(
-        matches!(&result, Err(Error::InvalidNumber { entity: "Gauge", attribute, value, .. }) if attribute == "reading" && value == "NaN"),
+        matches!(&result, Err(Error::Refused(Refusal::InvalidNumber { entity: "Gauge", attribute, value, .. })) if attribute == "reading" && value == "NaN"),
         "{result:?}"
     );
 
     // Reads: none, too many, one item twice.
     let result = TransactGet::new().send(&table).await;
-    assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
+    assert!(
+        matches!(result, Err(Error::Refused(Refusal::EmptyTransaction))),
+        "{result:?}"
+    );
     let mut read = TransactGet::new();
     for i in 0..101 {
         read.get(&Product::key(&format!("P{i}")).unwrap());
@@ -527,10 +549,10 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::TooManyTransactionActions {
+            Err(Error::Refused(Refusal::TooManyTransactionActions {
                 count: 101,
                 limit: 100
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -541,12 +563,12 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::DuplicateTransactionItem {
+            Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 entity: "Customer",
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );

@@ -5,6 +5,7 @@
 //! and of `UpdateItem`, not from a server's answers.
 
 use crate::common;
+use stamp::Refusal;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -495,7 +496,7 @@ async fn update_values_dynamodb_cannot_store_are_refused_before_sending() {
     ] {
         let error = update.send(&table).await.unwrap_err();
         assert!(
-            matches!(&error, Error::InvalidNumber { entity: "Kinds", attribute, .. } if attribute == "ratio"),
+            matches!(&error, Error::Refused(Refusal::InvalidNumber { entity: "Kinds", attribute, .. }) if attribute == "ratio"),
             "{what}: {error}"
         );
     }
@@ -506,7 +507,10 @@ async fn update_values_dynamodb_cannot_store_are_refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidExpressionValue { .. }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::InvalidExpressionValue { .. })
+        ),
         "{error}"
     );
     let error = Kinds::update("k")
@@ -515,7 +519,10 @@ async fn update_values_dynamodb_cannot_store_are_refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidExpressionValue { .. }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::InvalidExpressionValue { .. })
+        ),
         "{error}"
     );
     assert!(counter.operations().is_empty(), "nothing was sent");
@@ -586,7 +593,7 @@ fn a_stamp_never_writes_one_attribute_of_a_sparse_index_alone() {
     .request("t")
     .unwrap_err();
     assert!(
-        matches!(&error, Error::IncompleteIndexUpdate { entity: "Ticket", index: "GSI2", missing } if missing == &["owner".to_owned()]),
+        matches!(&error, Error::Refused(Refusal::IncompleteIndexUpdate { entity: "Ticket", index: "GSI2", missing }) if missing == &["owner".to_owned()]),
         "{error}"
     );
     assert!(error.to_string().contains("given("), "{error}");
@@ -697,10 +704,10 @@ async fn a_version_at_its_maximum_is_a_typed_error() {
     assert!(
         matches!(
             &error,
-            Error::VersionOverflow {
+            Error::Refused(Refusal::VersionOverflow {
                 entity: "Account",
                 version: u64::MAX
-            }
+            })
         ),
         "{error}"
     );
@@ -710,7 +717,10 @@ async fn a_version_at_its_maximum_is_a_typed_error() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(&error, Error::VersionOverflow { .. }), "{error}");
+    assert!(
+        matches!(&error, Error::Refused(Refusal::VersionOverflow { .. })),
+        "{error}"
+    );
     assert!(counter.operations().is_empty());
     table.delete_table().await.unwrap();
 }

@@ -3,6 +3,7 @@
 //! re-keying, each read back exactly.
 
 use crate::common;
+use stamp::Refusal;
 
 use stamp::{BatchWrite, TransactWrite};
 use std::collections::HashMap;
@@ -329,7 +330,7 @@ async fn an_update_of_one_field_of_a_two_field_template_is_refused_before_sendin
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::IncompleteIndexUpdate { entity: "Route", index: "GSI2", missing } if missing == &["destination".to_owned()]),
+        matches!(&error, Error::Refused(Refusal::IncompleteIndexUpdate { entity: "Route", index: "GSI2", missing }) if missing == &["destination".to_owned()]),
         "{error}"
     );
     assert!(counter.operations().is_empty());
@@ -445,7 +446,10 @@ async fn versions_lock_optimistically() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::MissingExpectedVersion { entity: "Account" }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::MissingExpectedVersion { entity: "Account" })
+        ),
         "{error}"
     );
     let updated = Account::update("a-1")
@@ -640,7 +644,10 @@ async fn versioned_entities_are_refused_in_batches_and_checked_in_transactions()
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::VersionedBatchWrite { entity: "Account" }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::VersionedBatchWrite { entity: "Account" })
+        ),
         "{error}"
     );
     assert!(counter.operations().is_empty());
@@ -744,7 +751,10 @@ async fn sets_are_stored_as_string_sets_and_updated_element_by_element() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidExpressionValue { .. }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::InvalidExpressionValue { .. })
+        ),
         "{error}"
     );
     // An empty set is left out, and reads back empty.

@@ -39,6 +39,7 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::JobError;
 use crate::{Entity, EntitySchema, Error, Item, Table};
 
 /// The file name (without extension) of the items of unknown type.
@@ -252,10 +253,10 @@ impl Export {
     ///
     /// # Errors
     ///
-    /// Before any request, [`Error::InvalidExport`] for no entity, two
+    /// Before any request, [`JobError::InvalidExport`] for no entity, two
     /// entities with different type attributes, an entity whose type name
     /// is not a plain file name or is [`UNKNOWN_FILE_STEM`], a segment
-    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`Error::ExportFile`] when the
+    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`JobError::ExportFile`] when the
     /// directory or a file cannot be written; then [`Error::DynamoDb`] for
     /// the scan, and the errors of an entity's `from_item` for an item that
     /// names the entity but cannot be read as it (the files written so far
@@ -282,7 +283,7 @@ impl Export {
     ///
     /// # Errors
     ///
-    /// As [`run`](Self::run) before any request, and [`Error::ExportFile`]
+    /// As [`run`](Self::run) before any request, and [`JobError::ExportFile`]
     /// when an export file cannot be read (missing: before anything is
     /// written) or a line is not `DYNAMODB_JSON` (with its number).
     pub async fn run_from_files(
@@ -303,29 +304,28 @@ impl Export {
 
     /// The checks made before any request; the type attribute.
     fn check(&self) -> Result<&'static str, Error> {
-        let invalid = |reason: String| Error::InvalidExport { reason };
+        let invalid =
+            |reason: crate::error::ExportReason| Error::Job(JobError::InvalidExport { reason });
         let Some((first, _)) = self.entities.first() else {
-            return Err(invalid(
-                "no entity to export; register each with `Export::entity::<E>()`".to_owned(),
-            ));
+            return Err(invalid(crate::error::ExportReason::NoEntity));
         };
         if self.segments == 0 || self.segments > MAX_SEGMENTS {
-            return Err(invalid(format!(
-                "{} segments; a parallel scan has 1 to {MAX_SEGMENTS}",
-                self.segments
-            )));
+            return Err(invalid(crate::error::ExportReason::Segments {
+                segments: self.segments,
+                limit: MAX_SEGMENTS,
+            }));
         }
         if self.concurrency == 0 {
-            return Err(invalid(
-                "a concurrency of 0 reads no segment; give 1 or more".to_owned(),
-            ));
+            return Err(invalid(crate::error::ExportReason::ZeroConcurrency));
         }
         for (schema, _) in &self.entities {
             if schema.type_attribute != first.type_attribute {
-                return Err(invalid(format!(
-                    "entity `{}` stores its type in `{}` and `{}` in `{}`; one export reads one type attribute",
-                    first.type_name, first.type_attribute, schema.type_name, schema.type_attribute
-                )));
+                return Err(invalid(crate::error::ExportReason::TypeAttributes {
+                    first_entity: first.type_name,
+                    first_attribute: first.type_attribute,
+                    second_entity: schema.type_name,
+                    second_attribute: schema.type_attribute,
+                }));
             }
             let name = schema.type_name;
             let plain = !name.is_empty()
@@ -333,9 +333,9 @@ impl Export {
                 && name != ".."
                 && !name.contains(['/', '\\', '\0']);
             if !plain || name == UNKNOWN_FILE_STEM {
-                return Err(invalid(format!(
-                    "entity type name `{name}` cannot name a file of its own"
-                )));
+                return Err(invalid(crate::error::ExportReason::FileName {
+                    type_name: name,
+                }));
             }
         }
         Ok(first.type_attribute)
@@ -454,8 +454,8 @@ fn scan(
 
 /// An I/O error on `path`.
 pub(crate) fn file_error(path: &Path, error: &dyn std::error::Error) -> Error {
-    Error::ExportFile {
+    Error::Job(JobError::ExportFile {
         path: path.to_path_buf(),
-        reason: error.to_string(),
-    }
+        detail: error.to_string(),
+    })
 }

@@ -21,6 +21,7 @@ pub use condition::Condition;
 pub use placeholders::Placeholders;
 
 use crate::Error;
+use crate::Refusal;
 
 /// The longest expression string DynamoDB takes: 4 KB ("Expression
 /// parameters" in "Service, account, and table quotas in Amazon
@@ -28,15 +29,15 @@ use crate::Error;
 /// condition, update and projection expressions of a request.
 pub const MAX_EXPRESSION_BYTES: usize = 4096;
 
-/// Fails with [`Error::ExpressionTooLong`] when `text`, the `kind`
+/// Fails with [`Refusal::ExpressionTooLong`] when `text`, the `kind`
 /// expression of a request, is longer than DynamoDB's 4 KB.
 pub fn check_expression_length(kind: &'static str, text: &str) -> Result<(), Error> {
     if text.len() > MAX_EXPRESSION_BYTES {
-        return Err(Error::ExpressionTooLong {
+        return Err(Error::Refused(Refusal::ExpressionTooLong {
             kind,
             length: text.len(),
             limit: MAX_EXPRESSION_BYTES,
-        });
+        }));
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
 use futures::{TryStreamExt, stream};
 
 use super::mover::{Running, Sent, Shared};
+use crate::JobError;
 use crate::item::size::MAX_TRANSACTION_BYTES;
 use crate::ops::write::Placed;
 use crate::request::executor::Call;
@@ -93,19 +94,19 @@ impl<E: Entity> Running<'_, E> {
                 Sent::Retry(error) => {
                     log_retried(&error);
                     if !backoff.wait().await {
-                        return Err(Error::MigrationFailed {
+                        return Err(Error::Job(JobError::MigrationFailed {
                             entity: schema.type_name,
-                            key: group[0].old_key.clone(),
+                            key: crate::ItemKey::of_schema(schema, &group[0].old_key),
                             source: Box::new(error),
-                        });
+                        }));
                     }
                 }
                 Sent::Fatal(error) => {
-                    return Err(Error::MigrationFailed {
+                    return Err(Error::Job(JobError::MigrationFailed {
                         entity: schema.type_name,
-                        key: group[0].old_key.clone(),
+                        key: crate::ItemKey::of_schema(schema, &group[0].old_key),
                         source: Box::new(error),
-                    });
+                    }));
                 }
             }
         }
@@ -115,11 +116,13 @@ impl<E: Entity> Running<'_, E> {
     /// current, conflicting, gone or unmovable.
     async fn move_item(&self, mv: Move, shared: &Shared, moved: &AtomicU64) -> Result<(), Error> {
         let schema = E::SCHEMA;
-        let old_key = mv.old_key.clone();
-        let failed = |source: Error| Error::MigrationFailed {
-            entity: schema.type_name,
-            key: old_key.clone(),
-            source: Box::new(source),
+        let old_key = crate::ItemKey::of_schema(schema, &mv.old_key);
+        let failed = |source: Error| {
+            Error::Job(JobError::MigrationFailed {
+                entity: schema.type_name,
+                key: old_key.clone(),
+                source: Box::new(source),
+            })
         };
         let mut mv = mv;
         let mut backoff = Backoff::new(self.retry);
@@ -171,7 +174,7 @@ impl<E: Entity> Running<'_, E> {
                             if !backoff.spend() {
                                 return Err(failed(Error::ConditionFailed {
                                     entity: schema.type_name,
-                                    key: crate::ItemKey::of::<E>(&old_key),
+                                    key: old_key.clone(),
                                     item: Box::new(mv.old_item),
                                 }));
                             }

@@ -71,7 +71,7 @@ impl<E: Entity> Get<E> {
     /// # Errors
     ///
     /// The errors of [`Entity::from_item`] (an item of another entity under
-    /// the key is [`Error::EntityTypeMismatch`]), and [`Error::DynamoDb`]
+    /// the key is [`DecodeError::EntityTypeMismatch`](crate::DecodeError::EntityTypeMismatch)), and [`Error::DynamoDb`]
     /// for what the service returns.
     pub async fn send(self, table: &Table) -> Result<Option<E>, Error> {
         table

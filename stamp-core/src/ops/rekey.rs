@@ -6,6 +6,7 @@
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::Refusal;
 use crate::expression::Placeholders;
 use crate::ops::write::{Placed, PutMode, render_put, unchanged_condition};
 use crate::request::failure::{Effect, conditional_failure};
@@ -46,9 +47,9 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Error::DuplicateTransactionItem`] when `new` has
-    /// `old`'s key, [`Error::VersionOverflow`] when `old` is at the version
-    /// type's maximum, [`Error::ExpressionTooLong`] when the unchanged
+    /// Before sending: [`Refusal::DuplicateTransactionItem`] when `new` has
+    /// `old`'s key, [`Refusal::VersionOverflow`] when `old` is at the version
+    /// type's maximum, [`Refusal::ExpressionTooLong`] when the unchanged
     /// condition is longer than DynamoDB's 4 KB, and the item checks of
     /// [`put`](Self::put). After, from the transaction's cancellation
     /// reasons, the old key's first: [`Error::ItemNotFound`] (`old` was
@@ -62,12 +63,12 @@ impl Table {
         let old_key_map = old.primary_key()?.to_attribute_map();
         let new_key_map = new.primary_key()?.to_attribute_map();
         if old_key_map == new_key_map {
-            return Err(Error::DuplicateTransactionItem {
+            return Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 entity: schema.type_name,
-                key: new_key_map,
-            });
+                key: crate::ItemKey::of::<E>(&new_key_map),
+            }));
         }
         let expected_version = schema
             .version_attribute

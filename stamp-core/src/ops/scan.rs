@@ -10,6 +10,7 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 
 use crate::request::executor::Call;
 
+use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::{Entity, Error, Item, Table};
 
@@ -79,8 +80,8 @@ impl<E: Entity> Scan<E> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidQuery`] for a limit of 0 or a segment count outside 1
-    /// to 1,000,000; [`Error::InvalidExpressionValue`] for a filter value.
+    /// [`Refusal::InvalidQuery`] for a limit of 0 or a segment count outside 1
+    /// to 1,000,000; [`Refusal::InvalidExpressionValue`] for a filter value.
     pub fn requests(&self, table_name: &str) -> Result<Vec<ScanInput>, Error> {
         (0..self.segments.max(1))
             .map(|segment| self.segment_request(table_name, segment))
@@ -93,17 +94,17 @@ impl<E: Entity> Scan<E> {
         segment: u32,
     ) -> Result<ScanInput, Error> {
         if self.limit == Some(0) {
-            return Err(Error::InvalidQuery {
-                reason: "`limit` must be at least 1".to_owned(),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::Zero { option: "limit" },
+            }));
         }
         if !(1..=1_000_000).contains(&self.segments) || segment >= self.segments {
-            return Err(Error::InvalidQuery {
-                reason: format!(
-                    "a scan takes 1 to 1000000 segments, and segment {segment} of {} does not exist",
-                    self.segments
-                ),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::ScanSegment {
+                    segment,
+                    segments: self.segments,
+                },
+            }));
         }
         let mut placeholders = Placeholders::default();
         let schema = E::SCHEMA;
@@ -223,7 +224,7 @@ pub(crate) fn pages<'t>(
 ) -> impl Stream<Item = Result<Vec<Item>, Error>> + Send + 't {
     stream::try_unfold(Some((input, None::<Item>)), move |state| async move {
         let Some((input, start)) = state else {
-            return Ok(None);
+            return Ok::<_, Error>(None);
         };
         let input = input?;
         let mut page = input.clone();

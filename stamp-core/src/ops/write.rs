@@ -11,6 +11,7 @@ use aws_sdk_dynamodb::types::{
 };
 use chrono::{DateTime, Utc};
 
+use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::request::collection_metrics;
 use crate::request::executor::Call;
@@ -80,10 +81,10 @@ pub(crate) fn render_put_at<E: Entity>(
     let version = schema.version_attribute.zip(version);
     if let Some((attribute, version)) = version {
         if version >= E::max_version() {
-            return Err(Error::VersionOverflow {
+            return Err(Error::Refused(Refusal::VersionOverflow {
                 entity: schema.type_name,
                 version,
-            });
+            }));
         }
         item.insert(
             attribute.to_owned(),
@@ -265,7 +266,7 @@ impl<'a, E: Entity> Put<'a, E> {
     /// # Errors
     ///
     /// Before sending: the errors of [`Entity::to_item`], of the item checks
-    /// ([`Error::ItemTooLarge`], [`Error::InvalidNumber`], …) and of the
+    /// ([`Refusal::ItemTooLarge`], [`Refusal::InvalidNumber`], …) and of the
     /// condition. After: [`Error::AlreadyExists`] for a create that finds an
     /// item; [`Error::VersionConflict`] when the entity is versioned and the
     /// stored item is not at its version, with the version found: `found:

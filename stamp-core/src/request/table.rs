@@ -156,7 +156,7 @@ impl Table {
     /// This table, knowing `definition` (the definition it was created
     /// from): a query of a GSI (of any kind: template, sharded or
     /// multi-attribute) that `definition` projects as `KEYS_ONLY` or
-    /// `INCLUDE` is then refused with [`Error::AttributesNotProjected`],
+    /// `INCLUDE` is then refused with [`Refusal::AttributesNotProjected`](crate::Refusal::AttributesNotProjected),
     /// before sending, when it needs an attribute the index does not hold
     /// (the entity's fields it decodes, its type attribute, the attributes
     /// its filter names). A table that [`create_table`](Self::create_table)
@@ -231,7 +231,7 @@ impl Table {
     /// This table, signing the [`Cursor`](crate::Cursor)s of its queries
     /// with `key` (HMAC-SHA256), so that a client cannot forge or change
     /// one: a query given a cursor that is unsigned, changed, or signed with
-    /// another key fails with [`Error::InvalidCursor`] before sending. Give
+    /// another key fails with [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor) before sending. Give
     /// every process serving the same clients the same key, a secret of 32
     /// random bytes or more; changing it invalidates the cursors handed out.
     /// A signature proves that Stamp produced the cursor, not who holds it.
@@ -294,9 +294,9 @@ impl Table {
         let _ = self.known.set(known);
         crate::request::dispatch::wait_until_active(self, TABLE_ACTIVE_TIMEOUT)
             .await
-            .map_err(|reason| Error::TableNotActive {
+            .map_err(|detail| Error::TableNotActive {
                 table: self.name.to_string(),
-                reason,
+                detail,
             })?;
         self.enable_time_to_live(definition).await?;
         Ok(())

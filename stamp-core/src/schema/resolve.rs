@@ -5,6 +5,7 @@ use super::{
     IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
     MAX_PROJECTED_ATTRIBUTES, Resolved, TableDefinition, collision,
 };
+use crate::DefinitionError;
 use crate::{EntitySchema, Error, FieldAttribute};
 
 /// The type of a field's stored form: its own multi-attribute key type
@@ -34,41 +35,43 @@ impl TableDefinition {
     /// Checks the definition and returns the merged keys, indexes and TTL.
     pub(crate) fn resolve(&self) -> Result<Resolved, Error> {
         if self.entities.is_empty() {
-            return Err(Error::EmptyTableDefinition);
+            return Err(Error::Definition(DefinitionError::EmptyTableDefinition));
         }
         for (position, entity) in self.entities.iter().enumerate() {
             if self.entities[..position]
                 .iter()
                 .any(|earlier| earlier.type_name == entity.type_name)
             {
-                return Err(Error::DuplicateEntityType {
+                return Err(Error::Definition(DefinitionError::DuplicateEntityType {
                     type_name: entity.type_name,
-                });
+                }));
             }
         }
         let (partition_key, sort_key) = self.key_attributes()?;
         let time_to_live = self.time_to_live_attribute()?;
         let indexes = self.indexes()?;
         if indexes.len() > MAX_GLOBAL_SECONDARY_INDEXES {
-            return Err(Error::TooManyIndexes {
+            return Err(Error::Definition(DefinitionError::TooManyIndexes {
                 count: indexes.len(),
                 limit: MAX_GLOBAL_SECONDARY_INDEXES,
                 indexes: indexes.iter().map(|index| index.name).collect(),
-            });
+            }));
         }
         let local_indexes = self.local_indexes()?;
         if local_indexes.len() > MAX_LOCAL_SECONDARY_INDEXES {
-            return Err(Error::TooManyLocalIndexes {
+            return Err(Error::Definition(DefinitionError::TooManyLocalIndexes {
                 count: local_indexes.len(),
                 limit: MAX_LOCAL_SECONDARY_INDEXES,
                 indexes: local_indexes.iter().map(|index| index.name).collect(),
-            });
+            }));
         }
         if let Some(local) = local_indexes
             .iter()
             .find(|local| indexes.iter().any(|index| index.name == local.name))
         {
-            return Err(Error::DuplicateIndexName { index: local.name });
+            return Err(Error::Definition(DefinitionError::DuplicateIndexName {
+                index: local.name,
+            }));
         }
         let index_names: Vec<&'static str> = indexes
             .iter()
@@ -78,25 +81,27 @@ impl TableDefinition {
         let mut projected = 0;
         for (index, projection) in &self.projections {
             if !index_names.contains(&index.as_str()) {
-                return Err(Error::UnknownIndex {
+                return Err(Error::Definition(DefinitionError::UnknownIndex {
                     index: index.clone(),
                     known: index_names.clone(),
-                });
+                }));
             }
             if let IndexProjection::Include(attributes) = projection {
                 if attributes.is_empty() {
-                    return Err(Error::EmptyIncludeProjection {
+                    return Err(Error::Definition(DefinitionError::EmptyIncludeProjection {
                         index: index.clone(),
-                    });
+                    }));
                 }
                 projected += attributes.len();
             }
         }
         if projected > MAX_PROJECTED_ATTRIBUTES {
-            return Err(Error::TooManyProjectedAttributes {
-                count: projected,
-                limit: MAX_PROJECTED_ATTRIBUTES,
-            });
+            return Err(Error::Definition(
+                DefinitionError::TooManyProjectedAttributes {
+                    count: projected,
+                    limit: MAX_PROJECTED_ATTRIBUTES,
+                },
+            ));
         }
         self.check_key_spaces()?;
         let resolved = Resolved {
@@ -113,7 +118,7 @@ impl TableDefinition {
 
     /// Refuses a field of any entity stored under a key attribute of an
     /// index that an entity writes, where DynamoDB would not take it (one
-    /// rule for every index kind, [`Error::IndexAttributeCollision`]): any
+    /// rule for every index kind, [`DefinitionError::IndexAttributeCollision`]): any
     /// field under a key built from a template (an LSI's sort key, a
     /// template GSI's keys: index keys are table-wide, so that field's
     /// items would be in the index under whatever the field holds), and a
@@ -139,15 +144,17 @@ impl TableDefinition {
                 );
             for (index, attribute) in templates {
                 if let Some((other, field)) = self.field_stored_as(attribute) {
-                    return Err(Error::IndexAttributeCollision {
-                        field_entity: other.type_name,
-                        field: field.field,
-                        field_type: field_type(other, field).unwrap_or("any type"),
-                        index_entity: writer.type_name,
-                        index,
-                        attribute,
-                        key_type: BUILT,
-                    });
+                    return Err(Error::Definition(
+                        DefinitionError::IndexAttributeCollision {
+                            field_entity: other.type_name,
+                            field: field.field,
+                            field_type: field_type(other, field).unwrap_or("any type"),
+                            index_entity: writer.type_name,
+                            index,
+                            attribute,
+                            key_type: BUILT,
+                        },
+                    ));
                 }
             }
             for index in writer.multi_attribute_indexes {
@@ -163,15 +170,17 @@ impl TableDefinition {
                         };
                         match field_type(other, field) {
                             Some(stored) if stored != key_type => {
-                                return Err(Error::IndexAttributeCollision {
-                                    field_entity: other.type_name,
-                                    field: field.field,
-                                    field_type: stored,
-                                    index_entity: writer.type_name,
-                                    index: index.name,
-                                    attribute: key.attribute,
-                                    key_type,
-                                });
+                                return Err(Error::Definition(
+                                    DefinitionError::IndexAttributeCollision {
+                                        field_entity: other.type_name,
+                                        field: field.field,
+                                        field_type: stored,
+                                        index_entity: writer.type_name,
+                                        index: index.name,
+                                        attribute: key.attribute,
+                                        key_type,
+                                    },
+                                ));
                             }
                             _ => {}
                         }
@@ -209,12 +218,12 @@ impl TableDefinition {
                     &second.sort_key.template,
                 ));
                 if let Some((partition_key, sort_key)) = shared {
-                    return Err(Error::CollidingKeySpaces {
+                    return Err(Error::Definition(DefinitionError::CollidingKeySpaces {
                         first_entity: first.type_name,
                         second_entity: second.type_name,
                         partition_key,
                         sort_key,
-                    });
+                    }));
                 }
             }
         }

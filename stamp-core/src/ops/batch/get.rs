@@ -12,6 +12,7 @@ use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use futures::{StreamExt, stream};
 
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
+use crate::Refusal;
 use crate::item::size::MAX_BATCH_GET_KEYS;
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
@@ -93,7 +94,7 @@ impl<E: Entity> BatchGet<E> {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Error::DuplicateBatchKey`]. After:
+    /// Before sending: [`Refusal::DuplicateBatchKey`]. After:
     /// [`Error::UnprocessedKeys`] with exactly the keys not read and the
     /// items that were, and the errors of [`Entity::from_item`].
     pub async fn send(self, table: &Table) -> Result<Vec<Option<E>>, Error> {
@@ -165,11 +166,11 @@ impl<E: Entity> BatchGet<E> {
         for (position, key) in self.keys.iter().enumerate() {
             let identity = (key.partition_key().to_owned(), key.sort_key().to_owned());
             if positions.insert(identity, position).is_some() {
-                return Err(Error::DuplicateBatchKey {
+                return Err(Error::Refused(Refusal::DuplicateBatchKey {
                     operation: "BatchGetItem",
                     entity: E::SCHEMA.type_name,
-                    key: key.to_attribute_map(),
-                });
+                    key: crate::ItemKey::of::<E>(&key.to_attribute_map()),
+                }));
             }
         }
         Ok(positions)

@@ -13,6 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::Query;
 use super::range::SortCondition;
 use crate::expression::Placeholders;
+use crate::{CursorReason, QueryReason, Refusal};
 use crate::{
     Entity, Error, IndexKeyField, Item, MultiAttributeIndexSchema, SortAttributes,
     TextSortAttribute,
@@ -147,7 +148,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     }
 
     /// [`Query::consistent_read`]: refused on a GSI
-    /// ([`Error::ConsistentReadOnIndex`] before sending), as on any GSI.
+    /// ([`Refusal::ConsistentReadOnIndex`] before sending), as on any GSI.
     pub fn consistent_read(self) -> Self {
         self.map(Query::consistent_read)
     }
@@ -273,7 +274,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute between `low` and `high`, both included, in
     /// the values' own order (numeric for integers). `low` above `high` is
-    /// [`Error::InvalidSortKeyRange`] before anything is sent.
+    /// [`Refusal::InvalidSortKeyRange`] before anything is sent.
     pub fn sort_between<P: SortAttributes<E, INDEX>>(
         self,
         equal: P,
@@ -283,10 +284,10 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
         self.query.with_attributes(|| {
             let (low, high) = (P::next_value(low)?, P::next_value(high)?);
             if compare(&low, &high) == Some(Ordering::Greater) {
-                return Err(Error::InvalidSortKeyRange {
+                return Err(Error::Refused(Refusal::InvalidSortKeyRange {
                     lower: display(&low),
                     upper: display(&high),
-                });
+                }));
             }
             Ok((equal.values()?, Some(AttributeRange::Between(low, high))))
         })
@@ -335,29 +336,28 @@ pub(super) fn key_condition(
     sort: &SortCondition,
     placeholders: &mut Placeholders,
 ) -> Result<(String, AttributeAccept), Error> {
-    let invalid = |reason: String| Err(Error::InvalidQuery { reason });
+    let invalid = |reason: QueryReason| Err(Error::Refused(Refusal::InvalidQuery { reason }));
     if partition.len() != index.partition_key.len() {
-        return invalid(format!(
-            "index `{}` has {} partition-key attributes, and the query gives {}",
-            index.name,
-            index.partition_key.len(),
-            partition.len()
-        ));
+        return invalid(QueryReason::PartitionKeyAttributes {
+            index: index.name,
+            expected: index.partition_key.len(),
+            given: partition.len(),
+        });
     }
     let (equal, range) = match sort {
         SortCondition::Scope => (&[][..], None),
         SortCondition::Attributes(AttributeSort { equal, range }) => {
             (equal.as_slice(), range.as_ref())
         }
-        _ => return invalid("a sort-key template condition on a multi-attribute index".to_owned()),
+        _ => return invalid(QueryReason::TemplateConditionOnMultiAttributeIndex),
     };
     let used = equal.len() + usize::from(range.is_some());
     if used > index.sort_key.len() {
-        return invalid(format!(
-            "index `{}` has {} sort-key attributes, and the condition names {used}",
-            index.name,
-            index.sort_key.len()
-        ));
+        return invalid(QueryReason::SortKeyAttributes {
+            index: index.name,
+            expected: index.sort_key.len(),
+            given: used,
+        });
     }
     let mut parts = Vec::new();
     let mut equals = Vec::new();
@@ -414,14 +414,14 @@ fn check_type(
     if field.attribute_type.holds(value) {
         Ok(())
     } else {
-        Err(Error::InvalidQuery {
-            reason: format!(
-                "attribute `{}` of index `{}` is of type {}, and the query gives {value:?}",
-                field.attribute,
-                index.name,
-                field.attribute_type.as_str()
-            ),
-        })
+        Err(Error::Refused(Refusal::InvalidQuery {
+            reason: QueryReason::AttributeType {
+                attribute: field.attribute,
+                index: index.name,
+                attribute_type: field.attribute_type.as_str(),
+                value: Box::new(value.clone()),
+            },
+        }))
     }
 }
 
@@ -446,13 +446,17 @@ impl AttributeAccept {
         expected: &[&'static str],
         key: &Item,
     ) -> Result<(), Error> {
-        let invalid = |reason: String| Err(Error::InvalidCursor { reason });
+        let invalid = |reason: CursorReason| Err(Error::Refused(Refusal::InvalidCursor { reason }));
         if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
-            return invalid(format!("unexpected attribute `{name}`"));
+            return invalid(CursorReason::UnexpectedAttribute {
+                attribute: name.clone(),
+            });
         }
         for name in table_keys {
             if !matches!(key.get(name), Some(AttributeValue::S(_))) {
-                return invalid(format!("key attribute `{name}` is missing"));
+                return invalid(CursorReason::MissingAttribute {
+                    attribute: name.to_string(),
+                });
             }
         }
         for field in index.key_fields() {
@@ -461,25 +465,29 @@ impl AttributeAccept {
                     if let AttributeValue::N(text) = value
                         && text.parse::<i128>().is_err()
                     {
-                        return invalid(format!(
-                            "key attribute `{}` is not an integer",
-                            field.attribute
-                        ));
+                        return invalid(CursorReason::NotInteger {
+                            attribute: field.attribute.to_owned(),
+                        });
                     }
                 }
                 Some(_) => {
-                    return invalid(format!(
-                        "key attribute `{}` is not of type {}",
-                        field.attribute,
-                        field.attribute_type.as_str()
-                    ));
+                    return invalid(CursorReason::WrongType {
+                        attribute: field.attribute.to_owned(),
+                        attribute_type: field.attribute_type.as_str(),
+                    });
                 }
-                None => return invalid(format!("key attribute `{}` is missing", field.attribute)),
+                None => {
+                    return invalid(CursorReason::MissingAttribute {
+                        attribute: field.attribute.to_owned(),
+                    });
+                }
             }
         }
         for (name, value) in &self.equals {
             if compare(&key[*name], value) != Some(Ordering::Equal) {
-                return invalid(format!("`{name}` is not the query's value"));
+                return invalid(CursorReason::OtherValue {
+                    attribute: name.to_string(),
+                });
             }
         }
         if let Some((name, range)) = &self.range {
@@ -503,9 +511,9 @@ impl AttributeAccept {
                 },
             };
             if !admitted {
-                return invalid(format!(
-                    "`{name}` is outside the query's sort-key condition"
-                ));
+                return invalid(CursorReason::OutsideSortCondition {
+                    attribute: name.to_string(),
+                });
             }
         }
         Ok(())

@@ -10,6 +10,7 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 
 use super::Query;
 use super::plan::Plan;
+use crate::Refusal;
 use crate::ops::cursor::Cursor;
 use crate::request::executor::Call;
 use crate::{DEFAULT_MAX_REQUESTS, Entity, Error, Item, Table};
@@ -40,18 +41,16 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// A query on a sharded index sends one request per shard:
     /// [`requests`](Self::requests) gives them, and this returns
-    /// [`Error::InvalidQuery`].
+    /// [`Refusal::InvalidQuery`].
     ///
     /// # Errors
     ///
     /// The errors [`send`](Self::send) finds before sending.
     pub fn request(&self, table_name: &str) -> Result<QueryInput, Error> {
         if let Some(shards) = Self::shards() {
-            return Err(Error::InvalidQuery {
-                reason: format!(
-                    "a query on a sharded index sends one request per shard ({shards}); `requests` gives them"
-                ),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::ShardedRequest { shards },
+            }));
         }
         Ok(self
             .plan(
@@ -91,12 +90,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     ///
     /// # Errors
     ///
-    /// Before sending: a key value error, [`Error::ConsistentReadOnIndex`],
-    /// [`Error::AttributesNotProjected`] (the table knows its definition,
+    /// Before sending: a key value error, [`Refusal::ConsistentReadOnIndex`],
+    /// [`Refusal::AttributesNotProjected`] (the table knows its definition,
     /// [`Table::with_definition`], and the GSI, of any kind, does not
-    /// project what the query reads), [`Error::InvalidQuery`],
-    /// [`Error::InvalidSortKeyRange`], [`Error::InvalidCursor`] or
-    /// [`Error::CursorMismatch`]. After: [`Error::DynamoDb`], and the
+    /// project what the query reads), [`Refusal::InvalidQuery`],
+    /// [`Refusal::InvalidSortKeyRange`], [`Refusal::InvalidCursor`] or
+    /// [`Refusal::CursorMismatch`]. After: [`Error::DynamoDb`], and the
     /// errors of decoding an item.
     pub async fn send(self, table: &Table) -> Result<Page<O>, Error> {
         self.check_projection(table, true)?;
@@ -259,7 +258,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
                 state.query.plan(table.name(), None, false, None)?;
             }
             if state.done || state.remaining == Some(0) {
-                return Ok(None);
+                return Ok::<_, Error>(None);
             }
             state.query.check_projection(table, true)?;
             if Self::shards().is_some() {

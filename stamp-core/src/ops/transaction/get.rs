@@ -138,9 +138,9 @@ impl TransactGet {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Error::EmptyTransaction`],
-    /// [`Error::TooManyTransactionActions`] and
-    /// [`Error::DuplicateTransactionItem`]. After:
+    /// Before sending: [`Refusal::EmptyTransaction`](crate::Refusal::EmptyTransaction),
+    /// [`Refusal::TooManyTransactionActions`](crate::Refusal::TooManyTransactionActions) and
+    /// [`Refusal::DuplicateTransactionItem`](crate::Refusal::DuplicateTransactionItem). After:
     /// [`Error::TransactionCanceled`] (such as a conflict with a write in
     /// progress) and [`Error::DynamoDb`].
     pub async fn send(self, table: &Table) -> Result<TransactGetOutput, Error> {

@@ -12,9 +12,10 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::item::size::{MAX_TRANSACTION_ACTIONS, attribute_value_size};
-use crate::{Error, Item};
+use crate::{Error, Item, ItemKey};
 
 mod get;
 mod write;
@@ -175,8 +176,9 @@ pub struct CancellationReason {
     pub index: usize,
     /// The entity type name of the action.
     pub entity: &'static str,
-    /// The primary key attributes of the item the action names.
-    pub key: Item,
+    /// The primary key of the item the action names; its `Display` is
+    /// `PK=…, SK=…`.
+    pub key: ItemKey,
     /// DynamoDB's reason code.
     pub code: CancellationCode,
     /// DynamoDB's message, when it gives one.
@@ -195,23 +197,24 @@ fn check_actions<'a>(
 ) -> Result<(), Error> {
     let count = actions.len();
     if count == 0 {
-        return Err(Error::EmptyTransaction);
+        return Err(Error::Refused(Refusal::EmptyTransaction));
     }
     if count > MAX_TRANSACTION_ACTIONS {
-        return Err(Error::TooManyTransactionActions {
+        return Err(Error::Refused(Refusal::TooManyTransactionActions {
             count,
             limit: MAX_TRANSACTION_ACTIONS,
-        });
+        }));
     }
-    let mut seen: HashMap<String, usize> = HashMap::with_capacity(count);
+    let mut seen: HashMap<ItemKey, usize> = HashMap::with_capacity(count);
     for (position, (entity, key)) in actions.enumerate() {
-        if let Some(first) = seen.insert(crate::error::key_text(key), position) {
-            return Err(Error::DuplicateTransactionItem {
+        let key = ItemKey::from_key_map(key);
+        if let Some(first) = seen.insert(key.clone(), position) {
+            return Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first,
                 second: position,
                 entity,
-                key: key.clone(),
-            });
+                key,
+            }));
         }
     }
     Ok(())
@@ -250,7 +253,7 @@ fn reasons<'a>(
         .map(|(index, ((entity, key), reason))| CancellationReason {
             index,
             entity,
-            key: key.clone(),
+            key: ItemKey::from_key_map(key),
             code: CancellationCode::parse(reason.code.as_deref()),
             message: reason.message,
             old_item: reason.item,
@@ -287,21 +290,21 @@ mod tests {
         let none: Vec<(&'static str, &Item)> = Vec::new();
         assert!(matches!(
             check_actions(none.into_iter()),
-            Err(Error::EmptyTransaction)
+            Err(Error::Refused(Refusal::EmptyTransaction))
         ));
         let keys: Vec<Item> = (0..101).map(|i| key(&i.to_string())).collect();
         assert!(matches!(
             check_actions(keys.iter().map(|key| ("A", key))),
-            Err(Error::TooManyTransactionActions {
+            Err(Error::Refused(Refusal::TooManyTransactionActions {
                 count: 101,
                 limit: 100
-            })
+            }))
         ));
         assert!(check_actions(keys[..100].iter().map(|key| ("A", key))).is_ok());
         let twice = [key("1"), key("2"), key("1")];
         let error = check_actions(twice.iter().map(|key| ("A", key))).unwrap_err();
         assert!(
-            matches!(&error, Error::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found } if *found == key("1")),
+            matches!(&error, Error::Refused(Refusal::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found }) if *found == ItemKey::from_key_map(&key("1"))),
             "{error:?}"
         );
     }

@@ -11,6 +11,7 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::{Action, Kind, Rendered, check_actions, failure, split};
+use crate::Refusal;
 use crate::expression::Condition;
 use crate::item::size::{MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
 use crate::ops::write::Placed;
@@ -285,17 +286,17 @@ impl TransactWrite {
         if let Some(token) = &self.client_request_token {
             let length = token.chars().count();
             if !(1..=36).contains(&length) {
-                return Err(Error::InvalidClientRequestToken {
+                return Err(Error::Refused(Refusal::InvalidClientRequestToken {
                     token: token.clone(),
-                });
+                }));
             }
         }
         let size: usize = self.actions.iter().map(|action| action.size).sum();
         if size > MAX_TRANSACTION_BYTES {
-            return Err(Error::TransactionTooLarge {
+            return Err(Error::Refused(Refusal::TransactionTooLarge {
                 size,
                 limit: MAX_TRANSACTION_BYTES,
-            });
+            }));
         }
         Ok(())
     }
@@ -375,11 +376,11 @@ impl TransactWrite {
     /// # Errors
     ///
     /// Before sending: the errors of making an item or rendering a
-    /// condition, [`Error::EmptyTransaction`],
-    /// [`Error::TooManyTransactionActions`],
-    /// [`Error::DuplicateTransactionItem`],
-    /// [`Error::InvalidClientRequestToken`] and
-    /// [`Error::TransactionTooLarge`]. After:
+    /// condition, [`Refusal::EmptyTransaction`],
+    /// [`Refusal::TooManyTransactionActions`],
+    /// [`Refusal::DuplicateTransactionItem`],
+    /// [`Refusal::InvalidClientRequestToken`] and
+    /// [`Refusal::TransactionTooLarge`]. After:
     /// [`Error::TransactionCanceled`] with a reason per action, and
     /// [`Error::DynamoDb`] for other errors.
     pub async fn send(self, table: &Table) -> Result<(), Error> {

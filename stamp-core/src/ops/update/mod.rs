@@ -44,7 +44,7 @@ use values::{Action, is_set, typed_value};
 ///   `E::update(…)`, and those stated with [`given`](Self::given). An
 ///   index's two attributes are written together whenever the item may not
 ///   be in the (sparse) index yet; when a value needed is unknown,
-///   [`Error::IncompleteIndexUpdate`], before sending.
+///   [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate), before sending.
 /// - `#[stamp(updated_at)]` is set to the current time (and so are the index
 ///   attributes built from it, which then need the index's other values).
 /// - `#[stamp(version)]`: [`expect_version`](Self::expect_version) is
@@ -90,7 +90,7 @@ impl<E: Entity> Update<E> {
     /// States the current value of a field the update does not change, and
     /// makes the update conditional on it (`attribute = value`): the index
     /// attributes built from it can then be rebuilt. Use it when an update
-    /// is refused with [`Error::IncompleteIndexUpdate`] for a field you
+    /// is refused with [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate) for a field you
     /// know, such as the status of an order whose `updated_at` (in its
     /// GSI sort key) every update stamps.
     pub fn given<T: Serialize, K>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
@@ -280,9 +280,9 @@ impl<E: Entity> Update<E> {
     /// # Errors
     ///
     /// The errors `send` finds before sending: a key error;
-    /// [`Error::InvalidUpdate`] (nothing to update, an empty set, the
-    /// version set by hand); [`Error::MissingExpectedVersion`];
-    /// [`Error::IncompleteIndexUpdate`]; [`Error::InvalidExpressionValue`].
+    /// [`Refusal::InvalidUpdate`](crate::Refusal::InvalidUpdate) (nothing to update, an empty set, the
+    /// version set by hand); [`Refusal::MissingExpectedVersion`](crate::Refusal::MissingExpectedVersion);
+    /// [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate); [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue).
     pub fn request(&self, table_name: &str) -> Result<UpdateItemInput, Error> {
         self.input(table_name, self.stamped_at(), ReturnValue::None)
             .map(|(input, _)| input)
