@@ -182,6 +182,47 @@ async fn a_cursor_signed_with_another_key_is_refused_before_sending() {
     );
 }
 
+/// A key is rotated without breaking the cursors in flight: the table signs
+/// with the new key and still accepts the old one's cursors, which go on
+/// where they stopped; a table that dropped the old key refuses them.
+#[tokio::test]
+async fn a_rotated_key_keeps_accepting_the_cursors_of_the_previous_key() {
+    let (old, counter) = notes("cursor-rotation").await;
+    let in_flight = first_cursor(&old).await;
+    let rotated = old
+        .clone()
+        .with_cursor_key(b"the next secret, thirty-two byte".to_vec())
+        .with_previous_cursor_keys([KEY]);
+    let page = Note::query("u-1")
+        .limit(2)
+        .after(&in_flight)
+        .send(&rotated)
+        .await
+        .unwrap();
+    assert_eq!(numbers(&page.items), [2, 3]);
+    // New cursors are signed with the new key only.
+    let next = page.cursor.expect("a last page");
+    assert_eq!(
+        refused(&old, &counter, &next).await,
+        CursorReason::SignatureMismatch
+    );
+    let last = Note::query("u-1")
+        .limit(2)
+        .after(&next)
+        .send(&rotated)
+        .await
+        .unwrap();
+    assert_eq!(numbers(&last.items), [4]);
+    // Once the old key is dropped, its cursors are refused.
+    let dropped = old
+        .clone()
+        .with_cursor_key(b"the next secret, thirty-two byte".to_vec());
+    assert_eq!(
+        refused(&dropped, &counter, &in_flight).await,
+        CursorReason::SignatureMismatch
+    );
+}
+
 #[tokio::test]
 async fn an_unsigned_cursor_is_refused_by_a_keyed_table_before_sending() {
     let (keyed, counter) = notes("cursor-unsigned").await;

@@ -40,24 +40,54 @@ use crate::{Error, Item};
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Cursor(String);
 
-/// The secret a table signs its cursors with (HMAC-SHA256). Cheap to
-/// clone; its `Debug` output does not show the key.
+/// The secrets a table signs and checks its cursors with (HMAC-SHA256):
+/// the current key, which signs, and the previous ones, which are still
+/// accepted when a cursor is read, so that a key can be rotated without
+/// breaking the cursors in flight. Cheap to clone; its `Debug` output does
+/// not show the keys.
 #[derive(Clone)]
-pub(crate) struct CursorKey(Arc<[u8]>);
+pub(crate) struct CursorKey {
+    current: Arc<[u8]>,
+    previous: Arc<[Arc<[u8]>]>,
+}
 
 impl CursorKey {
     pub(crate) fn new(key: Vec<u8>) -> Self {
-        CursorKey(Arc::from(key))
+        CursorKey {
+            current: Arc::from(key),
+            previous: Arc::from(Vec::new()),
+        }
     }
 
-    /// The MAC of a cursor's payload text, with a context string so that
-    /// the key's MACs for other purposes cannot pass as cursors.
-    fn mac(&self, payload: &str) -> Hmac<Sha256> {
-        let mut mac =
-            Hmac::<Sha256>::new_from_slice(&self.0).expect("HMAC takes a key of any length");
+    /// This key, which signs, and `previous`, which are accepted as well.
+    pub(crate) fn with_previous(self, previous: Vec<Vec<u8>>) -> Self {
+        CursorKey {
+            previous: previous.into_iter().map(Arc::from).collect(),
+            ..self
+        }
+    }
+
+    /// The MAC of a cursor's payload text under `key`, with a context
+    /// string so that the key's MACs for other purposes cannot pass as
+    /// cursors.
+    fn mac_with(key: &[u8], payload: &str) -> Hmac<Sha256> {
+        let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
         mac.update(b"stamp cursor v1\0");
         mac.update(payload.as_bytes());
         mac
+    }
+
+    /// The MAC of a cursor's payload text under the current key.
+    fn mac(&self, payload: &str) -> Hmac<Sha256> {
+        Self::mac_with(&self.current, payload)
+    }
+
+    /// Whether `tag` is the MAC of `payload` under the current key or one
+    /// of the previous ones (each compared in constant time).
+    fn accepts(&self, payload: &str, tag: &[u8]) -> bool {
+        std::iter::once(&self.current)
+            .chain(self.previous.iter())
+            .any(|key| Self::mac_with(key, payload).verify_slice(tag).is_ok())
     }
 }
 
@@ -309,10 +339,9 @@ impl Cursor {
                     detail: error.to_string(),
                 })
             })?;
-            signing
-                .mac(payload)
-                .verify_slice(&tag)
-                .map_err(|_| invalid(CursorReason::SignatureMismatch))?;
+            if !signing.accepts(payload, &tag) {
+                return Err(invalid(CursorReason::SignatureMismatch));
+            }
         }
         let json = URL_SAFE_NO_PAD.decode(payload).map_err(|error| {
             invalid(CursorReason::NotBase64 {

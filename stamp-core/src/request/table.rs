@@ -233,8 +233,11 @@ impl Table {
     /// one: a query given a cursor that is unsigned, changed, or signed with
     /// another key fails with [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor) before sending. Give
     /// every process serving the same clients the same key, a secret of 32
-    /// random bytes or more; changing it invalidates the cursors handed out.
-    /// A signature proves that Stamp produced the cursor, not who holds it.
+    /// random bytes or more; changing it invalidates the cursors handed out,
+    /// unless the old key stays accepted through
+    /// [`with_previous_cursor_keys`](Self::with_previous_cursor_keys) (call
+    /// that after this). A signature proves that Stamp produced the cursor,
+    /// not who holds it.
     ///
     /// # Panics
     ///
@@ -251,6 +254,46 @@ impl Table {
         let key = key.into();
         assert!(!key.is_empty(), "a cursor key must not be empty");
         self.cursor_key = Some(CursorKey::new(key));
+        self
+    }
+
+    /// Keeps accepting cursors signed with `previous` keys (the keys used
+    /// before the current one of [`with_cursor_key`](Self::with_cursor_key),
+    /// which alone signs new cursors): rotate a key by signing with the new
+    /// one and keeping the old one here until the cursors it signed have
+    /// expired from your clients (a page link lives as long as a user keeps
+    /// it; a day is a common choice), then drop it. Each is checked in
+    /// constant time; a cursor none of them signed is
+    /// [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor).
+    ///
+    /// # Panics
+    ///
+    /// If the table has no [`with_cursor_key`](Self::with_cursor_key) yet,
+    /// or a previous key is empty.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn run(client: aws_sdk_dynamodb::Client, new: Vec<u8>, old: Vec<u8>) {
+    /// let table = stamp_core::Table::new(client, "app")
+    ///     .with_cursor_key(new)
+    ///     .with_previous_cursor_keys([old]);
+    /// # }
+    /// ```
+    pub fn with_previous_cursor_keys(
+        mut self,
+        previous: impl IntoIterator<Item = impl Into<Vec<u8>>>,
+    ) -> Self {
+        let previous: Vec<Vec<u8>> = previous.into_iter().map(Into::into).collect();
+        assert!(
+            previous.iter().all(|key| !key.is_empty()),
+            "a cursor key must not be empty"
+        );
+        let current = self
+            .cursor_key
+            .take()
+            .expect("with_cursor_key comes before with_previous_cursor_keys");
+        self.cursor_key = Some(current.with_previous(previous));
         self
     }
 
