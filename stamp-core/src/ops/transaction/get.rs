@@ -67,7 +67,7 @@ impl<E> fmt::Debug for Slot<E> {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct TransactGet {
-    gets: Vec<(&'static str, Item)>,
+    gets: Vec<(&'static str, Item, crate::ItemKey)>,
 }
 
 /// The items of a [`TransactGet`], by position.
@@ -86,8 +86,9 @@ impl TransactGet {
     /// Adds a get of the item with primary key `key`, and returns the slot
     /// to take it from.
     pub fn get<E: Entity>(&mut self, key: &PrimaryKey<E>) -> Slot<E> {
-        self.gets
-            .push((E::SCHEMA.type_name, key.to_attribute_map()));
+        let map = key.to_attribute_map();
+        let item_key = crate::ItemKey::of::<E>(&map);
+        self.gets.push((E::SCHEMA.type_name, map, item_key));
         Slot {
             index: self.gets.len() - 1,
             entity: PhantomData,
@@ -114,12 +115,12 @@ impl TransactGet {
     /// [`Error::TransactionCanceled`] (such as a conflict with a write in
     /// progress) and [`Error::DynamoDb`].
     pub async fn send(self, table: &Table) -> Result<TransactGetOutput, Error> {
-        check_actions(self.gets.iter().map(|(entity, key)| (*entity, key)))?;
+        check_actions(self.gets.iter().map(|(entity, _, key)| (*entity, key)))?;
         let name = table.name();
         let items: Vec<TransactGetItem> = self
             .gets
             .iter()
-            .map(|(_, key)| {
+            .map(|(_, key, _)| {
                 TransactGetItem::builder()
                     .get(
                         Get::builder()
@@ -131,7 +132,7 @@ impl TransactGet {
                     .build()
             })
             .collect();
-        let entity = common_entity(self.gets.iter().map(|(entity, _)| *entity));
+        let entity = common_entity(self.gets.iter().map(|(entity, _, _)| *entity));
         let input = TransactGetItemsInput::builder()
             .set_transact_items(Some(items))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
@@ -161,7 +162,7 @@ impl TransactGet {
                     }
                     _ => None,
                 },
-                self.gets.iter().map(|(entity, key)| (*entity, key)),
+                self.gets.iter().map(|(entity, _, key)| (*entity, key)),
             )),
         }
     }

@@ -96,6 +96,7 @@ impl TransactWrite {
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     key: crate::item::check::key_of(E::SCHEMA, &rendered.item),
+                    item_key: crate::ItemKey::of::<E>(&rendered.item),
                     size,
                     kind: Kind::Put {
                         item: rendered.item,
@@ -131,6 +132,7 @@ impl TransactWrite {
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     size: item_size(&map) + condition_size,
+                    item_key: crate::ItemKey::of::<E>(&map),
                     key: map,
                     kind,
                 });
@@ -194,6 +196,7 @@ impl TransactWrite {
         self.actions.push(Action {
             entity: update.entity,
             key: update.key.clone(),
+            item_key: update.item_key.clone(),
             size,
             kind: Kind::Update(update),
         });
@@ -284,7 +287,7 @@ impl TransactWrite {
         check_actions(
             self.actions
                 .iter()
-                .map(|action| (action.entity, &action.key)),
+                .map(|action| (action.entity, &action.item_key)),
         )?;
         if let Some(token) = &self.client_request_token {
             let length = token.chars().count();
@@ -405,7 +408,7 @@ impl TransactWrite {
                 },
                 self.actions
                     .iter()
-                    .map(|action| (action.entity, &action.key)),
+                    .map(|action| (action.entity, &action.item_key)),
             )),
         }
     }
