@@ -301,7 +301,7 @@ mod tests {
         let twice = [key("1"), key("2"), key("1")].map(|key| ItemKey::named(&key, "PK", "SK"));
         let error = check_actions(twice.iter().map(|key| ("A", key))).unwrap_err();
         assert!(
-            matches!(&error, Error::Refused(Refusal::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found }) if found.to_string() == "PK=1, SK=S"),
+            matches!(&error, Error::Refused(Refusal::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found }) if *found == *"PK=1, SK=S"),
             "{error:?}"
         );
     }
