@@ -65,7 +65,8 @@
 //! has one); keys keep their case exactly. An empty value is refused with
 //! [`KeyError::EmptyKeyValue`].
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The layout: `key/` (encodings, templates), `model/` (the entity trait and
 // schema descriptions), `item/` (codec, checks, sizes), `expression/`

@@ -334,10 +334,13 @@ async fn mixed_entities_are_written_and_deleted_in_requests_of_25() {
         .put_all(&products);
     assert_eq!(
         batch
-            .requests()
+            .requests(table.name())
             .unwrap()
             .iter()
-            .map(Vec::len)
+            .map(|request| request
+                .request_items()
+                .and_then(|items| items.get(table.name()))
+                .map_or(0, Vec::len))
             .collect::<Vec<_>>(),
         [25, 25, 20]
     );

@@ -6,17 +6,23 @@ use std::sync::{Arc, Mutex};
 
 use aws_sdk_dynamodb::config::interceptors::BeforeSerializationInterceptorContextRef;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
+use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
 use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::operation::scan::ScanInput;
+use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsInput;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsInput;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
-use stamp::{Delete, Get, Item, Put, Table, TableDefinition, TransactWrite};
+use stamp::{
+    BatchGet, BatchWrite, Delete, Get, Item, Put, Table, TableDefinition, TransactGet,
+    TransactWrite,
+};
 
 use crate::common;
 
@@ -50,6 +56,9 @@ enum Sent {
     Get(GetItemInput),
     Put(PutItemInput),
     Delete(DeleteItemInput),
+    BatchWrite(BatchWriteItemInput),
+    BatchGet(BatchGetItemInput),
+    TransactGet(TransactGetItemsInput),
     Query(QueryInput),
     Scan(ScanInput),
     Update(UpdateItemInput),
@@ -83,6 +92,12 @@ impl Intercept for Wire {
             Sent::Put(input.clone())
         } else if let Some(input) = input.downcast_ref::<DeleteItemInput>() {
             Sent::Delete(input.clone())
+        } else if let Some(input) = input.downcast_ref::<BatchWriteItemInput>() {
+            Sent::BatchWrite(input.clone())
+        } else if let Some(input) = input.downcast_ref::<BatchGetItemInput>() {
+            Sent::BatchGet(input.clone())
+        } else if let Some(input) = input.downcast_ref::<TransactGetItemsInput>() {
+            Sent::TransactGet(input.clone())
         } else if let Some(input) = input.downcast_ref::<QueryInput>() {
             Sent::Query(input.clone())
         } else if let Some(input) = input.downcast_ref::<ScanInput>() {
@@ -287,5 +302,52 @@ async fn get_put_and_delete_send_their_requests() {
     delete.send(&table).await.unwrap();
     assert_eq!(wire.take(), [Sent::Delete(expected)]);
     assert_eq!(table.get(&Note::key("n-1").unwrap()).await.unwrap(), None);
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn batches_and_transactional_reads_send_their_requests() {
+    let (table, wire, definition) = table_on_the_wire("requests-batches").await;
+    table.create_table(&definition).await.unwrap();
+    wire.take();
+    let orders: Vec<Order> = (1..=30).map(order).collect();
+    let batch = BatchWrite::new().put_all(&orders);
+    let expected = batch.requests(table.name()).unwrap();
+    assert_eq!(expected.len(), 2, "25 writes, then 5");
+    batch.send(&table).await.unwrap();
+    // The groups go out concurrently: compare as a set, in key order.
+    let mut sent: Vec<BatchWriteItemInput> = wire
+        .take()
+        .into_iter()
+        .map(|sent| match sent {
+            Sent::BatchWrite(input) => input,
+            other => panic!("expected BatchWriteItem, got {other:?}"),
+        })
+        .collect();
+    let first_key = |input: &BatchWriteItemInput| {
+        input.request_items().unwrap()[table.name()][0]
+            .put_request()
+            .unwrap()
+            .item()["SK"]
+            .clone()
+    };
+    sent.sort_by_key(|input| format!("{:?}", first_key(input)));
+    let mut expected = expected;
+    expected.sort_by_key(|input| format!("{:?}", first_key(input)));
+    assert_eq!(sent, expected);
+
+    let keys: Vec<_> = (1..=3).map(|id| Order::key("c-1", &id).unwrap()).collect();
+    let read = BatchGet::new(keys.clone()).consistent_read();
+    let [expected] = <[_; 1]>::try_from(read.requests(table.name()).unwrap()).unwrap();
+    let found = read.send(&table).await.unwrap();
+    assert_eq!(found, [Some(order(1)), Some(order(2)), Some(order(3))]);
+    assert_eq!(wire.take(), [Sent::BatchGet(expected)]);
+
+    let mut read = TransactGet::new();
+    let first = read.get(&keys[0]);
+    let expected = read.request(table.name()).unwrap();
+    let mut output = read.send(&table).await.unwrap();
+    assert_eq!(output.take(first).unwrap(), Some(order(1)));
+    assert_eq!(wire.take(), [Sent::TransactGet(expected)]);
     table.delete_table().await.unwrap();
 }

@@ -445,26 +445,9 @@ fn scan(
     concurrency: u32,
 ) -> impl Stream<Item = Result<Vec<Item>, Error>> + '_ {
     futures::stream::iter((0..segments).map(move |segment| {
-        futures::stream::try_unfold(Some(None), move |state: Option<Option<Item>>| async move {
-            let Some(start) = state else {
-                return Ok(None);
-            };
-            let input = aws_sdk_dynamodb::operation::scan::ScanInput::builder()
-                .table_name(table.name())
-                .segment(segment as i32)
-                .total_segments(segments as i32)
-                .set_exclusive_start_key(start)
-                .return_consumed_capacity(aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
-                .build()
-                .expect("ScanInput has no required fields");
-            let output = table
-                .execute_mapped(input, crate::request::executor::Call::of("(mixed)"))
-                .await?;
-            let next = output.last_evaluated_key.filter(|key| !key.is_empty());
-            let items = output.items.unwrap_or_default();
-            Ok(Some((items, next.map(Some))))
-        })
-        .boxed()
+        let input =
+            crate::ops::scan::segment_input(table.name(), (segment, segments), None, false, None);
+        crate::ops::scan::pages(table, Ok(input), "(mixed)").boxed()
     }))
     .flatten_unordered(concurrency as usize)
 }

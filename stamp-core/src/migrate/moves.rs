@@ -4,12 +4,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsInput;
-use aws_sdk_dynamodb::operation::transact_write_items::{
-    TransactWriteItemsError, TransactWriteItemsInput,
-};
-use aws_sdk_dynamodb::types::{
-    Delete, Get, Put, ReturnConsumedCapacity, TransactGetItem, TransactWriteItem,
-};
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
 use futures::{TryStreamExt, stream};
 
 use super::mover::{Running, Sent, Shared};
@@ -201,52 +197,30 @@ impl<E: Entity> Running<'_, E> {
     async fn send_moves(&self, moves: &[Move], shared: &Shared) -> Sent {
         let schema = E::SCHEMA;
         let table = self.table.name();
-        let mut request = TransactWriteItemsInput::builder()
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .client_request_token(uuid::Uuid::new_v4().to_string());
-        let mut actions = 0;
+        let mut transaction = crate::TransactWrite::new();
         for mv in moves {
             if mv.in_place {
-                let put = Put::builder()
-                    .table_name(table)
-                    .set_item(Some(mv.new_item.clone()))
-                    .condition_expression(mv.unchanged.expression.clone())
-                    .set_expression_attribute_names(mv.unchanged.placeholders.names())
-                    .set_expression_attribute_values(mv.unchanged.placeholders.values())
-                    .build()
-                    .expect("table, item and condition are set");
-                request = request.transact_items(TransactWriteItem::builder().put(put).build());
-                actions += 1;
+                transaction =
+                    transaction.put_item(schema, mv.new_item.clone(), Some(mv.unchanged.clone()));
                 continue;
             }
-            actions += 2;
-            let put = Put::builder()
-                .table_name(table)
-                .set_item(Some(mv.new_item.clone()))
-                .condition_expression("attribute_not_exists(#pk)")
-                .expression_attribute_names("#pk", schema.partition_key.name)
-                .build()
-                .expect("table and item are set");
-            let delete = Delete::builder()
-                .table_name(table)
-                .set_key(Some(mv.old_key.clone()))
-                .condition_expression(mv.unchanged.expression.clone())
-                .set_expression_attribute_names(mv.unchanged.placeholders.names())
-                .set_expression_attribute_values(mv.unchanged.placeholders.values())
-                .build()
-                .expect("table, key and condition are set");
-            request = request
-                .transact_items(TransactWriteItem::builder().put(put).build())
-                .transact_items(TransactWriteItem::builder().delete(delete).build());
+            let mut absent = crate::expression::Placeholders::default();
+            let absent = Placed {
+                expression: format!(
+                    "attribute_not_exists({})",
+                    absent.name(schema.partition_key.name)
+                ),
+                placeholders: absent,
+            };
+            transaction = transaction
+                .put_item(schema, mv.new_item.clone(), Some(absent))
+                .delete_key(schema, mv.old_key.clone(), Some(mv.unchanged.clone()));
         }
-        let input = request
-            .build()
-            .expect("TransactWriteItemsInput has no required fields");
         let permit = shared.permits.acquire().await.expect("never closed");
-        let result = self
-            .table
-            .execute(input, Call::of(schema.type_name).items(actions))
-            .await;
+        let result = match transaction.execute(self.table).await {
+            Ok(result) => result,
+            Err(error) => return Sent::Fatal(error),
+        };
         drop(permit);
         match result {
             Ok(_) => Sent::Moved,

@@ -3,18 +3,12 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-use aws_sdk_dynamodb::operation::transact_write_items::{
-    TransactWriteItemsError, TransactWriteItemsInput,
-};
-use aws_sdk_dynamodb::types::{
-    AttributeValue, Delete, Put, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
-    TransactWriteItem,
-};
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::Refusal;
 use crate::expression::Placeholders;
 use crate::ops::write::{Placed, PutMode, render_put, unchanged_condition};
-use crate::request::executor::Call;
 use crate::request::failure::{Effect, conditional_failure};
 use crate::{Entity, Error, Item, Table};
 
@@ -140,40 +134,18 @@ impl Table {
         for (name, value) in foreign {
             rendered.item.entry(name).or_insert(value);
         }
-        let delete = Delete::builder()
-            .table_name(self.name())
-            .set_key(Some(old_key_map.clone()))
-            .condition_expression(guard.expression)
-            .set_expression_attribute_names(guard.placeholders.names())
-            .set_expression_attribute_values(guard.placeholders.values())
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-            .build()
-            .expect("table, key and condition are set");
-        let put = Put::builder()
-            .table_name(self.name())
-            .set_item(Some(rendered.item))
-            .set_condition_expression(rendered.condition)
-            .set_expression_attribute_names(rendered.placeholders.names())
-            .set_expression_attribute_values(rendered.placeholders.values())
-            .build()
-            .expect("table and item are set");
-        let input = TransactWriteItemsInput::builder()
-            .transact_items(TransactWriteItem::builder().delete(delete).build())
-            .transact_items(TransactWriteItem::builder().put(put).build())
-            .set_return_item_collection_metrics(crate::request::collection_metrics::requested(
-                schema,
-            ))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            // The SDK's retry of an attempt that may have been applied
-            // sends the same token: DynamoDB applies it once.
-            .client_request_token(uuid::Uuid::new_v4().to_string())
-            .build()
-            .expect("TransactWriteItemsInput has no required fields");
-        let failure = match self
-            .execute(input, Call::of(schema.type_name).items(2))
-            .await
+        let put_condition = rendered.condition.map(|expression| Placed {
+            expression,
+            placeholders: rendered.placeholders,
+        });
+        let failure = match crate::TransactWrite::new()
+            .delete_key(schema, old_key_map.clone(), Some(guard))
+            .put_item(schema, rendered.item, put_condition)
+            .return_old_items_on_failure()
+            .execute(self)
+            .await?
         {
-            Ok(_) => return Ok(()),
+            Ok(()) => return Ok(()),
             Err(failure) => failure,
         };
         // The reason of action `position` when its condition failed, with

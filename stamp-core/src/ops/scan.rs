@@ -88,7 +88,11 @@ impl<E: Entity> Scan<E> {
             .collect()
     }
 
-    fn segment_request(&self, table_name: &str, segment: u32) -> Result<ScanInput, Error> {
+    pub(crate) fn segment_request(
+        &self,
+        table_name: &str,
+        segment: u32,
+    ) -> Result<ScanInput, Error> {
         if self.limit == Some(0) {
             return Err(Error::Refused(Refusal::InvalidQuery {
                 reason: crate::error::QueryReason::Zero { option: "limit" },
@@ -113,19 +117,13 @@ impl<E: Entity> Scan<E> {
             filter = format!("({filter}) AND ({})", condition.render(&mut placeholders)?);
         }
         crate::expression::check_expression_length("filter", &filter)?;
-        let parallel = self.segments > 1;
-        Ok(ScanInput::builder()
-            .table_name(table_name)
-            .filter_expression(filter)
-            .set_expression_attribute_names(placeholders.names())
-            .set_expression_attribute_values(placeholders.values())
-            .set_limit(self.limit.map(|limit| limit.min(i32::MAX as u32) as i32))
-            .set_segment(parallel.then_some(segment as i32))
-            .set_total_segments(parallel.then_some(self.segments as i32))
-            .set_consistent_read(self.consistent_read.then_some(true))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .build()
-            .expect("ScanInput has no required fields"))
+        Ok(segment_input(
+            table_name,
+            (segment, self.segments),
+            self.limit,
+            self.consistent_read,
+            Some((filter, placeholders)),
+        ))
     }
 
     /// Every item of `E`, across pages and segments, one request per page.
@@ -186,33 +184,64 @@ impl<E: Entity> Scan<E> {
     }
 }
 
-/// The pages of one segment.
-fn segment_stream<'t, E: Entity + 't>(
+/// The first `Scan` request of segment `segment.0` of `segment.1` (no
+/// `Segment`/`TotalSegments` for a sequential scan of one): the one place a
+/// `ScanInput` is built, for [`Scan`], the key migration and the export.
+/// `filter` is the filter expression with its placeholders.
+pub(crate) fn segment_input(
+    table_name: &str,
+    (segment, segments): (u32, u32),
+    limit: Option<u32>,
+    consistent_read: bool,
+    filter: Option<(String, Placeholders)>,
+) -> ScanInput {
+    let parallel = segments > 1;
+    let (expression, placeholders) = match filter {
+        Some((expression, placeholders)) => (Some(expression), placeholders),
+        None => (None, Placeholders::default()),
+    };
+    ScanInput::builder()
+        .table_name(table_name)
+        .set_filter_expression(expression)
+        .set_expression_attribute_names(placeholders.names())
+        .set_expression_attribute_values(placeholders.values())
+        .set_limit(limit.map(|limit| limit.min(i32::MAX as u32) as i32))
+        .set_segment(parallel.then_some(segment as i32))
+        .set_total_segments(parallel.then_some(segments as i32))
+        .set_consistent_read(consistent_read.then_some(true))
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .build()
+        .expect("ScanInput has no required fields")
+}
+
+/// The pages of one segment from its first request `input`, each the items
+/// of one `Scan` request (`entity` names the requests' span), until
+/// DynamoDB returns no `LastEvaluatedKey`.
+pub(crate) fn pages<'t>(
     table: &'t Table,
     input: Result<ScanInput, Error>,
-) -> impl Stream<Item = Result<E, Error>> + 't {
+    entity: &'static str,
+) -> impl Stream<Item = Result<Vec<Item>, Error>> + Send + 't {
     stream::try_unfold(Some((input, None::<Item>)), move |state| async move {
         let Some((input, start)) = state else {
             return Ok::<_, Error>(None);
         };
         let input = input?;
-        let (items, next) = execute::<E>(table, input.clone(), start).await?;
-        let decoded = items.into_iter().map(E::from_item).collect::<Vec<_>>();
+        let mut page = input.clone();
+        page.exclusive_start_key = start;
+        let output = table.execute_mapped(page, Call::of(entity)).await?;
+        let next = output.last_evaluated_key.filter(|key| !key.is_empty());
         let state = next.map(|key| (Ok(input), Some(key)));
-        Ok(Some((stream::iter(decoded), state)))
+        Ok(Some((output.items.unwrap_or_default(), state)))
     })
-    .try_flatten()
 }
 
-async fn execute<E: Entity>(
-    table: &Table,
-    input: ScanInput,
-    start: Option<Item>,
-) -> Result<(Vec<Item>, Option<Item>), Error> {
-    let mut input = input;
-    input.exclusive_start_key = start;
-    let output = table
-        .execute_mapped(input, Call::of(E::SCHEMA.type_name))
-        .await?;
-    Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
+/// The entities of one segment.
+fn segment_stream<'t, E: Entity + 't>(
+    table: &'t Table,
+    input: Result<ScanInput, Error>,
+) -> impl Stream<Item = Result<E, Error>> + 't {
+    pages(table, input, E::SCHEMA.type_name)
+        .map_ok(|items| stream::iter(items.into_iter().map(E::from_item)))
+        .try_flatten()
 }

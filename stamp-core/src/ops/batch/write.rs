@@ -198,18 +198,38 @@ impl BatchWrite {
         self.entries.is_empty()
     }
 
-    /// The `BatchWriteItem` requests [`send`](Self::send) would start with,
-    /// as their lists of write requests, without a network.
+    /// The exact `BatchWriteItem` requests [`send`](Self::send) starts with
+    /// on the table named `table_name`, one per group of at most 25 writes
+    /// and 16 MB, without a network (writes DynamoDB leaves unprocessed are
+    /// sent again in later requests of their own).
     ///
     /// # Errors
     ///
     /// The errors `send` finds before sending.
-    pub fn requests(&self) -> Result<Vec<Vec<WriteRequest>>, Error> {
+    pub fn requests(&self, table_name: &str) -> Result<Vec<BatchWriteItemInput>, Error> {
         self.check()?;
         Ok(Self::groups(self.entries.clone())
             .into_iter()
-            .map(|group| group.into_iter().map(|entry| entry.request).collect())
+            .map(|group| {
+                self.input(
+                    table_name,
+                    group.into_iter().map(|entry| entry.request).collect(),
+                )
+            })
             .collect())
+    }
+
+    /// One `BatchWriteItem` of `requests` on table `table_name`.
+    fn input(&self, table_name: &str, requests: Vec<WriteRequest>) -> BatchWriteItemInput {
+        BatchWriteItemInput::builder()
+            .request_items(table_name, requests)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_item_collection_metrics(
+                self.item_collection_metrics
+                    .then_some(ReturnItemCollectionMetrics::Size),
+            )
+            .build()
+            .expect("BatchWriteItemInput has no required fields")
     }
 
     fn check(&self) -> Result<(), Error> {
@@ -314,15 +334,7 @@ impl BatchWrite {
             pending,
             |pending| async move {
                 let sent = pending.len();
-                let input = BatchWriteItemInput::builder()
-                    .request_items(name, pending)
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .set_return_item_collection_metrics(
-                        self.item_collection_metrics
-                            .then_some(ReturnItemCollectionMetrics::Size),
-                    )
-                    .build()
-                    .expect("BatchWriteItemInput has no required fields");
+                let input = self.input(name, pending);
                 let result = table.execute(input, Call::of(entity).items(sent)).await;
                 match result {
                     Ok(mut response) => {

@@ -105,6 +105,36 @@ impl TransactGet {
         self.gets.is_empty()
     }
 
+    /// The exact `TransactGetItems` request [`send`](Self::send) sends to
+    /// the table named `table_name`, without a network.
+    ///
+    /// # Errors
+    ///
+    /// The errors `send` finds before sending.
+    pub fn request(&self, table_name: &str) -> Result<TransactGetItemsInput, Error> {
+        check_actions(self.gets.iter().map(|(entity, _, key)| (*entity, key)))?;
+        let items: Vec<TransactGetItem> = self
+            .gets
+            .iter()
+            .map(|(_, key, _)| {
+                TransactGetItem::builder()
+                    .get(
+                        Get::builder()
+                            .table_name(table_name)
+                            .set_key(Some(key.clone()))
+                            .build()
+                            .expect("table and key are set"),
+                    )
+                    .build()
+            })
+            .collect();
+        Ok(TransactGetItemsInput::builder()
+            .set_transact_items(Some(items))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("TransactGetItemsInput has no required fields"))
+    }
+
     /// Reads the items from `table` with `TransactGetItems`.
     ///
     /// # Errors
@@ -115,29 +145,9 @@ impl TransactGet {
     /// [`Error::TransactionCanceled`] (such as a conflict with a write in
     /// progress) and [`Error::DynamoDb`].
     pub async fn send(self, table: &Table) -> Result<TransactGetOutput, Error> {
-        check_actions(self.gets.iter().map(|(entity, _, key)| (*entity, key)))?;
         let name = table.name();
-        let items: Vec<TransactGetItem> = self
-            .gets
-            .iter()
-            .map(|(_, key, _)| {
-                TransactGetItem::builder()
-                    .get(
-                        Get::builder()
-                            .table_name(name)
-                            .set_key(Some(key.clone()))
-                            .build()
-                            .expect("table and key are set"),
-                    )
-                    .build()
-            })
-            .collect();
+        let input = self.request(name)?;
         let entity = common_entity(self.gets.iter().map(|(entity, _, _)| *entity));
-        let input = TransactGetItemsInput::builder()
-            .set_transact_items(Some(items))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .build()
-            .expect("TransactGetItemsInput has no required fields");
         let result = table
             .execute(input, Call::of(entity).items(self.gets.len()))
             .await;

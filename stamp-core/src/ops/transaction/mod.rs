@@ -66,6 +66,14 @@ impl Rendered {
         })
     }
 
+    fn placed(placed: crate::ops::write::Placed) -> Self {
+        Rendered {
+            expression: placed.expression,
+            names: placed.placeholders.names(),
+            values: placed.placeholders.values(),
+        }
+    }
+
     fn values_size(&self) -> usize {
         self.values
             .iter()

@@ -14,7 +14,8 @@ use super::{Action, Kind, Rendered, check_actions, failure, split};
 use crate::Refusal;
 use crate::expression::Condition;
 use crate::item::size::{MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
-use crate::request::executor::Call;
+use crate::ops::write::Placed;
+use crate::request::executor::{Call, Failure};
 use crate::request::span::common_entity;
 use crate::{Entity, Error, PrimaryKey, Table};
 
@@ -149,11 +150,7 @@ impl TransactWrite {
     pub fn delete<E: Entity>(self, delete: impl Into<crate::Delete<E>>) -> Self {
         let delete = delete.into();
         let kind = delete.placed_condition().map(|condition| Kind::Delete {
-            condition: condition.map(|placed| Rendered {
-                expression: placed.expression,
-                names: placed.placeholders.names(),
-                values: placed.placeholders.values(),
-            }),
+            condition: condition.map(Rendered::placed),
         });
         self.add_keyed(delete.key(), kind)
     }
@@ -390,15 +387,11 @@ impl TransactWrite {
     /// [`Error::TransactionCanceled`] with a reason per action, and
     /// [`Error::DynamoDb`] for other errors.
     pub async fn send(self, table: &Table) -> Result<(), Error> {
-        let name = table.name();
-        let input = self.request(name)?;
-        let entity = common_entity(self.actions.iter().map(|action| action.entity));
-        let count = self.actions.len();
-        match table.execute(input, Call::of(entity).items(count)).await {
-            Ok(_) => Ok(()),
+        match self.execute(table).await? {
+            Ok(()) => Ok(()),
             Err(error) => Err(failure(
                 "TransactWriteItems",
-                name,
+                table.name(),
                 error,
                 |error| match error {
                     TransactWriteItemsError::TransactionCanceledException(cancelled) => {
@@ -411,5 +404,63 @@ impl TransactWrite {
                     .map(|action| (action.entity, &action.item_key)),
             )),
         }
+    }
+
+    /// Sends the transaction through the executor and hands back its
+    /// failure as it is, with the attempts: for re-keying and key
+    /// migrations, which read the cancellation reasons by position. The
+    /// outer error is what [`request`](Self::request) refuses before
+    /// sending.
+    pub(crate) async fn execute(
+        &self,
+        table: &Table,
+    ) -> Result<Result<(), Failure<TransactWriteItemsError>>, Error> {
+        let input = self.request(table.name())?;
+        let entity = common_entity(self.actions.iter().map(|action| action.entity));
+        let call = Call::of(entity).items(self.actions.len());
+        Ok(table.execute(input, call).await.map(|_| ()))
+    }
+
+    /// Adds a put of `item`, already rendered, of the entity of `schema`,
+    /// with its own `condition`: for re-keying and key migrations, whose
+    /// guards are not an entity's conditions.
+    pub(crate) fn put_item(
+        mut self,
+        schema: &'static crate::EntitySchema,
+        item: crate::Item,
+        condition: Option<Placed>,
+    ) -> Self {
+        let condition = condition.map(Rendered::placed);
+        let size = item_size(&item) + condition.as_ref().map_or(0, Rendered::values_size);
+        self.item_collection_metrics |= !schema.local_indexes.is_empty();
+        self.actions.push(Action {
+            entity: schema.type_name,
+            key: crate::item::check::key_of(schema, &item),
+            item_key: crate::ItemKey::of_schema(schema, &item),
+            size,
+            kind: Kind::Put { item, condition },
+        });
+        self
+    }
+
+    /// Adds a delete of the item with key attributes `key` of the entity of
+    /// `schema`, guarded by `condition`: as [`put_item`](Self::put_item).
+    pub(crate) fn delete_key(
+        mut self,
+        schema: &'static crate::EntitySchema,
+        key: crate::Item,
+        condition: Option<Placed>,
+    ) -> Self {
+        let condition = condition.map(Rendered::placed);
+        let size = item_size(&key) + condition.as_ref().map_or(0, Rendered::values_size);
+        self.item_collection_metrics |= !schema.local_indexes.is_empty();
+        self.actions.push(Action {
+            entity: schema.type_name,
+            item_key: crate::ItemKey::of_schema(schema, &key),
+            key,
+            size,
+            kind: Kind::Delete { condition },
+        });
+        self
     }
 }
