@@ -253,7 +253,11 @@ impl<C: Collection> Change<C> {
             Error::Job(JobError::InvalidStreamRecord {
                 event_id: record.event_id.clone(),
                 entity: entity_type.clone(),
-                key: (!keys.is_empty()).then(|| crate::ItemKey::from_key_map(&keys)),
+                // The members of one table share its key attributes.
+                key: (!keys.is_empty()).then(|| match C::MEMBERS.first() {
+                    Some(schema) => crate::ItemKey::of_schema(schema, &keys),
+                    None => crate::ItemKey::from_key_map(&keys),
+                }),
                 reason,
             })
         };

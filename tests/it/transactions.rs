@@ -647,3 +647,72 @@ async fn a_repeated_client_request_token_is_applied_once() {
         "the refused transaction changed nothing"
     );
 }
+
+/// An entity whose sort key attribute's name comes first alphabetically.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[stamp(pk_attribute = "Zone", sk_attribute = "At")]
+#[pk = "LEDGER#<ledger_id>"]
+#[sk = "ENTRY#<entry_id>"]
+struct Entry {
+    ledger_id: String,
+    entry_id: String,
+}
+
+/// The key in a transaction error names the partition and sort key by the
+/// entity's own key attributes, whatever their names' order; nothing is
+/// sent.
+#[tokio::test]
+async fn a_transaction_error_names_the_item_by_its_entitys_key_attributes() {
+    let (client, counter) = common::counting_client();
+    let table = Table::new(client, "never-created");
+    let entry = Entry {
+        ledger_id: "l-1".into(),
+        entry_id: "e-1".into(),
+    };
+    let result = TransactWrite::new()
+        .put(&entry)
+        .delete(Delete::new(
+            Entry::key(EntryKey {
+                ledger_id: "l-1",
+                entry_id: "e-1",
+            })
+            .unwrap(),
+        ))
+        .send(&table)
+        .await;
+    match result {
+        Err(Error::Refused(Refusal::DuplicateTransactionItem {
+            first: 0,
+            second: 1,
+            entity: "Entry",
+            key,
+        })) => {
+            assert_eq!(key.partition_key(), ("Zone", "LEDGER#l-1"));
+            assert_eq!(key.sort_key(), ("At", "ENTRY#e-1"));
+            assert_eq!(key.to_string(), "Zone=LEDGER#l-1, At=ENTRY#e-1");
+        }
+        other => panic!("expected DuplicateTransactionItem, got {other:?}"),
+    }
+    let mut read = TransactGet::new();
+    read.get(
+        &Entry::key(EntryKey {
+            ledger_id: "l-1",
+            entry_id: "e-1",
+        })
+        .unwrap(),
+    );
+    read.get(
+        &Entry::key(EntryKey {
+            ledger_id: "l-1",
+            entry_id: "e-1",
+        })
+        .unwrap(),
+    );
+    match read.send(&table).await {
+        Err(Error::Refused(Refusal::DuplicateTransactionItem { key, .. })) => {
+            assert_eq!(key.to_string(), "Zone=LEDGER#l-1, At=ENTRY#e-1");
+        }
+        other => panic!("expected DuplicateTransactionItem, got {other:?}"),
+    }
+    assert_eq!(counter.operations(), Vec::<String>::new());
+}

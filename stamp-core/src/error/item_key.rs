@@ -38,8 +38,8 @@ impl ItemKey {
         ItemKey(Arc::new([pair(partition_key), pair(sort_key)]))
     }
 
-    /// The key in a key map whose entity's schema is not at hand (the
-    /// actions of a transaction, a stream record's `Keys`): its first two
+    /// The key in a key map whose entity's schema is not at hand (a stream
+    /// record's `Keys` for a change type without members): its first two
     /// attributes in name order (`PK` before `SK`), `?` for a missing one.
     pub(crate) fn from_key_map(key: &crate::Item) -> Self {
         let mut names: Vec<&str> = key.keys().map(String::as_str).collect();

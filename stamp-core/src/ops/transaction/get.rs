@@ -67,7 +67,7 @@ impl<E> fmt::Debug for Slot<E> {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct TransactGet {
-    gets: Vec<(&'static str, Item)>,
+    gets: Vec<(&'static str, Item, crate::ItemKey)>,
 }
 
 /// The items of a [`TransactGet`], by position.
@@ -86,8 +86,9 @@ impl TransactGet {
     /// Adds a get of the item with primary key `key`, and returns the slot
     /// to take it from.
     pub fn get<E: Entity>(&mut self, key: &PrimaryKey<E>) -> Slot<E> {
-        self.gets
-            .push((E::SCHEMA.type_name, key.to_attribute_map()));
+        let map = key.to_attribute_map();
+        let item_key = crate::ItemKey::of::<E>(&map);
+        self.gets.push((E::SCHEMA.type_name, map, item_key));
         Slot {
             index: self.gets.len() - 1,
             entity: PhantomData,
@@ -111,11 +112,11 @@ impl TransactGet {
     ///
     /// The errors `send` finds before sending.
     pub fn request(&self, table_name: &str) -> Result<TransactGetItemsInput, Error> {
-        check_actions(self.gets.iter().map(|(entity, key)| (*entity, key)))?;
+        check_actions(self.gets.iter().map(|(entity, _, key)| (*entity, key)))?;
         let items: Vec<TransactGetItem> = self
             .gets
             .iter()
-            .map(|(_, key)| {
+            .map(|(_, key, _)| {
                 TransactGetItem::builder()
                     .get(
                         Get::builder()
@@ -146,7 +147,7 @@ impl TransactGet {
     pub async fn send(self, table: &Table) -> Result<TransactGetOutput, Error> {
         let name = table.name();
         let input = self.request(name)?;
-        let entity = common_entity(self.gets.iter().map(|(entity, _)| *entity));
+        let entity = common_entity(self.gets.iter().map(|(entity, _, _)| *entity));
         let result = table
             .execute(input, Call::of(entity).items(self.gets.len()))
             .await;
@@ -171,7 +172,7 @@ impl TransactGet {
                     }
                     _ => None,
                 },
-                self.gets.iter().map(|(entity, key)| (*entity, key)),
+                self.gets.iter().map(|(entity, _, key)| (*entity, key)),
             )),
         }
     }

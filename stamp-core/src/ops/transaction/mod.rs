@@ -43,6 +43,8 @@ pub(crate) struct UpdateAction {
     pub values: HashMap<String, AttributeValue>,
     /// The entity type name of the item, for errors.
     pub entity: &'static str,
+    /// The item's key by its entity's key attributes, for errors.
+    pub item_key: ItemKey,
 }
 
 /// A rendered condition: its expression and placeholders.
@@ -101,6 +103,8 @@ enum Kind {
 struct Action {
     entity: &'static str,
     key: Item,
+    /// `key` by the entity's key attributes, for errors.
+    item_key: ItemKey,
     size: usize,
     kind: Kind,
 }
@@ -193,7 +197,7 @@ pub struct CancellationReason {
 /// The checks shared by both kinds of transaction: some action, at most
 /// 100, one per item.
 fn check_actions<'a>(
-    actions: impl ExactSizeIterator<Item = (&'static str, &'a Item)>,
+    actions: impl ExactSizeIterator<Item = (&'static str, &'a ItemKey)>,
 ) -> Result<(), Error> {
     let count = actions.len();
     if count == 0 {
@@ -207,13 +211,12 @@ fn check_actions<'a>(
     }
     let mut seen: HashMap<ItemKey, usize> = HashMap::with_capacity(count);
     for (position, (entity, key)) in actions.enumerate() {
-        let key = ItemKey::from_key_map(key);
         if let Some(first) = seen.insert(key.clone(), position) {
             return Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first,
                 second: position,
                 entity,
-                key,
+                key: key.clone(),
             }));
         }
     }
@@ -228,7 +231,7 @@ fn failure<'a, O>(
     table: &str,
     failure: Failure<O>,
     cancellation: fn(&O) -> Option<&[aws_sdk_dynamodb::types::CancellationReason]>,
-    actions: impl Iterator<Item = (&'static str, &'a Item)>,
+    actions: impl Iterator<Item = (&'static str, &'a ItemKey)>,
 ) -> Error
 where
     aws_sdk_dynamodb::Error: From<SdkError<O, HttpResponse>>,
@@ -244,7 +247,7 @@ where
 }
 
 fn reasons<'a>(
-    actions: impl Iterator<Item = (&'static str, &'a Item)>,
+    actions: impl Iterator<Item = (&'static str, &'a ItemKey)>,
     reasons: Vec<aws_sdk_dynamodb::types::CancellationReason>,
 ) -> Vec<CancellationReason> {
     actions
@@ -253,7 +256,7 @@ fn reasons<'a>(
         .map(|(index, ((entity, key), reason))| CancellationReason {
             index,
             entity,
-            key: ItemKey::from_key_map(key),
+            key: key.clone(),
             code: CancellationCode::parse(reason.code.as_deref()),
             message: reason.message,
             old_item: reason.item,
@@ -287,12 +290,14 @@ mod tests {
 
     #[test]
     fn action_checks_count_and_duplicates() {
-        let none: Vec<(&'static str, &Item)> = Vec::new();
+        let none: Vec<(&'static str, &ItemKey)> = Vec::new();
         assert!(matches!(
             check_actions(none.into_iter()),
             Err(Error::Refused(Refusal::EmptyTransaction))
         ));
-        let keys: Vec<Item> = (0..101).map(|i| key(&i.to_string())).collect();
+        let keys: Vec<ItemKey> = (0..101)
+            .map(|i| ItemKey::named(&key(&i.to_string()), "PK", "SK"))
+            .collect();
         assert!(matches!(
             check_actions(keys.iter().map(|key| ("A", key))),
             Err(Error::Refused(Refusal::TooManyTransactionActions {
@@ -301,10 +306,10 @@ mod tests {
             }))
         ));
         assert!(check_actions(keys[..100].iter().map(|key| ("A", key))).is_ok());
-        let twice = [key("1"), key("2"), key("1")];
+        let twice = [key("1"), key("2"), key("1")].map(|key| ItemKey::named(&key, "PK", "SK"));
         let error = check_actions(twice.iter().map(|key| ("A", key))).unwrap_err();
         assert!(
-            matches!(&error, Error::Refused(Refusal::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found }) if *found == ItemKey::from_key_map(&key("1"))),
+            matches!(&error, Error::Refused(Refusal::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found }) if *found == *"PK=1, SK=S"),
             "{error:?}"
         );
     }

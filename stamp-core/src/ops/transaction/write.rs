@@ -97,6 +97,7 @@ impl TransactWrite {
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     key: crate::item::check::key_of(E::SCHEMA, &rendered.item),
+                    item_key: crate::ItemKey::of::<E>(&rendered.item),
                     size,
                     kind: Kind::Put {
                         item: rendered.item,
@@ -132,6 +133,7 @@ impl TransactWrite {
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     size: item_size(&map) + condition_size,
+                    item_key: crate::ItemKey::of::<E>(&map),
                     key: map,
                     kind,
                 });
@@ -191,6 +193,7 @@ impl TransactWrite {
         self.actions.push(Action {
             entity: update.entity,
             key: update.key.clone(),
+            item_key: update.item_key.clone(),
             size,
             kind: Kind::Update(update),
         });
@@ -281,7 +284,7 @@ impl TransactWrite {
         check_actions(
             self.actions
                 .iter()
-                .map(|action| (action.entity, &action.key)),
+                .map(|action| (action.entity, &action.item_key)),
         )?;
         if let Some(token) = &self.client_request_token {
             let length = token.chars().count();
@@ -398,7 +401,7 @@ impl TransactWrite {
                 },
                 self.actions
                     .iter()
-                    .map(|action| (action.entity, &action.key)),
+                    .map(|action| (action.entity, &action.item_key)),
             )),
         }
     }
@@ -433,6 +436,7 @@ impl TransactWrite {
         self.actions.push(Action {
             entity: schema.type_name,
             key: crate::item::check::key_of(schema, &item),
+            item_key: crate::ItemKey::of_schema(schema, &item),
             size,
             kind: Kind::Put { item, condition },
         });
@@ -452,6 +456,7 @@ impl TransactWrite {
         self.item_collection_metrics |= !schema.local_indexes.is_empty();
         self.actions.push(Action {
             entity: schema.type_name,
+            item_key: crate::ItemKey::of_schema(schema, &key),
             key,
             size,
             kind: Kind::Delete { condition },

@@ -212,6 +212,7 @@ impl<E: Entity> Update<E> {
     pub(crate) fn to_action(&self) -> Result<crate::ops::transaction::UpdateAction, Error> {
         let (rendered, _) = self.render_with_effect(self.stamped_at())?;
         Ok(crate::ops::transaction::UpdateAction {
+            item_key: crate::ItemKey::of::<E>(&rendered.key),
             key: rendered.key,
             update_expression: rendered.update_expression,
             condition_expression: Some(rendered.condition_expression),
