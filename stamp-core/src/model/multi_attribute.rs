@@ -7,10 +7,6 @@
 
 use aws_sdk_dynamodb::types::{AttributeValue, ScalarAttributeType};
 
-/// The most partition-key attributes, and the most sort-key attributes, of
-/// one multi-attribute GSI key: 4 each.
-pub const MAX_INDEX_KEY_ATTRIBUTES: usize = 4;
-
 /// The DynamoDB type of a key attribute: `S`, `N` or `B`, the only types a
 /// key attribute may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -70,7 +66,7 @@ pub struct IndexKeyField {
 
 /// A GSI whose key attributes are the entity's fields, from
 /// `#[gsiN(pk(field, …), sk(field, …))]`: 1 to 4 partition-key attributes
-/// and 0 to 4 sort-key attributes ([`MAX_INDEX_KEY_ATTRIBUTES`]).
+/// and 0 to 4 sort-key attributes ([`MAX_INDEX_KEY_ATTRIBUTES`](crate::limits::MAX_INDEX_KEY_ATTRIBUTES)).
 ///
 /// DynamoDB's rules, which the generated `query_gsiN` enforces by its types:
 /// a query gives every partition-key attribute with `=`, then sort-key

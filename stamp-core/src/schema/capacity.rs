@@ -43,12 +43,8 @@ use std::fmt::Write as _;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{IndexProjection, Resolved, TableDefinition, TableIndex};
+use crate::limits::{READ_UNIT_BYTES, WRITE_UNIT_BYTES};
 use crate::{EntitySchema, Error, Item, item_size};
-
-/// Bytes per read unit.
-const READ_UNIT_BYTES: usize = 4096;
-/// Bytes per write unit.
-const WRITE_UNIT_BYTES: usize = 1024;
 
 /// The read units of reading `bytes` in one request: `bytes` rounded up to
 /// 4 KB (at least one unit), halved for an eventually consistent read.

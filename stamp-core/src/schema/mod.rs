@@ -32,13 +32,8 @@ use crate::{Entity, EntitySchema, Error};
 pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
 pub use cloudformation::CloudFormationTemplate;
 pub use difference::{KeyNames, SchemaDifference, Throughput};
-pub use options::{
-    IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
-    MAX_PROJECTED_ATTRIBUTES, TableBilling,
-};
-pub use planning::{
-    Access, Load, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, PartitionLoad, Workload,
-};
+pub use options::{IndexProjection, TableBilling};
+pub use planning::{Access, Load, PartitionLoad, Workload};
 
 /// One GSI of a table, merged from the entities that write it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,14 +109,14 @@ struct Example {
 /// - whose entities name a key attribute differently
 ///   ([`Error::ConflictingKeyAttributes`]) or the TTL attribute
 ///   differently ([`Error::ConflictingTimeToLive`]);
-/// - with more than [`MAX_GLOBAL_SECONDARY_INDEXES`] GSIs
-///   ([`Error::TooManyIndexes`]), more than [`MAX_LOCAL_SECONDARY_INDEXES`]
+/// - with more than [`MAX_GSIS`](crate::limits::MAX_GSIS) GSIs
+///   ([`Error::TooManyIndexes`]), more than [`MAX_LSIS`](crate::limits::MAX_LSIS)
 ///   LSIs ([`Error::TooManyLocalIndexes`]), or a GSI and an LSI of one name
 ///   ([`Error::DuplicateIndexName`]);
 /// - with a projection for an index no entity writes
 ///   ([`Error::UnknownIndex`]), an empty `INCLUDE`
 ///   ([`Error::EmptyIncludeProjection`]) or more than
-///   [`MAX_PROJECTED_ATTRIBUTES`] included attributes
+///   [`MAX_PROJECTED_ATTRIBUTES`](crate::limits::MAX_PROJECTED_ATTRIBUTES) included attributes
 ///   ([`Error::TooManyProjectedAttributes`]);
 /// - with two entities whose key templates can produce the same primary
 ///   key, so that one would overwrite the other's items

@@ -17,12 +17,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::{EntityCapacity, TableDefinition};
+use crate::limits::{PARTITION_READ_UNITS, PARTITION_WRITE_UNITS};
 use crate::{Entity, Error};
-
-/// The read units one partition serves per second.
-pub const PARTITION_READ_UNITS: f64 = 3000.0;
-/// The write units one partition serves per second.
-pub const PARTITION_WRITE_UNITS: f64 = 1000.0;
 
 /// A request of an access pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

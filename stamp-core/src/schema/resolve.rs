@@ -1,10 +1,8 @@
 //! Checking a table definition: the key attributes and indexes the entities
 //! agree on ([`TableDefinition::resolve`]), and key spaces that could collide.
 
-use super::{
-    IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
-    MAX_PROJECTED_ATTRIBUTES, Resolved, TableDefinition, collision,
-};
+use super::{IndexProjection, Resolved, TableDefinition, collision};
+use crate::limits::{MAX_GSIS, MAX_LSIS, MAX_PROJECTED_ATTRIBUTES};
 use crate::{EntitySchema, Error, FieldAttribute};
 
 /// The type of a field's stored form: its own multi-attribute key type
@@ -49,18 +47,18 @@ impl TableDefinition {
         let (partition_key, sort_key) = self.key_attributes()?;
         let time_to_live = self.time_to_live_attribute()?;
         let indexes = self.indexes()?;
-        if indexes.len() > MAX_GLOBAL_SECONDARY_INDEXES {
+        if indexes.len() > MAX_GSIS {
             return Err(Error::TooManyIndexes {
                 count: indexes.len(),
-                limit: MAX_GLOBAL_SECONDARY_INDEXES,
+                limit: MAX_GSIS,
                 indexes: indexes.iter().map(|index| index.name).collect(),
             });
         }
         let local_indexes = self.local_indexes()?;
-        if local_indexes.len() > MAX_LOCAL_SECONDARY_INDEXES {
+        if local_indexes.len() > MAX_LSIS {
             return Err(Error::TooManyLocalIndexes {
                 count: local_indexes.len(),
-                limit: MAX_LOCAL_SECONDARY_INDEXES,
+                limit: MAX_LSIS,
                 indexes: local_indexes.iter().map(|index| index.name).collect(),
             });
         }

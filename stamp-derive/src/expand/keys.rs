@@ -120,9 +120,9 @@ fn build_segments(
     let template_path = place.path();
     let mut capacity = vec![quote!(#template_path.literal_len())];
     let limit = if place.is_partition_key() {
-        quote!(#krate::__private::PARTITION_KEY_LIMIT)
+        quote!(#krate::limits::MAX_PARTITION_KEY_BYTES)
     } else {
-        quote!(#krate::__private::SORT_KEY_LIMIT)
+        quote!(#krate::limits::MAX_SORT_KEY_BYTES)
     };
     let finish = if checked {
         quote!(__builder.finish_within(#limit)?)

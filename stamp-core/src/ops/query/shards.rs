@@ -144,13 +144,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         shards: u16,
     ) -> Result<Fingerprint, Error> {
         let longest = Self::shard_partition(base, shards - 1).len();
-        if longest > crate::PARTITION_KEY_LIMIT {
+        if longest > crate::limits::MAX_PARTITION_KEY_BYTES {
             let index = Self::index().expect("a sharded index");
             return Err(Error::KeyTooLong {
                 entity: E::SCHEMA.type_name,
                 template: index.partition_key.template.source,
                 length: longest,
-                limit: crate::PARTITION_KEY_LIMIT,
+                limit: crate::limits::MAX_PARTITION_KEY_BYTES,
             });
         }
         let partition = format!("{base}<shard of {shards}>");
