@@ -105,14 +105,15 @@ pub use key::template::{KeyBuilder, KeyTemplate, Segment};
 pub use limits::*;
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
 pub use model::collection::{Collection, CollectionMember};
+pub use model::entity::LOCAL_INDEX_BASE;
 pub use model::entity::{
-    Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
-    PreviousKeyFormat, PrimaryKey, WriteTime,
+    Entity, EntitySchema, FieldAttribute, IndexKey, Item, KeyAttribute, PreviousKeyFormat,
+    PrimaryKey, WriteTime,
 };
-pub use model::entity::{LOCAL_INDEX_BASE, LocalIndexSchema};
+pub use model::index::{IndexId, IndexKeySchema, IndexKind, IndexSchema};
 pub use model::multi_attribute::{
-    IndexKeyAttribute, IndexKeyField, KeyAttributeType, MultiAttributeIndexSchema,
-    NoSortAttributeLeft, SortAttributes, TextSortAttribute,
+    IndexKeyAttribute, IndexKeyField, KeyAttributeType, NoSortAttributeLeft, SortAttributes,
+    TextSortAttribute,
 };
 pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
@@ -139,7 +140,7 @@ pub use request::throttling::{
 pub use schema::{
     Access, CloudFormationTemplate, EntityCapacity, IndexProjection, KeyNames, Load, PAGE_ITEMS,
     PartitionLoad, ReadUnits, SchemaDifference, TableBilling, TableDefinition, TableIndex,
-    TableLocalIndex, Throughput, Workload, WriteUnits, read_units, write_units,
+    Throughput, Workload, WriteUnits, read_units, write_units,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.

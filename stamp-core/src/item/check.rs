@@ -68,20 +68,10 @@ pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error
     }
     check_key_attribute(schema, item, schema.partition_key.name, true)?;
     check_key_attribute(schema, item, schema.sort_key.name, true)?;
-    for index in schema.indexes {
-        check_key_attribute(schema, item, index.partition_key.name, false)?;
-        if let Some(sort_key) = &index.sort_key {
-            check_key_attribute(schema, item, sort_key.name, false)?;
-        }
+    for name in schema.index_key_attributes() {
+        check_key_attribute(schema, item, name, false)?;
     }
-    for index in schema.local_indexes {
-        check_key_attribute(schema, item, index.sort_key.name, false)?;
-    }
-    for field in schema
-        .multi_attribute_indexes
-        .iter()
-        .flat_map(|index| index.key_fields())
-    {
+    for field in schema.indexes.iter().flat_map(|index| index.key_fields()) {
         if let Some(value) = item.get(field.attribute) {
             check_index_key_value(schema, field.attribute, field.attribute_type, value)?;
         }
@@ -160,10 +150,8 @@ pub(crate) fn check_index_key_value(
         _ => return Ok(()),
     };
     let in_sort_key = schema
-        .multi_attribute_indexes
-        .iter()
-        .flat_map(|index| index.sort_key)
-        .any(|field| field.attribute == attribute);
+        .index_key_field(attribute)
+        .is_some_and(|(_, in_sort_key)| in_sort_key);
     let limit = if in_sort_key {
         MAX_SORT_KEY_BYTES
     } else {

@@ -66,7 +66,7 @@ pub fn from_values_arms(model: &Model) -> Vec<TokenStream> {
             model,
             &index.sk,
             &index.index.sk_attribute.value,
-            TemplatePlace::LocalSortKey(position),
+            TemplatePlace::LocalSortKey(model.local_position(position)),
         ));
     }
     arms

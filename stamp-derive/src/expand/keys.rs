@@ -29,13 +29,10 @@ impl TemplatePlace {
             TemplatePlace::PartitionKey => quote!(__schema.partition_key.template),
             TemplatePlace::SortKey => quote!(__schema.sort_key.template),
             TemplatePlace::IndexPartitionKey(position) => {
-                quote!(__schema.indexes[#position].partition_key.template)
+                quote!(__schema.indexes[#position].partition_template().expect("a template index"))
             }
-            TemplatePlace::IndexSortKey(position) => {
-                quote!(__schema.indexes[#position].sort_key.as_ref().expect("the index has a sort key").template)
-            }
-            TemplatePlace::LocalSortKey(position) => {
-                quote!(__schema.local_indexes[#position].sort_key.template)
+            TemplatePlace::IndexSortKey(position) | TemplatePlace::LocalSortKey(position) => {
+                quote!(__schema.indexes[#position].sort_template().expect("the index has a sort key"))
             }
             TemplatePlace::PreviousPartitionKey => {
                 quote!(
