@@ -118,6 +118,9 @@ impl<E: Entity, I: QueryIndex> Query<E, I, E> {
     /// template). Generated code calls it.
     #[doc(hidden)]
     pub fn new(partition_key: Result<String, Error>) -> Self {
+        // Resolved here, so that a query of an index the entity does not
+        // write fails to compile where it is built.
+        let _ = Self::INDEX;
         Query {
             partition_key,
             partition_values: Vec::new(),
@@ -139,16 +142,22 @@ impl<E: Entity, I: QueryIndex> Query<E, I, E> {
 }
 
 impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
-    /// The index queried, resolved once from `I`, `None` for the table:
-    /// the one value the planner, request building, capacity and decoding
-    /// read.
-    pub(super) fn index() -> Option<&'static IndexSchema> {
+    /// The index queried, resolved once (at compile time) from `I`, `None`
+    /// for the table: the one value the planner, request building, capacity
+    /// and decoding read. A query of an index the entity does not write
+    /// does not compile.
+    const INDEX: Option<&'static IndexSchema> = {
         let index = E::SCHEMA.resolve(I::ID);
         assert!(
-            I::ID == IndexId::Table || index.is_some(),
-            "generated queries name an index of the entity"
+            matches!(I::ID, IndexId::Table) || index.is_some(),
+            "the query names an index the entity does not write"
         );
         index
+    };
+
+    /// [`INDEX`](Self::INDEX): the index queried, `None` for the table.
+    pub(super) fn index() -> Option<&'static IndexSchema> {
+        Self::INDEX
     }
 
     /// The name of the GSI queried, of any kind (template, sharded or
