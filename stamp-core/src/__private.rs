@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use crate::item::value::select as codec;
-pub use crate::key::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
+pub use crate::key::template::KeyBuilder;
 pub use crate::model::collection::share_partition;
 pub use crate::model::multi_attribute::key_part_attribute;
 use crate::{DecodeError, KeyError, Refusal};

@@ -21,8 +21,8 @@ use chrono::NaiveDate;
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 use stamp::{
-    BatchWrite, Entity, Error, IndexProjection, Item, SchemaDifference, Table, TableDefinition,
-    TransactWrite,
+    BaseTable, BatchWrite, Entity, Error, Gsi, IndexId, IndexProjection, Item, Lsi, Query,
+    QueryIndex, SchemaDifference, Table, TableDefinition, TransactWrite,
 };
 use stamp::{DefinitionError, Refusal};
 
@@ -164,14 +164,19 @@ fn lsi_keys_escape_the_delimiter_and_parse_back() {
 fn the_schema_describes_the_local_indexes() {
     let schema = Order::SCHEMA;
     let names: Vec<(u8, &str, &str, &str)> = schema
-        .local_indexes
+        .indexes
         .iter()
+        .filter(|index| index.is_local())
         .map(|index| {
+            let (partition_key, sort_key) = index.templates().unwrap();
+            // An LSI's partition key is the table's.
+            assert_eq!(partition_key, &schema.partition_key);
+            let sort_key = sort_key.unwrap();
             (
                 index.number,
                 index.name,
-                index.sort_key.name,
-                index.sort_key.template.source,
+                sort_key.name,
+                sort_key.template.source,
             )
         })
         .collect();
@@ -182,10 +187,10 @@ fn the_schema_describes_the_local_indexes() {
             (2, "LSI2", "LSI2SK", "SHIP#<shipped_on>#<order_id>")
         ]
     );
-    let document = Document::SCHEMA.local_index(3).unwrap();
+    let document = Document::SCHEMA.lsi(3).unwrap();
     assert_eq!(
-        (document.name, document.sort_key.name),
-        ("ByTitle", "TitleKey")
+        (document.name, document.sort_key_name()),
+        ("ByTitle", Some("TitleKey"))
     );
     let item = Document {
         tenant: "t".into(),
@@ -222,6 +227,54 @@ fn an_lsi_query_names_the_index_and_the_table_partition_key() {
         .unwrap();
     assert_eq!(table.index_name(), None);
     assert_eq!(table.consistent_read(), Some(true));
+}
+
+/// Issue 24, point 1: a query's index is a type, `Query<E>` (the table),
+/// `Query<E, Gsi<N>>`, `Query<E, Lsi<N>>`, which names one index of the
+/// entity and resolves to it once; an LSI and a GSI of the same number are
+/// different indexes.
+#[test]
+fn the_index_of_a_query_is_a_marker_type() {
+    let table: Query<Order> = Order::query("c-1");
+    let local: Query<Order, Lsi<2>> = Order::query_lsi2("c-1");
+    let global: Query<Customer, Gsi<1>> = Customer::query_gsi1("Ada");
+    let names = [
+        table
+            .request("orders")
+            .unwrap()
+            .index_name()
+            .map(str::to_owned),
+        local
+            .request("orders")
+            .unwrap()
+            .index_name()
+            .map(str::to_owned),
+        global
+            .request("orders")
+            .unwrap()
+            .index_name()
+            .map(str::to_owned),
+    ];
+    assert_eq!(
+        names,
+        [None, Some("LSI2".to_owned()), Some("GSI1".to_owned())]
+    );
+    assert_eq!(<BaseTable as QueryIndex>::ID, IndexId::Table);
+    assert_eq!(<Lsi<2> as QueryIndex>::ID, IndexId::Lsi(2));
+    assert_eq!(
+        Order::SCHEMA
+            .resolve(<Lsi<2> as QueryIndex>::ID)
+            .unwrap()
+            .name,
+        "LSI2"
+    );
+    assert!(Order::SCHEMA.resolve(<Gsi<1> as QueryIndex>::ID).is_none());
+    assert!(Order::SCHEMA.resolve(IndexId::Table).is_none());
+    assert_eq!(
+        Customer::SCHEMA.resolve(IndexId::Gsi(1)).unwrap().name,
+        "GSI1"
+    );
+    assert!(Customer::SCHEMA.resolve(IndexId::Lsi(1)).is_none());
 }
 
 #[test]

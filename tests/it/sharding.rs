@@ -92,8 +92,8 @@ fn the_index_key_builder_takes_the_shard_and_the_parser_checks_it() {
             "{forged}: {error}"
         );
     }
-    assert_eq!(Ticket::SCHEMA.indexes[0].shards, Some(8));
-    assert_eq!(Ticket::SCHEMA.indexes[1].shards, None);
+    assert_eq!(Ticket::SCHEMA.indexes[0].shards(), Some(8));
+    assert_eq!(Ticket::SCHEMA.indexes[1].shards(), None);
 }
 
 #[test]
@@ -180,9 +180,9 @@ async fn writes_under_one_group_spread_evenly_over_the_shards() {
 }
 
 /// Every page of `query` until the end, from `send` and its cursors.
-async fn pages<const INDEX: u8>(
+async fn pages<I: stamp::QueryIndex>(
     table: &Table,
-    query: impl Fn() -> Query<Ticket, INDEX>,
+    query: impl Fn() -> Query<Ticket, I>,
 ) -> Vec<Page<Ticket>> {
     let mut pages = Vec::new();
     let mut cursor: Option<Cursor> = None;

@@ -21,7 +21,9 @@ pub const DEFAULT_ITEM_COLLECTION_WARNING_GB: f64 = 8.0;
 /// `SIZE` when `schema` writes an LSI (only then does DynamoDB return
 /// metrics), else nothing is asked.
 pub(crate) fn requested(schema: &EntitySchema) -> Option<ReturnItemCollectionMetrics> {
-    (!schema.local_indexes.is_empty()).then_some(ReturnItemCollectionMetrics::Size)
+    schema
+        .has_local_index()
+        .then_some(ReturnItemCollectionMetrics::Size)
 }
 
 /// Logs a warning when `metrics` estimates a collection above the table's
@@ -64,7 +66,8 @@ pub(crate) fn check(
         size_estimate_lower_gb = lower,
         size_estimate_upper_gb = upper,
         threshold_gb = threshold,
-        "item collection `{key}` of table `{}` may hold up to {upper} GB; a table with a local secondary index refuses writes to an item collection above 10 GB",
+        "item collection `{key}` of table `{}` may hold up to {upper} GB; a table with a local secondary index refuses writes to an item collection above {} GB",
         table.name(),
+        crate::limits::MAX_ITEM_COLLECTION_GB,
     );
 }

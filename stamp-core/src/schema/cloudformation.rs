@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{TableBilling, TableDefinition};
-use crate::Error;
+use crate::{Error, IndexKind};
 
 /// The logical ID of the table resource in the template.
 const RESOURCE: &str = "Table";
@@ -245,6 +245,34 @@ impl TableDefinition {
             .iter()
             .map(|entity| entity.type_name)
             .collect();
+        let mut global_secondary_indexes = Vec::new();
+        let mut local_secondary_indexes = Vec::new();
+        for index in &resolved.indexes {
+            let index_key_schema = super::multi_attribute::key_schema_names(index)
+                .into_iter()
+                .map(|(name, hash)| KeySchemaElement {
+                    attribute_name: name,
+                    key_type: if hash { "HASH" } else { "RANGE" },
+                })
+                .collect();
+            let projection = Projection {
+                projection_type: index.projection.type_name(),
+                non_key_attributes: index.projection.non_key_attributes().to_vec(),
+            };
+            match index.kind {
+                IndexKind::Global { .. } => global_secondary_indexes.push(GlobalSecondaryIndex {
+                    index_name: index.name,
+                    key_schema: index_key_schema,
+                    projection,
+                    provisioned_throughput: throughput.clone(),
+                }),
+                IndexKind::Local => local_secondary_indexes.push(LocalSecondaryIndex {
+                    index_name: index.name,
+                    key_schema: index_key_schema,
+                    projection,
+                }),
+            }
+        }
         let properties = TableProperties {
             table_name: Ref {
                 name: TABLE_NAME_PARAMETER,
@@ -260,37 +288,8 @@ impl TableDefinition {
                 })
                 .collect(),
             key_schema: key_schema(resolved.partition_key, Some(resolved.sort_key)),
-            global_secondary_indexes: resolved
-                .indexes
-                .iter()
-                .map(|index| GlobalSecondaryIndex {
-                    index_name: index.name,
-                    key_schema: super::multi_attribute::key_schema_names(index)
-                        .into_iter()
-                        .map(|(name, hash)| KeySchemaElement {
-                            attribute_name: name,
-                            key_type: if hash { "HASH" } else { "RANGE" },
-                        })
-                        .collect(),
-                    projection: Projection {
-                        projection_type: index.projection.type_name(),
-                        non_key_attributes: index.projection.non_key_attributes().to_vec(),
-                    },
-                    provisioned_throughput: throughput.clone(),
-                })
-                .collect(),
-            local_secondary_indexes: resolved
-                .local_indexes
-                .iter()
-                .map(|index| LocalSecondaryIndex {
-                    index_name: index.name,
-                    key_schema: key_schema(resolved.partition_key, Some(index.sort_key)),
-                    projection: Projection {
-                        projection_type: index.projection.type_name(),
-                        non_key_attributes: index.projection.non_key_attributes().to_vec(),
-                    },
-                })
-                .collect(),
+            global_secondary_indexes,
+            local_secondary_indexes,
             time_to_live_specification: resolved.time_to_live.map(|attribute| {
                 TimeToLiveSpecification {
                     attribute_name: attribute,

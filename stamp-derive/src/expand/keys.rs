@@ -22,6 +22,52 @@ pub enum TemplatePlace {
     PreviousSortKey,
 }
 
+/// One key attribute the entity builds from a template for a secondary
+/// index (a GSI's partition and sort keys, an LSI's sort key: its
+/// partition key is the table's), with where its template lives: the one
+/// list that the key parsers, the update arms, the decoders and the key
+/// examples read.
+pub struct IndexTemplateKey<'m, 'a> {
+    pub key: &'m Key<'a>,
+    /// The attribute name, such as `GSI1PK` or `LSI1SK`.
+    pub attribute: &'a str,
+    pub place: TemplatePlace,
+    /// `gsi1_partition_key`, `gsi1_sort_key`, `lsi1_sort_key`.
+    pub name: String,
+}
+
+/// Every [`IndexTemplateKey`] of `model`: each GSI's keys, then each LSI's
+/// sort key.
+pub fn index_template_keys<'m, 'a>(model: &'m Model<'a>) -> Vec<IndexTemplateKey<'m, 'a>> {
+    let mut keys = Vec::new();
+    for (position, index) in model.indexes.iter().enumerate() {
+        let number = index.number;
+        keys.push(IndexTemplateKey {
+            key: &index.pk,
+            attribute: &index.index.pk_attribute.value,
+            place: TemplatePlace::IndexPartitionKey(position),
+            name: format!("gsi{number}_partition_key"),
+        });
+        if let Some(key) = &index.sk {
+            keys.push(IndexTemplateKey {
+                key,
+                attribute: &index.index.sk_attribute.value,
+                place: TemplatePlace::IndexSortKey(position),
+                name: format!("gsi{number}_sort_key"),
+            });
+        }
+    }
+    for (position, index) in model.local_indexes.iter().enumerate() {
+        keys.push(IndexTemplateKey {
+            key: &index.sk,
+            attribute: &index.index.sk_attribute.value,
+            place: TemplatePlace::LocalSortKey(model.local_position(position)),
+            name: format!("lsi{}_sort_key", index.number),
+        });
+    }
+    keys
+}
+
 impl TemplatePlace {
     /// The expression of the template, given `__schema`.
     pub fn path(&self) -> TokenStream {
@@ -29,13 +75,10 @@ impl TemplatePlace {
             TemplatePlace::PartitionKey => quote!(__schema.partition_key.template),
             TemplatePlace::SortKey => quote!(__schema.sort_key.template),
             TemplatePlace::IndexPartitionKey(position) => {
-                quote!(__schema.indexes[#position].partition_key.template)
+                quote!(__schema.indexes[#position].partition_template().expect("a template index"))
             }
-            TemplatePlace::IndexSortKey(position) => {
-                quote!(__schema.indexes[#position].sort_key.as_ref().expect("the index has a sort key").template)
-            }
-            TemplatePlace::LocalSortKey(position) => {
-                quote!(__schema.local_indexes[#position].sort_key.template)
+            TemplatePlace::IndexSortKey(position) | TemplatePlace::LocalSortKey(position) => {
+                quote!(__schema.indexes[#position].sort_template().expect("the index has a sort key"))
             }
             TemplatePlace::PreviousPartitionKey => {
                 quote!(
@@ -120,9 +163,9 @@ fn build_segments(
     let template_path = place.path();
     let mut capacity = vec![quote!(#template_path.literal_len())];
     let limit = if place.is_partition_key() {
-        quote!(#krate::__private::PARTITION_KEY_LIMIT)
+        quote!(#krate::limits::MAX_PARTITION_KEY_BYTES)
     } else {
-        quote!(#krate::__private::SORT_KEY_LIMIT)
+        quote!(#krate::limits::MAX_SORT_KEY_BYTES)
     };
     let finish = if checked {
         quote!(__builder.finish_within(#limit)?)

@@ -1,5 +1,5 @@
 //! Multi-attribute GSIs, `#[gsiN(pk(a, b), sk(c, d))]`: their
-//! `MultiAttributeIndexSchema`s in `SCHEMA`, `query_gsiN(…)` over every
+//! `IndexSchema`s in `SCHEMA`, `query_gsiN(…)` over every
 //! partition-key field, and `impl SortAttributes` for each leading run of
 //! the sort-key fields (`()`, `(&c,)`, `(&c, &d)`), whose `Next` is the type
 //! of the field after the run. The key attributes are the fields
@@ -12,13 +12,15 @@ use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{Model, MultiIndexKeys, Stored};
+use crate::expand::IndexRef;
 use crate::expand::codecs::encoder_name;
 use crate::expand::keys::{KeyInputs, input_name, key_inputs};
 
-/// The `&[MultiAttributeIndexSchema]` of `SCHEMA`. Each field's type is
+/// The `IndexSchema`s of the multi-attribute GSIs, which `SCHEMA.indexes`
+/// lists after the template GSIs. Each field's type is
 /// named in `<T as IndexKeyAttribute>::TYPE`, spanned at the type, so a type
 /// that is not S, N or B gets the trait's message at the field.
-pub fn schema_tokens(model: &Model) -> TokenStream {
+pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
     let krate = model.krate;
     let indexes = model.multi_indexes.iter().map(|index| {
         let number = index.number;
@@ -53,16 +55,19 @@ pub fn schema_tokens(model: &Model) -> TokenStream {
                 .join(", ")
         );
         quote! {
-            #krate::MultiAttributeIndexSchema {
+            #krate::IndexSchema {
                 number: #number,
                 name: #name,
-                partition_key: #partition_key,
-                sort_key: #sort_key,
-                partition_source: #partition_source,
+                kind: #krate::IndexKind::Global { shards: ::core::option::Option::None },
+                key: #krate::IndexKeySchema::Attributes {
+                    partition_key: #partition_key,
+                    sort_key: #sort_key,
+                    partition_source: #partition_source,
+                },
             }
         }
     });
-    quote!(&[#(#indexes),*])
+    indexes.collect()
 }
 
 /// The fields of a list of key attributes.
@@ -153,9 +158,10 @@ pub fn query_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
             index.index.name,
             attribute_list(&index.pk),
         );
+        let marker = IndexRef::Gsi(index.number).marker(krate);
         functions.push(quote! {
             #[doc = #doc]
-            pub fn #function(#(#parameters),*) -> #krate::MultiAttributeQuery<Self, #number> {
+            pub fn #function(#(#parameters),*) -> #krate::MultiAttributeQuery<Self, #marker> {
                 #unpack
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let __values = (|| -> ::core::result::Result<
@@ -182,14 +188,14 @@ fn run_type(field: &Field) -> TokenStream {
     }
 }
 
-/// `impl SortAttributes<E, N>` for every leading run of every
+/// `impl SortAttributes<E, Gsi<N>>` for every leading run of every
 /// multi-attribute index's sort-key fields, the empty run included.
 pub fn sort_impls(model: &Model) -> Vec<TokenStream> {
     let krate = model.krate;
     let ident = model.ident;
     let mut impls = Vec::new();
     for index in &model.multi_indexes {
-        let number = index.number;
+        let marker = IndexRef::Gsi(index.number).marker(krate);
         if index.sk.is_empty() {
             continue;
         }
@@ -243,7 +249,7 @@ pub fn sort_impls(model: &Model) -> Vec<TokenStream> {
             };
             impls.push(quote! {
                 #[automatically_derived]
-                impl #generics #krate::SortAttributes<#ident, #number> for #self_type {
+                impl #generics #krate::SortAttributes<#ident, #marker> for #self_type {
                     type Next = #next;
 
                     fn values(&self) -> ::core::result::Result<::std::vec::Vec<#krate::__private::AttributeValue>, #krate::Error> {

@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{Key, Model, Segment, Stored};
-use crate::expand::keys::key_template_tokens;
+use crate::expand::keys::{index_template_keys, key_template_tokens};
 
 /// `Some("name")` or `None`, for an optional attribute name.
 fn optional_name(stored: Option<Stored>) -> TokenStream {
@@ -25,13 +25,7 @@ fn key_example(model: &Model) -> TokenStream {
     let krate = model.krate;
     let keys: Vec<&Key> = [&model.pk, &model.sk]
         .into_iter()
-        .chain(
-            model
-                .indexes
-                .iter()
-                .flat_map(|index| std::iter::once(&index.pk).chain(index.sk.as_ref())),
-        )
-        .chain(model.local_indexes.iter().map(|index| &index.sk))
+        .chain(index_template_keys(model).into_iter().map(|key| key.key))
         .collect();
     let mut fields: Vec<&Field> = Vec::new();
     for key in keys {
@@ -96,9 +90,11 @@ pub fn schema(model: &Model) -> TokenStream {
             #krate::IndexSchema {
                 number: #number,
                 name: #name,
-                partition_key: #krate::KeyAttribute { name: #index_pk, template: #index_pk_template },
-                sort_key: #sort_key,
-                shards: #shards,
+                kind: #krate::IndexKind::Global { shards: #shards },
+                key: #krate::IndexKeySchema::Templates {
+                    partition_key: #krate::KeyAttribute { name: #index_pk, template: #index_pk_template },
+                    sort_key: #sort_key,
+                },
             }
         }
     });
@@ -106,12 +102,18 @@ pub fn schema(model: &Model) -> TokenStream {
         let number = index.number;
         let name = &index.index.name;
         let sk_attribute = &index.index.sk_attribute.value;
+        let pk_template = &pk_template;
         let template = key_template_tokens(krate, &index.sk);
+        // An LSI's partition key is the table's.
         quote! {
-            #krate::LocalIndexSchema {
+            #krate::IndexSchema {
                 number: #number,
                 name: #name,
-                sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #template },
+                kind: #krate::IndexKind::Local,
+                key: #krate::IndexKeySchema::Templates {
+                    partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
+                    sort_key: ::core::option::Option::Some(#krate::KeyAttribute { name: #sk_attribute, template: #template }),
+                },
             }
         }
     });
@@ -154,8 +156,7 @@ pub fn schema(model: &Model) -> TokenStream {
             type_attribute: #type_attribute,
             partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
             sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #sk_template },
-            indexes: &[#(#index_schemas),*],
-            local_indexes: &[#(#local_index_schemas),*],
+            indexes: &[#(#index_schemas,)* #(#multi_attribute_indexes,)* #(#local_index_schemas),*],
             fields: &[#(#serialized),*],
             ttl_attribute: #ttl_attribute,
             field_attributes: &[#(#field_attributes),*],
@@ -165,7 +166,6 @@ pub fn schema(model: &Model) -> TokenStream {
             previous_key: #previous_key,
             key_example: #key_example,
             named_inputs: &[#(#named_inputs),*],
-            multi_attribute_indexes: #multi_attribute_indexes,
         }
     }
 }

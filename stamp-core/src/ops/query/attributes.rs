@@ -12,12 +12,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Query;
 use super::range::SortCondition;
+use crate::QueryIndex;
 use crate::expression::Placeholders;
 use crate::{CursorReason, QueryReason, Refusal};
-use crate::{
-    Entity, Error, IndexKeyField, Item, MultiAttributeIndexSchema, SortAttributes,
-    TextSortAttribute,
-};
+use crate::{Entity, Error, IndexKeyField, IndexSchema, Item, SortAttributes, TextSortAttribute};
 
 /// The one range condition of a multi-attribute sort key, on the attribute
 /// after the equality run.
@@ -44,7 +42,7 @@ pub(crate) struct AttributeSort {
 // so); the sort conditions only compare values the derive encoded.
 impl Eq for AttributeSort {}
 
-impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
+impl<E: Entity, I: QueryIndex> Query<E, I, E> {
     /// A query of a multi-attribute index with these partition-key
     /// attribute values, in key-schema order (already encoded as stored).
     fn new_multi_attribute(partition: Result<Vec<AttributeValue>, Error>) -> Self {
@@ -77,11 +75,11 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 /// query with no sort-key condition.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
-pub struct MultiAttributeQuery<E, const INDEX: u8, O = E> {
-    query: Query<E, INDEX, O>,
+pub struct MultiAttributeQuery<E, I: QueryIndex, O = E> {
+    query: Query<E, I, O>,
 }
 
-impl<E, const INDEX: u8, O> Clone for MultiAttributeQuery<E, INDEX, O> {
+impl<E, I: QueryIndex, O> Clone for MultiAttributeQuery<E, I, O> {
     fn clone(&self) -> Self {
         MultiAttributeQuery {
             query: self.query.clone(),
@@ -89,21 +87,21 @@ impl<E, const INDEX: u8, O> Clone for MultiAttributeQuery<E, INDEX, O> {
     }
 }
 
-impl<E, const INDEX: u8, O> std::ops::Deref for MultiAttributeQuery<E, INDEX, O> {
-    type Target = Query<E, INDEX, O>;
+impl<E, I: QueryIndex, O> std::ops::Deref for MultiAttributeQuery<E, I, O> {
+    type Target = Query<E, I, O>;
 
-    fn deref(&self) -> &Query<E, INDEX, O> {
+    fn deref(&self) -> &Query<E, I, O> {
         &self.query
     }
 }
 
-impl<E, const INDEX: u8, O> From<MultiAttributeQuery<E, INDEX, O>> for Query<E, INDEX, O> {
-    fn from(query: MultiAttributeQuery<E, INDEX, O>) -> Self {
+impl<E, I: QueryIndex, O> From<MultiAttributeQuery<E, I, O>> for Query<E, I, O> {
+    fn from(query: MultiAttributeQuery<E, I, O>) -> Self {
         query.query
     }
 }
 
-impl<E: Entity, const INDEX: u8> MultiAttributeQuery<E, INDEX, E> {
+impl<E: Entity, I: QueryIndex> MultiAttributeQuery<E, I, E> {
     /// A query of a multi-attribute index with these partition-key
     /// attribute values, in key-schema order (already encoded as stored).
     /// Generated code calls it.
@@ -115,13 +113,13 @@ impl<E: Entity, const INDEX: u8> MultiAttributeQuery<E, INDEX, E> {
     }
 }
 
-impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
+impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
     /// The query with no sort-key condition: every item of the partition.
-    pub fn into_query(self) -> Query<E, INDEX, O> {
+    pub fn into_query(self) -> Query<E, I, O> {
         self.query
     }
 
-    fn map(self, change: impl FnOnce(Query<E, INDEX, O>) -> Query<E, INDEX, O>) -> Self {
+    fn map(self, change: impl FnOnce(Query<E, I, O>) -> Query<E, I, O>) -> Self {
         MultiAttributeQuery {
             query: change(self.query),
         }
@@ -164,7 +162,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     }
 
     /// [`Query::project`]: reads only the attributes of projection `P`.
-    pub fn project<P: crate::Projection<E>>(self) -> MultiAttributeQuery<E, INDEX, P> {
+    pub fn project<P: crate::Projection<E>>(self) -> MultiAttributeQuery<E, I, P> {
         MultiAttributeQuery {
             query: self.query.project::<P>(),
         }
@@ -207,17 +205,13 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     /// On a multi-attribute index: `=` on a leading run of the sort-key
     /// attributes, `(&a,)`, `(&a, &b)`, … (`&str` for a `String`).
     /// A run that skips an attribute does not compile.
-    pub fn sort_eq<P: SortAttributes<E, INDEX>>(self, equal: P) -> Query<E, INDEX, O> {
+    pub fn sort_eq<P: SortAttributes<E, I>>(self, equal: P) -> Query<E, I, O> {
         self.query.with_attributes(|| Ok((equal.values()?, None)))
     }
 
     /// On a multi-attribute index: `=` on the leading run `equal` (`()` for
     /// none) and the next sort-key attribute `<` `value`.
-    pub fn sort_lt<P: SortAttributes<E, INDEX>>(
-        self,
-        equal: P,
-        value: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    pub fn sort_lt<P: SortAttributes<E, I>>(self, equal: P, value: &P::Next) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
@@ -228,11 +222,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute `<=` `value`.
-    pub fn sort_le<P: SortAttributes<E, INDEX>>(
-        self,
-        equal: P,
-        value: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    pub fn sort_le<P: SortAttributes<E, I>>(self, equal: P, value: &P::Next) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
@@ -243,11 +233,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute `>` `value`.
-    pub fn sort_gt<P: SortAttributes<E, INDEX>>(
-        self,
-        equal: P,
-        value: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    pub fn sort_gt<P: SortAttributes<E, I>>(self, equal: P, value: &P::Next) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
@@ -258,11 +244,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute `>=` `value`.
-    pub fn sort_ge<P: SortAttributes<E, INDEX>>(
-        self,
-        equal: P,
-        value: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    pub fn sort_ge<P: SortAttributes<E, I>>(self, equal: P, value: &P::Next) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
@@ -275,12 +257,12 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     /// next sort-key attribute between `low` and `high`, both included, in
     /// the values' own order (numeric for integers). `low` above `high` is
     /// [`Refusal::InvalidSortKeyRange`] before anything is sent.
-    pub fn sort_between<P: SortAttributes<E, INDEX>>(
+    pub fn sort_between<P: SortAttributes<E, I>>(
         self,
         equal: P,
         low: &P::Next,
         high: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    ) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             let (low, high) = (P::next_value(low)?, P::next_value(high)?);
             if compare(&low, &high) == Some(Ordering::Greater) {
@@ -295,9 +277,9 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute, a `String`, beginning with `prefix`.
-    pub fn sort_begins_with<P>(self, equal: P, prefix: &P::Next) -> Query<E, INDEX, O>
+    pub fn sort_begins_with<P>(self, equal: P, prefix: &P::Next) -> Query<E, I, O>
     where
-        P: SortAttributes<E, INDEX>,
+        P: SortAttributes<E, I>,
         P::Next: TextSortAttribute,
     {
         self.query.with_attributes(|| {
@@ -309,7 +291,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     }
 }
 
-impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     fn with_attributes(
         self,
         condition: impl FnOnce() -> Result<(Vec<AttributeValue>, Option<AttributeRange>), Error>,
@@ -319,28 +301,24 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             Ok(SortCondition::Attributes(AttributeSort { equal, range }))
         })
     }
-
-    /// The multi-attribute index queried, if the query is of one.
-    pub(super) fn multi_attribute_index() -> Option<&'static MultiAttributeIndexSchema> {
-        (INDEX != 0)
-            .then(|| E::SCHEMA.multi_attribute_index(INDEX))
-            .flatten()
-    }
 }
 
 /// The key condition of a query of `index`: `#p1 = :v AND … AND #s1 = :v
 /// AND … AND <range>`, and what a cursor's key must hold.
 pub(super) fn key_condition(
-    index: &'static MultiAttributeIndexSchema,
+    index: &'static IndexSchema,
     partition: &[AttributeValue],
     sort: &SortCondition,
     placeholders: &mut Placeholders,
 ) -> Result<(String, AttributeAccept), Error> {
     let invalid = |reason: QueryReason| Err(Error::Refused(Refusal::InvalidQuery { reason }));
-    if partition.len() != index.partition_key.len() {
+    let (partition_key, sort_key) = index
+        .attributes()
+        .expect("a multi-attribute query reads a multi-attribute index");
+    if partition.len() != partition_key.len() {
         return invalid(QueryReason::PartitionKeyAttributes {
             index: index.name,
-            expected: index.partition_key.len(),
+            expected: partition_key.len(),
             given: partition.len(),
         });
     }
@@ -352,20 +330,19 @@ pub(super) fn key_condition(
         _ => return invalid(QueryReason::TemplateConditionOnMultiAttributeIndex),
     };
     let used = equal.len() + usize::from(range.is_some());
-    if used > index.sort_key.len() {
+    if used > sort_key.len() {
         return invalid(QueryReason::SortKeyAttributes {
             index: index.name,
-            expected: index.sort_key.len(),
+            expected: sort_key.len(),
             given: used,
         });
     }
     let mut parts = Vec::new();
     let mut equals = Vec::new();
-    for (field, value) in index
-        .partition_key
+    for (field, value) in partition_key
         .iter()
         .zip(partition)
-        .chain(index.sort_key.iter().zip(equal))
+        .chain(sort_key.iter().zip(equal))
     {
         check_type(index, field, value)?;
         parts.push(format!(
@@ -377,7 +354,7 @@ pub(super) fn key_condition(
     }
     let mut accept_range = None;
     if let Some(range) = range {
-        let field = &index.sort_key[equal.len()];
+        let field = &sort_key[equal.len()];
         let name = placeholders.name(field.attribute);
         let mut value = |value: &AttributeValue| {
             check_type(index, field, value)?;
@@ -407,7 +384,7 @@ pub(super) fn key_condition(
 /// A value of the wrong type for its attribute: a bug in a hand-written
 /// [`SortAttributes`], refused before sending.
 fn check_type(
-    index: &MultiAttributeIndexSchema,
+    index: &IndexSchema,
     field: &IndexKeyField,
     value: &AttributeValue,
 ) -> Result<(), Error> {
@@ -441,7 +418,7 @@ impl AttributeAccept {
     /// and the range held.
     pub(super) fn check(
         &self,
-        index: &MultiAttributeIndexSchema,
+        index: &IndexSchema,
         table_keys: [&str; 2],
         expected: &[&'static str],
         key: &Item,

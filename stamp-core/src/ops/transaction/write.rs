@@ -93,7 +93,7 @@ impl TransactWrite {
                     values: rendered.placeholders.values(),
                 });
                 let size = rendered.size + condition.as_ref().map_or(0, Rendered::values_size);
-                self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
+                self.item_collection_metrics |= E::SCHEMA.has_local_index();
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     key: crate::item::check::key_of(E::SCHEMA, &rendered.item),
@@ -129,7 +129,7 @@ impl TransactWrite {
                     | Kind::Check { condition } => condition.values_size(),
                     _ => 0,
                 };
-                self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
+                self.item_collection_metrics |= E::SCHEMA.has_local_index();
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     size: item_size(&map) + condition_size,
@@ -189,7 +189,7 @@ impl TransactWrite {
                 .values()
                 .map(attribute_value_size)
                 .sum::<usize>();
-        self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
+        self.item_collection_metrics |= E::SCHEMA.has_local_index();
         self.actions.push(Action {
             entity: update.entity,
             key: update.key.clone(),
@@ -432,7 +432,7 @@ impl TransactWrite {
     ) -> Self {
         let condition = condition.map(Rendered::placed);
         let size = item_size(&item) + condition.as_ref().map_or(0, Rendered::values_size);
-        self.item_collection_metrics |= !schema.local_indexes.is_empty();
+        self.item_collection_metrics |= schema.has_local_index();
         self.actions.push(Action {
             entity: schema.type_name,
             key: crate::item::check::key_of(schema, &item),
@@ -453,7 +453,7 @@ impl TransactWrite {
     ) -> Self {
         let condition = condition.map(Rendered::placed);
         let size = item_size(&key) + condition.as_ref().map_or(0, Rendered::values_size);
-        self.item_collection_metrics |= !schema.local_indexes.is_empty();
+        self.item_collection_metrics |= schema.has_local_index();
         self.actions.push(Action {
             entity: schema.type_name,
             item_key: crate::ItemKey::of_schema(schema, &key),

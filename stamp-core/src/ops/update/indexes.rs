@@ -88,23 +88,13 @@ pub(super) fn rebuild_indexes<E: Entity>(
     };
     let mut index_sets: Vec<(&'static str, String)> = Vec::new();
     let mut index_removes: Vec<&'static str> = Vec::new();
-    // Each GSI with its keys, then each LSI with its sort key (its
-    // partition key is the table's, which no update changes).
+    // Each index with the keys it builds from templates (an LSI's
+    // partition key is the table's, which no update changes; a
+    // multi-attribute index's keys are fields, set by the update itself).
     let indexes = schema
         .indexes
         .iter()
-        .map(|index| {
-            let keys: Vec<&'static crate::KeyAttribute> = std::iter::once(&index.partition_key)
-                .chain(index.sort_key.as_ref())
-                .collect();
-            (index.name, keys)
-        })
-        .chain(
-            schema
-                .local_indexes
-                .iter()
-                .map(|index| (index.name, vec![&index.sort_key])),
-        );
+        .map(|index| (index.name, index.written_keys()));
     for (index_name, keys) in indexes {
         let parts: Vec<(&'static str, Vec<&'static str>)> = keys
             .into_iter()

@@ -144,12 +144,7 @@ impl<E: Entity> Update<E> {
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
                 // A field of a multi-attribute GSI key is a key attribute:
                 // of its type, never empty, within the key length limits.
-                if let Some(field) = schema
-                    .multi_attribute_indexes
-                    .iter()
-                    .flat_map(|index| index.key_fields())
-                    .find(|field| field.attribute == action.attribute())
-                {
+                if let Some((field, _)) = schema.index_key_field(action.attribute()) {
                     crate::item::check::check_index_key_value(
                         schema,
                         field.attribute,
