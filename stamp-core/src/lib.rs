@@ -90,7 +90,7 @@ pub mod streams;
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
-pub use error::{Error, ItemKey};
+pub use error::{Error, ItemKey, VectorError};
 pub use expression::{
     Attribute, AttributeType, Condition, MAX_EXPRESSION_BYTES, Optional, Placeholders,
     PrimaryKeyField, Required, Settable, check_expression_length,
@@ -117,6 +117,11 @@ pub use model::multi_attribute::{
 };
 pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
+pub use model::vector::{
+    DEFAULT_TOP_K, DistanceFunction, MAX_SEARCH_RESPONSE_BYTES, MAX_TOP_K, MAX_VECTOR_DIMENSIONS,
+    MAX_VECTOR_INDEXES, VectorElement, VectorIndexSchema, VectorPartition, VectorProjection,
+    check_stored_vector, vector_of, vector_value,
+};
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use ops::cursor::Cursor;
 pub use ops::query::{
@@ -124,6 +129,7 @@ pub use ops::query::{
     SortKeyText, prefix_upper_bound,
 };
 pub use ops::scan::Scan;
+pub use ops::search::{Projected, SearchDecode, SearchResults, Similar, SimilaritySearch, Whole};
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
     UpdateAction,

@@ -11,8 +11,10 @@ use std::sync::Arc;
 use crate::{KeyPartError, RequestOutcome};
 
 mod item_key;
+mod vector;
 
 pub use item_key::ItemKey;
+pub use vector::VectorError;
 
 /// The error type of every Stamp operation.
 ///
@@ -950,6 +952,11 @@ pub enum Error {
         /// there is none.
         item: Option<Box<crate::Item>>,
     },
+
+    /// A rule of DynamoDB's vector indexes broken by a definition, an item
+    /// or a similarity search ([`VectorError`]); nothing was sent.
+    #[error(transparent)]
+    Vector(VectorError),
 
     /// DynamoDB or the SDK returned an error for a request. The message
     /// gives DynamoDB's error code and message, such as

@@ -21,6 +21,7 @@ mod options;
 mod planning;
 mod resolve;
 mod stream;
+mod vector;
 mod verify;
 
 use std::collections::HashMap;
@@ -31,6 +32,7 @@ use crate::{Entity, EntitySchema, Error};
 
 pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
 pub use cloudformation::CloudFormationTemplate;
+pub use vector::vector_index;
 pub use difference::{KeyNames, SchemaDifference, Throughput};
 pub use options::{
     IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
