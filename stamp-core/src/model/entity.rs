@@ -117,6 +117,9 @@ pub struct EntitySchema {
     /// (`#[gsiN(pk(field, …), sk(field, …))]`), by increasing number; their
     /// numbers are distinct from those of [`indexes`](Self::indexes).
     pub multi_attribute_indexes: &'static [crate::MultiAttributeIndexSchema],
+    /// The vector indexes the entity writes (`#[vectorN(…)]`), by increasing
+    /// number, 1 to 5.
+    pub vector_indexes: &'static [crate::VectorIndexSchema],
 }
 
 /// An earlier primary key format of an entity, from
@@ -178,6 +181,7 @@ impl PartialEq for EntitySchema {
             key_example: _,
             named_inputs,
             multi_attribute_indexes,
+            vector_indexes,
         } = self;
         *type_name == other.type_name
             && *type_attribute == other.type_attribute
@@ -194,6 +198,7 @@ impl PartialEq for EntitySchema {
             && *previous_key == other.previous_key
             && *named_inputs == other.named_inputs
             && *multi_attribute_indexes == other.multi_attribute_indexes
+            && *vector_indexes == other.vector_indexes
     }
 }
 
@@ -234,6 +239,13 @@ impl EntitySchema {
         number: u8,
     ) -> Option<&'static crate::MultiAttributeIndexSchema> {
         self.multi_attribute_indexes
+            .iter()
+            .find(|index| index.number == number)
+    }
+
+    /// The vector index numbered `number`, if the entity writes it.
+    pub fn vector_index(&self, number: u8) -> Option<&'static crate::VectorIndexSchema> {
+        self.vector_indexes
             .iter()
             .find(|index| index.number == number)
     }

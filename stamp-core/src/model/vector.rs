@@ -174,6 +174,16 @@ impl VectorIndexSchema {
             .chain(self.filters.iter().map(|filter| filter.attribute))
     }
 
+    /// The template of the partition element. Generated code calls it for
+    /// an index whose partition element is a template.
+    #[doc(hidden)]
+    pub fn partition_template(&self) -> &crate::KeyTemplate {
+        match &self.partition {
+            Some(VectorPartition::Template(key)) => &key.template,
+            _ => panic!("vector index `{}` has no partition template", self.name),
+        }
+    }
+
     /// The inline filter element of attribute `attribute`, if any.
     pub fn filter(&self, attribute: &str) -> Option<&'static VectorElement> {
         self.filters

@@ -90,7 +90,9 @@ pub struct SearchResults<T> {
 /// ```
 pub struct SimilaritySearch<E: Entity, T = Whole> {
     index: &'static VectorIndexSchema,
-    partition: Option<AttributeValue>,
+    /// The partition value, or why it could not be built (reported by
+    /// `request`, before sending).
+    partition: Result<Option<AttributeValue>, Error>,
     vector: Vec<f32>,
     top_k: u32,
     filter: Option<Condition<E>>,
@@ -113,11 +115,12 @@ impl<E: Entity, T> std::fmt::Debug for SimilaritySearch<E, T> {
 impl<E: Entity> SimilaritySearch<E, Whole> {
     /// A search of `index` for the items nearest `vector`, in the partition
     /// whose stored value is `partition` (`None` for an index without a
-    /// partition element), returning [`DEFAULT_TOP_K`] items unless
+    /// partition element; an `Err` when its key could not be built, reported
+    /// by [`request`](Self::request)), returning [`DEFAULT_TOP_K`] items unless
     /// [`top_k`](Self::top_k) says otherwise. Generated code calls it.
     pub fn new(
         index: &'static VectorIndexSchema,
-        partition: Option<AttributeValue>,
+        partition: Result<Option<AttributeValue>, Error>,
         vector: &[f32],
     ) -> Self {
         SimilaritySearch {
@@ -195,9 +198,10 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
                 limit: MAX_TOP_K,
             }));
         }
+        let partition = self.partition.clone()?;
         let mut placeholders = Placeholders::default();
         let mut terms = Vec::new();
-        match (&index.partition, &self.partition) {
+        match (&index.partition, &partition) {
             (Some(partition), Some(value)) => {
                 let name = placeholders.name(partition.attribute());
                 let value = placeholders.add_value(value.clone());

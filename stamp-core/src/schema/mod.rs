@@ -32,7 +32,6 @@ use crate::{Entity, EntitySchema, Error};
 
 pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
 pub use cloudformation::CloudFormationTemplate;
-pub use vector::vector_index;
 pub use difference::{KeyNames, SchemaDifference, Throughput};
 pub use options::{
     IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
@@ -187,6 +186,8 @@ pub(crate) struct Resolved {
     pub(crate) indexes: Vec<TableIndex>,
     pub(crate) local_indexes: Vec<TableLocalIndex>,
     pub(crate) time_to_live: Option<&'static str>,
+    /// The vector indexes, merged by name, by number.
+    pub(crate) vector_indexes: Vec<&'static crate::VectorIndexSchema>,
 }
 
 impl Resolved {

@@ -145,6 +145,11 @@ impl Resolved {
         for index in &self.local_indexes {
             add(index.sort_key, KeyAttributeType::S, index.name)?;
         }
+        for index in &self.vector_indexes {
+            for (name, attribute_type) in super::vector::attribute_definitions(&[index]) {
+                add(name, attribute_type, index.name)?;
+            }
+        }
         Ok(found
             .into_iter()
             .map(|(name, attribute_type, _)| (name, attribute_type))

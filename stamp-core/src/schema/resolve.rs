@@ -99,12 +99,25 @@ impl TableDefinition {
             });
         }
         self.check_key_spaces()?;
+        let declared: Vec<(&'static str, &'static crate::VectorIndexSchema)> = self
+            .entities
+            .iter()
+            .flat_map(|entity| {
+                entity
+                    .vector_indexes
+                    .iter()
+                    .map(|index| (entity.type_name, index))
+            })
+            .collect();
+        let vector_indexes =
+            super::vector::check_vector_indexes(self.billing, &declared).map_err(Error::Vector)?;
         let resolved = Resolved {
             partition_key,
             sort_key,
             indexes,
             local_indexes,
             time_to_live,
+            vector_indexes,
         };
         resolved.key_attribute_types()?;
         self.check_index_attribute_fields()?;

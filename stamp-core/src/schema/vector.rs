@@ -148,7 +148,7 @@ fn search_schema(index: &VectorIndexSchema) -> Vec<SearchSchemaElement> {
 /// The `VectorIndexes` entry of `CreateTable` for `index`.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_VectorIndex.html>.
-pub fn vector_index(index: &VectorIndexSchema) -> VectorIndex {
+pub(crate) fn vector_index(index: &VectorIndexSchema) -> VectorIndex {
     let schema = search_schema(index);
     VectorIndex::builder()
         .index_name(index.name)

@@ -13,6 +13,7 @@ mod attr;
 mod container;
 mod field;
 mod index;
+pub mod vector;
 pub mod serde;
 
 pub use self::field::option_inner;
@@ -38,6 +39,8 @@ pub struct Container<'a> {
     pub indexes: Vec<Index>,
     /// The `#[lsiN(…)]` attributes.
     pub local_indexes: Vec<LocalIndex>,
+    /// The `#[vectorN(…)]` attributes, as written.
+    pub vector_indexes: Vec<vector::VectorIndex>,
     pub fields: Vec<Field<'a>>,
     /// The earlier key format of `#[stamp(previous(pk = "…", sk = "…"))]`.
     pub previous: Option<Previous>,

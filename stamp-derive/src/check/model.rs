@@ -24,6 +24,9 @@ pub struct Model<'a> {
     /// The LSIs in order of number; a position here is the position in
     /// `EntitySchema::local_indexes`.
     pub local_indexes: Vec<LocalIndexKeys<'a>>,
+    /// The vector indexes in order of number; a position here is the
+    /// position in `EntitySchema::vector_indexes`.
+    pub vector_indexes: Vec<crate::check::vector::VectorKeys<'a>>,
     /// The templates of `#[stamp(previous(…))]`, a left-out one being the
     /// current one.
     pub previous: Option<(Key<'a>, Key<'a>)>,
@@ -81,7 +84,7 @@ pub struct Stored<'a> {
 impl<'a> Key<'a> {
     /// Resolves `template`; `None` when it did not parse or names an unknown
     /// field (both reported by the checks).
-    fn resolve(container: &'a Container<'a>, template: &'a Template) -> Option<Key<'a>> {
+    pub(crate) fn resolve(container: &'a Container<'a>, template: &'a Template) -> Option<Key<'a>> {
         let segments = template
             .pieces
             .as_ref()?
@@ -212,6 +215,7 @@ impl<'a> Model<'a> {
             indexes,
             multi_indexes,
             local_indexes,
+            vector_indexes: Vec::new(),
             previous,
             ttl: special(|field| field.ttl.is_some()),
             version: special(|field| field.version.is_some()),

@@ -18,6 +18,8 @@ pub enum TemplatePlace {
     IndexPartitionKey(usize),
     IndexSortKey(usize),
     LocalSortKey(usize),
+    /// The partition template of the vector index at this position.
+    VectorPartitionKey(usize),
     PreviousPartitionKey,
     PreviousSortKey,
 }
@@ -36,6 +38,9 @@ impl TemplatePlace {
             }
             TemplatePlace::LocalSortKey(position) => {
                 quote!(__schema.local_indexes[#position].sort_key.template)
+            }
+            TemplatePlace::VectorPartitionKey(position) => {
+                quote!(__schema.vector_indexes[#position].partition_template())
             }
             TemplatePlace::PreviousPartitionKey => {
                 quote!(
@@ -64,6 +69,7 @@ impl TemplatePlace {
             TemplatePlace::PartitionKey
                 | TemplatePlace::IndexPartitionKey(_)
                 | TemplatePlace::PreviousPartitionKey
+                | TemplatePlace::VectorPartitionKey(_)
         )
     }
 }

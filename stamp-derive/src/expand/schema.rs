@@ -135,6 +135,7 @@ pub fn schema(model: &Model) -> TokenStream {
         quote!((#function, #input))
     });
     let multi_attribute_indexes = crate::expand::multi::schema_tokens(model);
+    let vector_indexes = crate::expand::vector::schema_tokens(model);
     let previous_key = match &model.previous {
         Some((pk, sk)) => {
             let pk_template = key_template_tokens(krate, pk);
@@ -166,6 +167,7 @@ pub fn schema(model: &Model) -> TokenStream {
             key_example: #key_example,
             named_inputs: &[#(#named_inputs),*],
             multi_attribute_indexes: #multi_attribute_indexes,
+            vector_indexes: #vector_indexes,
         }
     }
 }
