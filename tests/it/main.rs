@@ -42,4 +42,5 @@ mod sharding;
 mod streams;
 mod transactions;
 mod updates;
+mod vector_search;
 mod writes;

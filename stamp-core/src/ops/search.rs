@@ -260,9 +260,11 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
     }
 
     /// The attributes the search asks for, checked against what the index
-    /// projects: `T`'s, with the type attribute (each result is scoped to
-    /// `E` by it); `None` for every projected attribute (the entity of an
-    /// `ALL` index).
+    /// projects: `T`'s (every field, the vector too, for the entity), with
+    /// the type attribute (each result is scoped to `E` by it). Always
+    /// named in a `ProjectionExpression`: without one a search may leave the
+    /// vector attribute out (dynoxide does), and the entity could not be
+    /// decoded.
     fn attributes_read(&self) -> Result<Option<Vec<&'static str>>, Error> {
         let schema = E::SCHEMA;
         let index = self.index;
@@ -301,7 +303,7 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
                 missing,
             }));
         }
-        Ok(T::attributes().map(|_| wanted))
+        Ok(Some(wanted))
     }
 
     /// Sends the search through `table` (one `SearchVectors` request) and

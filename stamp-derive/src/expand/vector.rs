@@ -42,7 +42,12 @@ pub fn schema_tokens(model: &Model) -> TokenStream {
             })
         });
         let projection = match (&index.include, index.keys_only) {
-            (Some(names), _) => quote!(#krate::VectorProjection::Include(&[#(#names),*])),
+            // The type attribute too: a search scopes its results to the
+            // entity by it.
+            (Some(names), _) => {
+                let type_attribute = &model.container.type_attribute.value;
+                quote!(#krate::VectorProjection::Include(&[#(#names,)* #type_attribute]))
+            }
             (None, true) => quote!(#krate::VectorProjection::KeysOnly),
             (None, false) => quote!(#krate::VectorProjection::All),
         };
