@@ -668,3 +668,156 @@ fn a_vector_index_numbered_five_is_an_index_like_the_first() {
     assert_eq!(E1::SCHEMA.vector_indexes[0].number, 1);
     let _: Item = E5 { id: "x".into(), v: vec![1.0, 2.0] }.to_item().unwrap();
 }
+
+// ---------------------------------------------------------------------------
+// Updates keep the index right: an update of a field of a vector index
+// stores what a put of the updated struct stores (the partition attribute
+// written when the item enters the sparse index, removed when it leaves).
+
+/// A clip whose optional vector makes its index sparse, partitioned by owner.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "CLIP#<id>"]
+#[sk = "CLIP"]
+#[vector1(field = embedding, dimensions = 2, distance = euclidean, pk = "OWNER#<owner>", filter(rank))]
+struct Clip {
+    id: String,
+    owner: String,
+    rank: u32,
+    embedding: Option<Vec<f32>>,
+}
+
+async fn raw(table: &stamp::Table, key: Item) -> Item {
+    table
+        .client()
+        .get_item()
+        .table_name(table.name())
+        .set_key(Some(key))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .unwrap()
+}
+
+/// The update that makes `before` into `before` with field `which` of `from`.
+fn clip_update(which: u8, before: &Clip, from: &Clip) -> (stamp::Update<Clip>, Clip) {
+    let mut after = before.clone();
+    let update = Clip::update(&before.id);
+    // What the update must state of the fields it does not change.
+    let given_embedding = |update: stamp::Update<Clip>, embedding: &Option<Vec<f32>>| match embedding {
+        Some(vector) => update.given(Clip::EMBEDDING, vector),
+        None => update.given_none(Clip::EMBEDDING),
+    };
+    let update = match which {
+        0 => {
+            after.embedding = from.embedding.clone();
+            let update = update.given(Clip::OWNER, &before.owner);
+            match &from.embedding {
+                Some(vector) => update.set(Clip::EMBEDDING, vector),
+                None => update.remove(Clip::EMBEDDING),
+            }
+        }
+        1 => {
+            after.owner = from.owner.clone();
+            given_embedding(update, &before.embedding).set(Clip::OWNER, &from.owner)
+        }
+        _ => {
+            after.rank = from.rank;
+            update.set(Clip::RANK, &from.rank)
+        }
+    };
+    (update, after)
+}
+
+fn clip() -> impl Strategy<Value = Clip> {
+    (
+        "[a-c]{1,2}",
+        any::<u32>(),
+        proptest::option::of(proptest::collection::vec(element(), 2)),
+    )
+        .prop_map(|(owner, rank, embedding)| Clip {
+            id: "c".into(),
+            owner,
+            rank,
+            embedding,
+        })
+}
+
+#[test]
+fn an_update_of_a_vector_index_field_reads_back_as_a_put() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let table = runtime.block_on(common::fresh_table(
+        "vector-update",
+        &TableDefinition::new().entity::<Clip>(),
+    ));
+    let mut runner = TestRunner::new(Config {
+        cases: 32,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&(0u8..3, clip(), clip()), |(which, before, from)| {
+            runtime.block_on(async {
+                let key = Clip::key(&before.id).unwrap().to_attribute_map();
+                table.put(&before).await.unwrap();
+                let (update, after) = clip_update(which, &before, &from);
+                update.send(&table).await.unwrap();
+                let updated = raw(&table, key.clone()).await;
+                table.put(&after).await.unwrap();
+                let put = raw(&table, key).await;
+                prop_assert_eq!(&updated, &put, "update {}", which);
+                prop_assert_eq!(
+                    put.contains_key("VECTOR1PK"),
+                    after.embedding.is_some()
+                );
+                Ok(())
+            })
+        })
+        .unwrap();
+    runtime.block_on(table.delete_table()).unwrap();
+}
+
+#[test]
+fn an_update_with_a_bad_vector_is_refused_before_sending() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let definition = TableDefinition::new().entity::<Clip>();
+        let (table, counter) = common::fresh_counted_table("vector-update-bad", &definition).await;
+        counter.reset();
+        let error = Clip::update("c")
+            .given(Clip::OWNER, &"a".to_owned())
+            .set(Clip::EMBEDDING, &vec![1.0, 2.0, 3.0])
+            .send(&table)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(
+                error,
+                Error::Vector(VectorError::WrongDimensions { expected: 2, found: 3, .. })
+            ),
+            "{error}"
+        );
+        let error = Clip::update("c")
+            .given(Clip::OWNER, &"a".to_owned())
+            .set(Clip::EMBEDDING, &vec![f32::INFINITY, 2.0])
+            .send(&table)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, Error::Vector(VectorError::NotFinite { position: 0, .. })),
+            "{error}"
+        );
+        // Entering the sparse index needs the partition's fields.
+        let error = Clip::update("c")
+            .set(Clip::EMBEDDING, &vec![1.0, 2.0])
+            .send(&table)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&error, Error::IncompleteIndexUpdate { index: "VECTOR1", missing, .. } if missing == &["owner".to_owned()]),
+            "{error}"
+        );
+        assert_eq!(counter.operations(), Vec::<String>::new());
+        table.delete_table().await.unwrap();
+    });
+}

@@ -69,6 +69,16 @@ pub fn from_values_arms(model: &Model) -> Vec<TokenStream> {
             TemplatePlace::LocalSortKey(position),
         ));
     }
+    for (position, index) in model.vector_indexes.iter().enumerate() {
+        if let Some(key) = &index.pk {
+            arms.push(from_values_arm(
+                model,
+                key,
+                &index.index.pk_attribute.value,
+                TemplatePlace::VectorPartitionKey(position),
+            ));
+        }
+    }
     arms
 }
 

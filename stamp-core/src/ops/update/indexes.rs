@@ -86,7 +86,9 @@ pub(super) fn rebuild_indexes<E: Entity>(
     let mut index_sets: Vec<(&'static str, String)> = Vec::new();
     let mut index_removes: Vec<&'static str> = Vec::new();
     // Each GSI with its keys, then each LSI with its sort key (its
-    // partition key is the table's, which no update changes).
+    // partition key is the table's, which no update changes), then each
+    // vector index with a partition template, whose optional vector makes
+    // it sparse as an `Option` field of a template does (the third member).
     let indexes = schema
         .indexes
         .iter()
@@ -94,15 +96,25 @@ pub(super) fn rebuild_indexes<E: Entity>(
             let keys: Vec<&'static crate::KeyAttribute> = std::iter::once(&index.partition_key)
                 .chain(index.sort_key.as_ref())
                 .collect();
-            (index.name, keys)
+            (index.name, keys, None)
         })
         .chain(
             schema
                 .local_indexes
                 .iter()
-                .map(|index| (index.name, vec![&index.sort_key])),
-        );
-    for (index_name, keys) in indexes {
+                .map(|index| (index.name, vec![&index.sort_key], None)),
+        )
+        .chain(schema.vector_indexes.iter().filter_map(|index| {
+            match &index.partition {
+                Some(crate::VectorPartition::Template(key)) => Some((
+                    index.name,
+                    vec![key],
+                    index.optional.then_some(index.attribute),
+                )),
+                _ => None,
+            }
+        }));
+    for (index_name, keys, sparse_by) in indexes {
         let parts: Vec<(&'static str, Vec<&'static str>)> = keys
             .into_iter()
             .map(|key| {
@@ -114,7 +126,11 @@ pub(super) fn rebuild_indexes<E: Entity>(
             })
             .collect();
         let mut all_fields: Vec<&'static str> = Vec::new();
-        for field in parts.iter().flat_map(|(_, fields)| fields.iter().copied()) {
+        for field in parts
+            .iter()
+            .flat_map(|(_, fields)| fields.iter().copied())
+            .chain(sparse_by)
+        {
             if !all_fields.contains(&field) {
                 all_fields.push(field);
             }
@@ -128,7 +144,7 @@ pub(super) fn rebuild_indexes<E: Entity>(
             .iter()
             .filter(|(_, fields)| fields.iter().any(|field| changed.contains_key(*field)))
             .collect();
-        if touched.is_empty() {
+        if touched.is_empty() && !sparse_by.is_some_and(|vector| changed.contains_key(vector)) {
             continue;
         }
         let optional_fields: Vec<&'static str> = all_fields
