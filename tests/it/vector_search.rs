@@ -81,7 +81,7 @@ fn product(tenant: &str, sku: &str, category: &str, price: u32, embedding: [f32;
     }
 }
 
-fn definition() -> TableDefinition {
+pub(crate) fn definition() -> TableDefinition {
     TableDefinition::new().entity::<Product>()
 }
 
@@ -660,7 +660,7 @@ fn search_results_are_the_brute_force_nearest_items() {
 }
 
 // Keeps the macro above compiled (entities numbered 1 to 5 each).
-vector_entities!(E1 vector1 "V1", E5 vector5 "V5");
+vector_entities!(E1 vector1 "VEC1", E5 vector5 "VEC5");
 
 #[test]
 fn a_vector_index_numbered_five_is_an_index_like_the_first() {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{TableBilling, TableDefinition};
-use crate::Error;
+use crate::{Error, VectorProjection};
 
 /// The logical ID of the table resource in the template.
 const RESOURCE: &str = "Table";
@@ -22,11 +22,17 @@ const TABLE_NAME_PARAMETER: &str = "TableName";
 /// 255 characters of `a-z A-Z 0-9 _ . -`, as DynamoDB allows) and outputs
 /// `TableName` and `TableArn`. The resource has:
 ///
-/// - `AttributeDefinitions` for the key attributes only, all of type `S`;
+/// - `AttributeDefinitions` for the key attributes only, all of type `S`
+///   (but a multi-attribute key's and a vector search schema's fields);
 /// - `KeySchema`, `GlobalSecondaryIndexes` and `LocalSecondaryIndexes`
 ///   with their projections (an LSI has no throughput of its own);
 /// - `BillingMode`, and `ProvisionedThroughput` on the table and each GSI
 ///   when provisioned;
+/// - `VectorIndexes` (each with its `VectorAttribute`, `Dimensions`,
+///   `DistanceFunction`, `SearchSchema` and `Projection`), and the search
+///   schemas' attributes in `AttributeDefinitions`, when an entity has a
+///   `#[vectorN(…)]` index
+///   (<https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-table-vectorindex.html>);
 /// - `TimeToLiveSpecification` when an entity has a `#[stamp(ttl)]` field;
 /// - `PointInTimeRecoverySpecification`;
 /// - `StreamSpecification` (and the output `StreamArn`) when
@@ -105,6 +111,8 @@ struct TableProperties {
     global_secondary_indexes: Vec<GlobalSecondaryIndex>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     local_secondary_indexes: Vec<LocalSecondaryIndex>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    vector_indexes: Vec<VectorIndex>,
     #[serde(skip_serializing_if = "Option::is_none")]
     time_to_live_specification: Option<TimeToLiveSpecification>,
     point_in_time_recovery_specification: PointInTimeRecoverySpecification,
@@ -167,6 +175,32 @@ struct LocalSecondaryIndex {
     index_name: &'static str,
     key_schema: Vec<KeySchemaElement>,
     projection: Projection,
+}
+
+/// `AWS::DynamoDB::Table VectorIndex`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct VectorIndex {
+    index_name: &'static str,
+    vector_attribute: VectorAttribute,
+    dimensions: u32,
+    distance_function: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    search_schema: Vec<SearchSchemaElement>,
+    projection: Projection,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct VectorAttribute {
+    attribute_name: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct SearchSchemaElement {
+    attribute_name: &'static str,
+    search_schema_element_type: &'static str,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -289,6 +323,44 @@ impl TableDefinition {
                         projection_type: index.projection.type_name(),
                         non_key_attributes: index.projection.non_key_attributes().to_vec(),
                     },
+                })
+                .collect(),
+            vector_indexes: resolved
+                .vector_indexes
+                .iter()
+                .map(|index| {
+                    let (projection_type, non_key_attributes) = match index.projection {
+                        VectorProjection::All => ("ALL", Vec::new()),
+                        VectorProjection::KeysOnly => ("KEYS_ONLY", Vec::new()),
+                        VectorProjection::Include(names) => (
+                            "INCLUDE",
+                            names.iter().map(|name| (*name).to_owned()).collect(),
+                        ),
+                    };
+                    VectorIndex {
+                        index_name: index.name,
+                        vector_attribute: VectorAttribute {
+                            attribute_name: index.attribute,
+                        },
+                        dimensions: index.dimensions,
+                        distance_function: index.distance.as_str(),
+                        search_schema: index
+                            .partition
+                            .iter()
+                            .map(|partition| SearchSchemaElement {
+                                attribute_name: partition.attribute(),
+                                search_schema_element_type: "HASH",
+                            })
+                            .chain(index.filters.iter().map(|filter| SearchSchemaElement {
+                                attribute_name: filter.attribute,
+                                search_schema_element_type: "INLINE_FILTER",
+                            }))
+                            .collect(),
+                        projection: Projection {
+                            projection_type,
+                            non_key_attributes,
+                        },
+                    }
                 })
                 .collect(),
             time_to_live_specification: resolved.time_to_live.map(|attribute| {
