@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use crate::item::value::select as codec;
-pub use crate::key::template::{KeyBuilder, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
+pub use crate::key::template::KeyBuilder;
 pub use crate::model::collection::share_partition;
 pub use crate::model::multi_attribute::key_part_attribute;
 use crate::{EntitySchema, Error, Item, KeyPartError};
@@ -346,10 +346,11 @@ pub fn index_key_value(
 /// [`Error::Vector`] when the stored vector breaks the index's rules.
 pub fn check_vector_attribute(
     schema: &EntitySchema,
-    index: &crate::VectorIndexSchema,
+    index: &crate::IndexSchema,
     item: &Item,
 ) -> Result<bool, Error> {
-    crate::check_stored_vector(index, schema.type_name, item.get(index.attribute))
+    let attribute = index.vector().map_or("", |vector| vector.attribute);
+    crate::check_stored_vector(index, schema.type_name, item.get(attribute))
         .map(|vector| vector.is_some())
         .map_err(Error::Vector)
 }

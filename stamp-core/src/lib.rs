@@ -77,6 +77,7 @@ pub mod export;
 pub mod expression;
 mod item;
 mod key;
+pub mod limits;
 pub mod local;
 pub mod migrate;
 mod model;
@@ -92,34 +93,32 @@ pub mod __private;
 pub use aws_sdk_dynamodb;
 pub use error::{Error, ItemKey, VectorError};
 pub use expression::{
-    Attribute, AttributeType, Condition, MAX_EXPRESSION_BYTES, Optional, Placeholders,
-    PrimaryKeyField, Required, Settable, check_expression_length,
+    Attribute, AttributeType, Condition, Optional, Placeholders, PrimaryKeyField, Required,
+    Settable, check_expression_length,
 };
-pub use item::check::{MAX_NUMBER_DIGITS, check_item, check_value};
-pub use item::size::{
-    MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_SIZE,
-    MAX_TRANSACTION_ACTIONS, MAX_TRANSACTION_BYTES, attribute_value_size, item_size,
-};
+pub use item::check::{check_item, check_value};
+pub use item::size::{attribute_value_size, item_size};
 pub use item::value::AttributeCodec;
 pub use key::part::{KeyPart, KeyPartError};
 pub use key::shard::{MAX_SHARDS, shard_of};
-pub use key::template::{KeyBuilder, KeyTemplate, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT, Segment};
+pub use key::template::{KeyBuilder, KeyTemplate, Segment};
+pub use limits::*;
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
 pub use model::collection::{Collection, CollectionMember};
+pub use model::entity::LOCAL_INDEX_BASE;
 pub use model::entity::{
-    Entity, EntitySchema, FieldAttribute, IndexKey, IndexSchema, Item, KeyAttribute,
-    PreviousKeyFormat, PrimaryKey, WriteTime,
+    Entity, EntitySchema, FieldAttribute, IndexKey, Item, KeyAttribute, PreviousKeyFormat,
+    PrimaryKey, WriteTime,
 };
-pub use model::entity::{LOCAL_INDEX_BASE, LocalIndexSchema};
+pub use model::index::{IndexId, IndexKeySchema, IndexKind, IndexSchema};
 pub use model::multi_attribute::{
-    IndexKeyAttribute, IndexKeyField, KeyAttributeType, MAX_INDEX_KEY_ATTRIBUTES,
-    MultiAttributeIndexSchema, NoSortAttributeLeft, SortAttributes, TextSortAttribute,
+    IndexKeyAttribute, IndexKeyField, KeyAttributeType, NoSortAttributeLeft, SortAttributes,
+    TextSortAttribute,
 };
 pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
 pub use model::vector::{
-    DEFAULT_TOP_K, DistanceFunction, MAX_SEARCH_RESPONSE_BYTES, MAX_TOP_K, MAX_VECTOR_DIMENSIONS,
-    MAX_VECTOR_INDEXES, VectorElement, VectorIndexSchema, VectorPartition, VectorProjection,
+    DEFAULT_TOP_K, DistanceFunction, VectorElement, VectorIndexSchema, VectorProjection,
     check_stored_vector, vector_of, vector_value,
 };
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
@@ -144,11 +143,9 @@ pub use request::throttling::{
     Throttle, ThrottleLimit, ThrottleRetries, ThrottledAccess, ThrottledResource,
 };
 pub use schema::{
-    Access, CloudFormationTemplate, EntityCapacity, IndexProjection, KeyNames, Load,
-    MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES, MAX_PROJECTED_ATTRIBUTES,
-    PAGE_ITEMS, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, PartitionLoad, ReadUnits,
-    SchemaDifference, TableBilling, TableDefinition, TableIndex, TableLocalIndex, Throughput,
-    Workload, WriteUnits, read_units, write_units,
+    Access, CloudFormationTemplate, EntityCapacity, IndexProjection, KeyNames, Load, PAGE_ITEMS,
+    PartitionLoad, ReadUnits, SchemaDifference, TableBilling, TableDefinition, TableIndex,
+    Throughput, Workload, WriteUnits, read_units, write_units,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.

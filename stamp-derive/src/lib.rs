@@ -20,6 +20,7 @@ mod collection;
 mod ctxt;
 mod expand;
 mod key_part;
+mod limits;
 mod projection;
 mod template;
 

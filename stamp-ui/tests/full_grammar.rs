@@ -80,9 +80,9 @@ fn the_full_grammar_compiles_and_builds_its_keys() {
         ),
         ("ORDER", "entity", "pk", "sk")
     );
-    let gsi2 = schema.index(2).unwrap();
-    assert_eq!(gsi2.partition_key.name, "sku_pk");
-    assert_eq!(gsi2.sort_key.as_ref().unwrap().name, "sku_sk");
+    let gsi2 = schema.gsi(2).unwrap();
+    assert_eq!(gsi2.partition_key_name(), "sku_pk");
+    assert_eq!(gsi2.sort_key_name(), Some("sku_sk"));
 
     // `status` is an `Option` in a GSI template: the index is sparse.
     let order = Order {
@@ -98,8 +98,11 @@ fn the_full_grammar_compiles_and_builds_its_keys() {
     // The sparse LSI is left out too; the other is written.
     assert!(!item.contains_key("LSI1SK"));
     assert_eq!(item["type_lsi"].as_s().unwrap(), "gift#0000000042");
-    let lsi2 = schema.local_index(2).unwrap();
-    assert_eq!((lsi2.name, lsi2.sort_key.name), ("ByType", "type_lsi"));
+    let lsi2 = schema.lsi(2).unwrap();
+    assert_eq!(
+        (lsi2.name, lsi2.sort_key_name()),
+        ("ByType", Some("type_lsi"))
+    );
     let _query: stamp::Query<Order, 102> = Order::query_lsi2("c-1").sort_key_eq("gift");
     assert!(
         item.contains_key("sku_pk") && item.contains_key("sku_sk") && item.contains_key("entity")

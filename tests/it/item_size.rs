@@ -11,7 +11,7 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
-use stamp::{Entity, Error, Item, MAX_ITEM_SIZE, Table, TableDefinition, item_size};
+use stamp::{Entity, Error, Item, MAX_ITEM_SIZE_BYTES, Table, TableDefinition, item_size};
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "DOC#<id>"]
@@ -131,7 +131,7 @@ async fn item_size_counts_names_and_values_and_refuses_over_400_kb() {
     );
 
     // Exactly 400 KB passes the check; one byte more is refused.
-    let limit_body = MAX_ITEM_SIZE - document_size("d-3", 0);
+    let limit_body = MAX_ITEM_SIZE_BYTES - document_size("d-3", 0);
     let at_limit = Document {
         id: "d-3".into(),
         body: "x".repeat(limit_body),

@@ -283,9 +283,9 @@ fn the_schema_describes_every_template() {
         schema.sort_key.template.escaped,
         stamp::KeyTemplate::ESCAPED
     );
-    let index = schema.index(1).unwrap();
-    assert_eq!((index.name, index.partition_key.name), ("GSI1", "GSI1PK"));
-    assert_eq!(index.sort_key.unwrap().name, "GSI1SK");
+    let index = schema.gsi(1).unwrap();
+    assert_eq!((index.name, index.partition_key_name()), ("GSI1", "GSI1PK"));
+    assert_eq!(index.sort_key_name(), Some("GSI1SK"));
     assert_eq!(ProductRecord::SCHEMA.type_name, "Product");
     assert_eq!(ProductRecord::SCHEMA.fields, ["sku", "rank", "day"]);
 }

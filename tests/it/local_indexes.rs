@@ -163,14 +163,19 @@ fn lsi_keys_escape_the_delimiter_and_parse_back() {
 fn the_schema_describes_the_local_indexes() {
     let schema = Order::SCHEMA;
     let names: Vec<(u8, &str, &str, &str)> = schema
-        .local_indexes
+        .indexes
         .iter()
+        .filter(|index| index.is_local())
         .map(|index| {
+            let (partition_key, sort_key) = index.templates().unwrap();
+            // An LSI's partition key is the table's.
+            assert_eq!(partition_key, &schema.partition_key);
+            let sort_key = sort_key.unwrap();
             (
                 index.number,
                 index.name,
-                index.sort_key.name,
-                index.sort_key.template.source,
+                sort_key.name,
+                sort_key.template.source,
             )
         })
         .collect();
@@ -181,10 +186,10 @@ fn the_schema_describes_the_local_indexes() {
             (2, "LSI2", "LSI2SK", "SHIP#<shipped_on>#<order_id>")
         ]
     );
-    let document = Document::SCHEMA.local_index(3).unwrap();
+    let document = Document::SCHEMA.lsi(3).unwrap();
     assert_eq!(
-        (document.name, document.sort_key.name),
-        ("ByTitle", "TitleKey")
+        (document.name, document.sort_key_name()),
+        ("ByTitle", Some("TitleKey"))
     );
     let item = Document {
         tenant: "t".into(),

@@ -20,6 +20,7 @@ mod index_projections;
 mod item_size;
 mod key_format;
 mod keys;
+mod limits;
 mod local;
 mod local_indexes;
 mod migration;

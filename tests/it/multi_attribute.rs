@@ -12,7 +12,7 @@ use crate::common;
 
 use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ScalarAttributeType};
 use serde::{Deserialize, Serialize};
-use stamp::{Cursor, Entity, Error, Item, KeyAttributeType, Table, TableDefinition};
+use stamp::{Cursor, Entity, Error, IndexKind, Item, KeyAttributeType, Table, TableDefinition};
 
 /// A match of a tournament, found by tenant and region, in round order,
 /// then bracket and sequence. A match without a bracket is not scheduled:
@@ -83,7 +83,7 @@ async fn put_all(table: &Table, matches: &[Match]) {
 
 #[test]
 fn the_schema_names_each_key_field_with_its_type() {
-    let index = Match::SCHEMA.multi_attribute_index(3).unwrap();
+    let index = Match::SCHEMA.gsi(3).unwrap();
     assert_eq!(index.name, "GSI3");
     let fields: Vec<(&str, KeyAttributeType, bool)> = index
         .key_fields()
@@ -99,15 +99,15 @@ fn the_schema_names_each_key_field_with_its_type() {
             ("seq", KeyAttributeType::N, false),
         ]
     );
-    assert!(index.is_sparse());
-    assert!(Match::SCHEMA.indexes.is_empty());
-    let renamed = Playoff::SCHEMA.multi_attribute_index(3).unwrap();
-    assert_eq!(renamed.partition_key[1].field, "zone");
-    assert_eq!(renamed.partition_key[1].attribute, "region");
-    assert_eq!(
-        Score::SCHEMA.multi_attribute_index(4).unwrap().name,
-        "ByPlayer"
-    );
+    // Sparse: a key field is an `Option`.
+    assert!(index.key_fields().any(|field| field.optional));
+    // Its only index, a multi-attribute one (no template GSI).
+    assert_eq!(Match::SCHEMA.indexes, [*index]);
+    assert!(index.is_multi_attribute());
+    let (renamed, _) = Playoff::SCHEMA.gsi(3).unwrap().attributes().unwrap();
+    assert_eq!(renamed[1].field, "zone");
+    assert_eq!(renamed[1].attribute, "region");
+    assert_eq!(Score::SCHEMA.gsi(4).unwrap().name, "ByPlayer");
 }
 
 #[test]
@@ -951,7 +951,7 @@ struct Ticket {
 #[tokio::test]
 async fn unit_enums_sort_by_name_and_dates_by_day() {
     assert_eq!(
-        Ticket::SCHEMA.multi_attribute_index(8).unwrap().sort_key[1].attribute_type,
+        Ticket::SCHEMA.gsi(8).unwrap().attributes().unwrap().1[1].attribute_type,
         KeyAttributeType::S
     );
     let definition = TableDefinition::new().entity::<Ticket>();
@@ -1033,9 +1033,9 @@ struct Book {
 
 #[test]
 fn key_attributes_take_serdes_names() {
-    let index = Book::SCHEMA.multi_attribute_index(9).unwrap();
-    assert_eq!(index.partition_key[0].attribute, "shelfCode");
-    assert_eq!(index.sort_key[0].attribute, "pageCount");
+    let (partition_key, sort_key) = Book::SCHEMA.gsi(9).unwrap().attributes().unwrap();
+    assert_eq!(partition_key[0].attribute, "shelfCode");
+    assert_eq!(sort_key[0].attribute, "pageCount");
     let input = TableDefinition::new()
         .entity::<Book>()
         .create_table_input("books")
@@ -1104,6 +1104,65 @@ async fn a_local_index_and_a_multi_attribute_index_in_one_table() {
     let points: Vec<u32> = page.items.iter().map(|team| team.points).collect();
     assert_eq!(points, [4, 30]);
     assert!(table.verify(&definition).await.unwrap().is_empty());
+}
+
+/// Issue 24, point 1: one list of indexes on the entity schema, of every
+/// kind, and one list on the table definition, each telling its kind; the
+/// LSI's partition key is the table's.
+#[test]
+fn every_index_kind_is_in_the_one_list_of_indexes() {
+    let kinds: Vec<(&str, u8, IndexKind, bool)> = Team::SCHEMA
+        .indexes
+        .iter()
+        .map(|index| {
+            (
+                index.name,
+                index.number,
+                index.kind,
+                index.is_multi_attribute(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("GSI3", 3, IndexKind::Global { shards: None }, true),
+            ("LSI1", 1, IndexKind::Local, false),
+        ]
+    );
+    assert_eq!(Team::SCHEMA.gsi(3).unwrap().name, "GSI3");
+    assert_eq!(Team::SCHEMA.lsi(1).unwrap().name, "LSI1");
+    assert!(Team::SCHEMA.gsi(1).is_none() && Team::SCHEMA.lsi(3).is_none());
+    let lsi = Team::SCHEMA.lsi(1).unwrap();
+    assert_eq!(
+        lsi.key_schema(),
+        [("PK", true), ("LSI1SK", false)],
+        "an LSI's partition key is the table's"
+    );
+    // It writes only its sort key; the multi-attribute index writes none.
+    let written: Vec<&str> = Team::SCHEMA.index_key_attributes().collect();
+    assert_eq!(written, ["LSI1SK"]);
+    let table: Vec<(&str, bool, &str, Option<&str>)> = TableDefinition::new()
+        .entity::<Team>()
+        .indexes()
+        .unwrap()
+        .iter()
+        .map(|index| {
+            (
+                index.name,
+                index.is_local(),
+                index.partition_key,
+                index.sort_key,
+            )
+        })
+        .collect();
+    assert_eq!(
+        table,
+        [
+            ("GSI3", false, "league", Some("points")),
+            ("LSI1", true, "PK", Some("LSI1SK")),
+        ]
+    );
 }
 
 /// Issue 22, point 5: a field of another entity stored under a
@@ -1270,7 +1329,7 @@ fn a_task(id: &str, due: &str) -> Task {
 #[test]
 fn a_time_key_attribute_is_stored_fixed_width_and_reads_back() {
     assert_eq!(
-        Task::SCHEMA.multi_attribute_index(6).unwrap().sort_key[0].attribute_type,
+        Task::SCHEMA.gsi(6).unwrap().attributes().unwrap().1[0].attribute_type,
         KeyAttributeType::S
     );
     let task = a_task("a", "2026-03-01T09:00:00.5Z");

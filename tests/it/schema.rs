@@ -8,9 +8,7 @@ use aws_sdk_dynamodb::types::{BillingMode, KeyType, ProjectionType, ScalarAttrib
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use stamp::{
-    Error, IndexProjection, Item, MAX_GLOBAL_SECONDARY_INDEXES, TableBilling, TableDefinition,
-};
+use stamp::{Error, IndexProjection, Item, MAX_GSIS, TableBilling, TableDefinition};
 
 // --- Entities whose key spaces meet or nearly meet the reference model's. ---
 
@@ -374,7 +372,7 @@ fn schema_more_than_twenty_indexes_are_refused() {
     else {
         panic!("expected TooManyIndexes, got {error:?}");
     };
-    assert_eq!((*count, *limit), (21, MAX_GLOBAL_SECONDARY_INDEXES));
+    assert_eq!((*count, *limit), (21, MAX_GSIS));
     // By number, then name: `ByName` is GSI number 1 of `Narrow`.
     let mut expected: Vec<String> = vec!["ByName".into(), "GSI1".into()];
     expected.extend((2..=20).map(|n| format!("GSI{n}")));

@@ -91,8 +91,8 @@ fn the_index_key_builder_takes_the_shard_and_the_parser_checks_it() {
             "{forged}: {error}"
         );
     }
-    assert_eq!(Ticket::SCHEMA.indexes[0].shards, Some(8));
-    assert_eq!(Ticket::SCHEMA.indexes[1].shards, None);
+    assert_eq!(Ticket::SCHEMA.indexes[0].shards(), Some(8));
+    assert_eq!(Ticket::SCHEMA.indexes[1].shards(), None);
 }
 
 #[test]

@@ -25,9 +25,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
 use stamp::{
-    DistanceFunction, Entity, Error, Item, KeyAttributeType, SchemaDifference, SimilaritySearch,
-    TableBilling, TableDefinition, VectorElement, VectorError, VectorIndexSchema, VectorPartition,
-    VectorProjection,
+    DistanceFunction, Entity, Error, IndexKeyField, IndexKeySchema, IndexKind, IndexSchema, Item,
+    KeyAttributeType, SchemaDifference, SimilaritySearch, TableBilling, TableDefinition,
+    VectorError, VectorIndexSchema, VectorProjection,
 };
 
 use crate::common;
@@ -318,21 +318,28 @@ fn searches_that_break_a_rule_are_refused_before_sending() {
         );
         // A range on the partition (HASH) element: an index whose partition
         // element is the `tenant_id` field itself.
-        static BY_TENANT: VectorIndexSchema = VectorIndexSchema {
+        static BY_TENANT: IndexSchema = IndexSchema {
             number: 1,
             name: "VECTOR1",
-            field: "embedding",
-            attribute: "embedding",
-            dimensions: 4,
-            distance: DistanceFunction::Cosine,
-            partition: Some(VectorPartition::Field(VectorElement {
-                field: "tenant_id",
-                attribute: "tenant_id",
-                attribute_type: KeyAttributeType::S,
-            })),
-            filters: &[],
-            projection: VectorProjection::All,
-            optional: false,
+            kind: IndexKind::Vector(&VectorIndexSchema {
+                field: "embedding",
+                attribute: "embedding",
+                dimensions: 4,
+                distance: DistanceFunction::Cosine,
+                filters: &[],
+                projection: VectorProjection::All,
+                optional: false,
+            }),
+            key: IndexKeySchema::Attributes {
+                partition_key: &[IndexKeyField {
+                    field: "tenant_id",
+                    attribute: "tenant_id",
+                    attribute_type: KeyAttributeType::S,
+                    optional: false,
+                }],
+                sort_key: &[],
+                partition_source: "tenant_id",
+            },
         };
         let search: SimilaritySearch<Product> =
             SimilaritySearch::new(&BY_TENANT, Ok(Some(AttributeValue::S("t1".into()))), &query)
@@ -664,8 +671,9 @@ vector_entities!(E1 vector1 "VEC1", E5 vector5 "VEC5");
 
 #[test]
 fn a_vector_index_numbered_five_is_an_index_like_the_first() {
-    assert_eq!(E5::SCHEMA.vector_indexes[0].number, 5);
-    assert_eq!(E1::SCHEMA.vector_indexes[0].number, 1);
+    assert_eq!(E5::SCHEMA.indexes[0].number, 5);
+    assert_eq!(E5::SCHEMA.indexes[0].id(), stamp::IndexId::Vector(5));
+    assert_eq!(E1::SCHEMA.indexes[0].id(), stamp::IndexId::Vector(1));
     let _: Item = E5 { id: "x".into(), v: vec![1.0, 2.0] }.to_item().unwrap();
 }
 

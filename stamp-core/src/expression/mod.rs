@@ -23,11 +23,7 @@ pub use placeholders::Placeholders;
 
 use crate::Error;
 
-/// The longest expression string DynamoDB takes: 4 KB ("Expression
-/// parameters" in "Service, account, and table quotas in Amazon
-/// DynamoDB"). It applies to each of the key condition, filter,
-/// condition, update and projection expressions of a request.
-pub const MAX_EXPRESSION_BYTES: usize = 4096;
+pub use crate::limits::MAX_EXPRESSION_BYTES;
 
 /// Fails with [`Error::ExpressionTooLong`] when `text`, the `kind`
 /// expression of a request, is longer than DynamoDB's 4 KB.

@@ -7,20 +7,12 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::item::size::{MAX_ITEM_SIZE, item_size};
+use crate::item::size::item_size;
+use crate::limits::{
+    MAX_ITEM_SIZE_BYTES, MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT, MAX_PARTITION_KEY_BYTES,
+    MAX_SORT_KEY_BYTES, MIN_NUMBER_EXPONENT,
+};
 use crate::{Entity, EntitySchema, Error, Item};
-
-/// The most significant digits a DynamoDB Number holds: 38.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes.Number>.
-pub const MAX_NUMBER_DIGITS: usize = 38;
-
-/// The largest decimal exponent of a Number's magnitude: DynamoDB's largest
-/// is `9.9999999999999999999999999999999999999E+125`.
-const MAX_EXPONENT: i64 = 125;
-
-/// The smallest decimal exponent of a non-zero Number's magnitude: `1E-130`.
-const MIN_EXPONENT: i64 = -130;
 
 /// The item a batch writes for `entity`, checked: [`Entity::to_item_at`]
 /// with `updated_at` stamped now, then [`check_item`]. Returns the item and
@@ -57,7 +49,7 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Err
 ///   `9.99…E+125` (or zero), and no `NaN` or infinity;
 /// - the key attributes must be non-empty strings, and an index attribute,
 ///   when present, too (never `NULL`);
-/// - the whole item must fit in [`MAX_ITEM_SIZE`] (400 KB).
+/// - the whole item must fit in [`MAX_ITEM_SIZE_BYTES`] (400 KB).
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html>.
 ///
@@ -76,31 +68,21 @@ pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error
     }
     check_key_attribute(schema, item, schema.partition_key.name, true)?;
     check_key_attribute(schema, item, schema.sort_key.name, true)?;
-    for index in schema.indexes {
-        check_key_attribute(schema, item, index.partition_key.name, false)?;
-        if let Some(sort_key) = &index.sort_key {
-            check_key_attribute(schema, item, sort_key.name, false)?;
-        }
+    for name in schema.index_key_attributes() {
+        check_key_attribute(schema, item, name, false)?;
     }
-    for index in schema.local_indexes {
-        check_key_attribute(schema, item, index.sort_key.name, false)?;
-    }
-    for field in schema
-        .multi_attribute_indexes
-        .iter()
-        .flat_map(|index| index.key_fields())
-    {
+    for field in schema.indexes.iter().flat_map(|index| index.key_fields()) {
         if let Some(value) = item.get(field.attribute) {
             check_index_key_value(schema, field.attribute, field.attribute_type, value)?;
         }
     }
     let size = item_size(item);
-    if size > MAX_ITEM_SIZE {
+    if size > MAX_ITEM_SIZE_BYTES {
         return Err(Error::ItemTooLarge {
             entity: schema.type_name,
             key: key_of(schema, item),
             size,
-            limit: MAX_ITEM_SIZE,
+            limit: MAX_ITEM_SIZE_BYTES,
         });
     }
     Ok(size)
@@ -168,14 +150,12 @@ pub(crate) fn check_index_key_value(
         _ => return Ok(()),
     };
     let in_sort_key = schema
-        .multi_attribute_indexes
-        .iter()
-        .flat_map(|index| index.sort_key)
-        .any(|field| field.attribute == attribute);
+        .index_key_field(attribute)
+        .is_some_and(|(_, in_sort_key)| in_sort_key);
     let limit = if in_sort_key {
-        crate::key::template::SORT_KEY_LIMIT
+        MAX_SORT_KEY_BYTES
     } else {
-        crate::key::template::PARTITION_KEY_LIMIT
+        MAX_PARTITION_KEY_BYTES
     };
     if length > limit {
         return Err(Error::KeyAttributeTooLong {
@@ -354,9 +334,9 @@ pub(crate) fn check_number(text: &str) -> Result<(), NumberProblem> {
     }
     // The decimal exponent of the first significant digit.
     let magnitude = integer.len() as i64 - 1 - first as i64 + exponent;
-    if magnitude > MAX_EXPONENT {
+    if magnitude > MAX_NUMBER_EXPONENT {
         Err(NumberProblem::TooLarge)
-    } else if magnitude < MIN_EXPONENT {
+    } else if magnitude < MIN_NUMBER_EXPONENT {
         Err(NumberProblem::TooSmall)
     } else {
         Ok(())

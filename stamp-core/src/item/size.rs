@@ -6,42 +6,15 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::Item;
-
-/// The largest item DynamoDB stores: 400 KB, that is 409,600 bytes, counted
-/// by [`item_size`] (attribute names and values, key attributes included).
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-items>.
-pub const MAX_ITEM_SIZE: usize = 400 * 1024;
-
-/// The most items one `BatchWriteItem` request writes or deletes: 25.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html>.
-pub const MAX_BATCH_WRITE_ITEMS: usize = 25;
-
-/// The largest `BatchWriteItem` request: 16 MB (16,777,216 bytes), counted
-/// here as the sum of the [`item_size`]s of its puts and the key sizes of
-/// its deletes. With items of at most [`MAX_ITEM_SIZE`], 25 items stay
-/// under it, so the count is the limit that splits requests in practice.
-pub const MAX_BATCH_WRITE_BYTES: usize = 16 * 1024 * 1024;
-
-/// The most keys one `BatchGetItem` request reads: 100.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html>.
-pub const MAX_BATCH_GET_KEYS: usize = 100;
-
-/// The most actions in one `TransactWriteItems` or `TransactGetItems`: 100.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html>.
-pub const MAX_TRANSACTION_ACTIONS: usize = 100;
-
-/// The largest transaction: 4 MB (4,194,304 bytes), the aggregate size of
-/// the items it writes and of the keys and values of its other actions.
-pub const MAX_TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
+pub use crate::limits::{
+    MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_TRANSACTION_ACTIONS,
+    MAX_TRANSACTION_BYTES,
+};
 
 /// The size of `item` in bytes, by DynamoDB's rules: for each attribute,
 /// the UTF-8 length of its name plus the size of its value
 /// ([`attribute_value_size`]). This is the size that the 400 KB item limit
-/// ([`MAX_ITEM_SIZE`]) and capacity units are counted in.
+/// ([`MAX_ITEM_SIZE_BYTES`](crate::limits::MAX_ITEM_SIZE_BYTES)) and capacity units are counted in.
 ///
 /// DynamoDB calls the rule for numbers approximate, so this is an estimate
 /// for items with numbers; it is exact for strings, binaries, booleans and

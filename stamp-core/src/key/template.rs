@@ -189,11 +189,8 @@ impl KeyTemplate {
     }
 }
 
-/// DynamoDB's limit on a partition key value, in bytes (table and indexes).
-pub const PARTITION_KEY_LIMIT: usize = 2048;
-
-/// DynamoDB's limit on a sort key value, in bytes (table and indexes).
-pub const SORT_KEY_LIMIT: usize = 1024;
+/// The partition key limit under the name the error messages compare with.
+pub(crate) use crate::limits::MAX_PARTITION_KEY_BYTES as PARTITION_KEY_LIMIT;
 
 /// Builds one key attribute value from a [`KeyTemplate`], segment by segment.
 ///
@@ -278,7 +275,7 @@ impl KeyBuilder {
     }
 
     /// The finished key, checked against DynamoDB's length limit for its
-    /// place: [`PARTITION_KEY_LIMIT`] or [`SORT_KEY_LIMIT`] bytes.
+    /// place: [`MAX_PARTITION_KEY_BYTES`](crate::limits::MAX_PARTITION_KEY_BYTES) or [`MAX_SORT_KEY_BYTES`](crate::limits::MAX_SORT_KEY_BYTES) bytes.
     ///
     /// # Errors
     ///

@@ -282,10 +282,7 @@ impl<E: Entity> Migration<E> {
     pub async fn run(self, table: &Table) -> Result<MigrationOutcome, Error> {
         let started = Instant::now();
         let schema = E::SCHEMA;
-        if schema.previous_key.is_none()
-            && schema.indexes.is_empty()
-            && schema.local_indexes.is_empty()
-        {
+        if schema.previous_key.is_none() && schema.indexes.is_empty() {
             return Err(Error::NoPreviousKeyFormat {
                 entity: schema.type_name,
             });

@@ -1,7 +1,7 @@
 //! Item collections: an enum of entities that share a partition, decoded
 //! item by item from a mixed query page by the type attribute.
 
-use crate::{Entity, EntitySchema, Error, Item, KeyTemplate, Segment};
+use crate::{Entity, EntitySchema, Error, IndexId, Item, KeyTemplate, Segment};
 
 /// An enum of entities stored in one partition ("a customer and their
 /// orders"), implemented by `#[derive(Collection)]`.
@@ -98,35 +98,23 @@ pub const fn same_template_shape(a: &KeyTemplate, b: &KeyTemplate) -> bool {
     true
 }
 
-/// The partition key template of `schema` on index `index` (0: the table;
-/// `LOCAL_INDEX_BASE + N`: LSI N, whose partition key is the table's).
-pub const fn partition_template(schema: &EntitySchema, index: u8) -> Option<&KeyTemplate> {
-    if index == 0 {
+/// The partition key template of `schema` on index `index` (an LSI's is
+/// the table's); `None` when the entity does not write the index or its
+/// partition key is not a template (a multi-attribute index).
+pub const fn partition_template(schema: &EntitySchema, index: IndexId) -> Option<&KeyTemplate> {
+    if let IndexId::Table = index {
         return Some(&schema.partition_key.template);
     }
-    if index > crate::LOCAL_INDEX_BASE {
-        let mut position = 0;
-        while position < schema.local_indexes.len() {
-            if schema.local_indexes[position].number == index - crate::LOCAL_INDEX_BASE {
-                return Some(&schema.partition_key.template);
-            }
-            position += 1;
-        }
-        return None;
+    match schema.resolve(index) {
+        Some(index) => index.partition_template(),
+        None => None,
     }
-    let mut position = 0;
-    while position < schema.indexes.len() {
-        if schema.indexes[position].number == index {
-            return Some(&schema.indexes[position].partition_key.template);
-        }
-        position += 1;
-    }
-    None
 }
 
 /// Whether `a` and `b` share a partition key template on `index`; the
 /// compile-time check of `#[derive(Collection)]`.
 pub const fn share_partition(a: &EntitySchema, b: &EntitySchema, index: u8) -> bool {
+    let index = crate::model::entity::query_index_id(index);
     match (partition_template(a, index), partition_template(b, index)) {
         (Some(a), Some(b)) => same_template_shape(a, b),
         _ => false,

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::{Error, KeyTemplate};
+use crate::{Error, IndexSchema, KeyTemplate};
 
 /// A DynamoDB item: attribute names to values, as the SDK sends them.
 pub type Item = HashMap<String, AttributeValue>;
@@ -21,46 +21,19 @@ pub struct KeyAttribute {
     pub template: KeyTemplate,
 }
 
-/// A global secondary index an entity writes, from `#[gsiN = "…"]` or
-/// `#[gsiN(pk = "…", sk = "…")]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IndexSchema {
-    /// N, from 1 to 20.
-    pub number: u8,
-    /// The index name, `GSI{N}` unless renamed with `index_name = "…"`.
-    pub name: &'static str,
-    /// The index partition key, `GSI{N}PK` by default.
-    pub partition_key: KeyAttribute,
-    /// The index sort key, `GSI{N}SK` by default, when the entity gives one.
-    pub sort_key: Option<KeyAttribute>,
-    /// The shard count of a sharded index (`shards = N`, its partition-key
-    /// template ending in `<shard>`); `None` when it is not sharded.
-    pub shards: Option<u16>,
-}
-
-/// A local secondary index an entity writes, from `#[lsiN(sk = "…")]`: an
-/// alternative sort key over the table's partition key.
-///
-/// DynamoDB allows 5 LSIs per table, created with the table only; a table
-/// with an LSI limits each item collection (the items of one partition key
-/// value, with their LSI entries) to 10 GB.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html>.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LocalIndexSchema {
-    /// N, from 1 to 5.
-    pub number: u8,
-    /// The index name, `LSI{N}` unless renamed with `index_name = "…"`.
-    pub name: &'static str,
-    /// The index sort key, `LSI{N}SK` by default, and its template. The
-    /// partition key is the table's.
-    pub sort_key: KeyAttribute,
-}
-
 /// The value of a [`Query`](crate::Query)'s `INDEX` parameter for local
 /// secondary index N is `LOCAL_INDEX_BASE + N` (101 to 105); 0 is the
 /// table and 1 to 20 are the GSIs.
 pub const LOCAL_INDEX_BASE: u8 = 100;
+
+/// The index a query's `INDEX` number names.
+pub(crate) const fn query_index_id(index: u8) -> crate::IndexId {
+    match index {
+        0 => crate::IndexId::Table,
+        local if local > LOCAL_INDEX_BASE => crate::IndexId::Lsi(local - LOCAL_INDEX_BASE),
+        global => crate::IndexId::Gsi(global),
+    }
+}
 
 /// The static description of an entity: its type name, key templates and
 /// indexes. `#[derive(Item)]` emits one per struct as [`Entity::SCHEMA`].
@@ -79,10 +52,11 @@ pub struct EntitySchema {
     pub partition_key: KeyAttribute,
     /// The table's sort key attribute (`SK`) and its template.
     pub sort_key: KeyAttribute,
-    /// The GSIs the entity writes, by increasing number.
+    /// Every secondary index the entity writes, of every kind: its
+    /// template GSIs by increasing number, then its multi-attribute GSIs by
+    /// increasing number, then its LSIs by increasing number (a GSI number
+    /// is used once, by either key; an LSI may share a GSI's number).
     pub indexes: &'static [IndexSchema],
-    /// The local secondary indexes the entity writes, by increasing number.
-    pub local_indexes: &'static [LocalIndexSchema],
     /// The attribute names of the struct's fields, as serde serializes them.
     pub fields: &'static [&'static str],
     /// The attribute of the `#[stamp(ttl)]` field, stored as a Number of
@@ -113,13 +87,6 @@ pub struct EntitySchema {
     /// named fields (two of them have the same type), with the struct's
     /// name: `("key", "MembershipKey")`, `("query_gsi1", "MembershipGsi1Partition")`.
     pub named_inputs: &'static [(&'static str, &'static str)],
-    /// The multi-attribute GSIs the entity writes
-    /// (`#[gsiN(pk(field, …), sk(field, …))]`), by increasing number; their
-    /// numbers are distinct from those of [`indexes`](Self::indexes).
-    pub multi_attribute_indexes: &'static [crate::MultiAttributeIndexSchema],
-    /// The vector indexes the entity writes (`#[vectorN(…)]`), by increasing
-    /// number, 1 to 5.
-    pub vector_indexes: &'static [crate::VectorIndexSchema],
 }
 
 /// An earlier primary key format of an entity, from
@@ -170,7 +137,6 @@ impl PartialEq for EntitySchema {
             partition_key,
             sort_key,
             indexes,
-            local_indexes,
             fields,
             ttl_attribute,
             field_attributes,
@@ -180,15 +146,12 @@ impl PartialEq for EntitySchema {
             previous_key,
             key_example: _,
             named_inputs,
-            multi_attribute_indexes,
-            vector_indexes,
         } = self;
         *type_name == other.type_name
             && *type_attribute == other.type_attribute
             && *partition_key == other.partition_key
             && *sort_key == other.sort_key
             && *indexes == other.indexes
-            && *local_indexes == other.local_indexes
             && *fields == other.fields
             && *ttl_attribute == other.ttl_attribute
             && *field_attributes == other.field_attributes
@@ -197,8 +160,6 @@ impl PartialEq for EntitySchema {
             && *updated_at_attribute == other.updated_at_attribute
             && *previous_key == other.previous_key
             && *named_inputs == other.named_inputs
-            && *multi_attribute_indexes == other.multi_attribute_indexes
-            && *vector_indexes == other.vector_indexes
     }
 }
 
@@ -217,57 +178,81 @@ impl EntitySchema {
     }
 
     /// How many attributes `to_item` adds to the fields: the primary key,
-    /// the type, and the key attributes of every GSI and LSI (for the
+    /// the type, and the key attributes it builds for every index (for the
     /// capacity of the item it fills).
     pub(crate) fn added_attribute_count(&self) -> usize {
         3 + self
             .indexes
             .iter()
-            .map(|index| 1 + usize::from(index.sort_key.is_some()))
+            .map(|index| index.written_keys().len())
             .sum::<usize>()
-            + self.local_indexes.len()
     }
 
-    /// The index numbered `number`, if the entity writes it.
-    pub fn index(&self, number: u8) -> Option<&'static IndexSchema> {
-        self.indexes.iter().find(|index| index.number == number)
+    /// Whether the entity writes an LSI: then DynamoDB limits its item
+    /// collections, and writes ask for their metrics.
+    pub fn has_local_index(&self) -> bool {
+        self.indexes.iter().any(IndexSchema::is_local)
     }
 
-    /// The multi-attribute index numbered `number`, if the entity writes it.
-    pub fn multi_attribute_index(
-        &self,
-        number: u8,
-    ) -> Option<&'static crate::MultiAttributeIndexSchema> {
-        self.multi_attribute_indexes
+    /// The index `id` names, if the entity writes it; `None` for
+    /// [`IndexId::Table`](crate::IndexId::Table).
+    pub const fn resolve(&self, id: crate::IndexId) -> Option<&IndexSchema> {
+        let mut position = 0;
+        while position < self.indexes.len() {
+            if id.names(&self.indexes[position]) {
+                return Some(&self.indexes[position]);
+            }
+            position += 1;
+        }
+        None
+    }
+
+    /// The GSI numbered `number` (of any key), if the entity writes it.
+    pub fn gsi(&self, number: u8) -> Option<&'static IndexSchema> {
+        let indexes: &'static [IndexSchema] = self.indexes;
+        indexes
             .iter()
-            .find(|index| index.number == number)
-    }
-
-    /// The vector index numbered `number`, if the entity writes it.
-    pub fn vector_index(&self, number: u8) -> Option<&'static crate::VectorIndexSchema> {
-        self.vector_indexes
-            .iter()
-            .find(|index| index.number == number)
+            .find(|index| index.is_global() && index.number == number)
     }
 
     /// The local secondary index numbered `number`, if the entity writes it.
-    pub fn local_index(&self, number: u8) -> Option<&'static LocalIndexSchema> {
-        self.local_indexes
-            .iter()
-            .find(|index| index.number == number)
-    }
-
-    /// The names of every secondary-index key attribute the entity may
-    /// write: each GSI's keys, then each LSI's sort key.
-    pub fn index_key_attributes(&self) -> impl Iterator<Item = &'static str> + 'static {
+    pub fn lsi(&self, number: u8) -> Option<&'static IndexSchema> {
         let indexes: &'static [IndexSchema] = self.indexes;
-        let local_indexes: &'static [LocalIndexSchema] = self.local_indexes;
         indexes
             .iter()
-            .flat_map(|index| {
-                std::iter::once(index.partition_key.name).chain(index.sort_key.map(|key| key.name))
-            })
-            .chain(local_indexes.iter().map(|index| index.sort_key.name))
+            .find(|index| index.is_local() && index.number == number)
+    }
+
+    /// The index named `name`, if the entity writes it.
+    pub fn index_named(&self, name: &str) -> Option<&'static IndexSchema> {
+        let indexes: &'static [IndexSchema] = self.indexes;
+        indexes.iter().find(|index| index.name == name)
+    }
+
+    /// The names of every secondary-index key attribute the entity builds
+    /// from a template and writes ([`IndexSchema::written_keys`]).
+    pub fn index_key_attributes(&self) -> impl Iterator<Item = &'static str> + 'static {
+        let indexes: &'static [IndexSchema] = self.indexes;
+        indexes
+            .iter()
+            .flat_map(|index| index.written_keys().into_iter().map(|key| key.name))
+    }
+
+    /// The key field of a multi-attribute index stored under `attribute`,
+    /// with whether it is in a sort key.
+    pub fn index_key_field(
+        &self,
+        attribute: &str,
+    ) -> Option<(&'static crate::IndexKeyField, bool)> {
+        let indexes: &'static [IndexSchema] = self.indexes;
+        indexes.iter().find_map(|index| {
+            let (partition, sort) = index.attributes()?;
+            partition
+                .iter()
+                .map(|field| (field, false))
+                .chain(sort.iter().map(|field| (field, true)))
+                .find(|(field, _)| field.attribute == attribute)
+        })
     }
 }
 

@@ -7,10 +7,6 @@
 
 use aws_sdk_dynamodb::types::{AttributeValue, ScalarAttributeType};
 
-/// The most partition-key attributes, and the most sort-key attributes, of
-/// one multi-attribute GSI key: 4 each.
-pub const MAX_INDEX_KEY_ATTRIBUTES: usize = 4;
-
 /// The DynamoDB type of a key attribute: `S`, `N` or `B`, the only types a
 /// key attribute may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -66,47 +62,6 @@ pub struct IndexKeyField {
     /// Whether the field is an `Option`: an item whose value is `None` has
     /// no such attribute and is left out of the index (a sparse index).
     pub optional: bool,
-}
-
-/// A GSI whose key attributes are the entity's fields, from
-/// `#[gsiN(pk(field, …), sk(field, …))]`: 1 to 4 partition-key attributes
-/// and 0 to 4 sort-key attributes ([`MAX_INDEX_KEY_ATTRIBUTES`]).
-///
-/// DynamoDB's rules, which the generated `query_gsiN` enforces by its types:
-/// a query gives every partition-key attribute with `=`, then sort-key
-/// attributes from the left without a gap, each with `=` except the last
-/// one given, which may instead take one range condition (`<`, `<=`, `>`,
-/// `>=`, `BETWEEN`, `begins_with`). An item that lacks any of the key
-/// attributes is not in the index.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MultiAttributeIndexSchema {
-    /// N, from 1 to 20: the number space of `#[gsiN]`.
-    pub number: u8,
-    /// The index name, `GSI{N}` unless renamed with `index_name = "…"`.
-    pub name: &'static str,
-    /// The partition-key attributes, in key-schema order (1 to 4).
-    pub partition_key: &'static [IndexKeyField],
-    /// The sort-key attributes, in key-schema order (0 to 4).
-    pub sort_key: &'static [IndexKeyField],
-    /// The partition key as the planning names it: the tuple of its
-    /// fields, `(tenant_id, region)` (give it to
-    /// [`Workload::spread`](crate::Workload::spread)).
-    pub partition_source: &'static str,
-}
-
-impl MultiAttributeIndexSchema {
-    /// Every key attribute: the partition-key ones, then the sort-key ones.
-    pub fn key_fields(&self) -> impl Iterator<Item = &'static IndexKeyField> + use<> {
-        self.partition_key.iter().chain(self.sort_key.iter())
-    }
-
-    /// Whether an item of the entity can be left out of the index: some key
-    /// field is an `Option`.
-    pub fn is_sparse(&self) -> bool {
-        self.key_fields().any(|field| field.optional)
-    }
 }
 
 /// A type whose stored form can be an attribute of a multi-attribute GSI

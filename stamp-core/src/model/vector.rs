@@ -1,6 +1,7 @@
-//! Vector indexes (DynamoDB, August 2026): the static description of one
-//! ([`VectorIndexSchema`]), DynamoDB's limits of them, and the stored form
-//! of a vector (a List of Numbers, each an `f32`).
+//! Vector indexes (DynamoDB, August 2026): what one is besides its name and
+//! key ([`VectorIndexSchema`], the payload of
+//! [`IndexKind::Vector`](crate::IndexKind::Vector)), and the stored form of
+//! a vector (a List of Numbers, each an `f32`).
 //!
 //! A vector index holds the items that have its vector attribute (and, when
 //! it has a partition element, that attribute too): an item without either
@@ -13,31 +14,10 @@
 use aws_sdk_dynamodb::types::{AttributeValue, VectorDistanceFunction};
 
 use crate::error::VectorError;
-use crate::{KeyAttribute, KeyAttributeType};
-
-/// The most dimensions a vector index has (DynamoDB's quota, "Vector
-/// indexes" in "Quotas in Amazon DynamoDB").
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-vector-indexes>.
-pub const MAX_VECTOR_DIMENSIONS: u32 = 4_096;
-
-/// The most vector indexes one table has (DynamoDB's quota).
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-vector-indexes>.
-pub const MAX_VECTOR_INDEXES: usize = 5;
-
-/// The largest `TopK` of a `SearchVectors` request (its range is 1 to 100).
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.
-pub const MAX_TOP_K: u32 = 100;
+use crate::KeyAttributeType;
 
 /// The `TopK` of a similarity search that does not set one.
 pub const DEFAULT_TOP_K: u32 = 10;
-
-/// The most bytes of one `SearchVectors` answer; there is no pagination, so
-/// a larger answer cannot be had (use a narrower projection or a smaller
-/// `TopK`).
-pub const MAX_SEARCH_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
 
 /// How a vector index measures similarity, and so the order of its results.
 ///
@@ -78,38 +58,8 @@ impl DistanceFunction {
     }
 }
 
-/// The `HASH` element of a vector index's search schema: every search names
-/// one value of it (with `=`), so a tenant's vectors are searched apart
-/// from the others'.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VectorPartition {
-    /// A key attribute Stamp builds from a template, as a GSI key
-    /// (`pk = "TENANT#<tenant_id>"`, stored as a String in `VECTOR{N}PK`).
-    Template(KeyAttribute),
-    /// A field of the entity, stored as it is (`pk = tenant_id`).
-    Field(VectorElement),
-}
-
-impl VectorPartition {
-    /// The attribute of the element.
-    pub fn attribute(&self) -> &'static str {
-        match self {
-            VectorPartition::Template(key) => key.name,
-            VectorPartition::Field(element) => element.attribute,
-        }
-    }
-
-    /// Its type in `AttributeDefinitions` (a template is a String).
-    pub fn attribute_type(&self) -> KeyAttributeType {
-        match self {
-            VectorPartition::Template(_) => KeyAttributeType::S,
-            VectorPartition::Field(element) => element.attribute_type,
-        }
-    }
-}
-
-/// A field named in a vector index's search schema: an `INLINE_FILTER`
-/// element, or a partition field. DynamoDB declares each in the table's
+/// An `INLINE_FILTER` element of a vector index's search schema: a field
+/// a search may compare. DynamoDB declares each in the table's
 /// `AttributeDefinitions`, so its stored type is a String, a Number or a
 /// Binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,28 +84,27 @@ pub enum VectorProjection {
     Include(&'static [&'static str]),
 }
 
-/// A vector index an entity writes, from `#[vectorN(…)]`.
+/// What a vector index is, besides its name, number and partition element
+/// (the [`IndexSchema`](crate::IndexSchema) of kind
+/// [`IndexKind::Vector`](crate::IndexKind::Vector) that holds it): its
+/// vector attribute, dimensions, distance function, inline filters and
+/// projection. The partition (`HASH`) element is the index's
+/// [`key`](crate::IndexSchema::key): a template (`pk = "TENANT#<tenant_id>"`,
+/// stored in `VECTOR{N}PK`), a field, or none.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_VectorIndex.html>.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VectorIndexSchema {
-    /// N, from 1 to 5.
-    pub number: u8,
-    /// The index name, `VECTOR{N}` unless renamed with `index_name = "…"`
-    /// (3 to 255 characters of `a-z A-Z 0-9 _ . -`).
-    pub name: &'static str,
     /// The vector field's name in the struct.
     pub field: &'static str,
     /// The vector attribute (`VectorAttribute`): the field's, as serde
     /// stores it, a List of Numbers.
     pub attribute: &'static str,
     /// The number of elements of every vector, 1 to
-    /// [`MAX_VECTOR_DIMENSIONS`].
+    /// [`MAX_VECTOR_DIMENSIONS`](crate::limits::MAX_VECTOR_DIMENSIONS).
     pub dimensions: u32,
     /// The distance function.
     pub distance: DistanceFunction,
-    /// The `HASH` element, when the index has one.
-    pub partition: Option<VectorPartition>,
     /// The `INLINE_FILTER` elements, the attributes a search may compare.
     pub filters: &'static [VectorElement],
     /// What the index copies from the items.
@@ -166,24 +115,6 @@ pub struct VectorIndexSchema {
 }
 
 impl VectorIndexSchema {
-    /// The attributes of its search schema: the partition element's first.
-    pub fn search_attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.partition
-            .iter()
-            .map(VectorPartition::attribute)
-            .chain(self.filters.iter().map(|filter| filter.attribute))
-    }
-
-    /// The template of the partition element. Generated code calls it for
-    /// an index whose partition element is a template.
-    #[doc(hidden)]
-    pub fn partition_template(&self) -> &crate::KeyTemplate {
-        match &self.partition {
-            Some(VectorPartition::Template(key)) => &key.template,
-            _ => panic!("vector index `{}` has no partition template", self.name),
-        }
-    }
-
     /// The inline filter element of attribute `attribute`, if any.
     pub fn filter(&self, attribute: &str) -> Option<&'static VectorElement> {
         self.filters
@@ -198,12 +129,17 @@ impl VectorIndexSchema {
     /// # Errors
     ///
     /// [`VectorError::WrongDimensions`] or [`VectorError::NotFinite`], for
-    /// entity `entity` (the entity type name).
-    pub fn check_vector(&self, entity: &'static str, vector: &[f32]) -> Result<(), VectorError> {
+    /// entity `entity` (the entity type name) and index `index` (its name).
+    pub fn check_vector(
+        &self,
+        entity: &'static str,
+        index: &'static str,
+        vector: &[f32],
+    ) -> Result<(), VectorError> {
         if vector.len() != self.dimensions as usize {
             return Err(VectorError::WrongDimensions {
                 entity,
-                index: self.name,
+                index,
                 expected: self.dimensions,
                 found: vector.len(),
             });
@@ -215,7 +151,7 @@ impl VectorIndexSchema {
         {
             return Err(VectorError::NotFinite {
                 entity,
-                index: self.name,
+                index,
                 position,
                 value: *value,
             });
@@ -249,19 +185,23 @@ pub fn vector_of(value: &AttributeValue) -> Option<Vec<f32>> {
         .collect()
 }
 
-/// The elements of `value` (a stored vector attribute) for the index
+/// The elements of `value` (a stored vector attribute) for the vector index
 /// `index` of entity `entity`, checked as [`VectorIndexSchema::check_vector`]
-/// does; `Ok(None)` when the item has no such attribute (or a `NULL`).
+/// does; `Ok(None)` when the item has no such attribute (or a `NULL`), or
+/// `index` is not a vector index.
 ///
 /// # Errors
 ///
 /// As [`VectorIndexSchema::check_vector`]; [`VectorError::NotAVector`] for
 /// a value that is not a List of Numbers.
 pub fn check_stored_vector(
-    index: &VectorIndexSchema,
+    index: &crate::IndexSchema,
     entity: &'static str,
     value: Option<&AttributeValue>,
 ) -> Result<Option<Vec<f32>>, VectorError> {
+    let Some(spec) = index.vector() else {
+        return Ok(None);
+    };
     let Some(value) = value.filter(|value| !matches!(value, AttributeValue::Null(_))) else {
         return Ok(None);
     };
@@ -270,9 +210,9 @@ pub fn check_stored_vector(
     let vector = vector_of(value).ok_or(VectorError::NotAVector {
         entity,
         index: index.name,
-        attribute: index.attribute,
+        attribute: spec.attribute,
     })?;
-    index.check_vector(entity, &vector)?;
+    spec.check_vector(entity, index.name, &vector)?;
     Ok(Some(vector))
 }
 
@@ -280,17 +220,19 @@ pub fn check_stored_vector(
 mod tests {
     use super::*;
 
-    const INDEX: VectorIndexSchema = VectorIndexSchema {
+    const INDEX: crate::IndexSchema = crate::IndexSchema {
         number: 1,
         name: "VECTOR1",
-        field: "embedding",
-        attribute: "embedding",
-        dimensions: 3,
-        distance: DistanceFunction::Cosine,
-        partition: None,
-        filters: &[],
-        projection: VectorProjection::All,
-        optional: false,
+        kind: crate::IndexKind::Vector(&VectorIndexSchema {
+            field: "embedding",
+            attribute: "embedding",
+            dimensions: 3,
+            distance: DistanceFunction::Cosine,
+            filters: &[],
+            projection: VectorProjection::All,
+            optional: false,
+        }),
+        key: crate::IndexKeySchema::Unpartitioned,
     };
 
     #[test]

@@ -17,9 +17,12 @@ use aws_sdk_dynamodb::operation::search_vectors::SearchVectorsInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 
 use crate::expression::LeafKind;
-use crate::model::vector::{DEFAULT_TOP_K, MAX_TOP_K, VectorIndexSchema, VectorProjection};
+use crate::limits::MAX_TOP_K;
+use crate::model::vector::{DEFAULT_TOP_K, VectorIndexSchema, VectorProjection};
 use crate::request::executor::Call;
-use crate::{Condition, Entity, Error, Item, Placeholders, Projection, Table, VectorError};
+use crate::{
+    Condition, Entity, Error, IndexSchema, Item, Placeholders, Projection, Table, VectorError,
+};
 
 /// How a search decodes each item it returns: the entity, or a
 /// [`Projection`] of it.
@@ -89,7 +92,9 @@ pub struct SearchResults<T> {
 ///     .await?;
 /// ```
 pub struct SimilaritySearch<E: Entity, T = Whole> {
-    index: &'static VectorIndexSchema,
+    index: &'static IndexSchema,
+    /// What the index is besides its key (its kind's payload).
+    spec: &'static VectorIndexSchema,
     /// The partition value, or why it could not be built (reported by
     /// `request`, before sending).
     partition: Result<Option<AttributeValue>, Error>,
@@ -113,18 +118,28 @@ impl<E: Entity, T> std::fmt::Debug for SimilaritySearch<E, T> {
 }
 
 impl<E: Entity> SimilaritySearch<E, Whole> {
-    /// A search of `index` for the items nearest `vector`, in the partition
+    /// A search of vector index `index` (of kind
+    /// [`IndexKind::Vector`](crate::IndexKind::Vector)) for the items
+    /// nearest `vector`, in the partition
     /// whose stored value is `partition` (`None` for an index without a
     /// partition element; an `Err` when its key could not be built, reported
     /// by [`request`](Self::request)), returning [`DEFAULT_TOP_K`] items unless
     /// [`top_k`](Self::top_k) says otherwise. Generated code calls it.
+    ///
+    /// # Panics
+    ///
+    /// When `index` is not a vector index (generated code passes one).
     pub fn new(
-        index: &'static VectorIndexSchema,
+        index: &'static IndexSchema,
         partition: Result<Option<AttributeValue>, Error>,
         vector: &[f32],
     ) -> Self {
+        let spec = index
+            .vector()
+            .unwrap_or_else(|| panic!("index `{}` is not a vector index", index.name));
         SimilaritySearch {
             index,
+            spec,
             partition,
             vector: vector.to_vec(),
             top_k: DEFAULT_TOP_K,
@@ -137,6 +152,7 @@ impl<E: Entity> SimilaritySearch<E, Whole> {
     pub fn project<P: Projection<E>>(self) -> SimilaritySearch<E, Projected<P>> {
         SimilaritySearch {
             index: self.index,
+            spec: self.spec,
             partition: self.partition,
             vector: self.vector,
             top_k: self.top_k,
@@ -167,7 +183,7 @@ impl<E: Entity, T> SimilaritySearch<E, T> {
     }
 
     /// The vector index searched.
-    pub fn index(&self) -> &'static VectorIndexSchema {
+    pub fn index(&self) -> &'static IndexSchema {
         self.index
     }
 }
@@ -189,8 +205,8 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
     pub fn request(&self, table_name: &str) -> Result<SearchVectorsInput, Error> {
         let index = self.index;
         let entity = E::SCHEMA.type_name;
-        index
-            .check_vector(entity, &self.vector)
+        self.spec
+            .check_vector(entity, index.name, &self.vector)
             .map_err(Error::Vector)?;
         if !(1..=MAX_TOP_K).contains(&self.top_k) {
             return Err(Error::Vector(VectorError::TopKOutOfRange {
@@ -201,9 +217,9 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
         let partition = self.partition.clone()?;
         let mut placeholders = Placeholders::default();
         let mut terms = Vec::new();
-        match (&index.partition, &partition) {
-            (Some(partition), Some(value)) => {
-                let name = placeholders.name(partition.attribute());
+        match (index.search_partition(), &partition) {
+            (Some((attribute, _)), Some(value)) => {
+                let name = placeholders.name(attribute);
                 let value = placeholders.add_value(value.clone());
                 terms.push(format!("{name} = {value}"));
             }
@@ -216,7 +232,7 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
             }
         }
         if let Some(filter) = &self.filter {
-            check_condition(index, filter).map_err(Error::Vector)?;
+            check_condition(index, self.spec, filter).map_err(Error::Vector)?;
             let text = filter.render(&mut placeholders)?;
             terms.push(if terms.is_empty() {
                 text
@@ -268,6 +284,7 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
     fn attributes_read(&self) -> Result<Option<Vec<&'static str>>, Error> {
         let schema = E::SCHEMA;
         let index = self.index;
+        let spec = self.spec;
         let wanted: Vec<&'static str> = match T::attributes() {
             Some(attributes) => {
                 let mut wanted = attributes.to_vec();
@@ -282,13 +299,16 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
                 wanted
             }
         };
-        let projected = |attribute: &str| match index.projection {
+        let projected = |attribute: &str| match spec.projection {
             VectorProjection::All => true,
             VectorProjection::KeysOnly | VectorProjection::Include(_) => {
                 attribute == schema.partition_key.name
                     || attribute == schema.sort_key.name
-                    || index.search_attributes().any(|known| known == attribute)
-                    || matches!(index.projection, VectorProjection::Include(included) if included.contains(&attribute))
+                    || index
+                        .search_partition()
+                        .is_some_and(|(partition, _)| partition == attribute)
+                    || spec.filter(attribute).is_some()
+                    || matches!(spec.projection, VectorProjection::Include(included) if included.contains(&attribute))
             }
         };
         let missing: Vec<&'static str> = wanted
@@ -376,8 +396,12 @@ impl<E: Entity, P: Projection<E>> SearchDecode<E> for Projected<P> {
 /// Checks a search condition on `index`: every attribute it names is an
 /// inline filter element (or the partition element, with `=` only), and
 /// it uses comparisons and `BETWEEN` only.
-fn check_condition<E>(index: &'static VectorIndexSchema, condition: &Condition<E>) -> Result<(), VectorError> {
-    let partition = index.partition.as_ref().map(|partition| partition.attribute());
+fn check_condition<E>(
+    index: &'static IndexSchema,
+    spec: &'static VectorIndexSchema,
+    condition: &Condition<E>,
+) -> Result<(), VectorError> {
+    let partition = index.search_partition().map(|(attribute, _)| attribute);
     for (attribute, kind) in condition.leaves() {
         if Some(attribute) == partition {
             if kind != LeafKind::Equal {
@@ -388,11 +412,11 @@ fn check_condition<E>(index: &'static VectorIndexSchema, condition: &Condition<E
             }
             continue;
         }
-        if index.filter(attribute).is_none() {
+        if spec.filter(attribute).is_none() {
             return Err(VectorError::NotAFilter {
                 index: index.name,
                 attribute: attribute.to_owned(),
-                filters: index.filters.iter().map(|filter| filter.attribute).collect(),
+                filters: spec.filters.iter().map(|filter| filter.attribute).collect(),
             });
         }
         if let LeafKind::Function(function) = kind {

@@ -21,7 +21,9 @@ pub const DEFAULT_ITEM_COLLECTION_WARNING_GB: f64 = 8.0;
 /// `SIZE` when `schema` writes an LSI (only then does DynamoDB return
 /// metrics), else nothing is asked.
 pub(crate) fn requested(schema: &EntitySchema) -> Option<ReturnItemCollectionMetrics> {
-    (!schema.local_indexes.is_empty()).then_some(ReturnItemCollectionMetrics::Size)
+    schema
+        .has_local_index()
+        .then_some(ReturnItemCollectionMetrics::Size)
 }
 
 /// Logs a warning when `metrics` estimates a collection above the table's

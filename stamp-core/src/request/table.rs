@@ -17,7 +17,7 @@ const TABLE_ACTIVE_TIMEOUT: Duration = Duration::from_secs(120);
 /// What a table knows of the definition it was made from.
 #[derive(Debug)]
 struct Known {
-    /// The projection of each GSI.
+    /// The projection of each index.
     index_projections: Vec<(&'static str, crate::IndexProjection)>,
     /// Whether it has a local secondary index: then every write asks for
     /// `ReturnItemCollectionMetrics = SIZE`.
@@ -27,13 +27,13 @@ struct Known {
 impl Known {
     fn of(definition: &TableDefinition) -> Result<Self, Error> {
         definition.check()?;
+        let indexes = definition.indexes()?;
         Ok(Known {
-            index_projections: definition
-                .indexes()?
+            has_local_index: indexes.iter().any(crate::TableIndex::is_local),
+            index_projections: indexes
                 .into_iter()
                 .map(|index| (index.name, index.projection))
                 .collect(),
-            has_local_index: !definition.local_indexes()?.is_empty(),
         })
     }
 }

@@ -43,12 +43,8 @@ use std::fmt::Write as _;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{IndexProjection, Resolved, TableDefinition, TableIndex};
+use crate::limits::{READ_UNIT_BYTES, WRITE_UNIT_BYTES};
 use crate::{EntitySchema, Error, Item, item_size};
-
-/// Bytes per read unit.
-const READ_UNIT_BYTES: usize = 4096;
-/// Bytes per write unit.
-const WRITE_UNIT_BYTES: usize = 1024;
 
 /// The read units of reading `bytes` in one request: `bytes` rounded up to
 /// 4 KB (at least one unit), halved for an eventually consistent read.
@@ -169,19 +165,9 @@ fn priced_indexes(resolved: &Resolved) -> Vec<PricedIndex> {
         .iter()
         .cloned()
         .map(|index| PricedIndex {
+            local: index.is_local(),
             index,
-            local: false,
         })
-        .chain(resolved.local_indexes.iter().map(|local| PricedIndex {
-            index: TableIndex {
-                name: local.name,
-                partition_key: resolved.partition_key,
-                sort_key: Some(local.sort_key),
-                projection: local.projection.clone(),
-                multi_attribute: None,
-            },
-            local: true,
-        }))
         .collect()
 }
 
@@ -406,8 +392,8 @@ impl TableDefinition {
                     self.entities
                         .iter()
                         .find(|schema| schema.type_name == entity.entity)
-                        .and_then(|schema| schema.indexes.iter().find(|gsi| gsi.name == index))
-                        .and_then(|gsi| gsi.shards)
+                        .and_then(|schema| schema.index_named(index))
+                        .and_then(crate::IndexSchema::shards)
                 };
                 let fetch = |index: &str| {
                     entity
@@ -482,22 +468,18 @@ fn indexes_keyed_by_updated_at(entity: &EntitySchema) -> Vec<&'static str> {
     let in_template = |template: &crate::KeyTemplate| {
         field.is_some_and(|field| template.fields().any(|name| name == field))
     };
-    let templates = entity.indexes.iter().filter_map(|index| {
-        let sort = index.sort_key.as_ref().map(|key| &key.template);
-        (in_template(&index.partition_key.template) || sort.is_some_and(in_template))
-            .then_some(index.name)
-    });
-    let locals = entity
-        .local_indexes
+    entity
+        .indexes
         .iter()
-        .filter(|index| in_template(&index.sort_key.template))
-        .map(|index| index.name);
-    let multi = entity
-        .multi_attribute_indexes
-        .iter()
-        .filter(|index| index.key_fields().any(|key| key.attribute == attribute))
-        .map(|index| index.name);
-    templates.chain(locals).chain(multi).collect()
+        .filter(|index| {
+            index
+                .written_keys()
+                .iter()
+                .any(|key| in_template(&key.template))
+                || index.key_fields().any(|key| key.attribute == attribute)
+        })
+        .map(|index| index.name)
+        .collect()
 }
 
 /// The costs of one entity's access patterns for its example `item`.

@@ -9,21 +9,17 @@ mod drawing;
 mod patterns;
 
 use super::{IndexProjection, Resolved, TableBilling, TableDefinition};
-use crate::{EntitySchema, Error, IndexSchema, KeyAttribute, KeyTemplate, LocalIndexSchema};
+use crate::{EntitySchema, Error, IndexId, IndexKind, IndexSchema, KeyAttribute, KeyTemplate};
 
 /// The `Option` fields of an index's templates: the entity writes the
 /// index's attributes only while all of them are set (a sparse index).
 fn sparse_fields(entity: &EntitySchema, index: &IndexSchema) -> Vec<&'static str> {
-    let keys: Vec<&KeyAttribute> = std::iter::once(&index.partition_key)
-        .chain(index.sort_key.as_ref())
-        .collect();
-    sparse_fields_of(entity, &keys)
-}
-
-/// The `Option` fields of the templates of `keys`.
-fn sparse_fields_of(entity: &EntitySchema, keys: &[&KeyAttribute]) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
-    for name in keys.iter().flat_map(|key| key.template.fields()) {
+    for name in index
+        .written_keys()
+        .iter()
+        .flat_map(|key| key.template.fields())
+    {
         let optional = entity
             .field_attributes
             .iter()
@@ -35,17 +31,50 @@ fn sparse_fields_of(entity: &EntitySchema, keys: &[&KeyAttribute]) -> Vec<&'stat
     names
 }
 
-/// `GSI1`, with ` (sparse: only items with `status`)` for a sparse index.
+/// `GSI1`, or `LSI1 (local)`, with ` (sparse: only items with `status`)`
+/// for a sparse index.
 fn index_label(entity: &EntitySchema, index: &IndexSchema) -> String {
-    sparse_label(index.name, &sparse_fields(entity, index))
+    let name = match index.kind {
+        IndexKind::Global { .. } => index.name.to_owned(),
+        IndexKind::Local => format!("{} (local)", index.name),
+        IndexKind::Vector(vector) => format!(
+            "{} (vector: {} dimensions, {})",
+            index.name,
+            vector.dimensions,
+            vector.distance.as_str()
+        ),
+    };
+    let mut sparse = sparse_fields(entity, index);
+    // A vector index holds only the items that have their vector.
+    if let Some(vector) = index.vector().filter(|vector| vector.optional) {
+        sparse.push(vector.field);
+    }
+    sparse_label(&name, &sparse)
 }
 
-/// `LSI1 (local)`, with the sparse note as for a GSI.
-fn local_index_label(entity: &EntitySchema, index: &LocalIndexSchema) -> String {
-    sparse_label(
-        &format!("{} (local)", index.name),
-        &sparse_fields_of(entity, &[&index.sort_key]),
-    )
+/// The indexes of `entity` in the catalogue's order: template GSIs, LSIs,
+/// multi-attribute GSIs, then vector indexes.
+fn catalogue_order(entity: &'static EntitySchema) -> Vec<&'static IndexSchema> {
+    let mut indexes: Vec<&'static IndexSchema> = entity.indexes.iter().collect();
+    indexes.sort_by_key(|index| match (index.kind, &index.key) {
+        (IndexKind::Global { .. }, crate::IndexKeySchema::Templates { .. }) => 0,
+        (IndexKind::Local, _) => 1,
+        (IndexKind::Global { .. }, crate::IndexKeySchema::Attributes { .. }) => 2,
+        (IndexKind::Vector(_), _) => 3,
+        // A GSI always has a key.
+        (IndexKind::Global { .. }, crate::IndexKeySchema::Unpartitioned) => 2,
+    });
+    indexes
+}
+
+/// The generated read of `index`: `query_gsiN`, `query_lsiN`, or the
+/// similarity search `search_similar_vectorN`.
+fn query_method(index: &IndexSchema) -> String {
+    match index.kind {
+        IndexKind::Global { .. } => format!("query_gsi{}", index.number),
+        IndexKind::Local => format!("query_lsi{}", index.number),
+        IndexKind::Vector(_) => format!("search_similar_vector{}", index.number),
+    }
 }
 
 /// `name`, with ` (sparse: only items with …)` when `sparse` is not empty.
@@ -66,21 +95,18 @@ fn sparse_label(name: &str, sparse: &[&str]) -> String {
     }
 }
 
-/// The key attribute of `entity` on `index` (0: the table, 1 to 20 a GSI,
-/// `LOCAL_INDEX_BASE + N` LSI N): partition key and sort key.
+/// The key attributes of `entity` on `index` (the table, or a template
+/// index; an LSI's partition key is the table's): partition key and sort
+/// key. `None` for an index it does not write or a multi-attribute one.
 fn keys_on(
     entity: &'static EntitySchema,
-    index: u8,
+    index: IndexId,
 ) -> Option<(&'static KeyAttribute, Option<&'static KeyAttribute>)> {
-    if index == 0 {
-        return Some((&entity.partition_key, Some(&entity.sort_key)));
+    match entity.resolve(index) {
+        None if index == IndexId::Table => Some((&entity.partition_key, Some(&entity.sort_key))),
+        None => None,
+        Some(index) => index.templates(),
     }
-    if index > crate::LOCAL_INDEX_BASE {
-        let local = entity.local_index(index - crate::LOCAL_INDEX_BASE)?;
-        return Some((&entity.partition_key, Some(&local.sort_key)));
-    }
-    let index = entity.indexes.iter().find(|gsi| gsi.number == index)?;
-    Some((&index.partition_key, index.sort_key.as_ref()))
 }
 
 /// `text` as a Markdown code span that is safe in a table cell.
@@ -206,21 +232,20 @@ impl TableDefinition {
         let _ = writeln!(out, "| entity | partition key | sort key | indexes | TTL |");
         let _ = writeln!(out, "|---|---|---|---|---|");
         for entity in &self.entities {
-            let indexes: Vec<String> = entity
+            // The indexes of templates: GSIs, then LSIs (a multi-attribute
+            // index's key is fields, listed in the table section).
+            let mut indexes: Vec<&IndexSchema> = entity
                 .indexes
                 .iter()
+                .filter(|index| !index.is_multi_attribute())
+                .collect();
+            indexes.sort_by_key(|index| index.is_local());
+            let indexes: Vec<String> = indexes
+                .into_iter()
                 .map(|index| {
-                    let mut keys = vec![&index.partition_key];
-                    keys.extend(index.sort_key.as_ref());
+                    let keys = index.written_keys();
                     format!("{}: {}", index_label(entity, index), templates(&keys))
                 })
-                .chain(entity.local_indexes.iter().map(|index| {
-                    format!(
-                        "{}: {}",
-                        local_index_label(entity, index),
-                        templates(&[&index.sort_key])
-                    )
-                }))
                 .collect();
             let _ = writeln!(
                 out,
@@ -287,44 +312,26 @@ impl TableDefinition {
                 ),
                 other => other.to_string(),
             };
-            let (partition_key, sort_key) = match index.multi_attribute {
-                Some(multi) => (
-                    typed_attributes(multi.partition_key),
-                    if multi.sort_key.is_empty() {
-                        "—".to_owned()
-                    } else {
-                        typed_attributes(multi.sort_key)
-                    },
-                ),
-                None => (
-                    code(index.partition_key),
-                    index.sort_key.map_or("—".to_owned(), code),
-                ),
-            };
+            let (partition_key, sort_key) =
+                match index.multi_attribute.and_then(IndexSchema::attributes) {
+                    Some((partition, sort)) => (
+                        typed_attributes(partition),
+                        if sort.is_empty() {
+                            "—".to_owned()
+                        } else {
+                            typed_attributes(sort)
+                        },
+                    ),
+                    None => (
+                        code(index.partition_key),
+                        index.sort_key.map_or("—".to_owned(), code),
+                    ),
+                };
+            let local = if index.is_local() { " (local)" } else { "" };
             let _ = writeln!(
                 out,
-                "| {} | {partition_key} | {sort_key} | {projection} |",
+                "| {}{local} | {partition_key} | {sort_key} | {projection} |",
                 code(index.name),
-            );
-        }
-        for index in &resolved.local_indexes {
-            let projection = match &index.projection {
-                IndexProjection::Include(attributes) => format!(
-                    "INCLUDE {}",
-                    attributes
-                        .iter()
-                        .map(|attribute| code(attribute))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                other => other.to_string(),
-            };
-            let _ = writeln!(
-                out,
-                "| {} (local) | {} | {} | {projection} |",
-                code(index.name),
-                code(resolved.partition_key),
-                code(index.sort_key)
             );
         }
         let billing = match self.billing {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{TableBilling, TableDefinition};
-use crate::{Error, VectorProjection};
+use crate::{Error, IndexKind, VectorProjection};
 
 /// The logical ID of the table resource in the template.
 const RESOURCE: &str = "Table";
@@ -22,8 +22,7 @@ const TABLE_NAME_PARAMETER: &str = "TableName";
 /// 255 characters of `a-z A-Z 0-9 _ . -`, as DynamoDB allows) and outputs
 /// `TableName` and `TableArn`. The resource has:
 ///
-/// - `AttributeDefinitions` for the key attributes only, all of type `S`
-///   (but a multi-attribute key's and a vector search schema's fields);
+/// - `AttributeDefinitions` for the key attributes only, all of type `S`;
 /// - `KeySchema`, `GlobalSecondaryIndexes` and `LocalSecondaryIndexes`
 ///   with their projections (an LSI has no throughput of its own);
 /// - `BillingMode`, and `ProvisionedThroughput` on the table and each GSI
@@ -279,6 +278,37 @@ impl TableDefinition {
             .iter()
             .map(|entity| entity.type_name)
             .collect();
+        let mut global_secondary_indexes = Vec::new();
+        let mut local_secondary_indexes = Vec::new();
+        for index in &resolved.indexes {
+            let index_key_schema = super::multi_attribute::key_schema_names(index)
+                .into_iter()
+                .map(|(name, hash)| KeySchemaElement {
+                    attribute_name: name,
+                    key_type: if hash { "HASH" } else { "RANGE" },
+                })
+                .collect();
+            let projection = Projection {
+                projection_type: index.projection.type_name(),
+                non_key_attributes: index.projection.non_key_attributes().to_vec(),
+            };
+            match index.kind {
+                IndexKind::Global { .. } => global_secondary_indexes.push(GlobalSecondaryIndex {
+                    index_name: index.name,
+                    key_schema: index_key_schema,
+                    projection,
+                    provisioned_throughput: throughput.clone(),
+                }),
+                IndexKind::Local => local_secondary_indexes.push(LocalSecondaryIndex {
+                    index_name: index.name,
+                    key_schema: index_key_schema,
+                    projection,
+                }),
+                // Not in this list: `VectorIndexes`, from
+                // `Resolved::vector_indexes`.
+                IndexKind::Vector(_) => {}
+            }
+        }
         let properties = TableProperties {
             table_name: Ref {
                 name: TABLE_NAME_PARAMETER,
@@ -294,42 +324,14 @@ impl TableDefinition {
                 })
                 .collect(),
             key_schema: key_schema(resolved.partition_key, Some(resolved.sort_key)),
-            global_secondary_indexes: resolved
-                .indexes
-                .iter()
-                .map(|index| GlobalSecondaryIndex {
-                    index_name: index.name,
-                    key_schema: super::multi_attribute::key_schema_names(index)
-                        .into_iter()
-                        .map(|(name, hash)| KeySchemaElement {
-                            attribute_name: name,
-                            key_type: if hash { "HASH" } else { "RANGE" },
-                        })
-                        .collect(),
-                    projection: Projection {
-                        projection_type: index.projection.type_name(),
-                        non_key_attributes: index.projection.non_key_attributes().to_vec(),
-                    },
-                    provisioned_throughput: throughput.clone(),
-                })
-                .collect(),
-            local_secondary_indexes: resolved
-                .local_indexes
-                .iter()
-                .map(|index| LocalSecondaryIndex {
-                    index_name: index.name,
-                    key_schema: key_schema(resolved.partition_key, Some(index.sort_key)),
-                    projection: Projection {
-                        projection_type: index.projection.type_name(),
-                        non_key_attributes: index.projection.non_key_attributes().to_vec(),
-                    },
-                })
-                .collect(),
+            global_secondary_indexes,
+            local_secondary_indexes,
             vector_indexes: resolved
                 .vector_indexes
                 .iter()
                 .map(|index| {
-                    let (projection_type, non_key_attributes) = match index.projection {
+                    let vector = index.vector().expect("a vector index");
+                    let (projection_type, non_key_attributes) = match vector.projection {
                         VectorProjection::All => ("ALL", Vec::new()),
                         VectorProjection::KeysOnly => ("KEYS_ONLY", Vec::new()),
                         VectorProjection::Include(names) => (
@@ -340,18 +342,18 @@ impl TableDefinition {
                     VectorIndex {
                         index_name: index.name,
                         vector_attribute: VectorAttribute {
-                            attribute_name: index.attribute,
+                            attribute_name: vector.attribute,
                         },
-                        dimensions: index.dimensions,
-                        distance_function: index.distance.as_str(),
+                        dimensions: vector.dimensions,
+                        distance_function: vector.distance.as_str(),
                         search_schema: index
-                            .partition
-                            .iter()
-                            .map(|partition| SearchSchemaElement {
-                                attribute_name: partition.attribute(),
+                            .search_partition()
+                            .into_iter()
+                            .map(|(partition, _)| SearchSchemaElement {
+                                attribute_name: partition,
                                 search_schema_element_type: "HASH",
                             })
-                            .chain(index.filters.iter().map(|filter| SearchSchemaElement {
+                            .chain(vector.filters.iter().map(|filter| SearchSchemaElement {
                                 attribute_name: filter.attribute,
                                 search_schema_element_type: "INLINE_FILTER",
                             }))

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::TableDefinition;
-use crate::{EntitySchema, Error, KeyAttribute, KeyBuilder, Segment};
+use crate::{EntitySchema, Error, IndexKind, KeyAttribute, KeyBuilder, Segment};
 
 impl TableDefinition {
     /// An example value of key attribute `key` of `entity`: the recorded
@@ -91,43 +91,40 @@ impl TableDefinition {
             schema.extend(sort_key.map(|name| key_element(name, KeyType::Range)));
             schema
         };
-        let global_secondary_indexes: Vec<GlobalSecondaryIndex> = resolved
-            .indexes
-            .iter()
-            .map(|index| {
-                GlobalSecondaryIndex::builder()
-                    .index_name(index.name)
-                    .set_key_schema(Some(
-                        super::multi_attribute::key_schema_names(index)
-                            .into_iter()
-                            .map(|(name, hash)| {
-                                key_element(name, if hash { KeyType::Hash } else { KeyType::Range })
-                            })
-                            .collect(),
-                    ))
-                    .projection(index.projection.to_sdk())
-                    .set_provisioned_throughput(self.billing.provisioned_throughput())
-                    .build()
-                    .expect("name, key schema and projection are set")
-            })
-            .collect();
-        // An LSI has the table's partition key and its own sort key, and no
-        // throughput of its own (it shares the table's).
-        let local_secondary_indexes: Vec<LocalSecondaryIndex> = resolved
-            .local_indexes
-            .iter()
-            .map(|index| {
-                LocalSecondaryIndex::builder()
-                    .index_name(index.name)
-                    .set_key_schema(Some(key_schema(
-                        resolved.partition_key,
-                        Some(index.sort_key),
-                    )))
-                    .projection(index.projection.to_sdk())
-                    .build()
-                    .expect("name, key schema and projection are set")
-            })
-            .collect();
+        let mut global_secondary_indexes: Vec<GlobalSecondaryIndex> = Vec::new();
+        let mut local_secondary_indexes: Vec<LocalSecondaryIndex> = Vec::new();
+        for index in &resolved.indexes {
+            let index_key_schema = super::multi_attribute::key_schema_names(index)
+                .into_iter()
+                .map(|(name, hash)| {
+                    key_element(name, if hash { KeyType::Hash } else { KeyType::Range })
+                })
+                .collect();
+            match index.kind {
+                IndexKind::Global { .. } => global_secondary_indexes.push(
+                    GlobalSecondaryIndex::builder()
+                        .index_name(index.name)
+                        .set_key_schema(Some(index_key_schema))
+                        .projection(index.projection.to_sdk())
+                        .set_provisioned_throughput(self.billing.provisioned_throughput())
+                        .build()
+                        .expect("name, key schema and projection are set"),
+                ),
+                // An LSI has the table's partition key and its own sort
+                // key, and no throughput of its own (it shares the table's).
+                IndexKind::Local => local_secondary_indexes.push(
+                    LocalSecondaryIndex::builder()
+                        .index_name(index.name)
+                        .set_key_schema(Some(index_key_schema))
+                        .projection(index.projection.to_sdk())
+                        .build()
+                        .expect("name, key schema and projection are set"),
+                ),
+                // Not in this list: `VectorIndexes`, below, from
+                // `Resolved::vector_indexes`.
+                IndexKind::Vector(_) => {}
+            }
+        }
         Ok(CreateTableInput::builder()
             .table_name(table_name)
             .set_attribute_definitions(Some(

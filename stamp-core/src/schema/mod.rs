@@ -33,56 +33,63 @@ use crate::{Entity, EntitySchema, Error};
 pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
 pub use cloudformation::CloudFormationTemplate;
 pub use difference::{KeyNames, SchemaDifference, Throughput};
-pub use options::{
-    IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
-    MAX_PROJECTED_ATTRIBUTES, TableBilling,
-};
-pub use planning::{
-    Access, Load, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, PartitionLoad, Workload,
-};
+pub use options::{IndexProjection, TableBilling};
+pub use planning::{Access, Load, PartitionLoad, Workload};
 
-/// One GSI of a table, merged from the entities that write it.
+/// One secondary index of a table, of any kind (a GSI, a multi-attribute
+/// GSI, an LSI), merged from the entities that write it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableIndex {
-    /// The index name, such as `GSI1`.
+    /// The index name, such as `GSI1` or `LSI1`.
     pub name: &'static str,
-    /// Its partition key attribute, such as `GSI1PK`.
+    /// N of `#[gsiN]` or `#[lsiN]`.
+    pub number: u8,
+    /// Its kind, as the first entity that writes it declares it (a shard
+    /// count is the entity's: each entity's
+    /// [`IndexSchema`](crate::IndexSchema) has its own). An LSI is created
+    /// with the table (`LocalSecondaryIndexes` of `CreateTable`; it cannot
+    /// be added later).
+    pub kind: crate::IndexKind,
+    /// Its partition key attribute, such as `GSI1PK` (an LSI: the table's).
     pub partition_key: &'static str,
     /// Its sort key attribute, when any entity gives the index a sort key.
     pub sort_key: Option<&'static str>,
     /// What it projects, `ALL` unless set with
     /// [`TableDefinition::index_projection`].
     pub projection: IndexProjection,
-    /// For a multi-attribute index (`#[gsiN(pk(…), sk(…))]`), all its key
-    /// attributes with their types; [`partition_key`](Self::partition_key)
-    /// and [`sort_key`](Self::sort_key) are then its first ones. `None` for
-    /// a template index.
-    pub multi_attribute: Option<&'static crate::MultiAttributeIndexSchema>,
+    /// For a multi-attribute index (`#[gsiN(pk(…), sk(…))]`), the schema
+    /// of the first entity that writes it, whose key fields every writer
+    /// shares; [`partition_key`](Self::partition_key) and
+    /// [`sort_key`](Self::sort_key) are then its first ones. `None` for a
+    /// template index.
+    pub multi_attribute: Option<&'static crate::IndexSchema>,
 }
 
-/// One local secondary index of a table, merged from the entities that
-/// write it: a sort key over the table's partition key, created with the
-/// table (`LocalSecondaryIndexes` of `CreateTable`; an LSI cannot be added
-/// later).
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html>.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TableLocalIndex {
-    /// The index name, such as `LSI1`.
-    pub name: &'static str,
-    /// Its sort key attribute, such as `LSI1SK`.
-    pub sort_key: &'static str,
-    /// What it projects, `ALL` unless set with
-    /// [`TableDefinition::index_projection`].
-    pub projection: IndexProjection,
+impl TableIndex {
+    /// The id that names it.
+    pub fn id(&self) -> crate::IndexId {
+        match self.kind {
+            crate::IndexKind::Global { .. } => crate::IndexId::Gsi(self.number),
+            crate::IndexKind::Local => crate::IndexId::Lsi(self.number),
+            crate::IndexKind::Vector(_) => crate::IndexId::Vector(self.number),
+        }
+    }
+
+    /// Whether it is an LSI.
+    pub fn is_local(&self) -> bool {
+        match self.kind {
+            crate::IndexKind::Global { .. } | crate::IndexKind::Vector(_) => false,
+            crate::IndexKind::Local => true,
+        }
+    }
 }
 
 /// A collection recorded with [`TableDefinition::collection`].
 #[derive(Debug, Clone)]
 pub(crate) struct CollectionSchema {
     pub(crate) name: &'static str,
-    /// 0 for the table, else the GSI number.
-    pub(crate) index: u8,
+    /// The table or the GSI it reads.
+    pub(crate) index: crate::IndexId,
     pub(crate) members: Vec<&'static EntitySchema>,
 }
 
@@ -115,14 +122,14 @@ struct Example {
 /// - whose entities name a key attribute differently
 ///   ([`Error::ConflictingKeyAttributes`]) or the TTL attribute
 ///   differently ([`Error::ConflictingTimeToLive`]);
-/// - with more than [`MAX_GLOBAL_SECONDARY_INDEXES`] GSIs
-///   ([`Error::TooManyIndexes`]), more than [`MAX_LOCAL_SECONDARY_INDEXES`]
+/// - with more than [`MAX_GSIS`](crate::limits::MAX_GSIS) GSIs
+///   ([`Error::TooManyIndexes`]), more than [`MAX_LSIS`](crate::limits::MAX_LSIS)
 ///   LSIs ([`Error::TooManyLocalIndexes`]), or a GSI and an LSI of one name
 ///   ([`Error::DuplicateIndexName`]);
 /// - with a projection for an index no entity writes
 ///   ([`Error::UnknownIndex`]), an empty `INCLUDE`
 ///   ([`Error::EmptyIncludeProjection`]) or more than
-///   [`MAX_PROJECTED_ATTRIBUTES`] included attributes
+///   [`MAX_PROJECTED_ATTRIBUTES`](crate::limits::MAX_PROJECTED_ATTRIBUTES) included attributes
 ///   ([`Error::TooManyProjectedAttributes`]);
 /// - with two entities whose key templates can produce the same primary
 ///   key, so that one would overwrite the other's items
@@ -183,11 +190,11 @@ impl Default for TableDefinition {
 pub(crate) struct Resolved {
     pub(crate) partition_key: &'static str,
     pub(crate) sort_key: &'static str,
+    /// Every secondary index: the GSIs, then the LSIs.
     pub(crate) indexes: Vec<TableIndex>,
-    pub(crate) local_indexes: Vec<TableLocalIndex>,
     pub(crate) time_to_live: Option<&'static str>,
     /// The vector indexes, merged by name, by number.
-    pub(crate) vector_indexes: Vec<&'static crate::VectorIndexSchema>,
+    pub(crate) vector_indexes: Vec<&'static crate::IndexSchema>,
 }
 
 impl Resolved {
@@ -205,7 +212,6 @@ impl Resolved {
             names.push(index.partition_key);
             names.extend(index.sort_key);
         }
-        names.extend(self.local_indexes.iter().map(|index| index.sort_key));
         let mut seen = Vec::new();
         names.retain(|name| {
             let new = !seen.contains(name);
@@ -336,11 +342,12 @@ impl TableDefinition {
         if C::ANY_PARTITION {
             return self;
         }
+        let index = crate::model::entity::query_index_id(C::INDEX);
         self.collections
-            .retain(|collection| collection.name != C::NAME || collection.index != C::INDEX);
+            .retain(|collection| collection.name != C::NAME || collection.index != index);
         self.collections.push(CollectionSchema {
             name: C::NAME,
-            index: C::INDEX,
+            index,
             members: C::MEMBERS.to_vec(),
         });
         self
@@ -378,25 +385,30 @@ impl TableDefinition {
         Ok((first.partition_key.name, first.sort_key.name))
     }
 
-    /// The GSIs the entities write, merged by index name, ordered by index
-    /// number and then name (`GSI1`, `GSI2`, …, `GSI10`), each with its
+    /// The secondary indexes the entities write, of every kind, merged by
+    /// index name: the GSIs, then the LSIs, each ordered by index number and
+    /// then name (`GSI1`, `GSI2`, …, `GSI10`, `LSI1`), each with its
     /// projection.
     ///
     /// # Errors
     ///
     /// [`Error::ConflictingKeyAttributes`] when two entities give one index
-    /// different key attribute names.
+    /// different key attribute names (or one a template key, the other
+    /// fields), [`Error::ConflictingKeyAttributeTypes`] when they give one
+    /// multi-attribute key attribute two types, and
+    /// [`Error::DuplicateIndexName`] when a GSI and an LSI have one name.
     pub fn indexes(&self) -> Result<Vec<TableIndex>, Error> {
         struct Merged {
             index: TableIndex,
-            number: u8,
             first_entity: &'static str,
             sort_key_entity: Option<&'static str>,
         }
         let mut merged: Vec<Merged> = Vec::new();
         for entity in &self.entities {
-            for index in entity.indexes {
-                let sort_key = index.sort_key.map(|key| key.name);
+            // A vector index is created, verified and drawn as its own kind
+            // (`VectorIndexes` of `CreateTable`): `Resolved::vector_indexes`.
+            for index in entity.indexes.iter().filter(|index| !index.is_vector()) {
+                let sort_key = index.sort_key_name();
                 let Some(known) = merged
                     .iter_mut()
                     .find(|known| known.index.name == index.name)
@@ -404,31 +416,37 @@ impl TableDefinition {
                     merged.push(Merged {
                         index: TableIndex {
                             name: index.name,
-                            partition_key: index.partition_key.name,
+                            number: index.number,
+                            kind: index.kind,
+                            partition_key: index.partition_key_name(),
                             sort_key,
                             projection: self.projection(index.name).clone(),
-                            multi_attribute: None,
+                            multi_attribute: index.is_multi_attribute().then_some(index),
                         },
-                        number: index.number,
                         first_entity: entity.type_name,
                         sort_key_entity: sort_key.map(|_| entity.type_name),
                     });
                     continue;
                 };
+                if known.index.is_local() != index.is_local() {
+                    return Err(Error::DuplicateIndexName { index: index.name });
+                }
                 multi_attribute::check_same_index(
                     &known.index,
                     known.first_entity,
-                    None,
+                    index,
                     entity.type_name,
-                    index.partition_key.name,
                 )?;
-                if known.index.partition_key != index.partition_key.name {
+                if index.is_multi_attribute() {
+                    continue;
+                }
+                if known.index.partition_key != index.partition_key_name() {
                     return Err(Error::ConflictingKeyAttributes {
                         first_entity: known.first_entity,
                         second_entity: entity.type_name,
                         role: format!("{} partition key", index.name),
                         first_name: known.index.partition_key,
-                        second_name: index.partition_key.name,
+                        second_name: index.partition_key_name(),
                     });
                 }
                 match (known.index.sort_key, sort_key, known.sort_key_entity) {
@@ -448,68 +466,12 @@ impl TableDefinition {
                     _ => {}
                 }
             }
-            for index in entity.multi_attribute_indexes {
-                match merged.iter().find(|known| known.index.name == index.name) {
-                    Some(known) => multi_attribute::check_same_index(
-                        &known.index,
-                        known.first_entity,
-                        Some(index),
-                        entity.type_name,
-                        index.partition_key[0].attribute,
-                    )?,
-                    None => merged.push(Merged {
-                        index: multi_attribute::table_index(
-                            index,
-                            self.projection(index.name).clone(),
-                        ),
-                        number: index.number,
-                        first_entity: entity.type_name,
-                        sort_key_entity: Some(entity.type_name),
-                    }),
-                }
-            }
         }
-        merged.sort_by(|a, b| (a.number, a.index.name).cmp(&(b.number, b.index.name)));
+        merged.sort_by(|a, b| {
+            let key = |index: &TableIndex| (index.is_local(), index.number, index.name);
+            key(&a.index).cmp(&key(&b.index))
+        });
         Ok(merged.into_iter().map(|merged| merged.index).collect())
-    }
-
-    /// The local secondary indexes the entities write, merged by index
-    /// name, ordered by index number and then name, each with its
-    /// projection.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ConflictingKeyAttributes`] when two entities give one LSI
-    /// different sort key attribute names.
-    pub fn local_indexes(&self) -> Result<Vec<TableLocalIndex>, Error> {
-        let mut merged: Vec<(TableLocalIndex, u8, &'static str)> = Vec::new();
-        for entity in &self.entities {
-            for index in entity.local_indexes {
-                match merged.iter().find(|(known, _, _)| known.name == index.name) {
-                    None => merged.push((
-                        TableLocalIndex {
-                            name: index.name,
-                            sort_key: index.sort_key.name,
-                            projection: self.projection(index.name).clone(),
-                        },
-                        index.number,
-                        entity.type_name,
-                    )),
-                    Some((known, _, first_entity)) if known.sort_key != index.sort_key.name => {
-                        return Err(Error::ConflictingKeyAttributes {
-                            first_entity,
-                            second_entity: entity.type_name,
-                            role: format!("{} sort key", index.name),
-                            first_name: known.sort_key,
-                            second_name: index.sort_key.name,
-                        });
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
-        merged.sort_by(|a, b| (a.1, a.0.name).cmp(&(b.1, b.0.name)));
-        Ok(merged.into_iter().map(|(index, _, _)| index).collect())
     }
 
     /// The attribute DynamoDB's TTL reads, from the entities' `#[stamp(ttl)]`

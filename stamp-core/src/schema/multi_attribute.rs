@@ -6,19 +6,22 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
 
 use super::{Resolved, TableIndex};
-use crate::{Error, IndexKeyField, KeyAttributeType, MultiAttributeIndexSchema};
+use crate::{Error, IndexKeyField, IndexSchema, KeyAttributeType};
 
 /// Refuses `second` (of `second_entity`) as the same index as `known` (of
-/// `first_entity`): both must be multi-attribute with the same key
-/// attributes, names and types, in the same order. An entity whose items
-/// lacked one of the sort-key attributes would never be in the index.
+/// `first_entity`) when either is multi-attribute: both must then be, with
+/// the same key attributes, names and types, in the same order. An entity
+/// whose items lacked one of the sort-key attributes would never be in the
+/// index. Two template indexes pass (their names are compared by the
+/// caller).
 pub(super) fn check_same_index(
     known: &TableIndex,
     first_entity: &'static str,
-    second: Option<&'static MultiAttributeIndexSchema>,
+    second: &'static IndexSchema,
     second_entity: &'static str,
-    second_partition_key: &'static str,
 ) -> Result<(), Error> {
+    let second_partition_key = second.partition_key_name();
+    let second = second.attributes();
     let conflict = |role: String, first_name: &'static str, second_name: &'static str| {
         Err(Error::ConflictingKeyAttributes {
             first_entity,
@@ -28,27 +31,24 @@ pub(super) fn check_same_index(
             second_name,
         })
     };
-    let (first, second) = match (known.multi_attribute, second) {
+    let first = known.multi_attribute.and_then(IndexSchema::attributes);
+    let (first, second) = match (first, second) {
         (None, None) => return Ok(()),
         (Some(first), Some(second)) => (first, second),
-        (first, _) => {
+        _ => {
             return conflict(
                 format!(
                     "{} partition key (one entity names fields, `pk(…)`, the other a template)",
                     known.name
                 ),
-                first.map_or(known.partition_key, |index| {
-                    index.partition_key[0].attribute
-                }),
-                second.map_or(second_partition_key, |index| {
-                    index.partition_key[0].attribute
-                }),
+                known.partition_key,
+                second_partition_key,
             );
         }
     };
     for (role, mine, theirs) in [
-        ("partition key", first.partition_key, second.partition_key),
-        ("sort key", first.sort_key, second.sort_key),
+        ("partition key", first.0, second.0),
+        ("sort key", first.1, second.1),
     ] {
         for position in 0..mine.len().max(theirs.len()) {
             let name =
@@ -77,25 +77,10 @@ pub(super) fn check_same_index(
     Ok(())
 }
 
-/// A merged index entry for a multi-attribute index.
-pub(super) fn table_index(
-    index: &'static MultiAttributeIndexSchema,
-    projection: super::IndexProjection,
-) -> TableIndex {
-    TableIndex {
-        name: index.name,
-        partition_key: index.partition_key[0].attribute,
-        sort_key: index.sort_key.first().map(|field| field.attribute),
-        projection,
-        multi_attribute: Some(index),
-    }
-}
-
 impl Resolved {
     /// Every key attribute of the table and its indexes with its type, each
-    /// once: the table's keys, each GSI's (a multi-attribute index's fields
-    /// with their own types, template keys as strings), then each LSI's
-    /// sort key.
+    /// once: the table's keys, then each index's (a multi-attribute index's
+    /// fields with their own types, template keys as strings).
     ///
     /// # Errors
     ///
@@ -142,9 +127,8 @@ impl Resolved {
                 }
             }
         }
-        for index in &self.local_indexes {
-            add(index.sort_key, KeyAttributeType::S, index.name)?;
-        }
+        // A vector index's search schema: its partition element and inline
+        // filters are declared too.
         for index in &self.vector_indexes {
             for (name, attribute_type) in super::vector::attribute_definitions(&[index]) {
                 add(name, attribute_type, index.name)?;
@@ -162,12 +146,7 @@ impl Resolved {
 /// each at most.
 pub(crate) fn key_schema_names(index: &TableIndex) -> Vec<(&'static str, bool)> {
     match index.multi_attribute {
-        Some(multi) => multi
-            .partition_key
-            .iter()
-            .map(|field| (field.attribute, true))
-            .chain(multi.sort_key.iter().map(|field| (field.attribute, false)))
-            .collect(),
+        Some(multi) => multi.key_schema(),
         None => std::iter::once((index.partition_key, true))
             .chain(index.sort_key.map(|name| (name, false)))
             .collect(),

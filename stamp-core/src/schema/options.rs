@@ -8,22 +8,6 @@ use aws_sdk_dynamodb::types::{BillingMode, Projection, ProjectionType, Provision
 
 use super::Throughput;
 
-/// How many GSIs one table may have: DynamoDB's default quota.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#gsi-limits>.
-pub const MAX_GLOBAL_SECONDARY_INDEXES: usize = 20;
-
-/// How many local secondary indexes one table may have (a fixed limit).
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-secondary-indexes>.
-pub const MAX_LOCAL_SECONDARY_INDEXES: usize = 5;
-
-/// How many non-key attributes the `INCLUDE` projections of one table may
-/// name in total.
-///
-/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-secondary-indexes>.
-pub const MAX_PROJECTED_ATTRIBUTES: usize = 100;
-
 /// How the table is billed: DynamoDB's `BillingMode` with, for provisioned
 /// capacity, the read and write capacity units of the table, which every
 /// GSI gets as well.

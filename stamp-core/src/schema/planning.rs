@@ -17,12 +17,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::{EntityCapacity, TableDefinition};
-use crate::{Entity, Error};
-
-/// The read units one partition serves per second.
-pub const PARTITION_READ_UNITS: f64 = 3000.0;
-/// The write units one partition serves per second.
-pub const PARTITION_WRITE_UNITS: f64 = 1000.0;
+use crate::limits::{PARTITION_READ_UNITS, PARTITION_WRITE_UNITS};
+use crate::{Entity, Error, IndexKeySchema, IndexKind};
 
 /// A request of an access pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -250,77 +246,61 @@ fn charges(
     request: Access,
 ) -> Vec<(&'static str, &'static str, f64, f64, u16)> {
     let table = ("table", entity.partition_key.template.source);
-    let index_template = |name: &str| {
-        entity
-            .indexes
-            .iter()
-            .find(|index| index.name == name)
-            .map(|index| {
-                (
-                    index.name,
-                    index.partition_key.template.source,
-                    index.shards.unwrap_or(1),
-                )
-            })
-            .or_else(|| {
-                // A multi-attribute index's partition key is the tuple of
-                // its fields, written `(tenant_id, region)`; it is not
-                // sharded.
-                entity
-                    .multi_attribute_indexes
-                    .iter()
-                    .find(|index| index.name == name)
-                    .map(|index| (index.name, index.partition_source, 1))
-            })
+    // The partition an index's entries are charged to: an LSI's are in the
+    // item's own partition of the table; a GSI's in its own, by its
+    // partition template (a multi-attribute index's partition key is the
+    // tuple of its fields, written `(tenant_id, region)`), times its shards.
+    let partition = |index: &crate::IndexSchema| match (index.kind, &index.key) {
+        (IndexKind::Local, _) => (table.0, table.1, 1),
+        (IndexKind::Global { shards }, IndexKeySchema::Templates { partition_key, .. }) => (
+            index.name,
+            partition_key.template.source,
+            shards.unwrap_or(1),
+        ),
+        (
+            IndexKind::Global { shards },
+            IndexKeySchema::Attributes {
+                partition_source, ..
+            },
+        ) => (index.name, *partition_source, shards.unwrap_or(1)),
+        // A GSI always has a key; a vector index's writes are metered in
+        // vector write bytes, not in the write units planned here (it is
+        // never among `WriteUnits::indexes`).
+        (IndexKind::Global { .. }, IndexKeySchema::Unpartitioned) | (IndexKind::Vector(_), _) => {
+            (index.name, "", 1)
+        }
     };
-    let local = |name: &str| entity.local_indexes.iter().any(|index| index.name == name);
     let writes = |units: &super::WriteUnits| {
         let mut out = vec![(table.0, table.1, 0.0, units.table, 1)];
         for (name, units) in &units.indexes {
-            if local(name) {
-                // An LSI entry is written in the item's own partition.
-                out.push((table.0, table.1, 0.0, *units, 1));
-            } else if let Some((index, template, shards)) = index_template(name) {
+            if let Some((index, template, shards)) = entity.index_named(name).map(partition) {
                 out.push((index, template, 0.0, *units, shards));
             }
         }
         out
     };
+    // A query page of an index: its page, and (an LSI's) the fetch of the
+    // attributes it does not project from the table.
+    let query_page = |index: Option<&'static crate::IndexSchema>| {
+        index
+            .and_then(|index| {
+                let units = |list: &[(&'static str, f64)]| {
+                    list.iter()
+                        .find(|(known, _)| *known == index.name)
+                        .map(|(_, units)| *units)
+                };
+                let page = units(&cost.index_query_pages)?;
+                let fetch = units(&cost.index_query_fetches).unwrap_or(0.0);
+                let (name, template, shards) = partition(index);
+                Some(vec![(name, template, page + fetch, 0.0, shards)])
+            })
+            .unwrap_or_default()
+    };
     match request {
         Access::Get => vec![(table.0, table.1, cost.get.eventual, 0.0, 1)],
         Access::QueryPage(0) => vec![(table.0, table.1, cost.query_page.eventual, 0.0, 1)],
-        Access::QueryPage(number) => entity
-            .index(number)
-            .map(|index| index.name)
-            .or_else(|| entity.multi_attribute_index(number).map(|index| index.name))
-            .and_then(|name| {
-                let units = cost
-                    .index_query_pages
-                    .iter()
-                    .find(|(known, _)| *known == name)?
-                    .1;
-                let (name, template, shards) = index_template(name)?;
-                Some(vec![(name, template, units, 0.0, shards)])
-            })
-            .unwrap_or_default(),
-        Access::LocalQueryPage(number) => entity
-            .local_indexes
-            .iter()
-            .find(|index| index.number == number)
-            .and_then(|index| {
-                let page = cost
-                    .index_query_pages
-                    .iter()
-                    .find(|(known, _)| *known == index.name)?
-                    .1;
-                let fetch = cost
-                    .index_query_fetches
-                    .iter()
-                    .find(|(known, _)| *known == index.name)
-                    .map_or(0.0, |(_, units)| *units);
-                Some(vec![(table.0, table.1, page + fetch, 0.0, 1)])
-            })
-            .unwrap_or_default(),
+        Access::QueryPage(number) => query_page(entity.gsi(number)),
+        Access::LocalQueryPage(number) => query_page(entity.lsi(number)),
         Access::Put => writes(&cost.put),
         Access::Update => writes(&cost.update),
         Access::Delete => writes(&cost.delete),

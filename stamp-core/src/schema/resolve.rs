@@ -1,10 +1,8 @@
 //! Checking a table definition: the key attributes and indexes the entities
 //! agree on ([`TableDefinition::resolve`]), and key spaces that could collide.
 
-use super::{
-    IndexProjection, MAX_GLOBAL_SECONDARY_INDEXES, MAX_LOCAL_SECONDARY_INDEXES,
-    MAX_PROJECTED_ATTRIBUTES, Resolved, TableDefinition, collision,
-};
+use super::{IndexProjection, Resolved, TableDefinition, collision};
+use crate::limits::{MAX_GSIS, MAX_LSIS, MAX_PROJECTED_ATTRIBUTES};
 use crate::{EntitySchema, Error, FieldAttribute};
 
 /// The type of a field's stored form: its own multi-attribute key type
@@ -12,7 +10,7 @@ use crate::{EntitySchema, Error, FieldAttribute};
 /// (known exactly), else what the derive read from its type.
 fn field_type(entity: &EntitySchema, field: &FieldAttribute) -> Option<&'static str> {
     entity
-        .multi_attribute_indexes
+        .indexes
         .iter()
         .flat_map(|index| index.key_fields())
         .find(|key| key.field == field.field)
@@ -49,32 +47,28 @@ impl TableDefinition {
         let (partition_key, sort_key) = self.key_attributes()?;
         let time_to_live = self.time_to_live_attribute()?;
         let indexes = self.indexes()?;
-        if indexes.len() > MAX_GLOBAL_SECONDARY_INDEXES {
+        let (local, global): (Vec<&'static str>, Vec<&'static str>) = {
+            let (local, global): (Vec<_>, Vec<_>) =
+                indexes.iter().partition(|index| index.is_local());
+            let names =
+                |list: Vec<&super::TableIndex>| list.iter().map(|index| index.name).collect();
+            (names(local), names(global))
+        };
+        if global.len() > MAX_GSIS {
             return Err(Error::TooManyIndexes {
-                count: indexes.len(),
-                limit: MAX_GLOBAL_SECONDARY_INDEXES,
-                indexes: indexes.iter().map(|index| index.name).collect(),
+                count: global.len(),
+                limit: MAX_GSIS,
+                indexes: global,
             });
         }
-        let local_indexes = self.local_indexes()?;
-        if local_indexes.len() > MAX_LOCAL_SECONDARY_INDEXES {
+        if local.len() > MAX_LSIS {
             return Err(Error::TooManyLocalIndexes {
-                count: local_indexes.len(),
-                limit: MAX_LOCAL_SECONDARY_INDEXES,
-                indexes: local_indexes.iter().map(|index| index.name).collect(),
+                count: local.len(),
+                limit: MAX_LSIS,
+                indexes: local,
             });
         }
-        if let Some(local) = local_indexes
-            .iter()
-            .find(|local| indexes.iter().any(|index| index.name == local.name))
-        {
-            return Err(Error::DuplicateIndexName { index: local.name });
-        }
-        let index_names: Vec<&'static str> = indexes
-            .iter()
-            .map(|index| index.name)
-            .chain(local_indexes.iter().map(|index| index.name))
-            .collect();
+        let index_names: Vec<&'static str> = indexes.iter().map(|index| index.name).collect();
         let mut projected = 0;
         for (index, projection) in &self.projections {
             if !index_names.contains(&index.as_str()) {
@@ -99,15 +93,10 @@ impl TableDefinition {
             });
         }
         self.check_key_spaces()?;
-        let declared: Vec<(&'static str, &'static crate::VectorIndexSchema)> = self
+        let declared: Vec<(&'static str, &'static crate::IndexSchema)> = self
             .entities
             .iter()
-            .flat_map(|entity| {
-                entity
-                    .vector_indexes
-                    .iter()
-                    .map(|index| (entity.type_name, index))
-            })
+            .flat_map(|entity| entity.indexes.iter().map(|index| (entity.type_name, index)))
             .collect();
         let vector_indexes =
             super::vector::check_vector_indexes(self.billing, &declared).map_err(Error::Vector)?;
@@ -115,7 +104,6 @@ impl TableDefinition {
             partition_key,
             sort_key,
             indexes,
-            local_indexes,
             time_to_live,
             vector_indexes,
         };
@@ -136,34 +124,20 @@ impl TableDefinition {
     fn check_index_attribute_fields(&self) -> Result<(), Error> {
         const BUILT: &str = "S, built from a template";
         for writer in &self.entities {
-            let templates = writer
-                .indexes
-                .iter()
-                .flat_map(|index| {
-                    std::iter::once(index.partition_key.name)
-                        .chain(index.sort_key.as_ref().map(|key| key.name))
-                        .map(move |name| (index.name, name))
-                })
-                .chain(
-                    writer
-                        .local_indexes
-                        .iter()
-                        .map(|index| (index.name, index.sort_key.name)),
-                );
-            for (index, attribute) in templates {
-                if let Some((other, field)) = self.field_stored_as(attribute) {
-                    return Err(Error::IndexAttributeCollision {
-                        field_entity: other.type_name,
-                        field: field.field,
-                        field_type: field_type(other, field).unwrap_or("any type"),
-                        index_entity: writer.type_name,
-                        index,
-                        attribute,
-                        key_type: BUILT,
-                    });
+            for index in writer.indexes {
+                for key in index.written_keys() {
+                    if let Some((other, field)) = self.field_stored_as(key.name) {
+                        return Err(Error::IndexAttributeCollision {
+                            field_entity: other.type_name,
+                            field: field.field,
+                            field_type: field_type(other, field).unwrap_or("any type"),
+                            index_entity: writer.type_name,
+                            index: index.name,
+                            attribute: key.name,
+                            key_type: BUILT,
+                        });
+                    }
                 }
-            }
-            for index in writer.multi_attribute_indexes {
                 for key in index.key_fields() {
                     let key_type = key.attribute_type.as_str();
                     for other in &self.entities {

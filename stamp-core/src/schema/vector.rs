@@ -11,14 +11,18 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::{SchemaDifference, TableBilling};
-use crate::model::vector::{
-    MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES, VectorIndexSchema, VectorProjection,
-};
-use crate::{KeyAttributeType, VectorError};
+use crate::limits::{MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES};
+use crate::model::vector::{VectorIndexSchema, VectorProjection};
+use crate::{IndexSchema, KeyAttributeType, VectorError};
 
-/// Checks the vector indexes `indexes` (each with the entity that declares
-/// it) of a table billed as `billing`, and returns them merged by name, in
-/// the order of their numbers.
+/// What a vector index is besides its key (every index here is one).
+fn spec(index: &IndexSchema) -> &'static VectorIndexSchema {
+    index.vector().expect("a vector index")
+}
+
+/// Checks the vector indexes among `indexes` (each with the entity that
+/// declares it) of a table billed as `billing`, and returns them merged by
+/// name, in the order of their numbers.
 ///
 /// # Errors
 ///
@@ -29,14 +33,15 @@ use crate::{KeyAttributeType, VectorError};
 /// differently.
 pub(crate) fn check_vector_indexes(
     billing: TableBilling,
-    indexes: &[(&'static str, &'static VectorIndexSchema)],
-) -> Result<Vec<&'static VectorIndexSchema>, VectorError> {
-    let mut merged: Vec<(&'static str, &'static VectorIndexSchema)> = Vec::new();
-    for &(entity, index) in indexes {
-        if !(1..=MAX_VECTOR_DIMENSIONS).contains(&index.dimensions) {
+    indexes: &[(&'static str, &'static IndexSchema)],
+) -> Result<Vec<&'static IndexSchema>, VectorError> {
+    let mut merged: Vec<(&'static str, &'static IndexSchema)> = Vec::new();
+    for &(entity, index) in indexes.iter().filter(|(_, index)| index.is_vector()) {
+        let dimensions = spec(index).dimensions;
+        if !(1..=MAX_VECTOR_DIMENSIONS).contains(&dimensions) {
             return Err(VectorError::DimensionsOutOfRange {
                 index: index.name,
-                dimensions: index.dimensions,
+                dimensions,
                 limit: MAX_VECTOR_DIMENSIONS,
             });
         }
@@ -67,12 +72,13 @@ pub(crate) fn check_vector_indexes(
 
 /// Whether two entities' declarations of one index make the same index in
 /// DynamoDB (fields may be named differently; attributes may not).
-fn same_index(a: &VectorIndexSchema, b: &VectorIndexSchema) -> bool {
+fn same_index(a: &IndexSchema, b: &IndexSchema) -> bool {
+    let (partition_a, partition_b) = (a.search_partition(), b.search_partition());
+    let (a, b) = (spec(a), spec(b));
     a.attribute == b.attribute
         && a.dimensions == b.dimensions
         && a.distance == b.distance
-        && a.partition.map(|p| (p.attribute(), p.attribute_type()))
-            == b.partition.map(|p| (p.attribute(), p.attribute_type()))
+        && partition_a == partition_b
         && a.filters.iter().map(|f| (f.attribute, f.attribute_type)).eq(b
             .filters
             .iter()
@@ -83,20 +89,16 @@ fn same_index(a: &VectorIndexSchema, b: &VectorIndexSchema) -> bool {
 /// The attributes the search schemas of `indexes` declare in the table's
 /// `AttributeDefinitions`, with their types, each once.
 pub(crate) fn attribute_definitions(
-    indexes: &[&'static VectorIndexSchema],
+    indexes: &[&'static IndexSchema],
 ) -> Vec<(&'static str, KeyAttributeType)> {
     let mut attributes: Vec<(&'static str, KeyAttributeType)> = Vec::new();
     for index in indexes {
-        let elements = index
-            .partition
-            .iter()
-            .map(|partition| (partition.attribute(), partition.attribute_type()))
-            .chain(
-                index
+        let elements = index.search_partition().into_iter().chain(
+            spec(index)
                     .filters
                     .iter()
                     .map(|filter| (filter.attribute, filter.attribute_type)),
-            );
+        );
         for element in elements {
             if !attributes.iter().any(|(name, _)| *name == element.0) {
                 attributes.push(element);
@@ -107,8 +109,8 @@ pub(crate) fn attribute_definitions(
 }
 
 /// The `Projection` of a vector index.
-fn projection(index: &VectorIndexSchema) -> Projection {
-    let (projection_type, included) = match index.projection {
+fn projection(index: &IndexSchema) -> Projection {
+    let (projection_type, included) = match spec(index).projection {
         VectorProjection::All => (ProjectionType::All, None),
         VectorProjection::KeysOnly => (ProjectionType::KeysOnly, None),
         VectorProjection::Include(attributes) => (
@@ -124,7 +126,7 @@ fn projection(index: &VectorIndexSchema) -> Projection {
 
 /// The search schema of a vector index: `HASH` first, then each
 /// `INLINE_FILTER`.
-fn search_schema(index: &VectorIndexSchema) -> Vec<SearchSchemaElement> {
+pub(crate) fn search_schema(index: &IndexSchema) -> Vec<SearchSchemaElement> {
     let element = |name: &str, element_type: SearchSchemaElementType| {
         SearchSchemaElement::builder()
             .attribute_name(name)
@@ -133,11 +135,11 @@ fn search_schema(index: &VectorIndexSchema) -> Vec<SearchSchemaElement> {
             .expect("name and type are set")
     };
     index
-        .partition
-        .iter()
-        .map(|partition| element(partition.attribute(), SearchSchemaElementType::Hash))
+        .search_partition()
+        .into_iter()
+        .map(|(partition, _)| element(partition, SearchSchemaElementType::Hash))
         .chain(
-            index
+            spec(index)
                 .filters
                 .iter()
                 .map(|filter| element(filter.attribute, SearchSchemaElementType::InlineFilter)),
@@ -148,20 +150,21 @@ fn search_schema(index: &VectorIndexSchema) -> Vec<SearchSchemaElement> {
 /// The `VectorIndexes` entry of `CreateTable` for `index`.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_VectorIndex.html>.
-pub(crate) fn vector_index(index: &VectorIndexSchema) -> VectorIndex {
+pub(crate) fn vector_index(index: &IndexSchema) -> VectorIndex {
     let schema = search_schema(index);
+    let vector = spec(index);
     VectorIndex::builder()
         .index_name(index.name)
         .vector_attribute(
             VectorAttributeDefinition::builder()
-                .attribute_name(index.attribute)
+                .attribute_name(vector.attribute)
                 .build()
                 .expect("the name is set"),
         )
         .set_search_schema((!schema.is_empty()).then_some(schema))
         .projection(projection(index))
-        .dimensions(i64::from(index.dimensions))
-        .distance_function(index.distance.to_sdk())
+        .dimensions(i64::from(vector.dimensions))
+        .distance_function(vector.distance.to_sdk())
         .build()
         .expect("name, dimensions and distance function are set")
 }
@@ -208,13 +211,14 @@ fn describe(
 }
 
 /// The text of an index of the definition.
-pub(crate) fn expected_text(index: &VectorIndexSchema) -> String {
+pub(crate) fn expected_text(index: &IndexSchema) -> String {
     let schema = search_schema(index);
     let projection = projection(index);
+    let vector = spec(index);
     describe(
-        index.attribute,
-        Some(i64::from(index.dimensions)),
-        Some(index.distance.as_str()),
+        vector.attribute,
+        Some(i64::from(vector.dimensions)),
+        Some(vector.distance.as_str()),
         &schema,
         Some(&projection),
     )
@@ -237,7 +241,7 @@ pub(crate) fn found_text(description: &VectorIndexDescription) -> String {
 /// live table's: missing, extra, or defined otherwise (vector attribute,
 /// dimensions, distance, search schema, projection).
 pub(crate) fn vector_index_differences(
-    expected: &[&'static VectorIndexSchema],
+    expected: &[&'static IndexSchema],
     found: &[VectorIndexDescription],
 ) -> Vec<SchemaDifference> {
     let mut differences = Vec::new();

@@ -127,7 +127,6 @@ impl Table {
         let mut differences = key_differences(&resolved, table);
         let compare_throughput = billing_differences(definition, table, &mut differences);
         index_differences(&resolved, table, compare_throughput, &mut differences);
-        local_index_differences(&resolved, table, &mut differences);
         differences.extend(super::vector::vector_index_differences(
             &resolved.vector_indexes,
             table.vector_indexes(),
@@ -265,129 +264,134 @@ fn billing_differences(
     compare_throughput
 }
 
-/// The differences of each GSI (missing, key schema, projection, capacity)
-/// and the GSIs the definition does not have.
+/// One index as `DescribeTable` describes it, a GSI or an LSI.
+struct LiveIndex<'a> {
+    name: &'a str,
+    local: bool,
+    key_schema: &'a [aws_sdk_dynamodb::types::KeySchemaElement],
+    projection: Option<&'a Projection>,
+    /// A GSI's capacity; `None` for an LSI, which has none of its own.
+    throughput: Option<Throughput>,
+}
+
+/// The indexes `table` describes: its GSIs, then its LSIs.
+fn live_indexes(table: &TableDescription) -> Vec<LiveIndex<'_>> {
+    let global = table
+        .global_secondary_indexes()
+        .iter()
+        .map(|live| LiveIndex {
+            name: live.index_name().unwrap_or_default(),
+            local: false,
+            key_schema: live.key_schema(),
+            projection: live.projection(),
+            throughput: Some(Throughput::from_sdk(live.provisioned_throughput())),
+        });
+    let local = table
+        .local_secondary_indexes()
+        .iter()
+        .map(|live| LiveIndex {
+            name: live.index_name().unwrap_or_default(),
+            local: true,
+            key_schema: live.key_schema(),
+            projection: live.projection(),
+            throughput: None,
+        });
+    global.chain(local).collect()
+}
+
+/// The differences of each index of the definition (missing, key schema,
+/// projection, a GSI's capacity) and the indexes of the table the
+/// definition does not have: first the GSIs, then the LSIs.
 fn index_differences(
     resolved: &Resolved,
     table: &TableDescription,
     compare_throughput: Option<Throughput>,
     differences: &mut Vec<SchemaDifference>,
 ) {
-    let live_indexes = table.global_secondary_indexes();
-    for index in &resolved.indexes {
-        let Some(live) = live_indexes
-            .iter()
-            .find(|live| live.index_name() == Some(index.name))
-        else {
-            differences.push(SchemaDifference::MissingIndex {
-                index: index.name.to_owned(),
-            });
-            continue;
-        };
-        if index.multi_attribute.is_some() {
-            let expected: Vec<String> = super::multi_attribute::key_schema_names(index)
-                .into_iter()
-                .map(|(name, hash)| format!("{} {name}", if hash { "HASH" } else { "RANGE" }))
-                .collect();
-            let found: Vec<String> = live
-                .key_schema()
+    let live_indexes = live_indexes(table);
+    for local in [false, true] {
+        let live_of_kind = || live_indexes.iter().filter(|live| live.local == local);
+        let expected_of_kind = || {
+            resolved
+                .indexes
                 .iter()
-                .map(|element| {
-                    format!(
-                        "{} {}",
-                        element.key_type().as_str(),
-                        element.attribute_name()
-                    )
-                })
-                .collect();
-            if expected != found {
-                differences.push(SchemaDifference::MultiAttributeKeySchema {
+                .filter(|index| index.is_local() == local)
+        };
+        for index in expected_of_kind() {
+            let Some(live) = live_of_kind().find(|live| live.name == index.name) else {
+                differences.push(SchemaDifference::MissingIndex {
                     index: index.name.to_owned(),
-                    expected,
-                    found,
                 });
-            }
+                continue;
+            };
+            compare_live_index(index, live, compare_throughput.as_ref(), differences);
         }
-        // A multi-attribute index's key schema is compared above, with its types.
-        let keys = index
-            .multi_attribute
-            .is_none()
-            .then(|| KeyNames::new(index.partition_key, index.sort_key));
-        compare_index(
-            differences,
-            index.name,
-            keys,
-            &index.projection,
-            live.key_schema(),
-            live.projection(),
+        let mut extra: Vec<String> = live_of_kind()
+            .map(|live| live.name)
+            .filter(|name| !expected_of_kind().any(|index| index.name == *name))
+            .map(str::to_owned)
+            .collect();
+        extra.sort();
+        differences.extend(
+            extra
+                .into_iter()
+                .map(|index| SchemaDifference::ExtraIndex { index }),
         );
-        let found = Throughput::from_sdk(live.provisioned_throughput());
-        if let Some(expected) = compare_throughput
-            && expected != found
-        {
-            differences.push(SchemaDifference::ProvisionedThroughput {
-                index: Some(index.name.to_owned()),
+    }
+}
+
+/// How one index differs from its live counterpart: key schema (with the
+/// types of a multi-attribute key), projection, and a GSI's capacity.
+fn compare_live_index(
+    index: &super::TableIndex,
+    live: &LiveIndex<'_>,
+    compare_throughput: Option<&Throughput>,
+    differences: &mut Vec<SchemaDifference>,
+) {
+    if index.multi_attribute.is_some() {
+        let expected: Vec<String> = super::multi_attribute::key_schema_names(index)
+            .into_iter()
+            .map(|(name, hash)| format!("{} {name}", if hash { "HASH" } else { "RANGE" }))
+            .collect();
+        let found: Vec<String> = live
+            .key_schema
+            .iter()
+            .map(|element| {
+                format!(
+                    "{} {}",
+                    element.key_type().as_str(),
+                    element.attribute_name()
+                )
+            })
+            .collect();
+        if expected != found {
+            differences.push(SchemaDifference::MultiAttributeKeySchema {
+                index: index.name.to_owned(),
                 expected,
                 found,
             });
         }
     }
-    let mut extra: Vec<String> = live_indexes
-        .iter()
-        .filter_map(|live| live.index_name())
-        .filter(|name| !resolved.indexes.iter().any(|index| index.name == *name))
-        .map(str::to_owned)
-        .collect();
-    extra.sort();
-    differences.extend(
-        extra
-            .into_iter()
-            .map(|index| SchemaDifference::ExtraIndex { index }),
+    // A multi-attribute index's key schema is compared above, with its types.
+    let keys = index
+        .multi_attribute
+        .is_none()
+        .then(|| KeyNames::new(index.partition_key, index.sort_key));
+    compare_index(
+        differences,
+        index.name,
+        keys,
+        &index.projection,
+        live.key_schema,
+        live.projection,
     );
-}
-
-/// The differences of each LSI (missing, key schema, projection) and the
-/// LSIs the definition does not have. An LSI has no capacity of its own.
-fn local_index_differences(
-    resolved: &Resolved,
-    table: &TableDescription,
-    differences: &mut Vec<SchemaDifference>,
-) {
-    let live_indexes = table.local_secondary_indexes();
-    for index in &resolved.local_indexes {
-        let Some(live) = live_indexes
-            .iter()
-            .find(|live| live.index_name() == Some(index.name))
-        else {
-            differences.push(SchemaDifference::MissingIndex {
-                index: index.name.to_owned(),
-            });
-            continue;
-        };
-        compare_index(
-            differences,
-            index.name,
-            Some(KeyNames::new(resolved.partition_key, Some(index.sort_key))),
-            &index.projection,
-            live.key_schema(),
-            live.projection(),
-        );
+    if let (Some(expected), Some(found)) = (compare_throughput, &live.throughput)
+        && expected != found
+    {
+        differences.push(SchemaDifference::ProvisionedThroughput {
+            index: Some(index.name.to_owned()),
+            expected: *expected,
+            found: *found,
+        });
     }
-    let mut extra: Vec<String> = live_indexes
-        .iter()
-        .filter_map(|live| live.index_name())
-        .filter(|name| {
-            !resolved
-                .local_indexes
-                .iter()
-                .any(|index| index.name == *name)
-        })
-        .map(str::to_owned)
-        .collect();
-    extra.sort();
-    differences.extend(
-        extra
-            .into_iter()
-            .map(|index| SchemaDifference::ExtraIndex { index }),
-    );
 }

@@ -122,8 +122,7 @@ pub(super) fn read_index(
     })
 }
 
-/// The largest `shards = N` (stamp-core's `MAX_SHARDS`).
-const MAX_SHARDS: u16 = 32;
+use crate::limits::MAX_SHARDS;
 
 /// Turns the `<shard>` that ends the partition key template of a sharded
 /// index into the shard piece, and reports a shard count out of range, a

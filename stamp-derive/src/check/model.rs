@@ -15,17 +15,17 @@ pub struct Model<'a> {
     pub ident: &'a Ident,
     pub pk: Key<'a>,
     pub sk: Key<'a>,
-    /// The GSIs in order of number; a position here is the position in
-    /// `EntitySchema::indexes`.
+    /// The template GSIs in order of number; a position here is the
+    /// position in `EntitySchema::indexes`, which lists them first.
     pub indexes: Vec<IndexKeys<'a>>,
-    /// The multi-attribute GSIs, in order of number; a position here is the
-    /// position in `EntitySchema::multi_attribute_indexes`.
+    /// The multi-attribute GSIs, in order of number; `EntitySchema::indexes`
+    /// lists them after the template GSIs.
     pub multi_indexes: Vec<MultiIndexKeys<'a>>,
-    /// The LSIs in order of number; a position here is the position in
-    /// `EntitySchema::local_indexes`.
+    /// The LSIs in order of number; `EntitySchema::indexes` lists them last
+    /// ([`Model::local_position`]).
     pub local_indexes: Vec<LocalIndexKeys<'a>>,
-    /// The vector indexes in order of number; a position here is the
-    /// position in `EntitySchema::vector_indexes`.
+    /// The vector indexes in order of number (last in
+    /// `EntitySchema::indexes`, [`Model::vector_position`]).
     pub vector_indexes: Vec<crate::check::vector::VectorKeys<'a>>,
     /// The templates of `#[stamp(previous(…))]`, a left-out one being the
     /// current one.
@@ -222,6 +222,19 @@ impl<'a> Model<'a> {
             created_at: special(|field| field.created_at.is_some()),
             updated_at: special(|field| field.updated_at.is_some()),
         })
+    }
+
+    /// The position in `EntitySchema::indexes` of the LSI at `position` in
+    /// [`local_indexes`](Self::local_indexes).
+    pub fn local_position(&self, position: usize) -> usize {
+        self.indexes.len() + self.multi_indexes.len() + position
+    }
+
+    /// The position in `EntitySchema::indexes` of the vector index at
+    /// `position` in [`vector_indexes`](Self::vector_indexes): they come
+    /// last.
+    pub fn vector_position(&self, position: usize) -> usize {
+        self.indexes.len() + self.multi_indexes.len() + self.local_indexes.len() + position
     }
 
     /// The fields serde stores, with their attribute names.

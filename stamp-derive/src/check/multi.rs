@@ -10,8 +10,7 @@ use syn::Type;
 use crate::ast::{Container, Field, FieldList, Index};
 use crate::ctxt::Ctxt;
 
-/// DynamoDB's limit: 4 partition-key and 4 sort-key attributes.
-const MAX_ATTRIBUTES: usize = 4;
+use crate::limits::MAX_INDEX_KEY_ATTRIBUTES as MAX_ATTRIBUTES;
 
 /// Records every multi-attribute rule the container breaks.
 pub fn check(cx: &mut Ctxt, container: &Container) {

@@ -7,10 +7,10 @@ use crate::ast::{Container, Name, Template};
 use crate::ctxt::Ctxt;
 
 /// The highest GSI number: DynamoDB allows 20 GSIs per table.
-const MAX_INDEX: u32 = 20;
+const MAX_INDEX: u32 = crate::limits::MAX_GSIS as u32;
 
 /// The highest LSI number: DynamoDB allows 5 LSIs per table.
-const MAX_LOCAL_INDEX: u32 = 5;
+const MAX_LOCAL_INDEX: u32 = crate::limits::MAX_LSIS as u32;
 
 /// Records every rule the container breaks.
 pub fn check(cx: &mut Ctxt, container: &Container) {

@@ -13,11 +13,7 @@ use crate::ast::{Container, Field};
 use crate::check::model::{Key, Stored};
 use crate::ctxt::Ctxt;
 
-/// DynamoDB's most dimensions of a vector index.
-pub const MAX_DIMENSIONS: u32 = 4_096;
-
-/// DynamoDB's most vector indexes of a table.
-pub const MAX_VECTOR_INDEXES: u32 = 5;
+use crate::limits::{MAX_VECTOR_DIMENSIONS as MAX_DIMENSIONS, MAX_VECTOR_INDEXES};
 
 /// One checked `#[vectorN(…)]`.
 pub struct VectorKeys<'a> {
@@ -111,7 +107,7 @@ pub fn check<'a>(cx: &mut Ctxt, container: &'a Container<'a>) -> Vec<VectorKeys<
     let mut seen: Vec<u32> = Vec::new();
     for index in &container.vector_indexes {
         let vector = format!("vector{}", index.number);
-        if !(1..=MAX_VECTOR_INDEXES).contains(&index.number) {
+        if !(1..=MAX_VECTOR_INDEXES as u32).contains(&index.number) {
             cx.error_spanned_by(
                 &index.attribute,
                 format!(

@@ -66,7 +66,7 @@ pub fn from_values_arms(model: &Model) -> Vec<TokenStream> {
             model,
             &index.sk,
             &index.index.sk_attribute.value,
-            TemplatePlace::LocalSortKey(position),
+            TemplatePlace::LocalSortKey(model.local_position(position)),
         ));
     }
     for (position, index) in model.vector_indexes.iter().enumerate() {
@@ -75,7 +75,7 @@ pub fn from_values_arms(model: &Model) -> Vec<TokenStream> {
                 model,
                 key,
                 &index.index.pk_attribute.value,
-                TemplatePlace::VectorPartitionKey(position),
+                TemplatePlace::VectorPartitionKey(model.vector_position(position)),
             ));
         }
     }

@@ -272,7 +272,11 @@ fn local_index_attributes(model: &Model, position: usize, index: &LocalIndexKeys
         let value = key_value(field);
         quote!(let #ident = #value;)
     });
-    let build = build_key(model, &index.sk, &TemplatePlace::LocalSortKey(position));
+    let build = build_key(
+        model,
+        &index.sk,
+        &TemplatePlace::LocalSortKey(model.local_position(position)),
+    );
     let insert = quote! {
         #(#bindings)*
         let __sort_key: ::std::string::String = #build;

@@ -18,7 +18,8 @@ pub enum TemplatePlace {
     IndexPartitionKey(usize),
     IndexSortKey(usize),
     LocalSortKey(usize),
-    /// The partition template of the vector index at this position.
+    /// The partition template of the vector index at this position of
+    /// `EntitySchema::indexes`.
     VectorPartitionKey(usize),
     PreviousPartitionKey,
     PreviousSortKey,
@@ -31,16 +32,13 @@ impl TemplatePlace {
             TemplatePlace::PartitionKey => quote!(__schema.partition_key.template),
             TemplatePlace::SortKey => quote!(__schema.sort_key.template),
             TemplatePlace::IndexPartitionKey(position) => {
-                quote!(__schema.indexes[#position].partition_key.template)
+                quote!(__schema.indexes[#position].partition_template().expect("a template index"))
             }
-            TemplatePlace::IndexSortKey(position) => {
-                quote!(__schema.indexes[#position].sort_key.as_ref().expect("the index has a sort key").template)
-            }
-            TemplatePlace::LocalSortKey(position) => {
-                quote!(__schema.local_indexes[#position].sort_key.template)
+            TemplatePlace::IndexSortKey(position) | TemplatePlace::LocalSortKey(position) => {
+                quote!(__schema.indexes[#position].sort_template().expect("the index has a sort key"))
             }
             TemplatePlace::VectorPartitionKey(position) => {
-                quote!(__schema.vector_indexes[#position].partition_template())
+                quote!(__schema.indexes[#position].partition_template().expect("a vector index partitioned by a template"))
             }
             TemplatePlace::PreviousPartitionKey => {
                 quote!(
@@ -126,9 +124,9 @@ fn build_segments(
     let template_path = place.path();
     let mut capacity = vec![quote!(#template_path.literal_len())];
     let limit = if place.is_partition_key() {
-        quote!(#krate::__private::PARTITION_KEY_LIMIT)
+        quote!(#krate::limits::MAX_PARTITION_KEY_BYTES)
     } else {
-        quote!(#krate::__private::SORT_KEY_LIMIT)
+        quote!(#krate::limits::MAX_SORT_KEY_BYTES)
     };
     let finish = if checked {
         quote!(__builder.finish_within(#limit)?)

@@ -1,5 +1,5 @@
 //! Multi-attribute GSIs, `#[gsiN(pk(a, b), sk(c, d))]`: their
-//! `MultiAttributeIndexSchema`s in `SCHEMA`, `query_gsiN(…)` over every
+//! `IndexSchema`s in `SCHEMA`, `query_gsiN(…)` over every
 //! partition-key field, and `impl SortAttributes` for each leading run of
 //! the sort-key fields (`()`, `(&c,)`, `(&c, &d)`), whose `Next` is the type
 //! of the field after the run. The key attributes are the fields
@@ -15,10 +15,11 @@ use crate::check::{Model, MultiIndexKeys, Stored};
 use crate::expand::codecs::encoder_name;
 use crate::expand::keys::{KeyInputs, input_name, key_inputs};
 
-/// The `&[MultiAttributeIndexSchema]` of `SCHEMA`. Each field's type is
+/// The `IndexSchema`s of the multi-attribute GSIs, which `SCHEMA.indexes`
+/// lists after the template GSIs. Each field's type is
 /// named in `<T as IndexKeyAttribute>::TYPE`, spanned at the type, so a type
 /// that is not S, N or B gets the trait's message at the field.
-pub fn schema_tokens(model: &Model) -> TokenStream {
+pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
     let krate = model.krate;
     let indexes = model.multi_indexes.iter().map(|index| {
         let number = index.number;
@@ -53,16 +54,19 @@ pub fn schema_tokens(model: &Model) -> TokenStream {
                 .join(", ")
         );
         quote! {
-            #krate::MultiAttributeIndexSchema {
+            #krate::IndexSchema {
                 number: #number,
                 name: #name,
-                partition_key: #partition_key,
-                sort_key: #sort_key,
-                partition_source: #partition_source,
+                kind: #krate::IndexKind::Global { shards: ::core::option::Option::None },
+                key: #krate::IndexKeySchema::Attributes {
+                    partition_key: #partition_key,
+                    sort_key: #sort_key,
+                    partition_source: #partition_source,
+                },
             }
         }
     });
-    quote!(&[#(#indexes),*])
+    indexes.collect()
 }
 
 /// The fields of a list of key attributes.

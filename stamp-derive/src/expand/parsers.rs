@@ -55,7 +55,7 @@ pub fn parse_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
         functions.push(parse_function(
             model,
             &index.sk,
-            TemplatePlace::LocalSortKey(position),
+            TemplatePlace::LocalSortKey(model.local_position(position)),
             &format!("parse_lsi{}_sort_key", index.number),
             &index.index.sk_attribute.value,
         ));

@@ -217,7 +217,7 @@ pub fn prefix_impls(model: &Model) -> Vec<TokenStream> {
         }
     }
     for (position, index) in model.local_indexes.iter().enumerate() {
-        let place = TemplatePlace::LocalSortKey(position);
+        let place = TemplatePlace::LocalSortKey(model.local_position(position));
         impls.extend(sort_key_prefixes(
             model,
             &index.sk,

@@ -96,9 +96,11 @@ pub fn schema(model: &Model) -> TokenStream {
             #krate::IndexSchema {
                 number: #number,
                 name: #name,
-                partition_key: #krate::KeyAttribute { name: #index_pk, template: #index_pk_template },
-                sort_key: #sort_key,
-                shards: #shards,
+                kind: #krate::IndexKind::Global { shards: #shards },
+                key: #krate::IndexKeySchema::Templates {
+                    partition_key: #krate::KeyAttribute { name: #index_pk, template: #index_pk_template },
+                    sort_key: #sort_key,
+                },
             }
         }
     });
@@ -106,12 +108,18 @@ pub fn schema(model: &Model) -> TokenStream {
         let number = index.number;
         let name = &index.index.name;
         let sk_attribute = &index.index.sk_attribute.value;
+        let pk_template = &pk_template;
         let template = key_template_tokens(krate, &index.sk);
+        // An LSI's partition key is the table's.
         quote! {
-            #krate::LocalIndexSchema {
+            #krate::IndexSchema {
                 number: #number,
                 name: #name,
-                sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #template },
+                kind: #krate::IndexKind::Local,
+                key: #krate::IndexKeySchema::Templates {
+                    partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
+                    sort_key: ::core::option::Option::Some(#krate::KeyAttribute { name: #sk_attribute, template: #template }),
+                },
             }
         }
     });
@@ -155,8 +163,7 @@ pub fn schema(model: &Model) -> TokenStream {
             type_attribute: #type_attribute,
             partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
             sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #sk_template },
-            indexes: &[#(#index_schemas),*],
-            local_indexes: &[#(#local_index_schemas),*],
+            indexes: &[#(#index_schemas,)* #(#multi_attribute_indexes,)* #(#local_index_schemas,)* #(#vector_indexes),*],
             fields: &[#(#serialized),*],
             ttl_attribute: #ttl_attribute,
             field_attributes: &[#(#field_attributes),*],
@@ -166,8 +173,6 @@ pub fn schema(model: &Model) -> TokenStream {
             previous_key: #previous_key,
             key_example: #key_example,
             named_inputs: &[#(#named_inputs),*],
-            multi_attribute_indexes: #multi_attribute_indexes,
-            vector_indexes: #vector_indexes,
         }
     }
 }

@@ -10,10 +10,11 @@ use crate::check::Model;
 use crate::check::vector::VectorKeys;
 use crate::expand::keys::{TemplatePlace, build_key, input_name, key_inputs, key_template_tokens};
 
-/// `&[VectorIndexSchema { … }, …]`.
-pub fn schema_tokens(model: &Model) -> TokenStream {
+/// The `IndexSchema` of each vector index, of kind `IndexKind::Vector`
+/// (they come last in `EntitySchema::indexes`).
+pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
     let krate = model.krate;
-    let indexes = model.vector_indexes.iter().map(|index| {
+    model.vector_indexes.iter().map(|index| {
         let number = index.number;
         let name = &index.index.name;
         let field = &index.field.field.name;
@@ -21,15 +22,16 @@ pub fn schema_tokens(model: &Model) -> TokenStream {
         let dimensions = index.dimensions;
         let distance = format_ident!("{}", index.distance);
         let optional = index.field.field.option_inner.is_some();
-        let partition = match &index.pk {
+        let key = match &index.pk {
             Some(key) => {
                 let template = key_template_tokens(krate, key);
                 let pk_name = &index.index.pk_attribute.value;
-                quote!(::core::option::Option::Some(#krate::VectorPartition::Template(
-                    #krate::KeyAttribute { name: #pk_name, template: #template }
-                )))
+                quote!(#krate::IndexKeySchema::Templates {
+                    partition_key: #krate::KeyAttribute { name: #pk_name, template: #template },
+                    sort_key: ::core::option::Option::None,
+                })
             }
-            None => quote!(::core::option::Option::None),
+            None => quote!(#krate::IndexKeySchema::Unpartitioned),
         };
         let filters = index.filters.iter().map(|(stored, attribute_type)| {
             let field = &stored.field.name;
@@ -52,21 +54,22 @@ pub fn schema_tokens(model: &Model) -> TokenStream {
             (None, false) => quote!(#krate::VectorProjection::All),
         };
         quote! {
-            #krate::VectorIndexSchema {
+            #krate::IndexSchema {
                 number: #number,
                 name: #name,
-                field: #field,
-                attribute: #attribute,
-                dimensions: #dimensions,
-                distance: #krate::DistanceFunction::#distance,
-                partition: #partition,
-                filters: &[#(#filters),*],
-                projection: #projection,
-                optional: #optional,
+                kind: #krate::IndexKind::Vector(&#krate::VectorIndexSchema {
+                    field: #field,
+                    attribute: #attribute,
+                    dimensions: #dimensions,
+                    distance: #krate::DistanceFunction::#distance,
+                    filters: &[#(#filters),*],
+                    projection: #projection,
+                    optional: #optional,
+                }),
+                key: #key,
             }
         }
-    });
-    quote!(&[#(#indexes),*])
+    }).collect()
 }
 
 /// The statements of `to_item_at` for each vector index: the stored vector
@@ -79,12 +82,13 @@ pub fn to_item_statements(model: &Model) -> Vec<TokenStream> {
         .iter()
         .enumerate()
         .map(|(position, index)| {
+            let absolute = model.vector_position(position);
             let partition = index.pk.as_ref().map(|key| {
                 let bindings = key.fields().map(|field| {
                     let ident = field.ident;
                     quote!(let #ident = &self.#ident;)
                 });
-                let build = build_key(model, key, &TemplatePlace::VectorPartitionKey(position));
+                let build = build_key(model, key, &TemplatePlace::VectorPartitionKey(model.vector_position(position)));
                 let pk_name = &index.index.pk_attribute.value;
                 quote! {
                     #(#bindings)*
@@ -95,7 +99,7 @@ pub fn to_item_statements(model: &Model) -> Vec<TokenStream> {
             quote! {
                 if #krate::__private::check_vector_attribute(
                     __schema,
-                    &__schema.vector_indexes[#position],
+                    &__schema.indexes[#absolute],
                     &__item,
                 )? {
                     #partition
@@ -125,6 +129,7 @@ fn search_function(
 ) -> (TokenStream, Option<TokenStream>) {
     let krate = model.krate;
     let number = index.number;
+    let absolute = model.vector_position(position);
     let fields: Vec<_> = index
         .pk
         .as_ref()
@@ -140,7 +145,7 @@ fn search_function(
     let unpack = &inputs.unpack;
     let partition = match &index.pk {
         Some(key) => {
-            let build = build_key(model, key, &TemplatePlace::VectorPartitionKey(position));
+            let build = build_key(model, key, &TemplatePlace::VectorPartitionKey(model.vector_position(position)));
             quote! {
                 (|| -> ::core::result::Result<::std::string::String, #krate::Error> {
                     ::core::result::Result::Ok(#build)
@@ -168,7 +173,7 @@ fn search_function(
     let body = quote! {
         #unpack
         let __schema = <Self as #krate::Entity>::SCHEMA;
-        #krate::SimilaritySearch::new(&__schema.vector_indexes[#position], #partition, vector)
+        #krate::SimilaritySearch::new(&__schema.indexes[#absolute], #partition, vector)
     };
     let numbered = format_ident!("search_similar_vector{}", number);
     let plain = (number == 1).then(|| {

@@ -123,7 +123,7 @@ impl BatchWrite {
                             .expect("the item is set"),
                     )
                     .build();
-                self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
+                self.item_collection_metrics |= E::SCHEMA.has_local_index();
                 self.entries.push(WriteEntry {
                     entity: E::SCHEMA.type_name,
                     key,
@@ -157,7 +157,7 @@ impl BatchWrite {
                     .expect("the key is set"),
             )
             .build();
-        self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
+        self.item_collection_metrics |= E::SCHEMA.has_local_index();
         self.entries.push(WriteEntry {
             entity: E::SCHEMA.type_name,
             size: item_size(&map),

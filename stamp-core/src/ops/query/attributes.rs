@@ -13,10 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::Query;
 use super::range::SortCondition;
 use crate::expression::Placeholders;
-use crate::{
-    Entity, Error, IndexKeyField, Item, MultiAttributeIndexSchema, SortAttributes,
-    TextSortAttribute,
-};
+use crate::{Entity, Error, IndexKeyField, IndexSchema, Item, SortAttributes, TextSortAttribute};
 
 /// The one range condition of a multi-attribute sort key, on the attribute
 /// after the equality run.
@@ -300,29 +297,25 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
             Ok(SortCondition::Attributes(AttributeSort { equal, range }))
         })
     }
-
-    /// The multi-attribute index queried, if the query is of one.
-    pub(super) fn multi_attribute_index() -> Option<&'static MultiAttributeIndexSchema> {
-        (INDEX != 0)
-            .then(|| E::SCHEMA.multi_attribute_index(INDEX))
-            .flatten()
-    }
 }
 
 /// The key condition of a query of `index`: `#p1 = :v AND … AND #s1 = :v
 /// AND … AND <range>`, and what a cursor's key must hold.
 pub(super) fn key_condition(
-    index: &'static MultiAttributeIndexSchema,
+    index: &'static IndexSchema,
     partition: &[AttributeValue],
     sort: &SortCondition,
     placeholders: &mut Placeholders,
 ) -> Result<(String, AttributeAccept), Error> {
     let invalid = |reason: String| Err(Error::InvalidQuery { reason });
-    if partition.len() != index.partition_key.len() {
+    let (partition_key, sort_key) = index
+        .attributes()
+        .expect("a multi-attribute query reads a multi-attribute index");
+    if partition.len() != partition_key.len() {
         return invalid(format!(
             "index `{}` has {} partition-key attributes, and the query gives {}",
             index.name,
-            index.partition_key.len(),
+            partition_key.len(),
             partition.len()
         ));
     }
@@ -334,20 +327,19 @@ pub(super) fn key_condition(
         _ => return invalid("a sort-key template condition on a multi-attribute index".to_owned()),
     };
     let used = equal.len() + usize::from(range.is_some());
-    if used > index.sort_key.len() {
+    if used > sort_key.len() {
         return invalid(format!(
             "index `{}` has {} sort-key attributes, and the condition names {used}",
             index.name,
-            index.sort_key.len()
+            sort_key.len()
         ));
     }
     let mut parts = Vec::new();
     let mut equals = Vec::new();
-    for (field, value) in index
-        .partition_key
+    for (field, value) in partition_key
         .iter()
         .zip(partition)
-        .chain(index.sort_key.iter().zip(equal))
+        .chain(sort_key.iter().zip(equal))
     {
         check_type(index, field, value)?;
         parts.push(format!(
@@ -359,7 +351,7 @@ pub(super) fn key_condition(
     }
     let mut accept_range = None;
     if let Some(range) = range {
-        let field = &index.sort_key[equal.len()];
+        let field = &sort_key[equal.len()];
         let name = placeholders.name(field.attribute);
         let mut value = |value: &AttributeValue| {
             check_type(index, field, value)?;
@@ -389,7 +381,7 @@ pub(super) fn key_condition(
 /// A value of the wrong type for its attribute: a bug in a hand-written
 /// [`SortAttributes`], refused before sending.
 fn check_type(
-    index: &MultiAttributeIndexSchema,
+    index: &IndexSchema,
     field: &IndexKeyField,
     value: &AttributeValue,
 ) -> Result<(), Error> {
@@ -423,7 +415,7 @@ impl AttributeAccept {
     /// and the range held.
     pub(super) fn check(
         &self,
-        index: &MultiAttributeIndexSchema,
+        index: &IndexSchema,
         table_keys: [&str; 2],
         expected: &[&'static str],
         key: &Item,

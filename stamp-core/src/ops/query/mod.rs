@@ -13,9 +13,7 @@ use std::marker::PhantomData;
 
 use crate::expression::Condition;
 use crate::ops::cursor::Cursor;
-use crate::{
-    Entity, Error, IndexSchema, Item, KeyTemplate, LOCAL_INDEX_BASE, LocalIndexSchema, Projection,
-};
+use crate::{Entity, Error, IndexKeySchema, IndexSchema, Item, KeyTemplate, Projection};
 
 mod attributes;
 mod plan;
@@ -138,27 +136,16 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 }
 
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
-    /// The template GSI queried, `None` for the table, an LSI or a
-    /// multi-attribute index ([`Self::multi_attribute_index`]).
+    /// The index queried, resolved once from `INDEX`, `None` for the
+    /// table: the one value the planner, request building, capacity and
+    /// decoding read.
     pub(super) fn index() -> Option<&'static IndexSchema> {
-        (INDEX != 0 && INDEX <= LOCAL_INDEX_BASE).then(|| {
-            let index = E::SCHEMA.index(INDEX);
-            assert!(
-                index.is_some() || E::SCHEMA.multi_attribute_index(INDEX).is_some(),
-                "generated queries name an index of the entity"
-            );
-            index
-        })?
-    }
-
-    /// The LSI queried (`INDEX` is `LOCAL_INDEX_BASE + N`), `None` for the
-    /// table or a GSI.
-    pub(super) fn local_index() -> Option<&'static LocalIndexSchema> {
-        (INDEX > LOCAL_INDEX_BASE).then(|| {
-            E::SCHEMA
-                .local_index(INDEX - LOCAL_INDEX_BASE)
-                .expect("generated queries name a local index of the entity")
-        })
+        let index = E::SCHEMA.resolve(crate::model::entity::query_index_id(INDEX));
+        assert!(
+            INDEX == 0 || index.is_some(),
+            "generated queries name an index of the entity"
+        );
+        index
     }
 
     /// The name of the GSI queried, of any kind (template, sharded or
@@ -167,42 +154,53 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// projects. The one place that tells a GSI from the table and an LSI.
     pub(super) fn global_index_name() -> Option<&'static str> {
         Self::index()
+            .filter(|index| index.is_global())
             .map(|index| index.name)
-            .or_else(|| Self::multi_attribute_index().map(|index| index.name))
+    }
+
+    /// Whether the query reads an LSI: it then asks for whole items.
+    pub(super) fn reads_local_index() -> bool {
+        Self::index().is_some_and(IndexSchema::is_local)
     }
 
     /// The name of the index queried (GSI, LSI or multi-attribute GSI),
     /// `None` for the table.
     pub(super) fn index_name() -> Option<&'static str> {
-        Self::index()
-            .map(|index| index.name)
-            .or_else(|| Self::local_index().map(|index| index.name))
-            .or_else(|| Self::multi_attribute_index().map(|index| index.name))
+        Self::index().map(|index| index.name)
     }
 
+    /// The multi-attribute index queried, if the query is of one.
+    pub(super) fn multi_attribute_index() -> Option<&'static IndexSchema> {
+        Self::index().filter(|index| index.is_multi_attribute())
+    }
+
+    /// The partition key attribute, and the sort key template and attribute
+    /// of a template key (the table's, a template GSI's, an LSI's); for a
+    /// multi-attribute index, its first attributes and no template.
     pub(super) fn key_attributes() -> (
         &'static str,
         Option<&'static KeyTemplate>,
         Option<&'static str>,
     ) {
-        if let Some(local) = Self::local_index() {
+        let Some(index) = Self::index() else {
             return (
-                E::SCHEMA.partition_key.name,
-                Some(&local.sort_key.template),
-                Some(local.sort_key.name),
-            );
-        }
-        match Self::index() {
-            None => (
                 E::SCHEMA.partition_key.name,
                 Some(&E::SCHEMA.sort_key.template),
                 Some(E::SCHEMA.sort_key.name),
+            );
+        };
+        match &index.key {
+            IndexKeySchema::Templates {
+                partition_key,
+                sort_key,
+            } => (
+                partition_key.name,
+                sort_key.as_ref().map(|key| &key.template),
+                sort_key.as_ref().map(|key| key.name),
             ),
-            Some(index) => (
-                index.partition_key.name,
-                index.sort_key.as_ref().map(|key| &key.template),
-                index.sort_key.as_ref().map(|key| key.name),
-            ),
+            IndexKeySchema::Attributes { .. } | IndexKeySchema::Unpartitioned => {
+                (index.partition_key_name(), None, index.sort_key_name())
+            }
         }
     }
 

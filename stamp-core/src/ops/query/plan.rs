@@ -9,7 +9,7 @@ use super::attributes::{AttributeAccept, key_condition};
 use super::range::{SortAccept, sort_key_condition};
 use crate::expression::{Placeholders, check_expression_length};
 use crate::ops::cursor::{CursorKey, Fingerprint};
-use crate::{Entity, Error, Item, MultiAttributeIndexSchema};
+use crate::{Entity, Error, IndexSchema, Item};
 
 /// A rendered request and what is needed to read its response.
 pub(super) struct Plan {
@@ -23,7 +23,7 @@ pub(super) struct Plan {
     pub(super) accept: SortAccept,
     /// On a multi-attribute index: the index, and the key attribute values
     /// its key condition admits (`accept` is then `Any`).
-    pub(super) multi_attribute: Option<(&'static MultiAttributeIndexSchema, AttributeAccept)>,
+    pub(super) multi_attribute: Option<(&'static IndexSchema, AttributeAccept)>,
 }
 
 impl Plan {
@@ -41,18 +41,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The key attributes an item of this query carries, which a cursor holds.
     pub(super) fn cursor_attributes() -> Vec<&'static str> {
         let mut names = vec![E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name];
-        if let Some(index) = Self::index() {
-            names.push(index.partition_key.name);
-            names.extend(index.sort_key.as_ref().map(|key| key.name));
-        }
-        if let Some(local) = Self::local_index() {
-            names.push(local.sort_key.name);
-        }
-        if let Some(index) = Self::multi_attribute_index() {
-            for field in index.key_fields() {
-                if !names.contains(&field.attribute) {
-                    names.push(field.attribute);
-                }
+        for (name, _) in Self::index()
+            .map(IndexSchema::key_schema)
+            .unwrap_or_default()
+        {
+            if !names.contains(&name) {
+                names.push(name);
             }
         }
         names
@@ -206,7 +200,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         let fingerprint = fingerprint
             .unwrap_or_else(|| self.fingerprint(table_name, &key_condition, &placeholders));
         let filter = self.filter_expression(&mut placeholders)?;
-        let local = Self::local_index().is_some();
+        let local = Self::reads_local_index();
         // A count of an LSI reads the items, whole, and counts them: the
         // entity's scope filters on its type attribute, which a `KEYS_ONLY`
         // or `INCLUDE` LSI may not hold, and DynamoDB documents the fetch

@@ -47,7 +47,7 @@ use super::Query;
 use super::plan::Plan;
 use super::send::{Page, Response, execute};
 use crate::ops::cursor::{Cursor, CursorKey, Fingerprint, ShardStart};
-use crate::{Entity, Error, Item, Table};
+use crate::{Entity, Error, IndexSchema, Item, Table};
 
 /// One shard in a merge.
 struct ShardState {
@@ -122,7 +122,7 @@ impl ShardMerge {
 impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// The shard count of the queried index, when it is sharded.
     pub(super) fn shards() -> Option<u16> {
-        Self::index().and_then(|index| index.shards)
+        Self::index().and_then(IndexSchema::shards)
     }
 
     /// The partition key of shard `shard`: the text before the shard, which
@@ -144,13 +144,16 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
         shards: u16,
     ) -> Result<Fingerprint, Error> {
         let longest = Self::shard_partition(base, shards - 1).len();
-        if longest > crate::PARTITION_KEY_LIMIT {
+        if longest > crate::limits::MAX_PARTITION_KEY_BYTES {
             let index = Self::index().expect("a sharded index");
             return Err(Error::KeyTooLong {
                 entity: E::SCHEMA.type_name,
-                template: index.partition_key.template.source,
+                template: index
+                    .partition_template()
+                    .expect("a sharded index has a template")
+                    .source,
                 length: longest,
-                limit: crate::PARTITION_KEY_LIMIT,
+                limit: crate::limits::MAX_PARTITION_KEY_BYTES,
             });
         }
         let partition = format!("{base}<shard of {shards}>");

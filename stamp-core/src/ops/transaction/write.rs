@@ -93,7 +93,7 @@ impl TransactWrite {
                     values: rendered.placeholders.values(),
                 });
                 let size = rendered.size + condition.as_ref().map_or(0, Rendered::values_size);
-                self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
+                self.item_collection_metrics |= E::SCHEMA.has_local_index();
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     key: crate::item::check::key_of(E::SCHEMA, &rendered.item),
@@ -141,7 +141,7 @@ impl TransactWrite {
                     | Kind::Check { condition } => condition.values_size(),
                     _ => 0,
                 };
-                self.item_collection_metrics |= !E::SCHEMA.local_indexes.is_empty();
+                self.item_collection_metrics |= E::SCHEMA.has_local_index();
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     size: item_size(&map) + condition_size,

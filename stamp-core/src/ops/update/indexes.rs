@@ -85,35 +85,18 @@ pub(super) fn rebuild_indexes<E: Entity>(
     };
     let mut index_sets: Vec<(&'static str, String)> = Vec::new();
     let mut index_removes: Vec<&'static str> = Vec::new();
-    // Each GSI with its keys, then each LSI with its sort key (its
-    // partition key is the table's, which no update changes), then each
-    // vector index with a partition template, whose optional vector makes
-    // it sparse as an `Option` field of a template does (the third member).
-    let indexes = schema
-        .indexes
-        .iter()
-        .map(|index| {
-            let keys: Vec<&'static crate::KeyAttribute> = std::iter::once(&index.partition_key)
-                .chain(index.sort_key.as_ref())
-                .collect();
-            (index.name, keys, None)
-        })
-        .chain(
-            schema
-                .local_indexes
-                .iter()
-                .map(|index| (index.name, vec![&index.sort_key], None)),
-        )
-        .chain(schema.vector_indexes.iter().filter_map(|index| {
-            match &index.partition {
-                Some(crate::VectorPartition::Template(key)) => Some((
-                    index.name,
-                    vec![key],
-                    index.optional.then_some(index.attribute),
-                )),
-                _ => None,
-            }
-        }));
+    // Each index with the keys it builds from templates (an LSI's
+    // partition key is the table's, which no update changes; a
+    // multi-attribute index's keys are fields, set by the update itself),
+    // and the optional vector of a vector index, which makes it sparse as
+    // an `Option` field of a template does.
+    let indexes = schema.indexes.iter().map(|index| {
+        let sparse_by = index
+            .vector()
+            .filter(|vector| vector.optional)
+            .map(|vector| vector.attribute);
+        (index.name, index.written_keys(), sparse_by)
+    });
     for (index_name, keys, sparse_by) in indexes {
         let parts: Vec<(&'static str, Vec<&'static str>)> = keys
             .into_iter()

@@ -144,23 +144,18 @@ impl<E: Entity> Update<E> {
                         reason: reason.clone(),
                     })?;
                 // A vector of a vector index: its dimensions, finite elements.
-                for index in schema
-                    .vector_indexes
-                    .iter()
-                    .filter(|index| index.attribute == action.attribute())
-                {
+                for index in schema.indexes.iter().filter(|index| {
+                    index
+                        .vector()
+                        .is_some_and(|vector| vector.attribute == action.attribute())
+                }) {
                     crate::check_stored_vector(index, schema.type_name, Some(value))
                         .map_err(Error::Vector)?;
                 }
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
                 // A field of a multi-attribute GSI key is a key attribute:
                 // of its type, never empty, within the key length limits.
-                if let Some(field) = schema
-                    .multi_attribute_indexes
-                    .iter()
-                    .flat_map(|index| index.key_fields())
-                    .find(|field| field.attribute == action.attribute())
-                {
+                if let Some((field, _)) = schema.index_key_field(action.attribute()) {
                     crate::item::check::check_index_key_value(
                         schema,
                         field.attribute,

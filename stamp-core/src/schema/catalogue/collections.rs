@@ -4,9 +4,9 @@
 use std::fmt::Write;
 
 use super::{code, keys_on, parameters, sparse_fields};
-use crate::EntitySchema;
 use crate::model::collection::{partition_template, same_template_shape};
 use crate::schema::{CollectionSchema, TableDefinition};
+use crate::{EntitySchema, IndexId};
 
 impl TableDefinition {
     /// The collections recorded with [`collection`](Self::collection), then
@@ -14,23 +14,25 @@ impl TableDefinition {
     /// table or a GSI) and are not all members of one recorded collection.
     pub(super) fn collection_groups(&self) -> Vec<CollectionSchema> {
         let mut groups = self.collections.clone();
-        let mut numbers: Vec<u8> = vec![0];
+        // The table, then each GSI (an LSI's partition is the table's).
+        let mut ids: Vec<IndexId> = Vec::new();
         for entity in &self.entities {
-            for index in entity.indexes {
-                if !numbers.contains(&index.number) {
-                    numbers.push(index.number);
+            for index in entity.indexes.iter().filter(|index| index.is_global()) {
+                if !ids.contains(&index.id()) {
+                    ids.push(index.id());
                 }
             }
         }
-        numbers[1..].sort_unstable();
-        for number in numbers {
+        ids.sort_unstable();
+        ids.insert(0, IndexId::Table);
+        for id in ids {
             let mut found: Vec<Vec<&'static EntitySchema>> = Vec::new();
             for entity in &self.entities {
-                let Some(template) = partition_template(entity, number) else {
+                let Some(template) = partition_template(entity, id) else {
                     continue;
                 };
                 match found.iter_mut().find(|group| {
-                    partition_template(group[0], number)
+                    partition_template(group[0], id)
                         .is_some_and(|first| same_template_shape(first, template))
                 }) {
                     Some(group) => group.push(entity),
@@ -39,7 +41,7 @@ impl TableDefinition {
             }
             for members in found.into_iter().filter(|group| group.len() > 1) {
                 let covered = self.collections.iter().any(|collection| {
-                    collection.index == number
+                    collection.index == id
                         && members.iter().all(|member| {
                             collection
                                 .members
@@ -50,7 +52,7 @@ impl TableDefinition {
                 if !covered {
                     groups.push(CollectionSchema {
                         name: "",
-                        index: number,
+                        index: id,
                         members,
                     });
                 }
@@ -88,14 +90,11 @@ impl TableDefinition {
             let Some((partition, _)) = keys_on(first, group.index) else {
                 continue;
             };
-            let index = if group.index == 0 {
-                "table".to_owned()
-            } else {
-                first
-                    .indexes
-                    .iter()
-                    .find(|gsi| gsi.number == group.index)
-                    .map_or("—".to_owned(), |gsi| code(gsi.name))
+            let index = match group.index {
+                IndexId::Table => "table".to_owned(),
+                id => first
+                    .resolve(id)
+                    .map_or("—".to_owned(), |index| code(index.name)),
             };
             let members: Vec<String> = group
                 .members
@@ -107,10 +106,8 @@ impl TableDefinition {
                             code(&format!("{} = {}", sort.name, sort.template.source))
                         });
                     let sparse = member
-                        .indexes
-                        .iter()
-                        .find(|gsi| gsi.number == group.index)
-                        .map(|gsi| sparse_fields(member, gsi))
+                        .resolve(group.index)
+                        .map(|index| sparse_fields(member, index))
                         .unwrap_or_default();
                     let sparse = if sparse.is_empty() {
                         String::new()
@@ -127,10 +124,11 @@ impl TableDefinition {
                     format!("{} ({sort}{sparse})", code(member.type_name))
                 })
                 .collect();
-            let method = if group.index == 0 {
-                "query".to_owned()
-            } else {
-                format!("query_gsi{}", group.index)
+            let method = match group.index {
+                IndexId::Gsi(number) => format!("query_gsi{number}"),
+                IndexId::Lsi(number) => format!("query_lsi{number}"),
+                IndexId::Vector(number) => format!("search_similar_vector{number}"),
+                IndexId::Table => "query".to_owned(),
             };
             let enum_name = if group.name.is_empty() {
                 "…"

@@ -5,10 +5,10 @@
 
 use std::fmt::Write;
 
-use super::{code, keys_on, parameters, sparse_fields, sparse_fields_of};
+use super::{catalogue_order, code, keys_on, parameters, query_method, sparse_fields};
 use crate::model::collection::{partition_template, same_template_shape};
 use crate::schema::{Resolved, TableDefinition};
-use crate::{EntitySchema, KeyAttribute};
+use crate::{EntitySchema, IndexId, IndexKeySchema, IndexKind, IndexSchema, KeyAttribute};
 
 /// How many attributes besides the keys a drawn item shows.
 const SHOWN_ATTRIBUTES: usize = 4;
@@ -37,52 +37,32 @@ impl TableDefinition {
         let mut columns = vec![resolved.partition_key, resolved.sort_key];
         let index_columns = resolved.key_attribute_names();
         columns.extend(index_columns.iter().skip(2));
-        for group in self.partition_groups(0) {
-            self.draw_group(out, 0, &group, &columns);
+        for group in self.partition_groups(IndexId::Table) {
+            self.draw_group(out, IndexId::Table, &group, &columns);
         }
+        // Each index's view: its keys, then the table's (an LSI's
+        // partition key is the table's, shown once).
         for index in &resolved.indexes {
-            let Some(number) = self.index_number(index.name) else {
-                continue;
-            };
-            let mut columns = vec![index.partition_key];
-            columns.extend(index.sort_key);
-            columns.extend([resolved.partition_key, resolved.sort_key]);
-            for group in self.partition_groups(number) {
-                self.draw_group(out, number, &group, &columns);
+            let mut columns: Vec<&'static str> = Vec::new();
+            for name in [index.partition_key]
+                .into_iter()
+                .chain(index.sort_key)
+                .chain([resolved.partition_key, resolved.sort_key])
+            {
+                if !columns.contains(&name) {
+                    columns.push(name);
+                }
             }
-        }
-        for index in &resolved.local_indexes {
-            let Some(number) = self.local_index_number(index.name) else {
-                continue;
-            };
-            let columns = [resolved.partition_key, index.sort_key, resolved.sort_key];
-            for group in self.partition_groups(crate::LOCAL_INDEX_BASE + number) {
-                self.draw_group(out, crate::LOCAL_INDEX_BASE + number, &group, &columns);
+            for group in self.partition_groups(index.id()) {
+                self.draw_group(out, index.id(), &group, &columns);
             }
         }
     }
 
-    /// The LSI number of the local index named `name`.
-    fn local_index_number(&self, name: &str) -> Option<u8> {
-        self.entities
-            .iter()
-            .flat_map(|entity| entity.local_indexes)
-            .find(|index| index.name == name)
-            .map(|index| index.number)
-    }
-
-    /// The GSI number of the index named `name`.
-    fn index_number(&self, name: &str) -> Option<u8> {
-        self.entities
-            .iter()
-            .flat_map(|entity| entity.indexes)
-            .find(|index| index.name == name)
-            .map(|index| index.number)
-    }
-
-    /// The entities on `index` (0: the table), grouped by the shape of
-    /// their partition key template, in definition order.
-    fn partition_groups(&self, index: u8) -> Vec<Vec<&'static EntitySchema>> {
+    /// The entities on `index`, grouped by the shape of their partition
+    /// key template, in definition order (none on a multi-attribute index,
+    /// whose partition key is fields).
+    fn partition_groups(&self, index: IndexId) -> Vec<Vec<&'static EntitySchema>> {
         let mut groups: Vec<Vec<&'static EntitySchema>> = Vec::new();
         for entity in &self.entities {
             let Some(template) = partition_template(entity, index) else {
@@ -103,25 +83,20 @@ impl TableDefinition {
     fn draw_group(
         &self,
         out: &mut String,
-        index: u8,
+        index: IndexId,
         group: &[&'static EntitySchema],
         columns: &[&'static str],
     ) {
         let Some((partition, _)) = keys_on(group[0], index) else {
             return;
         };
-        let view = if index == 0 {
-            "table".to_owned()
-        } else if index > crate::LOCAL_INDEX_BASE {
-            group[0]
-                .local_index(index - crate::LOCAL_INDEX_BASE)
-                .map_or_else(String::new, |local| format!("{} (local)", code(local.name)))
-        } else {
-            group[0]
-                .indexes
-                .iter()
-                .find(|gsi| gsi.number == index)
-                .map_or_else(String::new, |gsi| code(gsi.name))
+        let view = match group[0].resolve(index) {
+            None => "table".to_owned(),
+            Some(schema) => match schema.kind {
+                IndexKind::Global { .. } => code(schema.name),
+                IndexKind::Local => format!("{} (local)", code(schema.name)),
+                IndexKind::Vector(_) => format!("{} (vector)", code(schema.name)),
+            },
         };
         let _ = writeln!(
             out,
@@ -167,13 +142,7 @@ impl TableDefinition {
         let sparse: Vec<String> = group
             .iter()
             .filter_map(|entity| {
-                let fields = if index > crate::LOCAL_INDEX_BASE {
-                    let local = entity.local_index(index - crate::LOCAL_INDEX_BASE)?;
-                    sparse_fields_of(entity, &[&local.sort_key])
-                } else {
-                    let gsi = entity.indexes.iter().find(|gsi| gsi.number == index)?;
-                    sparse_fields(entity, gsi)
-                };
+                let fields = sparse_fields(entity, entity.resolve(index)?);
                 (!fields.is_empty()).then(|| {
                     format!(
                         "{} only while {} is set",
@@ -274,35 +243,27 @@ impl TableDefinition {
         );
         for index in &resolved.indexes {
             // A multi-attribute index lists its attributes, `(a, b) / (c)`.
-            let (partition_key, sort_key) = match index.multi_attribute {
-                Some(multi) => (
-                    attribute_list(multi.partition_key),
-                    if multi.sort_key.is_empty() {
-                        "—".to_owned()
-                    } else {
-                        attribute_list(multi.sort_key)
-                    },
-                ),
-                None => (
-                    mermaid(index.partition_key),
-                    index.sort_key.map_or("—".to_owned(), mermaid),
-                ),
-            };
+            let (partition_key, sort_key) =
+                match index.multi_attribute.and_then(IndexSchema::attributes) {
+                    Some((partition, sort)) => (
+                        attribute_list(partition),
+                        if sort.is_empty() {
+                            "—".to_owned()
+                        } else {
+                            attribute_list(sort)
+                        },
+                    ),
+                    None => (
+                        mermaid(index.partition_key),
+                        index.sort_key.map_or("—".to_owned(), mermaid),
+                    ),
+                };
+            let local = if index.is_local() { " (local)" } else { "" };
             let _ = writeln!(
                 out,
-                "  {}[(\"{}<br>{partition_key} / {sort_key}\")]",
+                "  {}[(\"{}{local}<br>{partition_key} / {sort_key}\")]",
                 node(index.name),
                 mermaid(index.name),
-            );
-        }
-        for index in &resolved.local_indexes {
-            let _ = writeln!(
-                out,
-                "  {}[(\"{} (local)<br>{} / {}\")]",
-                node(index.name),
-                mermaid(index.name),
-                mermaid(resolved.partition_key),
-                mermaid(index.sort_key)
             );
         }
         for entity in &self.entities {
@@ -326,36 +287,34 @@ impl TableDefinition {
                 "  entity_{id} -->|\"{}\"| base_table",
                 label(&[&entity.partition_key, &entity.sort_key])
             );
-            for index in entity.indexes {
-                let mut keys = vec![&index.partition_key];
-                keys.extend(index.sort_key.as_ref());
-                let _ = writeln!(
-                    out,
-                    "  entity_{id} -->|\"{}\"| {}",
-                    label(&keys),
-                    node(index.name)
-                );
-            }
-            for index in entity.local_indexes {
-                let _ = writeln!(
-                    out,
-                    "  entity_{id} -->|\"{}\"| {}",
-                    label(&[&entity.partition_key, &index.sort_key]),
-                    node(index.name)
-                );
-            }
-            for index in entity.multi_attribute_indexes {
-                let fields = |fields: &[crate::IndexKeyField]| {
-                    let names: Vec<&str> = fields.iter().map(|field| field.field).collect();
-                    mermaid(&names.join(", "))
+            for index in catalogue_order(entity) {
+                let keys = match &index.key {
+                    IndexKeySchema::Templates {
+                        partition_key,
+                        sort_key,
+                    } => {
+                        let mut keys = vec![partition_key];
+                        keys.extend(sort_key.as_ref());
+                        label(&keys)
+                    }
+                    IndexKeySchema::Attributes {
+                        partition_key,
+                        sort_key,
+                        ..
+                    } => format!(
+                        "pk({}) sk({})",
+                        field_list(partition_key),
+                        field_list(sort_key)
+                    ),
+                    IndexKeySchema::Unpartitioned => String::new(),
                 };
-                let _ = writeln!(
-                    out,
-                    "  entity_{id} -->|\"pk({}) sk({})\"| {}",
-                    fields(index.partition_key),
-                    fields(index.sort_key),
-                    node(index.name)
-                );
+                // A vector index: its partition, then its vector attribute.
+                let keys = match index.vector() {
+                    Some(vector) if keys.is_empty() => format!("vector {}", vector.attribute),
+                    Some(vector) => format!("{keys}, vector {}", vector.attribute),
+                    None => keys,
+                };
+                let _ = writeln!(out, "  entity_{id} -->|\"{keys}\"| {}", node(index.name));
             }
         }
         self.diagram_patterns(out);
@@ -390,43 +349,30 @@ impl TableDefinition {
                 ),
                 "base_table".to_owned(),
             );
-            for index in entity.indexes {
-                read(
-                    out,
-                    format!(
-                        "{name}::query_gsi{}({})",
-                        index.number,
-                        entity.call_arguments(
-                            &format!("query_gsi{}", index.number),
-                            &parameters(&[&index.partition_key.template])
-                        )
-                    ),
-                    node(index.name),
-                );
-            }
-            for index in entity.local_indexes {
-                let method = format!("query_lsi{}", index.number);
+            for index in catalogue_order(entity) {
+                let method = query_method(index);
+                let arguments = match &index.key {
+                    IndexKeySchema::Templates { partition_key, .. } => {
+                        parameters(&[&partition_key.template])
+                    }
+                    IndexKeySchema::Attributes { partition_key, .. } => partition_key
+                        .iter()
+                        .map(|field| field.field)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    IndexKeySchema::Unpartitioned => String::new(),
+                };
+                // A similarity search takes the query vector after the partition.
+                let arguments = match (index.is_vector(), arguments.is_empty()) {
+                    (true, true) => "vector".to_owned(),
+                    (true, false) => format!("{arguments}, vector"),
+                    (false, _) => arguments,
+                };
                 read(
                     out,
                     format!(
                         "{name}::{method}({})",
-                        entity.call_arguments(&method, &parameters(&[&pk.template]))
-                    ),
-                    node(index.name),
-                );
-            }
-            for index in entity.multi_attribute_indexes {
-                let function = format!("query_gsi{}", index.number);
-                let fields: Vec<&str> = index
-                    .partition_key
-                    .iter()
-                    .map(|field| field.field)
-                    .collect();
-                read(
-                    out,
-                    format!(
-                        "{name}::{function}({})",
-                        entity.call_arguments(&function, &fields.join(", "))
+                        entity.call_arguments(&method, &arguments)
                     ),
                     node(index.name),
                 );
@@ -440,15 +386,9 @@ impl TableDefinition {
             let Some(template) = partition_template(first, collection.index) else {
                 continue;
             };
-            let (method, target) = if collection.index == 0 {
-                ("query".to_owned(), "base_table".to_owned())
-            } else {
-                let name = first
-                    .indexes
-                    .iter()
-                    .find(|gsi| gsi.number == collection.index)
-                    .map_or("", |gsi| gsi.name);
-                (format!("query_gsi{}", collection.index), node(name))
+            let (method, target) = match first.resolve(collection.index) {
+                None => ("query".to_owned(), "base_table".to_owned()),
+                Some(index) => (query_method(index), node(index.name)),
             };
             read(
                 out,
@@ -468,14 +408,14 @@ impl TableDefinition {
 fn entity_key(entity: &'static EntitySchema, name: &str) -> Option<&'static KeyAttribute> {
     std::iter::once(&entity.partition_key)
         .chain(std::iter::once(&entity.sort_key))
-        .chain(
-            entity
-                .indexes
-                .iter()
-                .flat_map(|index| std::iter::once(&index.partition_key).chain(&index.sort_key)),
-        )
-        .chain(entity.local_indexes.iter().map(|index| &index.sort_key))
+        .chain(entity.indexes.iter().flat_map(IndexSchema::written_keys))
         .find(|key| key.name == name)
+}
+
+/// The field names of a multi-attribute key, for a Mermaid label.
+fn field_list(fields: &[crate::IndexKeyField]) -> String {
+    let names: Vec<&str> = fields.iter().map(|field| field.field).collect();
+    mermaid(&names.join(", "))
 }
 
 /// The Mermaid node id of index `name`: `index_`, then letters, digits and

@@ -5,11 +5,11 @@
 use std::fmt::Write;
 
 use super::{
-    code, index_label, local_index_label, parameters, scope, templates, typed_attributes,
-    typed_conditions,
+    catalogue_order, code, index_label, parameters, query_method, scope, templates,
+    typed_attributes, typed_conditions,
 };
 use crate::schema::TableDefinition;
-use crate::{EntitySchema, KeyAttribute};
+use crate::{EntitySchema, IndexKeySchema, IndexSchema, KeyAttribute};
 
 impl TableDefinition {
     pub(super) fn entity_rows(&self, out: &mut String, entity: &'static EntitySchema) {
@@ -44,65 +44,42 @@ impl TableDefinition {
             typed_conditions(Some(sk)),
             example(pk),
         );
-        for index in entity.indexes {
-            let mut keys = vec![&index.partition_key];
-            keys.extend(index.sort_key.as_ref());
+        for index in catalogue_order(entity) {
+            let IndexKeySchema::Templates {
+                partition_key,
+                sort_key,
+            } = &index.key
+            else {
+                self.multi_attribute_row(out, entity, index);
+                continue;
+            };
+            let mut keys = vec![partition_key];
+            keys.extend(sort_key.as_ref());
             // A sharded index: the fan-out, one request per shard.
-            let operation = match index.shards {
+            let operation = match index.shards() {
                 Some(shards) => format!(
                     "Query ×{shards} (one per shard, `{}0` to `{}{}`, merged in sort-key order)",
-                    index
-                        .partition_key
-                        .template
-                        .source
-                        .trim_end_matches("<shard>"),
-                    index
-                        .partition_key
-                        .template
-                        .source
-                        .trim_end_matches("<shard>"),
+                    partition_key.template.source.trim_end_matches("<shard>"),
+                    partition_key.template.source.trim_end_matches("<shard>"),
                     shards - 1
                 ),
                 None => "Query".to_owned(),
             };
+            let method = query_method(index);
             let _ = writeln!(
                 out,
                 "| {} | {} | {operation} | {} | {} | {} | {} | {} |",
                 code(&format!(
-                    "{name}::query_gsi{}({})",
-                    index.number,
-                    entity.call_arguments(
-                        &format!("query_gsi{}", index.number),
-                        &parameters(&[&index.partition_key.template])
-                    )
+                    "{name}::{method}({})",
+                    entity.call_arguments(&method, &parameters(&[&partition_key.template]))
                 )),
                 code(name),
                 index_label(entity, index),
                 templates(&keys),
-                scope(index.sort_key.as_ref()),
-                typed_conditions(index.sort_key.as_ref()),
-                example(&index.partition_key),
+                scope(sort_key.as_ref()),
+                typed_conditions(sort_key.as_ref()),
+                example(partition_key),
             );
-        }
-        for index in entity.local_indexes {
-            let method = format!("query_lsi{}", index.number);
-            let _ = writeln!(
-                out,
-                "| {} | {} | Query | {} | {} | {} | {} | {} |",
-                code(&format!(
-                    "{name}::{method}({})",
-                    entity.call_arguments(&method, &parameters(&[&pk.template]))
-                )),
-                code(name),
-                local_index_label(entity, index),
-                templates(&[pk, &index.sort_key]),
-                scope(Some(&index.sort_key)),
-                typed_conditions(Some(&index.sort_key)),
-                example(pk),
-            );
-        }
-        for index in entity.multi_attribute_indexes {
-            self.multi_attribute_row(out, entity, index);
         }
     }
 
@@ -114,15 +91,14 @@ impl TableDefinition {
         &self,
         out: &mut String,
         entity: &'static EntitySchema,
-        index: &'static crate::MultiAttributeIndexSchema,
+        index: &'static IndexSchema,
     ) {
         let name = entity.type_name;
-        let function = format!("query_gsi{}", index.number);
-        let fields: Vec<&str> = index
-            .partition_key
-            .iter()
-            .map(|field| field.field)
-            .collect();
+        let function = query_method(index);
+        let Some((partition_key, sort_key)) = index.attributes() else {
+            return;
+        };
+        let fields: Vec<&str> = partition_key.iter().map(|field| field.field).collect();
         let sparse: Vec<String> = index
             .key_fields()
             .filter(|field| field.optional)
@@ -137,23 +113,20 @@ impl TableDefinition {
                 sparse.join(" and ")
             )
         };
-        let keys = if index.sort_key.is_empty() {
-            typed_attributes(index.partition_key)
+        let keys = if sort_key.is_empty() {
+            typed_attributes(partition_key)
         } else {
             format!(
                 "{}<br>{}",
-                typed_attributes(index.partition_key),
-                typed_attributes(index.sort_key)
+                typed_attributes(partition_key),
+                typed_attributes(sort_key)
             )
         };
-        let conditions = if index.sort_key.is_empty() {
+        let conditions = if sort_key.is_empty() {
             "—".to_owned()
         } else {
-            let attributes: Vec<String> = index
-                .sort_key
-                .iter()
-                .map(|field| code(field.attribute))
-                .collect();
+            let attributes: Vec<String> =
+                sort_key.iter().map(|field| code(field.attribute)).collect();
             format!(
                 "`=` on a leading run of {}; one range (`<`, `<=`, `>`, `>=`, between, begins_with) on the attribute after it",
                 attributes.join(", ")
@@ -163,8 +136,7 @@ impl TableDefinition {
             .examples
             .iter()
             .find(|example| example.entity == entity.type_name);
-        let examples: Vec<String> = index
-            .partition_key
+        let examples: Vec<String> = partition_key
             .iter()
             .map(|field| {
                 let value = recorded
