@@ -829,3 +829,25 @@ fn an_update_with_a_bad_vector_is_refused_before_sending() {
         table.delete_table().await.unwrap();
     });
 }
+
+#[test]
+fn the_catalogue_lists_the_similarity_search_with_its_inputs() {
+    let catalogue = definition().catalogue().unwrap();
+    for line in [
+        "| `VECTOR1` (vector) | `VECTOR1PK` | vector `embedding`: 4 × f32, COSINE | ALL |",
+        "| `Product::search_similar_vector1(tenant_id, vector)` | `Product` | SearchVectors (top 1 to 100, no pagination) | `VECTOR1 (vector: 4 dimensions, COSINE)` | `VECTOR1PK = TENANT#<tenant_id>`<br>`embedding: 4 × f32` | lowest scores first (COSINE) | inline filters `price` (N), `category` (S): `=`, `<>`, `<`, `<=`, `>`, `>=`, between | `VECTOR1PK = TENANT#<tenant_id>` |",
+        "  index_VECTOR1[(\"VECTOR1 (vector)<br>VECTOR1PK / embedding[4] COSINE\")]",
+        "  pattern_3[\"Product::search_similar_vector1(tenant_id, vector)\"]",
+        "  index_VECTOR1 -.-> pattern_3",
+    ] {
+        assert!(
+            catalogue.lines().any(|known| known == line),
+            "missing {line}\n{catalogue}"
+        );
+    }
+    let sparse = TableDefinition::new().entity::<Note>().catalogue().unwrap();
+    assert!(
+        sparse.contains("| `Note::search_similar_vector1(vector)` | `Note` | SearchVectors (top 1 to 100, no pagination) | `VECTOR1 (vector: 3 dimensions, EUCLIDEAN)` (sparse: only items with `vector`) | `vector: 3 × f32` | lowest scores first (EUCLIDEAN) | — | — |"),
+        "{sparse}"
+    );
+}

@@ -244,7 +244,16 @@ impl TableDefinition {
                 .into_iter()
                 .map(|index| {
                     let keys = index.written_keys();
-                    format!("{}: {}", index_label(entity, index), templates(&keys))
+                    let mut text = templates(&keys);
+                    if let Some(vector) = index.vector() {
+                        let attribute = code(vector.attribute);
+                        text = if text.is_empty() {
+                            format!("vector {attribute}")
+                        } else {
+                            format!("{text}, vector {attribute}")
+                        };
+                    }
+                    format!("{}: {text}", index_label(entity, index))
                 })
                 .collect();
             let _ = writeln!(
@@ -332,6 +341,36 @@ impl TableDefinition {
                 out,
                 "| {}{local} | {partition_key} | {sort_key} | {projection} |",
                 code(index.name),
+            );
+        }
+        // A vector index: its partition element (`HASH`), its vector in the
+        // sort key's column, its projection.
+        for index in &resolved.vector_indexes {
+            let Some(vector) = index.vector() else {
+                continue;
+            };
+            let partition_key = index
+                .search_partition()
+                .map_or("—".to_owned(), |(attribute, _)| code(attribute));
+            let projection = match vector.projection {
+                crate::VectorProjection::All => "ALL".to_owned(),
+                crate::VectorProjection::KeysOnly => "KEYS_ONLY".to_owned(),
+                crate::VectorProjection::Include(attributes) => format!(
+                    "INCLUDE {}",
+                    attributes
+                        .iter()
+                        .map(|attribute| code(attribute))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            let _ = writeln!(
+                out,
+                "| {} (vector) | {partition_key} | vector {}: {} × f32, {} | {projection} |",
+                code(index.name),
+                code(vector.attribute),
+                vector.dimensions,
+                vector.distance.as_str(),
             );
         }
         let billing = match self.billing {

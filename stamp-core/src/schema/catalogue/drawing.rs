@@ -266,6 +266,24 @@ impl TableDefinition {
                 mermaid(index.name),
             );
         }
+        // A vector index: its partition element and its vector.
+        for index in &resolved.vector_indexes {
+            let Some(vector) = index.vector() else {
+                continue;
+            };
+            let partition_key = index
+                .search_partition()
+                .map_or("—".to_owned(), |(attribute, _)| mermaid(attribute));
+            let _ = writeln!(
+                out,
+                "  {}[(\"{} (vector)<br>{partition_key} / {}[{}] {}\")]",
+                node(index.name),
+                mermaid(index.name),
+                mermaid(vector.attribute),
+                vector.dimensions,
+                vector.distance.as_str(),
+            );
+        }
         for entity in &self.entities {
             let _ = writeln!(
                 out,
