@@ -429,6 +429,14 @@ async fn a_search_returns_the_nearest_items_of_the_tenant_in_similarity_order() 
     }
     assert_eq!(found.results[0].item, products[0]);
     assert_eq!(found.other_entities, 0);
+    // Asked with `ReturnConsumedCapacity`, DynamoDB reports the search's
+    // Vector Search bytes
+    // (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchMonitoring.html>).
+    assert!(
+        found.search_request_bytes.is_some_and(|bytes| bytes > 0.0),
+        "{:?}",
+        found.search_request_bytes
+    );
 
     // Equality on an inline filter.
     let hats = Product::search_similar("t1", &[1.0, 0.0, 0.0, 0.0])
@@ -845,9 +853,36 @@ fn the_catalogue_lists_the_similarity_search_with_its_inputs() {
             "missing {line}\n{catalogue}"
         );
     }
+    let with_example = definition()
+        .example(&product("t1", "A-1", "shoes", 1, [1.0, 0.0, 0.0, 0.0]))
+        .unwrap()
+        .catalogue()
+        .unwrap();
+    assert!(
+        with_example.contains("Vector indexes `VECTOR1` (4 dimensions: 16 bytes of vector per item at 32-bit precision) are metered apart from these units"),
+        "{with_example}"
+    );
     let sparse = TableDefinition::new().entity::<Note>().catalogue().unwrap();
     assert!(
         sparse.contains("| `Note::search_similar_vector1(vector)` | `Note` | SearchVectors (top 1 to 100, no pagination) | `VECTOR1 (vector: 3 dimensions, EUCLIDEAN)` (sparse: only items with `vector`) | `vector: 3 × f32` | lowest scores first (EUCLIDEAN) | — | — |"),
         "{sparse}"
     );
+}
+
+#[test]
+fn a_vector_index_and_a_gsi_of_one_name_are_refused() {
+    #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[pk = "S#<id>"]
+    #[sk = "S"]
+    #[gsi1(pk = "K#<kind>", index_name = "BY_KIND")]
+    #[vector1(field = v, dimensions = 2, distance = cosine, index_name = "BY_KIND")]
+    struct Shared {
+        id: String,
+        kind: String,
+        v: Vec<f32>,
+    }
+    assert!(matches!(
+        TableDefinition::new().entity::<Shared>().check(),
+        Err(Error::DuplicateIndexName { index: "BY_KIND" })
+    ));
 }

@@ -100,6 +100,13 @@ impl TableDefinition {
             .collect();
         let vector_indexes =
             super::vector::check_vector_indexes(self.billing, &declared).map_err(Error::Vector)?;
+        // One name per index of a table, of any kind.
+        if let Some(vector) = vector_indexes
+            .iter()
+            .find(|vector| indexes.iter().any(|index| index.name == vector.name))
+        {
+            return Err(Error::DuplicateIndexName { index: vector.name });
+        }
         let resolved = Resolved {
             partition_key,
             sort_key,
