@@ -234,7 +234,9 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
         if let Some(filter) = &self.filter {
             check_condition(index, self.spec, filter).map_err(Error::Vector)?;
             let text = filter.render(&mut placeholders)?;
-            terms.push(if terms.is_empty() {
+            // One comparison joins the partition's with a bare `AND`; a
+            // combination keeps its precedence in parentheses.
+            terms.push(if terms.is_empty() || filter.leaves().len() == 1 {
                 text
             } else {
                 format!("({text})")
