@@ -131,15 +131,16 @@ fn schema_cfn_lint_passes_templates_with_every_option_changed() {
 #[test]
 #[ignore = "needs cfn-lint (Python): `cargo xtask test` runs it with --ignored"]
 fn schema_cfn_lint_passes_a_template_with_vector_indexes() {
-    let template = crate::vector_search::definition()
-        .cloudformation()
-        .unwrap();
+    let template = crate::vector_search::definition().cloudformation().unwrap();
     let value = template.to_json_value();
     let indexes = &value["Resources"]["Table"]["Properties"]["VectorIndexes"];
     assert_eq!(indexes[0]["IndexName"], "VECTOR1");
     assert_eq!(indexes[0]["Dimensions"], 4);
     assert_eq!(indexes[0]["DistanceFunction"], "COSINE");
-    assert_eq!(indexes[0]["SearchSchema"][0]["SearchSchemaElementType"], "HASH");
+    assert_eq!(
+        indexes[0]["SearchSchema"][0]["SearchSchemaElementType"],
+        "HASH"
+    );
     let files = [
         temporary("vector.yaml", &template.to_yaml()),
         temporary("vector.json", &template.to_json()),

@@ -148,7 +148,9 @@ fn a_provisioned_table_with_a_vector_index_is_refused() {
     });
     assert!(matches!(
         provisioned.check(),
-        Err(Error::Vector(VectorError::ProvisionedTable { index: "VECTOR1" }))
+        Err(Error::Vector(VectorError::ProvisionedTable {
+            index: "VECTOR1"
+        }))
     ));
     assert!(matches!(
         provisioned.create_table_input("products"),
@@ -200,7 +202,10 @@ fn more_than_five_vector_indexes_in_a_table_are_refused() {
     let both = TableDefinition::new().entity::<A>().entity::<B>();
     assert!(matches!(
         both.check(),
-        Err(Error::Vector(VectorError::TooManyVectorIndexes { count: 6, limit: 5 }))
+        Err(Error::Vector(VectorError::TooManyVectorIndexes {
+            count: 6,
+            limit: 5
+        }))
     ));
     assert!(TableDefinition::new().entity::<A>().check().is_ok());
 }
@@ -220,7 +225,12 @@ fn to_item_stores_the_vector_as_a_list_of_numbers_and_the_partition_key() {
     };
     assert_eq!(
         item["embedding"],
-        numbers(&["0.1", "-0.5", "1", "340282350000000000000000000000000000000"])
+        numbers(&[
+            "0.1",
+            "-0.5",
+            "1",
+            "340282350000000000000000000000000000000"
+        ])
     );
     assert_eq!(item["VECTOR1PK"], AttributeValue::S("TENANT#t1".into()));
     assert_eq!(Product::from_item(item).unwrap().embedding[0], 0.1f32);
@@ -267,15 +277,35 @@ fn searches_that_break_a_rule_are_refused_before_sending() {
             other => panic!("not refused: {other:?}"),
         };
         assert_eq!(
-            refused(Product::search_similar("t1", &query).top_k(0).send(&table).await),
-            VectorError::TopKOutOfRange { top_k: 0, limit: 100 }
+            refused(
+                Product::search_similar("t1", &query)
+                    .top_k(0)
+                    .send(&table)
+                    .await
+            ),
+            VectorError::TopKOutOfRange {
+                top_k: 0,
+                limit: 100
+            }
         );
         assert_eq!(
-            refused(Product::search_similar("t1", &query).top_k(101).send(&table).await),
-            VectorError::TopKOutOfRange { top_k: 101, limit: 100 }
+            refused(
+                Product::search_similar("t1", &query)
+                    .top_k(101)
+                    .send(&table)
+                    .await
+            ),
+            VectorError::TopKOutOfRange {
+                top_k: 101,
+                limit: 100
+            }
         );
         assert_eq!(
-            refused(Product::search_similar("t1", &query[..3]).send(&table).await),
+            refused(
+                Product::search_similar("t1", &query[..3])
+                    .send(&table)
+                    .await
+            ),
             VectorError::WrongDimensions {
                 entity: "Product",
                 index: "VECTOR1",
@@ -351,8 +381,7 @@ fn searches_that_break_a_rule_are_refused_before_sending() {
                 attribute: "tenant_id"
             }
         );
-        let search: SimilaritySearch<Product> =
-            SimilaritySearch::new(&BY_TENANT, Ok(None), &query);
+        let search: SimilaritySearch<Product> = SimilaritySearch::new(&BY_TENANT, Ok(None), &query);
         assert_eq!(
             refused(search.send(&table).await),
             VectorError::PartitionValue {
@@ -458,10 +487,7 @@ async fn a_search_returns_the_nearest_items_of_the_tenant_in_similarity_order() 
         // joined by AND, refusing a range with "Invalid comparator used in
         // SearchConditionExpression" (ARCHITECTURE.md, "Servers").
         let error = cheap.unwrap_err();
-        assert!(
-            error.to_string().contains("Invalid comparator"),
-            "{error}"
-        );
+        assert!(error.to_string().contains("Invalid comparator"), "{error}");
     } else {
         let skus: Vec<String> = cheap
             .unwrap()
@@ -476,8 +502,8 @@ async fn a_search_returns_the_nearest_items_of_the_tenant_in_similarity_order() 
 
 #[tokio::test]
 async fn an_item_without_its_vector_is_not_in_the_index_and_projections_read_the_index() {
-    let table = common::fresh_table("vector-sparse", &TableDefinition::new().entity::<Note>())
-        .await;
+    let table =
+        common::fresh_table("vector-sparse", &TableDefinition::new().entity::<Note>()).await;
     let with = Note {
         id: "n1".into(),
         title: "with".into(),
@@ -555,9 +581,13 @@ async fn verify_reports_a_vector_index_defined_otherwise() {
         .verify(&TableDefinition::new().entity::<Note>())
         .await
         .unwrap();
-    assert!(differences.contains(&SchemaDifference::ExtraIndex {
-        index: "VECTOR1".into()
-    }) || differences.iter().any(|d| matches!(d, SchemaDifference::VectorIndex { .. })));
+    assert!(
+        differences.contains(&SchemaDifference::ExtraIndex {
+            index: "VECTOR1".into()
+        }) || differences
+            .iter()
+            .any(|d| matches!(d, SchemaDifference::VectorIndex { .. }))
+    );
     table.delete_table().await.unwrap();
 }
 
@@ -581,7 +611,10 @@ struct Doc {
 }
 
 fn brute(distance: DistanceFunction, query: &[f32], stored: &[f32]) -> f64 {
-    let pairs = query.iter().zip(stored).map(|(q, s)| (f64::from(*q), f64::from(*s)));
+    let pairs = query
+        .iter()
+        .zip(stored)
+        .map(|(q, s)| (f64::from(*q), f64::from(*s)));
     match distance {
         DistanceFunction::Euclidean => pairs.map(|(q, s)| (q - s) * (q - s)).sum::<f64>().sqrt(),
         DistanceFunction::DotProduct => pairs.map(|(q, s)| q * s).sum(),
@@ -599,7 +632,8 @@ fn brute(distance: DistanceFunction, query: &[f32], stored: &[f32]) -> f64 {
 
 fn element() -> impl Strategy<Value = f32> {
     // Nonzero vectors (cosine is undefined at zero): elements in ±[0.1, 10].
-    (0.1f32..10.0, any::<bool>()).prop_map(|(value, negative)| if negative { -value } else { value })
+    (0.1f32..10.0, any::<bool>())
+        .prop_map(|(value, negative)| if negative { -value } else { value })
 }
 
 #[test]
@@ -627,7 +661,13 @@ fn search_results_are_the_brute_force_nearest_items() {
             let set = case.get();
             runtime.block_on(async {
                 for (id, (a, b, c)) in docs.iter().enumerate() {
-                    let doc = Doc { set, id: id as u32, a: a.clone(), b: b.clone(), c: c.clone() };
+                    let doc = Doc {
+                        set,
+                        id: id as u32,
+                        a: a.clone(),
+                        b: b.clone(),
+                        c: c.clone(),
+                    };
                     table.put(&doc).await.unwrap();
                 }
                 for (distance, field) in [
@@ -662,10 +702,24 @@ fn search_results_are_the_brute_force_nearest_items() {
                     for (position, result) in found.results.iter().enumerate() {
                         // Each score is the item's own distance, and equals
                         // the model's at that rank (ties compare as sets).
-                        let own = brute(distance, &query, &vector_of(&docs[result.item.id as usize]));
-                        prop_assert!((result.score - own).abs() <= tolerance(own), "{:?} {} {}", distance, result.score, own);
+                        let own =
+                            brute(distance, &query, &vector_of(&docs[result.item.id as usize]));
+                        prop_assert!(
+                            (result.score - own).abs() <= tolerance(own),
+                            "{:?} {} {}",
+                            distance,
+                            result.score,
+                            own
+                        );
                         let expected = model[position].0;
-                        prop_assert!((result.score - expected).abs() <= tolerance(expected), "{:?} rank {}: {} vs {}", distance, position, result.score, expected);
+                        prop_assert!(
+                            (result.score - expected).abs() <= tolerance(expected),
+                            "{:?} rank {}: {} vs {}",
+                            distance,
+                            position,
+                            result.score,
+                            expected
+                        );
                     }
                 }
                 Ok(())
@@ -683,7 +737,12 @@ fn a_vector_index_numbered_five_is_an_index_like_the_first() {
     assert_eq!(E5::SCHEMA.indexes[0].number, 5);
     assert_eq!(E5::SCHEMA.indexes[0].id(), stamp::IndexId::Vector(5));
     assert_eq!(E1::SCHEMA.indexes[0].id(), stamp::IndexId::Vector(1));
-    let _: Item = E5 { id: "x".into(), v: vec![1.0, 2.0] }.to_item().unwrap();
+    let _: Item = E5 {
+        id: "x".into(),
+        v: vec![1.0, 2.0],
+    }
+    .to_item()
+    .unwrap();
 }
 
 // ---------------------------------------------------------------------------
@@ -721,10 +780,11 @@ fn clip_update(which: u8, before: &Clip, from: &Clip) -> (stamp::Update<Clip>, C
     let mut after = before.clone();
     let update = Clip::update(&before.id);
     // What the update must state of the fields it does not change.
-    let given_embedding = |update: stamp::Update<Clip>, embedding: &Option<Vec<f32>>| match embedding {
-        Some(vector) => update.given(Clip::EMBEDDING, vector),
-        None => update.given_none(Clip::EMBEDDING),
-    };
+    let given_embedding =
+        |update: stamp::Update<Clip>, embedding: &Option<Vec<f32>>| match embedding {
+            Some(vector) => update.given(Clip::EMBEDDING, vector),
+            None => update.given_none(Clip::EMBEDDING),
+        };
     let update = match which {
         0 => {
             after.embedding = from.embedding.clone();
@@ -783,10 +843,7 @@ fn an_update_of_a_vector_index_field_reads_back_as_a_put() {
                 table.put(&after).await.unwrap();
                 let put = raw(&table, key).await;
                 prop_assert_eq!(&updated, &put, "update {}", which);
-                prop_assert_eq!(
-                    put.contains_key("VECTOR1PK"),
-                    after.embedding.is_some()
-                );
+                prop_assert_eq!(put.contains_key("VECTOR1PK"), after.embedding.is_some());
                 Ok(())
             })
         })

@@ -41,7 +41,9 @@ pub enum VectorError {
         value: f32,
     },
     /// A stored vector attribute is not a List of Numbers.
-    #[error("the attribute `{attribute}` of index `{index}` of entity `{entity}` is not a List of Numbers")]
+    #[error(
+        "the attribute `{attribute}` of index `{index}` of entity `{entity}` is not a List of Numbers"
+    )]
     NotAVector {
         /// The entity type name.
         entity: &'static str,

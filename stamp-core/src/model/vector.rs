@@ -13,8 +13,8 @@
 
 use aws_sdk_dynamodb::types::{AttributeValue, VectorDistanceFunction};
 
-use crate::error::VectorError;
 use crate::KeyAttributeType;
+use crate::error::VectorError;
 
 /// The `TopK` of a similarity search that does not set one.
 pub const DEFAULT_TOP_K: u32 = 10;
@@ -252,7 +252,8 @@ mod tests {
 
     #[test]
     fn a_stored_vector_of_the_wrong_length_or_not_finite_is_refused() {
-        let stored = |vector: &[f32]| check_stored_vector(&INDEX, "Doc", Some(&vector_value(vector)));
+        let stored =
+            |vector: &[f32]| check_stored_vector(&INDEX, "Doc", Some(&vector_value(vector)));
         assert_eq!(stored(&[1.0, 2.0, 3.0]).unwrap(), Some(vec![1.0, 2.0, 3.0]));
         assert_eq!(
             stored(&[1.0, 2.0]),

@@ -144,15 +144,13 @@ impl TableDefinition {
             .set_local_secondary_indexes(
                 (!local_secondary_indexes.is_empty()).then_some(local_secondary_indexes),
             )
-            .set_vector_indexes(
-                (!resolved.vector_indexes.is_empty()).then(|| {
-                    resolved
-                        .vector_indexes
-                        .iter()
-                        .map(|index| super::vector::vector_index(index))
-                        .collect()
-                }),
-            )
+            .set_vector_indexes((!resolved.vector_indexes.is_empty()).then(|| {
+                resolved
+                    .vector_indexes
+                    .iter()
+                    .map(|index| super::vector::vector_index(index))
+                    .collect()
+            }))
             .billing_mode(self.billing.billing_mode())
             .set_provisioned_throughput(self.billing.provisioned_throughput())
             .set_stream_specification(self.stream_specification())

@@ -251,7 +251,10 @@ impl fmt::Display for SchemaDifference {
                 index,
                 expected,
                 found,
-            } => write!(f, "vector index `{index}` is ({found}), expected ({expected})"),
+            } => write!(
+                f,
+                "vector index `{index}` is ({found}), expected ({expected})"
+            ),
             SchemaDifference::TimeToLive { expected, found } => {
                 write!(f, "TTL is {}, expected {}", ttl(found), ttl(expected))
             }

@@ -79,10 +79,10 @@ fn same_index(a: &IndexSchema, b: &IndexSchema) -> bool {
         && a.dimensions == b.dimensions
         && a.distance == b.distance
         && partition_a == partition_b
-        && a.filters.iter().map(|f| (f.attribute, f.attribute_type)).eq(b
-            .filters
+        && a.filters
             .iter()
-            .map(|f| (f.attribute, f.attribute_type)))
+            .map(|f| (f.attribute, f.attribute_type))
+            .eq(b.filters.iter().map(|f| (f.attribute, f.attribute_type)))
         && a.projection == b.projection
 }
 
@@ -95,9 +95,9 @@ pub(crate) fn attribute_definitions(
     for index in indexes {
         let elements = index.search_partition().into_iter().chain(
             spec(index)
-                    .filters
-                    .iter()
-                    .map(|filter| (filter.attribute, filter.attribute_type)),
+                .filters
+                .iter()
+                .map(|filter| (filter.attribute, filter.attribute_type)),
         );
         for element in elements {
             if !attributes.iter().any(|(name, _)| *name == element.0) {

@@ -13,8 +13,8 @@ mod attr;
 mod container;
 mod field;
 mod index;
-pub mod vector;
 pub mod serde;
+pub mod vector;
 
 pub use self::field::option_inner;
 pub use self::serde::SerdeField;

@@ -24,7 +24,12 @@ pub fn codecs(model: &Model) -> Vec<TokenStream> {
         .iter()
         .flat_map(|index| std::iter::once(&index.pk).chain(&index.sk))
         .chain(model.local_indexes.iter().map(|index| &index.sk))
-        .chain(model.vector_indexes.iter().filter_map(|index| index.pk.as_ref()))
+        .chain(
+            model
+                .vector_indexes
+                .iter()
+                .filter_map(|index| index.pk.as_ref()),
+        )
         .collect();
     codecs.extend(
         distinct_fields(&index_keys)

@@ -14,62 +14,66 @@ use crate::expand::keys::{TemplatePlace, build_key, input_name, key_inputs, key_
 /// (they come last in `EntitySchema::indexes`).
 pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
     let krate = model.krate;
-    model.vector_indexes.iter().map(|index| {
-        let number = index.number;
-        let name = &index.index.name;
-        let field = &index.field.field.name;
-        let attribute = index.field.attribute;
-        let dimensions = index.dimensions;
-        let distance = format_ident!("{}", index.distance);
-        let optional = index.field.field.option_inner.is_some();
-        let key = match &index.pk {
-            Some(key) => {
-                let template = key_template_tokens(krate, key);
-                let pk_name = &index.index.pk_attribute.value;
-                quote!(#krate::IndexKeySchema::Templates {
-                    partition_key: #krate::KeyAttribute { name: #pk_name, template: #template },
-                    sort_key: ::core::option::Option::None,
-                })
-            }
-            None => quote!(#krate::IndexKeySchema::Unpartitioned),
-        };
-        let filters = index.filters.iter().map(|(stored, attribute_type)| {
-            let field = &stored.field.name;
-            let attribute = stored.attribute;
-            let attribute_type = format_ident!("{}", attribute_type);
-            quote!(#krate::VectorElement {
-                field: #field,
-                attribute: #attribute,
-                attribute_type: #krate::KeyAttributeType::#attribute_type,
-            })
-        });
-        let projection = match (&index.include, index.keys_only) {
-            // The type attribute too: a search scopes its results to the
-            // entity by it.
-            (Some(names), _) => {
-                let type_attribute = &model.container.type_attribute.value;
-                quote!(#krate::VectorProjection::Include(&[#(#names,)* #type_attribute]))
-            }
-            (None, true) => quote!(#krate::VectorProjection::KeysOnly),
-            (None, false) => quote!(#krate::VectorProjection::All),
-        };
-        quote! {
-            #krate::IndexSchema {
-                number: #number,
-                name: #name,
-                kind: #krate::IndexKind::Vector(&#krate::VectorIndexSchema {
+    model
+        .vector_indexes
+        .iter()
+        .map(|index| {
+            let number = index.number;
+            let name = &index.index.name;
+            let field = &index.field.field.name;
+            let attribute = index.field.attribute;
+            let dimensions = index.dimensions;
+            let distance = format_ident!("{}", index.distance);
+            let optional = index.field.field.option_inner.is_some();
+            let key = match &index.pk {
+                Some(key) => {
+                    let template = key_template_tokens(krate, key);
+                    let pk_name = &index.index.pk_attribute.value;
+                    quote!(#krate::IndexKeySchema::Templates {
+                        partition_key: #krate::KeyAttribute { name: #pk_name, template: #template },
+                        sort_key: ::core::option::Option::None,
+                    })
+                }
+                None => quote!(#krate::IndexKeySchema::Unpartitioned),
+            };
+            let filters = index.filters.iter().map(|(stored, attribute_type)| {
+                let field = &stored.field.name;
+                let attribute = stored.attribute;
+                let attribute_type = format_ident!("{}", attribute_type);
+                quote!(#krate::VectorElement {
                     field: #field,
                     attribute: #attribute,
-                    dimensions: #dimensions,
-                    distance: #krate::DistanceFunction::#distance,
-                    filters: &[#(#filters),*],
-                    projection: #projection,
-                    optional: #optional,
-                }),
-                key: #key,
+                    attribute_type: #krate::KeyAttributeType::#attribute_type,
+                })
+            });
+            let projection = match (&index.include, index.keys_only) {
+                // The type attribute too: a search scopes its results to the
+                // entity by it.
+                (Some(names), _) => {
+                    let type_attribute = &model.container.type_attribute.value;
+                    quote!(#krate::VectorProjection::Include(&[#(#names,)* #type_attribute]))
+                }
+                (None, true) => quote!(#krate::VectorProjection::KeysOnly),
+                (None, false) => quote!(#krate::VectorProjection::All),
+            };
+            quote! {
+                #krate::IndexSchema {
+                    number: #number,
+                    name: #name,
+                    kind: #krate::IndexKind::Vector(&#krate::VectorIndexSchema {
+                        field: #field,
+                        attribute: #attribute,
+                        dimensions: #dimensions,
+                        distance: #krate::DistanceFunction::#distance,
+                        filters: &[#(#filters),*],
+                        projection: #projection,
+                        optional: #optional,
+                    }),
+                    key: #key,
+                }
             }
-        }
-    }).collect()
+        })
+        .collect()
 }
 
 /// The statements of `to_item_at` for each vector index: the stored vector
@@ -88,7 +92,11 @@ pub fn to_item_statements(model: &Model) -> Vec<TokenStream> {
                     let ident = field.ident;
                     quote!(let #ident = &self.#ident;)
                 });
-                let build = build_key(model, key, &TemplatePlace::VectorPartitionKey(model.vector_position(position)));
+                let build = build_key(
+                    model,
+                    key,
+                    &TemplatePlace::VectorPartitionKey(model.vector_position(position)),
+                );
                 let pk_name = &index.index.pk_attribute.value;
                 quote! {
                     #(#bindings)*
@@ -145,7 +153,11 @@ fn search_function(
     let unpack = &inputs.unpack;
     let partition = match &index.pk {
         Some(key) => {
-            let build = build_key(model, key, &TemplatePlace::VectorPartitionKey(model.vector_position(position)));
+            let build = build_key(
+                model,
+                key,
+                &TemplatePlace::VectorPartitionKey(model.vector_position(position)),
+            );
             quote! {
                 (|| -> ::core::result::Result<::std::string::String, #krate::Error> {
                     ::core::result::Result::Ok(#build)

@@ -128,7 +128,13 @@ impl TableDefinition {
             let names: Vec<String> = vector
                 .filters
                 .iter()
-                .map(|filter| format!("{} ({})", code(filter.attribute), filter.attribute_type.as_str()))
+                .map(|filter| {
+                    format!(
+                        "{} ({})",
+                        code(filter.attribute),
+                        filter.attribute_type.as_str()
+                    )
+                })
                 .collect();
             format!(
                 "inline filters {}: `=`, `<>`, `<`, `<=`, `>`, `>=`, between",
