@@ -347,3 +347,22 @@ pub fn index_key_value(
         })),
     }
 }
+
+/// Checks the vector attribute of vector index `index` in `item` (the
+/// length, finite elements) and says whether the item has one: only then
+/// does `to_item` write the index's partition attribute (an item without
+/// its vector is not in the index, a sparse index).
+///
+/// # Errors
+///
+/// [`Error::Vector`] when the stored vector breaks the index's rules.
+pub fn check_vector_attribute(
+    schema: &EntitySchema,
+    index: &crate::IndexSchema,
+    item: &Item,
+) -> Result<bool, Error> {
+    let attribute = index.vector().map_or("", |vector| vector.attribute);
+    crate::check_stored_vector(index, schema.type_name, item.get(attribute))
+        .map(|vector| vector.is_some())
+        .map_err(Error::Vector)
+}

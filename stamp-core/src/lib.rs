@@ -97,7 +97,7 @@ pub use error::CheckpointReason;
 pub use error::{
     CursorReason, DecodeError, DefinitionError, Error, ExportReason, ItemKey, JobError, KeyError,
     KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal, StreamRecordReason,
-    TableNameReason, UpdateReason,
+    TableNameReason, UpdateReason, VectorError,
 };
 pub use expression::{
     Attribute, AttributeType, Condition, Optional, Placeholders, PrimaryKeyField, Required,
@@ -125,6 +125,10 @@ pub use model::multi_attribute::{
 };
 pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
+pub use model::vector::{
+    DEFAULT_TOP_K, DistanceFunction, VectorElement, VectorIndexSchema, VectorProjection,
+    check_stored_vector, vector_of, vector_value,
+};
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use ops::cursor::Cursor;
 pub use ops::get::Get;
@@ -133,6 +137,7 @@ pub use ops::query::{
     SortKeyText, prefix_upper_bound,
 };
 pub use ops::scan::Scan;
+pub use ops::search::{Projected, SearchDecode, SearchResults, Similar, SimilaritySearch, Whole};
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
 };

@@ -114,6 +114,27 @@ pub const MAX_INDEX_KEY_ATTRIBUTES: usize = 4;
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections.SizeLimit>.
 pub const MAX_ITEM_COLLECTION_GB: f64 = 10.0;
 
+/// The most dimensions of a vector index: 4,096.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-vector-indexes>.
+pub const MAX_VECTOR_DIMENSIONS: u32 = 4_096;
+
+/// The most vector indexes of one table: 5 (`#[vector1]` to `#[vector5]`).
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-vector-indexes>.
+pub const MAX_VECTOR_INDEXES: usize = 5;
+
+/// The largest `TopK` of a `SearchVectors` request (its range is 1 to 100).
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.
+pub const MAX_TOP_K: u32 = 100;
+
+/// The most bytes of one `SearchVectors` answer: 16 MB, with no pagination
+/// (use a narrower projection or a smaller `TopK`).
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearch.Requirements.html>.
+pub const MAX_SEARCH_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
+
 /// The bytes one read capacity unit reads: 4 KB (a strongly consistent
 /// read; an eventually consistent one reads twice that).
 ///

@@ -33,7 +33,8 @@ mod template;
         pk, sk, stamp, gsi0, gsi1, gsi2, gsi3, gsi4, gsi5, gsi6, gsi7, gsi8, gsi9, gsi10, gsi11,
         gsi12, gsi13, gsi14, gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, gsi21, gsi22, gsi23, gsi24,
         gsi25, gsi26, gsi27, gsi28, gsi29, gsi30, lsi0, lsi1, lsi2, lsi3, lsi4, lsi5, lsi6, lsi7,
-        lsi8, lsi9, lsi10
+        lsi8, lsi9, lsi10, vector0, vector1, vector2, vector3, vector4, vector5, vector6, vector7,
+        vector8
     )
 )]
 pub fn derive_item(input: TokenStream) -> TokenStream {

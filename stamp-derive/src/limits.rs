@@ -19,3 +19,11 @@ pub const MAX_INDEX_KEY_ATTRIBUTES: usize = 4;
 /// The largest `shards = N` of a sharded GSI (stamp-core's `MAX_SHARDS`,
 /// Stamp's own limit: one request per shard for each page of a query).
 pub const MAX_SHARDS: u16 = 32;
+
+/// The most dimensions of a vector index (stamp-core's
+/// `limits::MAX_VECTOR_DIMENSIONS`).
+pub const MAX_VECTOR_DIMENSIONS: u32 = 4_096;
+
+/// The most vector indexes of a table (stamp-core's
+/// `limits::MAX_VECTOR_INDEXES`): `#[vector1]` to `#[vector5]`.
+pub const MAX_VECTOR_INDEXES: usize = 5;

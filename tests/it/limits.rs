@@ -15,6 +15,14 @@ fn the_derive_mirrors_the_runtime_limits() {
         stamp::limits::MAX_INDEX_KEY_ATTRIBUTES
     );
     assert_eq!(derive_limits::MAX_SHARDS, stamp::MAX_SHARDS);
+    assert_eq!(
+        derive_limits::MAX_VECTOR_DIMENSIONS,
+        stamp::limits::MAX_VECTOR_DIMENSIONS
+    );
+    assert_eq!(
+        derive_limits::MAX_VECTOR_INDEXES,
+        stamp::limits::MAX_VECTOR_INDEXES
+    );
 }
 
 #[test]
@@ -33,5 +41,9 @@ fn the_limits_are_dynamodbs() {
     assert_eq!(stamp::limits::MAX_LSIS, 5);
     assert_eq!(stamp::limits::MAX_PROJECTED_ATTRIBUTES, 100);
     assert_eq!(stamp::limits::MAX_INDEX_KEY_ATTRIBUTES, 4);
+    assert_eq!(stamp::limits::MAX_VECTOR_DIMENSIONS, 4096);
+    assert_eq!(stamp::limits::MAX_VECTOR_INDEXES, 5);
+    assert_eq!(stamp::limits::MAX_TOP_K, 100);
+    assert_eq!(stamp::limits::MAX_SEARCH_RESPONSE_BYTES, 16_777_216);
     assert_eq!(stamp::limits::MAX_NUMBER_DIGITS, 38);
 }

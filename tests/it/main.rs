@@ -44,4 +44,5 @@ mod sharding;
 mod streams;
 mod transactions;
 mod updates;
+mod vector_search;
 mod writes;

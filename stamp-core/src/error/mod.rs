@@ -23,6 +23,7 @@ mod item_key;
 mod job;
 mod key;
 mod refusal;
+mod vector;
 
 pub use decode::DecodeError;
 pub use definition::{DefinitionError, TableNameReason};
@@ -32,6 +33,7 @@ pub use job::CheckpointReason;
 pub use job::{ExportReason, JobError, MigrationCheckpointReason, StreamRecordReason};
 pub use key::{KeyError, KeyMismatchReason};
 pub use refusal::{CursorReason, QueryReason, Refusal, UpdateReason};
+pub use vector::VectorError;
 
 /// The error type of every Stamp operation.
 ///
@@ -245,6 +247,11 @@ pub enum Error {
         /// there is none.
         item: Option<Box<crate::Item>>,
     },
+
+    /// A rule of DynamoDB's vector indexes broken by a definition, an item
+    /// or a similarity search ([`VectorError`]); nothing was sent.
+    #[error(transparent)]
+    Vector(VectorError),
 
     /// DynamoDB or the SDK returned an error for a request. The message
     /// gives DynamoDB's error code and message, such as

@@ -203,6 +203,52 @@ impl<E> Condition<E> {
     }
 }
 
+/// What a leaf of a [`Condition`] does with its attribute, for the checks of
+/// an expression that takes only some shapes (a vector search's condition).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LeafKind {
+    /// `=`
+    Equal,
+    /// `<>`, `<`, `<=`, `>`, `>=`
+    Compare,
+    /// `BETWEEN`
+    Between,
+    /// A function, by its name (`begins_with`, `size`, …).
+    Function(&'static str),
+}
+
+impl<E> Condition<E> {
+    /// Every leaf of the condition, with its attribute, in no particular
+    /// order (walked without recursion).
+    pub(crate) fn leaves(&self) -> Vec<(&'static str, LeafKind)> {
+        let mut leaves = Vec::new();
+        let mut pending = vec![&self.node];
+        while let Some(node) = pending.pop() {
+            let leaf = match node {
+                Node::And(terms) | Node::Or(terms) => {
+                    pending.extend(terms.iter());
+                    continue;
+                }
+                Node::Not(inner) => {
+                    pending.push(inner);
+                    continue;
+                }
+                Node::Compare(name, Comparator::Eq, _) => (*name, LeafKind::Equal),
+                Node::Compare(name, _, _) => (*name, LeafKind::Compare),
+                Node::Between(name, _, _) => (*name, LeafKind::Between),
+                Node::Size(name, _, _) => (*name, LeafKind::Function("size")),
+                Node::BeginsWith(name, _) => (*name, LeafKind::Function("begins_with")),
+                Node::Contains(name, _) => (*name, LeafKind::Function("contains")),
+                Node::Exists(name) => (*name, LeafKind::Function("attribute_exists")),
+                Node::NotExists(name) => (*name, LeafKind::Function("attribute_not_exists")),
+                Node::Type(name, _) => (*name, LeafKind::Function("attribute_type")),
+            };
+            leaves.push(leaf);
+        }
+        leaves
+    }
+}
+
 impl<E: Entity> std::ops::Not for Condition<E> {
     type Output = Condition<E>;
 

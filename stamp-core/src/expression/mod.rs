@@ -18,6 +18,7 @@ pub use attribute::{
     Attribute, AttributeType, Encoder, Optional, PrimaryKeyField, Required, Settable, Size,
 };
 pub use condition::Condition;
+pub(crate) use condition::LeafKind;
 pub use placeholders::Placeholders;
 
 use crate::Error;

@@ -60,6 +60,17 @@ pub enum IndexKind {
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html>.
     Local,
+    /// A vector index (`#[vectorN(…)]`, N from 1 to
+    /// [`MAX_VECTOR_INDEXES`](crate::limits::MAX_VECTOR_INDEXES)): read
+    /// only by similarity searches (`SearchVectors`), never by `Query`. Its
+    /// key is its partition (`HASH`) element: a template
+    /// ([`IndexKeySchema::Templates`], no sort key), a field
+    /// ([`IndexKeySchema::Attributes`], one partition field) or none
+    /// ([`IndexKeySchema::Unpartitioned`]). An item without its vector (or
+    /// its partition attribute) is not in the index.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearch.html>.
+    Vector(&'static crate::VectorIndexSchema),
 }
 
 /// The key of an [`IndexSchema`].
@@ -98,6 +109,9 @@ pub enum IndexKeySchema {
         /// [`Workload::spread`](crate::Workload::spread)).
         partition_source: &'static str,
     },
+    /// No key: a vector index without a partition element, searched
+    /// across all its items.
+    Unpartitioned,
 }
 
 impl IndexSchema {
@@ -106,23 +120,52 @@ impl IndexSchema {
     pub const fn is_global(&self) -> bool {
         match self.kind {
             IndexKind::Global { .. } => true,
-            IndexKind::Local => false,
+            IndexKind::Local | IndexKind::Vector(_) => false,
         }
     }
 
     /// Whether it is an LSI.
     pub const fn is_local(&self) -> bool {
         match self.kind {
-            IndexKind::Global { .. } => false,
+            IndexKind::Global { .. } | IndexKind::Vector(_) => false,
             IndexKind::Local => true,
         }
+    }
+
+    /// What a vector index is besides its key; `None` for a GSI or an LSI.
+    pub const fn vector(&self) -> Option<&'static crate::VectorIndexSchema> {
+        match self.kind {
+            IndexKind::Vector(vector) => Some(vector),
+            IndexKind::Global { .. } | IndexKind::Local => None,
+        }
+    }
+
+    /// Whether it is a vector index.
+    pub const fn is_vector(&self) -> bool {
+        self.vector().is_some()
     }
 
     /// The shard count of a sharded GSI, `None` otherwise.
     pub const fn shards(&self) -> Option<u16> {
         match self.kind {
             IndexKind::Global { shards } => shards,
-            IndexKind::Local => None,
+            IndexKind::Local | IndexKind::Vector(_) => None,
+        }
+    }
+
+    /// The partition (`HASH`) element of a vector index's search schema,
+    /// with its type in `AttributeDefinitions` (a template's is `S`); `None`
+    /// for an index without one, and for a GSI or an LSI.
+    pub fn search_partition(&self) -> Option<(&'static str, crate::KeyAttributeType)> {
+        self.vector()?;
+        match &self.key {
+            IndexKeySchema::Templates { partition_key, .. } => {
+                Some((partition_key.name, crate::KeyAttributeType::S))
+            }
+            IndexKeySchema::Attributes { partition_key, .. } => partition_key
+                .first()
+                .map(|field| (field.attribute, field.attribute_type)),
+            IndexKeySchema::Unpartitioned => None,
         }
     }
 
@@ -132,6 +175,7 @@ impl IndexSchema {
         match &self.key {
             IndexKeySchema::Templates { partition_key, .. } => partition_key.name,
             IndexKeySchema::Attributes { partition_key, .. } => partition_key[0].attribute,
+            IndexKeySchema::Unpartitioned => "",
         }
     }
 
@@ -142,6 +186,7 @@ impl IndexSchema {
             IndexKeySchema::Attributes { sort_key, .. } => {
                 sort_key.first().map(|field| field.attribute)
             }
+            IndexKeySchema::Unpartitioned => None,
         }
     }
 
@@ -164,13 +209,15 @@ impl IndexSchema {
                 .map(|field| (field.attribute, true))
                 .chain(sort_key.iter().map(|field| (field.attribute, false)))
                 .collect(),
+            IndexKeySchema::Unpartitioned => Vec::new(),
         }
     }
 
     /// The key attributes the entity builds from templates for this index
-    /// and writes into its items (`GSI1PK`, `GSI1SK`, `LSI1SK`): a GSI's
-    /// keys, an LSI's sort key (its partition key is the table's); none
-    /// for a multi-attribute index, whose key attributes are fields.
+    /// and writes into its items (`GSI1PK`, `GSI1SK`, `LSI1SK`,
+    /// `VECTOR1PK`): a GSI's keys, an LSI's sort key (its partition key is
+    /// the table's), a vector index's partition template; none for a
+    /// multi-attribute index, whose key attributes are fields.
     pub fn written_keys(&self) -> Vec<&KeyAttribute> {
         let IndexKeySchema::Templates {
             partition_key,
@@ -180,7 +227,7 @@ impl IndexSchema {
             return Vec::new();
         };
         let partition = match self.kind {
-            IndexKind::Global { .. } => Some(partition_key),
+            IndexKind::Global { .. } | IndexKind::Vector(_) => Some(partition_key),
             IndexKind::Local => None,
         };
         partition.into_iter().chain(sort_key.as_ref()).collect()
@@ -191,7 +238,7 @@ impl IndexSchema {
     pub const fn partition_template(&self) -> Option<&KeyTemplate> {
         match &self.key {
             IndexKeySchema::Templates { partition_key, .. } => Some(&partition_key.template),
-            IndexKeySchema::Attributes { .. } => None,
+            IndexKeySchema::Attributes { .. } | IndexKeySchema::Unpartitioned => None,
         }
     }
 
@@ -204,7 +251,8 @@ impl IndexSchema {
                 ..
             } => Some(&sort_key.template),
             IndexKeySchema::Templates { sort_key: None, .. }
-            | IndexKeySchema::Attributes { .. } => None,
+            | IndexKeySchema::Attributes { .. }
+            | IndexKeySchema::Unpartitioned => None,
         }
     }
 
@@ -216,7 +264,7 @@ impl IndexSchema {
                 partition_key,
                 sort_key,
             } => Some((partition_key, sort_key.as_ref())),
-            IndexKeySchema::Attributes { .. } => None,
+            IndexKeySchema::Attributes { .. } | IndexKeySchema::Unpartitioned => None,
         }
     }
 
@@ -230,7 +278,7 @@ impl IndexSchema {
                 sort_key,
                 ..
             } => (partition_key, sort_key),
-            IndexKeySchema::Templates { .. } => (&[], &[]),
+            IndexKeySchema::Templates { .. } | IndexKeySchema::Unpartitioned => (&[], &[]),
         };
         partition.iter().chain(sort.iter())
     }
@@ -244,7 +292,7 @@ impl IndexSchema {
                 sort_key,
                 ..
             } => Some((partition_key, sort_key)),
-            IndexKeySchema::Templates { .. } => None,
+            IndexKeySchema::Templates { .. } | IndexKeySchema::Unpartitioned => None,
         }
     }
 
@@ -268,6 +316,8 @@ pub enum IndexId {
     Gsi(u8),
     /// LSI N (`#[lsiN…]`).
     Lsi(u8),
+    /// Vector index N (`#[vectorN(…)]`).
+    Vector(u8),
 }
 
 impl IndexId {
@@ -275,7 +325,9 @@ impl IndexId {
     pub const fn same(self, other: IndexId) -> bool {
         match (self, other) {
             (IndexId::Table, IndexId::Table) => true,
-            (IndexId::Gsi(a), IndexId::Gsi(b)) | (IndexId::Lsi(a), IndexId::Lsi(b)) => a == b,
+            (IndexId::Gsi(a), IndexId::Gsi(b))
+            | (IndexId::Lsi(a), IndexId::Lsi(b))
+            | (IndexId::Vector(a), IndexId::Vector(b)) => a == b,
             _ => false,
         }
     }
@@ -284,9 +336,11 @@ impl IndexId {
     pub const fn names(self, index: &IndexSchema) -> bool {
         match (self, index.kind) {
             (IndexId::Gsi(number), IndexKind::Global { .. })
-            | (IndexId::Lsi(number), IndexKind::Local) => number == index.number,
-            (IndexId::Table | IndexId::Lsi(_), IndexKind::Global { .. })
-            | (IndexId::Table | IndexId::Gsi(_), IndexKind::Local) => false,
+            | (IndexId::Lsi(number), IndexKind::Local)
+            | (IndexId::Vector(number), IndexKind::Vector(_)) => number == index.number,
+            (IndexId::Table | IndexId::Lsi(_) | IndexId::Vector(_), IndexKind::Global { .. })
+            | (IndexId::Table | IndexId::Gsi(_) | IndexId::Vector(_), IndexKind::Local)
+            | (IndexId::Table | IndexId::Gsi(_) | IndexId::Lsi(_), IndexKind::Vector(_)) => false,
         }
     }
 }
@@ -297,6 +351,7 @@ impl IndexSchema {
         match self.kind {
             IndexKind::Global { .. } => IndexId::Gsi(self.number),
             IndexKind::Local => IndexId::Lsi(self.number),
+            IndexKind::Vector(_) => IndexId::Vector(self.number),
         }
     }
 }

@@ -2,8 +2,8 @@
 //! static `EntitySchema`, the typed keys), [`index`] (the one `IndexSchema`
 //! of every kind of secondary index), [`collection`] (entities that
 //! share a partition), [`projection`] (types that hold some of an entity's
-//! attributes), [`ttl`] (time-to-live fields) and [`multi_attribute`]
-//! (GSIs keyed by the entity's own fields).
+//! attributes), [`ttl`] (time-to-live fields), [`multi_attribute`]
+//! (GSIs keyed by the entity's own fields) and [`vector`] (vector indexes).
 
 pub(crate) mod collection;
 pub(crate) mod entity;
@@ -11,3 +11,4 @@ pub(crate) mod index;
 pub(crate) mod multi_attribute;
 pub(crate) mod projection;
 pub(crate) mod ttl;
+pub(crate) mod vector;

@@ -39,6 +39,9 @@ use aws_sdk_dynamodb::operation::get_item::{GetItemError, GetItemInput, GetItemO
 use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput, PutItemOutput};
 use aws_sdk_dynamodb::operation::query::{QueryError, QueryInput, QueryOutput};
 use aws_sdk_dynamodb::operation::scan::{ScanError, ScanInput, ScanOutput};
+use aws_sdk_dynamodb::operation::search_vectors::{
+    SearchVectorsError, SearchVectorsInput, SearchVectorsOutput,
+};
 use aws_sdk_dynamodb::operation::transact_get_items::{
     TransactGetItemsError, TransactGetItemsInput, TransactGetItemsOutput,
 };
@@ -438,6 +441,46 @@ impl Operation for ScanInput {
     }
 
     consumed_capacity!(one);
+}
+
+impl Operation for SearchVectorsInput {
+    const NAME: &'static str = "SearchVectors";
+    type Output = SearchVectorsOutput;
+    type Error = SearchVectorsError;
+
+    fn dispatch(
+        self,
+        client: &Client,
+        plugins: &Plugins,
+    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+    {
+        plugins
+            .apply(
+                client
+                    .search_vectors()
+                    .set_table_name(self.table_name)
+                    .set_index_name(self.index_name)
+                    .set_return_consumed_capacity(self.return_consumed_capacity)
+                    .set_expression_attribute_names(self.expression_attribute_names)
+                    .set_expression_attribute_values(self.expression_attribute_values)
+                    .set_projection_expression(self.projection_expression)
+                    .set_search_vector(self.search_vector)
+                    .set_search_condition_expression(self.search_condition_expression)
+                    .set_top_k(self.top_k)
+                    .customize(),
+            )
+            .send()
+    }
+
+    fn item_count(output: &Self::Output) -> Option<usize> {
+        Some(output.search_results().len())
+    }
+
+    // Its `ConsumedCapacity` is a `VectorCapacity` (bytes, not units): the
+    // search hands it back itself (`SearchResults::search_request_bytes`).
+    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
+        Some(&mut self.return_consumed_capacity)
+    }
 }
 
 impl Operation for BatchGetItemInput {

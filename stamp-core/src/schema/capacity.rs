@@ -432,7 +432,45 @@ impl TableDefinition {
                 entity.transactional_put(),
             );
         }
+        self.vector_capacity_note(out);
         Ok(())
+    }
+
+    /// What the vector indexes cost, after the table of units: DynamoDB
+    /// meters them apart from read and write units, in bytes, so none of
+    /// the units above includes them.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchMonitoring.html>.
+    fn vector_capacity_note(&self, out: &mut String) {
+        let vectors: Vec<String> = self
+            .entities
+            .iter()
+            .flat_map(|entity| entity.indexes.iter())
+            .filter_map(|index| {
+                let vector = index.vector()?;
+                Some(format!(
+                    "`{}` ({} dimensions: {} bytes of vector per item at 32-bit precision)",
+                    index.name,
+                    vector.dimensions,
+                    4 * vector.dimensions
+                ))
+            })
+            .collect();
+        if vectors.is_empty() {
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "\nVector indexes {} are metered apart from these units, in bytes: a similarity search \
+             (`SearchVectors`) in Vector Search bytes (`VectorSearchRequestBytes`), which grow with \
+             the dimensions, the vectors the search examines (logarithmically with the items \
+             indexed, less in one partition) and what it returns (the vector too when asked for); a \
+             write that changes what a vector index stores in Vector Write bytes \
+             (`VectorWriteRequestBytes`), with the size of what it replicates to the index; a write \
+             that changes none of it costs none. Neither can be known before the request: \
+             `SearchResults::search_request_bytes` hands back what a search consumed.",
+            vectors.join(", ")
+        );
     }
 }
 

@@ -37,8 +37,19 @@ fn index_label(entity: &EntitySchema, index: &IndexSchema) -> String {
     let name = match index.kind {
         IndexKind::Global { .. } => index.name.to_owned(),
         IndexKind::Local => format!("{} (local)", index.name),
+        IndexKind::Vector(vector) => format!(
+            "{} (vector: {} dimensions, {})",
+            index.name,
+            vector.dimensions,
+            vector.distance.as_str()
+        ),
     };
-    sparse_label(&name, &sparse_fields(entity, index))
+    let mut sparse = sparse_fields(entity, index);
+    // A vector index holds only the items that have their vector.
+    if let Some(vector) = index.vector().filter(|vector| vector.optional) {
+        sparse.push(vector.field);
+    }
+    sparse_label(&name, &sparse)
 }
 
 /// The partition-key and sort-key cells of `index`: its attribute names
@@ -66,22 +77,27 @@ fn key_columns(
 }
 
 /// The indexes of `entity` in the catalogue's order: template GSIs, LSIs,
-/// then multi-attribute GSIs.
+/// multi-attribute GSIs, then vector indexes.
 fn catalogue_order(entity: &'static EntitySchema) -> Vec<&'static IndexSchema> {
     let mut indexes: Vec<&'static IndexSchema> = entity.indexes.iter().collect();
     indexes.sort_by_key(|index| match (index.kind, &index.key) {
         (IndexKind::Global { .. }, crate::IndexKeySchema::Templates { .. }) => 0,
         (IndexKind::Local, _) => 1,
         (IndexKind::Global { .. }, crate::IndexKeySchema::Attributes { .. }) => 2,
+        (IndexKind::Vector(_), _) => 3,
+        // A GSI always has a key.
+        (IndexKind::Global { .. }, crate::IndexKeySchema::Unpartitioned) => 2,
     });
     indexes
 }
 
-/// The generated query function of `index`: `query_gsiN` or `query_lsiN`.
+/// The generated read of `index`: `query_gsiN`, `query_lsiN`, or the
+/// similarity search `search_similar_vectorN`.
 fn query_method(index: &IndexSchema) -> String {
     match index.kind {
         IndexKind::Global { .. } => format!("query_gsi{}", index.number),
         IndexKind::Local => format!("query_lsi{}", index.number),
+        IndexKind::Vector(_) => format!("search_similar_vector{}", index.number),
     }
 }
 
@@ -252,7 +268,16 @@ impl TableDefinition {
                 .into_iter()
                 .map(|index| {
                     let keys = index.written_keys();
-                    format!("{}: {}", index_label(entity, index), templates(&keys))
+                    let mut text = templates(&keys);
+                    if let Some(vector) = index.vector() {
+                        let attribute = code(vector.attribute);
+                        text = if text.is_empty() {
+                            format!("vector {attribute}")
+                        } else {
+                            format!("{text}, vector {attribute}")
+                        };
+                    }
+                    format!("{}: {text}", index_label(entity, index))
                 })
                 .collect();
             let _ = writeln!(
@@ -326,6 +351,36 @@ impl TableDefinition {
                 out,
                 "| {}{local} | {partition_key} | {sort_key} | {projection} |",
                 code(index.name),
+            );
+        }
+        // A vector index: its partition element (`HASH`), its vector in the
+        // sort key's column, its projection.
+        for index in &resolved.vector_indexes {
+            let Some(vector) = index.vector() else {
+                continue;
+            };
+            let partition_key = index
+                .search_partition()
+                .map_or("—".to_owned(), |(attribute, _)| code(attribute));
+            let projection = match vector.projection {
+                crate::VectorProjection::All => "ALL".to_owned(),
+                crate::VectorProjection::KeysOnly => "KEYS_ONLY".to_owned(),
+                crate::VectorProjection::Include(attributes) => format!(
+                    "INCLUDE {}",
+                    attributes
+                        .iter()
+                        .map(|attribute| code(attribute))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            let _ = writeln!(
+                out,
+                "| {} (vector) | {partition_key} | vector {}: {} × f32, {} | {projection} |",
+                code(index.name),
+                code(vector.attribute),
+                vector.dimensions,
+                vector.distance.as_str(),
             );
         }
         let billing = match self.billing {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{TableBilling, TableDefinition};
-use crate::{Error, IndexKind};
+use crate::{Error, IndexKind, VectorProjection};
 
 /// The logical ID of the table resource in the template.
 const RESOURCE: &str = "Table";
@@ -27,6 +27,11 @@ const TABLE_NAME_PARAMETER: &str = "TableName";
 ///   with their projections (an LSI has no throughput of its own);
 /// - `BillingMode`, and `ProvisionedThroughput` on the table and each GSI
 ///   when provisioned;
+/// - `VectorIndexes` (each with its `VectorAttribute`, `Dimensions`,
+///   `DistanceFunction`, `SearchSchema` and `Projection`), and the search
+///   schemas' attributes in `AttributeDefinitions`, when an entity has a
+///   `#[vectorN(…)]` index
+///   (<https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-table-vectorindex.html>);
 /// - `TimeToLiveSpecification` when an entity has a `#[stamp(ttl)]` field;
 /// - `PointInTimeRecoverySpecification`;
 /// - `StreamSpecification` (and the output `StreamArn`) when
@@ -105,6 +110,8 @@ struct TableProperties {
     global_secondary_indexes: Vec<GlobalSecondaryIndex>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     local_secondary_indexes: Vec<LocalSecondaryIndex>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    vector_indexes: Vec<VectorIndex>,
     #[serde(skip_serializing_if = "Option::is_none")]
     time_to_live_specification: Option<TimeToLiveSpecification>,
     point_in_time_recovery_specification: PointInTimeRecoverySpecification,
@@ -167,6 +174,32 @@ struct LocalSecondaryIndex {
     index_name: &'static str,
     key_schema: Vec<KeySchemaElement>,
     projection: Projection,
+}
+
+/// `AWS::DynamoDB::Table VectorIndex`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct VectorIndex {
+    index_name: &'static str,
+    vector_attribute: VectorAttribute,
+    dimensions: u32,
+    distance_function: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    search_schema: Vec<SearchSchemaElement>,
+    projection: Projection,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct VectorAttribute {
+    attribute_name: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct SearchSchemaElement {
+    attribute_name: &'static str,
+    search_schema_element_type: &'static str,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -271,6 +304,9 @@ impl TableDefinition {
                     key_schema: index_key_schema,
                     projection,
                 }),
+                // Not in this list: `VectorIndexes`, from
+                // `Resolved::vector_indexes`.
+                IndexKind::Vector(_) => {}
             }
         }
         let properties = TableProperties {
@@ -290,6 +326,45 @@ impl TableDefinition {
             key_schema: key_schema(resolved.partition_key, Some(resolved.sort_key)),
             global_secondary_indexes,
             local_secondary_indexes,
+            vector_indexes: resolved
+                .vector_indexes
+                .iter()
+                .map(|index| {
+                    let vector = index.vector().expect("a vector index");
+                    let (projection_type, non_key_attributes) = match vector.projection {
+                        VectorProjection::All => ("ALL", Vec::new()),
+                        VectorProjection::KeysOnly => ("KEYS_ONLY", Vec::new()),
+                        VectorProjection::Include(names) => (
+                            "INCLUDE",
+                            names.iter().map(|name| (*name).to_owned()).collect(),
+                        ),
+                    };
+                    VectorIndex {
+                        index_name: index.name,
+                        vector_attribute: VectorAttribute {
+                            attribute_name: vector.attribute,
+                        },
+                        dimensions: vector.dimensions,
+                        distance_function: vector.distance.as_str(),
+                        search_schema: index
+                            .search_partition()
+                            .into_iter()
+                            .map(|(partition, _)| SearchSchemaElement {
+                                attribute_name: partition,
+                                search_schema_element_type: "HASH",
+                            })
+                            .chain(vector.filters.iter().map(|filter| SearchSchemaElement {
+                                attribute_name: filter.attribute,
+                                search_schema_element_type: "INLINE_FILTER",
+                            }))
+                            .collect(),
+                        projection: Projection {
+                            projection_type,
+                            non_key_attributes,
+                        },
+                    }
+                })
+                .collect(),
             time_to_live_specification: resolved.time_to_live.map(|attribute| {
                 TimeToLiveSpecification {
                     attribute_name: attribute,

@@ -121,6 +121,9 @@ impl TableDefinition {
                         .build()
                         .expect("name, key schema and projection are set"),
                 ),
+                // Not in this list: `VectorIndexes`, below, from
+                // `Resolved::vector_indexes`.
+                IndexKind::Vector(_) => {}
             }
         }
         Ok(CreateTableInput::builder()
@@ -142,6 +145,13 @@ impl TableDefinition {
             .set_local_secondary_indexes(
                 (!local_secondary_indexes.is_empty()).then_some(local_secondary_indexes),
             )
+            .set_vector_indexes((!resolved.vector_indexes.is_empty()).then(|| {
+                resolved
+                    .vector_indexes
+                    .iter()
+                    .map(|index| super::vector::vector_index(index))
+                    .collect()
+            }))
             .billing_mode(self.billing.billing_mode())
             .set_provisioned_throughput(self.billing.provisioned_throughput())
             .set_stream_specification(self.stream_specification())

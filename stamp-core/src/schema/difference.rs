@@ -150,6 +150,18 @@ pub enum SchemaDifference {
         /// The live projection.
         found: IndexProjection,
     },
+    /// A vector index is defined otherwise than the definition says: its
+    /// vector attribute, dimensions, distance function, search schema or
+    /// projection, each written as text
+    /// (`embedding[64] COSINE, HASH VECTOR1PK, INLINE_FILTER price, ALL`).
+    VectorIndex {
+        /// The index name.
+        index: String,
+        /// The definition's index.
+        expected: String,
+        /// The live index.
+        found: String,
+    },
     /// TTL is on another attribute, or on when it should be off, or off when
     /// it should be on (`ENABLING` counts as on, `DISABLING` as off).
     TimeToLive {
@@ -235,6 +247,14 @@ impl fmt::Display for SchemaDifference {
                 expected,
                 found,
             } => write!(f, "index `{index}` projects {found}, expected {expected}"),
+            SchemaDifference::VectorIndex {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "vector index `{index}` is ({found}), expected ({expected})"
+            ),
             SchemaDifference::TimeToLive { expected, found } => {
                 write!(f, "TTL is {}, expected {}", ttl(found), ttl(expected))
             }

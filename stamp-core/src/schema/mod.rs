@@ -21,6 +21,7 @@ mod options;
 mod planning;
 mod resolve;
 mod stream;
+mod vector;
 mod verify;
 
 use std::collections::HashMap;
@@ -71,13 +72,14 @@ impl TableIndex {
         match self.kind {
             crate::IndexKind::Global { .. } => crate::IndexId::Gsi(self.number),
             crate::IndexKind::Local => crate::IndexId::Lsi(self.number),
+            crate::IndexKind::Vector(_) => crate::IndexId::Vector(self.number),
         }
     }
 
     /// Whether it is an LSI.
     pub fn is_local(&self) -> bool {
         match self.kind {
-            crate::IndexKind::Global { .. } => false,
+            crate::IndexKind::Global { .. } | crate::IndexKind::Vector(_) => false,
             crate::IndexKind::Local => true,
         }
     }
@@ -192,6 +194,8 @@ pub(crate) struct Resolved {
     /// Every secondary index: the GSIs, then the LSIs.
     pub(crate) indexes: Vec<TableIndex>,
     pub(crate) time_to_live: Option<&'static str>,
+    /// The vector indexes, merged by name, by number.
+    pub(crate) vector_indexes: Vec<&'static crate::IndexSchema>,
 }
 
 impl Resolved {
@@ -407,7 +411,9 @@ impl TableDefinition {
         }
         let mut merged: Vec<Merged> = Vec::new();
         for entity in &self.entities {
-            for index in entity.indexes {
+            // A vector index is created, verified and drawn as its own kind
+            // (`VectorIndexes` of `CreateTable`): `Resolved::vector_indexes`.
+            for index in entity.indexes.iter().filter(|index| !index.is_vector()) {
                 let sort_key = index.sort_key_name();
                 let Some(known) = merged
                     .iter_mut()

@@ -132,6 +132,13 @@ impl Resolved {
                 }
             }
         }
+        // A vector index's search schema: its partition element and inline
+        // filters are declared too.
+        for index in &self.vector_indexes {
+            for (name, attribute_type) in super::vector::attribute_definitions(&[index]) {
+                add(name, attribute_type, index.name)?;
+            }
+        }
         Ok(found
             .into_iter()
             .map(|(name, attribute_type, _)| (name, attribute_type))

@@ -263,6 +263,12 @@ fn charges(
                 partition_source, ..
             },
         ) => (index.name, *partition_source, shards.unwrap_or(1)),
+        // A GSI always has a key; a vector index's writes are metered in
+        // vector write bytes, not in the write units planned here (it is
+        // never among `WriteUnits::indexes`).
+        (IndexKind::Global { .. }, IndexKeySchema::Unpartitioned) | (IndexKind::Vector(_), _) => {
+            (index.name, "", 1)
+        }
     };
     let writes = |units: &super::WriteUnits| {
         let mut out = vec![(table.0, table.1, 0.0, units.table, 1)];

@@ -96,11 +96,28 @@ impl TableDefinition {
             ));
         }
         self.check_key_spaces()?;
+        let declared: Vec<(&'static str, &'static crate::IndexSchema)> = self
+            .entities
+            .iter()
+            .flat_map(|entity| entity.indexes.iter().map(|index| (entity.type_name, index)))
+            .collect();
+        let vector_indexes =
+            super::vector::check_vector_indexes(self.billing, &declared).map_err(Error::Vector)?;
+        // One name per index of a table, of any kind.
+        if let Some(vector) = vector_indexes
+            .iter()
+            .find(|vector| indexes.iter().any(|index| index.name == vector.name))
+        {
+            return Err(Error::Definition(DefinitionError::DuplicateIndexName {
+                index: vector.name,
+            }));
+        }
         let resolved = Resolved {
             partition_key,
             sort_key,
             indexes,
             time_to_live,
+            vector_indexes,
         };
         resolved.key_attribute_types()?;
         self.check_index_attribute_fields()?;

@@ -127,6 +127,10 @@ impl Table {
         let mut differences = key_differences(&resolved, table);
         let compare_throughput = billing_differences(definition, table, &mut differences);
         index_differences(&resolved, table, compare_throughput, &mut differences);
+        differences.extend(super::vector::vector_index_differences(
+            &resolved.vector_indexes,
+            table.vector_indexes(),
+        ));
         let found = time_to_live
             .time_to_live_description()
             .filter(|description| {

@@ -39,6 +39,7 @@ impl<'a> Container<'a> {
         };
         let mut indexes = Vec::new();
         let mut local_indexes = Vec::new();
+        let mut vector_indexes = Vec::new();
         let mut rename_all = None;
         let mut serde_plain = true;
         for attribute in &input.attrs {
@@ -65,6 +66,10 @@ impl<'a> Container<'a> {
                 indexes.extend(read_index(cx, ident, attribute, number));
             } else if let Some(number) = super::local_index_number(attribute) {
                 local_indexes.extend(read_local_index(cx, ident, attribute, number));
+            } else if let Some(number) = super::vector::vector_index_number(attribute) {
+                vector_indexes.extend(super::vector::read_vector_index(
+                    cx, ident, attribute, number,
+                ));
             } else if path.is_ident("stamp") {
                 read_stamp(cx, ident, attribute, &mut options);
             } else if path.is_ident("serde") {
@@ -104,6 +109,7 @@ impl<'a> Container<'a> {
             sk_written,
             indexes,
             local_indexes,
+            vector_indexes,
             fields,
             previous: options.previous.get(),
             serde_plain,

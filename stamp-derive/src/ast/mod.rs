@@ -14,6 +14,7 @@ mod container;
 mod field;
 mod index;
 pub mod serde;
+pub mod vector;
 
 pub use self::field::option_inner;
 pub use self::serde::SerdeField;
@@ -38,6 +39,8 @@ pub struct Container<'a> {
     pub indexes: Vec<Index>,
     /// The `#[lsiN(…)]` attributes.
     pub local_indexes: Vec<LocalIndex>,
+    /// The `#[vectorN(…)]` attributes, as written.
+    pub vector_indexes: Vec<vector::VectorIndex>,
     pub fields: Vec<Field<'a>>,
     /// The earlier key format of `#[stamp(previous(pk = "…", sk = "…"))]`.
     pub previous: Option<Previous>,

@@ -4,6 +4,7 @@
 mod model;
 mod multi;
 mod rules;
+pub mod vector;
 
 pub use model::{
     IndexKeys, Key, LocalIndexKeys, Model, MultiIndexKeys, Segment, Stored, distinct_fields,
@@ -17,7 +18,11 @@ use crate::ctxt::Ctxt;
 pub fn check<'a>(mut cx: Ctxt, container: &'a Container<'a>) -> Result<Model<'a>, syn::Error> {
     rules::check(&mut cx, container);
     multi::check(&mut cx, container);
-    let model = Model::new(container);
+    let vector_indexes = vector::check(&mut cx, container);
+    let model = Model::new(container).map(|mut model| {
+        model.vector_indexes = vector_indexes;
+        model
+    });
     cx.into_result()?;
     // A model is missing only where a rule failed, so this is not reached.
     model.ok_or_else(|| {

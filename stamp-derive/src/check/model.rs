@@ -24,6 +24,9 @@ pub struct Model<'a> {
     /// The LSIs in order of number; `EntitySchema::indexes` lists them last
     /// ([`Model::local_position`]).
     pub local_indexes: Vec<LocalIndexKeys<'a>>,
+    /// The vector indexes in order of number (last in
+    /// `EntitySchema::indexes`, [`Model::vector_position`]).
+    pub vector_indexes: Vec<crate::check::vector::VectorKeys<'a>>,
     /// The templates of `#[stamp(previous(…))]`, a left-out one being the
     /// current one.
     pub previous: Option<(Key<'a>, Key<'a>)>,
@@ -81,7 +84,7 @@ pub struct Stored<'a> {
 impl<'a> Key<'a> {
     /// Resolves `template`; `None` when it did not parse or names an unknown
     /// field (both reported by the checks).
-    fn resolve(container: &'a Container<'a>, template: &'a Template) -> Option<Key<'a>> {
+    pub(crate) fn resolve(container: &'a Container<'a>, template: &'a Template) -> Option<Key<'a>> {
         let segments = template
             .pieces
             .as_ref()?
@@ -212,6 +215,7 @@ impl<'a> Model<'a> {
             indexes,
             multi_indexes,
             local_indexes,
+            vector_indexes: Vec::new(),
             previous,
             ttl: special(|field| field.ttl.is_some()),
             version: special(|field| field.version.is_some()),
@@ -224,6 +228,13 @@ impl<'a> Model<'a> {
     /// [`local_indexes`](Self::local_indexes).
     pub fn local_position(&self, position: usize) -> usize {
         self.indexes.len() + self.multi_indexes.len() + position
+    }
+
+    /// The position in `EntitySchema::indexes` of the vector index at
+    /// `position` in [`vector_indexes`](Self::vector_indexes): they come
+    /// last.
+    pub fn vector_position(&self, position: usize) -> usize {
+        self.indexes.len() + self.multi_indexes.len() + self.local_indexes.len() + position
     }
 
     /// The fields serde stores, with their attribute names.

@@ -38,6 +38,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(position, index)| local_index_attributes(model, position, index));
+    let vector_index_attributes = crate::expand::vector::to_item_statements(model);
     let shards = model.indexes.iter().filter_map(|index| {
         let count = index.pk.shards()?;
         let local = format_ident!("__shard_{}", index.number);
@@ -93,6 +94,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
                 #krate::__private::insert_string(&mut __item, #sk_attribute, __sort_key);
                 #(#index_attributes)*
                 #(#local_index_attributes)*
+                #(#vector_index_attributes)*
                 #ttl_to_item
                 #krate::__private::insert_string(&mut __item, #type_attribute, ::std::string::String::from(#type_name));
                 ::core::result::Result::Ok(__item)

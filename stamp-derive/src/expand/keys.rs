@@ -18,6 +18,9 @@ pub enum TemplatePlace {
     IndexPartitionKey(usize),
     IndexSortKey(usize),
     LocalSortKey(usize),
+    /// The partition template of the vector index at this position of
+    /// `EntitySchema::indexes`.
+    VectorPartitionKey(usize),
     PreviousPartitionKey,
     PreviousSortKey,
 }
@@ -80,6 +83,9 @@ impl TemplatePlace {
             TemplatePlace::IndexSortKey(position) | TemplatePlace::LocalSortKey(position) => {
                 quote!(__schema.indexes[#position].sort_template().expect("the index has a sort key"))
             }
+            TemplatePlace::VectorPartitionKey(position) => {
+                quote!(__schema.indexes[#position].partition_template().expect("a vector index partitioned by a template"))
+            }
             TemplatePlace::PreviousPartitionKey => {
                 quote!(
                     __schema
@@ -107,6 +113,7 @@ impl TemplatePlace {
             TemplatePlace::PartitionKey
                 | TemplatePlace::IndexPartitionKey(_)
                 | TemplatePlace::PreviousPartitionKey
+                | TemplatePlace::VectorPartitionKey(_)
         )
     }
 }

@@ -27,6 +27,7 @@ mod multi;
 mod parsers;
 mod queries;
 mod schema;
+mod vector;
 
 /// The derive's entry point: the generated code, or the errors with a stub
 /// of the generated surface ([`fallback`]).
@@ -84,6 +85,8 @@ fn generate(model: &Model) -> TokenStream {
     let (query_functions, query_inputs) = queries::query_functions(model, &primary_key_inputs);
     input_structs.push(primary_key_inputs.definition.clone());
     input_structs.extend(query_inputs.into_iter().map(Some));
+    let (search_functions, search_inputs) = vector::search_functions(model);
+    input_structs.extend(search_inputs.into_iter().map(Some));
     let (multi_queries, multi_inputs) = multi::query_functions(model);
     input_structs.extend(multi_inputs.into_iter().map(Some));
     let multi_sort_impls = multi::sort_impls(model);
@@ -124,6 +127,8 @@ fn generate(model: &Model) -> TokenStream {
                 #(#query_functions)*
 
                 #(#multi_queries)*
+
+                #(#search_functions)*
 
                 #(#parse_functions)*
 

@@ -137,6 +137,7 @@ pub fn schema(model: &Model) -> TokenStream {
         quote!((#function, #input))
     });
     let multi_attribute_indexes = crate::expand::multi::schema_tokens(model);
+    let vector_indexes = crate::expand::vector::schema_tokens(model);
     let previous_key = match &model.previous {
         Some((pk, sk)) => {
             let pk_template = key_template_tokens(krate, pk);
@@ -156,7 +157,7 @@ pub fn schema(model: &Model) -> TokenStream {
             type_attribute: #type_attribute,
             partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
             sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #sk_template },
-            indexes: &[#(#index_schemas,)* #(#multi_attribute_indexes,)* #(#local_index_schemas),*],
+            indexes: &[#(#index_schemas,)* #(#multi_attribute_indexes,)* #(#local_index_schemas,)* #(#vector_indexes),*],
             fields: &[#(#serialized),*],
             ttl_attribute: #ttl_attribute,
             field_attributes: &[#(#field_attributes),*],

@@ -211,7 +211,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                 sort_key.as_ref().map(|key| &key.template),
                 sort_key.as_ref().map(|key| key.name),
             ),
-            IndexKeySchema::Attributes { .. } => {
+            IndexKeySchema::Attributes { .. } | IndexKeySchema::Unpartitioned => {
                 (index.partition_key_name(), None, index.sort_key_name())
             }
         }

@@ -90,12 +90,17 @@ pub(super) fn rebuild_indexes<E: Entity>(
     let mut index_removes: Vec<&'static str> = Vec::new();
     // Each index with the keys it builds from templates (an LSI's
     // partition key is the table's, which no update changes; a
-    // multi-attribute index's keys are fields, set by the update itself).
-    let indexes = schema
-        .indexes
-        .iter()
-        .map(|index| (index.name, index.written_keys()));
-    for (index_name, keys) in indexes {
+    // multi-attribute index's keys are fields, set by the update itself),
+    // and the optional vector of a vector index, which makes it sparse as
+    // an `Option` field of a template does.
+    let indexes = schema.indexes.iter().map(|index| {
+        let sparse_by = index
+            .vector()
+            .filter(|vector| vector.optional)
+            .map(|vector| vector.attribute);
+        (index.name, index.written_keys(), sparse_by)
+    });
+    for (index_name, keys, sparse_by) in indexes {
         let parts: Vec<(&'static str, Vec<&'static str>)> = keys
             .into_iter()
             .map(|key| {
@@ -107,7 +112,11 @@ pub(super) fn rebuild_indexes<E: Entity>(
             })
             .collect();
         let mut all_fields: Vec<&'static str> = Vec::new();
-        for field in parts.iter().flat_map(|(_, fields)| fields.iter().copied()) {
+        for field in parts
+            .iter()
+            .flat_map(|(_, fields)| fields.iter().copied())
+            .chain(sparse_by)
+        {
             if !all_fields.contains(&field) {
                 all_fields.push(field);
             }
@@ -122,7 +131,7 @@ pub(super) fn rebuild_indexes<E: Entity>(
             .iter()
             .filter(|(_, fields)| fields.iter().any(|field| changed.contains_key(*field)))
             .collect();
-        if touched.is_empty() {
+        if touched.is_empty() && !sparse_by.is_some_and(|vector| changed.contains_key(vector)) {
             continue;
         }
         let optional_fields: Vec<&'static str> = all_fields

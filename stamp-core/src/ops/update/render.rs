@@ -141,6 +141,15 @@ impl<E: Entity> Update<E> {
                         detail: reason.clone(),
                     })
                 })?;
+                // A vector of a vector index: its dimensions, finite elements.
+                for index in schema.indexes.iter().filter(|index| {
+                    index
+                        .vector()
+                        .is_some_and(|vector| vector.attribute == action.attribute())
+                }) {
+                    crate::check_stored_vector(index, schema.type_name, Some(value))
+                        .map_err(Error::Vector)?;
+                }
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
                 // A field of a multi-attribute GSI key is a key attribute:
                 // of its type, never empty, within the key length limits.

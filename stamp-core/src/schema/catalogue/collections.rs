@@ -127,6 +127,7 @@ impl TableDefinition {
             let method = match group.index {
                 IndexId::Gsi(number) => format!("query_gsi{number}"),
                 IndexId::Lsi(number) => format!("query_lsi{number}"),
+                IndexId::Vector(number) => format!("search_similar_vector{number}"),
                 IndexId::Table => "query".to_owned(),
             };
             let enum_name = if group.name.is_empty() {

@@ -95,6 +95,7 @@ impl TableDefinition {
             Some(schema) => match schema.kind {
                 IndexKind::Global { .. } => code(schema.name),
                 IndexKind::Local => format!("{} (local)", code(schema.name)),
+                IndexKind::Vector(_) => format!("{} (vector)", code(schema.name)),
             },
         };
         let _ = writeln!(
@@ -251,6 +252,24 @@ impl TableDefinition {
                 mermaid(index.name),
             );
         }
+        // A vector index: its partition element and its vector.
+        for index in &resolved.vector_indexes {
+            let Some(vector) = index.vector() else {
+                continue;
+            };
+            let partition_key = index
+                .search_partition()
+                .map_or("—".to_owned(), |(attribute, _)| mermaid(attribute));
+            let _ = writeln!(
+                out,
+                "  {}[(\"{} (vector)<br>{partition_key} / {}[{}] {}\")]",
+                node(index.name),
+                mermaid(index.name),
+                mermaid(vector.attribute),
+                vector.dimensions,
+                vector.distance.as_str(),
+            );
+        }
         for entity in &self.entities {
             let _ = writeln!(
                 out,
@@ -291,6 +310,13 @@ impl TableDefinition {
                         field_list(partition_key),
                         field_list(sort_key)
                     ),
+                    IndexKeySchema::Unpartitioned => String::new(),
+                };
+                // A vector index: its partition, then its vector attribute.
+                let keys = match index.vector() {
+                    Some(vector) if keys.is_empty() => format!("vector {}", vector.attribute),
+                    Some(vector) => format!("{keys}, vector {}", vector.attribute),
+                    None => keys,
                 };
                 let _ = writeln!(out, "  entity_{id} -->|\"{keys}\"| {}", node(index.name));
             }
@@ -338,6 +364,13 @@ impl TableDefinition {
                         .map(|field| field.field)
                         .collect::<Vec<_>>()
                         .join(", "),
+                    IndexKeySchema::Unpartitioned => String::new(),
+                };
+                // A similarity search takes the query vector after the partition.
+                let arguments = match (index.is_vector(), arguments.is_empty()) {
+                    (true, true) => "vector".to_owned(),
+                    (true, false) => format!("{arguments}, vector"),
+                    (false, _) => arguments,
                 };
                 read(
                     out,

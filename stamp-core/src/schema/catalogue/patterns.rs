@@ -45,6 +45,10 @@ impl TableDefinition {
             example(pk),
         );
         for index in catalogue_order(entity) {
+            if index.is_vector() {
+                self.similarity_row(out, entity, index);
+                continue;
+            }
             let IndexKeySchema::Templates {
                 partition_key,
                 sort_key,
@@ -81,6 +85,74 @@ impl TableDefinition {
                 example(partition_key),
             );
         }
+    }
+
+    /// The row of `search_similar_vectorN(…)` of a vector index: its
+    /// inputs (the partition's fields, then the query vector), the one
+    /// `SearchVectors` request, the partition template, the similarity
+    /// order and the inline filters a search may compare.
+    fn similarity_row(
+        &self,
+        out: &mut String,
+        entity: &'static EntitySchema,
+        index: &'static IndexSchema,
+    ) {
+        let Some(vector) = index.vector() else {
+            return;
+        };
+        let name = entity.type_name;
+        let method = query_method(index);
+        let partition = index.templates().map(|(partition_key, _)| partition_key);
+        let fields = partition.map_or_else(String::new, |key| parameters(&[&key.template]));
+        let arguments = if fields.is_empty() {
+            "vector".to_owned()
+        } else {
+            format!("{}, vector", entity.call_arguments(&method, &fields))
+        };
+        let mut keys = partition.map_or_else(String::new, |key| templates(&[key]));
+        if !keys.is_empty() {
+            keys.push_str("<br>");
+        }
+        keys.push_str(&code(&format!(
+            "{}: {} × f32",
+            vector.attribute, vector.dimensions
+        )));
+        let order = if vector.distance.higher_is_closer() {
+            "highest"
+        } else {
+            "lowest"
+        };
+        let filters = if vector.filters.is_empty() {
+            "—".to_owned()
+        } else {
+            let names: Vec<String> = vector
+                .filters
+                .iter()
+                .map(|filter| {
+                    format!(
+                        "{} ({})",
+                        code(filter.attribute),
+                        filter.attribute_type.as_str()
+                    )
+                })
+                .collect();
+            format!(
+                "inline filters {}: `=`, `<>`, `<`, `<=`, `>`, `>=`, between",
+                names.join(", ")
+            )
+        };
+        let example = partition.map_or("—".to_owned(), |key| {
+            code(&format!("{} = {}", key.name, self.example_key(entity, key)))
+        });
+        let _ = writeln!(
+            out,
+            "| {} | {} | SearchVectors (top 1 to 100, no pagination) | {} | {keys} | {} scores first ({}) | {filters} | {example} |",
+            code(&format!("{name}::{method}({arguments})")),
+            code(name),
+            index_label(entity, index),
+            order,
+            vector.distance.as_str(),
+        );
     }
 
     /// The row of `query_gsiN(…)` of a multi-attribute index: its key

@@ -1,0 +1,432 @@
+//! A similarity search of a vector index: [`SimilaritySearch`], one
+//! `SearchVectors` request, its answer decoded into entities (or a
+//! projection) with their scores, most similar first.
+//!
+//! Everything DynamoDB would refuse is refused before sending, as a
+//! [`VectorError`]: a query vector of the wrong length or with a NaN or an
+//! infinity, a `TopK` of 0 or above 100, a condition on an attribute that is
+//! not an inline filter element, a range or a function on the partition
+//! element, a missing partition value. There is no pagination: one request
+//! returns at most `TopK` items and 16 MB.
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.
+
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::operation::search_vectors::SearchVectorsInput;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+
+use crate::expression::LeafKind;
+use crate::limits::MAX_TOP_K;
+use crate::model::vector::{DEFAULT_TOP_K, VectorIndexSchema, VectorProjection};
+use crate::request::executor::Call;
+use crate::{
+    Condition, Entity, Error, IndexSchema, Item, Placeholders, Projection, Table, VectorError,
+};
+
+/// How a search decodes each item it returns: the entity, or a
+/// [`Projection`] of it.
+pub trait SearchDecode<E: Entity> {
+    /// What each result is decoded into.
+    type Output;
+    /// The attributes to ask for (`ProjectionExpression`); `None` for every
+    /// projected attribute.
+    fn attributes() -> Option<&'static [&'static str]>;
+    /// Decodes one returned item.
+    ///
+    /// # Errors
+    ///
+    /// The decoding's errors.
+    fn decode(item: Item) -> Result<Self::Output, Error>;
+}
+
+/// The entity itself.
+#[derive(Debug)]
+pub struct Whole;
+
+/// A projection `P`.
+#[derive(Debug)]
+pub struct Projected<P>(PhantomData<fn() -> P>);
+
+/// One result of a similarity search: the item and its score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Similar<T> {
+    /// The item (an entity, or a projection of one).
+    pub item: T,
+    /// DynamoDB's `Score`: for `COSINE`, `1 - cos` (0 to 2); for
+    /// `EUCLIDEAN`, the distance; for `DOT_PRODUCT`, the dot product
+    /// (higher is closer).
+    pub score: f64,
+}
+
+/// The answer of a similarity search: at most `TopK` results, most similar
+/// first (ascending scores, descending for `DOT_PRODUCT`), as DynamoDB
+/// returned them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResults<T> {
+    /// The results, most similar first.
+    pub results: Vec<Similar<T>>,
+    /// The `VectorSearchRequestBytes` DynamoDB reported (the search's cost
+    /// in Vector Search bytes), when it reported any.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchMonitoring.html>.
+    pub search_request_bytes: Option<f64>,
+    /// Results of another entity type that the index returned and the
+    /// search left out (an index whose vector attribute two entities
+    /// share); 0 for an index only one entity writes.
+    pub other_entities: usize,
+}
+
+/// A similarity search of vector index `index` of entity `E`, decoding each
+/// item as `T::Output` (`E` itself unless [`project`](Self::project)ed). Built by
+/// the generated `E::search_similar_vectorN(…)`; a plain value until
+/// [`send`](Self::send).
+///
+/// # Example
+///
+/// ```ignore
+/// let similar = Product::search_similar(&tenant, &vector)
+///     .top_k(10)
+///     .filter(Product::PRICE.lt(&5000))
+///     .send(&table)
+///     .await?;
+/// ```
+pub struct SimilaritySearch<E: Entity, T = Whole> {
+    index: &'static IndexSchema,
+    /// What the index is besides its key (its kind's payload).
+    spec: &'static VectorIndexSchema,
+    /// The partition value, or why it could not be built (reported by
+    /// `request`, before sending).
+    partition: Result<Option<AttributeValue>, Error>,
+    vector: Vec<f32>,
+    top_k: u32,
+    filter: Option<Condition<E>>,
+    marker: PhantomData<fn() -> T>,
+}
+
+impl<E: Entity, T> std::fmt::Debug for SimilaritySearch<E, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimilaritySearch")
+            .field("entity", &E::SCHEMA.type_name)
+            .field("index", &self.index.name)
+            .field("partition", &self.partition)
+            .field("dimensions", &self.vector.len())
+            .field("top_k", &self.top_k)
+            .field("filter", &self.filter)
+            .finish()
+    }
+}
+
+impl<E: Entity> SimilaritySearch<E, Whole> {
+    /// A search of vector index `index` (of kind
+    /// [`IndexKind::Vector`](crate::IndexKind::Vector)) for the items
+    /// nearest `vector`, in the partition
+    /// whose stored value is `partition` (`None` for an index without a
+    /// partition element; an `Err` when its key could not be built, reported
+    /// by [`request`](Self::request)), returning [`DEFAULT_TOP_K`] items unless
+    /// [`top_k`](Self::top_k) says otherwise. Generated code calls it.
+    ///
+    /// # Panics
+    ///
+    /// When `index` is not a vector index (generated code passes one).
+    pub fn new(
+        index: &'static IndexSchema,
+        partition: Result<Option<AttributeValue>, Error>,
+        vector: &[f32],
+    ) -> Self {
+        let spec = index
+            .vector()
+            .unwrap_or_else(|| panic!("index `{}` is not a vector index", index.name));
+        SimilaritySearch {
+            index,
+            spec,
+            partition,
+            vector: vector.to_vec(),
+            top_k: DEFAULT_TOP_K,
+            filter: None,
+            marker: PhantomData,
+        }
+    }
+
+    /// Decodes each result as projection `P` (reads only its attributes).
+    pub fn project<P: Projection<E>>(self) -> SimilaritySearch<E, Projected<P>> {
+        SimilaritySearch {
+            index: self.index,
+            spec: self.spec,
+            partition: self.partition,
+            vector: self.vector,
+            top_k: self.top_k,
+            filter: self.filter,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<E: Entity, T> SimilaritySearch<E, T> {
+    /// Returns the `top_k` most similar items (`TopK`, 1 to [`MAX_TOP_K`]).
+    pub fn top_k(mut self, top_k: u32) -> Self {
+        self.top_k = top_k;
+        self
+    }
+
+    /// Keeps only the items for which `condition` holds
+    /// (`SearchConditionExpression`, evaluated in the index during the
+    /// search). It may compare only the index's inline filter attributes
+    /// (`=`, `<>`, `<`, `<=`, `>`, `>=`, `BETWEEN`, joined by `AND`, `OR`,
+    /// `NOT`); a second call is joined to the first with `AND`.
+    pub fn filter(mut self, condition: Condition<E>) -> Self {
+        self.filter = Some(match self.filter.take() {
+            Some(known) => known.and(condition),
+            None => condition,
+        });
+        self
+    }
+
+    /// The vector index searched.
+    pub fn index(&self) -> &'static IndexSchema {
+        self.index
+    }
+}
+
+impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
+    /// The `SearchVectorsInput` of the search on table `table_name`: what
+    /// [`send`](Self::send) sends.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Vector`] with [`VectorError::WrongDimensions`] or
+    /// [`VectorError::NotFinite`] for the query vector,
+    /// [`VectorError::TopKOutOfRange`], [`VectorError::PartitionValue`],
+    /// [`VectorError::NotAFilter`], [`VectorError::RangeOnPartition`],
+    /// [`VectorError::UnsupportedCondition`] for the condition,
+    /// [`VectorError::NotProjected`] when the index does not copy what `T`
+    /// decodes; [`Error::InvalidExpressionValue`] and
+    /// [`Error::ExpressionTooLong`] from the condition.
+    pub fn request(&self, table_name: &str) -> Result<SearchVectorsInput, Error> {
+        let index = self.index;
+        let entity = E::SCHEMA.type_name;
+        self.spec
+            .check_vector(entity, index.name, &self.vector)
+            .map_err(Error::Vector)?;
+        if !(1..=MAX_TOP_K).contains(&self.top_k) {
+            return Err(Error::Vector(VectorError::TopKOutOfRange {
+                top_k: self.top_k,
+                limit: MAX_TOP_K,
+            }));
+        }
+        let partition = self.partition.clone()?;
+        let mut placeholders = Placeholders::default();
+        let mut terms = Vec::new();
+        match (index.search_partition(), &partition) {
+            (Some((attribute, _)), Some(value)) => {
+                let name = placeholders.name(attribute);
+                let value = placeholders.add_value(value.clone());
+                terms.push(format!("{name} = {value}"));
+            }
+            (None, None) => {}
+            (expected, _) => {
+                return Err(Error::Vector(VectorError::PartitionValue {
+                    index: index.name,
+                    expected: expected.is_some(),
+                }));
+            }
+        }
+        if let Some(filter) = &self.filter {
+            check_condition(index, self.spec, filter).map_err(Error::Vector)?;
+            let text = filter.render(&mut placeholders)?;
+            // One comparison joins the partition's with a bare `AND`; a
+            // combination keeps its precedence in parentheses.
+            terms.push(if terms.is_empty() || filter.leaves().len() == 1 {
+                text
+            } else {
+                format!("({text})")
+            });
+        }
+        let condition = match terms.len() {
+            0 => None,
+            1 => terms.pop(),
+            _ => Some(terms.join(" AND ")),
+        };
+        let attributes = self.attributes_read()?;
+        let projection = attributes.as_ref().map(|attributes| {
+            attributes
+                .iter()
+                .map(|attribute| placeholders.name(attribute))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        if let Some(condition) = &condition {
+            crate::check_expression_length("search condition", condition)?;
+        }
+        Ok(SearchVectorsInput::builder()
+            .table_name(table_name)
+            .index_name(index.name)
+            .set_search_vector(Some(
+                self.vector
+                    .iter()
+                    .map(|element| AttributeValue::N(element.to_string()))
+                    .collect(),
+            ))
+            .top_k(self.top_k as i32)
+            .set_search_condition_expression(condition)
+            .set_projection_expression(projection)
+            .set_expression_attribute_names(placeholders.names())
+            .set_expression_attribute_values(placeholders.values())
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .build()
+            .expect("SearchVectorsInput has no required fields"))
+    }
+
+    /// The attributes the search asks for, checked against what the index
+    /// projects: `T`'s (every field, the vector too, for the entity), with
+    /// the type attribute (each result is scoped to `E` by it). Always
+    /// named in a `ProjectionExpression`: without one a search may leave the
+    /// vector attribute out (dynoxide does), and the entity could not be
+    /// decoded.
+    fn attributes_read(&self) -> Result<Option<Vec<&'static str>>, Error> {
+        let schema = E::SCHEMA;
+        let index = self.index;
+        let spec = self.spec;
+        let wanted: Vec<&'static str> = match T::attributes() {
+            Some(attributes) => {
+                let mut wanted = attributes.to_vec();
+                if !wanted.contains(&schema.type_attribute) {
+                    wanted.push(schema.type_attribute);
+                }
+                wanted
+            }
+            None => {
+                let mut wanted = schema.fields.to_vec();
+                wanted.push(schema.type_attribute);
+                wanted
+            }
+        };
+        let projected = |attribute: &str| match spec.projection {
+            VectorProjection::All => true,
+            VectorProjection::KeysOnly | VectorProjection::Include(_) => {
+                attribute == schema.partition_key.name
+                    || attribute == schema.sort_key.name
+                    || index
+                        .search_partition()
+                        .is_some_and(|(partition, _)| partition == attribute)
+                    || spec.filter(attribute).is_some()
+                    || matches!(spec.projection, VectorProjection::Include(included) if included.contains(&attribute))
+            }
+        };
+        let missing: Vec<&'static str> = wanted
+            .iter()
+            .copied()
+            .filter(|attribute| !projected(attribute))
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::Vector(VectorError::NotProjected {
+                index: index.name,
+                entity: schema.type_name,
+                missing,
+            }));
+        }
+        Ok(Some(wanted))
+    }
+
+    /// Sends the search through `table` (one `SearchVectors` request) and
+    /// decodes its results, most similar first.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`request`](Self::request) (nothing is sent then);
+    /// the decoding's errors; [`Error::DynamoDb`] for what the service
+    /// returns.
+    pub async fn send(self, table: &Table) -> Result<SearchResults<T::Output>, Error> {
+        let input = self.request(table.name())?;
+        let schema = E::SCHEMA;
+        let output = table
+            .execute_mapped(input, Call::of(schema.type_name).index(self.index.name))
+            .await?;
+        let search_request_bytes = output
+            .consumed_capacity
+            .as_ref()
+            .and_then(|capacity| capacity.vector_search_request_bytes);
+        let mut other_entities = 0;
+        let mut results = Vec::new();
+        for result in output.search_results.unwrap_or_default() {
+            let item = result.item.unwrap_or_default();
+            let of_entity = item
+                .get(schema.type_attribute)
+                .and_then(|value| value.as_s().ok())
+                .is_some_and(|name| name == schema.type_name);
+            if !of_entity {
+                other_entities += 1;
+                continue;
+            }
+            results.push(Similar {
+                item: T::decode(item)?,
+                score: result.score,
+            });
+        }
+        Ok(SearchResults {
+            results,
+            search_request_bytes,
+            other_entities,
+        })
+    }
+}
+
+impl<E: Entity> SearchDecode<E> for Whole {
+    type Output = E;
+
+    fn attributes() -> Option<&'static [&'static str]> {
+        None
+    }
+
+    fn decode(item: Item) -> Result<E, Error> {
+        E::from_item(item)
+    }
+}
+
+impl<E: Entity, P: Projection<E>> SearchDecode<E> for Projected<P> {
+    type Output = P;
+
+    fn attributes() -> Option<&'static [&'static str]> {
+        Some(P::ATTRIBUTES)
+    }
+
+    fn decode(item: Item) -> Result<P, Error> {
+        P::from_item(item)
+    }
+}
+
+/// Checks a search condition on `index`: every attribute it names is an
+/// inline filter element (or the partition element, with `=` only), and
+/// it uses comparisons and `BETWEEN` only.
+fn check_condition<E>(
+    index: &'static IndexSchema,
+    spec: &'static VectorIndexSchema,
+    condition: &Condition<E>,
+) -> Result<(), VectorError> {
+    let partition = index.search_partition().map(|(attribute, _)| attribute);
+    for (attribute, kind) in condition.leaves() {
+        if Some(attribute) == partition {
+            if kind != LeafKind::Equal {
+                return Err(VectorError::RangeOnPartition {
+                    index: index.name,
+                    attribute,
+                });
+            }
+            continue;
+        }
+        if spec.filter(attribute).is_none() {
+            return Err(VectorError::NotAFilter {
+                index: index.name,
+                attribute: attribute.to_owned(),
+                filters: spec.filters.iter().map(|filter| filter.attribute).collect(),
+            });
+        }
+        if let LeafKind::Function(function) = kind {
+            return Err(VectorError::UnsupportedCondition {
+                index: index.name,
+                function,
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,12 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(stamp::Item, Serialize, Deserialize)]
+#[pk = "DOC#<id>"]
+#[sk = "DOC"]
+#[vector1(field = embedding, dimensions = 3, distance = cosine)]
+struct Doc {
+    id: String,
+    embedding: Vec<f64>,
+}
+
+fn main() {}
