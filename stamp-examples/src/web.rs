@@ -194,7 +194,13 @@ pub fn status_of(error: &Error) -> (StatusCode, Option<u64>, &'static str) {
         "ProvisionedThroughputExceededException",
         "RequestLimitExceeded",
     ];
-    let throttled = || (StatusCode::SERVICE_UNAVAILABLE, Some(RETRY_AFTER_SECONDS), "throttled");
+    let throttled = || {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Some(RETRY_AFTER_SECONDS),
+            "throttled",
+        )
+    };
     match error {
         Error::ItemNotFound { .. } => (StatusCode::NOT_FOUND, None, "not_found"),
         Error::AlreadyExists { .. } => (StatusCode::CONFLICT, None, "already_exists"),
@@ -248,7 +254,9 @@ impl IntoResponse for ApiError {
                 let (status, retry_after, kind) = status_of(&error);
                 (status, retry_after, kind, error.to_string())
             }
-            ApiError::BadRequest(message) => (StatusCode::BAD_REQUEST, None, "bad_request", message),
+            ApiError::BadRequest(message) => {
+                (StatusCode::BAD_REQUEST, None, "bad_request", message)
+            }
             ApiError::AlreadyPlaced(order_id) => (
                 StatusCode::CONFLICT,
                 None,
@@ -340,8 +348,7 @@ async fn place_order(
             quantity: line.quantity,
         });
     }
-    match scenario::place_order(&table, &customer_id, order_id, Utc::now(), &lines, &prices)
-        .await?
+    match scenario::place_order(&table, &customer_id, order_id, Utc::now(), &lines, &prices).await?
     {
         Placement::Placed { total_cents } => Ok((
             StatusCode::CREATED,

@@ -107,7 +107,9 @@ async fn loaded(test: &str, table: Table) -> Table {
 
 /// Serves the API over `table` on a free port of 127.0.0.1; its base URL.
 async fn serve(table: Table) -> String {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(web::serve(listener, table));
     base
@@ -128,7 +130,12 @@ mod web_api {
 
     /// Every page of `path` with `limit`, following the cursors to the end:
     /// the order ids of each page.
-    async fn all_pages(http: &reqwest::Client, base: &str, path: &str, limit: usize) -> Vec<Vec<u128>> {
+    async fn all_pages(
+        http: &reqwest::Client,
+        base: &str,
+        path: &str,
+        limit: usize,
+    ) -> Vec<Vec<u128>> {
         let mut pages = Vec::new();
         let mut cursor: Option<String> = None;
         loop {
@@ -141,7 +148,12 @@ mod web_api {
             let response = request.send().await.unwrap();
             assert_eq!(response.status(), reqwest::StatusCode::OK);
             let page: OrdersPage = response.json().await.unwrap();
-            pages.push(page.orders.iter().map(|order| order.order_id.as_u128()).collect());
+            pages.push(
+                page.orders
+                    .iter()
+                    .map(|order| order.order_id.as_u128())
+                    .collect(),
+            );
             match page.cursor {
                 Some(next) => cursor = Some(next),
                 None => return pages,
@@ -192,7 +204,11 @@ mod web_api {
         let mut tampered: Vec<char> = cursor.chars().collect();
         tampered[3] = if tampered[3] == 'A' { 'B' } else { 'A' };
         let tampered: String = tampered.into_iter().collect();
-        for forged in [tampered.as_str(), "not-a-cursor", cursor.split('.').next().unwrap()] {
+        for forged in [
+            tampered.as_str(),
+            "not-a-cursor",
+            cursor.split('.').next().unwrap(),
+        ] {
             let before = counter.count();
             let response = http
                 .get(format!("{base}/customers/c-1/orders"))
@@ -200,7 +216,11 @@ mod web_api {
                 .send()
                 .await
                 .unwrap();
-            assert_eq!(response.status(), reqwest::StatusCode::BAD_REQUEST, "{forged}");
+            assert_eq!(
+                response.status(),
+                reqwest::StatusCode::BAD_REQUEST,
+                "{forged}"
+            );
             let body: ErrorBody = response.json().await.unwrap();
             assert_eq!(body.error, "invalid_cursor", "{forged}: {}", body.message);
             assert_eq!(counter.count(), before, "nothing sent for {forged}");
@@ -243,34 +263,54 @@ mod web_api {
 
         let pages = all_pages(&http, &base, "/customers/c-1/orders", 20).await;
         assert_eq!(pages, [vec![order_id.as_u128(), 7, 6, 5, 4, 3, 2, 1]]);
-        let stored: Product = table.get(&Product::key("SKU-1").unwrap()).await.unwrap().unwrap();
+        let stored: Product = table
+            .get(&Product::key("SKU-1").unwrap())
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(stored.stock, 8, "taken from stock once");
-        let stored: Customer = table.get(&Customer::key("c-1").unwrap()).await.unwrap().unwrap();
+        let stored: Customer = table
+            .get(&Customer::key("c-1").unwrap())
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(stored.order_count, 1, "counted once");
 
         // An unknown product is 404, an empty order 400, too many units 409.
         let unknown = http
-            .put(format!("{base}/customers/c-1/orders/{}", Uuid::from_u128(99)))
+            .put(format!(
+                "{base}/customers/c-1/orders/{}",
+                Uuid::from_u128(99)
+            ))
             .json(&json!({"lines": [{"sku": "SKU-404", "quantity": 1}]}))
             .send()
             .await
             .unwrap();
         assert_eq!(unknown.status(), reqwest::StatusCode::NOT_FOUND);
         let empty = http
-            .put(format!("{base}/customers/c-1/orders/{}", Uuid::from_u128(98)))
+            .put(format!(
+                "{base}/customers/c-1/orders/{}",
+                Uuid::from_u128(98)
+            ))
             .json(&json!({"lines": []}))
             .send()
             .await
             .unwrap();
         assert_eq!(empty.status(), reqwest::StatusCode::BAD_REQUEST);
         let too_many = http
-            .put(format!("{base}/customers/c-1/orders/{}", Uuid::from_u128(97)))
+            .put(format!(
+                "{base}/customers/c-1/orders/{}",
+                Uuid::from_u128(97)
+            ))
             .json(&json!({"lines": [{"sku": "SKU-1", "quantity": 9}]}))
             .send()
             .await
             .unwrap();
         assert_eq!(too_many.status(), reqwest::StatusCode::CONFLICT);
-        assert_eq!(too_many.json::<ErrorBody>().await.unwrap().error, "out_of_stock");
+        assert_eq!(
+            too_many.json::<ErrorBody>().await.unwrap().error,
+            "out_of_stock"
+        );
     }
 
     /// Answers every `Query` with DynamoDB's throttling error.
@@ -317,14 +357,23 @@ mod web_api {
             .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
             .interceptor(throttle.clone())
             .build();
-        let plain = loaded("web-throttled", Table::new(stamp::local::client(&endpoint()), "x")).await;
+        let plain = loaded(
+            "web-throttled",
+            Table::new(stamp::local::client(&endpoint()), "x"),
+        )
+        .await;
         let throttled = Table::new(aws_sdk_dynamodb::Client::from_conf(config), plain.name())
             .with_cursor_key(CURSOR_KEY);
         let base = serve(throttled).await;
-        let response = reqwest::get(format!("{base}/customers/c-1/orders")).await.unwrap();
+        let response = reqwest::get(format!("{base}/customers/c-1/orders"))
+            .await
+            .unwrap();
         assert_eq!(response.status(), reqwest::StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(
-            response.headers().get("retry-after").map(|value| value.to_str().unwrap()),
+            response
+                .headers()
+                .get("retry-after")
+                .map(|value| value.to_str().unwrap()),
             Some("1")
         );
         let body: ErrorBody = response.json().await.unwrap();
@@ -336,7 +385,6 @@ mod web_api {
 /// The Lambda consumer (`lambda_consumer::` is the filter of these tests).
 mod lambda_consumer {
     use super::*;
-
 
     /// One call of the DynamoDB Streams API, as JSON over HTTP: what a Lambda
     /// event source mapping reads for the function.
@@ -372,7 +420,12 @@ mod lambda_consumer {
             .send()
             .await
             .unwrap();
-        let arn = described.table().unwrap().latest_stream_arn().unwrap().to_owned();
+        let arn = described
+            .table()
+            .unwrap()
+            .latest_stream_arn()
+            .unwrap()
+            .to_owned();
         let http = reqwest::Client::new();
         let stream = streams_call(&http, "DescribeStream", json!({"StreamArn": arn})).await;
         let mut records = Vec::new();
@@ -388,7 +441,8 @@ mod lambda_consumer {
                 if iterator.is_null() {
                     break;
                 }
-                let page = streams_call(&http, "GetRecords", json!({"ShardIterator": iterator})).await;
+                let page =
+                    streams_call(&http, "GetRecords", json!({"ShardIterator": iterator})).await;
                 let page_records = page["Records"].as_array().cloned().unwrap_or_default();
                 if page_records.is_empty() && !records.is_empty() {
                     break;
@@ -428,7 +482,10 @@ mod lambda_consumer {
     }
 
     fn sequence_number(record: &Value) -> String {
-        record["dynamodb"]["SequenceNumber"].as_str().unwrap().to_owned()
+        record["dynamodb"]["SequenceNumber"]
+            .as_str()
+            .unwrap()
+            .to_owned()
     }
 
     /// Runs the handler over `records`; the lines `describe` gave for the
@@ -469,13 +526,20 @@ mod lambda_consumer {
         let (processed, response) = invoke(&records, None).await;
         assert_eq!(
             processed,
-            ["customer c-1 joined".to_owned(), placed(1), placed(2), placed(3), placed(4)]
+            [
+                "customer c-1 joined".to_owned(),
+                placed(1),
+                placed(2),
+                placed(3),
+                placed(4)
+            ]
         );
         assert_eq!(response, json!({"batchItemFailures": []}));
     }
 
     #[tokio::test]
-    async fn an_undecodable_record_is_reported_by_sequence_number_and_the_records_before_it_processed() {
+    async fn an_undecodable_record_is_reported_by_sequence_number_and_the_records_before_it_processed()
+     {
         let mut records = stream_records("lambda-undecodable").await;
         // Order 2's new image with a total that is not a number: Order cannot
         // read it.
