@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | `GET /customers/{customer_id}/orders?limit=N&cursor=C` | the customer's orders, newest first, `limit` (1 to 100, 20 by default) a page | `Query` of the customer's partition |
 //! | `PUT /customers/{customer_id}/orders/{order_id}` | places the order whose id the client generated (body: `{"lines":[{"sku":"SKU-00042","quantity":2}]}`): `201 Created`, or `409 Conflict` when an order with this id exists, so a retried submit places one order | `GetItem` per product (the prices), then one `TransactWriteItems` ([`scenario::place_order`]) |
+//! | `PUT /customers/{customer_id}/orders/{created_at}/{order_id}/status` | moves the order to a status (body: `{"status":"PAID","if_updated_at":"2026-06-01T10:00:00Z"}`) if it was not changed since `if_updated_at` (optimistic locking): `200 OK` with the order, `409 Conflict` when it was, `404 Not Found` when there is no such order | one `UpdateItem` with a condition (GSI1's keys rebuilt) |
 //! | `GET /orders/pending?limit=N&cursor=C` | the most recently updated `PENDING` orders of all customers, newest first | one `Query` per shard of GSI1, merged |
 //!
 //! A page answers `{"orders":[…],"cursor":"…"}`; `cursor` is absent after
@@ -29,7 +30,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
 use axum::{Json, Router};
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use stamp::{CancellationCode, Cursor, Error, Page, Table};
 use uuid::Uuid;
@@ -51,6 +52,10 @@ pub fn router(table: Table) -> Router {
         .route(
             "/customers/{customer_id}/orders/{order_id}",
             put(place_order),
+        )
+        .route(
+            "/customers/{customer_id}/orders/{created_at}/{order_id}/status",
+            put(set_status),
         )
         .route("/orders/pending", get(pending_orders))
         .with_state(table)
@@ -132,6 +137,16 @@ pub struct Placed {
     pub order_id: Uuid,
     /// The order's total, in cents.
     pub total_cents: u64,
+}
+
+/// The body of `PUT /customers/{customer_id}/orders/{created_at}/{order_id}/status`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatusChange {
+    /// The new status.
+    pub status: OrderStatus,
+    /// The order's `updated_at` as the client read it: the change is made
+    /// only if the order was not updated since (else `409 Conflict`).
+    pub if_updated_at: DateTime<Utc>,
 }
 
 /// The body of every error answer.
@@ -362,4 +377,23 @@ async fn place_order(
             Err(ApiError::OutOfStock { sku, requested })
         }
     }
+}
+
+/// `PUT /customers/{customer_id}/orders/{created_at}/{order_id}/status`:
+/// one `UpdateItem` of the status and `updated_at` (so GSI1's keys move
+/// with them), on the condition that `updated_at` is still the one the
+/// client read.
+async fn set_status(
+    State(table): State<Table>,
+    Path((customer_id, created_at, order_id)): Path<(String, DateTime<Utc>, Uuid)>,
+    Json(change): Json<StatusChange>,
+) -> Result<Json<Order>, ApiError> {
+    let updated_at = Utc::now();
+    let order = Order::update(&customer_id, &created_at, &order_id)
+        .set(Order::STATUS, &change.status)
+        .set(Order::UPDATED_AT, &updated_at)
+        .condition(Order::UPDATED_AT.eq(&change.if_updated_at))
+        .send_returning_new(&table)
+        .await?;
+    Ok(Json(order))
 }

@@ -313,6 +313,45 @@ mod web_api {
         );
     }
 
+    #[tokio::test]
+    async fn a_status_change_is_404_when_absent_and_409_when_stale() {
+        let (_table, base, _) = api("web-status").await;
+        let http = reqwest::Client::new();
+        let one = order("c-1", 1);
+        let url = |order: &Order| {
+            format!(
+                "{base}/customers/c-1/orders/{}/{}/status",
+                order.created_at.to_rfc3339(),
+                order.order_id
+            )
+        };
+        let paid = json!({"status": "PAID", "if_updated_at": one.updated_at});
+        let response = http.put(url(&one)).json(&paid).send().await.unwrap();
+        assert_eq!(response.status(), reqwest::StatusCode::OK);
+        let stored: Order = response.json().await.unwrap();
+        assert_eq!(stored.status, Some(OrderStatus::Paid));
+        assert_eq!(
+            all_pages(&http, &base, "/orders/pending", 10).await,
+            [vec![13, 11, 7, 5, 3]],
+            "order 1 left the pending orders"
+        );
+        // The same change from a client that read the order before it.
+        let stale = http.put(url(&one)).json(&paid).send().await.unwrap();
+        assert_eq!(stale.status(), reqwest::StatusCode::CONFLICT);
+        let body: ErrorBody = stale.json().await.unwrap();
+        assert_eq!(body.error, "condition_failed", "{}", body.message);
+        // An order that does not exist.
+        let absent = http
+            .put(url(&order("c-1", 50)))
+            .json(&paid)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(absent.status(), reqwest::StatusCode::NOT_FOUND);
+        let body: ErrorBody = absent.json().await.unwrap();
+        assert_eq!(body.error, "not_found", "{}", body.message);
+    }
+
     /// Answers every `Query` with DynamoDB's throttling error.
     #[derive(Debug, Clone, Default)]
     struct Throttle {
