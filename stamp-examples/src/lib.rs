@@ -20,9 +20,11 @@
 pub mod data;
 pub mod examples;
 pub mod export;
+pub mod lambda;
 pub mod migration;
 pub mod requests;
 pub mod scenario;
+pub mod web;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

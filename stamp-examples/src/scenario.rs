@@ -298,10 +298,12 @@ pub enum Placement {
 /// Places an order in one `TransactWriteItems`:
 ///
 /// 1. create the order (`attribute_not_exists(PK)`, so a retry with the
-///    same client-generated id changes nothing);
+///    same client-generated id and time changes nothing);
 /// 2. add 1 to the customer's `order_count`;
 /// 3. per line, subtract the quantity from the product's `stock`, guarded
-///    by `stock >= quantity`, and create the line item.
+///    by `stock >= quantity`, and create the line item (keyed by the
+///    order id alone: a retry of the same id at another `placed_at`, whose
+///    order key differs, fails here and changes nothing either).
 ///
 /// # Errors
 ///
@@ -362,7 +364,10 @@ pub async fn place_order(
                     reason.index == index && reason.code == CancellationCode::ConditionalCheckFailed
                 })
             };
-            if failed(0) {
+            // The order's key holds its time of placement, so a retry at
+            // another time passes the order's own condition; its line items
+            // are keyed by the order id alone, so their creates fail then.
+            if failed(0) || (0..lines.len()).any(|position| failed(3 + 2 * position)) {
                 return Ok(Placement::AlreadyPlaced);
             }
             for (position, line) in lines.iter().enumerate() {

@@ -1,0 +1,613 @@
+//! The service examples of `stamp-examples`, run for real: the web API
+//! ([`stamp_examples::web`]) on a free loopback port over the embedded
+//! DynamoDB, called with an HTTP client; and the Lambda consumer
+//! ([`stamp_examples::lambda`]) invoked with events captured from the
+//! embedded server's DynamoDB Stream.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use aws_sdk_dynamodb::config::interceptors::BeforeDeserializationInterceptorContextMut;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::types::StreamViewType;
+use chrono::{DateTime, Duration, Utc};
+use serde_json::{Value, json};
+use stamp::streams::Event;
+use stamp::{BatchWrite, Table};
+use stamp_examples::requests::RequestCounter;
+use stamp_examples::web::{ErrorBody, OrdersPage, Placed};
+use stamp_examples::{
+    Customer, Order, OrderStatus, Product, client_counting, lambda, table_definition, web,
+};
+use uuid::Uuid;
+
+/// This binary's embedded DynamoDB, on a thread of its own so that it
+/// outlives each test's runtime.
+static EMBEDDED: std::sync::LazyLock<stamp::local::LocalDynamoDb> =
+    std::sync::LazyLock::new(|| {
+        stamp::local::LocalDynamoDb::start_in_background()
+            .unwrap_or_else(|error| panic!("{error}; or set STAMP_DYNAMODB_ENDPOINT"))
+    });
+
+/// `$STAMP_DYNAMODB_ENDPOINT` when set, else the embedded server.
+fn endpoint() -> String {
+    match std::env::var("STAMP_DYNAMODB_ENDPOINT") {
+        Ok(url) if !url.is_empty() => url,
+        _ => EMBEDDED.endpoint().to_owned(),
+    }
+}
+
+const CURSOR_KEY: &[u8] = b"the web tests' cursor key, 32+ bytes long";
+
+fn epoch() -> DateTime<Utc> {
+    "2026-06-01T00:00:00Z".parse().unwrap()
+}
+
+/// Order `n` of `customer_id`, placed `n` hours after the epoch; pending
+/// when `n` is odd, else paid; updated `n` minutes after it was placed
+/// plus `n` hours, so `updated_at` grows with `n` across customers.
+fn order(customer_id: &str, n: u128) -> Order {
+    let created_at = epoch() + Duration::hours(n as i64);
+    Order {
+        customer_id: customer_id.into(),
+        order_id: Uuid::from_u128(n),
+        created_at,
+        status: Some(if n % 2 == 1 {
+            OrderStatus::Pending
+        } else {
+            OrderStatus::Paid
+        }),
+        updated_at: created_at + Duration::minutes(n as i64),
+        total_cents: 100 * n as u64,
+        line_count: 1,
+    }
+}
+
+fn customer(customer_id: &str) -> Customer {
+    Customer {
+        customer_id: customer_id.into(),
+        name: "Ada Lovelace".into(),
+        email: "ada@example.com".into(),
+        order_count: 0,
+        created_at: epoch(),
+    }
+}
+
+fn product(sku: &str, stock: u32) -> Product {
+    Product {
+        sku: sku.into(),
+        name: "Analytical engine gear".into(),
+        price_cents: 1_500,
+        stock,
+    }
+}
+
+/// A fresh table with the reference data: customer `c-1` with orders 1 to
+/// 7, customer `c-2` with orders 11 to 13, product `SKU-1` (stock 10).
+async fn loaded(test: &str, table: Table) -> Table {
+    let table = Table::new(
+        table.client().clone(),
+        format!("stamp-{test}-{}", Uuid::new_v4().simple()),
+    )
+    .with_cursor_key(CURSOR_KEY);
+    table.create_table(&table_definition()).await.unwrap();
+    let orders: Vec<Order> = (1..=7)
+        .map(|n| order("c-1", n))
+        .chain((11..=13).map(|n| order("c-2", n)))
+        .collect();
+    BatchWrite::new()
+        .put_all(&orders)
+        .put_all(&[customer("c-1"), customer("c-2")])
+        .put_all(&[product("SKU-1", 10)])
+        .send(&table)
+        .await
+        .unwrap();
+    table
+}
+
+/// Serves the API over `table` on a free port of 127.0.0.1; its base URL.
+async fn serve(table: Table) -> String {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(web::serve(listener, table));
+    base
+}
+
+/// The API over a loaded table, its base URL and the table's request counter.
+async fn api(test: &str) -> (Table, String, RequestCounter) {
+    let counter = RequestCounter::default();
+    let client = client_counting(Some(&endpoint()), Some(&counter)).await;
+    let table = loaded(test, Table::new(client, "unused")).await;
+    let base = serve(table.clone()).await;
+    (table, base, counter)
+}
+
+/// The web API (`web_api::` is the filter of these tests).
+mod web_api {
+    use super::*;
+
+    /// Every page of `path` with `limit`, following the cursors to the end:
+    /// the order ids of each page.
+    async fn all_pages(
+        http: &reqwest::Client,
+        base: &str,
+        path: &str,
+        limit: usize,
+    ) -> Vec<Vec<u128>> {
+        let mut pages = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut request = http
+                .get(format!("{base}{path}"))
+                .query(&[("limit", limit.to_string())]);
+            if let Some(cursor) = &cursor {
+                request = request.query(&[("cursor", cursor)]);
+            }
+            let response = request.send().await.unwrap();
+            assert_eq!(response.status(), reqwest::StatusCode::OK);
+            let page: OrdersPage = response.json().await.unwrap();
+            pages.push(
+                page.orders
+                    .iter()
+                    .map(|order| order.order_id.as_u128())
+                    .collect(),
+            );
+            match page.cursor {
+                Some(next) => cursor = Some(next),
+                None => return pages,
+            }
+            assert!(pages.len() < 10, "the pages end");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_customers_orders_page_newest_first_to_the_end_through_cursors() {
+        let (_table, base, _) = api("web-pages").await;
+        let http = reqwest::Client::new();
+        assert_eq!(
+            all_pages(&http, &base, "/customers/c-1/orders", 3).await,
+            [vec![7, 6, 5], vec![4, 3, 2], vec![1]]
+        );
+        assert_eq!(
+            all_pages(&http, &base, "/customers/c-2/orders", 20).await,
+            [vec![13, 12, 11]]
+        );
+    }
+
+    #[tokio::test]
+    async fn the_newest_pending_orders_of_all_customers_page_across_the_shards() {
+        let (_table, base, _) = api("web-pending").await;
+        let http = reqwest::Client::new();
+        // Pending: the odd ones, newest `updated_at` first, of both customers.
+        assert_eq!(
+            all_pages(&http, &base, "/orders/pending", 2).await,
+            [vec![13, 11], vec![7, 5], vec![3, 1]]
+        );
+    }
+
+    #[tokio::test]
+    async fn a_tampered_cursor_is_refused_with_400_before_anything_is_sent() {
+        let (_table, base, counter) = api("web-tampered").await;
+        let http = reqwest::Client::new();
+        let first: OrdersPage = http
+            .get(format!("{base}/customers/c-1/orders?limit=3"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let cursor = first.cursor.expect("a next page");
+        // Change one character of the payload (before the `.signature`).
+        let mut tampered: Vec<char> = cursor.chars().collect();
+        tampered[3] = if tampered[3] == 'A' { 'B' } else { 'A' };
+        let tampered: String = tampered.into_iter().collect();
+        for forged in [
+            tampered.as_str(),
+            "not-a-cursor",
+            cursor.split('.').next().unwrap(),
+        ] {
+            let before = counter.count();
+            let response = http
+                .get(format!("{base}/customers/c-1/orders"))
+                .query(&[("limit", "3"), ("cursor", forged)])
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(
+                response.status(),
+                reqwest::StatusCode::BAD_REQUEST,
+                "{forged}"
+            );
+            let body: ErrorBody = response.json().await.unwrap();
+            assert_eq!(body.error, "invalid_cursor", "{forged}: {}", body.message);
+            assert_eq!(counter.count(), before, "nothing sent for {forged}");
+        }
+        // The cursor of another customer's query is refused the same way.
+        let before = counter.count();
+        let response = http
+            .get(format!("{base}/customers/c-2/orders"))
+            .query(&[("limit", "3"), ("cursor", cursor.as_str())])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), reqwest::StatusCode::BAD_REQUEST);
+        assert_eq!(counter.count(), before);
+    }
+
+    #[tokio::test]
+    async fn a_double_submit_places_one_order() {
+        let (table, base, _) = api("web-double-submit").await;
+        let http = reqwest::Client::new();
+        let order_id = Uuid::from_u128(0x5f0c_2a4e);
+        let url = format!("{base}/customers/c-1/orders/{order_id}");
+        let body = json!({"lines": [{"sku": "SKU-1", "quantity": 2}]});
+        let first = http.put(&url).json(&body).send().await.unwrap();
+        assert_eq!(first.status(), reqwest::StatusCode::CREATED);
+        assert_eq!(
+            first.json::<Placed>().await.unwrap(),
+            Placed {
+                order_id,
+                total_cents: 3_000
+            }
+        );
+        // The same submit again, a moment later: its order key (which holds
+        // the time of placement) differs, and still nothing is placed.
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        let second = http.put(&url).json(&body).send().await.unwrap();
+        assert_eq!(second.status(), reqwest::StatusCode::CONFLICT);
+        let error: ErrorBody = second.json().await.unwrap();
+        assert_eq!(error.error, "already_exists", "{}", error.message);
+
+        let pages = all_pages(&http, &base, "/customers/c-1/orders", 20).await;
+        assert_eq!(pages, [vec![order_id.as_u128(), 7, 6, 5, 4, 3, 2, 1]]);
+        let stored: Product = table
+            .get(&Product::key("SKU-1").unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(stored.stock, 8, "taken from stock once");
+        let stored: Customer = table
+            .get(&Customer::key("c-1").unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(stored.order_count, 1, "counted once");
+
+        // An unknown product is 404, an empty order 400, too many units 409.
+        let unknown = http
+            .put(format!(
+                "{base}/customers/c-1/orders/{}",
+                Uuid::from_u128(99)
+            ))
+            .json(&json!({"lines": [{"sku": "SKU-404", "quantity": 1}]}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(unknown.status(), reqwest::StatusCode::NOT_FOUND);
+        let empty = http
+            .put(format!(
+                "{base}/customers/c-1/orders/{}",
+                Uuid::from_u128(98)
+            ))
+            .json(&json!({"lines": []}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(empty.status(), reqwest::StatusCode::BAD_REQUEST);
+        let too_many = http
+            .put(format!(
+                "{base}/customers/c-1/orders/{}",
+                Uuid::from_u128(97)
+            ))
+            .json(&json!({"lines": [{"sku": "SKU-1", "quantity": 9}]}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(too_many.status(), reqwest::StatusCode::CONFLICT);
+        assert_eq!(
+            too_many.json::<ErrorBody>().await.unwrap().error,
+            "out_of_stock"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_status_change_is_404_when_absent_and_409_when_stale() {
+        let (_table, base, _) = api("web-status").await;
+        let http = reqwest::Client::new();
+        let one = order("c-1", 1);
+        let url = |order: &Order| {
+            format!(
+                "{base}/customers/c-1/orders/{}/{}/status",
+                order.created_at.to_rfc3339(),
+                order.order_id
+            )
+        };
+        let paid = json!({"status": "PAID", "if_updated_at": one.updated_at});
+        let response = http.put(url(&one)).json(&paid).send().await.unwrap();
+        assert_eq!(response.status(), reqwest::StatusCode::OK);
+        let stored: Order = response.json().await.unwrap();
+        assert_eq!(stored.status, Some(OrderStatus::Paid));
+        assert_eq!(
+            all_pages(&http, &base, "/orders/pending", 10).await,
+            [vec![13, 11, 7, 5, 3]],
+            "order 1 left the pending orders"
+        );
+        // The same change from a client that read the order before it.
+        let stale = http.put(url(&one)).json(&paid).send().await.unwrap();
+        assert_eq!(stale.status(), reqwest::StatusCode::CONFLICT);
+        let body: ErrorBody = stale.json().await.unwrap();
+        assert_eq!(body.error, "condition_failed", "{}", body.message);
+        // An order that does not exist.
+        let absent = http
+            .put(url(&order("c-1", 50)))
+            .json(&paid)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(absent.status(), reqwest::StatusCode::NOT_FOUND);
+        let body: ErrorBody = absent.json().await.unwrap();
+        assert_eq!(body.error, "not_found", "{}", body.message);
+    }
+
+    /// Answers every `Query` with DynamoDB's throttling error.
+    #[derive(Debug, Clone, Default)]
+    struct Throttle {
+        seen: Arc<AtomicUsize>,
+    }
+
+    /// DynamoDB's throttling of a hot partition, with its reason.
+    const HOT_KEY: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Throughput exceeds the current throughput limit for your key range","throttlingReasons":[{"reason":"TableReadKeyRangeThroughputExceeded","resource":"arn:aws:dynamodb:us-east-1:123456789012:table/shop"}]}"#;
+
+    impl Intercept for Throttle {
+        fn name(&self) -> &'static str {
+            "Throttle"
+        }
+
+        fn modify_before_deserialization(
+            &self,
+            context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+            _runtime_components: &RuntimeComponents,
+            cfg: &mut ConfigBag,
+        ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+            let operation = cfg.load::<aws_smithy_runtime_api::client::orchestrator::Metadata>();
+            if operation.is_none_or(|operation| operation.name() != "Query") {
+                return Ok(());
+            }
+            self.seen.fetch_add(1, Ordering::SeqCst);
+            let mut response = aws_smithy_runtime_api::http::Response::new(
+                aws_smithy_runtime_api::http::StatusCode::try_from(400).unwrap(),
+                aws_smithy_types::body::SdkBody::from(HOT_KEY),
+            );
+            response
+                .headers_mut()
+                .insert("content-type", "application/x-amz-json-1.0");
+            *context.response_mut() = response;
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_throttled_query_is_503_with_retry_after() {
+        let throttle = Throttle::default();
+        let config = stamp::local::config(&endpoint())
+            .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+            .interceptor(throttle.clone())
+            .build();
+        let plain = loaded(
+            "web-throttled",
+            Table::new(stamp::local::client(&endpoint()), "x"),
+        )
+        .await;
+        let throttled = Table::new(aws_sdk_dynamodb::Client::from_conf(config), plain.name())
+            .with_cursor_key(CURSOR_KEY);
+        let base = serve(throttled).await;
+        let response = reqwest::get(format!("{base}/customers/c-1/orders"))
+            .await
+            .unwrap();
+        assert_eq!(response.status(), reqwest::StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            response
+                .headers()
+                .get("retry-after")
+                .map(|value| value.to_str().unwrap()),
+            Some("1")
+        );
+        let body: ErrorBody = response.json().await.unwrap();
+        assert_eq!(body.error, "throttled", "{}", body.message);
+        assert_eq!(throttle.seen.load(Ordering::SeqCst), 1);
+    }
+}
+
+/// The Lambda consumer (`lambda_consumer::` is the filter of these tests).
+mod lambda_consumer {
+    use super::*;
+
+    /// One call of the DynamoDB Streams API, as JSON over HTTP: what a Lambda
+    /// event source mapping reads for the function.
+    async fn streams_call(http: &reqwest::Client, target: &str, body: Value) -> Value {
+        let response = http
+            .post(endpoint())
+            .header("x-amz-target", format!("DynamoDBStreams_20120810.{target}"))
+            .header("content-type", "application/x-amz-json-1.0")
+            // Local servers check that a request is signed, not its signature.
+            .header("x-amz-date", "20260601T000000Z")
+            .header(
+                "authorization",
+                "AWS4-HMAC-SHA256 Credential=local/20260601/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0",
+            )
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        let status = response.status();
+        let text = response.text().await.unwrap();
+        assert!(status.is_success(), "{target}: {status} {text}");
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// Every record of `table`'s stream, from the start of each shard, as
+    /// `GetRecords` answers them, with `eventSourceARN` as Lambda adds it: the
+    /// `Records` of a Lambda event.
+    async fn captured_records(table: &Table) -> Vec<Value> {
+        let described = table
+            .client()
+            .describe_table()
+            .table_name(table.name())
+            .send()
+            .await
+            .unwrap();
+        let arn = described
+            .table()
+            .unwrap()
+            .latest_stream_arn()
+            .unwrap()
+            .to_owned();
+        let http = reqwest::Client::new();
+        let stream = streams_call(&http, "DescribeStream", json!({"StreamArn": arn})).await;
+        let mut records = Vec::new();
+        for shard in stream["StreamDescription"]["Shards"].as_array().unwrap() {
+            let iterator = streams_call(
+                &http,
+                "GetShardIterator",
+                json!({"StreamArn": arn, "ShardId": shard["ShardId"], "ShardIteratorType": "TRIM_HORIZON"}),
+            )
+            .await;
+            let mut iterator = iterator["ShardIterator"].clone();
+            for _ in 0..10 {
+                if iterator.is_null() {
+                    break;
+                }
+                let page =
+                    streams_call(&http, "GetRecords", json!({"ShardIterator": iterator})).await;
+                let page_records = page["Records"].as_array().cloned().unwrap_or_default();
+                if page_records.is_empty() && !records.is_empty() {
+                    break;
+                }
+                for mut record in page_records {
+                    record["eventSourceARN"] = json!(arn);
+                    records.push(record);
+                }
+                iterator = page["NextShardIterator"].clone();
+            }
+        }
+        records
+    }
+
+    fn event(records: &[Value]) -> Event {
+        serde_json::from_value(json!({ "Records": records })).unwrap()
+    }
+
+    /// A table with a stream, and its records after writing customer `c-1`
+    /// and orders 1 to 4, in that order.
+    async fn stream_records(test: &str) -> Vec<Value> {
+        let table = Table::new(
+            stamp::local::client(&endpoint()),
+            format!("stamp-{test}-{}", Uuid::new_v4().simple()),
+        );
+        table
+            .create_table(&table_definition().stream(StreamViewType::NewAndOldImages))
+            .await
+            .unwrap();
+        table.put(&customer("c-1")).await.unwrap();
+        for n in 1..=4 {
+            table.put(&order("c-1", n)).await.unwrap();
+        }
+        let records = captured_records(&table).await;
+        assert_eq!(records.len(), 5, "{records:#?}");
+        records
+    }
+
+    fn sequence_number(record: &Value) -> String {
+        record["dynamodb"]["SequenceNumber"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    /// Runs the handler over `records`; the lines `describe` gave for the
+    /// changes processed, and the response as Lambda reads it.
+    async fn invoke(records: &[Value], fail_order: Option<u128>) -> (Vec<String>, Value) {
+        let mut processed = Vec::new();
+        let response = lambda::handle(event(records), |change| {
+            let failed = matches!(
+                (&change.new, fail_order),
+                (Some(stamp_examples::CustomerWithOrders::Order(order)), Some(n)) if order.order_id == Uuid::from_u128(n)
+            );
+            if !failed {
+                processed.extend(lambda::describe(&change));
+            }
+            async move {
+                if failed {
+                    Err("the downstream system refused it")
+                } else {
+                    Ok(())
+                }
+            }
+        })
+        .await;
+        (processed, serde_json::to_value(response).unwrap())
+    }
+
+    fn placed(n: u128) -> String {
+        format!(
+            "order {} placed by c-1: {} cents",
+            Uuid::from_u128(n),
+            100 * n
+        )
+    }
+
+    #[tokio::test]
+    async fn a_batch_of_good_records_is_processed_whole() {
+        let records = stream_records("lambda-whole").await;
+        let (processed, response) = invoke(&records, None).await;
+        assert_eq!(
+            processed,
+            [
+                "customer c-1 joined".to_owned(),
+                placed(1),
+                placed(2),
+                placed(3),
+                placed(4)
+            ]
+        );
+        assert_eq!(response, json!({"batchItemFailures": []}));
+    }
+
+    #[tokio::test]
+    async fn an_undecodable_record_is_reported_by_sequence_number_and_the_records_before_it_processed()
+     {
+        let mut records = stream_records("lambda-undecodable").await;
+        // Order 2's new image with a total that is not a number: Order cannot
+        // read it.
+        records[2]["dynamodb"]["NewImage"]["total_cents"] = json!({"S": "lots"});
+        let (processed, response) = invoke(&records, None).await;
+        assert_eq!(processed, ["customer c-1 joined".to_owned(), placed(1)]);
+        assert_eq!(
+            response,
+            json!({"batchItemFailures": [{"itemIdentifier": sequence_number(&records[2])}]})
+        );
+        // Lambda retries from the reported record: the records before it are
+        // not delivered again; the records after it are processed once the
+        // bad one is past (here: the batch after it).
+        let (processed, response) = invoke(&records[3..], None).await;
+        assert_eq!(processed, [placed(3), placed(4)]);
+        assert_eq!(response, json!({"batchItemFailures": []}));
+    }
+
+    #[tokio::test]
+    async fn a_record_whose_processing_fails_is_reported_and_processing_stops_there() {
+        let records = stream_records("lambda-processing").await;
+        let (processed, response) = invoke(&records, Some(3)).await;
+        assert_eq!(
+            processed,
+            ["customer c-1 joined".to_owned(), placed(1), placed(2)]
+        );
+        assert_eq!(
+            response,
+            json!({"batchItemFailures": [{"itemIdentifier": sequence_number(&records[3])}]})
+        );
+    }
+}
