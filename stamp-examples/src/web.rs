@@ -32,7 +32,7 @@ use axum::routing::{get, put};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use stamp::{CancellationCode, Cursor, Error, Page, Table};
+use stamp::{CancellationCode, Cursor, Error, Page, Refusal, Table};
 use uuid::Uuid;
 
 use crate::scenario::{self, OrderLine, Placement};
@@ -248,16 +248,13 @@ pub fn status_of(error: &Error) -> (StatusCode, Option<u64>, &'static str) {
             }
         }
         Error::OutcomeUnknown { .. } => (StatusCode::BAD_GATEWAY, None, "outcome_unknown"),
-        Error::InvalidCursor { .. } | Error::CursorMismatch => {
+        Error::Refused(Refusal::InvalidCursor { .. } | Refusal::CursorMismatch) => {
             (StatusCode::BAD_REQUEST, None, "invalid_cursor")
         }
-        Error::EmptyKeyValue { .. }
-        | Error::KeyTooLong { .. }
-        | Error::KeyAttributeTooLong { .. }
-        | Error::KeyEncode { .. }
-        | Error::InvalidSortKeyRange { .. }
-        | Error::ItemTooLarge { .. }
-        | Error::InvalidNumber { .. } => (StatusCode::BAD_REQUEST, None, "invalid_request"),
+        // A key the client's values cannot make, or a request Stamp refuses
+        // before sending (an item over 400 KB, a number DynamoDB cannot
+        // hold, an empty sort-key range): the client's input.
+        Error::Key(_) | Error::Refused(_) => (StatusCode::BAD_REQUEST, None, "invalid_request"),
         _ => (StatusCode::INTERNAL_SERVER_ERROR, None, "internal"),
     }
 }
