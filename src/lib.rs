@@ -118,8 +118,8 @@
 //!     pub fn key(customer_id: &str, created_at: &DateTime<Utc>, order_id: &Uuid)
 //!         -> Result<PrimaryKey<Order>, Error>;
 //!     pub fn gsi1_key(status: &OrderStatus, updated_at: &DateTime<Utc>) -> Result<IndexKey<Order>, Error>;
-//!     pub fn query(customer_id: &str) -> Query<Order, 0>;          // sort_key_eq/lt/between(…)
-//!     pub fn query_gsi1(status: &OrderStatus) -> Query<Order, 1>;
+//!     pub fn query(customer_id: &str) -> Query<Order>;             // sort_key_eq/lt/between(…)
+//!     pub fn query_gsi1(status: &OrderStatus) -> Query<Order, Gsi<1>>;
 //!     // a multi-attribute index's query_gsiN returns a MultiAttributeQuery
 //!     pub fn scan() -> Scan<Order>;
 //!     pub fn update(customer_id: &str, created_at: &DateTime<Utc>, order_id: &Uuid) -> Update<Order>;
@@ -129,7 +129,7 @@
 //!     pub const STATUS: Attribute<Order, OrderStatus, Optional>;
 //!     pub const TOTAL_CENTS: Attribute<Order, u64, Required>;   // one per stored field
 //! }
-//! impl SortKeyPrefix<Order, 0> for &DateTime<Utc> { … }          // and (&DateTime<Utc>, &Uuid)
+//! impl SortKeyPrefix<Order> for &DateTime<Utc> { … }             // and (&DateTime<Utc>, &Uuid)
 //! ```
 //!
 //! Where two of the fields that one key function takes have the same

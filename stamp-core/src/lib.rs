@@ -105,12 +105,13 @@ pub use key::template::{KeyBuilder, KeyTemplate, Segment};
 pub use limits::*;
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
 pub use model::collection::{Collection, CollectionMember};
-pub use model::entity::LOCAL_INDEX_BASE;
 pub use model::entity::{
     Entity, EntitySchema, FieldAttribute, IndexKey, Item, KeyAttribute, PreviousKeyFormat,
     PrimaryKey, WriteTime,
 };
-pub use model::index::{IndexId, IndexKeySchema, IndexKind, IndexSchema};
+pub use model::index::{
+    BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex,
+};
 pub use model::multi_attribute::{
     IndexKeyAttribute, IndexKeyField, KeyAttributeType, NoSortAttributeLeft, SortAttributes,
     TextSortAttribute,

@@ -6,6 +6,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, LitInt, LitStr};
 
 use crate::ctxt::Ctxt;
+use crate::expand::IndexRef;
 
 /// The derive's entry point: the options, the members, then the impls.
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -39,10 +40,10 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
 }
 
 /// `#[stamp(crate = "…", index = N)]` or `#[stamp(crate = "…", any_partition)]`.
-fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, u8, bool) {
+fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, IndexRef, bool) {
     let ident = &input.ident;
     let mut krate: syn::Path = syn::parse_quote!(::stamp);
-    let mut index: u8 = 0;
+    let mut index = IndexRef::Table;
     let mut any_partition: Option<proc_macro2::Span> = None;
     let mut index_span: Option<proc_macro2::Span> = None;
     for attribute in &input.attrs {
@@ -56,11 +57,13 @@ fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, u8, bool) {
                     index_span = Some(meta.path.span());
                     let number = meta.value()?.parse::<LitInt>()?;
                     index = match number.base10_parse::<u8>() {
-                        Ok(value @ 1..=20) => value,
+                        Ok(value) if (1..=crate::limits::MAX_GSIS as u8).contains(&value) => {
+                            IndexRef::Gsi(value)
+                        }
                         _ => {
                             return Err(syn::Error::new(
                                 number.span(),
-                                format!("`index = {number}` on `{ident}` is out of range: GSIs are numbered 1 to 20 (leave it out for the table)"),
+                                format!("`index = {number}` on `{ident}` is out of range: GSIs are numbered 1 to {} (leave it out for the table)", crate::limits::MAX_GSIS),
                             ));
                         }
                     };
@@ -148,7 +151,7 @@ fn expand_any_partition(
             #[automatically_derived]
             impl #krate::Collection for #ident {
                 const NAME: &'static str = ::core::stringify!(#ident);
-                const INDEX: u8 = 0;
+                type Index = #krate::BaseTable;
                 const ANY_PARTITION: bool = true;
                 const MEMBERS: &'static [&'static #krate::EntitySchema] = &[#(<#member_types as #krate::Entity>::SCHEMA),*];
 
@@ -179,15 +182,16 @@ fn decodes(krate: &syn::Path, members: &[(&syn::Ident, &syn::Type)]) -> Vec<Toke
 /// `CollectionMember` impls.
 fn expand(
     krate: &syn::Path,
-    index: u8,
+    index: IndexRef,
     ident: &syn::Ident,
     members: &[(&syn::Ident, &syn::Type)],
 ) -> TokenStream {
-    let place = if index == 0 {
-        "the table".to_owned()
-    } else {
-        format!("GSI{index}")
+    let place = match index {
+        IndexRef::Table => "the table".to_owned(),
+        IndexRef::Gsi(number) => format!("GSI{number}"),
+        IndexRef::Lsi(number) => format!("LSI{number}"),
     };
+    let marker = index.marker(krate);
     let (_, first_type) = members[0];
     let checks = members.iter().skip(1).map(|(variant, ty)| {
         let message = format!(
@@ -201,7 +205,7 @@ fn expand(
                 #krate::__private::share_partition(
                     <#first_type as #krate::Entity>::SCHEMA,
                     <#ty as #krate::Entity>::SCHEMA,
-                    #index,
+                    <#marker as #krate::QueryIndex>::ID,
                 ),
                 #message,
             );
@@ -222,7 +226,7 @@ fn expand(
             #[automatically_derived]
             impl #krate::Collection for #ident {
                 const NAME: &'static str = ::core::stringify!(#ident);
-                const INDEX: u8 = #index;
+                type Index = #marker;
                 const MEMBERS: &'static [&'static #krate::EntitySchema] = &[#(<#member_types as #krate::Entity>::SCHEMA),*];
 
                 fn from_item(item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {

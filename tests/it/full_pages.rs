@@ -108,9 +108,9 @@ fn ids(orders: &[Order]) -> Vec<&str> {
 
 /// Every page of `query` with `max_items(1)`, newest first: each holds one
 /// order, and the pages together hold every order once, in order.
-async fn one_by_one<const INDEX: u8>(
+async fn one_by_one<I: stamp::QueryIndex>(
     table: &Table,
-    query: impl Fn() -> Query<Order, INDEX>,
+    query: impl Fn() -> Query<Order, I>,
 ) -> Vec<Page<Order>> {
     let mut pages = Vec::new();
     let mut cursor: Option<Cursor> = None;

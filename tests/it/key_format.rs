@@ -15,13 +15,15 @@ struct Pair {
 }
 
 fn key(a: &str, b: u8) -> String {
-    SortKeyPrefix::<Pair, 0>::sort_key_prefix(&(a, &b))
+    SortKeyPrefix::<Pair, stamp::BaseTable>::sort_key_prefix(&(a, &b))
         .unwrap()
         .text
 }
 
 fn prefix(a: &str) -> String {
-    SortKeyPrefix::<Pair, 0>::sort_key_prefix(&a).unwrap().text
+    SortKeyPrefix::<Pair, stamp::BaseTable>::sort_key_prefix(&a)
+        .unwrap()
+        .text
 }
 
 #[test]

@@ -21,8 +21,8 @@ use chrono::NaiveDate;
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 use stamp::{
-    BatchWrite, Entity, Error, IndexProjection, Item, SchemaDifference, Table, TableDefinition,
-    TransactWrite,
+    BaseTable, BatchWrite, Entity, Error, Gsi, IndexId, IndexProjection, Item, Lsi, Query,
+    QueryIndex, SchemaDifference, Table, TableDefinition, TransactWrite,
 };
 
 use crate::common;
@@ -226,6 +226,54 @@ fn an_lsi_query_names_the_index_and_the_table_partition_key() {
         .unwrap();
     assert_eq!(table.index_name(), None);
     assert_eq!(table.consistent_read(), Some(true));
+}
+
+/// Issue 24, point 1: a query's index is a type, `Query<E>` (the table),
+/// `Query<E, Gsi<N>>`, `Query<E, Lsi<N>>`, which names one index of the
+/// entity and resolves to it once; an LSI and a GSI of the same number are
+/// different indexes.
+#[test]
+fn the_index_of_a_query_is_a_marker_type() {
+    let table: Query<Order> = Order::query("c-1");
+    let local: Query<Order, Lsi<2>> = Order::query_lsi2("c-1");
+    let global: Query<Customer, Gsi<1>> = Customer::query_gsi1("Ada");
+    let names = [
+        table
+            .request("orders")
+            .unwrap()
+            .index_name()
+            .map(str::to_owned),
+        local
+            .request("orders")
+            .unwrap()
+            .index_name()
+            .map(str::to_owned),
+        global
+            .request("orders")
+            .unwrap()
+            .index_name()
+            .map(str::to_owned),
+    ];
+    assert_eq!(
+        names,
+        [None, Some("LSI2".to_owned()), Some("GSI1".to_owned())]
+    );
+    assert_eq!(<BaseTable as QueryIndex>::ID, IndexId::Table);
+    assert_eq!(<Lsi<2> as QueryIndex>::ID, IndexId::Lsi(2));
+    assert_eq!(
+        Order::SCHEMA
+            .resolve(<Lsi<2> as QueryIndex>::ID)
+            .unwrap()
+            .name,
+        "LSI2"
+    );
+    assert!(Order::SCHEMA.resolve(<Gsi<1> as QueryIndex>::ID).is_none());
+    assert!(Order::SCHEMA.resolve(IndexId::Table).is_none());
+    assert_eq!(
+        Customer::SCHEMA.resolve(IndexId::Gsi(1)).unwrap().name,
+        "GSI1"
+    );
+    assert!(Customer::SCHEMA.resolve(IndexId::Lsi(1)).is_none());
 }
 
 #[test]

@@ -442,7 +442,7 @@ async fn date_sort_keys_take_whole_day_ranges() {
 }
 
 /// Pages through `query` with `limit(1)`, one `send` per page.
-async fn page_through<const I: u8>(
+async fn page_through<I: stamp::QueryIndex>(
     table: &Table,
     counter: &common::RequestCounter,
     query: impl Fn() -> stamp::Query<Order, I>,

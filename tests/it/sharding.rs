@@ -179,9 +179,9 @@ async fn writes_under_one_group_spread_evenly_over_the_shards() {
 }
 
 /// Every page of `query` until the end, from `send` and its cursors.
-async fn pages<const INDEX: u8>(
+async fn pages<I: stamp::QueryIndex>(
     table: &Table,
-    query: impl Fn() -> Query<Ticket, INDEX>,
+    query: impl Fn() -> Query<Ticket, I>,
 ) -> Vec<Page<Ticket>> {
     let mut pages = Vec::new();
     let mut cursor: Option<Cursor> = None;

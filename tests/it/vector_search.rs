@@ -901,7 +901,7 @@ fn the_catalogue_lists_the_similarity_search_with_its_inputs() {
     let catalogue = definition().catalogue().unwrap();
     for line in [
         "| `VECTOR1` (vector) | `VECTOR1PK` | vector `embedding`: 4 × f32, COSINE | ALL |",
-        "| `Product::search_similar_vector1(tenant_id, vector)` | `Product` | SearchVectors (top 1 to 100, no pagination) | `VECTOR1 (vector: 4 dimensions, COSINE)` | `VECTOR1PK = TENANT#<tenant_id>`<br>`embedding: 4 × f32` | lowest scores first (COSINE) | inline filters `price` (N), `category` (S): `=`, `<>`, `<`, `<=`, `>`, `>=`, between | `VECTOR1PK = TENANT#<tenant_id>` |",
+        "| `Product::search_similar_vector1(tenant_id, vector)` | `Product` | SearchVectors (top 1 to 100, no pagination) | `VECTOR1 (vector: 4 dimensions, COSINE)` | `VECTOR1PK = TENANT#<tenant_id>`<br>`embedding: 4 × f32` | lowest scores first (COSINE) | inline filters `price` (N), `category` (S): `=`, `<>`, `<`, `<=`, `>`, `>=`, between | `VECTOR1PK = TENANT#tenant_id-1` |",
         "  index_VECTOR1[(\"VECTOR1 (vector)<br>VECTOR1PK / embedding[4] COSINE\")]",
         "  pattern_3[\"Product::search_similar_vector1(tenant_id, vector)\"]",
         "  index_VECTOR1 -.-> pattern_3",

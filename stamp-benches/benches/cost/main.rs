@@ -252,7 +252,7 @@ fn stamp_shipment_sort_key(shipment: &Shipment) -> String {
         shipment.carrier.as_str(),
         &shipment.shipment_id,
     );
-    let text = SortKeyPrefix::<Shipment, 0>::sort_key_prefix(&fields).unwrap();
+    let text = SortKeyPrefix::<Shipment, stamp::BaseTable>::sort_key_prefix(&fields).unwrap();
     debug_assert!(text.complete);
     text.text
 }

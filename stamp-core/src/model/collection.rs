@@ -29,8 +29,9 @@ pub trait Collection: Sized {
     /// (empty for a hand-written impl that does not set it).
     const NAME: &'static str = "";
 
-    /// The index the members share a partition of: 0 for the table.
-    const INDEX: u8;
+    /// The index the members share a partition of: [`BaseTable`](crate::BaseTable)
+    /// or [`Gsi<N>`](crate::Gsi).
+    type Index: crate::QueryIndex;
 
     /// Whether the members may be in different partitions
     /// (`#[stamp(any_partition)]`): a change type of a table-wide feed, not a
@@ -113,8 +114,7 @@ pub const fn partition_template(schema: &EntitySchema, index: IndexId) -> Option
 
 /// Whether `a` and `b` share a partition key template on `index`; the
 /// compile-time check of `#[derive(Collection)]`.
-pub const fn share_partition(a: &EntitySchema, b: &EntitySchema, index: u8) -> bool {
-    let index = crate::model::entity::query_index_id(index);
+pub const fn share_partition(a: &EntitySchema, b: &EntitySchema, index: IndexId) -> bool {
     match (partition_template(a, index), partition_template(b, index)) {
         (Some(a), Some(b)) => same_template_shape(a, b),
         _ => false,

@@ -21,20 +21,6 @@ pub struct KeyAttribute {
     pub template: KeyTemplate,
 }
 
-/// The value of a [`Query`](crate::Query)'s `INDEX` parameter for local
-/// secondary index N is `LOCAL_INDEX_BASE + N` (101 to 105); 0 is the
-/// table and 1 to 20 are the GSIs.
-pub const LOCAL_INDEX_BASE: u8 = 100;
-
-/// The index a query's `INDEX` number names.
-pub(crate) const fn query_index_id(index: u8) -> crate::IndexId {
-    match index {
-        0 => crate::IndexId::Table,
-        local if local > LOCAL_INDEX_BASE => crate::IndexId::Lsi(local - LOCAL_INDEX_BASE),
-        global => crate::IndexId::Gsi(global),
-    }
-}
-
 /// The static description of an entity: its type name, key templates and
 /// indexes. `#[derive(Item)]` emits one per struct as [`Entity::SCHEMA`].
 ///

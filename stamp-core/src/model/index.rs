@@ -21,8 +21,9 @@ use crate::{IndexKeyField, KeyAttribute, KeyTemplate};
 /// (and, when its key has a new shape, of [`IndexKeySchema`]) plus the
 /// places the compiler then points at: every `match` on them is exhaustive,
 /// with no `_` arm, on purpose. A query reaches it through a marker type
-/// that implements [`QueryIndex`](crate::QueryIndex) (as
-/// [`Gsi`](crate::Gsi) and [`Lsi`](crate::Lsi) do), which resolves it once.
+/// that implements [`QueryIndex`] (as [`Gsi`] and [`Lsi`] do) with a new
+/// [`IndexId`] variant, which
+/// [`EntitySchema::resolve`](crate::EntitySchema::resolve) resolves once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndexSchema {
     /// N of `#[gsiN…]` (1 to [`MAX_GSIS`](crate::limits::MAX_GSIS)) or
@@ -303,8 +304,8 @@ impl IndexSchema {
 
 /// Which index of an entity a query, a collection or a catalogue row
 /// reads: the table, or a secondary index by kind and number. A query's
-/// index type ([`QueryIndex`](crate::QueryIndex): [`Table`](crate::Table),
-/// [`Gsi<N>`](crate::Gsi), [`Lsi<N>`](crate::Lsi)) names one, and
+/// index type ([`QueryIndex`]: [`BaseTable`], [`Gsi<N>`](Gsi),
+/// [`Lsi<N>`](Lsi)) names one, and
 /// [`EntitySchema::resolve`](crate::EntitySchema::resolve) turns it into
 /// the entity's [`IndexSchema`] once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -353,4 +354,47 @@ impl IndexSchema {
             IndexKind::Vector(_) => IndexId::Vector(self.number),
         }
     }
+}
+
+/// The index a [`Query`](crate::Query) reads, as a type: [`BaseTable`]
+/// (the default), [`Gsi<N>`](Gsi) or [`Lsi<N>`](Lsi). The generated
+/// `E::query(…)`, `E::query_gsiN(…)` and `E::query_lsiN(…)` return
+/// `Query<E>`, `Query<E, Gsi<N>>` and `Query<E, Lsi<N>>`; the sort-key
+/// prefixes (`SortKeyPrefix<E, I>`), multi-attribute sort runs
+/// (`SortAttributes<E, I>`) and collections (`Collection::Index`) are typed
+/// by the same marker, so a condition or a collection of another index does
+/// not compile.
+///
+/// A new kind of index gets its own marker, whose [`ID`](Self::ID) is a new
+/// [`IndexId`] variant.
+pub trait QueryIndex: 'static {
+    /// The index it names; [`EntitySchema::resolve`](crate::EntitySchema::resolve)
+    /// turns it into the entity's [`IndexSchema`].
+    const ID: IndexId;
+}
+
+/// The table itself: the index of `E::query(…)`, and the default of
+/// [`Query`](crate::Query)'s index parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BaseTable {}
+
+/// GSI N (`#[gsiN…]`, of any key: template, sharded or multi-attribute),
+/// the index of `E::query_gsiN(…)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gsi<const N: u8> {}
+
+/// LSI N (`#[lsiN(sk = "…")]`), the index of `E::query_lsiN(…)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lsi<const N: u8> {}
+
+impl QueryIndex for BaseTable {
+    const ID: IndexId = IndexId::Table;
+}
+
+impl<const N: u8> QueryIndex for Gsi<N> {
+    const ID: IndexId = IndexId::Gsi(N);
+}
+
+impl<const N: u8> QueryIndex for Lsi<N> {
+    const ID: IndexId = IndexId::Lsi(N);
 }

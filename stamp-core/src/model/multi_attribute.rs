@@ -159,14 +159,14 @@ pub fn key_part_attribute<T: crate::KeyPart>(
 pub enum NoSortAttributeLeft {}
 
 /// A leading run of the sort-key attributes of multi-attribute index
-/// `INDEX` of entity `E`, given with `=`: `()` (none), `(&A,)`, `(&A, &B)`, …
+/// `I` ([`Gsi<N>`](crate::Gsi)) of entity `E`, given with `=`: `()` (none), `(&A,)`, `(&A, &B)`, …
 /// (`&str` for a `String` field), implemented by `#[derive(Item)]`.
 ///
 /// [`Next`](Self::Next) is the value type of the attribute that follows, on
 /// which a range condition may go; [`NoSortAttributeLeft`] after the last.
 /// A skipped attribute, or a range before the last attribute given, is a
 /// type error.
-pub trait SortAttributes<E, const INDEX: u8> {
+pub trait SortAttributes<E, I: crate::QueryIndex> {
     /// The value type of the next sort-key attribute (`str` for a `String`).
     type Next: ?Sized;
 

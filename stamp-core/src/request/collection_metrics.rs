@@ -66,7 +66,8 @@ pub(crate) fn check(
         size_estimate_lower_gb = lower,
         size_estimate_upper_gb = upper,
         threshold_gb = threshold,
-        "item collection `{key}` of table `{}` may hold up to {upper} GB; a table with a local secondary index refuses writes to an item collection above 10 GB",
+        "item collection `{key}` of table `{}` may hold up to {upper} GB; a table with a local secondary index refuses writes to an item collection above {} GB",
         table.name(),
+        crate::limits::MAX_ITEM_COLLECTION_GB,
     );
 }

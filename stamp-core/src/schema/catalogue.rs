@@ -52,6 +52,30 @@ fn index_label(entity: &EntitySchema, index: &IndexSchema) -> String {
     sparse_label(&name, &sparse)
 }
 
+/// The partition-key and sort-key cells of `index`: its attribute names
+/// written by `name`, or a multi-attribute key's fields written by
+/// `fields`; `—` without a sort key.
+fn key_columns(
+    index: &super::TableIndex,
+    name: fn(&str) -> String,
+    fields: fn(&[crate::IndexKeyField]) -> String,
+) -> (String, String) {
+    match index.multi_attribute.and_then(IndexSchema::attributes) {
+        Some((partition, sort)) => (
+            fields(partition),
+            if sort.is_empty() {
+                "—".to_owned()
+            } else {
+                fields(sort)
+            },
+        ),
+        None => (
+            name(index.partition_key),
+            index.sort_key.map_or("—".to_owned(), name),
+        ),
+    }
+}
+
 /// The indexes of `entity` in the catalogue's order: template GSIs, LSIs,
 /// multi-attribute GSIs, then vector indexes.
 fn catalogue_order(entity: &'static EntitySchema) -> Vec<&'static IndexSchema> {
@@ -321,21 +345,7 @@ impl TableDefinition {
                 ),
                 other => other.to_string(),
             };
-            let (partition_key, sort_key) =
-                match index.multi_attribute.and_then(IndexSchema::attributes) {
-                    Some((partition, sort)) => (
-                        typed_attributes(partition),
-                        if sort.is_empty() {
-                            "—".to_owned()
-                        } else {
-                            typed_attributes(sort)
-                        },
-                    ),
-                    None => (
-                        code(index.partition_key),
-                        index.sort_key.map_or("—".to_owned(), code),
-                    ),
-                };
+            let (partition_key, sort_key) = key_columns(index, code, typed_attributes);
             let local = if index.is_local() { " (local)" } else { "" };
             let _ = writeln!(
                 out,

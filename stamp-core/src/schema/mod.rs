@@ -342,7 +342,7 @@ impl TableDefinition {
         if C::ANY_PARTITION {
             return self;
         }
-        let index = crate::model::entity::query_index_id(C::INDEX);
+        let index = <C::Index as crate::QueryIndex>::ID;
         self.collections
             .retain(|collection| collection.name != C::NAME || collection.index != index);
         self.collections.push(CollectionSchema {

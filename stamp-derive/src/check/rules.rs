@@ -6,11 +6,61 @@ use std::collections::BTreeMap;
 use crate::ast::{Container, Name, Template};
 use crate::ctxt::Ctxt;
 
-/// The highest GSI number: DynamoDB allows 20 GSIs per table.
-const MAX_INDEX: u32 = crate::limits::MAX_GSIS as u32;
+/// A kind of numbered index attribute: its name (`gsi`, `lsi`), its
+/// highest number (DynamoDB's limit of such indexes per table) and what
+/// the limit counts.
+struct NumberedIndex {
+    attribute: &'static str,
+    max: usize,
+    counted: &'static str,
+}
 
-/// The highest LSI number: DynamoDB allows 5 LSIs per table.
-const MAX_LOCAL_INDEX: u32 = crate::limits::MAX_LSIS as u32;
+/// `#[gsiN…]`: 1 to 20.
+const GSI: NumberedIndex = NumberedIndex {
+    attribute: "gsi",
+    max: crate::limits::MAX_GSIS,
+    counted: "GSIs",
+};
+
+/// `#[lsiN…]`: 1 to 5.
+const LSI: NumberedIndex = NumberedIndex {
+    attribute: "lsi",
+    max: crate::limits::MAX_LSIS,
+    counted: "local secondary indexes",
+};
+
+/// Reports an index number out of range or repeated (`seen` holds the
+/// numbers of the kind so far).
+fn check_number(
+    cx: &mut Ctxt,
+    seen: &mut BTreeMap<u32, ()>,
+    ident: &syn::Ident,
+    path: &syn::Path,
+    number: u32,
+    kind: NumberedIndex,
+) {
+    let NumberedIndex {
+        attribute,
+        max,
+        counted,
+    } = kind;
+    if !(1..=max as u32).contains(&number) {
+        cx.error_spanned_by(
+            path,
+            format!(
+                "index number {number} is out of range in `#[{attribute}{number}]` of `{ident}`: DynamoDB allows {max} {counted} per table, written `#[{attribute}1]` to `#[{attribute}{max}]`"
+            ),
+        );
+    }
+    if seen.insert(number, ()).is_some() {
+        cx.error_spanned_by(
+            path,
+            format!(
+                "`#[{attribute}{number}]` is repeated on `{ident}`: give each index number once"
+            ),
+        );
+    }
+}
 
 /// Records every rule the container breaks.
 pub fn check(cx: &mut Ctxt, container: &Container) {
@@ -35,20 +85,7 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
     let mut seen = BTreeMap::new();
     for index in &container.indexes {
         let number = index.number;
-        if !(1..=MAX_INDEX).contains(&number) {
-            cx.error_spanned_by(
-                index.attribute.path(),
-                format!(
-                    "index number {number} is out of range in `#[gsi{number}]` of `{ident}`: DynamoDB allows {MAX_INDEX} GSIs per table, written `#[gsi1]` to `#[gsi{MAX_INDEX}]`"
-                ),
-            );
-        }
-        if seen.insert(number, ()).is_some() {
-            cx.error_spanned_by(
-                index.attribute.path(),
-                format!("`#[gsi{number}]` is repeated on `{ident}`: give each index number once"),
-            );
-        }
+        check_number(cx, &mut seen, ident, index.attribute.path(), number, GSI);
         if let (None, Some(sort_key)) = (&index.pk, &index.sk) {
             cx.error_spanned_by(
                 &sort_key.literal,
@@ -87,20 +124,7 @@ fn check_local_indexes(cx: &mut Ctxt, container: &Container) {
     let mut seen = BTreeMap::new();
     for index in &container.local_indexes {
         let number = index.number;
-        if !(1..=MAX_LOCAL_INDEX).contains(&number) {
-            cx.error_spanned_by(
-                index.attribute.path(),
-                format!(
-                    "index number {number} is out of range in `#[lsi{number}]` of `{ident}`: DynamoDB allows {MAX_LOCAL_INDEX} local secondary indexes per table, written `#[lsi1]` to `#[lsi{MAX_LOCAL_INDEX}]`"
-                ),
-            );
-        }
-        if seen.insert(number, ()).is_some() {
-            cx.error_spanned_by(
-                index.attribute.path(),
-                format!("`#[lsi{number}]` is repeated on `{ident}`: give each index number once"),
-            );
-        }
+        check_number(cx, &mut seen, ident, index.attribute.path(), number, LSI);
         match &index.sk {
             Some(template) => check_template(cx, container, template, true),
             None => cx.error_spanned_by(

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use crate::check::{Key, Model, Stored, distinct_fields};
 use crate::expand::codecs::{decoder_name, encoder_name};
-use crate::expand::keys::{TemplatePlace, build_key};
+use crate::expand::keys::{TemplatePlace, build_key, index_template_keys};
 
 /// One `pub const FIELD: Attribute<Self, T, Kind>` per stored field.
 pub fn attribute_constants(model: &Model) -> Vec<TokenStream> {
@@ -41,43 +41,12 @@ pub fn attribute_constants(model: &Model) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The match arms of `key_attribute_from_values`: each GSI key attribute
-/// built from the stored values of its fields.
+/// The match arms of `key_attribute_from_values`: each GSI and LSI key
+/// attribute built from the stored values of its fields.
 pub fn from_values_arms(model: &Model) -> Vec<TokenStream> {
     let mut arms = Vec::new();
-    for (position, index) in model.indexes.iter().enumerate() {
-        arms.push(from_values_arm(
-            model,
-            &index.pk,
-            &index.index.pk_attribute.value,
-            TemplatePlace::IndexPartitionKey(position),
-        ));
-        if let Some(key) = &index.sk {
-            arms.push(from_values_arm(
-                model,
-                key,
-                &index.index.sk_attribute.value,
-                TemplatePlace::IndexSortKey(position),
-            ));
-        }
-    }
-    for (position, index) in model.local_indexes.iter().enumerate() {
-        arms.push(from_values_arm(
-            model,
-            &index.sk,
-            &index.index.sk_attribute.value,
-            TemplatePlace::LocalSortKey(model.local_position(position)),
-        ));
-    }
-    for (position, index) in model.vector_indexes.iter().enumerate() {
-        if let Some(key) = &index.pk {
-            arms.push(from_values_arm(
-                model,
-                key,
-                &index.index.pk_attribute.value,
-                TemplatePlace::VectorPartitionKey(model.vector_position(position)),
-            ));
-        }
+    for key in index_template_keys(model) {
+        arms.push(from_values_arm(model, key.key, key.attribute, key.place));
     }
     arms
 }

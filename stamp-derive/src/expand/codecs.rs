@@ -10,6 +10,7 @@ use syn::spanned::Spanned;
 use crate::ast::Field;
 use crate::check::{Key, Model, distinct_fields};
 use crate::expand::direct;
+use crate::expand::keys::index_template_keys;
 
 /// The encoders of every stored field, then the decoders of every stored
 /// field of a GSI template.
@@ -19,17 +20,9 @@ pub fn codecs(model: &Model) -> Vec<TokenStream> {
         .stored_fields()
         .map(|stored| field_encoder(krate, stored.field, model.is_index_key_field(stored.field)))
         .collect();
-    let index_keys: Vec<&Key> = model
-        .indexes
-        .iter()
-        .flat_map(|index| std::iter::once(&index.pk).chain(&index.sk))
-        .chain(model.local_indexes.iter().map(|index| &index.sk))
-        .chain(
-            model
-                .vector_indexes
-                .iter()
-                .filter_map(|index| index.pk.as_ref()),
-        )
+    let index_keys: Vec<&Key> = index_template_keys(model)
+        .into_iter()
+        .map(|key| key.key)
         .collect();
     codecs.extend(
         distinct_fields(&index_keys)

@@ -19,6 +19,7 @@ use quote::{format_ident, quote};
 use syn::DeriveInput;
 
 use crate::ast::{Container, Field, FieldList, Template};
+use crate::expand::IndexRef;
 use crate::expand::keys::{input_name_of, key_inputs};
 use crate::template::Piece;
 
@@ -178,8 +179,9 @@ impl<'a> Stubs<'a> {
 
     /// `impl SortKeyPrefix<Self, index>` for each leading run of the
     /// sort-key fields that all name fields.
-    fn sort_key_prefixes(&mut self, krate: &syn::Path, names: &[String], index: u8) {
+    fn sort_key_prefixes(&mut self, krate: &syn::Path, names: &[String], index: IndexRef) {
         let ident = self.container.ident;
+        let marker = index.marker(krate);
         for count in 1..=names.len() {
             let Some(fields) = self.fields(&names[..count]) else {
                 return;
@@ -190,14 +192,14 @@ impl<'a> Stubs<'a> {
             } else {
                 quote!((#(#types),*))
             };
-            let key = format!("prefix {index} {self_type}");
+            let key = format!("prefix {index:?} {self_type}");
             if self.implemented.contains(&key) {
                 continue;
             }
             self.implemented.push(key);
             self.impls.push(quote! {
                 #[automatically_derived]
-                impl<'__a> #krate::SortKeyPrefix<#ident, #index> for #self_type {
+                impl<'__a> #krate::SortKeyPrefix<#ident, #marker> for #self_type {
                     fn sort_key_prefix(&self) -> ::core::result::Result<#krate::SortKeyText, #krate::Error> {
                         ::core::unreachable!()
                     }
@@ -208,8 +210,9 @@ impl<'a> Stubs<'a> {
 
     /// `impl SortAttributes<Self, index>` for each leading run of a
     /// multi-attribute index's sort-key fields, the empty run included.
-    fn sort_attributes(&mut self, krate: &syn::Path, names: &[String], index: u8) {
+    fn sort_attributes(&mut self, krate: &syn::Path, names: &[String], index: IndexRef) {
         let ident = self.container.ident;
+        let marker = index.marker(krate);
         let Some(fields) = self.fields(names) else {
             return;
         };
@@ -232,7 +235,7 @@ impl<'a> Stubs<'a> {
             };
             self.impls.push(quote! {
                 #[automatically_derived]
-                impl #generics #krate::SortAttributes<#ident, #index> for (#(#types,)*) {
+                impl #generics #krate::SortAttributes<#ident, #marker> for (#(#types,)*) {
                     type Next = #next;
 
                     fn values(&self) -> ::core::result::Result<::std::vec::Vec<#krate::__private::AttributeValue>, #krate::Error> {
@@ -308,16 +311,10 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         implemented: Vec::new(),
     };
     stubs.function("key", &key, "Key", None, primary_key.clone());
-    stubs.function(
-        "query",
-        &pk,
-        "Partition",
-        None,
-        quote!(#krate::Query<Self, 0>),
-    );
+    stubs.function("query", &pk, "Partition", None, quote!(#krate::Query<Self>));
     stubs.function("scan", &[], "Scan", None, quote!(#krate::Scan<Self>));
     stubs.function("update", &key, "Key", None, quote!(#krate::Update<Self>));
-    stubs.sort_key_prefixes(krate, &sk, 0);
+    stubs.sort_key_prefixes(krate, &sk, IndexRef::Table);
     stubs.functions.extend([
         parse_stub(krate, container, "parse_partition_key", &pk),
         parse_stub(krate, container, "parse_sort_key", &sk),
@@ -327,10 +324,11 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         let Ok(number) = u8::try_from(index.number) else {
             continue;
         };
-        if numbers.contains(&number) || !(1..=20).contains(&number) {
+        if numbers.contains(&number) || !(1..=crate::limits::MAX_GSIS as u8).contains(&number) {
             continue;
         }
         numbers.push(number);
+        let marker = IndexRef::Gsi(number).marker(krate);
         if index.is_multi_attribute() {
             let names = |list: &Option<FieldList>| -> Vec<String> {
                 list.iter()
@@ -343,9 +341,9 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
                 &names(&index.pk_fields),
                 &format!("Gsi{number}Partition"),
                 None,
-                quote!(#krate::MultiAttributeQuery<Self, #number>),
+                quote!(#krate::MultiAttributeQuery<Self, #marker>),
             );
-            stubs.sort_attributes(krate, &names(&index.sk_fields), number);
+            stubs.sort_attributes(krate, &names(&index.sk_fields), IndexRef::Gsi(number));
             continue;
         }
         let (index_pk, index_sk) = (
@@ -365,9 +363,9 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
             &index_pk,
             &format!("Gsi{number}Partition"),
             None,
-            quote!(#krate::Query<Self, #number>),
+            quote!(#krate::Query<Self, #marker>),
         );
-        stubs.sort_key_prefixes(krate, &index_sk, number);
+        stubs.sort_key_prefixes(krate, &index_sk, IndexRef::Gsi(number));
         stubs.functions.extend([
             parse_stub(
                 krate,
@@ -388,20 +386,21 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         let Ok(number) = u8::try_from(index.number) else {
             continue;
         };
-        if local_numbers.contains(&number) || !(1..=5).contains(&number) {
+        if local_numbers.contains(&number) || !(1..=crate::limits::MAX_LSIS as u8).contains(&number)
+        {
             continue;
         }
         local_numbers.push(number);
-        let query_index = 100 + number;
+        let marker = IndexRef::Lsi(number).marker(krate);
         let index_sk = placeholders(index.sk.as_ref());
         stubs.function(
             &format!("query_lsi{number}"),
             &pk,
             "Partition",
             None,
-            quote!(#krate::Query<Self, #query_index>),
+            quote!(#krate::Query<Self, #marker>),
         );
-        stubs.sort_key_prefixes(krate, &index_sk, query_index);
+        stubs.sort_key_prefixes(krate, &index_sk, IndexRef::Lsi(number));
         stubs.functions.push(parse_stub(
             krate,
             container,

@@ -14,10 +14,13 @@ use crate::ast::{self, Container};
 use crate::check::{self, Model};
 use crate::ctxt::Ctxt;
 
+pub use index_ref::IndexRef;
+
 mod attributes;
 mod codecs;
 mod direct;
 mod fallback;
+mod index_ref;
 mod item;
 mod keys;
 mod multi;

@@ -12,6 +12,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{Model, MultiIndexKeys, Stored};
+use crate::expand::IndexRef;
 use crate::expand::codecs::encoder_name;
 use crate::expand::keys::{KeyInputs, input_name, key_inputs};
 
@@ -157,9 +158,10 @@ pub fn query_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
             index.index.name,
             attribute_list(&index.pk),
         );
+        let marker = IndexRef::Gsi(index.number).marker(krate);
         functions.push(quote! {
             #[doc = #doc]
-            pub fn #function(#(#parameters),*) -> #krate::MultiAttributeQuery<Self, #number> {
+            pub fn #function(#(#parameters),*) -> #krate::MultiAttributeQuery<Self, #marker> {
                 #unpack
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let __values = (|| -> ::core::result::Result<
@@ -186,14 +188,14 @@ fn run_type(field: &Field) -> TokenStream {
     }
 }
 
-/// `impl SortAttributes<E, N>` for every leading run of every
+/// `impl SortAttributes<E, Gsi<N>>` for every leading run of every
 /// multi-attribute index's sort-key fields, the empty run included.
 pub fn sort_impls(model: &Model) -> Vec<TokenStream> {
     let krate = model.krate;
     let ident = model.ident;
     let mut impls = Vec::new();
     for index in &model.multi_indexes {
-        let number = index.number;
+        let marker = IndexRef::Gsi(index.number).marker(krate);
         if index.sk.is_empty() {
             continue;
         }
@@ -247,7 +249,7 @@ pub fn sort_impls(model: &Model) -> Vec<TokenStream> {
             };
             impls.push(quote! {
                 #[automatically_derived]
-                impl #generics #krate::SortAttributes<#ident, #number> for #self_type {
+                impl #generics #krate::SortAttributes<#ident, #marker> for #self_type {
                     type Next = #next;
 
                     fn values(&self) -> ::core::result::Result<::std::vec::Vec<#krate::__private::AttributeValue>, #krate::Error> {

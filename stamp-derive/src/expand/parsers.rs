@@ -9,7 +9,7 @@ use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::check::{Key, Model};
-use crate::expand::keys::TemplatePlace;
+use crate::expand::keys::{TemplatePlace, index_template_keys};
 
 /// The parsers of the entity's current keys and, with
 /// `#[stamp(previous(…))]`, those of its previous ones.
@@ -33,31 +33,13 @@ pub fn parse_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
             sk_attribute,
         ),
     ];
-    for (position, index) in model.indexes.iter().enumerate() {
+    for key in index_template_keys(model) {
         functions.push(parse_function(
             model,
-            &index.pk,
-            TemplatePlace::IndexPartitionKey(position),
-            &format!("parse_gsi{}_partition_key", index.number),
-            &index.index.pk_attribute.value,
-        ));
-        if let Some(key) = &index.sk {
-            functions.push(parse_function(
-                model,
-                key,
-                TemplatePlace::IndexSortKey(position),
-                &format!("parse_gsi{}_sort_key", index.number),
-                &index.index.sk_attribute.value,
-            ));
-        }
-    }
-    for (position, index) in model.local_indexes.iter().enumerate() {
-        functions.push(parse_function(
-            model,
-            &index.sk,
-            TemplatePlace::LocalSortKey(model.local_position(position)),
-            &format!("parse_lsi{}_sort_key", index.number),
-            &index.index.sk_attribute.value,
+            key.key,
+            key.place,
+            &format!("parse_{}", key.name),
+            key.attribute,
         ));
     }
     let mut previous = Vec::new();

@@ -6,6 +6,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use crate::check::{Key, Model, Segment, distinct_fields};
+use crate::expand::IndexRef;
 use crate::expand::codecs::encoder_name;
 use crate::expand::keys::{
     KeyInputs, TemplatePlace, build_key, build_key_from, build_key_unchecked, input_name,
@@ -37,7 +38,7 @@ pub fn query_functions(
         &doc,
         &model.pk,
         TemplatePlace::PartitionKey,
-        0,
+        IndexRef::Table,
         &mut definitions,
     )];
     for (position, index) in model.indexes.iter().enumerate() {
@@ -61,7 +62,7 @@ pub fn query_functions(
             &doc,
             &index.pk,
             TemplatePlace::IndexPartitionKey(position),
-            index.number,
+            IndexRef::Gsi(index.number),
             &mut definitions,
         ));
     }
@@ -90,7 +91,7 @@ pub fn query_functions(
             &doc,
             &model.pk,
             TemplatePlace::PartitionKey,
-            LOCAL_INDEX_BASE + index.number,
+            IndexRef::Lsi(index.number),
             &mut shared,
         ));
     }
@@ -98,10 +99,6 @@ pub fn query_functions(
     functions.push(update_function(model, key_inputs));
     (functions, definitions)
 }
-
-/// The `INDEX` of a query on LSI N is `LOCAL_INDEX_BASE + N`
-/// (`stamp::LOCAL_INDEX_BASE`).
-const LOCAL_INDEX_BASE: u8 = 100;
 
 /// One query function: the partition key built from its fields, an error
 /// kept in the query until it is sent.
@@ -111,10 +108,11 @@ fn query_function(
     doc: &str,
     pk: &Key,
     place: TemplatePlace,
-    number: u8,
+    index: IndexRef,
     definitions: &mut Vec<TokenStream>,
 ) -> TokenStream {
     let krate = model.krate;
+    let marker = index.marker(krate);
     let KeyInputs {
         parameters,
         unpack,
@@ -135,7 +133,7 @@ fn query_function(
     };
     quote! {
         #[doc = #doc]
-        pub fn #function(#(#parameters),*) -> #krate::Query<Self, #number> {
+        pub fn #function(#(#parameters),*) -> #krate::Query<Self, #marker> {
             #unpack
             let __schema = <Self as #krate::Entity>::SCHEMA;
             let __partition_key = (|| -> ::core::result::Result<::std::string::String, #krate::Error> {
@@ -209,11 +207,16 @@ fn update_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
 /// `impl SortKeyPrefix` for the table's sort key, every GSI sort key and
 /// every LSI sort key.
 pub fn prefix_impls(model: &Model) -> Vec<TokenStream> {
-    let mut impls = sort_key_prefixes(model, &model.sk, &TemplatePlace::SortKey, 0);
+    let mut impls = sort_key_prefixes(model, &model.sk, &TemplatePlace::SortKey, IndexRef::Table);
     for (position, index) in model.indexes.iter().enumerate() {
         if let Some(key) = &index.sk {
             let place = TemplatePlace::IndexSortKey(position);
-            impls.extend(sort_key_prefixes(model, key, &place, index.number));
+            impls.extend(sort_key_prefixes(
+                model,
+                key,
+                &place,
+                IndexRef::Gsi(index.number),
+            ));
         }
     }
     for (position, index) in model.local_indexes.iter().enumerate() {
@@ -222,21 +225,22 @@ pub fn prefix_impls(model: &Model) -> Vec<TokenStream> {
             model,
             &index.sk,
             &place,
-            LOCAL_INDEX_BASE + index.number,
+            IndexRef::Lsi(index.number),
         ));
     }
     impls
 }
 
-/// `impl SortKeyPrefix<E, INDEX>` for each leading prefix of a sort-key
+/// `impl SortKeyPrefix<E, I>` for each leading prefix of a sort-key
 /// template's fields: `&A`, `(&A, &B)`, ….
 fn sort_key_prefixes(
     model: &Model,
     key: &Key,
     place: &TemplatePlace,
-    index: u8,
+    index: IndexRef,
 ) -> Vec<TokenStream> {
     let krate = model.krate;
+    let index = index.marker(krate);
     let ident = model.ident;
     let all = &key.segments;
     let field_positions: Vec<usize> = all

@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{Key, Model, Segment, Stored};
-use crate::expand::keys::key_template_tokens;
+use crate::expand::keys::{index_template_keys, key_template_tokens};
 
 /// `Some("name")` or `None`, for an optional attribute name.
 fn optional_name(stored: Option<Stored>) -> TokenStream {
@@ -25,13 +25,7 @@ fn key_example(model: &Model) -> TokenStream {
     let krate = model.krate;
     let keys: Vec<&Key> = [&model.pk, &model.sk]
         .into_iter()
-        .chain(
-            model
-                .indexes
-                .iter()
-                .flat_map(|index| std::iter::once(&index.pk).chain(index.sk.as_ref())),
-        )
-        .chain(model.local_indexes.iter().map(|index| &index.sk))
+        .chain(index_template_keys(model).into_iter().map(|key| key.key))
         .collect();
     let mut fields: Vec<&Field> = Vec::new();
     for key in keys {

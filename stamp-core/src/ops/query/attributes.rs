@@ -12,6 +12,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Query;
 use super::range::SortCondition;
+use crate::QueryIndex;
 use crate::expression::Placeholders;
 use crate::{Entity, Error, IndexKeyField, IndexSchema, Item, SortAttributes, TextSortAttribute};
 
@@ -40,7 +41,7 @@ pub(crate) struct AttributeSort {
 // so); the sort conditions only compare values the derive encoded.
 impl Eq for AttributeSort {}
 
-impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
+impl<E: Entity, I: QueryIndex> Query<E, I, E> {
     /// A query of a multi-attribute index with these partition-key
     /// attribute values, in key-schema order (already encoded as stored).
     fn new_multi_attribute(partition: Result<Vec<AttributeValue>, Error>) -> Self {
@@ -73,11 +74,11 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
 /// query with no sort-key condition.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
-pub struct MultiAttributeQuery<E, const INDEX: u8, O = E> {
-    query: Query<E, INDEX, O>,
+pub struct MultiAttributeQuery<E, I: QueryIndex, O = E> {
+    query: Query<E, I, O>,
 }
 
-impl<E, const INDEX: u8, O> Clone for MultiAttributeQuery<E, INDEX, O> {
+impl<E, I: QueryIndex, O> Clone for MultiAttributeQuery<E, I, O> {
     fn clone(&self) -> Self {
         MultiAttributeQuery {
             query: self.query.clone(),
@@ -85,21 +86,21 @@ impl<E, const INDEX: u8, O> Clone for MultiAttributeQuery<E, INDEX, O> {
     }
 }
 
-impl<E, const INDEX: u8, O> std::ops::Deref for MultiAttributeQuery<E, INDEX, O> {
-    type Target = Query<E, INDEX, O>;
+impl<E, I: QueryIndex, O> std::ops::Deref for MultiAttributeQuery<E, I, O> {
+    type Target = Query<E, I, O>;
 
-    fn deref(&self) -> &Query<E, INDEX, O> {
+    fn deref(&self) -> &Query<E, I, O> {
         &self.query
     }
 }
 
-impl<E, const INDEX: u8, O> From<MultiAttributeQuery<E, INDEX, O>> for Query<E, INDEX, O> {
-    fn from(query: MultiAttributeQuery<E, INDEX, O>) -> Self {
+impl<E, I: QueryIndex, O> From<MultiAttributeQuery<E, I, O>> for Query<E, I, O> {
+    fn from(query: MultiAttributeQuery<E, I, O>) -> Self {
         query.query
     }
 }
 
-impl<E: Entity, const INDEX: u8> MultiAttributeQuery<E, INDEX, E> {
+impl<E: Entity, I: QueryIndex> MultiAttributeQuery<E, I, E> {
     /// A query of a multi-attribute index with these partition-key
     /// attribute values, in key-schema order (already encoded as stored).
     /// Generated code calls it.
@@ -111,13 +112,13 @@ impl<E: Entity, const INDEX: u8> MultiAttributeQuery<E, INDEX, E> {
     }
 }
 
-impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
+impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
     /// The query with no sort-key condition: every item of the partition.
-    pub fn into_query(self) -> Query<E, INDEX, O> {
+    pub fn into_query(self) -> Query<E, I, O> {
         self.query
     }
 
-    fn map(self, change: impl FnOnce(Query<E, INDEX, O>) -> Query<E, INDEX, O>) -> Self {
+    fn map(self, change: impl FnOnce(Query<E, I, O>) -> Query<E, I, O>) -> Self {
         MultiAttributeQuery {
             query: change(self.query),
         }
@@ -160,7 +161,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     }
 
     /// [`Query::project`]: reads only the attributes of projection `P`.
-    pub fn project<P: crate::Projection<E>>(self) -> MultiAttributeQuery<E, INDEX, P> {
+    pub fn project<P: crate::Projection<E>>(self) -> MultiAttributeQuery<E, I, P> {
         MultiAttributeQuery {
             query: self.query.project::<P>(),
         }
@@ -185,17 +186,13 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     /// On a multi-attribute index: `=` on a leading run of the sort-key
     /// attributes, `(&a,)`, `(&a, &b)`, … (`&str` for a `String`).
     /// A run that skips an attribute does not compile.
-    pub fn sort_eq<P: SortAttributes<E, INDEX>>(self, equal: P) -> Query<E, INDEX, O> {
+    pub fn sort_eq<P: SortAttributes<E, I>>(self, equal: P) -> Query<E, I, O> {
         self.query.with_attributes(|| Ok((equal.values()?, None)))
     }
 
     /// On a multi-attribute index: `=` on the leading run `equal` (`()` for
     /// none) and the next sort-key attribute `<` `value`.
-    pub fn sort_lt<P: SortAttributes<E, INDEX>>(
-        self,
-        equal: P,
-        value: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    pub fn sort_lt<P: SortAttributes<E, I>>(self, equal: P, value: &P::Next) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
@@ -206,11 +203,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute `<=` `value`.
-    pub fn sort_le<P: SortAttributes<E, INDEX>>(
-        self,
-        equal: P,
-        value: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    pub fn sort_le<P: SortAttributes<E, I>>(self, equal: P, value: &P::Next) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
@@ -221,11 +214,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute `>` `value`.
-    pub fn sort_gt<P: SortAttributes<E, INDEX>>(
-        self,
-        equal: P,
-        value: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    pub fn sort_gt<P: SortAttributes<E, I>>(self, equal: P, value: &P::Next) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
@@ -236,11 +225,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute `>=` `value`.
-    pub fn sort_ge<P: SortAttributes<E, INDEX>>(
-        self,
-        equal: P,
-        value: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    pub fn sort_ge<P: SortAttributes<E, I>>(self, equal: P, value: &P::Next) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             Ok((
                 equal.values()?,
@@ -253,12 +238,12 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     /// next sort-key attribute between `low` and `high`, both included, in
     /// the values' own order (numeric for integers). `low` above `high` is
     /// [`Error::InvalidSortKeyRange`] before anything is sent.
-    pub fn sort_between<P: SortAttributes<E, INDEX>>(
+    pub fn sort_between<P: SortAttributes<E, I>>(
         self,
         equal: P,
         low: &P::Next,
         high: &P::Next,
-    ) -> Query<E, INDEX, O> {
+    ) -> Query<E, I, O> {
         self.query.with_attributes(|| {
             let (low, high) = (P::next_value(low)?, P::next_value(high)?);
             if compare(&low, &high) == Some(Ordering::Greater) {
@@ -273,9 +258,9 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
 
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute, a `String`, beginning with `prefix`.
-    pub fn sort_begins_with<P>(self, equal: P, prefix: &P::Next) -> Query<E, INDEX, O>
+    pub fn sort_begins_with<P>(self, equal: P, prefix: &P::Next) -> Query<E, I, O>
     where
-        P: SortAttributes<E, INDEX>,
+        P: SortAttributes<E, I>,
         P::Next: TextSortAttribute,
     {
         self.query.with_attributes(|| {
@@ -287,7 +272,7 @@ impl<E: Entity, const INDEX: u8, O> MultiAttributeQuery<E, INDEX, O> {
     }
 }
 
-impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     fn with_attributes(
         self,
         condition: impl FnOnce() -> Result<(Vec<AttributeValue>, Option<AttributeRange>), Error>,

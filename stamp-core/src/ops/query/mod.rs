@@ -13,7 +13,10 @@ use std::marker::PhantomData;
 
 use crate::expression::Condition;
 use crate::ops::cursor::Cursor;
-use crate::{Entity, Error, IndexKeySchema, IndexSchema, Item, KeyTemplate, Projection};
+use crate::{
+    BaseTable, Entity, Error, IndexId, IndexKeySchema, IndexSchema, Item, KeyTemplate, Projection,
+    QueryIndex,
+};
 
 mod attributes;
 mod plan;
@@ -41,9 +44,9 @@ pub const MAX_CURSOR_LEN: usize = 32 * 1024;
 /// [`max_requests`](Query::max_requests).
 pub const DEFAULT_MAX_REQUESTS: u32 = 10;
 
-/// A query of entity `E` on index `INDEX`, decoding items into `O`.
-/// `INDEX` is 0 for the table, N (1 to 20) for GSI N, and
-/// [`LOCAL_INDEX_BASE`]` + N` (101 to 105) for local secondary index N.
+/// A query of entity `E` on index `I`, decoding items into `O`: `I` is
+/// [`BaseTable`] (the default) for the table, [`Gsi<N>`](crate::Gsi) for
+/// GSI N (of any key) and [`Lsi<N>`](crate::Lsi) for LSI N.
 /// Built by the generated `E::query(…)` / `E::query_gsiN(…)` /
 /// `E::query_lsiN(…)`;
 /// nothing is sent until [`send`](Self::send), [`stream`](Self::stream) or
@@ -62,7 +65,7 @@ pub const DEFAULT_MAX_REQUESTS: u32 = 10;
 ///
 /// Errors in building it (a bad key value, an invalid option) are kept and
 /// returned by the call that would send it, before anything is sent.
-pub struct Query<E, const INDEX: u8 = 0, O = E> {
+pub struct Query<E, I: QueryIndex = BaseTable, O = E> {
     partition_key: Result<String, Error>,
     /// On a multi-attribute index, the partition-key attribute values.
     partition_values: Vec<aws_sdk_dynamodb::types::AttributeValue>,
@@ -83,12 +86,12 @@ pub struct Query<E, const INDEX: u8 = 0, O = E> {
     /// collection, which reads the whole partition).
     scoped: bool,
     decode: fn(Item) -> Result<O, Error>,
-    entity: PhantomData<fn() -> E>,
+    entity: PhantomData<fn() -> (E, I)>,
 }
 
 /// A query is a plain value: a clone sends the same requests (for
 /// paging, counting and streaming one query). `E` need not be `Clone`.
-impl<E, const INDEX: u8, O> Clone for Query<E, INDEX, O> {
+impl<E, I: QueryIndex, O> Clone for Query<E, I, O> {
     fn clone(&self) -> Self {
         Query {
             partition_key: self.partition_key.clone(),
@@ -110,11 +113,14 @@ impl<E, const INDEX: u8, O> Clone for Query<E, INDEX, O> {
     }
 }
 
-impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
+impl<E: Entity, I: QueryIndex> Query<E, I, E> {
     /// A query of the partition `partition_key` (already built from the
     /// template). Generated code calls it.
     #[doc(hidden)]
     pub fn new(partition_key: Result<String, Error>) -> Self {
+        // Resolved here, so that a query of an index the entity does not
+        // write fails to compile where it is built.
+        let _ = Self::INDEX;
         Query {
             partition_key,
             partition_values: Vec::new(),
@@ -135,17 +141,23 @@ impl<E: Entity, const INDEX: u8> Query<E, INDEX, E> {
     }
 }
 
-impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
-    /// The index queried, resolved once from `INDEX`, `None` for the
-    /// table: the one value the planner, request building, capacity and
-    /// decoding read.
-    pub(super) fn index() -> Option<&'static IndexSchema> {
-        let index = E::SCHEMA.resolve(crate::model::entity::query_index_id(INDEX));
+impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
+    /// The index queried, resolved once (at compile time) from `I`, `None`
+    /// for the table: the one value the planner, request building, capacity
+    /// and decoding read. A query of an index the entity does not write
+    /// does not compile.
+    const INDEX: Option<&'static IndexSchema> = {
+        let index = E::SCHEMA.resolve(I::ID);
         assert!(
-            INDEX == 0 || index.is_some(),
-            "generated queries name an index of the entity"
+            matches!(I::ID, IndexId::Table) || index.is_some(),
+            "the query names an index the entity does not write"
         );
         index
+    };
+
+    /// [`INDEX`](Self::INDEX): the index queried, `None` for the table.
+    pub(super) fn index() -> Option<&'static IndexSchema> {
+        Self::INDEX
     }
 
     /// The name of the GSI queried, of any kind (template, sharded or
@@ -217,7 +229,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// Sort key equal to a whole key, or, given a leading prefix of the
     /// sort-key fields, beginning with it (`begins_with(SK, "ORDER#<created_at>#")`).
-    pub fn sort_key_eq(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+    pub fn sort_key_eq(self, prefix: impl SortKeyPrefix<E, I>) -> Self {
         self.with_sort(|| {
             let prefix = prefix.sort_key_prefix()?;
             Ok(if prefix.complete {
@@ -231,12 +243,12 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// Sort key beginning with the given leading fields: the same as
     /// [`sort_key_eq`](Self::sort_key_eq) for a prefix, and `begins_with`
     /// on the whole key text when every field is given.
-    pub fn sort_key_begins_with(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+    pub fn sort_key_begins_with(self, prefix: impl SortKeyPrefix<E, I>) -> Self {
         self.with_sort(|| Ok(SortCondition::BeginsWith(prefix.sort_key_prefix()?.text)))
     }
 
     /// Sort-key fields less than the given ones.
-    pub fn sort_key_lt(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+    pub fn sort_key_lt(self, prefix: impl SortKeyPrefix<E, I>) -> Self {
         self.with_sort(|| {
             let prefix = prefix.sort_key_prefix()?;
             Ok(SortCondition::Range {
@@ -248,7 +260,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// Sort-key fields less than or equal to the given ones (a prefix
     /// includes every key that begins with it).
-    pub fn sort_key_le(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+    pub fn sort_key_le(self, prefix: impl SortKeyPrefix<E, I>) -> Self {
         self.with_sort(|| {
             let prefix = prefix.sort_key_prefix()?;
             Ok(SortCondition::Range {
@@ -260,7 +272,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
 
     /// Sort-key fields greater than the given ones (a prefix excludes every
     /// key that begins with it).
-    pub fn sort_key_gt(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+    pub fn sort_key_gt(self, prefix: impl SortKeyPrefix<E, I>) -> Self {
         self.with_sort(|| {
             let prefix = prefix.sort_key_prefix()?;
             let lower = if prefix.complete {
@@ -279,7 +291,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     }
 
     /// Sort-key fields greater than or equal to the given ones.
-    pub fn sort_key_ge(self, prefix: impl SortKeyPrefix<E, INDEX>) -> Self {
+    pub fn sort_key_ge(self, prefix: impl SortKeyPrefix<E, I>) -> Self {
         self.with_sort(|| {
             let prefix = prefix.sort_key_prefix()?;
             Ok(SortCondition::Range {
@@ -297,8 +309,8 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// character moved to the next), not a sentinel character.
     pub fn sort_key_between(
         self,
-        low: impl SortKeyPrefix<E, INDEX>,
-        high: impl SortKeyPrefix<E, INDEX>,
+        low: impl SortKeyPrefix<E, I>,
+        high: impl SortKeyPrefix<E, I>,
     ) -> Self {
         self.with_sort(|| {
             let low = low.sort_key_prefix()?;
@@ -412,7 +424,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// (`Select = ALL_ATTRIBUTES`, no `ProjectionExpression`): DynamoDB
     /// charges the fetch from the table by the whole item either way, and
     /// `P` decodes its fields from them.
-    pub fn project<P: Projection<E>>(self) -> Query<E, INDEX, P> {
+    pub fn project<P: Projection<E>>(self) -> Query<E, I, P> {
         let mut query = self.decoding(P::from_item);
         query.projection = Some(P::ATTRIBUTES.to_vec());
         query.needs = Needs::Attributes(P::ATTRIBUTES);
@@ -420,7 +432,7 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     }
 
     /// This query, decoding items with `decode`.
-    fn decoding<P>(self, decode: fn(Item) -> Result<P, Error>) -> Query<E, INDEX, P> {
+    fn decoding<P>(self, decode: fn(Item) -> Result<P, Error>) -> Query<E, I, P> {
         Query {
             partition_key: self.partition_key,
             partition_values: self.partition_values,
@@ -444,13 +456,13 @@ impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
     /// decoding each item by its type attribute. A sort-key condition given
     /// on this query still applies (on the entity's template); without one,
     /// every item of the partition comes back.
-    pub fn collection<C: crate::Collection>(self) -> Query<E, INDEX, C>
+    pub fn collection<C: crate::Collection>(self) -> Query<E, I, C>
     where
         E: crate::CollectionMember<C>,
     {
         const {
             assert!(
-                C::INDEX == INDEX,
+                C::Index::ID.same(I::ID),
                 "the collection is of another index than the query"
             );
         }

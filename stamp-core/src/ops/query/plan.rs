@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use super::Query;
 use super::attributes::{AttributeAccept, key_condition};
 use super::range::{SortAccept, sort_key_condition};
+use crate::QueryIndex;
 use crate::expression::{Placeholders, check_expression_length};
 use crate::ops::cursor::{CursorKey, Fingerprint};
 use crate::{Entity, Error, IndexSchema, Item};
@@ -37,7 +38,7 @@ impl Plan {
     }
 }
 
-impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// The key attributes an item of this query carries, which a cursor holds.
     pub(super) fn cursor_attributes() -> Vec<&'static str> {
         let mut names = vec![E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name];

@@ -22,6 +22,7 @@
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.Projections>.
 
 use super::Query;
+use crate::QueryIndex;
 use crate::expression::Placeholders;
 use crate::{Entity, EntitySchema, Error, IndexProjection, Table};
 
@@ -37,7 +38,7 @@ pub(super) enum Needs {
     Members(&'static [&'static EntitySchema]),
 }
 
-impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// Refuses the query when the table's definition gives the GSI it reads
     /// a projection that leaves out an attribute it needs: the attributes
     /// it decodes (when `decoding`; a count decodes nothing), the type

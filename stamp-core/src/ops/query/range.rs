@@ -6,19 +6,19 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::expression::Placeholders;
-use crate::{Entity, Error, KeyTemplate};
+use crate::{Entity, Error, KeyTemplate, QueryIndex};
 
 /// A value for a leading prefix of the sort-key fields of entity `E` in
-/// index `INDEX` (0 is the table). `#[derive(Item)]` implements it for
-/// `&T` (the first field; `&str` for a `String`) and for tuples of
-/// references `(&A, &B, …)` (the first two, three, … fields). `INDEX` is
-/// 0 for the table, N for GSI N and 100 + N for LSI N.
+/// index `I` ([`BaseTable`](crate::BaseTable), [`Gsi<N>`](crate::Gsi),
+/// [`Lsi<N>`](crate::Lsi)). `#[derive(Item)]` implements it for `&T` (the
+/// first field; `&str` for a `String`) and for tuples of references
+/// `(&A, &B, …)` (the first two, three, … fields).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a leading prefix of the sort-key fields of `{E}` on index {INDEX} (0: the table, 1 to 20: GSI N, 101 to 105: LSI 1 to 5)",
+    message = "`{Self}` is not a leading prefix of the sort-key fields of `{E}` on index `{I}`",
     label = "not the sort-key fields of this key, in order",
     note = "give `&T` for the first sort-key field (`&str` for a `String`, not `&String`), or a tuple `(&A, &B, …)` of the first fields in template order"
 )]
-pub trait SortKeyPrefix<E: Entity, const INDEX: u8> {
+pub trait SortKeyPrefix<E: Entity, I: QueryIndex = crate::BaseTable> {
     /// The sort key text up to these fields.
     ///
     /// # Errors

@@ -10,6 +10,7 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 
 use super::Query;
 use super::plan::Plan;
+use crate::QueryIndex;
 use crate::ops::cursor::Cursor;
 use crate::request::executor::Call;
 use crate::{DEFAULT_MAX_REQUESTS, Entity, Error, Item, Table};
@@ -29,7 +30,7 @@ pub struct Page<O> {
     pub scanned_count: u32,
 }
 
-impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// The exact `Query` request the first page would send, without a
     /// network: expressions, placeholders, index, order, limit.
     ///

@@ -46,6 +46,7 @@ use futures::future::try_join_all;
 use super::Query;
 use super::plan::Plan;
 use super::send::{Page, Response, execute};
+use crate::QueryIndex;
 use crate::ops::cursor::{Cursor, CursorKey, Fingerprint, ShardStart};
 use crate::{Entity, Error, IndexSchema, Item, Table};
 
@@ -119,7 +120,7 @@ impl ShardMerge {
     }
 }
 
-impl<E: Entity, const INDEX: u8, O> Query<E, INDEX, O> {
+impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// The shard count of the queried index, when it is sharded.
     pub(super) fn shards() -> Option<u16> {
         Self::index().and_then(IndexSchema::shards)

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::{catalogue_order, code, keys_on, parameters, query_method, sparse_fields};
+use super::{catalogue_order, code, key_columns, keys_on, parameters, query_method, sparse_fields};
 use crate::model::collection::{partition_template, same_template_shape};
 use crate::schema::{Resolved, TableDefinition};
 use crate::{EntitySchema, IndexId, IndexKeySchema, IndexKind, IndexSchema, KeyAttribute};
@@ -243,21 +243,7 @@ impl TableDefinition {
         );
         for index in &resolved.indexes {
             // A multi-attribute index lists its attributes, `(a, b) / (c)`.
-            let (partition_key, sort_key) =
-                match index.multi_attribute.and_then(IndexSchema::attributes) {
-                    Some((partition, sort)) => (
-                        attribute_list(partition),
-                        if sort.is_empty() {
-                            "—".to_owned()
-                        } else {
-                            attribute_list(sort)
-                        },
-                    ),
-                    None => (
-                        mermaid(index.partition_key),
-                        index.sort_key.map_or("—".to_owned(), mermaid),
-                    ),
-                };
+            let (partition_key, sort_key) = key_columns(index, mermaid, attribute_list);
             let local = if index.is_local() { " (local)" } else { "" };
             let _ = writeln!(
                 out,
