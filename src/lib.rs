@@ -150,7 +150,8 @@
 //! which decodes it. A field `Order` does not store is reported as "no
 //! associated item named `FIELD` found for struct `Order`".
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use stamp_core::*;
 pub use stamp_derive::{Collection, Item, KeyPart, Projection};

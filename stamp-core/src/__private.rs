@@ -8,6 +8,7 @@ pub use crate::item::value::select as codec;
 pub use crate::key::template::KeyBuilder;
 pub use crate::model::collection::share_partition;
 pub use crate::model::multi_attribute::key_part_attribute;
+use crate::{DecodeError, KeyError, Refusal};
 use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use serde;
@@ -68,9 +69,11 @@ pub fn decode_time_to_live<T>(
 /// `item::codec`).
 pub fn serialize_fields<T: Serialize>(schema: &EntitySchema, value: &T) -> Result<Item, Error> {
     let keys = schema.added_attribute_count();
-    crate::item::codec::to_item(value, keys).map_err(|source| Error::Serialize {
-        entity: schema.type_name,
-        source,
+    crate::item::codec::to_item(value, keys).map_err(|source| {
+        Error::Refused(Refusal::Serialize {
+            entity: schema.type_name,
+            source,
+        })
     })
 }
 
@@ -80,9 +83,11 @@ pub fn deserialize_fields<T: DeserializeOwned>(
     item: Item,
 ) -> Result<T, Error> {
     crate::item::value::select::check_type(schema, &item)?;
-    crate::item::codec::from_item(item).map_err(|source| Error::Deserialize {
-        entity: schema.type_name,
-        source,
+    crate::item::codec::from_item(item).map_err(|source| {
+        Error::Decode(DecodeError::Deserialize {
+            entity: schema.type_name,
+            source,
+        })
     })
 }
 
@@ -98,12 +103,12 @@ pub fn key_decode_error(
     key: &str,
     source: KeyPartError,
 ) -> Error {
-    Error::KeyDecode {
+    Error::Key(KeyError::KeyDecode {
         entity,
         field,
         key: key.to_owned(),
         source,
-    }
+    })
 }
 
 /// Accepts a decoded key segment of field `field` only in the form its
@@ -167,16 +172,18 @@ pub fn load_time_to_live<T: Serialize>(
         .parse::<i64>()
         .ok()
         .and_then(from_epoch_seconds)
-        .ok_or_else(|| Error::InvalidTimeToLive {
-            entity: schema.type_name,
-            attribute: name.to_owned(),
-            value: seconds.clone(),
+        .ok_or_else(|| {
+            Error::Decode(DecodeError::InvalidTimeToLive {
+                entity: schema.type_name,
+                attribute: name.to_owned(),
+                value: seconds.clone(),
+            })
         })?;
     let stored = crate::item::value::json::to_attribute_value(&value).map_err(|source| {
-        Error::Serialize {
+        Error::Refused(Refusal::Serialize {
             entity: schema.type_name,
             source,
-        }
+        })
     })?;
     item.insert(name.to_owned(), stored);
     Ok(())
@@ -197,9 +204,11 @@ pub fn decode_value<T: serde::de::DeserializeOwned>(
         .get(attribute)
         .cloned()
         .unwrap_or(AttributeValue::Null(true));
-    serde_dynamo::from_attribute_value(value).map_err(|source| Error::Deserialize {
-        entity: schema.type_name,
-        source,
+    serde_dynamo::from_attribute_value(value).map_err(|source| {
+        Error::Decode(DecodeError::Deserialize {
+            entity: schema.type_name,
+            source,
+        })
     })
 }
 
@@ -210,11 +219,12 @@ pub fn insert_serialized<T: Serialize>(
     attribute: &str,
     value: &T,
 ) -> Result<(), Error> {
-    let value =
-        crate::item::value::json::to_attribute_value(value).map_err(|source| Error::Serialize {
+    let value = crate::item::value::json::to_attribute_value(value).map_err(|source| {
+        Error::Refused(Refusal::Serialize {
             entity: schema.type_name,
             source,
-        })?;
+        })
+    })?;
     item.insert(attribute.to_owned(), value);
     Ok(())
 }
@@ -235,10 +245,10 @@ pub fn insert_encoded(
             item.remove(attribute);
         }
         Err(source) => {
-            return Err(Error::Serialize {
+            return Err(Error::Refused(Refusal::Serialize {
                 entity: schema.type_name,
                 source,
-            });
+            }));
         }
     }
     Ok(())
@@ -305,16 +315,18 @@ pub const fn same_str(a: &str, b: &str) -> bool {
 
 /// Decodes a projected item of entity `E` into `P` through serde_dynamo.
 pub fn decode_projection<E: crate::Entity, P: DeserializeOwned>(item: Item) -> Result<P, Error> {
-    serde_dynamo::from_item(item).map_err(|source| Error::Deserialize {
-        entity: E::SCHEMA.type_name,
-        source,
+    serde_dynamo::from_item(item).map_err(|source| {
+        Error::Decode(DecodeError::Deserialize {
+            entity: E::SCHEMA.type_name,
+            source,
+        })
     })
 }
 
 /// A value of a multi-attribute key field, encoded by the field's encoder,
 /// as a key attribute: of type `expected`, not empty (an empty string or
-/// binary is no key value), else [`Error::InvalidKeyAttribute`], and within
-/// DynamoDB's key attribute length, else [`Error::KeyAttributeTooLong`].
+/// binary is no key value), else [`KeyError::InvalidKeyAttribute`], and within
+/// DynamoDB's key attribute length, else [`KeyError::KeyAttributeTooLong`].
 pub fn index_key_value(
     schema: &crate::EntitySchema,
     attribute: &'static str,
@@ -322,17 +334,17 @@ pub fn index_key_value(
     encoded: Result<Option<AttributeValue>, serde_dynamo::Error>,
 ) -> Result<AttributeValue, Error> {
     let entity = schema.type_name;
-    let value = encoded.map_err(|source| Error::Serialize { entity, source })?;
+    let value = encoded.map_err(|source| Error::Refused(Refusal::Serialize { entity, source }))?;
     match value {
         Some(value) => {
             crate::item::check::check_index_key_value(schema, attribute, expected, &value)?;
             Ok(value)
         }
-        None => Err(Error::InvalidKeyAttribute {
+        None => Err(Error::Key(KeyError::InvalidKeyAttribute {
             entity,
             attribute,
             found: "nothing (the field's serializer stores no value)".to_owned(),
-        }),
+        })),
     }
 }
 
@@ -343,7 +355,7 @@ pub fn index_key_value(
 ///
 /// # Errors
 ///
-/// [`Error::Vector`] when the stored vector breaks the index's rules.
+/// [`Refusal::Vector`](crate::Refusal::Vector) when the stored vector breaks the index's rules.
 pub fn check_vector_attribute(
     schema: &EntitySchema,
     index: &crate::IndexSchema,
@@ -352,5 +364,5 @@ pub fn check_vector_attribute(
     let attribute = index.vector().map_or("", |vector| vector.attribute);
     crate::check_stored_vector(index, schema.type_name, item.get(attribute))
         .map(|vector| vector.is_some())
-        .map_err(Error::Vector)
+        .map_err(crate::VectorError::into_error)
 }

@@ -63,9 +63,10 @@
 //! (`%41` for `A` does not). Values without those characters are written
 //! unchanged (no built-in encoding except `String` and derived names ever
 //! has one); keys keep their case exactly. An empty value is refused with
-//! [`Error::EmptyKeyValue`].
+//! [`KeyError::EmptyKeyValue`].
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The layout: `key/` (encodings, templates), `model/` (the entity trait and
 // schema descriptions), `item/` (codec, checks, sizes), `expression/`
@@ -79,7 +80,7 @@ mod item;
 mod key;
 pub mod limits;
 pub mod local;
-pub mod migrate;
+mod migrate;
 mod model;
 mod ops;
 mod request;
@@ -91,7 +92,13 @@ pub mod streams;
 pub mod __private;
 
 pub use aws_sdk_dynamodb;
-pub use error::{Error, ItemKey, VectorError};
+#[cfg(feature = "streams")]
+pub use error::CheckpointReason;
+pub use error::{
+    CursorReason, DecodeError, DefinitionError, Error, ExportReason, ItemKey, JobError, KeyError,
+    KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal, StreamRecordReason,
+    TableNameReason, UpdateReason, VectorError,
+};
 pub use expression::{
     Attribute, AttributeType, Condition, Optional, Placeholders, PrimaryKeyField, Required,
     Settable, check_expression_length,
@@ -124,6 +131,7 @@ pub use model::vector::{
 };
 pub use ops::batch::{BatchGet, BatchWrite, BatchWriteOutput, DEFAULT_BATCH_CONCURRENCY};
 pub use ops::cursor::Cursor;
+pub use ops::get::Get;
 pub use ops::query::{
     DEFAULT_MAX_REQUESTS, MAX_CURSOR_LEN, MultiAttributeQuery, Page, Query, SortKeyPrefix,
     SortKeyText, prefix_upper_bound,
@@ -132,9 +140,9 @@ pub use ops::scan::Scan;
 pub use ops::search::{Projected, SearchDecode, SearchResults, Similar, SimilaritySearch, Whole};
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
-    UpdateAction,
 };
-pub use ops::update::{Number, Set, Update, UpdateRequest};
+pub use ops::update::{Number, Set, Update};
+pub use ops::write::{Delete, Put};
 pub use request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB;
 pub use request::executor::{CapacityDetail, CapacityLog, CapacityRecord};
 pub use request::failure::RequestOutcome;

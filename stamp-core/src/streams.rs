@@ -52,6 +52,7 @@ use chrono::{DateTime, Utc};
 
 pub use aws_lambda_events::event::dynamodb::{Event, EventRecord, StreamRecord};
 
+use crate::JobError;
 use crate::{Collection, Entity, EntitySchema, Error, Item, PrimaryKey};
 
 mod checkpoint;
@@ -207,7 +208,7 @@ impl<C: Collection> Change<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidStreamRecord`] (with the event id, the keys and the
+    /// [`JobError::InvalidStreamRecord`] (with the event id, the keys and the
     /// entity type) when the `eventName` is not `INSERT`, `MODIFY` or
     /// `REMOVE`, the `StreamViewType` is unknown, the keys are empty, an
     /// `INSERT` has an old image or a `REMOVE` a new one (DynamoDB writes
@@ -248,46 +249,54 @@ impl<C: Collection> Change<C> {
                     Some(AttributeValue::S(name)) => Some(name.clone()),
                     _ => None,
                 });
-        let invalid = |reason: String| Error::InvalidStreamRecord {
-            event_id: record.event_id.clone(),
-            entity: entity_type.clone(),
-            key: keys.clone(),
-            reason,
+        let invalid = |reason: crate::error::StreamRecordReason| {
+            Error::Job(JobError::InvalidStreamRecord {
+                event_id: record.event_id.clone(),
+                entity: entity_type.clone(),
+                // The members of one table share its key attributes.
+                key: (!keys.is_empty()).then(|| match C::MEMBERS.first() {
+                    Some(schema) => crate::ItemKey::of_schema(schema, &keys),
+                    None => crate::ItemKey::from_key_map(&keys),
+                }),
+                reason,
+            })
         };
         let kind = ChangeKind::parse(&record.event_name).ok_or_else(|| {
-            invalid(format!(
-                "the eventName is `{}`, not INSERT, MODIFY or REMOVE",
-                record.event_name
-            ))
+            invalid(crate::error::StreamRecordReason::UnknownEventName {
+                event_name: record.event_name.clone(),
+            })
         })?;
         let view_type = match record.view_type {
             None => None,
             Some(name) => Some(ViewType::parse(&name).ok_or_else(|| {
-                invalid(format!(
-                    "the StreamViewType `{name}` is not one DynamoDB has"
-                ))
+                invalid(crate::error::StreamRecordReason::UnknownViewType {
+                    view_type: name.to_string(),
+                })
             })?),
         };
         if keys.is_empty() {
-            return Err(invalid("the record has no Keys".to_owned()));
+            return Err(invalid(crate::error::StreamRecordReason::NoKeys));
         }
         if kind == ChangeKind::Insert && !old.is_empty() {
             return Err(invalid(
-                "an INSERT record has an OldImage, which DynamoDB never writes".to_owned(),
+                crate::error::StreamRecordReason::InsertWithOldImage,
             ));
         }
         if kind == ChangeKind::Remove && !new.is_empty() {
             return Err(invalid(
-                "a REMOVE record has a NewImage, which DynamoDB never writes".to_owned(),
+                crate::error::StreamRecordReason::RemoveWithNewImage,
             ));
         }
-        let decode = |image: Item, which: &str| -> Result<Option<C>, Error> {
+        let decode = |image: Item, which: &'static str| -> Result<Option<C>, Error> {
             if image.is_empty() {
                 return Ok(None);
             }
-            C::from_item(image)
-                .map(Some)
-                .map_err(|error| invalid(format!("its {which} cannot be read: {error}")))
+            C::from_item(image).map(Some).map_err(|error| {
+                invalid(crate::error::StreamRecordReason::UnreadableImage {
+                    image: which,
+                    source: Box::new(error),
+                })
+            })
         };
         let old = decode(old, "OldImage")?;
         let new = decode(new, "NewImage")?;
@@ -314,24 +323,24 @@ impl<C: Collection> Change<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidStreamRecord`] when a key attribute of `E` is missing
-    /// or not a string; [`Error::KeyMismatch`] when a value does not have the
+    /// [`JobError::InvalidStreamRecord`] when a key attribute of `E` is missing
+    /// or not a string; [`KeyError::KeyMismatch`](crate::KeyError::KeyMismatch) when a value does not have the
     /// shape of `E`'s current key template (so the item is of another
     /// entity, or still in `E`'s previous format).
     pub fn primary_key<E: Entity>(&self) -> Result<PrimaryKey<E>, Error> {
         let schema = E::SCHEMA;
-        let value = |name: &str| match self.keys.get(name) {
+        let value = |name: &'static str| match self.keys.get(name) {
             Some(AttributeValue::S(value)) => Ok(value.clone()),
-            other => Err(Error::InvalidStreamRecord {
+            other => Err(Error::Job(JobError::InvalidStreamRecord {
                 event_id: self.event_id.clone(),
                 entity: Some(schema.type_name.to_owned()),
-                key: self.keys.clone(),
-                reason: format!(
-                    "key attribute `{name}` of entity `{}` is {}, not a string",
-                    schema.type_name,
-                    other.map_or("missing".to_owned(), |value| format!("{value:?}"))
-                ),
-            }),
+                key: Some(crate::ItemKey::of_schema(schema, &self.keys)),
+                reason: crate::error::StreamRecordReason::KeyNotString {
+                    attribute: name,
+                    entity: schema.type_name,
+                    value: other.cloned().map(Box::new),
+                },
+            })),
         };
         let partition_key = value(schema.partition_key.name)?;
         let sort_key = value(schema.sort_key.name)?;

@@ -8,7 +8,7 @@
 //! `#[derive(Item)]` emits a stub of its surface (`expand::fallback`), so
 //! no follow-on errors appear.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

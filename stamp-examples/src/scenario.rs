@@ -337,19 +337,14 @@ pub async fn place_order(
     };
     let mut transaction = TransactWrite::new()
         .create(&order)
-        .update(
-            Customer::update(customer_id)
-                .add(Customer::ORDER_COUNT, &1)
-                .to_action()?,
-        )
+        .update(Customer::update(customer_id).add(Customer::ORDER_COUNT, &1))
         .return_old_items_on_failure();
     for (position, line) in lines.iter().enumerate() {
         transaction = transaction
             .update(
                 Product::update(&line.sku)
                     .subtract(Product::STOCK, &line.quantity)
-                    .condition(Product::STOCK.ge(&line.quantity))
-                    .to_action()?,
+                    .condition(Product::STOCK.ge(&line.quantity)),
             )
             .create(&LineItem {
                 order_id,

@@ -6,6 +6,7 @@
 //! item come in the order of its writes.
 
 use crate::common;
+use stamp::JobError;
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -312,7 +313,7 @@ async fn a_forged_or_expired_checkpoint_is_a_typed_error() {
     ] {
         let error = Checkpoint::from_json(&text).unwrap_err();
         assert!(
-            matches!(error, Error::InvalidCheckpoint { .. }),
+            matches!(error, Error::Job(JobError::InvalidCheckpoint { .. })),
             "{text}: {error:?}"
         );
     }
@@ -325,7 +326,7 @@ async fn a_forged_or_expired_checkpoint_is_a_typed_error() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidCheckpoint { shard_id: None, reason, .. } if reason.contains(&arn)),
+        matches!(&error, Error::Job(JobError::InvalidCheckpoint { shard_id: None, reason: stamp::CheckpointReason::OtherStream { checkpoint_stream, .. }, .. }) if *checkpoint_stream == arn),
         "{error:?}"
     );
 
@@ -333,7 +334,7 @@ async fn a_forged_or_expired_checkpoint_is_a_typed_error() {
     let gone = Checkpoint::from_json(&forged("shardId-00000001-gone", &after)).unwrap();
     let error = feed(&table).resume(gone).next_ready().await.unwrap_err();
     assert!(
-        matches!(&error, Error::CheckpointExpired { shard_id, sequence_number, .. }
+        matches!(&error, Error::Job(JobError::CheckpointExpired { shard_id, sequence_number, .. })
             if shard_id == "shardId-00000001-gone" && sequence_number.as_deref() == Some(after.as_str())),
         "{error:?}"
     );
@@ -350,13 +351,14 @@ async fn a_forged_or_expired_checkpoint_is_a_typed_error() {
     assert!(
         matches!(
             error,
-            Error::InvalidCheckpoint { .. } | Error::CheckpointExpired { .. }
+            Error::Job(JobError::InvalidCheckpoint { .. })
+                | Error::Job(JobError::CheckpointExpired { .. })
         ),
         "{error:?}"
     );
     if common::server() == "dynoxide" {
         assert!(
-            matches!(error, Error::InvalidCheckpoint { .. }),
+            matches!(error, Error::Job(JobError::InvalidCheckpoint { .. })),
             "{error:?}"
         );
     }
@@ -377,7 +379,7 @@ async fn a_malformed_checkpoint_is_refused_before_any_request() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidCheckpoint { shard_id: Some(shard), .. } if shard == "s"),
+        matches!(&error, Error::Job(JobError::InvalidCheckpoint { shard_id: Some(shard), .. }) if shard == "s"),
         "{error:?}"
     );
     assert_eq!(counter.operations(), Vec::<String>::new());
@@ -388,7 +390,7 @@ async fn a_table_without_a_stream_has_no_feed() {
     let table = common::fresh_table("feed-none", &stamp_examples::table_definition()).await;
     let error = feed(&table).next_ready().await.unwrap_err();
     assert!(
-        matches!(&error, Error::StreamNotEnabled { table: name } if name == table.name()),
+        matches!(&error, Error::Job(JobError::StreamNotEnabled { table: name }) if name == table.name()),
         "{error:?}"
     );
 }
@@ -568,8 +570,8 @@ async fn a_checkpoint_marking_an_open_shard_finished_is_refused_before_any_read(
     let (feed, counter) = faulty_feed(&table, &StreamsFaults::default());
     let error = feed.resume(forged).next_ready().await.unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidCheckpoint { shard_id: Some(id), reason, .. }
-            if id == shard && reason.contains("open")),
+        matches!(&error, Error::Job(JobError::InvalidCheckpoint { shard_id: Some(id), reason: stamp::CheckpointReason::FinishedShardOpen, .. })
+            if id == shard),
         "{error:?}"
     );
     assert_eq!(counter.operations(), ["DescribeStream"]);

@@ -267,6 +267,8 @@ fn absent_attributes_read_as_serde_reads_missing_fields() {
     let other = item(&[("Type", AttributeValue::S("Flat".into()))]);
     assert!(matches!(
         Account::from_item(other),
-        Err(stamp::Error::EntityTypeMismatch { .. })
+        Err(stamp::Error::Decode(
+            stamp::DecodeError::EntityTypeMismatch { .. }
+        ))
     ));
 }

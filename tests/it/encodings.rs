@@ -93,7 +93,10 @@ fn the_list_form_of_older_items_reads_back() {
     // (`File` has a `with` field, so serde reads it whole: serde's words.)
     let error = File::from_item(item).unwrap_err();
     assert!(
-        matches!(error, stamp::Error::Deserialize { entity: "File", .. }),
+        matches!(
+            error,
+            stamp::Error::Decode(stamp::DecodeError::Deserialize { entity: "File", .. })
+        ),
         "{error:?}"
     );
     assert!(

@@ -3,13 +3,14 @@
 //! applied.
 
 use crate::common;
+use stamp::{DefinitionError, KeyError, Refusal};
 
 use std::time::Duration;
 
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 use serde::{Deserialize, Serialize};
-use stamp::{Error, Item, RequestOutcome, Table};
+use stamp::{Error, Get, Item, Put, RequestOutcome, Table};
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
@@ -103,15 +104,16 @@ async fn a_condition_of_thousands_of_terms_is_refused_before_sending() {
         customer_id: "c-1".into(),
         name: "Ada".into(),
     };
-    let error = table
-        .put_if(&customer, condition)
+    let error = Put::new(&customer)
+        .condition(condition)
+        .send(&table)
         .await
         .expect_err("too long");
-    let Error::ExpressionTooLong {
+    let Error::Refused(Refusal::ExpressionTooLong {
         kind,
         length,
         limit,
-    } = &error
+    }) = &error
     else {
         panic!("expected ExpressionTooLong, got {error:?}");
     };
@@ -143,7 +145,10 @@ fn a_condition_nested_a_hundred_thousand_deep_neither_overflows_nor_renders() {
     let mut placeholders = stamp::Placeholders::default();
     let error = condition.render(&mut placeholders).expect_err("too deep");
     assert!(
-        matches!(error, Error::ExpressionTooLong { limit: 4096, .. }),
+        matches!(
+            error,
+            Error::Refused(Refusal::ExpressionTooLong { limit: 4096, .. })
+        ),
         "{error:?}"
     );
     drop(condition);
@@ -213,7 +218,10 @@ async fn a_throttled_request_says_why() {
     );
     assert_eq!(*outcome, RequestOutcome::Rejected);
     // Any other error has no throttling reason.
-    assert_eq!(Error::EmptyTransaction.throttling_reasons(), []);
+    assert_eq!(
+        Error::Refused(Refusal::EmptyTransaction).throttling_reasons(),
+        []
+    );
 }
 
 /// Records the `ConsistentRead` of every `GetItem` the client sends.
@@ -265,7 +273,11 @@ async fn a_consistent_get_asks_for_a_consistent_read_and_reads_the_last_write() 
     table.put(&customer).await.unwrap();
     let key = Customer::key("c-1").unwrap();
     assert_eq!(
-        table.get_consistent(&key).await.unwrap(),
+        Get::new(key.clone())
+            .consistent_read()
+            .send(&table)
+            .await
+            .unwrap(),
         Some(customer.clone())
     );
     assert_eq!(table.get(&key).await.unwrap(), Some(customer));
@@ -302,5 +314,85 @@ async fn a_write_error_carries_the_key_as_attribute_names_and_values() {
             "an item of entity `Customer` with key PK={}, SK=PROFILE already exists",
             stored.partition_key()
         )
+    );
+}
+
+/// Each stage's enum converts into `Error` (`From`, so `?` works), the
+/// message is the nested error's own, and only a request's outcome may have
+/// been applied.
+#[test]
+fn an_error_of_a_stage_converts_into_error_with_its_message() {
+    fn encode_key() -> Result<(), KeyError> {
+        Err(KeyError::EmptyKeyValue {
+            entity: "Order",
+            field: "order_id",
+        })
+    }
+    fn operation() -> Result<(), Error> {
+        encode_key()?;
+        Ok(())
+    }
+    let error = operation().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::Key(KeyError::EmptyKeyValue {
+                entity: "Order",
+                field: "order_id"
+            })
+        ),
+        "{error:?}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "field `order_id` of entity `Order` is empty, and a key field needs a non-empty value"
+    );
+    assert!(!error.may_have_been_applied());
+
+    let refused = Error::from(Refusal::EmptyTransaction);
+    assert!(matches!(refused, Error::Refused(Refusal::EmptyTransaction)));
+    assert_eq!(
+        refused.to_string(),
+        "the transaction has no action; DynamoDB needs from 1 to 100"
+    );
+    assert!(!refused.may_have_been_applied());
+
+    let definition = Error::from(DefinitionError::EmptyTableDefinition);
+    assert!(matches!(
+        definition,
+        Error::Definition(DefinitionError::EmptyTableDefinition)
+    ));
+    assert_eq!(
+        definition.to_string(),
+        "the table definition has no entity; add one with `TableDefinition::entity::<E>()`"
+    );
+}
+
+/// A key that does not have its template's shape says where, as a typed
+/// reason, before anything is sent.
+#[test]
+fn a_key_mismatch_says_where_as_a_typed_reason() {
+    let error = Customer::parse_partition_key("ORDER#c-1").unwrap_err();
+    match &error {
+        Error::Key(KeyError::KeyMismatch {
+            entity: "Customer",
+            template: "CUST#<customer_id>",
+            key,
+            reason,
+        }) => {
+            assert_eq!(key, "ORDER#c-1");
+            assert_eq!(
+                *reason,
+                stamp::KeyMismatchReason::Literal {
+                    literal: "CUST#".to_owned(),
+                    at: 0
+                }
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        error.to_string(),
+        "key `ORDER#c-1` does not match the template `CUST#<customer_id>` of entity `Customer`: expected `CUST#` at byte 0"
     );
 }

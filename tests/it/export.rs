@@ -6,6 +6,7 @@
 //! in the Parquet file.
 
 use crate::common;
+use stamp::JobError;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -109,7 +110,7 @@ async fn export_writes_one_ndjson_file_per_entity_with_exactly_its_items() {
     let outcome = stamp_examples::export::export(&dir, ExportFormat::Ndjson)
         .segments(3)
         .progress(move |progress| seen.lock().unwrap().push(*progress))
-        .send(&table)
+        .run(&table)
         .await
         .unwrap();
     let counts: Vec<(Option<&str>, u64)> = outcome
@@ -202,7 +203,7 @@ async fn export_parquet_has_typed_columns_and_reads_back_to_the_items() {
     let (table, data) = loaded("export-parquet", SIZE).await;
     let dir = directory("export-parquet");
     let outcome = stamp_examples::export::export(&dir, ExportFormat::Parquet)
-        .send(&table)
+        .run(&table)
         .await
         .unwrap();
     let counts: Vec<(Option<&str>, u64)> = outcome
@@ -268,12 +269,12 @@ async fn an_export_that_cannot_run_is_refused_before_any_request() {
     let table = Table::new(client, "stamp-export-never-created");
     let dir = directory("export-refused");
     let cases = [
-        (Export::new(&dir).send(&table).await, "no entity"),
+        (Export::new(&dir).run(&table).await, "no entity"),
         (
             Export::new(&dir)
                 .entity::<Order>()
                 .segments(0)
-                .send(&table)
+                .run(&table)
                 .await,
             "0 segments",
         ),
@@ -281,7 +282,7 @@ async fn an_export_that_cannot_run_is_refused_before_any_request() {
             Export::new(&dir)
                 .entity::<Order>()
                 .segments(1_000_001)
-                .send(&table)
+                .run(&table)
                 .await,
             "1000001 segments",
         ),
@@ -289,7 +290,7 @@ async fn an_export_that_cannot_run_is_refused_before_any_request() {
             Export::new(&dir)
                 .entity::<Order>()
                 .concurrency(0)
-                .send(&table)
+                .run(&table)
                 .await,
             "concurrency 0",
         ),
@@ -297,7 +298,7 @@ async fn an_export_that_cannot_run_is_refused_before_any_request() {
     for (result, case) in cases {
         let error = result.unwrap_err();
         assert!(
-            matches!(error, Error::InvalidExport { .. }),
+            matches!(error, Error::Job(JobError::InvalidExport { .. })),
             "{case}: {error:?}"
         );
     }
@@ -337,7 +338,7 @@ async fn export_duckdb_counts_orders_per_status_per_month() {
     let (table, data) = loaded("export-duckdb", size).await;
     let dir = directory("export-duckdb");
     stamp_examples::export::export(&dir, ExportFormat::Parquet)
-        .send(&table)
+        .run(&table)
         .await
         .unwrap();
     let script = r#"
@@ -402,10 +403,10 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
     let plain = source.join("part-2.json");
     std::fs::write(&plain, second).unwrap();
 
-    // No table: `send_from_files` takes none, so it cannot send a request.
+    // No table: `run_from_files` takes none, so it cannot send a request.
     let dir = directory("export-files");
     let outcome = stamp_examples::export::export(&dir, ExportFormat::Ndjson)
-        .send_from_files([&gzipped, &plain])
+        .run_from_files([&gzipped, &plain])
         .await
         .unwrap();
     assert_eq!(
@@ -448,11 +449,11 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
     // not DYNAMODB_JSON names its file and line.
     let missing = directory("export-files-missing");
     let error = stamp_examples::export::export(&missing, ExportFormat::Ndjson)
-        .send_from_files([source.join("absent.json.gz")])
+        .run_from_files([source.join("absent.json.gz")])
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::ExportFile { path, .. } if path.ends_with("absent.json.gz")),
+        matches!(&error, Error::Job(JobError::ExportFile { path, .. }) if path.ends_with("absent.json.gz")),
         "{error:?}"
     );
     assert!(!missing.exists());
@@ -464,11 +465,11 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
     )
     .unwrap();
     let error = stamp_examples::export::export(&broken_dir, ExportFormat::Ndjson)
-        .send_from_files([&broken])
+        .run_from_files([&broken])
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::ExportFile { path, reason } if path == &broken && reason.starts_with("line 3 ")),
+        matches!(&error, Error::Job(JobError::ExportFile { path, detail }) if path == &broken && detail.starts_with("line 3 ")),
         "{error:?}"
     );
     std::fs::remove_dir_all(source).unwrap();
@@ -498,7 +499,7 @@ async fn exported_without_orders(test: &str) -> PathBuf {
     }
     let dir = directory(test);
     let outcome = stamp_examples::export::export(&dir, ExportFormat::Parquet)
-        .send(&table)
+        .run(&table)
         .await
         .unwrap();
     assert_eq!((outcome.items("Customer"), outcome.items("Order")), (3, 0));
@@ -584,7 +585,7 @@ async fn export_unknown_items_keep_their_numbers_exactly() {
         .unwrap();
     let dir = directory("export-exact-numbers");
     let outcome = stamp_examples::export::export(&dir, ExportFormat::Ndjson)
-        .send(&table)
+        .run(&table)
         .await
         .unwrap();
     assert_eq!(outcome.unknown(), 1);
@@ -619,7 +620,7 @@ async fn export_reads_at_most_its_concurrency_of_segments_at_once() {
         if let Some(concurrency) = concurrency {
             export = export.concurrency(concurrency);
         }
-        let outcome = export.send(&table).await.unwrap();
+        let outcome = export.run(&table).await.unwrap();
         assert_eq!(outcome.items("Product"), data.products.len() as u64);
         assert_eq!(
             in_flight.max.load(std::sync::atomic::Ordering::SeqCst),

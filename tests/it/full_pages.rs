@@ -8,6 +8,7 @@
 //! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html>).
 
 use crate::common;
+use stamp::Refusal;
 
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
@@ -233,7 +234,14 @@ async fn the_request_budget_returns_what_was_found_with_a_cursor() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidQuery { reason } if reason == "`max_requests` must be at least 1"),
+        matches!(
+            &error,
+            Error::Refused(Refusal::InvalidQuery {
+                reason: stamp::QueryReason::Zero {
+                    option: "max_requests"
+                }
+            })
+        ),
         "{error}"
     );
     assert_eq!(counter.count("Query"), 0);

@@ -8,6 +8,7 @@
 
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
+use stamp::{DecodeError, DefinitionError, Refusal};
 use stamp::{Error, IndexProjection, Table, TableDefinition};
 
 use crate::common;
@@ -66,12 +67,12 @@ async fn table(test: &str, projection: IndexProjection) -> (Table, common::Reque
 
 fn missing(error: &Error) -> Vec<&str> {
     match error {
-        Error::AttributesNotProjected {
+        Error::Refused(Refusal::AttributesNotProjected {
             entity: "Member",
             index: "GSI1",
             missing,
             ..
-        } => missing.iter().map(String::as_str).collect(),
+        }) => missing.iter().map(String::as_str).collect(),
         other => panic!("not AttributesNotProjected: {other:?}"),
     }
 }
@@ -108,7 +109,7 @@ async fn a_keys_only_gsi_refuses_an_entity_query_before_sending() {
     let first = Member::query_gsi1("Oslo").stream(&table).next().await;
     assert!(matches!(
         first,
-        Some(Err(Error::AttributesNotProjected { .. }))
+        Some(Err(Error::Refused(Refusal::AttributesNotProjected { .. })))
     ));
     assert_eq!(counter.count("Query"), 0);
 }
@@ -171,7 +172,10 @@ async fn without_the_definition_or_on_the_table_nothing_is_checked() {
     if common::server() == "ministack" {
         // ministack filters the whole item, then returns the projected
         // attributes (ARCHITECTURE.md, "Servers").
-        assert!(matches!(page, Err(Error::Deserialize { .. })), "{page:?}");
+        assert!(
+            matches!(page, Err(Error::Decode(DecodeError::Deserialize { .. }))),
+            "{page:?}"
+        );
     } else {
         let items = page.unwrap().items;
         assert!(items.is_empty(), "{items:?}");
@@ -304,7 +308,10 @@ async fn an_include_lsi_reads_back_the_fields_it_does_not_project() {
             // ministack answers every query of an index with the index's
             // projected attributes, whatever `Select` asks (ARCHITECTURE.md,
             // "Servers").
-            assert!(matches!(page, Err(Error::Deserialize { .. })), "{page:?}");
+            assert!(
+                matches!(page, Err(Error::Decode(DecodeError::Deserialize { .. }))),
+                "{page:?}"
+            );
             continue;
         }
         assert_eq!(page.unwrap().items, expected);
@@ -382,7 +389,10 @@ async fn a_keys_only_lsi_reads_whole_entities() {
         if common::server() == "ministack" {
             // Only the projected attributes, whatever `Select` asks
             // (ARCHITECTURE.md, "Servers").
-            assert!(matches!(page, Err(Error::Deserialize { .. })), "{page:?}");
+            assert!(
+                matches!(page, Err(Error::Decode(DecodeError::Deserialize { .. }))),
+                "{page:?}"
+            );
             continue;
         }
         assert_eq!(page.unwrap().items, [member("c-1")]);
@@ -413,12 +423,12 @@ async fn keys_only_multi_attribute_and_sharded_gsis_refuse_entity_queries() {
         .with_definition(&task_definition())
         .unwrap();
     let missing_of = |error: Error| match error {
-        Error::AttributesNotProjected {
+        Error::Refused(Refusal::AttributesNotProjected {
             entity: "Task",
             index,
             missing,
             ..
-        } => (index, missing),
+        }) => (index, missing),
         other => panic!("not AttributesNotProjected: {other:?}"),
     };
     let fields: Vec<String> = ["project", "task_id", "due", "title", "assignee", "Type"]
@@ -441,12 +451,18 @@ async fn keys_only_multi_attribute_and_sharded_gsis_refuse_entity_queries() {
     use futures::StreamExt;
     let first = Task::query_gsi1("t-1").stream(&known).next().await;
     assert!(
-        matches!(first, Some(Err(Error::AttributesNotProjected { .. }))),
+        matches!(
+            first,
+            Some(Err(Error::Refused(Refusal::AttributesNotProjected { .. })))
+        ),
         "{first:?}"
     );
     let first = Task::query_gsi2("t-1").stream(&known).next().await;
     assert!(
-        matches!(first, Some(Err(Error::AttributesNotProjected { .. }))),
+        matches!(
+            first,
+            Some(Err(Error::Refused(Refusal::AttributesNotProjected { .. })))
+        ),
         "{first:?}"
     );
     assert_eq!(counter.count("Query"), 0, "{:?}", counter.operations());
@@ -459,5 +475,11 @@ fn with_definition_checks_the_definition() {
     let error = Table::new(client, "t")
         .with_definition(&TableDefinition::new())
         .unwrap_err();
-    assert!(matches!(error, Error::EmptyTableDefinition), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::Definition(DefinitionError::EmptyTableDefinition)
+        ),
+        "{error}"
+    );
 }

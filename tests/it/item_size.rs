@@ -3,6 +3,7 @@
 //! sets and `None`s, and stored Numbers that do not fit their field.
 
 use crate::common;
+use stamp::{DecodeError, Refusal};
 
 use stamp::{BatchWrite, TransactWrite};
 use std::collections::{BTreeSet, HashMap};
@@ -148,13 +149,16 @@ async fn item_size_counts_names_and_values_and_refuses_over_400_kb() {
     };
     let result = table.put(&over).await;
     match result {
-        Err(Error::ItemTooLarge {
+        Err(Error::Refused(Refusal::ItemTooLarge {
             entity: "Document",
             key,
             size: 409_601,
             limit: 409_600,
-        }) => {
-            assert_eq!(key, Document::key("d-3").unwrap().to_attribute_map());
+        })) => {
+            assert_eq!(
+                key.to_attribute_map(),
+                Document::key("d-3").unwrap().to_attribute_map()
+            );
         }
         other => panic!("expected ItemTooLarge, got {other:?}"),
     }
@@ -165,16 +169,22 @@ async fn item_size_counts_names_and_values_and_refuses_over_400_kb() {
     };
     assert!(matches!(
         table.put(&accents).await,
-        Err(Error::ItemTooLarge { size: 409_601, .. })
+        Err(Error::Refused(Refusal::ItemTooLarge { size: 409_601, .. }))
     ));
     let result = BatchWrite::new().put(&over).send(&table).await;
     assert!(
-        matches!(result, Err(Error::ItemTooLarge { size: 409_601, .. })),
+        matches!(
+            result,
+            Err(Error::Refused(Refusal::ItemTooLarge { size: 409_601, .. }))
+        ),
         "{result:?}"
     );
     let result = TransactWrite::new().put(&over).send(&table).await;
     assert!(
-        matches!(result, Err(Error::ItemTooLarge { size: 409_601, .. })),
+        matches!(
+            result,
+            Err(Error::Refused(Refusal::ItemTooLarge { size: 409_601, .. }))
+        ),
         "{result:?}"
     );
     assert_eq!(counter.operations(), Vec::<String>::new());
@@ -207,12 +217,12 @@ async fn numbers_dynamodb_cannot_store_are_refused_before_sending() {
     ] {
         let result = table.put(&measure(value, vec![])).await;
         match &result {
-            Err(Error::InvalidNumber {
+            Err(Error::Refused(Refusal::InvalidNumber {
                 entity: "Measure",
                 attribute,
                 value: found,
                 reason: why,
-            }) => {
+            })) => {
                 assert_eq!(attribute, "value");
                 assert!(found.starts_with(text), "{found}");
                 assert!(why.contains(reason), "{why}");
@@ -222,7 +232,7 @@ async fn numbers_dynamodb_cannot_store_are_refused_before_sending() {
     }
     let result = table.put(&measure(1.0, vec![2.0, f64::NAN])).await;
     assert!(
-        matches!(&result, Err(Error::InvalidNumber { attribute, value, .. }) if attribute == "extra[1]" && value == "NaN"),
+        matches!(&result, Err(Error::Refused(Refusal::InvalidNumber { attribute, value, .. })) if attribute == "extra[1]" && value == "NaN"),
         "{result:?}"
     );
     let result = BatchWrite::new()
@@ -230,7 +240,7 @@ async fn numbers_dynamodb_cannot_store_are_refused_before_sending() {
         .send(&table)
         .await;
     assert!(
-        matches!(result, Err(Error::InvalidNumber { .. })),
+        matches!(result, Err(Error::Refused(Refusal::InvalidNumber { .. }))),
         "{result:?}"
     );
     let result = TransactWrite::new()
@@ -238,7 +248,7 @@ async fn numbers_dynamodb_cannot_store_are_refused_before_sending() {
         .send(&table)
         .await;
     assert!(
-        matches!(result, Err(Error::InvalidNumber { .. })),
+        matches!(result, Err(Error::Refused(Refusal::InvalidNumber { .. }))),
         "{result:?}"
     );
     assert_eq!(counter.operations(), Vec::<String>::new());
@@ -324,7 +334,7 @@ async fn sets_binaries_empty_sets_and_nones_reach_dynamodb_as_dynamodb_types() {
     );
     let result = table.put(&nested).await;
     assert!(
-        matches!(&result, Err(Error::EmptySet { entity: "Tagged", attribute }) if attribute == "nested.inner.labels"),
+        matches!(&result, Err(Error::Refused(Refusal::EmptySet { entity: "Tagged", attribute })) if attribute == "nested.inner.labels"),
         "{result:?}"
     );
     assert_eq!(counter.operations(), Vec::<String>::new());
@@ -368,9 +378,9 @@ async fn a_stored_number_that_does_not_fit_the_field_is_an_error_never_a_wrap() 
         let result = table.get(&Small::key("s-1").unwrap()).await;
         match &result {
             Err(
-                error @ Error::Deserialize {
+                error @ Error::Decode(DecodeError::Deserialize {
                     entity: "Small", ..
-                },
+                }),
             ) => {
                 assert!(error.to_string().contains(&format!("'{bad}'")), "{error}");
             }

@@ -108,12 +108,12 @@ fn key_size_limits_are_typed_errors() {
     assert!(
         matches!(
             error,
-            stamp::Error::KeyTooLong {
+            stamp::Error::Key(stamp::KeyError::KeyTooLong {
                 entity: "Pair",
                 template: "V#<a>#<b>",
                 length: 1026,
                 limit: 1024
-            }
+            })
         ),
         "{error}"
     );
@@ -131,18 +131,27 @@ async fn a_key_above_the_limit_is_refused_before_sending() {
         b: 1,
     };
     let error = table.put(&long).await.unwrap_err();
-    assert!(matches!(error, stamp::Error::KeyTooLong { .. }), "{error}");
+    assert!(
+        matches!(error, stamp::Error::Key(stamp::KeyError::KeyTooLong { .. })),
+        "{error}"
+    );
     let error = Pair::query(&"p".repeat(2047))
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, stamp::Error::KeyTooLong { .. }), "{error}");
+    assert!(
+        matches!(error, stamp::Error::Key(stamp::KeyError::KeyTooLong { .. })),
+        "{error}"
+    );
     let error = Pair::query("p")
         .sort_key_ge("a".repeat(1100).as_str())
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, stamp::Error::KeyTooLong { .. }), "{error}");
+    assert!(
+        matches!(error, stamp::Error::Key(stamp::KeyError::KeyTooLong { .. })),
+        "{error}"
+    );
     assert_eq!(counter.operations(), Vec::<String>::new());
     table.delete_table().await.unwrap();
 }

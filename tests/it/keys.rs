@@ -4,6 +4,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
+use stamp::KeyError;
 use stamp::{Entity, Error, Item, KeyPart};
 use uuid::Uuid;
 
@@ -112,9 +113,9 @@ fn keys_parse_back_into_typed_fields() {
 fn malformed_keys_are_typed_errors() {
     match Order::parse_sort_key("ORDER#yesterday#67e55044-10b1-426f-9247-bb680e5fe0c8").unwrap_err()
     {
-        Error::KeyDecode {
+        Error::Key(KeyError::KeyDecode {
             entity, field, key, ..
-        } => {
+        }) => {
             assert_eq!((entity, field), ("Order", "created_at"));
             assert_eq!(key, "ORDER#yesterday#67e55044-10b1-426f-9247-bb680e5fe0c8");
         }
@@ -163,10 +164,10 @@ fn an_empty_key_value_names_the_entity_and_the_field() {
     let error = Order::key("", &time("2026-06-01T10:00:00Z"), &order_id()).unwrap_err();
     assert!(matches!(
         error,
-        Error::EmptyKeyValue {
+        Error::Key(KeyError::EmptyKeyValue {
             entity: "Order",
             field: "customer_id"
-        }
+        })
     ));
     assert_eq!(
         error.to_string(),
@@ -175,10 +176,10 @@ fn an_empty_key_value_names_the_entity_and_the_field() {
     let error = ProductRecord::key(&Sku(String::new())).unwrap_err();
     assert!(matches!(
         error,
-        Error::EmptyKeyValue {
+        Error::Key(KeyError::EmptyKeyValue {
             entity: "Product",
             field: "sku"
-        }
+        })
     ));
 }
 

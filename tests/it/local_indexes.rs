@@ -24,6 +24,7 @@ use stamp::{
     BaseTable, BatchWrite, Entity, Error, Gsi, IndexId, IndexProjection, Item, Lsi, Query,
     QueryIndex, SchemaDifference, Table, TableDefinition, TransactWrite,
 };
+use stamp::{DefinitionError, Refusal};
 
 use crate::common;
 
@@ -283,7 +284,10 @@ fn a_consistent_read_on_a_gsi_is_still_refused_before_sending() {
         .request("orders")
         .unwrap_err();
     assert!(
-        matches!(error, Error::ConsistentReadOnIndex { index: "GSI1" }),
+        matches!(
+            error,
+            Error::Refused(Refusal::ConsistentReadOnIndex { index: "GSI1" })
+        ),
         "{error}"
     );
 }
@@ -293,7 +297,7 @@ fn a_consistent_read_on_a_gsi_is_still_refused_before_sending() {
 
 #[test]
 fn create_table_has_the_local_secondary_indexes() {
-    let input = definition().create_table_input("orders").unwrap();
+    let input = definition().request("orders").unwrap();
     let lsis = input.local_secondary_indexes();
     /// An index as described: name, key schema, projection type.
     type Described<'a> = (&'a str, Vec<(&'a str, KeyType)>, Option<ProjectionType>);
@@ -343,7 +347,7 @@ fn create_table_has_the_local_secondary_indexes() {
 
     let keys_only = definition()
         .index_projection("LSI2", IndexProjection::KeysOnly)
-        .create_table_input("orders")
+        .request("orders")
         .unwrap();
     assert_eq!(
         keys_only.local_secondary_indexes()[1]
@@ -422,11 +426,11 @@ fn the_definition_refuses_what_dynamodb_would() {
     assert!(
         matches!(
             &error,
-            Error::TooManyLocalIndexes {
+            Error::Definition(DefinitionError::TooManyLocalIndexes {
                 count: 6,
                 limit: 5,
                 ..
-            }
+            })
         ),
         "{error}"
     );
@@ -445,7 +449,10 @@ fn the_definition_refuses_what_dynamodb_would() {
         .check()
         .unwrap_err();
     assert!(
-        matches!(error, Error::DuplicateIndexName { index: "LSI1" }),
+        matches!(
+            error,
+            Error::Definition(DefinitionError::DuplicateIndexName { index: "LSI1" })
+        ),
         "{error}"
     );
 
@@ -466,7 +473,7 @@ fn the_definition_refuses_what_dynamodb_would() {
     assert!(
         matches!(
             error,
-            Error::IndexAttributeCollision {
+            Error::Definition(DefinitionError::IndexAttributeCollision {
                 field_entity: "Squatter",
                 field: "value",
                 field_type: "S",
@@ -475,7 +482,7 @@ fn the_definition_refuses_what_dynamodb_would() {
                 attribute: "LSI1SK",
                 key_type: "S, built from a template",
                 ..
-            }
+            })
         ),
         "{error}"
     );
@@ -491,7 +498,13 @@ fn the_definition_refuses_what_dynamodb_would() {
         .index_projection("LSI9", IndexProjection::KeysOnly)
         .check()
         .unwrap_err();
-    assert!(matches!(error, Error::UnknownIndex { .. }), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::Definition(DefinitionError::UnknownIndex { .. })
+        ),
+        "{error}"
+    );
 }
 
 #[test]
@@ -717,7 +730,10 @@ async fn a_consistent_lsi_query_reads_a_write_just_made() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, Error::ConsistentReadOnIndex { index: "GSI1" }),
+        matches!(
+            error,
+            Error::Refused(Refusal::ConsistentReadOnIndex { index: "GSI1" })
+        ),
         "{error}"
     );
 }
@@ -769,7 +785,10 @@ async fn a_cursor_pages_through_an_lsi_query() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::CursorMismatch), "{error}");
+    assert!(
+        matches!(error, Error::Refused(Refusal::CursorMismatch)),
+        "{error}"
+    );
 }
 
 #[tokio::test]
@@ -1032,9 +1051,7 @@ async fn every_write_of_an_lsi_entity_asks_for_the_item_collection_size() {
                 customer_id: "c-1",
                 order_id: "o-2",
             })
-            .set(Order::NOTE, &"again".to_owned())
-            .to_action()
-            .unwrap(),
+            .set(Order::NOTE, &"again".to_owned()),
         )
         .item_collection_metrics()
         .send(&table)

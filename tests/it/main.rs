@@ -16,6 +16,7 @@ mod errors;
 mod executor;
 mod export;
 mod full_pages;
+mod hostile;
 mod index_projections;
 mod item_size;
 mod key_format;

@@ -7,6 +7,7 @@
 //! the move, items in neither format, and the previous-format key helpers.
 
 use crate::common;
+use stamp::{JobError, Refusal};
 
 use stamp::BatchWrite;
 use std::collections::{BTreeMap, HashMap};
@@ -338,10 +339,10 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     assert!(
         matches!(
             &error,
-            Error::MigrationFailed {
+            Error::Job(JobError::MigrationFailed {
                 entity: "Member",
                 ..
-            } | Error::DynamoDb { .. }
+            }) | Error::DynamoDb { .. }
         ),
         "{error:?}"
     );
@@ -636,7 +637,10 @@ async fn refused_before_sending() {
     let table = Table::new(common::client(), "stamp-migration-never-created");
     let error = Migration::<Settings>::new().run(&table).await.unwrap_err();
     assert!(
-        matches!(error, Error::NoPreviousKeyFormat { entity: "Settings" }),
+        matches!(
+            error,
+            Error::Job(JobError::NoPreviousKeyFormat { entity: "Settings" })
+        ),
         "{error:?}"
     );
     assert_eq!(
@@ -649,7 +653,15 @@ async fn refused_before_sending() {
         .run(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::InvalidQuery { .. }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            Error::Refused(Refusal::InvalidQuery {
+                reason: stamp::QueryReason::MigrationSegments { segments: 0 }
+            })
+        ),
+        "{error:?}"
+    );
 
     // A checkpoint written by a scan in other segments is refused.
     let path = checkpoint_path("migration-mismatch");
@@ -666,12 +678,19 @@ async fn refused_before_sending() {
         .run(&table)
         .await
         .unwrap_err();
-    let Error::MigrationCheckpoint { entity, reason, .. } = &error else {
+    let Error::Job(JobError::MigrationCheckpoint { entity, reason, .. }) = &error else {
         panic!("{error:?}");
     };
     assert_eq!(*entity, "Member");
     assert_eq!(
-        reason,
+        *reason,
+        stamp::MigrationCheckpointReason::Segments {
+            found: 2,
+            segments: 4
+        }
+    );
+    assert_eq!(
+        reason.to_string(),
         "it was written by a scan in 2 segments, and this one has 4; resume with the same count"
     );
     std::fs::write(&path, "not json").unwrap();
@@ -681,7 +700,13 @@ async fn refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::MigrationCheckpoint { reason, .. } if reason.starts_with("it is not valid JSON")),
+        matches!(
+            &error,
+            Error::Job(JobError::MigrationCheckpoint {
+                reason: stamp::MigrationCheckpointReason::NotJson { .. },
+                ..
+            })
+        ),
         "{error:?}"
     );
     std::fs::remove_file(&path).unwrap();

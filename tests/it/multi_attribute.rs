@@ -9,6 +9,7 @@
 //! (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>).
 
 use crate::common;
+use stamp::{DefinitionError, KeyError, Refusal};
 
 use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ScalarAttributeType};
 use serde::{Deserialize, Serialize};
@@ -140,7 +141,7 @@ fn to_item_stores_the_key_fields_natively_and_no_index_attributes() {
 
 #[test]
 fn create_table_repeats_hash_then_range_with_typed_definitions() {
-    let input = definition().create_table_input("tournament").unwrap();
+    let input = definition().request("tournament").unwrap();
     let definitions: Vec<(&str, &ScalarAttributeType)> = input
         .attribute_definitions()
         .iter()
@@ -255,17 +256,17 @@ fn refusals_before_sending() {
         .request("tournament")
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidSortKeyRange { lower, upper } if lower == "5" && upper == "2"),
+        matches!(&error, Error::Refused(Refusal::InvalidSortKeyRange { lower, upper }) if lower == "5" && upper == "2"),
         "{error:?}"
     );
     let error = Match::query_gsi3("", &7).request("tournament").unwrap_err();
     assert!(
         matches!(
             error,
-            Error::InvalidKeyAttribute {
+            Error::Key(KeyError::InvalidKeyAttribute {
                 attribute: "tenant_id",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -275,7 +276,7 @@ fn refusals_before_sending() {
         .unwrap_err();
     assert!(matches!(
         error,
-        Error::ConsistentReadOnIndex { index: "GSI3" }
+        Error::Refused(Refusal::ConsistentReadOnIndex { index: "GSI3" })
     ));
     let mut empty = a_match("m-1", 1, Some("W"), 1);
     empty.tenant_id.clear();
@@ -284,10 +285,10 @@ fn refusals_before_sending() {
     assert!(
         matches!(
             error,
-            Error::InvalidKeyAttribute {
+            Error::Key(KeyError::InvalidKeyAttribute {
                 attribute: "tenant_id",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -481,7 +482,10 @@ async fn a_forged_cursor_is_refused_before_sending() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::InvalidCursor { .. }), "{error:?}");
+    assert!(
+        matches!(error, Error::Refused(Refusal::InvalidCursor { .. })),
+        "{error:?}"
+    );
     // A number that is not one, and a Number given as a String.
     content["n"]["round"] = "1e3".into();
     let forged = Cursor::from_text(base64_encode(&serde_json::to_vec(&content).unwrap()));
@@ -491,7 +495,10 @@ async fn a_forged_cursor_is_refused_before_sending() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::InvalidCursor { .. }), "{error:?}");
+    assert!(
+        matches!(error, Error::Refused(Refusal::InvalidCursor { .. })),
+        "{error:?}"
+    );
     content["n"].as_object_mut().unwrap().remove("round");
     content["k"]["round"] = "1".into();
     let forged = Cursor::from_text(base64_encode(&serde_json::to_vec(&content).unwrap()));
@@ -501,7 +508,10 @@ async fn a_forged_cursor_is_refused_before_sending() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::InvalidCursor { .. }), "{error:?}");
+    assert!(
+        matches!(error, Error::Refused(Refusal::InvalidCursor { .. })),
+        "{error:?}"
+    );
     assert_eq!(counter.count("Query"), 0);
 }
 
@@ -539,15 +549,15 @@ async fn an_update_moves_the_item_within_the_index_and_none_takes_it_out() {
     // An empty string is no key value: refused before sending.
     let error = Match::update("b")
         .set(Match::BRACKET, &String::new())
-        .request("tournament", chrono::Utc::now())
+        .request("tournament")
         .unwrap_err();
     assert!(
         matches!(
             error,
-            Error::InvalidKeyAttribute {
+            Error::Key(KeyError::InvalidKeyAttribute {
                 attribute: "bracket",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -658,12 +668,12 @@ fn entities_that_disagree_on_a_multi_attribute_index_are_refused() {
     assert!(
         matches!(
             error,
-            Error::ConflictingKeyAttributeTypes {
+            Error::Definition(DefinitionError::ConflictingKeyAttributeTypes {
                 attribute: "region",
                 first_type: "N",
                 second_type: "S",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -671,12 +681,12 @@ fn entities_that_disagree_on_a_multi_attribute_index_are_refused() {
     assert!(
         matches!(
             error,
-            Error::ConflictingKeyAttributeTypes {
+            Error::Definition(DefinitionError::ConflictingKeyAttributeTypes {
                 attribute: "region",
                 first_index: "GSI3",
                 second_index: "GSI5",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -684,10 +694,10 @@ fn entities_that_disagree_on_a_multi_attribute_index_are_refused() {
     assert!(
         matches!(
             error,
-            Error::ConflictingKeyAttributes {
+            Error::Definition(DefinitionError::ConflictingKeyAttributes {
                 second_entity: "Template",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -699,11 +709,11 @@ fn entities_that_disagree_on_a_multi_attribute_index_are_refused() {
     assert!(
         matches!(
             error,
-            Error::ConflictingKeyAttributes {
+            Error::Definition(DefinitionError::ConflictingKeyAttributes {
                 first_name: "GSI3PK",
                 second_name: "tenant_id",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -711,11 +721,11 @@ fn entities_that_disagree_on_a_multi_attribute_index_are_refused() {
     assert!(
         matches!(
             error,
-            Error::ConflictingKeyAttributes {
+            Error::Definition(DefinitionError::ConflictingKeyAttributes {
                 first_name: "bracket",
                 second_name: "(none)",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -880,7 +890,7 @@ struct Seat {
 #[tokio::test]
 async fn a_field_in_two_indexes_and_a_partition_key_of_two_strings() {
     let definition = TableDefinition::new().entity::<Seat>();
-    let input = definition.create_table_input("seats").unwrap();
+    let input = definition.request("seats").unwrap();
     let row_definitions = input
         .attribute_definitions()
         .iter()
@@ -1038,7 +1048,7 @@ fn key_attributes_take_serdes_names() {
     assert_eq!(sort_key[0].attribute, "pageCount");
     let input = TableDefinition::new()
         .entity::<Book>()
-        .create_table_input("books")
+        .request("books")
         .unwrap();
     let schema: Vec<&str> = input.global_secondary_indexes()[0]
         .key_schema()
@@ -1071,7 +1081,7 @@ struct Team {
 #[tokio::test]
 async fn a_local_index_and_a_multi_attribute_index_in_one_table() {
     let definition = TableDefinition::new().entity::<Team>();
-    let input = definition.create_table_input("league").unwrap();
+    let input = definition.request("league").unwrap();
     let definitions: Vec<(&str, &ScalarAttributeType)> = input
         .attribute_definitions()
         .iter()
@@ -1187,7 +1197,7 @@ fn another_entitys_field_of_another_type_under_a_key_attribute_is_refused() {
     assert!(
         matches!(
             error,
-            Error::IndexAttributeCollision {
+            Error::Definition(DefinitionError::IndexAttributeCollision {
                 field_entity: "Note",
                 field: "round",
                 field_type: "S",
@@ -1196,7 +1206,7 @@ fn another_entitys_field_of_another_type_under_a_key_attribute_is_refused() {
                 attribute: "round",
                 key_type: "N",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -1222,14 +1232,14 @@ fn another_entitys_field_of_another_type_under_a_key_attribute_is_refused() {
     assert!(
         matches!(
             error,
-            Error::IndexAttributeCollision {
+            Error::Definition(DefinitionError::IndexAttributeCollision {
                 field_entity: "Flag",
                 field: "tenant",
                 field_type: "BOOL",
                 attribute: "tenant_id",
                 key_type: "S",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -1276,7 +1286,7 @@ fn a_field_under_a_template_gsi_key_attribute_is_refused() {
     assert!(
         matches!(
             error,
-            Error::IndexAttributeCollision {
+            Error::Definition(DefinitionError::IndexAttributeCollision {
                 field_entity: "Note",
                 field: "text",
                 index_entity: "Order",
@@ -1284,7 +1294,7 @@ fn a_field_under_a_template_gsi_key_attribute_is_refused() {
                 attribute: "GSI1SK",
                 key_type: "S, built from a template",
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -1351,7 +1361,10 @@ fn a_time_key_attribute_is_stored_fixed_width_and_reads_back() {
         ..task
     };
     let error = far.to_item().unwrap_err();
-    assert!(matches!(error, Error::Serialize { .. }), "{error:?}");
+    assert!(
+        matches!(error, Error::Refused(Refusal::Serialize { .. })),
+        "{error:?}"
+    );
 }
 
 /// The order of times in the index is the order of the instants: `>` a
@@ -1447,12 +1460,12 @@ async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sendin
     assert!(
         matches!(
             error,
-            Error::KeyAttributeTooLong {
+            Error::Key(KeyError::KeyAttributeTooLong {
                 entity: "Match",
                 attribute: "tenant_id",
                 length: 2049,
                 limit: 2048,
-            }
+            })
         ),
         "{error:?}"
     );
@@ -1461,12 +1474,12 @@ async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sendin
     assert!(
         matches!(
             error,
-            Error::KeyAttributeTooLong {
+            Error::Key(KeyError::KeyAttributeTooLong {
                 entity: "Match",
                 attribute: "bracket",
                 length: 1025,
                 limit: 1024,
-            }
+            })
         ),
         "{error:?}"
     );
@@ -1478,12 +1491,12 @@ async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sendin
     assert!(
         matches!(
             error,
-            Error::KeyAttributeTooLong {
+            Error::Key(KeyError::KeyAttributeTooLong {
                 attribute: "bracket",
                 length: 1025,
                 limit: 1024,
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -1495,12 +1508,12 @@ async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sendin
     assert!(
         matches!(
             error,
-            Error::KeyAttributeTooLong {
+            Error::Key(KeyError::KeyAttributeTooLong {
                 attribute: "tenant_id",
                 length: 2049,
                 limit: 2048,
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -1511,12 +1524,12 @@ async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sendin
     assert!(
         matches!(
             error,
-            Error::KeyAttributeTooLong {
+            Error::Key(KeyError::KeyAttributeTooLong {
                 attribute: "tenant_id",
                 length: 2049,
                 limit: 2048,
                 ..
-            }
+            })
         ),
         "{error:?}"
     );

@@ -18,7 +18,7 @@ use aws_sdk_dynamodb::config::interceptors::BeforeDeserializationInterceptorCont
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use serde::{Deserialize, Serialize};
-use stamp::{Error, Item, RequestOutcome, Table, TableDefinition};
+use stamp::{Delete, Error, Item, RequestOutcome, Table, TableDefinition};
 
 use crate::common;
 
@@ -259,8 +259,9 @@ async fn a_guarded_delete_retried_after_a_lost_answer_is_uncertain_not_not_found
     let (plain, faulty) = table_losing("outcomes-delete", &lose, true).await;
     plain.put(&account(0)).await.unwrap();
     // An absent item after a retry may be this delete's doing, or anyone's.
-    let error = faulty
-        .delete_if(&Account::key("a-1").unwrap(), Account::BALANCE.eq(&100))
+    let error = Delete::new(Account::key("a-1").unwrap())
+        .condition(Account::BALANCE.eq(&100))
+        .send(&faulty)
         .await
         .expect_err("uncertain");
     let Error::OutcomeUnknown {

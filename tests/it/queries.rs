@@ -2,6 +2,7 @@
 //! right items, in order, with one request per page.
 
 use crate::common;
+use stamp::{KeyError, Refusal};
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use futures::TryStreamExt;
@@ -378,7 +379,7 @@ async fn integer_sort_keys_take_ranges_including_negative_values() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, Error::InvalidSortKeyRange { .. }),
+        matches!(error, Error::Refused(Refusal::InvalidSortKeyRange { .. })),
         "{error}"
     );
     assert!(counter.operations().is_empty());
@@ -583,30 +584,39 @@ async fn refusals_send_nothing() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::CursorMismatch), "{error}");
+    assert!(
+        matches!(error, Error::Refused(Refusal::CursorMismatch)),
+        "{error}"
+    );
     let error = Order::query("c-1")
         .after(&Cursor::from_text("not a cursor"))
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::InvalidCursor { .. }), "{error}");
+    assert!(
+        matches!(error, Error::Refused(Refusal::InvalidCursor { .. })),
+        "{error}"
+    );
     let error = Order::query_gsi1(&OrderStatus::Pending)
         .consistent_read()
         .send(&table)
         .await
         .unwrap_err();
     assert!(
-        matches!(error, Error::ConsistentReadOnIndex { index: "GSI1" }),
+        matches!(
+            error,
+            Error::Refused(Refusal::ConsistentReadOnIndex { index: "GSI1" })
+        ),
         "{error}"
     );
     let error = Order::query("").send(&table).await.unwrap_err();
     assert!(
         matches!(
             error,
-            Error::EmptyKeyValue {
+            Error::Key(KeyError::EmptyKeyValue {
                 entity: "Order",
                 field: "customer_id"
-            }
+            })
         ),
         "{error}"
     );
@@ -890,15 +900,28 @@ async fn scans_return_only_the_entity_sequentially_and_in_parallel() {
         .await
         .unwrap();
     assert_eq!(lines.len(), 1);
-    let request = Line::scan().segments(4).request("shop", 2).unwrap();
-    assert_eq!(request.filter_expression(), Some("#n0 = :v0"));
+    let requests = Line::scan().segments(4).requests("shop").unwrap();
     assert_eq!(
-        (request.segment(), request.total_segments()),
-        (Some(2), Some(4))
+        requests
+            .iter()
+            .map(|request| (request.segment(), request.total_segments()))
+            .collect::<Vec<_>>(),
+        [
+            (Some(0), Some(4)),
+            (Some(1), Some(4)),
+            (Some(2), Some(4)),
+            (Some(3), Some(4))
+        ]
     );
+    assert_eq!(requests[2].filter_expression(), Some("#n0 = :v0"));
     assert!(matches!(
-        Line::scan().segments(4).request("shop", 4),
-        Err(Error::InvalidQuery { .. })
+        Line::scan().segments(0).requests("shop"),
+        Err(Error::Refused(Refusal::InvalidQuery {
+            reason: stamp::QueryReason::ScanSegment {
+                segment: 0,
+                segments: 0
+            }
+        }))
     ));
     table.delete_table().await.unwrap();
 }

@@ -5,6 +5,7 @@
 //! results compared with filtering the same values in Rust.
 
 use crate::common;
+use stamp::Refusal;
 
 use std::cmp::Ordering;
 
@@ -162,7 +163,7 @@ fn range_conditions_return_exactly_the_values_that_satisfy_them() {
                             prop_assert_eq!(count, expected.len() as u64, "{:?}", condition);
                         }
                         // An empty range (low above high) is refused before sending.
-                        Err(Error::InvalidSortKeyRange { .. }) => {
+                        Err(Error::Refused(Refusal::InvalidSortKeyRange { .. })) => {
                             prop_assert!(expected.is_empty(), "{:?}", condition);
                         }
                         Err(other) => panic!("{condition:?}: {other}"),

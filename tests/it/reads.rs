@@ -340,7 +340,10 @@ async fn a_forged_cursor_is_refused_before_sending() {
             .await
             .unwrap_err();
         assert!(
-            matches!(error, stamp::Error::InvalidCursor { .. }),
+            matches!(
+                error,
+                stamp::Error::Refused(stamp::Refusal::InvalidCursor { .. })
+            ),
             "{forgery}: {error}"
         );
         let error = Order::query("c-1")
@@ -349,7 +352,10 @@ async fn a_forged_cursor_is_refused_before_sending() {
             .await
             .unwrap_err();
         assert!(
-            matches!(error, stamp::Error::InvalidCursor { .. }),
+            matches!(
+                error,
+                stamp::Error::Refused(stamp::Refusal::InvalidCursor { .. })
+            ),
             "{error}"
         );
     }
@@ -380,7 +386,10 @@ async fn a_forged_cursor_is_refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, stamp::Error::InvalidCursor { .. }),
+        matches!(
+            error,
+            stamp::Error::Refused(stamp::Refusal::InvalidCursor { .. })
+        ),
         "{error}"
     );
     assert_eq!(counter.operations(), Vec::<String>::new());

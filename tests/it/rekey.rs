@@ -8,6 +8,7 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
 use crate::common;
+use stamp::Refusal;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -209,11 +210,11 @@ async fn rekey_onto_its_own_key_is_refused_before_sending() {
     assert!(
         matches!(
             &error,
-            Error::DuplicateTransactionItem {
+            Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 ..
-            }
+            })
         ),
         "{error}"
     );
@@ -303,10 +304,10 @@ async fn a_versioned_rekey_at_the_last_version_overflows_before_sending() {
     assert!(
         matches!(
             &error,
-            Error::VersionOverflow {
+            Error::Refused(Refusal::VersionOverflow {
                 version: u64::MAX,
                 ..
-            }
+            })
         ),
         "{error}"
     );

@@ -6,14 +6,23 @@ use std::sync::{Arc, Mutex};
 
 use aws_sdk_dynamodb::config::interceptors::BeforeSerializationInterceptorContextRef;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
+use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
+use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::operation::scan::ScanInput;
+use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsInput;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsInput;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
-use stamp::{Item, Table, TableDefinition, TransactWrite};
+use stamp::{
+    BatchGet, BatchWrite, Delete, Get, Item, Put, Table, TableDefinition, TransactGet,
+    TransactWrite,
+};
 
 use crate::common;
 
@@ -44,6 +53,12 @@ struct Wire(Arc<Mutex<Vec<Sent>>>);
 #[derive(Debug, Clone, PartialEq)]
 enum Sent {
     CreateTable(CreateTableInput),
+    Get(GetItemInput),
+    Put(PutItemInput),
+    Delete(DeleteItemInput),
+    BatchWrite(BatchWriteItemInput),
+    BatchGet(BatchGetItemInput),
+    TransactGet(TransactGetItemsInput),
     Query(QueryInput),
     Scan(ScanInput),
     Update(UpdateItemInput),
@@ -71,6 +86,18 @@ impl Intercept for Wire {
         let input = context.input();
         let sent = if let Some(input) = input.downcast_ref::<CreateTableInput>() {
             Sent::CreateTable(input.clone())
+        } else if let Some(input) = input.downcast_ref::<GetItemInput>() {
+            Sent::Get(input.clone())
+        } else if let Some(input) = input.downcast_ref::<PutItemInput>() {
+            Sent::Put(input.clone())
+        } else if let Some(input) = input.downcast_ref::<DeleteItemInput>() {
+            Sent::Delete(input.clone())
+        } else if let Some(input) = input.downcast_ref::<BatchWriteItemInput>() {
+            Sent::BatchWrite(input.clone())
+        } else if let Some(input) = input.downcast_ref::<BatchGetItemInput>() {
+            Sent::BatchGet(input.clone())
+        } else if let Some(input) = input.downcast_ref::<TransactGetItemsInput>() {
+            Sent::TransactGet(input.clone())
         } else if let Some(input) = input.downcast_ref::<QueryInput>() {
             Sent::Query(input.clone())
         } else if let Some(input) = input.downcast_ref::<ScanInput>() {
@@ -99,13 +126,13 @@ async fn table_on_the_wire(test: &str) -> (Table, Wire, TableDefinition) {
 }
 
 #[tokio::test]
-async fn create_table_sends_its_create_table_input() {
+async fn create_table_sends_its_request() {
     let (table, wire, definition) = table_on_the_wire("requests-create").await;
     table.create_table(&definition).await.unwrap();
     let sent = wire.take();
     assert_eq!(
         sent[0],
-        Sent::CreateTable(definition.create_table_input(table.name()).unwrap())
+        Sent::CreateTable(definition.request(table.name()).unwrap())
     );
 }
 
@@ -153,7 +180,7 @@ async fn a_scan_sends_its_request_per_segment() {
     table.create_table(&definition).await.unwrap();
     wire.take();
     let scan = Order::scan();
-    let expected = scan.request(table.name(), 0).unwrap();
+    let [expected] = <[_; 1]>::try_from(scan.requests(table.name()).unwrap()).unwrap();
     let _: Vec<Order> = scan.stream(&table).try_collect().await.unwrap();
     assert_eq!(wire.take(), [Sent::Scan(expected)]);
 }
@@ -166,7 +193,7 @@ async fn an_update_sends_its_request() {
     wire.take();
     // Order has no time stamps, so the request does not depend on `now`.
     let update = Order::update("c-1", &1).add(Order::TOTAL_CENTS, &5);
-    let expected = update.request(table.name(), chrono::Utc::now()).unwrap();
+    let expected = update.request(table.name()).unwrap();
     update.send(&table).await.unwrap();
     assert_eq!(wire.take(), [Sent::Update(expected)]);
 }
@@ -179,14 +206,10 @@ async fn a_transaction_sends_its_actions_with_a_client_request_token() {
     let transaction = TransactWrite::new()
         .create(&order(2))
         .client_request_token("token-1");
-    let actions = transaction.request(table.name()).unwrap();
+    let expected = transaction.request(table.name()).unwrap();
     transaction.send(&table).await.unwrap();
-    let sent = wire.take();
-    let [Sent::Transaction(input)] = sent.as_slice() else {
-        panic!("expected one TransactWriteItems, got {sent:?}");
-    };
-    assert_eq!(input.transact_items.as_deref(), Some(actions.as_slice()));
-    assert_eq!(input.client_request_token.as_deref(), Some("token-1"));
+    assert_eq!(wire.take(), [Sent::Transaction(expected.clone())]);
+    assert_eq!(expected.client_request_token.as_deref(), Some("token-1"));
     // Without a token of the caller's, each send has its own.
     TransactWrite::new()
         .create(&order(3))
@@ -199,4 +222,132 @@ async fn a_transaction_sends_its_actions_with_a_client_request_token() {
     };
     let token = input.client_request_token.as_deref().expect("a token");
     assert_eq!(token.len(), 36, "a UUID: {token}");
+}
+
+/// An entity with time stamps and a version: its put and update requests
+/// depend on the time, which `at` fixes.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "NOTE#<note_id>"]
+#[sk = "NOTE"]
+struct Note {
+    note_id: String,
+    text: String,
+    #[stamp(version)]
+    version: u64,
+    #[stamp(created_at)]
+    created_at: chrono::DateTime<chrono::Utc>,
+    #[stamp(updated_at)]
+    updated_at: chrono::DateTime<chrono::Utc>,
+}
+
+#[tokio::test]
+async fn get_put_and_delete_send_their_requests() {
+    let (table, wire, _) = table_on_the_wire("requests-items").await;
+    let definition = TableDefinition::new().entity::<Note>();
+    table.create_table(&definition).await.unwrap();
+    wire.take();
+    let at = chrono::DateTime::parse_from_rfc3339("2026-12-02T01:02:03Z")
+        .unwrap()
+        .to_utc();
+    let note = Note {
+        note_id: "n-1".into(),
+        text: "first".into(),
+        version: 0,
+        created_at: at,
+        updated_at: at,
+    };
+
+    let create = Put::create(&note).at(at);
+    let expected = create.request(table.name()).unwrap();
+    assert_eq!(
+        expected.condition_expression.as_deref(),
+        Some("attribute_not_exists(#n0)")
+    );
+    create.send(&table).await.unwrap();
+    assert_eq!(wire.take(), [Sent::Put(expected)]);
+
+    let stored = Note {
+        version: 1,
+        ..note.clone()
+    };
+    let replace = Put::new(&stored)
+        .condition(Note::TEXT.eq(&"first".to_owned()))
+        .at(at);
+    let expected = replace.request(table.name()).unwrap();
+    assert_eq!(
+        expected.condition_expression.as_deref(),
+        Some("#n0 = :v0 AND (#n1 = :v1)")
+    );
+    replace.send(&table).await.unwrap();
+    assert_eq!(wire.take(), [Sent::Put(expected)]);
+
+    let update = Note::update("n-1")
+        .set(Note::TEXT, &"second".to_owned())
+        .expect_version(2)
+        .at(at);
+    let expected = update.request(table.name()).unwrap();
+    update.send(&table).await.unwrap();
+    assert_eq!(wire.take(), [Sent::Update(expected)]);
+
+    let get = Get::new(Note::key("n-1").unwrap()).consistent_read();
+    let expected = get.request(table.name()).unwrap();
+    assert_eq!(expected.consistent_read, Some(true));
+    let read = get.send(&table).await.unwrap().expect("the note");
+    assert_eq!((read.text.as_str(), read.version), ("second", 3));
+    assert_eq!(wire.take(), [Sent::Get(expected)]);
+
+    let delete = Delete::new(Note::key("n-1").unwrap()).expect_version(3);
+    let expected = delete.request(table.name()).unwrap();
+    assert_eq!(expected.condition_expression.as_deref(), Some("#n0 = :v0"));
+    delete.send(&table).await.unwrap();
+    assert_eq!(wire.take(), [Sent::Delete(expected)]);
+    assert_eq!(table.get(&Note::key("n-1").unwrap()).await.unwrap(), None);
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn batches_and_transactional_reads_send_their_requests() {
+    let (table, wire, definition) = table_on_the_wire("requests-batches").await;
+    table.create_table(&definition).await.unwrap();
+    wire.take();
+    let orders: Vec<Order> = (1..=30).map(order).collect();
+    let batch = BatchWrite::new().put_all(&orders);
+    let expected = batch.requests(table.name()).unwrap();
+    assert_eq!(expected.len(), 2, "25 writes, then 5");
+    batch.send(&table).await.unwrap();
+    // The groups go out concurrently: compare as a set, in key order.
+    let mut sent: Vec<BatchWriteItemInput> = wire
+        .take()
+        .into_iter()
+        .map(|sent| match sent {
+            Sent::BatchWrite(input) => input,
+            other => panic!("expected BatchWriteItem, got {other:?}"),
+        })
+        .collect();
+    let first_key = |input: &BatchWriteItemInput| {
+        input.request_items().unwrap()[table.name()][0]
+            .put_request()
+            .unwrap()
+            .item()["SK"]
+            .clone()
+    };
+    sent.sort_by_key(|input| format!("{:?}", first_key(input)));
+    let mut expected = expected;
+    expected.sort_by_key(|input| format!("{:?}", first_key(input)));
+    assert_eq!(sent, expected);
+
+    let keys: Vec<_> = (1..=3).map(|id| Order::key("c-1", &id).unwrap()).collect();
+    let read = BatchGet::new(keys.clone()).consistent_read();
+    let [expected] = <[_; 1]>::try_from(read.requests(table.name()).unwrap()).unwrap();
+    let found = read.send(&table).await.unwrap();
+    assert_eq!(found, [Some(order(1)), Some(order(2)), Some(order(3))]);
+    assert_eq!(wire.take(), [Sent::BatchGet(expected)]);
+
+    let mut read = TransactGet::new();
+    let first = read.get(&keys[0]);
+    let expected = read.request(table.name()).unwrap();
+    let mut output = read.send(&table).await.unwrap();
+    assert_eq!(output.take(first).unwrap(), Some(order(1)));
+    assert_eq!(wire.take(), [Sent::TransactGet(expected)]);
+    table.delete_table().await.unwrap();
 }

@@ -3,6 +3,7 @@
 //! checked by a raw `GetItem`.
 
 use crate::common;
+use stamp::KeyError;
 
 use std::collections::HashMap;
 
@@ -189,10 +190,10 @@ async fn an_empty_key_value_is_refused_before_anything_is_written() {
     let error = table.put(&customer).await.unwrap_err();
     assert!(matches!(
         error,
-        Error::EmptyKeyValue {
+        Error::Key(KeyError::EmptyKeyValue {
             entity: "Customer",
             field: "customer_id"
-        }
+        })
     ));
     let scanned = table
         .client()

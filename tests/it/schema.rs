@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::types::{BillingMode, KeyType, ProjectionType, ScalarAttrib
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use stamp::DefinitionError;
 use stamp::{Error, IndexProjection, Item, MAX_GSIS, TableBilling, TableDefinition};
 
 // --- Entities whose key spaces meet or nearly meet the reference model's. ---
@@ -169,8 +170,8 @@ fn schema_the_reference_model_passes_every_check() {
 }
 
 #[test]
-fn schema_the_reference_model_create_table_input() {
-    let input = reference().create_table_input("shop").unwrap();
+fn schema_the_reference_model_request() {
+    let input = reference().request("shop").unwrap();
     assert_eq!(input.table_name(), Some("shop"));
     let attributes: Vec<(&str, &ScalarAttributeType)> = input
         .attribute_definitions()
@@ -252,12 +253,12 @@ fn schema_adding_an_entity_twice_adds_it_once() {
 #[test]
 fn schema_colliding_key_spaces_are_refused_with_an_example_key() {
     let error = reference().entity::<Address>().check().unwrap_err();
-    let Error::CollidingKeySpaces {
+    let Error::Definition(DefinitionError::CollidingKeySpaces {
         first_entity,
         second_entity,
         partition_key,
         sort_key,
-    } = &error
+    }) = &error
     else {
         panic!("expected CollidingKeySpaces, got {error:?}");
     };
@@ -278,16 +279,22 @@ fn schema_colliding_key_spaces_are_refused_with_an_example_key() {
     // Every output refuses it, before anything is sent.
     let definition = reference().entity::<Address>();
     assert!(matches!(
-        definition.create_table_input("t"),
-        Err(Error::CollidingKeySpaces { .. })
+        definition.request("t"),
+        Err(Error::Definition(
+            DefinitionError::CollidingKeySpaces { .. }
+        ))
     ));
     assert!(matches!(
         definition.cloudformation(),
-        Err(Error::CollidingKeySpaces { .. })
+        Err(Error::Definition(
+            DefinitionError::CollidingKeySpaces { .. }
+        ))
     ));
     assert!(matches!(
         definition.catalogue(),
-        Err(Error::CollidingKeySpaces { .. })
+        Err(Error::Definition(
+            DefinitionError::CollidingKeySpaces { .. }
+        ))
     ));
 }
 
@@ -339,7 +346,7 @@ fn schema_equal_sort_keys_in_disjoint_partitions_do_not_collide() {
 fn schema_an_empty_definition_is_refused() {
     assert!(matches!(
         TableDefinition::new().check(),
-        Err(Error::EmptyTableDefinition)
+        Err(Error::Definition(DefinitionError::EmptyTableDefinition))
     ));
 }
 
@@ -351,7 +358,10 @@ fn schema_two_entities_with_one_type_name_are_refused() {
         .check()
         .unwrap_err();
     assert!(
-        matches!(error, Error::DuplicateEntityType { type_name: "Thing" }),
+        matches!(
+            error,
+            Error::Definition(DefinitionError::DuplicateEntityType { type_name: "Thing" })
+        ),
         "{error:?}"
     );
 }
@@ -364,11 +374,11 @@ fn schema_more_than_twenty_indexes_are_refused() {
         .entity::<Narrow>()
         .check()
         .unwrap_err();
-    let Error::TooManyIndexes {
+    let Error::Definition(DefinitionError::TooManyIndexes {
         count,
         limit,
         indexes,
-    } = &error
+    }) = &error
     else {
         panic!("expected TooManyIndexes, got {error:?}");
     };
@@ -389,12 +399,12 @@ fn schema_two_ttl_attributes_are_refused() {
     assert!(
         matches!(
             error,
-            Error::ConflictingTimeToLive {
+            Error::Definition(DefinitionError::ConflictingTimeToLive {
                 first_entity: "Token",
                 first_attribute: "expires_at",
                 second_entity: "Lock",
                 second_attribute: "released_at",
-            }
+            })
         ),
         "{error:?}"
     );
@@ -406,7 +416,7 @@ fn schema_a_projection_of_an_unknown_index_is_refused() {
         .index_projection("GSI9", IndexProjection::KeysOnly)
         .check()
         .unwrap_err();
-    let Error::UnknownIndex { index, known } = &error else {
+    let Error::Definition(DefinitionError::UnknownIndex { index, known }) = &error else {
         panic!("expected UnknownIndex, got {error:?}");
     };
     assert_eq!(
@@ -422,7 +432,7 @@ fn schema_an_empty_include_projection_is_refused() {
         .check()
         .unwrap_err();
     assert!(
-        matches!(&error, Error::EmptyIncludeProjection { index } if index == "GSI1"),
+        matches!(&error, Error::Definition(DefinitionError::EmptyIncludeProjection { index }) if index == "GSI1"),
         "{error:?}"
     );
 }
@@ -437,10 +447,10 @@ fn schema_more_than_a_hundred_projected_attributes_are_refused() {
     assert!(
         matches!(
             error,
-            Error::TooManyProjectedAttributes {
+            Error::Definition(DefinitionError::TooManyProjectedAttributes {
                 count: 101,
                 limit: 100
-            }
+            })
         ),
         "{error:?}"
     );
@@ -456,7 +466,7 @@ fn schema_provisioned_billing_and_projections_go_into_create_table() {
             "GSI1",
             IndexProjection::Include(vec!["total_cents".into(), "customer_id".into()]),
         )
-        .create_table_input("shop")
+        .request("shop")
         .unwrap();
     assert_eq!(input.billing_mode(), Some(&BillingMode::Provisioned));
     let throughput = input.provisioned_throughput().unwrap();
@@ -844,17 +854,20 @@ fn schema_a_table_name_dynamodb_refuses_is_refused_before_create_table() {
             "`#` is not allowed; a table name has only a-z, A-Z, 0-9, `_`, `-` and `.`",
         ),
     ] {
-        let error = definition.create_table_input(name).unwrap_err();
+        let error = definition.request(name).unwrap_err();
         assert_eq!(
             error.to_string(),
             format!("the table name `{name}` is not valid: {reason}")
         );
     }
     let longest = "t".repeat(255);
-    assert!(definition.create_table_input(&longest).is_ok());
+    assert!(definition.request(&longest).is_ok());
     assert!(matches!(
-        definition.create_table_input(&"t".repeat(256)),
-        Err(Error::InvalidTableName { .. })
+        definition.request(&"t".repeat(256)),
+        Err(Error::Definition(DefinitionError::InvalidTableName {
+            reason: stamp::TableNameReason::Length { length: 256 },
+            ..
+        }))
     ));
-    assert!(definition.create_table_input("Shop_2026-06.v1").is_ok());
+    assert!(definition.request("Shop_2026-06.v1").is_ok());
 }

@@ -3,6 +3,7 @@
 //! tables made with raw SDK calls that drift from the reference model.
 
 use crate::common;
+use stamp::{DefinitionError, Refusal};
 
 use std::num::NonZeroU32;
 
@@ -344,7 +345,7 @@ async fn create_table_refuses_a_name_dynamodb_would_refuse_and_sends_nothing() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidTableName { name, .. } if name == "ab"),
+        matches!(&error, Error::Definition(DefinitionError::InvalidTableName { name, .. }) if name == "ab"),
         "{error:?}"
     );
     assert_eq!(counter.operations(), Vec::<String>::new());
@@ -379,7 +380,7 @@ async fn a_table_made_by_create_table_knows_its_index_projections() {
         .await
         .expect_err("refused");
     assert!(
-        matches!(&error, Error::AttributesNotProjected { index, .. } if *index == "GSI1"),
+        matches!(&error, Error::Refused(Refusal::AttributesNotProjected { index, .. }) if *index == "GSI1"),
         "{error:?}"
     );
     assert_eq!(counter.operations(), Vec::<String>::new(), "nothing sent");

@@ -8,7 +8,7 @@ use serde_json::json;
 fn schema_a_table_has_no_stream_unless_asked() {
     let definition = stamp_examples::table_definition();
     assert_eq!(definition.stream_view_type(), None);
-    let input = definition.create_table_input("shop").unwrap();
+    let input = definition.request("shop").unwrap();
     assert_eq!(input.stream_specification(), None);
     let template = definition.cloudformation().unwrap().to_json_value();
     assert_eq!(
@@ -27,7 +27,7 @@ fn schema_the_stream_goes_into_create_table_and_cloudformation() {
         (StreamViewType::KeysOnly, "KEYS_ONLY"),
     ] {
         let definition = stamp_examples::table_definition().stream(view_type.clone());
-        let input = definition.create_table_input("shop").unwrap();
+        let input = definition.request("shop").unwrap();
         let spec = input.stream_specification().unwrap();
         assert!(spec.stream_enabled());
         assert_eq!(spec.stream_view_type(), Some(&view_type));

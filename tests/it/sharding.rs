@@ -7,6 +7,7 @@
 //! shape is sent to both, and the results must be identical.
 
 use crate::common;
+use stamp::{KeyError, Refusal};
 
 use aws_sdk_dynamodb::types::{AttributeValue, Select};
 use base64::Engine as _;
@@ -87,7 +88,7 @@ fn the_index_key_builder_takes_the_shard_and_the_parser_checks_it() {
     for forged in ["GROUP#g#8", "GROUP#g#03", "GROUP#g#", "GROUP#g#x"] {
         let error = Ticket::parse_gsi1_partition_key(forged).unwrap_err();
         assert!(
-            matches!(error, Error::KeyMismatch { .. }),
+            matches!(error, Error::Key(KeyError::KeyMismatch { .. })),
             "{forged}: {error}"
         );
     }
@@ -445,7 +446,7 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
             .send(&table)
             .await
             .unwrap_err(),
-        Error::CursorMismatch
+        Error::Refused(Refusal::CursorMismatch)
     ));
     assert!(matches!(
         Ticket::query_gsi2("g")
@@ -454,7 +455,7 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
             .send(&table)
             .await
             .unwrap_err(),
-        Error::CursorMismatch
+        Error::Refused(Refusal::CursorMismatch)
     ));
     assert_eq!(
         counter.count("Query"),
@@ -681,7 +682,9 @@ async fn a_shard_key_over_the_limit_and_max_items_zero_are_refused_before_sendin
         query().requests(table.name()).unwrap_err().to_string()
     );
     match query().count(&table).await.unwrap_err() {
-        Error::KeyTooLong { length, limit, .. } => assert_eq!((length, limit), (2049, 2048)),
+        Error::Key(KeyError::KeyTooLong { length, limit, .. }) => {
+            assert_eq!((length, limit), (2049, 2048))
+        }
         other => panic!("{other:?}"),
     }
     let fits = "x".repeat(2040);
@@ -708,7 +711,11 @@ async fn a_shard_key_over_the_limit_and_max_items_zero_are_refused_before_sendin
             .send(&table)
             .await
             .unwrap_err(),
-        Error::InvalidQuery { .. }
+        Error::Refused(Refusal::InvalidQuery {
+            reason: stamp::QueryReason::Zero {
+                option: "max_items"
+            }
+        })
     ));
     assert_eq!(counter.count("Query"), 0);
     table.delete_table().await.unwrap();

@@ -4,6 +4,7 @@
 //! before sending.
 
 use crate::common;
+use stamp::Refusal;
 
 use stamp::{TransactGet, TransactWrite};
 use std::collections::{BTreeMap, HashMap};
@@ -11,8 +12,8 @@ use std::collections::{BTreeMap, HashMap};
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use stamp::{
-    CancellationCode, CancellationReason, Condition, Entity, Error, Item, Table, TableDefinition,
-    UpdateAction,
+    CancellationCode, CancellationReason, Condition, Delete, Entity, Error, Item, Put, Table,
+    TableDefinition, Update,
 };
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -89,29 +90,26 @@ fn session() -> Session {
     }
 }
 
-/// `SET order_count = order_count + 1` on customer `c-1`, as the typed
-/// update builder would render it.
-fn count_order() -> UpdateAction {
-    UpdateAction {
-        key: Customer::key("c-1").unwrap().to_attribute_map(),
-        update_expression: "SET #n0 = #n0 + :v0".into(),
-        condition_expression: None,
-        names: HashMap::from([("#n0".into(), "order_count".into())]),
-        values: HashMap::from([(":v0".into(), AttributeValue::N("1".into()))]),
-        entity: "Customer",
-    }
+/// `order_count + 1` on customer `c-1`.
+fn count_order() -> Update<Customer> {
+    Customer::update("c-1").add(Customer::ORDER_COUNT, &1)
 }
 
-/// `SET stock = stock - quantity` on product `sku`, if `stock >= quantity`.
-fn take_stock(sku: &str, quantity: i64) -> UpdateAction {
-    UpdateAction {
-        key: Product::key(sku).unwrap().to_attribute_map(),
-        update_expression: "SET #n0 = #n0 - :v0".into(),
-        condition_expression: Some("#n0 >= :v0".into()),
-        names: HashMap::from([("#n0".into(), "stock".into())]),
-        values: HashMap::from([(":v0".into(), AttributeValue::N(quantity.to_string()))]),
-        entity: "Product",
-    }
+/// `stock - quantity` on product `sku`, if `stock >= quantity`.
+fn take_stock(sku: &str, quantity: i64) -> Update<Product> {
+    Product::update(sku)
+        .subtract(Product::STOCK, &quantity)
+        .condition(Product::STOCK.ge(&quantity))
+}
+
+/// A reading DynamoDB cannot store as a number (NaN), for the refusal of an
+/// update value.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "GAUGE#<gauge_id>"]
+#[sk = "GAUGE"]
+struct Gauge {
+    gauge_id: String,
+    reading: f64,
 }
 
 /// Every item of the table, by `(PK, SK)`.
@@ -160,7 +158,7 @@ async fn a_transaction_applies_all_its_actions() {
         .update(take_stock("A", 2))
         .check(Product::key("B").unwrap(), Product::STOCK.ge(&1))
         .delete(Session::key("s-1").unwrap())
-        .put_if(&product("C", 10), Condition::attribute_not_exists("PK"))
+        .put(Put::new(&product("C", 10)).condition(Condition::attribute_not_exists("PK")))
         .client_request_token("place-order-o-2")
         .send(&table)
         .await
@@ -312,7 +310,15 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
                  code,
                  old_item,
                  ..
-             }| { (*index, *entity, key.clone(), code.clone(), old_item.clone()) },
+             }| {
+                (
+                    *index,
+                    *entity,
+                    key.to_attribute_map(),
+                    code.clone(),
+                    old_item.clone(),
+                )
+            },
         )
         .collect();
     assert_eq!(got, expected);
@@ -342,13 +348,17 @@ async fn the_request_renders_conditions_with_placeholders() {
     let (table, counter) = shop("tx-request").await;
     let transaction = TransactWrite::new()
         .create(&order("o-2", 1))
-        .delete_if(
-            Session::key("s-1").unwrap(),
-            Session::CUSTOMER_ID.eq(&"c-1".to_owned()),
+        .delete(
+            Delete::new(Session::key("s-1").unwrap())
+                .condition(Session::CUSTOMER_ID.eq(&"c-1".to_owned())),
         )
         .put(&product("D", 1))
         .return_old_items_on_failure();
-    let request = transaction.request(table.name()).unwrap();
+    let request = transaction
+        .request(table.name())
+        .unwrap()
+        .transact_items
+        .unwrap();
     assert_eq!(request.len(), 3);
     let put = request[0].put.as_ref().unwrap();
     assert_eq!(
@@ -394,7 +404,10 @@ async fn refusals_before_sending_send_nothing() {
     let (table, counter) = shop("tx-refusals").await;
 
     let result = TransactWrite::new().send(&table).await;
-    assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
+    assert!(
+        matches!(result, Err(Error::Refused(Refusal::EmptyTransaction))),
+        "{result:?}"
+    );
 
     let products: Vec<Product> = (0..101).map(|i| product(&format!("P{i}"), i)).collect();
     let result = products
@@ -405,10 +418,10 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::TooManyTransactionActions {
+            Err(Error::Refused(Refusal::TooManyTransactionActions {
                 count: 101,
                 limit: 100
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -427,10 +440,10 @@ async fn refusals_before_sending_send_nothing() {
         .send(&table)
         .await;
     match result {
-        Err(Error::TransactionTooLarge {
+        Err(Error::Refused(Refusal::TransactionTooLarge {
             size,
             limit: 4_194_304,
-        }) => {
+        })) => {
             let expected: usize = big
                 .iter()
                 .map(|o| stamp::item_size(&o.to_item().unwrap()))
@@ -448,13 +461,20 @@ async fn refusals_before_sending_send_nothing() {
         .send(&table)
         .await;
     match result {
-        Err(Error::DuplicateTransactionItem {
+        Err(Error::Refused(Refusal::DuplicateTransactionItem {
             first: 0,
             second: 2,
             entity: "Product",
             key,
-        }) => {
-            assert_eq!(key, Product::key("A").unwrap().to_attribute_map());
+        })) => {
+            assert_eq!(
+                key.to_attribute_map(),
+                Product::key("A").unwrap().to_attribute_map()
+            );
+            // The key is an `ItemKey`: attribute names and values, one
+            // formatter.
+            assert_eq!(key.partition_key(), ("PK", "PRODUCT#A"));
+            assert_eq!(key.to_string(), "PK=PRODUCT#A, SK=PRODUCT");
         }
         other => panic!("expected DuplicateTransactionItem, got {other:?}"),
     }
@@ -467,11 +487,11 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::DuplicateTransactionItem {
+            Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -483,7 +503,7 @@ async fn refusals_before_sending_send_nothing() {
             .send(&table)
             .await;
         assert!(
-            matches!(&result, Err(Error::InvalidClientRequestToken { token: found }) if found == token),
+            matches!(&result, Err(Error::Refused(Refusal::InvalidClientRequestToken { token: found })) if found == token),
             "{result:?}"
         );
     }
@@ -499,28 +519,28 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::ItemTooLarge {
+            Err(Error::Refused(Refusal::ItemTooLarge {
                 entity: "Order",
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );
 
     // An update value DynamoDB cannot store.
-    let mut update = take_stock("A", 1);
-    update
-        .values
-        .insert(":v0".into(), AttributeValue::N("NaN".into()));
+    let update = Gauge::update("g-1").set(Gauge::READING, &f64::NAN);
     let result = TransactWrite::new().update(update).send(&table).await;
     assert!(
-        matches!(&result, Err(Error::InvalidNumber { entity: "Product", attribute, value, .. }) if attribute == ":v0" && value == "NaN"),
+        matches!(&result, Err(Error::Refused(Refusal::InvalidNumber { entity: "Gauge", attribute, value, .. })) if attribute == "reading" && value == "NaN"),
         "{result:?}"
     );
 
     // Reads: none, too many, one item twice.
     let result = TransactGet::new().send(&table).await;
-    assert!(matches!(result, Err(Error::EmptyTransaction)), "{result:?}");
+    assert!(
+        matches!(result, Err(Error::Refused(Refusal::EmptyTransaction))),
+        "{result:?}"
+    );
     let mut read = TransactGet::new();
     for i in 0..101 {
         read.get(&Product::key(&format!("P{i}")).unwrap());
@@ -529,10 +549,10 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::TooManyTransactionActions {
+            Err(Error::Refused(Refusal::TooManyTransactionActions {
                 count: 101,
                 limit: 100
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -543,12 +563,12 @@ async fn refusals_before_sending_send_nothing() {
     assert!(
         matches!(
             result,
-            Err(Error::DuplicateTransactionItem {
+            Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 entity: "Customer",
                 ..
-            })
+            }))
         ),
         "{result:?}"
     );
@@ -626,4 +646,73 @@ async fn a_repeated_client_request_token_is_applied_once() {
         Some(product("A", 3)),
         "the refused transaction changed nothing"
     );
+}
+
+/// An entity whose sort key attribute's name comes first alphabetically.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[stamp(pk_attribute = "Zone", sk_attribute = "At")]
+#[pk = "LEDGER#<ledger_id>"]
+#[sk = "ENTRY#<entry_id>"]
+struct Entry {
+    ledger_id: String,
+    entry_id: String,
+}
+
+/// The key in a transaction error names the partition and sort key by the
+/// entity's own key attributes, whatever their names' order; nothing is
+/// sent.
+#[tokio::test]
+async fn a_transaction_error_names_the_item_by_its_entitys_key_attributes() {
+    let (client, counter) = common::counting_client();
+    let table = Table::new(client, "never-created");
+    let entry = Entry {
+        ledger_id: "l-1".into(),
+        entry_id: "e-1".into(),
+    };
+    let result = TransactWrite::new()
+        .put(&entry)
+        .delete(Delete::new(
+            Entry::key(EntryKey {
+                ledger_id: "l-1",
+                entry_id: "e-1",
+            })
+            .unwrap(),
+        ))
+        .send(&table)
+        .await;
+    match result {
+        Err(Error::Refused(Refusal::DuplicateTransactionItem {
+            first: 0,
+            second: 1,
+            entity: "Entry",
+            key,
+        })) => {
+            assert_eq!(key.partition_key(), ("Zone", "LEDGER#l-1"));
+            assert_eq!(key.sort_key(), ("At", "ENTRY#e-1"));
+            assert_eq!(key.to_string(), "Zone=LEDGER#l-1, At=ENTRY#e-1");
+        }
+        other => panic!("expected DuplicateTransactionItem, got {other:?}"),
+    }
+    let mut read = TransactGet::new();
+    read.get(
+        &Entry::key(EntryKey {
+            ledger_id: "l-1",
+            entry_id: "e-1",
+        })
+        .unwrap(),
+    );
+    read.get(
+        &Entry::key(EntryKey {
+            ledger_id: "l-1",
+            entry_id: "e-1",
+        })
+        .unwrap(),
+    );
+    match read.send(&table).await {
+        Err(Error::Refused(Refusal::DuplicateTransactionItem { key, .. })) => {
+            assert_eq!(key.to_string(), "Zone=LEDGER#l-1, At=ENTRY#e-1");
+        }
+        other => panic!("expected DuplicateTransactionItem, got {other:?}"),
+    }
+    assert_eq!(counter.operations(), Vec::<String>::new());
 }

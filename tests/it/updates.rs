@@ -5,6 +5,7 @@
 //! and of `UpdateItem`, not from a server's answers.
 
 use crate::common;
+use stamp::Refusal;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -146,7 +147,8 @@ async fn raw(table: &Table, key: Item) -> Item {
 fn an_update_of_only_removes_sends_no_expression_attribute_values() {
     let request = Note::update("n-1")
         .remove(Note::TEXT)
-        .request("t", now())
+        .at(now())
+        .request("t")
         .unwrap();
     assert_eq!(request.update_expression(), Some("REMOVE #n0"));
     assert_eq!(
@@ -199,7 +201,8 @@ fn update_values_are_encoded_as_to_item_encodes_their_fields() {
             &Utc.timestamp_opt(1_800_000_000, 0).unwrap(),
         )
         .set(Kinds::NICKNAME, &"x".to_owned())
-        .request("t", now())
+        .at(now())
+        .request("t")
         .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let values = request.expression_attribute_values().unwrap();
@@ -235,7 +238,8 @@ fn update_values_are_encoded_as_to_item_encodes_their_fields() {
 fn setting_an_empty_set_removes_the_attribute() {
     let request = Kinds::update("k")
         .set(Kinds::TAGS, &BTreeSet::new())
-        .request("t", now())
+        .at(now())
+        .request("t")
         .unwrap();
     assert_eq!(request.update_expression(), Some("REMOVE #n0"));
     assert_eq!(request.expression_attribute_names().unwrap()["#n0"], "tags");
@@ -250,7 +254,8 @@ fn an_updated_at_stored_as_epoch_seconds_is_stamped_as_epoch_seconds() {
     })
     .set(Ticket::OWNER, &"ann".to_owned())
     .given(Ticket::STATUS, &Status::Open)
-    .request("t", now())
+    .at(now())
+    .request("t")
     .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let values = request.expression_attribute_values().unwrap();
@@ -491,7 +496,7 @@ async fn update_values_dynamodb_cannot_store_are_refused_before_sending() {
     ] {
         let error = update.send(&table).await.unwrap_err();
         assert!(
-            matches!(&error, Error::InvalidNumber { entity: "Kinds", attribute, .. } if attribute == "ratio"),
+            matches!(&error, Error::Refused(Refusal::InvalidNumber { entity: "Kinds", attribute, .. }) if attribute == "ratio"),
             "{what}: {error}"
         );
     }
@@ -502,7 +507,10 @@ async fn update_values_dynamodb_cannot_store_are_refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidExpressionValue { .. }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::InvalidExpressionValue { .. })
+        ),
         "{error}"
     );
     let error = Kinds::update("k")
@@ -511,7 +519,10 @@ async fn update_values_dynamodb_cannot_store_are_refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidExpressionValue { .. }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::InvalidExpressionValue { .. })
+        ),
         "{error}"
     );
     assert!(counter.operations().is_empty(), "nothing was sent");
@@ -529,7 +540,8 @@ fn setting_a_sparse_field_back_uses_the_key_fields_given_to_update() {
     })
     .set(Ticket::STATUS, &Status::Open)
     .given_none(Ticket::OWNER)
-    .request("t", now())
+    .at(now())
+    .request("t")
     .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let values = request.expression_attribute_values().unwrap();
@@ -577,10 +589,11 @@ fn a_stamp_never_writes_one_attribute_of_a_sparse_index_alone() {
         number: &7,
     })
     .set(Ticket::STATUS, &Status::Closed)
-    .request("t", now())
+    .at(now())
+    .request("t")
     .unwrap_err();
     assert!(
-        matches!(&error, Error::IncompleteIndexUpdate { entity: "Ticket", index: "GSI2", missing } if missing == &["owner".to_owned()]),
+        matches!(&error, Error::Refused(Refusal::IncompleteIndexUpdate { entity: "Ticket", index: "GSI2", missing }) if missing == &["owner".to_owned()]),
         "{error}"
     );
     assert!(error.to_string().contains("given("), "{error}");
@@ -592,7 +605,8 @@ fn a_stamp_never_writes_one_attribute_of_a_sparse_index_alone() {
     })
     .set(Ticket::STATUS, &Status::Closed)
     .given_none(Ticket::OWNER)
-    .request("t", now())
+    .at(now())
+    .request("t")
     .unwrap();
     let names = request.expression_attribute_names().unwrap();
     let expression = request.update_expression().unwrap();
@@ -690,10 +704,10 @@ async fn a_version_at_its_maximum_is_a_typed_error() {
     assert!(
         matches!(
             &error,
-            Error::VersionOverflow {
+            Error::Refused(Refusal::VersionOverflow {
                 entity: "Account",
                 version: u64::MAX
-            }
+            })
         ),
         "{error}"
     );
@@ -703,7 +717,10 @@ async fn a_version_at_its_maximum_is_a_typed_error() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(&error, Error::VersionOverflow { .. }), "{error}");
+    assert!(
+        matches!(&error, Error::Refused(Refusal::VersionOverflow { .. })),
+        "{error}"
+    );
     assert!(counter.operations().is_empty());
     table.delete_table().await.unwrap();
 }

@@ -25,9 +25,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
 use stamp::{
-    DistanceFunction, Entity, Error, IndexKeyField, IndexKeySchema, IndexKind, IndexSchema, Item,
-    KeyAttributeType, SchemaDifference, SimilaritySearch, TableBilling, TableDefinition,
-    VectorError, VectorIndexSchema, VectorProjection,
+    DefinitionError, DistanceFunction, Entity, Error, IndexKeyField, IndexKeySchema, IndexKind,
+    IndexSchema, Item, KeyAttributeType, Refusal, SchemaDifference, SimilaritySearch, TableBilling,
+    TableDefinition, VectorError, VectorIndexSchema, VectorProjection,
 };
 
 use crate::common;
@@ -87,7 +87,7 @@ pub(crate) fn definition() -> TableDefinition {
 
 #[test]
 fn create_table_has_the_vector_index_and_its_search_attributes() {
-    let input = definition().create_table_input("products").unwrap();
+    let input = definition().request("products").unwrap();
     let indexes = input.vector_indexes.clone().unwrap();
     assert_eq!(indexes.len(), 1);
     let index = &indexes[0];
@@ -148,13 +148,15 @@ fn a_provisioned_table_with_a_vector_index_is_refused() {
     });
     assert!(matches!(
         provisioned.check(),
-        Err(Error::Vector(VectorError::ProvisionedTable {
-            index: "VECTOR1"
-        }))
+        Err(Error::Definition(DefinitionError::Vector(
+            VectorError::ProvisionedTable { index: "VECTOR1" }
+        )))
     ));
     assert!(matches!(
-        provisioned.create_table_input("products"),
-        Err(Error::Vector(VectorError::ProvisionedTable { .. }))
+        provisioned.request("products"),
+        Err(Error::Definition(DefinitionError::Vector(
+            VectorError::ProvisionedTable { .. }
+        )))
     ));
 }
 
@@ -202,10 +204,9 @@ fn more_than_five_vector_indexes_in_a_table_are_refused() {
     let both = TableDefinition::new().entity::<A>().entity::<B>();
     assert!(matches!(
         both.check(),
-        Err(Error::Vector(VectorError::TooManyVectorIndexes {
-            count: 6,
-            limit: 5
-        }))
+        Err(Error::Definition(DefinitionError::Vector(
+            VectorError::TooManyVectorIndexes { count: 6, limit: 5 }
+        )))
     ));
     assert!(TableDefinition::new().entity::<A>().check().is_ok());
 }
@@ -246,18 +247,23 @@ fn a_vector_of_the_wrong_length_or_not_finite_is_refused_before_sending() {
         short.embedding.pop();
         assert!(matches!(
             table.put(&short).await,
-            Err(Error::Vector(VectorError::WrongDimensions {
-                entity: "Product",
-                index: "VECTOR1",
-                expected: 4,
-                found: 3
-            }))
+            Err(Error::Refused(Refusal::Vector(
+                VectorError::WrongDimensions {
+                    entity: "Product",
+                    index: "VECTOR1",
+                    expected: 4,
+                    found: 3
+                }
+            )))
         ));
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             let item = product("t1", "A-1", "shoes", 1, [1.0, bad, 0.0, 0.0]);
             assert!(matches!(
                 table.put(&item).await,
-                Err(Error::Vector(VectorError::NotFinite { position: 1, .. }))
+                Err(Error::Refused(Refusal::Vector(VectorError::NotFinite {
+                    position: 1,
+                    ..
+                })))
             ));
         }
         assert_eq!(counter.operations(), Vec::<String>::new());
@@ -273,7 +279,7 @@ fn searches_that_break_a_rule_are_refused_before_sending() {
         counter.reset();
         let query = [1.0, 0.0, 0.0, 0.0];
         let refused = |result: Result<_, Error>| match result {
-            Err(Error::Vector(error)) => error,
+            Err(Error::Refused(Refusal::Vector(error))) => error,
             other => panic!("not refused: {other:?}"),
         };
         assert_eq!(
@@ -536,7 +542,7 @@ async fn an_item_without_its_vector_is_not_in_the_index_and_projections_read_the
     // refused before sending.
     assert!(matches!(
         Note::search_similar(&[0.0, 0.0, 2.0]).send(&table).await,
-        Err(Error::Vector(VectorError::NotProjected { missing, .. })) if missing == ["vector"]
+        Err(Error::Refused(Refusal::Vector(VectorError::NotProjected { missing, .. }))) if missing == ["vector"]
     ));
     table.delete_table().await.unwrap();
 }
@@ -867,7 +873,7 @@ fn an_update_with_a_bad_vector_is_refused_before_sending() {
         assert!(
             matches!(
                 error,
-                Error::Vector(VectorError::WrongDimensions { expected: 2, found: 3, .. })
+                Error::Refused(Refusal::Vector(VectorError::WrongDimensions { expected: 2, found: 3, .. }))
             ),
             "{error}"
         );
@@ -878,7 +884,7 @@ fn an_update_with_a_bad_vector_is_refused_before_sending() {
             .await
             .unwrap_err();
         assert!(
-            matches!(error, Error::Vector(VectorError::NotFinite { position: 0, .. })),
+            matches!(error, Error::Refused(Refusal::Vector(VectorError::NotFinite { position: 0, .. }))),
             "{error}"
         );
         // Entering the sparse index needs the partition's fields.
@@ -888,7 +894,7 @@ fn an_update_with_a_bad_vector_is_refused_before_sending() {
             .await
             .unwrap_err();
         assert!(
-            matches!(&error, Error::IncompleteIndexUpdate { index: "VECTOR1", missing, .. } if missing == &["owner".to_owned()]),
+            matches!(&error, Error::Refused(Refusal::IncompleteIndexUpdate { index: "VECTOR1", missing, .. }) if missing == &["owner".to_owned()]),
             "{error}"
         );
         assert_eq!(counter.operations(), Vec::<String>::new());
@@ -941,6 +947,8 @@ fn a_vector_index_and_a_gsi_of_one_name_are_refused() {
     }
     assert!(matches!(
         TableDefinition::new().entity::<Shared>().check(),
-        Err(Error::DuplicateIndexName { index: "BY_KIND" })
+        Err(Error::Definition(DefinitionError::DuplicateIndexName {
+            index: "BY_KIND"
+        }))
     ));
 }

@@ -3,6 +3,7 @@
 //! re-keying, each read back exactly.
 
 use crate::common;
+use stamp::Refusal;
 
 use stamp::{BatchWrite, TransactWrite};
 use std::collections::HashMap;
@@ -11,7 +12,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
-use stamp::{Condition, Entity, Error, Item, KeyPart, Table, TableDefinition};
+use stamp::{Condition, Delete, Entity, Error, Item, KeyPart, Put, Table, TableDefinition};
 
 #[derive(KeyPart, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -166,8 +167,8 @@ async fn delete_can_return_the_old_item() {
         .await
         .unwrap()
         .unwrap();
-    let old = table
-        .delete_returning_old(&Order::key("c-1", &1).unwrap())
+    let old = Delete::new(Order::key("c-1", &1).unwrap())
+        .send_returning_old(&table)
         .await
         .unwrap();
     assert_eq!(old, Some(stored));
@@ -176,8 +177,8 @@ async fn delete_can_return_the_old_item() {
         None
     );
     assert_eq!(
-        table
-            .delete_returning_old(&Order::key("c-1", &1).unwrap())
+        Delete::new(Order::key("c-1", &1).unwrap())
+            .send_returning_old(&table)
             .await
             .unwrap(),
         None
@@ -329,7 +330,7 @@ async fn an_update_of_one_field_of_a_two_field_template_is_refused_before_sendin
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::IncompleteIndexUpdate { entity: "Route", index: "GSI2", missing } if missing == &["destination".to_owned()]),
+        matches!(&error, Error::Refused(Refusal::IncompleteIndexUpdate { entity: "Route", index: "GSI2", missing }) if missing == &["destination".to_owned()]),
         "{error}"
     );
     assert!(counter.operations().is_empty());
@@ -373,13 +374,15 @@ async fn values_with_expression_syntax_have_no_effect() {
         ),
         "{error}"
     );
-    let error = table
-        .put_if(&order(1), Order::NOTE.eq(&injected))
+    let error = Put::new(&order(1))
+        .condition(Order::NOTE.eq(&injected))
+        .send(&table)
         .await
         .unwrap_err();
     assert!(matches!(&error, Error::ConditionFailed { .. }), "{error}");
-    let error = table
-        .delete_if(&Order::key("c-1", &1).unwrap(), Order::NOTE.eq(&injected))
+    let error = Delete::new(Order::key("c-1", &1).unwrap())
+        .condition(Order::NOTE.eq(&injected))
+        .send(&table)
         .await
         .unwrap_err();
     assert!(matches!(&error, Error::ConditionFailed { .. }), "{error}");
@@ -397,13 +400,13 @@ async fn values_with_expression_syntax_have_no_effect() {
         .unwrap();
     assert_eq!(after.note.as_deref(), Some(injected.as_str()));
     assert_eq!(after.total_cents, before.total_cents);
-    table
-        .delete_if(
-            &Order::key("c-1", &1).unwrap(),
+    Delete::new(Order::key("c-1", &1).unwrap())
+        .condition(
             Order::NOTE
                 .eq(&injected)
                 .and(Condition::attribute_exists("PK")),
         )
+        .send(&table)
         .await
         .unwrap();
     table.delete_table().await.unwrap();
@@ -443,7 +446,10 @@ async fn versions_lock_optimistically() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::MissingExpectedVersion { entity: "Account" }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::MissingExpectedVersion { entity: "Account" })
+        ),
         "{error}"
     );
     let updated = Account::update("a-1")
@@ -598,7 +604,8 @@ fn an_update_shows_its_exact_request() {
     let request = Order::update("c-1", &7)
         .set(Order::STATUS, &Status::Shipped)
         .add(Order::TOTAL_CENTS, &5)
-        .request("shop", now)
+        .at(now)
+        .request("shop")
         .unwrap();
     assert_eq!(
         request.update_expression(),
@@ -637,7 +644,10 @@ async fn versioned_entities_are_refused_in_batches_and_checked_in_transactions()
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::VersionedBatchWrite { entity: "Account" }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::VersionedBatchWrite { entity: "Account" })
+        ),
         "{error}"
     );
     assert!(counter.operations().is_empty());
@@ -741,7 +751,10 @@ async fn sets_are_stored_as_string_sets_and_updated_element_by_element() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidExpressionValue { .. }),
+        matches!(
+            &error,
+            Error::Refused(Refusal::InvalidExpressionValue { .. })
+        ),
         "{error}"
     );
     // An empty set is left out, and reads back empty.
@@ -769,7 +782,8 @@ async fn sets_are_stored_as_string_sets_and_updated_element_by_element() {
 }
 
 /// Issue 22, point 16: each error of the documented `# Errors` lists of
-/// `put`, `put_if`, `create` and `delete_if` that no other test produced.
+/// `Put::send` (with and without a condition), `create` and `Delete::send`
+/// with a condition that no other test produced.
 /// A versioned put at version 0 over an existing item is a version
 /// conflict (optimistic locking: another writer won, `found` tells which
 /// version to reload), while `create` promises `AlreadyExists` whenever an
@@ -824,24 +838,23 @@ async fn each_documented_write_error_happens() {
         ),
         "{error:?}"
     );
-    // `put_if` and `delete_if` with no item: `ItemNotFound`.
+    // A conditional put and delete with no item: `ItemNotFound`.
     let route = Order {
         customer_id: "nobody".into(),
         ..order(77)
     };
-    let error = table
-        .put_if(&route, Order::NOTE.eq(&"x".to_owned()))
+    let error = Put::new(&route)
+        .condition(Order::NOTE.eq(&"x".to_owned()))
+        .send(&table)
         .await
         .unwrap_err();
     assert!(
         matches!(&error, Error::ItemNotFound { entity: "Order", key } if key == "PK=CUST#nobody, SK=ORDER#0000000077"),
         "{error:?}"
     );
-    let error = table
-        .delete_if(
-            &Order::key("nobody", &77).unwrap(),
-            Order::NOTE.eq(&"x".to_owned()),
-        )
+    let error = Delete::new(Order::key("nobody", &77).unwrap())
+        .condition(Order::NOTE.eq(&"x".to_owned()))
+        .send(&table)
         .await
         .unwrap_err();
     assert!(
@@ -854,5 +867,88 @@ async fn each_documented_write_error_happens() {
         ),
         "{error:?}"
     );
+    table.delete_table().await.unwrap();
+}
+
+/// A delete can lock optimistically as a put does: `expect_version(v)` deletes
+/// only the item at version `v`; another version is a `VersionConflict` with
+/// the version found (and the item stays), no item is one with `found: None`.
+#[tokio::test]
+async fn a_delete_with_an_expected_version_checks_it() {
+    let table = common::fresh_table("versioned-delete", &definition()).await;
+    let key = Account::key("a-1").unwrap();
+    table
+        .put(&Account {
+            id: "a-1".into(),
+            balance: 10,
+            version: 0,
+        })
+        .await
+        .unwrap();
+    let error = Delete::new(key.clone())
+        .expect_version(7)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::VersionConflict {
+                entity: "Account",
+                expected: 7,
+                found: Some(1),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert_eq!(table.get(&key).await.unwrap().map(|a| a.version), Some(1));
+    let old = Delete::new(key.clone())
+        .expect_version(1)
+        .send_returning_old(&table)
+        .await
+        .unwrap();
+    assert_eq!(old.map(|a| (a.balance, a.version)), Some((10, 1)));
+    assert_eq!(table.get(&key).await.unwrap(), None);
+    let error = Delete::new(key.clone())
+        .expect_version(1)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::VersionConflict {
+                entity: "Account",
+                expected: 1,
+                found: None,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    // In a transaction, the same check.
+    table
+        .put(&Account {
+            id: "a-1".into(),
+            balance: 3,
+            version: 0,
+        })
+        .await
+        .unwrap();
+    let result = TransactWrite::new()
+        .delete(Delete::new(key.clone()).expect_version(2))
+        .send(&table)
+        .await;
+    assert!(
+        matches!(&result, Err(Error::TransactionCanceled { .. })),
+        "{result:?}"
+    );
+    TransactWrite::new()
+        .delete(Delete::new(key.clone()).expect_version(1))
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(table.get(&key).await.unwrap(), None);
     table.delete_table().await.unwrap();
 }

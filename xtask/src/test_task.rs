@@ -48,6 +48,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let (cargo_args, harness_args) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
     let cargo_test =
         |selection: &[&str], harness: &[&str], url: Option<(&str, &str)>| -> Result<ExitStatus> {
+            let started = std::time::Instant::now();
             let mut command = workspace::cargo(&root);
             command
                 .args(["test", "--no-fail-fast"])
@@ -62,7 +63,15 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
                 Some((url, server)) => command.env(ENV, url).env(SERVER_ENV, server),
                 None => command.env_remove(ENV).env_remove(SERVER_ENV),
             };
-            Ok(command.status()?)
+            let status = command.status()?;
+            println!(
+                "\n==> timing: cargo test {} {} on {}: {:.0} s ({status})",
+                selection.join(" "),
+                harness.join(" "),
+                url.map_or("the embedded DynamoDB", |(_, server)| server),
+                started.elapsed().as_secs_f64()
+            );
+            Ok(status)
         };
     let given = endpoint.as_deref().map(|url| (url, "other"));
     let all_targets = cargo_test(&["--workspace", "--all-targets"], &[], given)?;

@@ -311,7 +311,7 @@ impl Ops<'_> {
     async fn stamp_transaction(&self) {
         TransactWrite::new()
             .put(&self.written)
-            .update(self.stamp_count().to_action().unwrap())
+            .update(self.stamp_count())
             .send(self.table)
             .await
             .unwrap();

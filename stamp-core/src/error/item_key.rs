@@ -11,20 +11,44 @@ pub struct ItemKey(Arc<[(String, String); 2]>);
 
 impl ItemKey {
     /// The key of entity `E` in the attribute map `item` (an item or a key);
-    /// an attribute that is missing or not a string is shown as `?`.
+    /// an attribute that is missing is shown as `?`, one that is not a
+    /// string in DynamoDB's JSON form.
     pub(crate) fn of<E: crate::Entity>(item: &crate::Item) -> Self {
         let schema = E::SCHEMA;
+        Self::named(item, schema.partition_key.name, schema.sort_key.name)
+    }
+
+    /// The key of an item of `schema` in the attribute map `item`, as
+    /// [`ItemKey::of`] reads it.
+    pub(crate) fn of_schema(schema: &crate::EntitySchema, item: &crate::Item) -> Self {
+        Self::named(item, schema.partition_key.name, schema.sort_key.name)
+    }
+
+    /// The key attributes `partition_key` and `sort_key` of the attribute
+    /// map `item`, as [`ItemKey::of`] reads them.
+    pub(crate) fn named(item: &crate::Item, partition_key: &str, sort_key: &str) -> Self {
         let pair = |name: &str| {
             let value = match item.get(name) {
                 Some(aws_sdk_dynamodb::types::AttributeValue::S(value)) => value.clone(),
-                _ => "?".to_owned(),
+                Some(other) => format!("{other:?}"),
+                None => "?".to_owned(),
             };
             (name.to_owned(), value)
         };
-        ItemKey(Arc::new([
-            pair(schema.partition_key.name),
-            pair(schema.sort_key.name),
-        ]))
+        ItemKey(Arc::new([pair(partition_key), pair(sort_key)]))
+    }
+
+    /// The key in a key map whose entity's schema is not at hand (a stream
+    /// record's `Keys` for a change type without members): its first two
+    /// attributes in name order (`PK` before `SK`), `?` for a missing one.
+    pub(crate) fn from_key_map(key: &crate::Item) -> Self {
+        let mut names: Vec<&str> = key.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        match names.as_slice() {
+            [] => Self::named(key, "?", "?"),
+            [only] => Self::named(key, only, "?"),
+            [first, second, ..] => Self::named(key, first, second),
+        }
     }
 
     /// The partition key attribute and its value, such as `("PK", "CUST#c-1")`.

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::file_error;
+use crate::JobError;
 use crate::{Error, Item};
 
 /// One line of a `DYNAMODB_JSON` data file.
@@ -50,12 +51,14 @@ pub(super) fn read(
         if line.trim().is_empty() {
             continue;
         }
-        let parsed: Line = serde_json::from_str(&line).map_err(|error| Error::ExportFile {
-            path: path.to_path_buf(),
-            reason: format!(
-                "line {} is not a DYNAMODB_JSON item (`{{\"Item\": {{…}}}}`): {error}",
-                number + 1
-            ),
+        let parsed: Line = serde_json::from_str(&line).map_err(|error| {
+            Error::Job(JobError::ExportFile {
+                path: path.to_path_buf(),
+                detail: format!(
+                    "line {} is not a DYNAMODB_JSON item (`{{\"Item\": {{…}}}}`): {error}",
+                    number + 1
+                ),
+            })
         })?;
         items.push(Item::from(parsed.item));
         if items.len() == page {

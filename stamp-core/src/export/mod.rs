@@ -3,7 +3,7 @@
 //!
 //! A parallel `Scan` (`Segment` / `TotalSegments`, [`Export::segments`]
 //! segments read [`Export::concurrency`] at a time) reads every item (or
-//! [`Export::send_from_files`] reads the `DYNAMODB_JSON` files of an
+//! [`Export::run_from_files`] reads the `DYNAMODB_JSON` files of an
 //! `ExportTableToPointInTime`, without a request); each
 //! is routed by its type attribute (`Type`) to the file of the entity that
 //! names it, decoded by that entity's `from_item`, and written in the
@@ -39,6 +39,7 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::JobError;
 use crate::{Entity, EntitySchema, Error, Item, Table};
 
 /// The file name (without extension) of the items of unknown type.
@@ -138,9 +139,9 @@ type MakeSink = fn(&Path, ExportFormat) -> Result<Box<dyn Sink>, Error>;
 type Progress = Box<dyn FnMut(&ExportProgress) + Send>;
 
 /// An export of a table, one file per entity: made by [`Export::new`],
-/// configured, then run on a table by [`send`](Self::send) (a parallel
+/// configured, then run on a table by [`run`](Self::run) (a parallel
 /// scan), or on the files of a point-in-time export by
-/// [`send_from_files`](Self::send_from_files). A plain value until then.
+/// [`run_from_files`](Self::run_from_files). A plain value until then.
 pub struct Export {
     directory: PathBuf,
     format: ExportFormat,
@@ -174,7 +175,7 @@ impl Export {
     /// entity registered with [`entity`](Self::entity), NDJSON unless
     /// [`format`](Self::format) says otherwise, from a parallel scan of 4
     /// segments read [`DEFAULT_CONCURRENCY`] at a time. Sends nothing until
-    /// [`send`](Self::send).
+    /// [`run`](Self::run).
     ///
     /// # Example
     ///
@@ -183,7 +184,7 @@ impl Export {
     /// let outcome = stamp_core::export::Export::new("exports/shop")
     ///     .segments(8)
     ///     // .entity::<Order>() for each entity of the table
-    ///     .send(&table)
+    ///     .run(&table)
     ///     .await?;
     /// println!("{} items read", outcome.scanned);
     /// # Ok(()) }
@@ -252,15 +253,15 @@ impl Export {
     ///
     /// # Errors
     ///
-    /// Before any request, [`Error::InvalidExport`] for no entity, two
+    /// Before any request, [`JobError::InvalidExport`] for no entity, two
     /// entities with different type attributes, an entity whose type name
     /// is not a plain file name or is [`UNKNOWN_FILE_STEM`], a segment
-    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`Error::ExportFile`] when the
+    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`JobError::ExportFile`] when the
     /// directory or a file cannot be written; then [`Error::DynamoDb`] for
     /// the scan, and the errors of an entity's `from_item` for an item that
     /// names the entity but cannot be read as it (the files written so far
     /// stay, incomplete).
-    pub async fn send(mut self, table: &Table) -> Result<ExportOutcome, Error> {
+    pub async fn run(mut self, table: &Table) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
         std::fs::create_dir_all(&self.directory)
             .map_err(|error| file_error(&self.directory, &error))?;
@@ -282,10 +283,10 @@ impl Export {
     ///
     /// # Errors
     ///
-    /// As [`send`](Self::send) before any request, and [`Error::ExportFile`]
+    /// As [`run`](Self::run) before any request, and [`JobError::ExportFile`]
     /// when an export file cannot be read (missing: before anything is
     /// written) or a line is not `DYNAMODB_JSON` (with its number).
-    pub async fn send_from_files(
+    pub async fn run_from_files(
         mut self,
         files: impl IntoIterator<Item = impl Into<PathBuf>>,
     ) -> Result<ExportOutcome, Error> {
@@ -303,29 +304,28 @@ impl Export {
 
     /// The checks made before any request; the type attribute.
     fn check(&self) -> Result<&'static str, Error> {
-        let invalid = |reason: String| Error::InvalidExport { reason };
+        let invalid =
+            |reason: crate::error::ExportReason| Error::Job(JobError::InvalidExport { reason });
         let Some((first, _)) = self.entities.first() else {
-            return Err(invalid(
-                "no entity to export; register each with `Export::entity::<E>()`".to_owned(),
-            ));
+            return Err(invalid(crate::error::ExportReason::NoEntity));
         };
         if self.segments == 0 || self.segments > MAX_SEGMENTS {
-            return Err(invalid(format!(
-                "{} segments; a parallel scan has 1 to {MAX_SEGMENTS}",
-                self.segments
-            )));
+            return Err(invalid(crate::error::ExportReason::Segments {
+                segments: self.segments,
+                limit: MAX_SEGMENTS,
+            }));
         }
         if self.concurrency == 0 {
-            return Err(invalid(
-                "a concurrency of 0 reads no segment; give 1 or more".to_owned(),
-            ));
+            return Err(invalid(crate::error::ExportReason::ZeroConcurrency));
         }
         for (schema, _) in &self.entities {
             if schema.type_attribute != first.type_attribute {
-                return Err(invalid(format!(
-                    "entity `{}` stores its type in `{}` and `{}` in `{}`; one export reads one type attribute",
-                    first.type_name, first.type_attribute, schema.type_name, schema.type_attribute
-                )));
+                return Err(invalid(crate::error::ExportReason::TypeAttributes {
+                    first_entity: first.type_name,
+                    first_attribute: first.type_attribute,
+                    second_entity: schema.type_name,
+                    second_attribute: schema.type_attribute,
+                }));
             }
             let name = schema.type_name;
             let plain = !name.is_empty()
@@ -333,9 +333,9 @@ impl Export {
                 && name != ".."
                 && !name.contains(['/', '\\', '\0']);
             if !plain || name == UNKNOWN_FILE_STEM {
-                return Err(invalid(format!(
-                    "entity type name `{name}` cannot name a file of its own"
-                )));
+                return Err(invalid(crate::error::ExportReason::FileName {
+                    type_name: name,
+                }));
             }
         }
         Ok(first.type_attribute)
@@ -445,34 +445,17 @@ fn scan(
     concurrency: u32,
 ) -> impl Stream<Item = Result<Vec<Item>, Error>> + '_ {
     futures::stream::iter((0..segments).map(move |segment| {
-        futures::stream::try_unfold(Some(None), move |state: Option<Option<Item>>| async move {
-            let Some(start) = state else {
-                return Ok(None);
-            };
-            let input = aws_sdk_dynamodb::operation::scan::ScanInput::builder()
-                .table_name(table.name())
-                .segment(segment as i32)
-                .total_segments(segments as i32)
-                .set_exclusive_start_key(start)
-                .return_consumed_capacity(aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
-                .build()
-                .expect("ScanInput has no required fields");
-            let output = table
-                .execute_mapped(input, crate::request::executor::Call::of("(mixed)"))
-                .await?;
-            let next = output.last_evaluated_key.filter(|key| !key.is_empty());
-            let items = output.items.unwrap_or_default();
-            Ok(Some((items, next.map(Some))))
-        })
-        .boxed()
+        let input =
+            crate::ops::scan::segment_input(table.name(), (segment, segments), None, false, None);
+        crate::ops::scan::pages(table, Ok(input), "(mixed)").boxed()
     }))
     .flatten_unordered(concurrency as usize)
 }
 
 /// An I/O error on `path`.
 pub(crate) fn file_error(path: &Path, error: &dyn std::error::Error) -> Error {
-    Error::ExportFile {
+    Error::Job(JobError::ExportFile {
         path: path.to_path_buf(),
-        reason: error.to_string(),
-    }
+        detail: error.to_string(),
+    })
 }

@@ -8,7 +8,7 @@
 //! and then the columns are traced from the first batch of rows
 //! (`from_samples`). In that case a field that is `None` in every row of the
 //! first batch has no type yet (Arrow `Null`), and a later value in it fails
-//! the export with [`Error::ExportFile`]; and an entity with no items (no
+//! the export with [`JobError::ExportFile`]; and an entity with no items (no
 //! rows to trace) gets one nullable `Utf8` column per field, named as serde
 //! names it (the entity's `field_attributes`), so the file still has the
 //! entity's columns and any Parquet reader (DuckDB) reads its zero rows.
@@ -24,6 +24,7 @@ use serde::de::DeserializeOwned;
 use serde_arrow::schema::{SchemaLike, TracingOptions};
 
 use super::{Sink, file_error};
+use crate::JobError;
 use crate::{Entity, Error, Item};
 
 /// Rows buffered before they are written as one record batch.
@@ -83,10 +84,10 @@ impl<E: Entity + Serialize + Send> ParquetSink<E> {
         }
         if self.writer.is_none() {
             let fields = Vec::<FieldRef>::from_samples(&self.rows, options()).map_err(|error| {
-                Error::ExportFile {
+                Error::Job(JobError::ExportFile {
                     path: self.path.clone(),
-                    reason: format!("the entity's fields have no Arrow columns: {error}"),
-                }
+                    detail: format!("the entity's fields have no Arrow columns: {error}"),
+                })
             })?;
             self.open(fields)?;
         }

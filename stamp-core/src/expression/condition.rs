@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
 use super::{AttributeType, MAX_EXPRESSION_BYTES, Placeholders, check_expression_length};
+use crate::Refusal;
 use crate::{Entity, Error};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,8 +191,8 @@ impl<E> Condition<E> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidExpressionValue`] when a value could not be serialized;
-    /// [`Error::ExpressionTooLong`] when the text is longer than DynamoDB's
+    /// [`Refusal::InvalidExpressionValue`] when a value could not be serialized;
+    /// [`Refusal::ExpressionTooLong`] when the text is longer than DynamoDB's
     /// 4 KB ([`MAX_EXPRESSION_BYTES`]), as a condition folded from hundreds
     /// of terms is; nothing is sent then.
     pub fn render(&self, placeholders: &mut Placeholders) -> Result<String, Error> {
@@ -265,11 +266,11 @@ fn render(
     if depth > MAX_RENDER_DEPTH || out.len() > MAX_EXPRESSION_BYTES {
         // Whatever is left, the text is already past 4 KB or nests deeper
         // than any 4 KB expression can.
-        return Err(Error::ExpressionTooLong {
+        return Err(Error::Refused(Refusal::ExpressionTooLong {
             kind: "condition or filter",
             length: out.len().max(MAX_EXPRESSION_BYTES + 1),
             limit: MAX_EXPRESSION_BYTES,
-        });
+        }));
     }
     match node {
         Node::And(terms) | Node::Or(terms) => {

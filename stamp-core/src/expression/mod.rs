@@ -22,18 +22,19 @@ pub(crate) use condition::LeafKind;
 pub use placeholders::Placeholders;
 
 use crate::Error;
+use crate::Refusal;
 
 pub use crate::limits::MAX_EXPRESSION_BYTES;
 
-/// Fails with [`Error::ExpressionTooLong`] when `text`, the `kind`
+/// Fails with [`Refusal::ExpressionTooLong`] when `text`, the `kind`
 /// expression of a request, is longer than DynamoDB's 4 KB.
 pub fn check_expression_length(kind: &'static str, text: &str) -> Result<(), Error> {
     if text.len() > MAX_EXPRESSION_BYTES {
-        return Err(Error::ExpressionTooLong {
+        return Err(Error::Refused(Refusal::ExpressionTooLong {
             kind,
             length: text.len(),
             limit: MAX_EXPRESSION_BYTES,
-        });
+        }));
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::condition::Value;
 use crate::Error;
+use crate::Refusal;
 
 /// The `#name` and `:value` placeholders of one request, shared by its
 /// key condition, filter, condition, update and projection expressions.
@@ -30,18 +31,18 @@ impl Placeholders {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidExpressionValue`] when the value could not be
+    /// [`Refusal::InvalidExpressionValue`] when the value could not be
     /// serialized.
     pub(super) fn value(&mut self, value: &Value) -> Result<String, Error> {
         let value = value
             .clone()
-            .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+            .map_err(|detail| Error::Refused(Refusal::InvalidExpressionValue { detail }))?;
         // A Number DynamoDB cannot hold (NaN, 39 digits) is refused here,
         // before sending, as in an item.
         crate::item::check::check_value("expression", "value", &value).map_err(|error| {
-            Error::InvalidExpressionValue {
-                reason: error.to_string(),
-            }
+            Error::Refused(Refusal::InvalidExpressionValue {
+                detail: error.to_string(),
+            })
         })?;
         Ok(self.add_value(value))
     }

@@ -13,6 +13,7 @@ use crate::limits::{
     MAX_SORT_KEY_BYTES, MIN_NUMBER_EXPONENT,
 };
 use crate::{Entity, EntitySchema, Error, Item};
+use crate::{KeyError, Refusal};
 
 /// The item a batch writes for `entity`, checked: [`Entity::to_item_at`]
 /// with `updated_at` stamped now, then [`check_item`]. Returns the item and
@@ -20,14 +21,14 @@ use crate::{Entity, EntitySchema, Error, Item};
 ///
 /// # Errors
 ///
-/// [`Error::VersionedBatchWrite`] for an entity with a `#[stamp(version)]`
+/// [`Refusal::VersionedBatchWrite`] for an entity with a `#[stamp(version)]`
 /// field (a batch cannot check a version); the errors of
 /// [`Entity::to_item`] and of [`check_item`].
 pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Error> {
     if entity.version().is_some() {
-        return Err(Error::VersionedBatchWrite {
+        return Err(Error::Refused(Refusal::VersionedBatchWrite {
             entity: E::SCHEMA.type_name,
-        });
+        }));
     }
     let mut item = entity.to_item_at(Some(crate::WriteTime {
         now: chrono::Utc::now(),
@@ -55,12 +56,12 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Err
 ///
 /// # Errors
 ///
-/// [`Error::InvalidNumber`], [`Error::EmptySet`] (an empty set inside a map
+/// [`Refusal::InvalidNumber`], [`Refusal::EmptySet`] (an empty set inside a map
 /// or list, which cannot be left out without changing its container),
-/// [`Error::InvalidKeyAttribute`] (also for the attribute of a
+/// [`KeyError::InvalidKeyAttribute`] (also for the attribute of a
 /// multi-attribute index key that is present but empty or of another type),
-/// [`Error::KeyAttributeTooLong`] (such an attribute longer than DynamoDB's
-/// key limit) and [`Error::ItemTooLarge`].
+/// [`KeyError::KeyAttributeTooLong`] (such an attribute longer than DynamoDB's
+/// key limit) and [`Refusal::ItemTooLarge`].
 pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error> {
     item.retain(|_, value| !is_empty_set(value));
     for (name, value) in item.iter() {
@@ -78,12 +79,12 @@ pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error
     }
     let size = item_size(item);
     if size > MAX_ITEM_SIZE_BYTES {
-        return Err(Error::ItemTooLarge {
+        return Err(Error::Refused(Refusal::ItemTooLarge {
             entity: schema.type_name,
-            key: key_of(schema, item),
+            key: crate::ItemKey::of_schema(schema, item),
             size,
             limit: MAX_ITEM_SIZE_BYTES,
-        });
+        }));
     }
     Ok(size)
 }
@@ -130,7 +131,7 @@ pub(crate) fn valid_index_key_value(
 ///
 /// # Errors
 ///
-/// [`Error::InvalidKeyAttribute`] and [`Error::KeyAttributeTooLong`].
+/// [`KeyError::InvalidKeyAttribute`] and [`KeyError::KeyAttributeTooLong`].
 pub(crate) fn check_index_key_value(
     schema: &EntitySchema,
     attribute: &'static str,
@@ -138,11 +139,11 @@ pub(crate) fn check_index_key_value(
     value: &AttributeValue,
 ) -> Result<(), Error> {
     if !valid_index_key_value(expected, value) {
-        return Err(Error::InvalidKeyAttribute {
+        return Err(Error::Key(KeyError::InvalidKeyAttribute {
             entity: schema.type_name,
             attribute,
             found: describe_key_value(value),
-        });
+        }));
     }
     let length = match value {
         AttributeValue::S(text) => text.len(),
@@ -158,12 +159,12 @@ pub(crate) fn check_index_key_value(
         MAX_PARTITION_KEY_BYTES
     };
     if length > limit {
-        return Err(Error::KeyAttributeTooLong {
+        return Err(Error::Key(KeyError::KeyAttributeTooLong {
             entity: schema.type_name,
             attribute,
             length,
             limit,
-        });
+        }));
     }
     Ok(())
 }
@@ -190,11 +191,11 @@ fn check_key_attribute(
         Some(AttributeValue::S(_)) => "an empty string".to_owned(),
         Some(other) => format!("{other:?}"),
     };
-    Err(Error::InvalidKeyAttribute {
+    Err(Error::Key(KeyError::InvalidKeyAttribute {
         entity: schema.type_name,
         attribute: name,
         found,
-    })
+    }))
 }
 
 /// Checks one attribute value of entity `entity` at `path` (such as
@@ -204,7 +205,7 @@ fn check_key_attribute(
 ///
 /// # Errors
 ///
-/// [`Error::InvalidNumber`] and [`Error::EmptySet`].
+/// [`Refusal::InvalidNumber`] and [`Refusal::EmptySet`].
 pub fn check_value(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
     // Nearly every value is valid: check without building the paths of
     // nested values (a `format!` per list element and map entry), and only
@@ -232,31 +233,35 @@ fn is_valid(value: &AttributeValue) -> bool {
 
 /// [`check_value`], naming the path of the first problem.
 fn check_value_at(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
-    let number_error = |value: &str, reason: NumberProblem| Error::InvalidNumber {
-        entity,
-        attribute: path.to_owned(),
-        value: value.to_owned(),
-        reason: reason.text(),
+    let number_error = |value: &str, reason: NumberProblem| {
+        Error::Refused(Refusal::InvalidNumber {
+            entity,
+            attribute: path.to_owned(),
+            value: value.to_owned(),
+            reason: reason.text(),
+        })
     };
     match value {
         AttributeValue::N(number) => {
             check_number(number).map_err(|reason| number_error(number, reason))
         }
-        AttributeValue::Ns(numbers) if numbers.is_empty() => Err(Error::EmptySet {
-            entity,
-            attribute: path.to_owned(),
-        }),
+        AttributeValue::Ns(numbers) if numbers.is_empty() => {
+            Err(Error::Refused(Refusal::EmptySet {
+                entity,
+                attribute: path.to_owned(),
+            }))
+        }
         AttributeValue::Ns(numbers) => numbers.iter().try_for_each(|number| {
             check_number(number).map_err(|reason| number_error(number, reason))
         }),
-        AttributeValue::Ss(set) if set.is_empty() => Err(Error::EmptySet {
+        AttributeValue::Ss(set) if set.is_empty() => Err(Error::Refused(Refusal::EmptySet {
             entity,
             attribute: path.to_owned(),
-        }),
-        AttributeValue::Bs(set) if set.is_empty() => Err(Error::EmptySet {
+        })),
+        AttributeValue::Bs(set) if set.is_empty() => Err(Error::Refused(Refusal::EmptySet {
             entity,
             attribute: path.to_owned(),
-        }),
+        })),
         AttributeValue::L(values) => values.iter().enumerate().try_for_each(|(position, value)| {
             check_value_at(entity, &format!("{path}[{position}]"), value)
         }),
@@ -435,13 +440,13 @@ mod tests {
         );
         let error = check_value("Thing", "stats", &value).unwrap_err();
         assert!(
-            matches!(&error, Error::InvalidNumber { entity: "Thing", attribute, value, .. } if attribute == "stats.scores[1]" && value == "NaN"),
+            matches!(&error, Error::Refused(Refusal::InvalidNumber { entity: "Thing", attribute, value, .. }) if attribute == "stats.scores[1]" && value == "NaN"),
             "{error:?}"
         );
         let nested_empty = AttributeValue::L(vec![AttributeValue::Ss(vec![])]);
         let error = check_value("Thing", "tags", &nested_empty).unwrap_err();
         assert!(
-            matches!(&error, Error::EmptySet { attribute, .. } if attribute == "tags[0]"),
+            matches!(&error, Error::Refused(Refusal::EmptySet { attribute, .. }) if attribute == "tags[0]"),
             "{error:?}"
         );
     }

@@ -21,7 +21,7 @@ use uuid::Uuid;
 /// The encoded text may contain any character: the template escapes its
 /// delimiters afterwards, so an implementation never needs to know them. An
 /// empty encoding is refused by the template with
-/// [`Error::EmptyKeyValue`](crate::Error::EmptyKeyValue).
+/// [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue).
 ///
 /// Implement it by hand, or derive it for unit-only enums and newtypes with
 /// `#[derive(stamp::KeyPart)]`.

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use crate::KeyError;
 use crate::{Error, KeyPart};
 
 /// One piece of a key template.
@@ -111,7 +112,7 @@ impl KeyTemplate {
     ///
     /// # Errors
     ///
-    /// [`Error::KeyMismatch`] when `key` does not have the template's literal
+    /// [`KeyError::KeyMismatch`] when `key` does not have the template's literal
     /// segments, or a segment is not escaped exactly as [`KeyBuilder`]
     /// escapes (an escaped character written raw, an escape of a character
     /// that is never escaped such as `%41`, lowercase hex digits).
@@ -120,11 +121,13 @@ impl KeyTemplate {
         entity: &'static str,
         key: &'k str,
     ) -> Result<Vec<Cow<'k, str>>, Error> {
-        let mismatch = |reason: String| Error::KeyMismatch {
-            entity,
-            template: self.source,
-            key: key.to_owned(),
-            reason,
+        let mismatch = |reason: crate::error::KeyMismatchReason| {
+            Error::Key(KeyError::KeyMismatch {
+                entity,
+                template: self.source,
+                key: key.to_owned(),
+                reason,
+            })
         };
         let mut values = Vec::new();
         let mut rest = key;
@@ -132,10 +135,10 @@ impl KeyTemplate {
             match segment {
                 Segment::Literal(text) => {
                     rest = rest.strip_prefix(text).ok_or_else(|| {
-                        mismatch(format!(
-                            "expected `{text}` at byte {}",
-                            key.len() - rest.len()
-                        ))
+                        mismatch(crate::error::KeyMismatchReason::Literal {
+                            literal: text.to_string(),
+                            at: key.len() - rest.len(),
+                        })
                     })?;
                 }
                 Segment::Field(name) => {
@@ -147,10 +150,15 @@ impl KeyTemplate {
                             .checked_sub(text.len())
                             .filter(|&end| rest.is_char_boundary(end) && rest[end..] == **text)
                             .ok_or_else(|| {
-                                mismatch(format!("expected the key to end with `{text}`"))
+                                mismatch(crate::error::KeyMismatchReason::Ending {
+                                    literal: text.to_string(),
+                                })
                             })?,
                         Some(Segment::Literal(text)) => rest.find(text).ok_or_else(|| {
-                            mismatch(format!("expected `{text}` after field `{name}`"))
+                            mismatch(crate::error::KeyMismatchReason::AfterField {
+                                literal: text.to_string(),
+                                field: name.to_string(),
+                            })
                         })?,
                         Some(Segment::Field(_) | Segment::Shard(_)) => {
                             unreachable!("the derive refuses adjacent placeholders")
@@ -158,10 +166,14 @@ impl KeyTemplate {
                     };
                     let (value, tail) = rest.split_at(end);
                     if value.is_empty() {
-                        return Err(mismatch(format!("field `{name}` is empty")));
+                        return Err(mismatch(crate::error::KeyMismatchReason::EmptyField {
+                            field: name.to_string(),
+                        }));
                     }
                     values.push(unescape(value, self.escaped).ok_or_else(|| {
-                        mismatch(format!("field `{name}` is not written as Stamp writes it"))
+                        mismatch(crate::error::KeyMismatchReason::NotStampEscaped {
+                            field: name.to_string(),
+                        })
                     })?);
                     rest = tail;
                 }
@@ -172,10 +184,10 @@ impl KeyTemplate {
                         .ok()
                         .filter(|shard| shard < count && shard.to_string() == rest);
                     if canonical.is_none() {
-                        return Err(mismatch(format!(
-                            "the shard `{rest}` is not a number from 0 to {}",
-                            count - 1
-                        )));
+                        return Err(mismatch(crate::error::KeyMismatchReason::Shard {
+                            shard: rest.to_owned(),
+                            shards: *count,
+                        }));
                     }
                     rest = "";
                 }
@@ -184,7 +196,9 @@ impl KeyTemplate {
         if rest.is_empty() {
             Ok(values)
         } else {
-            Err(mismatch(format!("unexpected `{rest}` after the template")))
+            Err(mismatch(crate::error::KeyMismatchReason::Trailing {
+                rest: rest.to_owned(),
+            }))
         }
     }
 }
@@ -222,17 +236,17 @@ impl KeyBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::EmptyKeyValue`] when the encoding is empty;
-    /// [`Error::KeyEncode`] when the value has no encoding.
+    /// [`KeyError::EmptyKeyValue`] when the encoding is empty;
+    /// [`KeyError::KeyEncode`] when the value has no encoding.
     pub fn field<T: KeyPart>(&mut self, field: &'static str, value: &T) -> Result<(), Error> {
         let start = self.key.len();
-        value
-            .encode_key(&mut self.key)
-            .map_err(|source| Error::KeyEncode {
+        value.encode_key(&mut self.key).map_err(|source| {
+            Error::Key(KeyError::KeyEncode {
                 entity: self.entity,
                 field,
                 source,
-            })?;
+            })
+        })?;
         self.finish_field(field, start)
     }
 
@@ -240,7 +254,7 @@ impl KeyBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::EmptyKeyValue`] when `value` is empty.
+    /// [`KeyError::EmptyKeyValue`] when `value` is empty.
     pub fn str_field(&mut self, field: &'static str, value: &str) -> Result<(), Error> {
         let start = self.key.len();
         self.key.push_str(value);
@@ -249,10 +263,10 @@ impl KeyBuilder {
 
     fn finish_field(&mut self, field: &'static str, start: usize) -> Result<(), Error> {
         if self.key.len() == start {
-            return Err(Error::EmptyKeyValue {
+            return Err(Error::Key(KeyError::EmptyKeyValue {
                 entity: self.entity,
                 field,
-            });
+            }));
         }
         let escaped = self.template.escaped;
         if needs_escaping(&self.key[start..], escaped) {
@@ -279,15 +293,15 @@ impl KeyBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::KeyTooLong`] when the key is longer.
+    /// [`KeyError::KeyTooLong`] when the key is longer.
     pub fn finish_within(self, limit: usize) -> Result<String, Error> {
         if self.key.len() > limit {
-            return Err(Error::KeyTooLong {
+            return Err(Error::Key(KeyError::KeyTooLong {
                 entity: self.entity,
                 template: self.template.source,
                 length: self.key.len(),
                 limit,
-            });
+            }));
         }
         Ok(self.key)
     }

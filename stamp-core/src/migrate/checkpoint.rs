@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::mover::Running;
+use crate::JobError;
 use crate::{Entity, Error};
 
 /// The format of the checkpoint file this version writes.
@@ -38,15 +39,18 @@ pub(super) struct SegmentCheckpoint {
 }
 
 impl<E: Entity> Running<'_, E> {
-    pub(super) fn checkpoint_error(&self, reason: String) -> Error {
-        Error::MigrationCheckpoint {
+    pub(super) fn checkpoint_error(
+        &self,
+        reason: crate::error::MigrationCheckpointReason,
+    ) -> Error {
+        Error::Job(JobError::MigrationCheckpoint {
             entity: E::SCHEMA.type_name,
             location: self
                 .checkpoint
                 .as_deref()
                 .map_or_else(|| "(none)".to_owned(), |path| path.display().to_string()),
             reason,
-        }
+        })
     }
 
     /// The checkpoint to start from: the file's, checked, or a fresh one.
@@ -64,27 +68,36 @@ impl<E: Entity> Running<'_, E> {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(fresh),
-            Err(error) => return Err(self.checkpoint_error(format!("cannot read it: {error}"))),
+            Err(error) => {
+                return Err(
+                    self.checkpoint_error(crate::error::MigrationCheckpointReason::Read {
+                        detail: error.to_string(),
+                    }),
+                );
+            }
         };
-        let file: CheckpointFile = serde_json::from_str(&text)
-            .map_err(|error| self.checkpoint_error(format!("it is not valid JSON: {error}")))?;
+        let file: CheckpointFile = serde_json::from_str(&text).map_err(|error| {
+            self.checkpoint_error(crate::error::MigrationCheckpointReason::NotJson {
+                detail: error.to_string(),
+            })
+        })?;
         let mismatch = if file.format != CHECKPOINT_FORMAT {
-            Some(format!(
-                "it has format {}, this version reads {CHECKPOINT_FORMAT}",
-                file.format
-            ))
+            Some(crate::error::MigrationCheckpointReason::Format {
+                found: file.format,
+                expected: CHECKPOINT_FORMAT,
+            })
         } else if file.table != fresh.table || file.entity != fresh.entity {
-            Some(format!(
-                "it belongs to the migration of entity `{}` on table `{}`",
-                file.entity, file.table
-            ))
+            Some(crate::error::MigrationCheckpointReason::OtherMigration {
+                entity: file.entity.clone(),
+                table: file.table.clone(),
+            })
         } else if file.total_segments != self.segments
             || file.segments.len() != self.segments as usize
         {
-            Some(format!(
-                "it was written by a scan in {} segments, and this one has {}; resume with the same count",
-                file.total_segments, self.segments
-            ))
+            Some(crate::error::MigrationCheckpointReason::Segments {
+                found: file.total_segments,
+                segments: self.segments,
+            })
         } else {
             None
         };
@@ -99,12 +112,19 @@ impl<E: Entity> Running<'_, E> {
         let Some(path) = &self.checkpoint else {
             return Ok(());
         };
-        let text = serde_json::to_string_pretty(checkpoint)
-            .map_err(|error| self.checkpoint_error(format!("cannot serialize it: {error}")))?;
+        let text = serde_json::to_string_pretty(checkpoint).map_err(|error| {
+            self.checkpoint_error(crate::error::MigrationCheckpointReason::Serialize {
+                detail: error.to_string(),
+            })
+        })?;
         let temporary = temporary_path(path);
         std::fs::write(&temporary, text)
             .and_then(|()| std::fs::rename(&temporary, path))
-            .map_err(|error| self.checkpoint_error(format!("cannot write it: {error}")))
+            .map_err(|error| {
+                self.checkpoint_error(crate::error::MigrationCheckpointReason::Write {
+                    detail: error.to_string(),
+                })
+            })
     }
 }
 

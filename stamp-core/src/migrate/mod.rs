@@ -57,6 +57,7 @@ use tracing::Instrument;
 
 use crate::item::size::MAX_TRANSACTION_ACTIONS;
 use crate::{BatchRetry, Entity, Error, Item, Table};
+use crate::{JobError, Refusal};
 
 mod checkpoint;
 mod mover;
@@ -270,35 +271,36 @@ impl<E: Entity> Migration<E> {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Error::NoPreviousKeyFormat`],
-    /// [`Error::InvalidQuery`] for a segment count outside 1 to 1,000,000
-    /// or a page size of 0, and [`Error::MigrationCheckpoint`] when the
+    /// Before sending: [`JobError::NoPreviousKeyFormat`],
+    /// [`Refusal::InvalidQuery`] for a segment count outside 1 to 1,000,000
+    /// or a page size of 0, and [`JobError::MigrationCheckpoint`] when the
     /// checkpoint cannot be read or belongs to another table, entity or
     /// segment count. While running: [`Error::DynamoDb`] for a failed scan,
-    /// [`Error::MigrationFailed`] (with the item's key) when a move fails
-    /// after its retries, and [`Error::MigrationCheckpoint`] when the
+    /// [`JobError::MigrationFailed`] (with the item's key) when a move fails
+    /// after its retries, and [`JobError::MigrationCheckpoint`] when the
     /// checkpoint cannot be written. After an error, everything moved so far
     /// stays moved; run again to resume.
     pub async fn run(self, table: &Table) -> Result<MigrationOutcome, Error> {
         let started = Instant::now();
         let schema = E::SCHEMA;
         if schema.previous_key.is_none() && schema.indexes.is_empty() {
-            return Err(Error::NoPreviousKeyFormat {
+            return Err(Error::Job(JobError::NoPreviousKeyFormat {
                 entity: schema.type_name,
-            });
+            }));
         }
         if !(1..=1_000_000).contains(&self.segments) {
-            return Err(Error::InvalidQuery {
-                reason: format!(
-                    "a migration scans in 1 to 1000000 segments, not {}",
-                    self.segments
-                ),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::MigrationSegments {
+                    segments: self.segments,
+                },
+            }));
         }
         if self.page_size == Some(0) {
-            return Err(Error::InvalidQuery {
-                reason: "`page_size` must be at least 1".to_owned(),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::Zero {
+                    option: "page_size",
+                },
+            }));
         }
         let running = Running {
             migration: self,

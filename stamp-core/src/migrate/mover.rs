@@ -5,13 +5,12 @@ use std::ops::Deref;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 
-use aws_sdk_dynamodb::operation::scan::ScanInput;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::checkpoint::CheckpointFile;
 use super::moves::Move;
 use super::{Migration, MigrationProgress, SkippedItem};
-use crate::expression::{MAX_EXPRESSION_BYTES, Placeholders};
+use crate::expression::MAX_EXPRESSION_BYTES;
 use crate::item::size::item_size;
 use crate::ops::write::unchanged_condition;
 use crate::request::executor::Call;
@@ -137,29 +136,14 @@ impl<E: Entity> Running<'_, E> {
         start: Option<Item>,
     ) -> Result<(Vec<Item>, Option<Item>), Error> {
         let schema = E::SCHEMA;
-        let mut placeholders = Placeholders::default();
-        let filter = format!(
-            "{} = {}",
-            placeholders.name(schema.type_attribute),
-            placeholders.add_value(AttributeValue::S(schema.type_name.to_owned()))
-        );
-        let parallel = self.segments > 1;
-        let input = ScanInput::builder()
-            .table_name(self.table.name())
-            .filter_expression(filter)
-            .set_expression_attribute_names(placeholders.names())
-            .set_expression_attribute_values(placeholders.values())
-            .set_limit(
-                self.page_size
-                    .map(|limit| limit.min(i32::MAX as u32) as i32),
-            )
-            .set_segment(parallel.then_some(segment as i32))
-            .set_total_segments(parallel.then_some(self.segments as i32))
-            .consistent_read(true)
-            .set_exclusive_start_key(start)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .build()
-            .expect("ScanInput has no required fields");
+        let mut scan = crate::Scan::<E>::new()
+            .segments(self.segments)
+            .consistent_read();
+        if let Some(page_size) = self.page_size {
+            scan = scan.limit(page_size);
+        }
+        let mut input = scan.segment_request(self.table.name(), segment)?;
+        input.exclusive_start_key = start;
         let mut backoff = Backoff::new(self.retry);
         let output = loop {
             match self

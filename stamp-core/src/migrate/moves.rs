@@ -4,15 +4,12 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsInput;
-use aws_sdk_dynamodb::operation::transact_write_items::{
-    TransactWriteItemsError, TransactWriteItemsInput,
-};
-use aws_sdk_dynamodb::types::{
-    Delete, Get, Put, ReturnConsumedCapacity, TransactGetItem, TransactWriteItem,
-};
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
 use futures::{TryStreamExt, stream};
 
 use super::mover::{Running, Sent, Shared};
+use crate::JobError;
 use crate::item::size::MAX_TRANSACTION_BYTES;
 use crate::ops::write::Placed;
 use crate::request::executor::Call;
@@ -97,19 +94,19 @@ impl<E: Entity> Running<'_, E> {
                 Sent::Retry(error) => {
                     log_retried(&error);
                     if !backoff.wait().await {
-                        return Err(Error::MigrationFailed {
+                        return Err(Error::Job(JobError::MigrationFailed {
                             entity: schema.type_name,
-                            key: group[0].old_key.clone(),
+                            key: crate::ItemKey::of_schema(schema, &group[0].old_key),
                             source: Box::new(error),
-                        });
+                        }));
                     }
                 }
                 Sent::Fatal(error) => {
-                    return Err(Error::MigrationFailed {
+                    return Err(Error::Job(JobError::MigrationFailed {
                         entity: schema.type_name,
-                        key: group[0].old_key.clone(),
+                        key: crate::ItemKey::of_schema(schema, &group[0].old_key),
                         source: Box::new(error),
-                    });
+                    }));
                 }
             }
         }
@@ -119,11 +116,13 @@ impl<E: Entity> Running<'_, E> {
     /// current, conflicting, gone or unmovable.
     async fn move_item(&self, mv: Move, shared: &Shared, moved: &AtomicU64) -> Result<(), Error> {
         let schema = E::SCHEMA;
-        let old_key = mv.old_key.clone();
-        let failed = |source: Error| Error::MigrationFailed {
-            entity: schema.type_name,
-            key: old_key.clone(),
-            source: Box::new(source),
+        let old_key = crate::ItemKey::of_schema(schema, &mv.old_key);
+        let failed = |source: Error| {
+            Error::Job(JobError::MigrationFailed {
+                entity: schema.type_name,
+                key: old_key.clone(),
+                source: Box::new(source),
+            })
         };
         let mut mv = mv;
         let mut backoff = Backoff::new(self.retry);
@@ -175,7 +174,7 @@ impl<E: Entity> Running<'_, E> {
                             if !backoff.spend() {
                                 return Err(failed(Error::ConditionFailed {
                                     entity: schema.type_name,
-                                    key: crate::ItemKey::of::<E>(&old_key),
+                                    key: old_key.clone(),
                                     item: Box::new(mv.old_item),
                                 }));
                             }
@@ -198,52 +197,30 @@ impl<E: Entity> Running<'_, E> {
     async fn send_moves(&self, moves: &[Move], shared: &Shared) -> Sent {
         let schema = E::SCHEMA;
         let table = self.table.name();
-        let mut request = TransactWriteItemsInput::builder()
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .client_request_token(uuid::Uuid::new_v4().to_string());
-        let mut actions = 0;
+        let mut transaction = crate::TransactWrite::new();
         for mv in moves {
             if mv.in_place {
-                let put = Put::builder()
-                    .table_name(table)
-                    .set_item(Some(mv.new_item.clone()))
-                    .condition_expression(mv.unchanged.expression.clone())
-                    .set_expression_attribute_names(mv.unchanged.placeholders.names())
-                    .set_expression_attribute_values(mv.unchanged.placeholders.values())
-                    .build()
-                    .expect("table, item and condition are set");
-                request = request.transact_items(TransactWriteItem::builder().put(put).build());
-                actions += 1;
+                transaction =
+                    transaction.put_item(schema, mv.new_item.clone(), Some(mv.unchanged.clone()));
                 continue;
             }
-            actions += 2;
-            let put = Put::builder()
-                .table_name(table)
-                .set_item(Some(mv.new_item.clone()))
-                .condition_expression("attribute_not_exists(#pk)")
-                .expression_attribute_names("#pk", schema.partition_key.name)
-                .build()
-                .expect("table and item are set");
-            let delete = Delete::builder()
-                .table_name(table)
-                .set_key(Some(mv.old_key.clone()))
-                .condition_expression(mv.unchanged.expression.clone())
-                .set_expression_attribute_names(mv.unchanged.placeholders.names())
-                .set_expression_attribute_values(mv.unchanged.placeholders.values())
-                .build()
-                .expect("table, key and condition are set");
-            request = request
-                .transact_items(TransactWriteItem::builder().put(put).build())
-                .transact_items(TransactWriteItem::builder().delete(delete).build());
+            let mut absent = crate::expression::Placeholders::default();
+            let absent = Placed {
+                expression: format!(
+                    "attribute_not_exists({})",
+                    absent.name(schema.partition_key.name)
+                ),
+                placeholders: absent,
+            };
+            transaction = transaction
+                .put_item(schema, mv.new_item.clone(), Some(absent))
+                .delete_key(schema, mv.old_key.clone(), Some(mv.unchanged.clone()));
         }
-        let input = request
-            .build()
-            .expect("TransactWriteItemsInput has no required fields");
         let permit = shared.permits.acquire().await.expect("never closed");
-        let result = self
-            .table
-            .execute(input, Call::of(schema.type_name).items(actions))
-            .await;
+        let result = match transaction.execute(self.table).await {
+            Ok(result) => result,
+            Err(error) => return Sent::Fatal(error),
+        };
         drop(permit);
         match result {
             Ok(_) => Sent::Moved,

@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::Refusal;
 use crate::{Error, IndexSchema, KeyTemplate};
 
 /// A DynamoDB item: attribute names to values, as the SDK sends them.
@@ -260,7 +261,7 @@ pub trait Entity: Sized {
     ///
     /// # Errors
     ///
-    /// [`Error::EmptyKeyValue`] or [`Error::KeyEncode`] when a key field has
+    /// [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue) or [`KeyError::KeyEncode`](crate::KeyError::KeyEncode) when a key field has
     /// no valid encoding.
     fn primary_key(&self) -> Result<PrimaryKey<Self>, Error>;
 
@@ -269,7 +270,7 @@ pub trait Entity: Sized {
     /// # Errors
     ///
     /// The errors of [`primary_key`](Self::primary_key), and
-    /// [`Error::Serialize`] when serde cannot serialize a field.
+    /// [`Refusal::Serialize`] when serde cannot serialize a field.
     fn to_item(&self) -> Result<Item, Error> {
         self.to_item_at(None)
     }
@@ -289,7 +290,7 @@ pub trait Entity: Sized {
 
     /// The largest value the `#[stamp(version)]` field's type holds
     /// (`u64::MAX` or `u32::MAX`): a write at that version has no next
-    /// version ([`Error::VersionOverflow`]).
+    /// version ([`Refusal::VersionOverflow`]).
     fn max_version() -> u64 {
         u64::MAX
     }
@@ -313,7 +314,7 @@ pub trait Entity: Sized {
     ///
     /// # Errors
     ///
-    /// [`Error::Deserialize`] when a value does not decode into its field
+    /// [`DecodeError::Deserialize`](crate::DecodeError::Deserialize) when a value does not decode into its field
     /// type; the errors of building a key.
     fn key_attribute_from_values(attribute: &str, values: &Item) -> Result<Option<String>, Error>;
 
@@ -325,7 +326,7 @@ pub trait Entity: Sized {
     ///
     /// # Errors
     ///
-    /// [`Error::Serialize`] when the field's serializer fails.
+    /// [`Refusal::Serialize`] when the field's serializer fails.
     fn time_stamp_value(
         attribute: &str,
         now: chrono::DateTime<chrono::Utc>,
@@ -333,9 +334,11 @@ pub trait Entity: Sized {
         let _ = attribute;
         crate::item::value::json::to_attribute_value(&now)
             .map(Some)
-            .map_err(|source| Error::Serialize {
-                entity: Self::SCHEMA.type_name,
-                source,
+            .map_err(|source| {
+                Error::Refused(Refusal::Serialize {
+                    entity: Self::SCHEMA.type_name,
+                    source,
+                })
             })
     }
 
@@ -344,8 +347,8 @@ pub trait Entity: Sized {
     ///
     /// # Errors
     ///
-    /// [`Error::EntityTypeMismatch`] when the item's type attribute names
-    /// another entity; [`Error::Deserialize`] when serde cannot read it.
+    /// [`DecodeError::EntityTypeMismatch`](crate::DecodeError::EntityTypeMismatch) when the item's type attribute names
+    /// another entity; [`DecodeError::Deserialize`](crate::DecodeError::Deserialize) when serde cannot read it.
     fn from_item(item: Item) -> Result<Self, Error>;
 }
 

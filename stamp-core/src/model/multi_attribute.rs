@@ -174,8 +174,8 @@ pub trait SortAttributes<E, I: crate::QueryIndex> {
     ///
     /// # Errors
     ///
-    /// [`Error::Serialize`](crate::Error::Serialize) or
-    /// [`Error::InvalidKeyAttribute`](crate::Error::InvalidKeyAttribute)
+    /// [`Refusal::Serialize`](crate::Refusal::Serialize) or
+    /// [`KeyError::InvalidKeyAttribute`](crate::KeyError::InvalidKeyAttribute)
     /// when a value has no key form.
     fn values(&self) -> Result<Vec<AttributeValue>, crate::Error>;
 

@@ -37,7 +37,7 @@ pub trait Projection<E: Entity>: Sized {
     ///
     /// # Errors
     ///
-    /// [`Error::Deserialize`] when the item does not decode into `Self`.
+    /// [`DecodeError::Deserialize`](crate::DecodeError::Deserialize) when the item does not decode into `Self`.
     fn from_item(item: Item) -> Result<Self, Error>;
 }
 

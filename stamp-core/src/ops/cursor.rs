@@ -11,6 +11,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
+use crate::{CursorReason, Refusal};
 use crate::{Error, Item};
 
 /// Where the next page of a query starts: the `LastEvaluatedKey` (with the
@@ -18,12 +19,12 @@ use crate::{Error, Item};
 /// It is URL-safe base64, to hand to a client and take back.
 ///
 /// A cursor only works with the query that produced it;
-/// [`Error::CursorMismatch`] otherwise. A cursor comes back from an
+/// [`Refusal::CursorMismatch`] otherwise. A cursor comes back from an
 /// untrusted client, so before anything is sent its key is checked against
 /// the query: at most [`MAX_CURSOR_LEN`](crate::MAX_CURSOR_LEN)
 /// bytes, exactly the expected key attributes, the query's partition, a
 /// and a sort key inside the query's condition;
-/// [`Error::InvalidCursor`] otherwise.
+/// [`Refusal::InvalidCursor`] otherwise.
 ///
 /// On a table with a signing key
 /// ([`Table::with_cursor_key`](crate::Table::with_cursor_key)) the text is
@@ -31,7 +32,7 @@ use crate::{Error, Item};
 /// (RFC 2104) of the payload's text under that key, both URL-safe base64
 /// without padding. Such a table checks the signature first, in constant
 /// time, and refuses an unsigned cursor, a changed one and one signed with
-/// another key with [`Error::InvalidCursor`], before anything else is read
+/// another key with [`Refusal::InvalidCursor`], before anything else is read
 /// from it and before anything is sent. Without a key a cursor is the
 /// payload alone; a table without a key ignores a signature, so that
 /// turning signing off does not break live cursors (the checks of the
@@ -39,24 +40,54 @@ use crate::{Error, Item};
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Cursor(String);
 
-/// The secret a table signs its cursors with (HMAC-SHA256). Cheap to
-/// clone; its `Debug` output does not show the key.
+/// The secrets a table signs and checks its cursors with (HMAC-SHA256):
+/// the current key, which signs, and the previous ones, which are still
+/// accepted when a cursor is read, so that a key can be rotated without
+/// breaking the cursors in flight. Cheap to clone; its `Debug` output does
+/// not show the keys.
 #[derive(Clone)]
-pub(crate) struct CursorKey(Arc<[u8]>);
+pub(crate) struct CursorKey {
+    current: Arc<[u8]>,
+    previous: Arc<[Arc<[u8]>]>,
+}
 
 impl CursorKey {
     pub(crate) fn new(key: Vec<u8>) -> Self {
-        CursorKey(Arc::from(key))
+        CursorKey {
+            current: Arc::from(key),
+            previous: Arc::from(Vec::new()),
+        }
     }
 
-    /// The MAC of a cursor's payload text, with a context string so that
-    /// the key's MACs for other purposes cannot pass as cursors.
-    fn mac(&self, payload: &str) -> Hmac<Sha256> {
-        let mut mac =
-            Hmac::<Sha256>::new_from_slice(&self.0).expect("HMAC takes a key of any length");
+    /// This key, which signs, and `previous`, which are accepted as well.
+    pub(crate) fn with_previous(self, previous: Vec<Vec<u8>>) -> Self {
+        CursorKey {
+            previous: previous.into_iter().map(Arc::from).collect(),
+            ..self
+        }
+    }
+
+    /// The MAC of a cursor's payload text under `key`, with a context
+    /// string so that the key's MACs for other purposes cannot pass as
+    /// cursors.
+    fn mac_with(key: &[u8], payload: &str) -> Hmac<Sha256> {
+        let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
         mac.update(b"stamp cursor v1\0");
         mac.update(payload.as_bytes());
         mac
+    }
+
+    /// The MAC of a cursor's payload text under the current key.
+    fn mac(&self, payload: &str) -> Hmac<Sha256> {
+        Self::mac_with(&self.current, payload)
+    }
+
+    /// Whether `tag` is the MAC of `payload` under the current key or one
+    /// of the previous ones (each compared in constant time).
+    fn accepts(&self, payload: &str, tag: &[u8]) -> bool {
+        std::iter::once(&self.current)
+            .chain(self.previous.iter())
+            .any(|key| Self::mac_with(key, payload).verify_slice(tag).is_ok())
     }
 }
 
@@ -120,9 +151,12 @@ fn strings(key: &Item) -> Result<BTreeMap<String, String>, Error> {
     key.iter()
         .map(|(name, value)| match value {
             AttributeValue::S(text) => Ok((name.clone(), text.clone())),
-            other => Err(Error::InvalidCursor {
-                reason: format!("key attribute `{name}` is {other:?}, not a string"),
-            }),
+            other => Err(Error::Refused(Refusal::InvalidCursor {
+                reason: crate::error::CursorReason::NotString {
+                    attribute: name.to_string(),
+                    value: Box::new(other.clone()),
+                },
+            })),
         })
         .collect()
 }
@@ -150,9 +184,12 @@ impl Cursor {
                     b.insert(name.clone(), URL_SAFE_NO_PAD.encode(bytes.as_ref()))
                 }
                 other => {
-                    return Err(Error::InvalidCursor {
-                        reason: format!("key attribute `{name}` is {other:?}, not S, N or B"),
-                    });
+                    return Err(Error::Refused(Refusal::InvalidCursor {
+                        reason: crate::error::CursorReason::NotKeyType {
+                            attribute: name.to_string(),
+                            value: Box::new(other.clone()),
+                        },
+                    }));
                 }
             };
         }
@@ -214,24 +251,31 @@ impl Cursor {
     ) -> Result<Item, Error> {
         let content = self.open(fingerprint, signing, crate::ops::query::MAX_CURSOR_LEN)?;
         if content.s.is_some() {
-            return Err(Error::InvalidCursor {
-                reason: "a cursor of a sharded query, with a position per shard".to_owned(),
-            });
+            return Err(Error::Refused(Refusal::InvalidCursor {
+                reason: crate::error::CursorReason::Sharded,
+            }));
         }
-        let invalid = |reason: String| Error::InvalidCursor { reason };
+        let invalid = |reason: CursorReason| Error::Refused(Refusal::InvalidCursor { reason });
         let mut key = attributes(content.k);
         for (name, text) in content.n {
             if key.insert(name.clone(), AttributeValue::N(text)).is_some() {
-                return Err(invalid(format!("key attribute `{name}` is given twice")));
+                return Err(invalid(CursorReason::AttributeTwice {
+                    attribute: name.clone(),
+                }));
             }
         }
         for (name, text) in content.b {
-            let bytes = URL_SAFE_NO_PAD
-                .decode(&text)
-                .map_err(|error| invalid(format!("key attribute `{name}` not base64: {error}")))?;
+            let bytes = URL_SAFE_NO_PAD.decode(&text).map_err(|error| {
+                invalid(CursorReason::AttributeNotBase64 {
+                    attribute: name.clone(),
+                    detail: error.to_string(),
+                })
+            })?;
             let value = AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(bytes));
             if key.insert(name.clone(), value).is_some() {
-                return Err(invalid(format!("key attribute `{name}` is given twice")));
+                return Err(invalid(CursorReason::AttributeTwice {
+                    attribute: name.clone(),
+                }));
             }
         }
         Ok(key)
@@ -246,20 +290,18 @@ impl Cursor {
         signing: Option<&CursorKey>,
         shards: u16,
     ) -> Result<Vec<ShardStart>, Error> {
-        let invalid = |reason: String| Error::InvalidCursor { reason };
+        let invalid = |reason: CursorReason| Error::Refused(Refusal::InvalidCursor { reason });
         let limit = crate::ops::query::MAX_CURSOR_LEN * usize::from(shards);
         let content = self.open(fingerprint, signing, limit)?;
         let plain = content.k.is_empty() && content.n.is_empty() && content.b.is_empty();
         let Some(positions) = content.s.filter(|_| plain) else {
-            return Err(invalid(
-                "not a cursor of a sharded query: it has no position per shard".to_owned(),
-            ));
+            return Err(invalid(CursorReason::NotSharded));
         };
         if positions.len() != usize::from(shards) {
-            return Err(invalid(format!(
-                "{} shard positions, for a query over {shards} shards",
-                positions.len()
-            )));
+            return Err(invalid(CursorReason::ShardCount {
+                positions: positions.len(),
+                shards,
+            }));
         }
         Ok(positions
             .into_iter()
@@ -279,38 +321,40 @@ impl Cursor {
         signing: Option<&CursorKey>,
         limit: usize,
     ) -> Result<Content, Error> {
-        let invalid = |reason: String| Error::InvalidCursor { reason };
+        let invalid = |reason: CursorReason| Error::Refused(Refusal::InvalidCursor { reason });
         if self.0.len() > limit {
-            return Err(invalid(format!(
-                "{} bytes, more than a cursor can be ({limit})",
-                self.0.len(),
-            )));
+            return Err(invalid(CursorReason::TooLong {
+                length: self.0.len(),
+                limit,
+            }));
         }
         let (payload, signature) = match self.0.split_once('.') {
             Some((payload, signature)) => (payload, Some(signature)),
             None => (self.0.as_str(), None),
         };
         if let Some(signing) = signing {
-            let signature = signature.ok_or_else(|| {
-                invalid("not signed, and this table signs its cursors".to_owned())
+            let signature = signature.ok_or_else(|| invalid(CursorReason::Unsigned))?;
+            let tag = URL_SAFE_NO_PAD.decode(signature).map_err(|error| {
+                invalid(CursorReason::SignatureNotBase64 {
+                    detail: error.to_string(),
+                })
             })?;
-            let tag = URL_SAFE_NO_PAD
-                .decode(signature)
-                .map_err(|error| invalid(format!("signature not URL-safe base64: {error}")))?;
-            signing.mac(payload).verify_slice(&tag).map_err(|_| {
-                invalid(
-                    "the signature does not match: the cursor was changed or signed with another key"
-                        .to_owned(),
-                )
-            })?;
+            if !signing.accepts(payload, &tag) {
+                return Err(invalid(CursorReason::SignatureMismatch));
+            }
         }
-        let json = URL_SAFE_NO_PAD
-            .decode(payload)
-            .map_err(|error| invalid(format!("not URL-safe base64: {error}")))?;
-        let content: Content = serde_json::from_slice(&json)
-            .map_err(|error| invalid(format!("not a Stamp cursor: {error}")))?;
+        let json = URL_SAFE_NO_PAD.decode(payload).map_err(|error| {
+            invalid(CursorReason::NotBase64 {
+                detail: error.to_string(),
+            })
+        })?;
+        let content: Content = serde_json::from_slice(&json).map_err(|error| {
+            invalid(CursorReason::NotStampCursor {
+                detail: error.to_string(),
+            })
+        })?;
         if content.q != format!("{:016x}", fingerprint.0) {
-            return Err(Error::CursorMismatch);
+            return Err(Error::Refused(Refusal::CursorMismatch));
         }
         Ok(content)
     }

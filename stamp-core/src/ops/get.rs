@@ -1,5 +1,5 @@
-//! Reading one item by primary key: `GetItem`, eventually or strongly
-//! consistent.
+//! Reading one item by primary key: [`Get`] (`GetItem`), eventually or
+//! strongly consistent.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
 
@@ -9,61 +9,118 @@ use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use crate::request::executor::Call;
 use crate::{Entity, Error, Item, PrimaryKey, Table};
 
+/// A read of the item with one primary key (`GetItem`), built by
+/// [`Get::new`] and sent by [`send`](Self::send); [`Table::get`] is its
+/// shortcut.
+///
+/// An eventually consistent read costs half a read unit per 4 KB of the
+/// item, a strongly consistent one ([`consistent_read`](Self::consistent_read))
+/// one read unit per 4 KB ("Read consistency", Amazon DynamoDB Developer
+/// Guide).
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
+///
+/// # Example
+///
+/// ```ignore
+/// let order: Option<Order> = Get::new(Order::key("c-1", &created_at, &order_id)?)
+///     .consistent_read()
+///     .send(&table)
+///     .await?;
+/// ```
+#[must_use = "a Get does nothing until it is sent"]
+#[derive(Debug, Clone)]
+pub struct Get<E> {
+    key: PrimaryKey<E>,
+    consistent: bool,
+}
+
+impl<E: Entity> Get<E> {
+    /// A read of the item with primary key `key`, eventually consistent.
+    pub fn new(key: PrimaryKey<E>) -> Self {
+        Get {
+            key,
+            consistent: false,
+        }
+    }
+
+    /// Reads strongly consistent (`ConsistentRead = true`): the answer
+    /// reflects every write that succeeded before the read, at twice the
+    /// read units.
+    pub fn consistent_read(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// The exact `GetItem` request [`send`](Self::send) sends to the table
+    /// named `table_name`, without a network.
+    ///
+    /// # Errors
+    ///
+    /// None today; a `Result` as every operation's `request` is.
+    pub fn request(&self, table_name: &str) -> Result<GetItemInput, Error> {
+        Ok(get_item_input(
+            table_name,
+            self.key.to_attribute_map(),
+            self.consistent,
+        ))
+    }
+
+    /// Reads the item; `Ok(None)` when there is no item with the key.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Entity::from_item`] (an item of another entity under
+    /// the key is [`DecodeError::EntityTypeMismatch`](crate::DecodeError::EntityTypeMismatch)), and [`Error::DynamoDb`]
+    /// for what the service returns.
+    pub async fn send(self, table: &Table) -> Result<Option<E>, Error> {
+        table
+            .stored_item(
+                E::SCHEMA.type_name,
+                self.key.to_attribute_map(),
+                self.consistent,
+            )
+            .await?
+            .map(E::from_item)
+            .transpose()
+    }
+}
+
+fn get_item_input(table_name: &str, key: Item, consistent: bool) -> GetItemInput {
+    GetItemInput::builder()
+        .table_name(table_name)
+        .set_key(Some(key))
+        .set_consistent_read(consistent.then_some(true))
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .build()
+        .expect("GetItemInput has no required fields")
+}
+
 impl Table {
-    /// Reads the item with primary key `key` with an eventually consistent
-    /// `GetItem` (half a read unit per 4 KB). `Ok(None)` when there is no
-    /// such item.
+    /// Reads the item with primary key `key`, eventually consistent:
+    /// `Get::new(key.clone()).send(self)` ([`Get`] for a strongly
+    /// consistent read). `Ok(None)` when there is no such item.
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
     ///
     /// # Errors
     ///
-    /// The errors of [`Entity::from_item`], and [`Error::DynamoDb`] for what
-    /// the service returns.
+    /// As [`Get::send`].
     pub async fn get<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
-        self.get_item(key, false).await
-    }
-
-    /// As [`get`](Self::get), with a strongly consistent read
-    /// (`ConsistentRead = true`): it reflects every write that succeeded
-    /// before it, and costs one read unit per 4 KB, twice an eventually
-    /// consistent read ("Read consistency", Amazon DynamoDB Developer Guide).
-    ///
-    /// # Errors
-    ///
-    /// As [`get`](Self::get).
-    pub async fn get_consistent<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
-        self.get_item(key, true).await
-    }
-
-    async fn get_item<E: Entity>(
-        &self,
-        key: &PrimaryKey<E>,
-        consistent: bool,
-    ) -> Result<Option<E>, Error> {
-        self.stored_item(E::SCHEMA.type_name, key.to_attribute_map(), consistent)
-            .await?
-            .map(E::from_item)
-            .transpose()
+        Get::new(key.clone()).send(self).await
     }
 
     /// The item stored at `key` as DynamoDB holds it, read with one
     /// `GetItem` (strongly consistent when `consistent`) of entity
-    /// `entity`; `None` when there is none. Re-keying and key migrations
-    /// read the raw item with it.
+    /// `entity`; `None` when there is none. [`Get`], re-keying and key
+    /// migrations read with it.
     pub(crate) async fn stored_item(
         &self,
         entity: &'static str,
         key: Item,
         consistent: bool,
     ) -> Result<Option<Item>, Error> {
-        let input = GetItemInput::builder()
-            .table_name(self.name())
-            .set_key(Some(key))
-            .set_consistent_read(consistent.then_some(true))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .build()
-            .expect("GetItemInput has no required fields");
+        let input = get_item_input(self.name(), key, consistent);
         let output = self.execute_mapped(input, Call::of(entity)).await?;
         Ok(output.item.filter(|item| !item.is_empty()))
     }

@@ -3,17 +3,12 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
-use aws_sdk_dynamodb::operation::transact_write_items::{
-    TransactWriteItemsError, TransactWriteItemsInput,
-};
-use aws_sdk_dynamodb::types::{
-    AttributeValue, Delete, Put, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
-    TransactWriteItem,
-};
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::Refusal;
 use crate::expression::Placeholders;
 use crate::ops::write::{Placed, PutMode, render_put, unchanged_condition};
-use crate::request::executor::Call;
 use crate::request::failure::{Effect, conditional_failure};
 use crate::{Entity, Error, Item, Table};
 
@@ -52,9 +47,9 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Error::DuplicateTransactionItem`] when `new` has
-    /// `old`'s key, [`Error::VersionOverflow`] when `old` is at the version
-    /// type's maximum, [`Error::ExpressionTooLong`] when the unchanged
+    /// Before sending: [`Refusal::DuplicateTransactionItem`] when `new` has
+    /// `old`'s key, [`Refusal::VersionOverflow`] when `old` is at the version
+    /// type's maximum, [`Refusal::ExpressionTooLong`] when the unchanged
     /// condition is longer than DynamoDB's 4 KB, and the item checks of
     /// [`put`](Self::put). After, from the transaction's cancellation
     /// reasons, the old key's first: [`Error::ItemNotFound`] (`old` was
@@ -68,12 +63,12 @@ impl Table {
         let old_key_map = old.primary_key()?.to_attribute_map();
         let new_key_map = new.primary_key()?.to_attribute_map();
         if old_key_map == new_key_map {
-            return Err(Error::DuplicateTransactionItem {
+            return Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first: 0,
                 second: 1,
                 entity: schema.type_name,
-                key: new_key_map,
-            });
+                key: crate::ItemKey::of::<E>(&new_key_map),
+            }));
         }
         let expected_version = schema
             .version_attribute
@@ -139,40 +134,18 @@ impl Table {
         for (name, value) in foreign {
             rendered.item.entry(name).or_insert(value);
         }
-        let delete = Delete::builder()
-            .table_name(self.name())
-            .set_key(Some(old_key_map.clone()))
-            .condition_expression(guard.expression)
-            .set_expression_attribute_names(guard.placeholders.names())
-            .set_expression_attribute_values(guard.placeholders.values())
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-            .build()
-            .expect("table, key and condition are set");
-        let put = Put::builder()
-            .table_name(self.name())
-            .set_item(Some(rendered.item))
-            .set_condition_expression(rendered.condition)
-            .set_expression_attribute_names(rendered.placeholders.names())
-            .set_expression_attribute_values(rendered.placeholders.values())
-            .build()
-            .expect("table and item are set");
-        let input = TransactWriteItemsInput::builder()
-            .transact_items(TransactWriteItem::builder().delete(delete).build())
-            .transact_items(TransactWriteItem::builder().put(put).build())
-            .set_return_item_collection_metrics(crate::request::collection_metrics::requested(
-                schema,
-            ))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            // The SDK's retry of an attempt that may have been applied
-            // sends the same token: DynamoDB applies it once.
-            .client_request_token(uuid::Uuid::new_v4().to_string())
-            .build()
-            .expect("TransactWriteItemsInput has no required fields");
-        let failure = match self
-            .execute(input, Call::of(schema.type_name).items(2))
-            .await
+        let put_condition = rendered.condition.map(|expression| Placed {
+            expression,
+            placeholders: rendered.placeholders,
+        });
+        let failure = match crate::TransactWrite::new()
+            .delete_key(schema, old_key_map.clone(), Some(guard))
+            .put_item(schema, rendered.item, put_condition)
+            .return_old_items_on_failure()
+            .execute(self)
+            .await?
         {
-            Ok(_) => return Ok(()),
+            Ok(()) => return Ok(()),
             Err(failure) => failure,
         };
         // The reason of action `position` when its condition failed, with

@@ -10,6 +10,7 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 
 use crate::request::executor::Call;
 
+use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::{Entity, Error, Item, Table};
 
@@ -71,25 +72,39 @@ impl<E: Entity> Scan<E> {
         self
     }
 
-    /// The exact `Scan` request of segment `segment`, without a network.
+    /// The exact first `Scan` request of each segment (one for a
+    /// sequential scan) that [`stream`](Self::stream) and
+    /// [`count`](Self::count) send to the table named `table_name`, without
+    /// a network (`count` sends them with `Select = COUNT`). Later pages
+    /// repeat a segment's request with `ExclusiveStartKey`.
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidQuery`] for a limit of 0 or a segment count outside 1
-    /// to 1,000,000; [`Error::InvalidExpressionValue`] for a filter value.
-    pub fn request(&self, table_name: &str, segment: u32) -> Result<ScanInput, Error> {
+    /// [`Refusal::InvalidQuery`] for a limit of 0 or a segment count outside 1
+    /// to 1,000,000; [`Refusal::InvalidExpressionValue`] for a filter value.
+    pub fn requests(&self, table_name: &str) -> Result<Vec<ScanInput>, Error> {
+        (0..self.segments.max(1))
+            .map(|segment| self.segment_request(table_name, segment))
+            .collect()
+    }
+
+    pub(crate) fn segment_request(
+        &self,
+        table_name: &str,
+        segment: u32,
+    ) -> Result<ScanInput, Error> {
         if self.limit == Some(0) {
-            return Err(Error::InvalidQuery {
-                reason: "`limit` must be at least 1".to_owned(),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::Zero { option: "limit" },
+            }));
         }
         if !(1..=1_000_000).contains(&self.segments) || segment >= self.segments {
-            return Err(Error::InvalidQuery {
-                reason: format!(
-                    "a scan takes 1 to 1000000 segments, and segment {segment} of {} does not exist",
-                    self.segments
-                ),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::ScanSegment {
+                    segment,
+                    segments: self.segments,
+                },
+            }));
         }
         let mut placeholders = Placeholders::default();
         let schema = E::SCHEMA;
@@ -102,33 +117,27 @@ impl<E: Entity> Scan<E> {
             filter = format!("({filter}) AND ({})", condition.render(&mut placeholders)?);
         }
         crate::expression::check_expression_length("filter", &filter)?;
-        let parallel = self.segments > 1;
-        Ok(ScanInput::builder()
-            .table_name(table_name)
-            .filter_expression(filter)
-            .set_expression_attribute_names(placeholders.names())
-            .set_expression_attribute_values(placeholders.values())
-            .set_limit(self.limit.map(|limit| limit.min(i32::MAX as u32) as i32))
-            .set_segment(parallel.then_some(segment as i32))
-            .set_total_segments(parallel.then_some(self.segments as i32))
-            .set_consistent_read(self.consistent_read.then_some(true))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .build()
-            .expect("ScanInput has no required fields"))
+        Ok(segment_input(
+            table_name,
+            (segment, self.segments),
+            self.limit,
+            self.consistent_read,
+            Some((filter, placeholders)),
+        ))
     }
 
     /// Every item of `E`, across pages and segments, one request per page.
     ///
     /// # Errors
     ///
-    /// The errors of [`request`](Self::request) before sending, then
+    /// The errors of [`requests`](Self::requests) before sending, then
     /// [`Error::DynamoDb`] and decoding errors, as stream items.
     pub fn stream<'t>(self, table: &'t Table) -> impl Stream<Item = Result<E, Error>> + Send + 't
     where
         E: Send + 't,
     {
         let inputs: Vec<Result<ScanInput, Error>> = (0..self.segments.max(1))
-            .map(|segment| self.request(table.name(), segment))
+            .map(|segment| self.segment_request(table.name(), segment))
             .collect();
         let segments = inputs
             .into_iter()
@@ -137,33 +146,102 @@ impl<E: Entity> Scan<E> {
     }
 }
 
-/// The pages of one segment.
+impl<E: Entity> Scan<E> {
+    /// The number of items of `E` (that match the filter), counted by
+    /// DynamoDB with `Select = COUNT` over every page of every segment:
+    /// no item is sent back, but the read capacity is that of reading every
+    /// item of the table.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.Count>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`requests`](Self::requests) before sending, then
+    /// [`Error::DynamoDb`].
+    pub async fn count(self, table: &Table) -> Result<u64, Error> {
+        let inputs = self.requests(table.name())?;
+        let counts = stream::iter(inputs.into_iter().map(|mut input| async move {
+            input.select = Some(aws_sdk_dynamodb::types::Select::Count);
+            let mut count = 0_u64;
+            let mut start = None;
+            loop {
+                let mut page = input.clone();
+                page.exclusive_start_key = start;
+                let output = table
+                    .execute_mapped(page, Call::of(E::SCHEMA.type_name))
+                    .await?;
+                count += u64::try_from(output.count).unwrap_or_default();
+                start = output.last_evaluated_key;
+                if start.is_none() {
+                    return Ok::<u64, Error>(count);
+                }
+            }
+        }))
+        .buffer_unordered(crate::DEFAULT_BATCH_CONCURRENCY)
+        .try_collect::<Vec<u64>>()
+        .await?;
+        Ok(counts.into_iter().sum())
+    }
+}
+
+/// The first `Scan` request of segment `segment.0` of `segment.1` (no
+/// `Segment`/`TotalSegments` for a sequential scan of one): the one place a
+/// `ScanInput` is built, for [`Scan`], the key migration and the export.
+/// `filter` is the filter expression with its placeholders.
+pub(crate) fn segment_input(
+    table_name: &str,
+    (segment, segments): (u32, u32),
+    limit: Option<u32>,
+    consistent_read: bool,
+    filter: Option<(String, Placeholders)>,
+) -> ScanInput {
+    let parallel = segments > 1;
+    let (expression, placeholders) = match filter {
+        Some((expression, placeholders)) => (Some(expression), placeholders),
+        None => (None, Placeholders::default()),
+    };
+    ScanInput::builder()
+        .table_name(table_name)
+        .set_filter_expression(expression)
+        .set_expression_attribute_names(placeholders.names())
+        .set_expression_attribute_values(placeholders.values())
+        .set_limit(limit.map(|limit| limit.min(i32::MAX as u32) as i32))
+        .set_segment(parallel.then_some(segment as i32))
+        .set_total_segments(parallel.then_some(segments as i32))
+        .set_consistent_read(consistent_read.then_some(true))
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .build()
+        .expect("ScanInput has no required fields")
+}
+
+/// The pages of one segment from its first request `input`, each the items
+/// of one `Scan` request (`entity` names the requests' span), until
+/// DynamoDB returns no `LastEvaluatedKey`.
+pub(crate) fn pages<'t>(
+    table: &'t Table,
+    input: Result<ScanInput, Error>,
+    entity: &'static str,
+) -> impl Stream<Item = Result<Vec<Item>, Error>> + Send + 't {
+    stream::try_unfold(Some((input, None::<Item>)), move |state| async move {
+        let Some((input, start)) = state else {
+            return Ok::<_, Error>(None);
+        };
+        let input = input?;
+        let mut page = input.clone();
+        page.exclusive_start_key = start;
+        let output = table.execute_mapped(page, Call::of(entity)).await?;
+        let next = output.last_evaluated_key.filter(|key| !key.is_empty());
+        let state = next.map(|key| (Ok(input), Some(key)));
+        Ok(Some((output.items.unwrap_or_default(), state)))
+    })
+}
+
+/// The entities of one segment.
 fn segment_stream<'t, E: Entity + 't>(
     table: &'t Table,
     input: Result<ScanInput, Error>,
 ) -> impl Stream<Item = Result<E, Error>> + 't {
-    stream::try_unfold(Some((input, None::<Item>)), move |state| async move {
-        let Some((input, start)) = state else {
-            return Ok(None);
-        };
-        let input = input?;
-        let (items, next) = execute::<E>(table, input.clone(), start).await?;
-        let decoded = items.into_iter().map(E::from_item).collect::<Vec<_>>();
-        let state = next.map(|key| (Ok(input), Some(key)));
-        Ok(Some((stream::iter(decoded), state)))
-    })
-    .try_flatten()
-}
-
-async fn execute<E: Entity>(
-    table: &Table,
-    input: ScanInput,
-    start: Option<Item>,
-) -> Result<(Vec<Item>, Option<Item>), Error> {
-    let mut input = input;
-    input.exclusive_start_key = start;
-    let output = table
-        .execute_mapped(input, Call::of(E::SCHEMA.type_name))
-        .await?;
-    Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
+    pages(table, input, E::SCHEMA.type_name)
+        .map_ok(|items| stream::iter(items.into_iter().map(E::from_item)))
+        .try_flatten()
 }

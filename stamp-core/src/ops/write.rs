@@ -1,6 +1,6 @@
-//! Single-item writes: put (with version and time stamps), create, delete
-//! and their conditional variants; the rendering of a put, shared with
-//! transactions, re-keying and migrations.
+//! Single-item writes: [`Put`] (with version and time stamps, or only if
+//! absent) and [`Delete`], each with an optional condition; the rendering
+//! of a put, shared with transactions, re-keying and migrations.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html>.
 
@@ -9,8 +9,9 @@ use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput};
 use aws_sdk_dynamodb::types::{
     AttributeValue, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
 };
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
+use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::request::collection_metrics;
 use crate::request::executor::Call;
@@ -51,6 +52,16 @@ pub(crate) fn render_put<E: Entity>(
     mode: PutMode,
     condition: Option<&Condition<E>>,
 ) -> Result<RenderedPut, Error> {
+    render_put_at(entity, mode, condition, Utc::now())
+}
+
+/// [`render_put`] with the time stamps of `now`.
+pub(crate) fn render_put_at<E: Entity>(
+    entity: &E,
+    mode: PutMode,
+    condition: Option<&Condition<E>>,
+    now: DateTime<Utc>,
+) -> Result<RenderedPut, Error> {
     let schema = E::SCHEMA;
     let (stamp_created, must_be_absent, version) = match mode {
         PutMode::Replace => {
@@ -62,7 +73,7 @@ pub(crate) fn render_put<E: Entity>(
     };
     let checks_version = !matches!(mode, PutMode::Move { .. });
     let mut item = entity.to_item_at(Some(WriteTime {
-        now: Utc::now(),
+        now,
         creating: stamp_created,
     }))?;
     let mut placeholders = Placeholders::default();
@@ -70,10 +81,10 @@ pub(crate) fn render_put<E: Entity>(
     let version = schema.version_attribute.zip(version);
     if let Some((attribute, version)) = version {
         if version >= E::max_version() {
-            return Err(Error::VersionOverflow {
+            return Err(Error::Refused(Refusal::VersionOverflow {
                 entity: schema.type_name,
                 version,
-            });
+            }));
         }
         item.insert(
             attribute.to_owned(),
@@ -149,26 +160,132 @@ pub(crate) fn unchanged_condition(schema: &crate::EntitySchema, item: &Item) -> 
     }
 }
 
-impl Table {
-    async fn put_rendered<E: Entity>(
-        &self,
-        rendered: RenderedPut,
-        creating: bool,
-    ) -> Result<(), Error> {
+/// A write of one entity (`PutItem`), built by [`Put::new`] (replaces any
+/// item with its key) or [`Put::create`] (only if no item has its key), and
+/// sent by [`send`](Self::send); [`Table::put`] and [`Table::create`] are its
+/// shortcuts, and [`TransactWrite::put`](crate::TransactWrite::put) takes
+/// it as an action.
+///
+/// - `#[stamp(updated_at)]` is set to the time of sending (or
+///   [`at`](Self::at)), and `created_at` too for a create or a versioned
+///   entity at version 0, in the attribute and in the index attributes
+///   built from it.
+/// - With a `#[stamp(version)]` field at version `v`, the put succeeds
+///   only if the stored item has version `v` (or, for `v = 0`, there is no
+///   item), and stores `v + 1`.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html>.
+///
+/// # Example
+///
+/// ```ignore
+/// Put::new(&order)
+///     .condition(Order::STATUS.eq(&OrderStatus::Pending))
+///     .send(&table)
+///     .await?;
+/// ```
+#[must_use = "a Put does nothing until it is sent"]
+#[derive(Debug, Clone)]
+pub struct Put<'a, E> {
+    entity: &'a E,
+    create: bool,
+    condition: Option<Condition<E>>,
+    at: Option<DateTime<Utc>>,
+}
+
+impl<'a, E: Entity> Put<'a, E> {
+    /// A put of `entity` that replaces any item with its primary key (after
+    /// the version check, for a versioned entity).
+    pub fn new(entity: &'a E) -> Self {
+        Put {
+            entity,
+            create: false,
+            condition: None,
+            at: None,
+        }
+    }
+
+    /// A put of `entity` only if no item has its primary key
+    /// (`attribute_not_exists` on the partition key attribute): with a
+    /// client-generated id, sending it again is harmless. `created_at` and
+    /// `updated_at` are stamped. It fails with [`Error::AlreadyExists`]
+    /// when an item is there, whatever its version.
+    pub fn create(entity: &'a E) -> Self {
+        Put {
+            create: true,
+            ..Put::new(entity)
+        }
+    }
+
+    /// Requires `condition` of the stored item (which must exist for most
+    /// conditions to hold); given twice, both must hold.
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = Some(match self.condition.take() {
+            Some(earlier) => earlier.and(condition),
+            None => condition,
+        });
+        self
+    }
+
+    /// Stamps `created_at`/`updated_at` with `now` instead of the time of
+    /// sending: a [`request`](Self::request) and a [`send`](Self::send)
+    /// with the same `at` send the same item.
+    pub fn at(mut self, now: DateTime<Utc>) -> Self {
+        self.at = Some(now);
+        self
+    }
+
+    /// The item, condition and placeholders this put sends.
+    pub(crate) fn rendered(&self) -> Result<RenderedPut, Error> {
+        let mode = if self.create {
+            PutMode::Create
+        } else {
+            PutMode::Replace
+        };
+        render_put_at(
+            self.entity,
+            mode,
+            self.condition.as_ref(),
+            self.at.unwrap_or_else(Utc::now),
+        )
+    }
+
+    /// The exact `PutItem` request [`send`](Self::send) sends to the table
+    /// named `table_name`, without a network (stamped with [`at`](Self::at),
+    /// or now).
+    ///
+    /// # Errors
+    ///
+    /// The errors `send` finds before sending.
+    pub fn request(&self, table_name: &str) -> Result<PutItemInput, Error> {
+        Ok(put_item_input::<E>(table_name, self.rendered()?))
+    }
+
+    /// Sends the put.
+    ///
+    /// # Errors
+    ///
+    /// Before sending: the errors of [`Entity::to_item`], of the item checks
+    /// ([`Refusal::ItemTooLarge`], [`Refusal::InvalidNumber`], …) and of the
+    /// condition. After: [`Error::AlreadyExists`] for a create that finds an
+    /// item; [`Error::VersionConflict`] when the entity is versioned and the
+    /// stored item is not at its version, with the version found: `found:
+    /// Some(n)` when an item is there (at version 0 too: a put at version 0
+    /// expects no item, and another writer's item is a lost race of
+    /// optimistic locking like any other, handled by reloading, so it is
+    /// not [`Error::AlreadyExists`], which only a create returns), `found:
+    /// None` when there is none at a version above 0;
+    /// [`Error::ConditionFailed`] with the stored item, or
+    /// [`Error::ItemNotFound`] when there is none, for a failed
+    /// [`condition`](Self::condition); [`Error::OutcomeUnknown`] or
+    /// [`Error::DynamoDb`].
+    pub async fn send(self, table: &Table) -> Result<(), Error> {
+        let rendered = self.rendered()?;
         let key = crate::ItemKey::of::<E>(&rendered.item);
         let sent = rendered.item.clone();
-        let input = PutItemInput::builder()
-            .table_name(self.name())
-            .set_item(Some(rendered.item))
-            .set_condition_expression(rendered.condition)
-            .set_expression_attribute_names(rendered.placeholders.names())
-            .set_expression_attribute_values(rendered.placeholders.values())
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-            .set_return_item_collection_metrics(collection_metrics::requested(E::SCHEMA))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .build()
-            .expect("PutItemInput has no required fields");
-        let failure = match self
+        let expected_version = rendered.expected_version;
+        let input = put_item_input::<E>(table.name(), rendered);
+        let failure = match table
             .execute(input, Call::of(E::SCHEMA.type_name).items(1))
             .await
         {
@@ -177,9 +294,9 @@ impl Table {
         };
         let outcome = conditional_failure::<E, _>(
             "PutItem",
-            self,
+            table,
             &key,
-            rendered.expected_version,
+            expected_version,
             failure,
             Effect::Item(&sent),
             |error| match error {
@@ -191,100 +308,159 @@ impl Table {
         );
         match outcome {
             Ok(_) => Ok(()),
-            // `create` promises `AlreadyExists` whenever an item is there,
+            // A create promises `AlreadyExists` whenever an item is there,
             // also of a versioned entity (whose stored version would
             // otherwise make it a version conflict).
             Err(
                 Error::ConditionFailed { entity, key, .. }
                 | Error::VersionConflict { entity, key, .. },
-            ) if creating => Err(Error::AlreadyExists { entity, key }),
-            Err(Error::ItemNotFound { entity, key })
-                if rendered.expected_version.is_some_and(|version| version > 0) =>
-            {
-                Err(Error::VersionConflict {
-                    entity,
-                    key,
-                    expected: rendered.expected_version.unwrap_or_default(),
-                    found: None,
-                })
+            ) if self.create => Err(Error::AlreadyExists { entity, key }),
+            Err(error) => Err(absent_is_version_conflict(error, expected_version)),
+        }
+    }
+}
+
+impl<'a, E: Entity> From<&'a E> for Put<'a, E> {
+    /// `Put::new(entity)`.
+    fn from(entity: &'a E) -> Self {
+        Put::new(entity)
+    }
+}
+
+/// A versioned write at a version above 0 that finds no item lost a race
+/// of optimistic locking (the item was deleted): a version conflict with
+/// nothing found, not a missing item.
+fn absent_is_version_conflict(error: Error, expected_version: Option<u64>) -> Error {
+    match error {
+        Error::ItemNotFound { entity, key }
+            if expected_version.is_some_and(|version| version > 0) =>
+        {
+            Error::VersionConflict {
+                entity,
+                key,
+                expected: expected_version.unwrap_or_default(),
+                found: None,
             }
-            Err(other) => Err(other),
+        }
+        other => other,
+    }
+}
+
+fn put_item_input<E: Entity>(table_name: &str, rendered: RenderedPut) -> PutItemInput {
+    PutItemInput::builder()
+        .table_name(table_name)
+        .set_item(Some(rendered.item))
+        .set_condition_expression(rendered.condition)
+        .set_expression_attribute_names(rendered.placeholders.names())
+        .set_expression_attribute_values(rendered.placeholders.values())
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+        .set_return_item_collection_metrics(collection_metrics::requested(E::SCHEMA))
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .build()
+        .expect("PutItemInput has no required fields")
+}
+
+/// A delete of the item with one primary key (`DeleteItem`), built by
+/// [`Delete::new`] and sent by [`send`](Self::send) (or
+/// [`send_returning_old`](Self::send_returning_old)); [`Table::delete`] is
+/// its shortcut, and [`TransactWrite::delete`](crate::TransactWrite::delete)
+/// takes it as an action. Deleting a key that holds no item succeeds and
+/// changes nothing, unless a condition or an expected version says
+/// otherwise.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html>.
+///
+/// # Example
+///
+/// ```ignore
+/// Delete::new(Order::key("c-1", &created_at, &order_id)?)
+///     .expect_version(order.version)
+///     .send(&table)
+///     .await?;
+/// ```
+#[must_use = "a Delete does nothing until it is sent"]
+#[derive(Debug, Clone)]
+pub struct Delete<E> {
+    key: PrimaryKey<E>,
+    condition: Option<Condition<E>>,
+    expected_version: Option<u64>,
+}
+
+impl<E: Entity> Delete<E> {
+    /// A delete of the item with primary key `key`.
+    pub fn new(key: PrimaryKey<E>) -> Self {
+        Delete {
+            key,
+            condition: None,
+            expected_version: None,
         }
     }
 
-    /// Writes `entity` with `PutItem`, replacing any item with its key.
-    ///
-    /// - `#[stamp(updated_at)]` is set to now (and `created_at` too when the
-    ///   entity's version is 0), in the attribute and in the index
-    ///   attributes built from it.
-    /// - With a `#[stamp(version)]` field at version `v`, the put succeeds
-    ///   only if the stored item has version `v` (or, for `v = 0`, there is
-    ///   no item), and stores `v + 1`.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html>.
-    ///
-    /// # Errors
-    ///
-    /// Before sending: the errors of [`Entity::to_item`] and of the item
-    /// checks ([`Error::ItemTooLarge`], [`Error::InvalidNumber`], …). After:
-    /// [`Error::VersionConflict`] when the entity is versioned and the
-    /// stored item is not at its version, with the version found: `found:
-    /// Some(n)` when an item is there (at version 0 too: a put at version
-    /// 0 expects no item, and another writer's item is a lost race of
-    /// optimistic locking like any other, handled by reloading, so it is
-    /// not [`Error::AlreadyExists`], which only [`create`](Self::create)
-    /// returns), `found: None` when there is none at a version above 0;
-    /// or [`Error::DynamoDb`].
-    pub async fn put<E: Entity>(&self, entity: &E) -> Result<(), Error> {
-        let rendered = render_put(entity, PutMode::Replace, None)?;
-        self.put_rendered::<E>(rendered, false).await
+    /// Requires `condition` of the stored item; given twice, both must
+    /// hold.
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = Some(match self.condition.take() {
+            Some(earlier) => earlier.and(condition),
+            None => condition,
+        });
+        self
     }
 
-    /// [`put`](Self::put) only if `condition` holds for the stored item
-    /// (which must exist for most conditions to hold).
-    ///
-    /// # Errors
-    ///
-    /// As [`put`](Self::put), and [`Error::ConditionFailed`] with the stored
-    /// item, or [`Error::ItemNotFound`] when there is none.
-    pub async fn put_if<E: Entity>(
-        &self,
-        entity: &E,
-        condition: Condition<E>,
-    ) -> Result<(), Error> {
-        let rendered = render_put(entity, PutMode::Replace, Some(&condition))?;
-        self.put_rendered::<E>(rendered, false).await
+    /// Deletes only if the stored item is at version `version` of its
+    /// `#[stamp(version)]` field (optimistic locking, as a versioned put
+    /// checks it). Ignored for an entity without a version field, as
+    /// [`Update::expect_version`](crate::Update::expect_version) is.
+    pub fn expect_version(mut self, version: u64) -> Self {
+        self.expected_version = Some(version);
+        self
     }
 
-    /// Writes `entity` only if no item has its key
-    /// (`attribute_not_exists` on the partition key): an idempotent create.
-    /// `created_at` and `updated_at` are stamped.
-    ///
-    /// # Errors
-    ///
-    /// As [`put`](Self::put), and [`Error::AlreadyExists`] when an item
-    /// with the key is there, whatever its version (a versioned entity
-    /// too: create's promise is "only if absent").
-    pub async fn create<E: Entity>(&self, entity: &E) -> Result<(), Error> {
-        let rendered = render_put(entity, PutMode::Create, None)?;
-        self.put_rendered::<E>(rendered, true).await
+    /// The primary key of the item this delete deletes.
+    pub(crate) fn key(&self) -> PrimaryKey<E> {
+        self.key.clone()
     }
 
-    async fn delete_item<E: Entity>(
-        &self,
-        key: &PrimaryKey<E>,
-        condition: Option<&Condition<E>>,
-        return_old: bool,
-    ) -> Result<Option<E>, Error> {
+    /// The key attributes this delete sends.
+    pub(crate) fn key_map(&self) -> Item {
+        self.key.to_attribute_map()
+    }
+
+    /// The condition of the delete, rendered: the expected version AND the
+    /// condition; `None` when there is neither.
+    pub(crate) fn placed_condition(&self) -> Result<Option<Placed>, Error> {
         let mut placeholders = Placeholders::default();
-        let condition = condition
-            .map(|condition| condition.render(&mut placeholders))
-            .transpose()?;
-        let key_map = key.to_attribute_map();
-        let input = DeleteItemInput::builder()
-            .table_name(self.name())
-            .set_key(Some(key_map.clone()))
-            .set_condition_expression(condition)
+        let mut conditions = Vec::new();
+        if let (Some(attribute), Some(version)) =
+            (E::SCHEMA.version_attribute, self.expected_version)
+        {
+            let name = placeholders.name(attribute);
+            let value = placeholders.add_value(AttributeValue::N(version.to_string()));
+            conditions.push(format!("{name} = {value}"));
+        }
+        if let Some(condition) = &self.condition {
+            let rendered = condition.render(&mut placeholders)?;
+            conditions.push(if conditions.is_empty() {
+                rendered
+            } else {
+                format!("({rendered})")
+            });
+        }
+        Ok((!conditions.is_empty()).then(|| Placed {
+            expression: conditions.join(" AND "),
+            placeholders,
+        }))
+    }
+
+    fn input(&self, table_name: &str, return_old: bool) -> Result<DeleteItemInput, Error> {
+        let condition = self.placed_condition()?;
+        let (expression, placeholders) = match condition {
+            Some(placed) => (Some(placed.expression), placed.placeholders),
+            None => (None, Placeholders::default()),
+        };
+        Ok(DeleteItemInput::builder()
+            .table_name(table_name)
+            .set_key(Some(self.key_map()))
+            .set_condition_expression(expression)
             .set_expression_attribute_names(placeholders.names())
             .set_expression_attribute_values(placeholders.values())
             .return_values(if return_old {
@@ -296,8 +472,50 @@ impl Table {
             .set_return_item_collection_metrics(collection_metrics::requested(E::SCHEMA))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .build()
-            .expect("DeleteItemInput has no required fields");
-        match self
+            .expect("DeleteItemInput has no required fields"))
+    }
+
+    /// The exact `DeleteItem` request [`send`](Self::send) sends to the
+    /// table named `table_name`, without a network
+    /// ([`send_returning_old`](Self::send_returning_old) sends it with
+    /// `ReturnValues = ALL_OLD`).
+    ///
+    /// # Errors
+    ///
+    /// The errors of the condition, found before sending.
+    pub fn request(&self, table_name: &str) -> Result<DeleteItemInput, Error> {
+        self.input(table_name, false)
+    }
+
+    /// Sends the delete.
+    ///
+    /// # Errors
+    ///
+    /// Before sending: the errors of the condition. After:
+    /// [`Error::VersionConflict`] when the stored item is not at the
+    /// [expected version](Self::expect_version) (`found: None` when there
+    /// is no item); [`Error::ConditionFailed`] with the stored item, or
+    /// [`Error::ItemNotFound`] when there is none, for a failed
+    /// [`condition`](Self::condition); [`Error::OutcomeUnknown`] or
+    /// [`Error::DynamoDb`].
+    pub async fn send(self, table: &Table) -> Result<(), Error> {
+        self.execute(table, false).await.map(|_| ())
+    }
+
+    /// Sends the delete and returns the item as it was (`ReturnValues =
+    /// ALL_OLD`); `Ok(None)` when there was none.
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](Self::send), and the errors of [`Entity::from_item`].
+    pub async fn send_returning_old(self, table: &Table) -> Result<Option<E>, Error> {
+        self.execute(table, true).await
+    }
+
+    async fn execute(&self, table: &Table, return_old: bool) -> Result<Option<E>, Error> {
+        let input = self.input(table.name(), return_old)?;
+        let key = crate::ItemKey::of::<E>(&self.key_map());
+        match table
             .execute(input, Call::of(E::SCHEMA.type_name).items(1))
             .await
         {
@@ -308,9 +526,9 @@ impl Table {
                 .transpose(),
             Err(failure) => conditional_failure::<E, _>(
                 "DeleteItem",
-                self,
-                &crate::ItemKey::of::<E>(&key_map),
-                None,
+                table,
+                &key,
+                self.expected_version,
                 failure,
                 Effect::Unknown,
                 |error| match error {
@@ -320,47 +538,60 @@ impl Table {
                     _ => None,
                 },
             )
-            .map(|_| None),
+            .map(|_| None)
+            .map_err(|error| {
+                absent_is_version_conflict(
+                    error,
+                    self.expected_version
+                        .filter(|_| E::SCHEMA.version_attribute.is_some()),
+                )
+            }),
         }
     }
+}
 
-    /// Deletes the item with `key`, if there is one.
+impl<E: Entity> From<PrimaryKey<E>> for Delete<E> {
+    /// `Delete::new(key)`.
+    fn from(key: PrimaryKey<E>) -> Self {
+        Delete::new(key)
+    }
+}
+
+impl Table {
+    /// Writes `entity` with `PutItem`, replacing any item with its key:
+    /// `Put::new(entity).send(self)` ([`Put`] for a condition).
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html>.
+    ///
+    /// # Errors
+    ///
+    /// As [`Put::send`].
+    pub async fn put<E: Entity>(&self, entity: &E) -> Result<(), Error> {
+        Put::new(entity).send(self).await
+    }
+
+    /// Writes `entity` only if no item has its key: `Put::create(entity)
+    /// .send(self)`, an idempotent create. `created_at` and `updated_at`
+    /// are stamped.
+    ///
+    /// # Errors
+    ///
+    /// As [`Put::send`]: [`Error::AlreadyExists`] when an item with the key
+    /// is there, whatever its version.
+    pub async fn create<E: Entity>(&self, entity: &E) -> Result<(), Error> {
+        Put::create(entity).send(self).await
+    }
+
+    /// Deletes the item with `key`, if there is one:
+    /// `Delete::new(key.clone()).send(self)` ([`Delete`] for a condition,
+    /// an expected version or the old item).
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html>.
     ///
     /// # Errors
     ///
-    /// [`Error::DynamoDb`].
+    /// As [`Delete::send`].
     pub async fn delete<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<(), Error> {
-        self.delete_item(key, None, false).await.map(|_| ())
-    }
-
-    /// Deletes the item with `key` and returns it as it was (`ReturnValues =
-    /// ALL_OLD`); `Ok(None)` when there was none.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::DynamoDb`], and the errors of [`Entity::from_item`].
-    pub async fn delete_returning_old<E: Entity>(
-        &self,
-        key: &PrimaryKey<E>,
-    ) -> Result<Option<E>, Error> {
-        self.delete_item(key, None, true).await
-    }
-
-    /// Deletes the item with `key` only if `condition` holds.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ConditionFailed`] with the stored item, [`Error::ItemNotFound`]
-    /// when there is none, [`Error::DynamoDb`].
-    pub async fn delete_if<E: Entity>(
-        &self,
-        key: &PrimaryKey<E>,
-        condition: Condition<E>,
-    ) -> Result<(), Error> {
-        self.delete_item(key, Some(&condition), false)
-            .await
-            .map(|_| ())
+        Delete::new(key.clone()).send(self).await
     }
 }

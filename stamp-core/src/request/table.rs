@@ -156,7 +156,7 @@ impl Table {
     /// This table, knowing `definition` (the definition it was created
     /// from): a query of a GSI (of any kind: template, sharded or
     /// multi-attribute) that `definition` projects as `KEYS_ONLY` or
-    /// `INCLUDE` is then refused with [`Error::AttributesNotProjected`],
+    /// `INCLUDE` is then refused with [`Refusal::AttributesNotProjected`](crate::Refusal::AttributesNotProjected),
     /// before sending, when it needs an attribute the index does not hold
     /// (the entity's fields it decodes, its type attribute, the attributes
     /// its filter names). A table that [`create_table`](Self::create_table)
@@ -231,10 +231,13 @@ impl Table {
     /// This table, signing the [`Cursor`](crate::Cursor)s of its queries
     /// with `key` (HMAC-SHA256), so that a client cannot forge or change
     /// one: a query given a cursor that is unsigned, changed, or signed with
-    /// another key fails with [`Error::InvalidCursor`] before sending. Give
+    /// another key fails with [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor) before sending. Give
     /// every process serving the same clients the same key, a secret of 32
-    /// random bytes or more; changing it invalidates the cursors handed out.
-    /// A signature proves that Stamp produced the cursor, not who holds it.
+    /// random bytes or more; changing it invalidates the cursors handed out,
+    /// unless the old key stays accepted through
+    /// [`with_previous_cursor_keys`](Self::with_previous_cursor_keys) (call
+    /// that after this). A signature proves that Stamp produced the cursor,
+    /// not who holds it.
     ///
     /// # Panics
     ///
@@ -251,6 +254,46 @@ impl Table {
         let key = key.into();
         assert!(!key.is_empty(), "a cursor key must not be empty");
         self.cursor_key = Some(CursorKey::new(key));
+        self
+    }
+
+    /// Keeps accepting cursors signed with `previous` keys (the keys used
+    /// before the current one of [`with_cursor_key`](Self::with_cursor_key),
+    /// which alone signs new cursors): rotate a key by signing with the new
+    /// one and keeping the old one here until the cursors it signed have
+    /// expired from your clients (a page link lives as long as a user keeps
+    /// it; a day is a common choice), then drop it. Each is checked in
+    /// constant time; a cursor none of them signed is
+    /// [`Refusal::InvalidCursor`](crate::Refusal::InvalidCursor).
+    ///
+    /// # Panics
+    ///
+    /// If the table has no [`with_cursor_key`](Self::with_cursor_key) yet,
+    /// or a previous key is empty.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn run(client: aws_sdk_dynamodb::Client, new: Vec<u8>, old: Vec<u8>) {
+    /// let table = stamp_core::Table::new(client, "app")
+    ///     .with_cursor_key(new)
+    ///     .with_previous_cursor_keys([old]);
+    /// # }
+    /// ```
+    pub fn with_previous_cursor_keys(
+        mut self,
+        previous: impl IntoIterator<Item = impl Into<Vec<u8>>>,
+    ) -> Self {
+        let previous: Vec<Vec<u8>> = previous.into_iter().map(Into::into).collect();
+        assert!(
+            previous.iter().all(|key| !key.is_empty()),
+            "a cursor key must not be empty"
+        );
+        let current = self
+            .cursor_key
+            .take()
+            .expect("with_cursor_key comes before with_previous_cursor_keys");
+        self.cursor_key = Some(current.with_previous(previous));
         self
     }
 
@@ -281,12 +324,12 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// The errors of [`TableDefinition::create_table_input`], found before
+    /// The errors of [`TableDefinition::request`], found before
     /// sending; [`Error::DynamoDb`] for what the service returns, such as
     /// `ResourceInUseException` when the table exists; [`Error::TableNotActive`]
     /// when it does not become `ACTIVE` in time.
     pub async fn create_table(&self, definition: &TableDefinition) -> Result<(), Error> {
-        let input = definition.create_table_input(&self.name)?;
+        let input = definition.request(&self.name)?;
         let known = Known::of(definition)?;
         self.execute_mapped(input, Call::of("")).await?;
         // The table now knows what it was made from (unless it was told
@@ -294,9 +337,9 @@ impl Table {
         let _ = self.known.set(known);
         crate::request::dispatch::wait_until_active(self, TABLE_ACTIVE_TIMEOUT)
             .await
-            .map_err(|reason| Error::TableNotActive {
+            .map_err(|detail| Error::TableNotActive {
                 table: self.name.to_string(),
-                reason,
+                detail,
             })?;
         self.enable_time_to_live(definition).await?;
         Ok(())

@@ -105,7 +105,7 @@ pub struct EntityCapacity {
     /// The example item's size in bytes, by DynamoDB's rules
     /// ([`item_size`]).
     pub item_bytes: usize,
-    /// `GetItem` of one item (`table.get`, `table.get_consistent`).
+    /// `GetItem` of one item (`Get`, `table.get`).
     pub get: ReadUnits,
     /// A `Query` page of [`PAGE_ITEMS`] such items on the table
     /// (`E::query`).

@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::TableDefinition;
+use crate::DefinitionError;
 use crate::{EntitySchema, Error, IndexKind, KeyAttribute, KeyBuilder, Segment};
 
 impl TableDefinition {
@@ -68,8 +69,8 @@ impl TableDefinition {
     /// # Errors
     ///
     /// The errors of [`check`](Self::check), then
-    /// [`Error::InvalidTableName`] for a name DynamoDB refuses.
-    pub fn create_table_input(&self, table_name: &str) -> Result<CreateTableInput, Error> {
+    /// [`DefinitionError::InvalidTableName`] for a name DynamoDB refuses.
+    pub fn request(&self, table_name: &str) -> Result<CreateTableInput, Error> {
         let resolved = self.resolve()?;
         check_table_name(table_name)?;
         let attribute_definition = |(name, attribute_type): (&str, crate::KeyAttributeType)| {
@@ -164,25 +165,21 @@ impl TableDefinition {
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html>.
 fn check_table_name(name: &str) -> Result<(), Error> {
-    let invalid = |reason: String| {
-        Err(Error::InvalidTableName {
+    let invalid = |reason: crate::error::TableNameReason| {
+        Err(Error::Definition(DefinitionError::InvalidTableName {
             name: name.to_owned(),
             reason,
-        })
+        }))
     };
     let length = name.chars().count();
     if !(3..=255).contains(&length) {
-        return invalid(format!(
-            "it has {length} characters, and a table name has 3 to 255"
-        ));
+        return invalid(crate::error::TableNameReason::Length { length });
     }
     if let Some(bad) = name
         .chars()
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
     {
-        return invalid(format!(
-            "`{bad}` is not allowed; a table name has only a-z, A-Z, 0-9, `_`, `-` and `.`"
-        ));
+        return invalid(crate::error::TableNameReason::Character { character: bad });
     }
     Ok(())
 }

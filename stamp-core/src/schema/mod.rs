@@ -1,7 +1,7 @@
 //! Schema as code: [`TableDefinition`], the table that a set of entities
 //! needs, checked before anything is sent, and what is made from it:
 //!
-//! - the `CreateTable` input ([`TableDefinition::create_table_input`], sent
+//! - the `CreateTable` input ([`TableDefinition::request`], sent
 //!   by [`Table::create_table`](crate::Table::create_table));
 //! - a CloudFormation template in YAML and JSON
 //!   ([`TableDefinition::cloudformation`]);
@@ -28,6 +28,7 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::StreamViewType;
 
+use crate::DefinitionError;
 use crate::{Entity, EntitySchema, Error};
 
 pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
@@ -116,28 +117,28 @@ struct Example {
 /// [`check`](Self::check), which every output runs first, refuses a
 /// definition
 ///
-/// - without entities ([`Error::EmptyTableDefinition`]);
+/// - without entities ([`DefinitionError::EmptyTableDefinition`]);
 /// - with two different entities of one type name
-///   ([`Error::DuplicateEntityType`]);
+///   ([`DefinitionError::DuplicateEntityType`]);
 /// - whose entities name a key attribute differently
-///   ([`Error::ConflictingKeyAttributes`]) or the TTL attribute
-///   differently ([`Error::ConflictingTimeToLive`]);
+///   ([`DefinitionError::ConflictingKeyAttributes`]) or the TTL attribute
+///   differently ([`DefinitionError::ConflictingTimeToLive`]);
 /// - with more than [`MAX_GSIS`](crate::limits::MAX_GSIS) GSIs
-///   ([`Error::TooManyIndexes`]), more than [`MAX_LSIS`](crate::limits::MAX_LSIS)
-///   LSIs ([`Error::TooManyLocalIndexes`]), or a GSI and an LSI of one name
-///   ([`Error::DuplicateIndexName`]);
+///   ([`DefinitionError::TooManyIndexes`]), more than [`MAX_LSIS`](crate::limits::MAX_LSIS)
+///   LSIs ([`DefinitionError::TooManyLocalIndexes`]), or a GSI and an LSI of one name
+///   ([`DefinitionError::DuplicateIndexName`]);
 /// - with a projection for an index no entity writes
-///   ([`Error::UnknownIndex`]), an empty `INCLUDE`
-///   ([`Error::EmptyIncludeProjection`]) or more than
+///   ([`DefinitionError::UnknownIndex`]), an empty `INCLUDE`
+///   ([`DefinitionError::EmptyIncludeProjection`]) or more than
 ///   [`MAX_PROJECTED_ATTRIBUTES`](crate::limits::MAX_PROJECTED_ATTRIBUTES) included attributes
-///   ([`Error::TooManyProjectedAttributes`]);
+///   ([`DefinitionError::TooManyProjectedAttributes`]);
 /// - with two entities whose key templates can produce the same primary
 ///   key, so that one would overwrite the other's items
-///   ([`Error::CollidingKeySpaces`], with an example key);
+///   ([`DefinitionError::CollidingKeySpaces`], with an example key);
 /// - with one attribute that is a key attribute of two types
-///   ([`Error::ConflictingKeyAttributeTypes`]);
+///   ([`DefinitionError::ConflictingKeyAttributeTypes`]);
 /// - with a field of any entity stored under an index key attribute that
-///   DynamoDB would not take from it ([`Error::IndexAttributeCollision`]):
+///   DynamoDB would not take from it ([`DefinitionError::IndexAttributeCollision`]):
 ///   any field under a key built from a template (an LSI sort key, a
 ///   template GSI key), and a field of another type under a
 ///   multi-attribute key attribute (DynamoDB would refuse every write of
@@ -357,11 +358,14 @@ impl TableDefinition {
     ///
     /// # Errors
     ///
-    /// [`Error::EmptyTableDefinition`] without entities;
-    /// [`Error::ConflictingKeyAttributes`] when two entities name them
+    /// [`DefinitionError::EmptyTableDefinition`] without entities;
+    /// [`DefinitionError::ConflictingKeyAttributes`] when two entities name them
     /// differently.
     pub fn key_attributes(&self) -> Result<(&'static str, &'static str), Error> {
-        let first = *self.entities.first().ok_or(Error::EmptyTableDefinition)?;
+        let first = *self
+            .entities
+            .first()
+            .ok_or(Error::Definition(DefinitionError::EmptyTableDefinition))?;
         for other in &self.entities[1..] {
             for (role, mine, theirs) in [
                 (
@@ -372,13 +376,15 @@ impl TableDefinition {
                 ("sort key", first.sort_key.name, other.sort_key.name),
             ] {
                 if mine != theirs {
-                    return Err(Error::ConflictingKeyAttributes {
-                        first_entity: first.type_name,
-                        second_entity: other.type_name,
-                        role: role.to_owned(),
-                        first_name: mine,
-                        second_name: theirs,
-                    });
+                    return Err(Error::Definition(
+                        DefinitionError::ConflictingKeyAttributes {
+                            first_entity: first.type_name,
+                            second_entity: other.type_name,
+                            role: role.to_owned(),
+                            first_name: mine,
+                            second_name: theirs,
+                        },
+                    ));
                 }
             }
         }
@@ -392,11 +398,11 @@ impl TableDefinition {
     ///
     /// # Errors
     ///
-    /// [`Error::ConflictingKeyAttributes`] when two entities give one index
+    /// [`DefinitionError::ConflictingKeyAttributes`] when two entities give one index
     /// different key attribute names (or one a template key, the other
-    /// fields), [`Error::ConflictingKeyAttributeTypes`] when they give one
+    /// fields), [`DefinitionError::ConflictingKeyAttributeTypes`] when they give one
     /// multi-attribute key attribute two types, and
-    /// [`Error::DuplicateIndexName`] when a GSI and an LSI have one name.
+    /// [`DefinitionError::DuplicateIndexName`] when a GSI and an LSI have one name.
     pub fn indexes(&self) -> Result<Vec<TableIndex>, Error> {
         struct Merged {
             index: TableIndex,
@@ -429,7 +435,9 @@ impl TableDefinition {
                     continue;
                 };
                 if known.index.is_local() != index.is_local() {
-                    return Err(Error::DuplicateIndexName { index: index.name });
+                    return Err(Error::Definition(DefinitionError::DuplicateIndexName {
+                        index: index.name,
+                    }));
                 }
                 multi_attribute::check_same_index(
                     &known.index,
@@ -441,23 +449,27 @@ impl TableDefinition {
                     continue;
                 }
                 if known.index.partition_key != index.partition_key_name() {
-                    return Err(Error::ConflictingKeyAttributes {
-                        first_entity: known.first_entity,
-                        second_entity: entity.type_name,
-                        role: format!("{} partition key", index.name),
-                        first_name: known.index.partition_key,
-                        second_name: index.partition_key_name(),
-                    });
+                    return Err(Error::Definition(
+                        DefinitionError::ConflictingKeyAttributes {
+                            first_entity: known.first_entity,
+                            second_entity: entity.type_name,
+                            role: format!("{} partition key", index.name),
+                            first_name: known.index.partition_key,
+                            second_name: index.partition_key_name(),
+                        },
+                    ));
                 }
                 match (known.index.sort_key, sort_key, known.sort_key_entity) {
                     (Some(mine), Some(theirs), Some(first_entity)) if mine != theirs => {
-                        return Err(Error::ConflictingKeyAttributes {
-                            first_entity,
-                            second_entity: entity.type_name,
-                            role: format!("{} sort key", index.name),
-                            first_name: mine,
-                            second_name: theirs,
-                        });
+                        return Err(Error::Definition(
+                            DefinitionError::ConflictingKeyAttributes {
+                                first_entity,
+                                second_entity: entity.type_name,
+                                role: format!("{} sort key", index.name),
+                                first_name: mine,
+                                second_name: theirs,
+                            },
+                        ));
                     }
                     (None, Some(theirs), _) => {
                         known.index.sort_key = Some(theirs);
@@ -479,7 +491,7 @@ impl TableDefinition {
     ///
     /// # Errors
     ///
-    /// [`Error::ConflictingTimeToLive`] when two entities name different
+    /// [`DefinitionError::ConflictingTimeToLive`] when two entities name different
     /// attributes: a table has one TTL attribute.
     pub fn time_to_live_attribute(&self) -> Result<Option<&'static str>, Error> {
         let mut found: Option<(&'static str, &'static str)> = None;
@@ -490,12 +502,12 @@ impl TableDefinition {
             match found {
                 None => found = Some((entity.type_name, attribute)),
                 Some((first_entity, first_attribute)) if first_attribute != attribute => {
-                    return Err(Error::ConflictingTimeToLive {
+                    return Err(Error::Definition(DefinitionError::ConflictingTimeToLive {
                         first_entity,
                         first_attribute,
                         second_entity: entity.type_name,
                         second_attribute: attribute,
-                    });
+                    }));
                 }
                 Some(_) => {}
             }

@@ -6,6 +6,7 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
 
 use super::{Resolved, TableIndex};
+use crate::DefinitionError;
 use crate::{Error, IndexKeyField, IndexSchema, KeyAttributeType};
 
 /// Refuses `second` (of `second_entity`) as the same index as `known` (of
@@ -23,13 +24,15 @@ pub(super) fn check_same_index(
     let second_partition_key = second.partition_key_name();
     let second = second.attributes();
     let conflict = |role: String, first_name: &'static str, second_name: &'static str| {
-        Err(Error::ConflictingKeyAttributes {
-            first_entity,
-            second_entity,
-            role,
-            first_name,
-            second_name,
-        })
+        Err(Error::Definition(
+            DefinitionError::ConflictingKeyAttributes {
+                first_entity,
+                second_entity,
+                role,
+                first_name,
+                second_name,
+            },
+        ))
     };
     let first = known.multi_attribute.and_then(IndexSchema::attributes);
     let (first, second) = match (first, second) {
@@ -64,13 +67,15 @@ pub(super) fn check_same_index(
             }
             let (a, b) = (a.expect("both are there"), b.expect("both are there"));
             if a.attribute_type != b.attribute_type {
-                return Err(Error::ConflictingKeyAttributeTypes {
-                    attribute: a.attribute,
-                    first_index: known.name,
-                    first_type: a.attribute_type.as_str(),
-                    second_index: known.name,
-                    second_type: b.attribute_type.as_str(),
-                });
+                return Err(Error::Definition(
+                    DefinitionError::ConflictingKeyAttributeTypes {
+                        attribute: a.attribute,
+                        first_index: known.name,
+                        first_type: a.attribute_type.as_str(),
+                        second_index: known.name,
+                        second_type: b.attribute_type.as_str(),
+                    },
+                ));
             }
         }
     }
@@ -84,7 +89,7 @@ impl Resolved {
     ///
     /// # Errors
     ///
-    /// [`Error::ConflictingKeyAttributeTypes`] when one attribute would be
+    /// [`DefinitionError::ConflictingKeyAttributeTypes`] when one attribute would be
     /// of two types (DynamoDB defines each attribute once).
     pub(crate) fn key_attribute_types(
         &self,
@@ -94,15 +99,15 @@ impl Resolved {
                        attribute_type: KeyAttributeType,
                        owner: &'static str| {
             match found.iter().find(|(known, _, _)| *known == name) {
-                Some((_, known_type, known_owner)) if *known_type != attribute_type => {
-                    Err(Error::ConflictingKeyAttributeTypes {
+                Some((_, known_type, known_owner)) if *known_type != attribute_type => Err(
+                    Error::Definition(DefinitionError::ConflictingKeyAttributeTypes {
                         attribute: name,
                         first_index: known_owner,
                         first_type: known_type.as_str(),
                         second_index: owner,
                         second_type: attribute_type.as_str(),
-                    })
-                }
+                    }),
+                ),
                 Some(_) => Ok(()),
                 None => {
                     found.push((name, attribute_type, owner));

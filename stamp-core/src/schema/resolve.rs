@@ -2,6 +2,7 @@
 //! agree on ([`TableDefinition::resolve`]), and key spaces that could collide.
 
 use super::{IndexProjection, Resolved, TableDefinition, collision};
+use crate::DefinitionError;
 use crate::limits::{MAX_GSIS, MAX_LSIS, MAX_PROJECTED_ATTRIBUTES};
 use crate::{EntitySchema, Error, FieldAttribute};
 
@@ -32,16 +33,16 @@ impl TableDefinition {
     /// Checks the definition and returns the merged keys, indexes and TTL.
     pub(crate) fn resolve(&self) -> Result<Resolved, Error> {
         if self.entities.is_empty() {
-            return Err(Error::EmptyTableDefinition);
+            return Err(Error::Definition(DefinitionError::EmptyTableDefinition));
         }
         for (position, entity) in self.entities.iter().enumerate() {
             if self.entities[..position]
                 .iter()
                 .any(|earlier| earlier.type_name == entity.type_name)
             {
-                return Err(Error::DuplicateEntityType {
+                return Err(Error::Definition(DefinitionError::DuplicateEntityType {
                     type_name: entity.type_name,
-                });
+                }));
             }
         }
         let (partition_key, sort_key) = self.key_attributes()?;
@@ -55,42 +56,44 @@ impl TableDefinition {
             (names(local), names(global))
         };
         if global.len() > MAX_GSIS {
-            return Err(Error::TooManyIndexes {
+            return Err(Error::Definition(DefinitionError::TooManyIndexes {
                 count: global.len(),
                 limit: MAX_GSIS,
                 indexes: global,
-            });
+            }));
         }
         if local.len() > MAX_LSIS {
-            return Err(Error::TooManyLocalIndexes {
+            return Err(Error::Definition(DefinitionError::TooManyLocalIndexes {
                 count: local.len(),
                 limit: MAX_LSIS,
                 indexes: local,
-            });
+            }));
         }
         let index_names: Vec<&'static str> = indexes.iter().map(|index| index.name).collect();
         let mut projected = 0;
         for (index, projection) in &self.projections {
             if !index_names.contains(&index.as_str()) {
-                return Err(Error::UnknownIndex {
+                return Err(Error::Definition(DefinitionError::UnknownIndex {
                     index: index.clone(),
                     known: index_names.clone(),
-                });
+                }));
             }
             if let IndexProjection::Include(attributes) = projection {
                 if attributes.is_empty() {
-                    return Err(Error::EmptyIncludeProjection {
+                    return Err(Error::Definition(DefinitionError::EmptyIncludeProjection {
                         index: index.clone(),
-                    });
+                    }));
                 }
                 projected += attributes.len();
             }
         }
         if projected > MAX_PROJECTED_ATTRIBUTES {
-            return Err(Error::TooManyProjectedAttributes {
-                count: projected,
-                limit: MAX_PROJECTED_ATTRIBUTES,
-            });
+            return Err(Error::Definition(
+                DefinitionError::TooManyProjectedAttributes {
+                    count: projected,
+                    limit: MAX_PROJECTED_ATTRIBUTES,
+                },
+            ));
         }
         self.check_key_spaces()?;
         let declared: Vec<(&'static str, &'static crate::IndexSchema)> = self
@@ -98,14 +101,14 @@ impl TableDefinition {
             .iter()
             .flat_map(|entity| entity.indexes.iter().map(|index| (entity.type_name, index)))
             .collect();
-        let vector_indexes =
-            super::vector::check_vector_indexes(self.billing, &declared).map_err(Error::Vector)?;
+        let vector_indexes = super::vector::check_vector_indexes(self.billing, &declared)
+            .map_err(crate::VectorError::into_error)?;
         // One name per index of a table, of any kind.
         if let Some(vector) = vector_indexes
             .iter()
             .find(|vector| indexes.iter().any(|index| index.name == vector.name))
         {
-            return Err(Error::DuplicateIndexName { index: vector.name });
+            return Err(DefinitionError::DuplicateIndexName { index: vector.name }.into());
         }
         let resolved = Resolved {
             partition_key,
@@ -121,7 +124,7 @@ impl TableDefinition {
 
     /// Refuses a field of any entity stored under a key attribute of an
     /// index that an entity writes, where DynamoDB would not take it (one
-    /// rule for every index kind, [`Error::IndexAttributeCollision`]): any
+    /// rule for every index kind, [`DefinitionError::IndexAttributeCollision`]): any
     /// field under a key built from a template (an LSI's sort key, a
     /// template GSI's keys: index keys are table-wide, so that field's
     /// items would be in the index under whatever the field holds), and a
@@ -134,15 +137,17 @@ impl TableDefinition {
             for index in writer.indexes {
                 for key in index.written_keys() {
                     if let Some((other, field)) = self.field_stored_as(key.name) {
-                        return Err(Error::IndexAttributeCollision {
-                            field_entity: other.type_name,
-                            field: field.field,
-                            field_type: field_type(other, field).unwrap_or("any type"),
-                            index_entity: writer.type_name,
-                            index: index.name,
-                            attribute: key.name,
-                            key_type: BUILT,
-                        });
+                        return Err(Error::Definition(
+                            DefinitionError::IndexAttributeCollision {
+                                field_entity: other.type_name,
+                                field: field.field,
+                                field_type: field_type(other, field).unwrap_or("any type"),
+                                index_entity: writer.type_name,
+                                index: index.name,
+                                attribute: key.name,
+                                key_type: BUILT,
+                            },
+                        ));
                     }
                 }
                 for key in index.key_fields() {
@@ -157,15 +162,17 @@ impl TableDefinition {
                         };
                         match field_type(other, field) {
                             Some(stored) if stored != key_type => {
-                                return Err(Error::IndexAttributeCollision {
-                                    field_entity: other.type_name,
-                                    field: field.field,
-                                    field_type: stored,
-                                    index_entity: writer.type_name,
-                                    index: index.name,
-                                    attribute: key.attribute,
-                                    key_type,
-                                });
+                                return Err(Error::Definition(
+                                    DefinitionError::IndexAttributeCollision {
+                                        field_entity: other.type_name,
+                                        field: field.field,
+                                        field_type: stored,
+                                        index_entity: writer.type_name,
+                                        index: index.name,
+                                        attribute: key.attribute,
+                                        key_type,
+                                    },
+                                ));
                             }
                             _ => {}
                         }
@@ -203,12 +210,12 @@ impl TableDefinition {
                     &second.sort_key.template,
                 ));
                 if let Some((partition_key, sort_key)) = shared {
-                    return Err(Error::CollidingKeySpaces {
+                    return Err(Error::Definition(DefinitionError::CollidingKeySpaces {
                         first_entity: first.type_name,
                         second_entity: second.type_name,
                         partition_key,
                         sort_key,
-                    });
+                    }));
                 }
             }
         }

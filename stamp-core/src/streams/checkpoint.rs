@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::shards::{ShardInfo, compare_sequence_numbers, is_sequence_number};
 use crate::Error;
+use crate::JobError;
 
 /// How far a [`ChangeFeed`](super::ChangeFeed) has read: the stream's ARN
 /// and, per shard it started, the sequence number of the last record it
@@ -22,8 +23,8 @@ use crate::Error;
 /// from the checkpoint once the stream no longer lists it.
 ///
 /// It holds no secret, and nothing in it is trusted: a resumed feed checks
-/// it against the stream before reading ([`Error::InvalidCheckpoint`],
-/// [`Error::CheckpointExpired`]).
+/// it against the stream before reading ([`JobError::InvalidCheckpoint`],
+/// [`JobError::CheckpointExpired`]).
 ///
 /// # Example
 ///
@@ -88,15 +89,18 @@ impl Checkpoint {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidCheckpoint`] when `text` is not such JSON, or a
+    /// [`JobError::InvalidCheckpoint`] when `text` is not such JSON, or a
     /// sequence number in it is not 21 to 40 decimal digits.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        let checkpoint: Checkpoint =
-            serde_json::from_str(text).map_err(|error| Error::InvalidCheckpoint {
+        let checkpoint: Checkpoint = serde_json::from_str(text).map_err(|error| {
+            Error::Job(JobError::InvalidCheckpoint {
                 table: String::new(),
                 shard_id: None,
-                reason: format!("it is not a change-feed checkpoint: {error}"),
-            })?;
+                reason: crate::error::CheckpointReason::NotCheckpoint {
+                    detail: error.to_string(),
+                },
+            })
+        })?;
         checkpoint.check_form("")?;
         Ok(checkpoint)
     }
@@ -132,11 +136,13 @@ impl Checkpoint {
             if let Some(after) = &shard.after
                 && !is_sequence_number(after)
             {
-                return Err(Error::InvalidCheckpoint {
+                return Err(Error::Job(JobError::InvalidCheckpoint {
                     table: table.to_owned(),
                     shard_id: Some(shard_id.clone()),
-                    reason: format!("`{after}` is not a sequence number (21 to 40 decimal digits)"),
-                });
+                    reason: crate::error::CheckpointReason::NotSequenceNumber {
+                        value: after.clone(),
+                    },
+                }));
             }
         }
         Ok(())
@@ -164,14 +170,14 @@ impl Checkpoint {
     ) -> Result<(), Error> {
         self.check_form(table)?;
         if self.stream_arn != stream_arn {
-            return Err(Error::InvalidCheckpoint {
+            return Err(Error::Job(JobError::InvalidCheckpoint {
                 table: table.to_owned(),
                 shard_id: None,
-                reason: format!(
-                    "it belongs to stream `{}`, and the table's stream is `{stream_arn}`",
-                    self.stream_arn
-                ),
-            });
+                reason: crate::error::CheckpointReason::OtherStream {
+                    checkpoint_stream: self.stream_arn.clone(),
+                    table_stream: stream_arn.to_owned(),
+                },
+            }));
         }
         let mut gone = Vec::new();
         for (shard_id, position) in &self.shards {
@@ -180,11 +186,11 @@ impl Checkpoint {
                     gone.push(shard_id.clone());
                     continue;
                 }
-                return Err(Error::CheckpointExpired {
+                return Err(Error::Job(JobError::CheckpointExpired {
                     table: table.to_owned(),
                     shard_id: shard_id.clone(),
                     sequence_number: position.after.clone(),
-                });
+                }));
             };
             if let Some(after) = &position.after {
                 check_in_range(table, shard, after)?;
@@ -195,14 +201,11 @@ impl Checkpoint {
                         .iter()
                         .any(|child| child.parent.as_deref() == Some(shard_id.as_str())));
             if position.finished && !closed {
-                return Err(Error::InvalidCheckpoint {
+                return Err(Error::Job(JobError::InvalidCheckpoint {
                     table: table.to_owned(),
                     shard_id: Some(shard_id.clone()),
-                    reason: "it marks the shard read to its end, and the stream has it open \
-                             (no EndingSequenceNumber, or no child shard while the stream is \
-                             enabled): its later records would be skipped"
-                        .to_owned(),
-                });
+                    reason: crate::error::CheckpointReason::FinishedShardOpen,
+                }));
             }
         }
         for shard_id in gone {
@@ -220,22 +223,23 @@ fn check_in_range(table: &str, shard: &ShardInfo, after: &str) -> Result<(), Err
         .as_deref()
         .is_some_and(|start| compare_sequence_numbers(after, start).is_lt())
     {
-        return Err(Error::CheckpointExpired {
+        return Err(Error::Job(JobError::CheckpointExpired {
             table: table.to_owned(),
             shard_id: shard.id.clone(),
             sequence_number: Some(after.to_owned()),
-        });
+        }));
     }
     if let Some(end) = shard.end.as_deref()
         && compare_sequence_numbers(after, end).is_gt()
     {
-        return Err(Error::InvalidCheckpoint {
+        return Err(Error::Job(JobError::InvalidCheckpoint {
             table: table.to_owned(),
             shard_id: Some(shard.id.clone()),
-            reason: format!(
-                "sequence number {after} is after the shard's last, {end}: the stream never issued it"
-            ),
-        });
+            reason: crate::error::CheckpointReason::AfterShardEnd {
+                sequence_number: after.to_owned(),
+                end: end.to_owned(),
+            },
+        }));
     }
     Ok(())
 }

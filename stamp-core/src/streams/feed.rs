@@ -58,6 +58,7 @@ use super::Change;
 use super::checkpoint::Checkpoint;
 use super::records::{decode, describe_stream, streams_error};
 use super::shards::{ShardInfo, read_order, readable};
+use crate::JobError;
 use crate::{Collection, Error, Table};
 
 /// The shortest sleep after a round that read nothing, by default.
@@ -221,11 +222,11 @@ impl<C: Collection> ChangeFeed<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::StreamNotEnabled`] when the table has no stream;
-    /// [`Error::InvalidCheckpoint`] and [`Error::CheckpointExpired`] for a
+    /// [`JobError::StreamNotEnabled`] when the table has no stream;
+    /// [`JobError::InvalidCheckpoint`] and [`JobError::CheckpointExpired`] for a
     /// checkpoint that cannot be resumed from (one that marks a shard
     /// finished that the stream has open included, before any
-    /// `GetShardIterator` or `GetRecords`); [`Error::InvalidStreamRecord`]
+    /// `GetShardIterator` or `GetRecords`); [`JobError::InvalidStreamRecord`]
     /// for a record that cannot be decoded (it is counted in the checkpoint,
     /// so that resuming does not stop at it again);
     /// [`Error::DynamoDbStreams`] and [`Error::DynamoDb`] for what the
@@ -341,7 +342,7 @@ impl<C: Collection> ChangeFeed<C> {
             .is_some_and(|spec| spec.stream_enabled());
         let stream_arn = match description.and_then(|table| table.latest_stream_arn()) {
             Some(arn) if enabled => arn.to_owned(),
-            _ => return Err(Error::StreamNotEnabled { table }),
+            _ => return Err(Error::Job(JobError::StreamNotEnabled { table })),
         };
         let client = self.client.clone();
         let (shards, disabled) = describe_stream(&client, &table, &stream_arn).await?;
@@ -533,13 +534,13 @@ impl FeedState {
         let result =
             crate::request::dispatch::streams::get_shard_iterator(&self.client, table, input).await;
         match result {
-            Ok(output) => output
-                .shard_iterator
-                .ok_or_else(|| Error::InvalidCheckpoint {
+            Ok(output) => output.shard_iterator.ok_or_else(|| {
+                Error::Job(JobError::InvalidCheckpoint {
                     table: table.to_owned(),
                     shard_id: Some(shard_id),
-                    reason: "GetShardIterator returned no iterator".to_owned(),
-                }),
+                    reason: crate::error::CheckpointReason::NoIterator,
+                })
+            }),
             Err(SdkError::ServiceError(service))
                 if matches!(
                     service.err(),
@@ -552,29 +553,32 @@ impl FeedState {
             Err(SdkError::ServiceError(service))
                 if after.is_some() && service.err().code() == Some("ValidationException") =>
             {
-                Err(Error::InvalidCheckpoint {
+                Err(Error::Job(JobError::InvalidCheckpoint {
                     table: table.to_owned(),
                     shard_id: Some(shard_id),
-                    reason: format!(
-                        "the stream refuses sequence number {}: {}",
-                        after.unwrap_or_default(),
-                        service.err().message().unwrap_or("ValidationException")
-                    ),
-                })
+                    reason: crate::error::CheckpointReason::SequenceNumberRefused {
+                        sequence_number: after.unwrap_or_default().to_string(),
+                        message: service
+                            .err()
+                            .message()
+                            .unwrap_or("ValidationException")
+                            .to_owned(),
+                    },
+                }))
             }
             Err(error) => Err(streams_error("GetShardIterator", table, error)),
         }
     }
 
     fn expired(&self, table: &str, shard_id: &str) -> Error {
-        Error::CheckpointExpired {
+        Error::Job(JobError::CheckpointExpired {
             table: table.to_owned(),
             shard_id: shard_id.to_owned(),
             sequence_number: self
                 .checkpoint
                 .shard(shard_id)
                 .and_then(|shard| shard.after.clone()),
-        }
+        })
     }
 }
 

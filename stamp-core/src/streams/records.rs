@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::shards::{ShardInfo, item};
 use super::{Change, RecordParts};
+use crate::JobError;
 use crate::{Collection, Error, Item};
 
 /// Every shard of the stream (all pages of `DescribeStream`), and whether
@@ -61,11 +62,15 @@ pub(crate) fn decode<C: Collection>(record: Record) -> Result<Change<C>, Error> 
     let convert = |map, which: &str| -> Result<Item, Error> {
         match map {
             None => Ok(Item::new()),
-            Some(map) => item(map).ok_or_else(|| Error::InvalidStreamRecord {
-                event_id: event_id.clone(),
-                entity: None,
-                key: Item::new(),
-                reason: format!("its {which} holds an attribute type this SDK does not know"),
+            Some(map) => item(map).ok_or_else(|| {
+                Error::Job(JobError::InvalidStreamRecord {
+                    event_id: event_id.clone(),
+                    entity: None,
+                    key: None,
+                    reason: crate::error::StreamRecordReason::UnknownAttributeType {
+                        image: which.to_owned(),
+                    },
+                })
             }),
         }
     };

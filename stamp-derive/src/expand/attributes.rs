@@ -55,15 +55,15 @@ fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePla
     let krate = model.krate;
     let fields = distinct_fields(&[key]);
     if let Some(unstored) = fields.iter().find(|field| field.serialized.is_none()) {
-        let reason = format!(
-            "`{attribute}` is built from `{}`, which serde does not store, so an update cannot rebuild it",
-            unstored.name
-        );
+        let field = &unstored.name;
         return quote! {
-            #attribute => ::core::result::Result::Err(#krate::Error::InvalidUpdate {
+            #attribute => ::core::result::Result::Err(#krate::Error::Refused(#krate::Refusal::InvalidUpdate {
                 entity: __schema.type_name,
-                reason: ::std::string::String::from(#reason),
-            }),
+                reason: #krate::UpdateReason::UnstoredKeyField {
+                    attribute: #attribute,
+                    field: #field,
+                },
+            })),
         };
     }
     let bindings = fields.iter().map(|field| {
@@ -72,10 +72,10 @@ fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePla
         let stored = field.serialized.clone().unwrap_or_else(|| field.name.clone());
         let decoder = decoder_name(field);
         let decoded = quote! {
-            #decoder(__values.get(#stored)).map_err(|__source| #krate::Error::Deserialize {
+            #decoder(__values.get(#stored)).map_err(|__source| #krate::Error::Decode(#krate::DecodeError::Deserialize {
                 entity: __schema.type_name,
                 source: __source,
-            })?
+            }))?
         };
         if field.option_inner.is_some() {
             quote! {
@@ -106,10 +106,10 @@ fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePla
                     ::core::option::Option::Some(#krate::__private::AttributeValue::S(__pk)),
                     ::core::option::Option::Some(#krate::__private::AttributeValue::S(__sk)),
                 ) => #krate::shard_of(__pk, __sk, #count),
-                _ => return ::core::result::Result::Err(#krate::Error::InvalidUpdate {
+                _ => return ::core::result::Result::Err(#krate::Error::Refused(#krate::Refusal::InvalidUpdate {
                     entity: __schema.type_name,
-                    reason: ::std::string::String::from("the shard of a sharded index follows from the primary key, which the update was not given"),
-                }),
+                    reason: #krate::UpdateReason::ShardNeedsPrimaryKey,
+                })),
             };
         }
     });

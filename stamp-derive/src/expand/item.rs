@@ -295,10 +295,10 @@ fn time_stamp_function(model: &Model) -> Option<TokenStream> {
         .map(|Stored { field, attribute }| {
             let encoder = encoder_name(field);
             quote! {
-                #attribute => #encoder(&__now).map_err(|__source| #krate::Error::Serialize {
+                #attribute => #encoder(&__now).map_err(|__source| #krate::Error::Refused(#krate::Refusal::Serialize {
                     entity: <Self as #krate::Entity>::SCHEMA.type_name,
                     source: __source,
-                }),
+                })),
             }
         })
         .collect();

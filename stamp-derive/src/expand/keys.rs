@@ -368,8 +368,8 @@ pub fn self_arguments(fields: &[&Field], name: &Ident) -> TokenStream {
 
 /// The `# Errors` section of every key builder's documentation.
 const KEY_ERRORS: &str = "# Errors\n\n\
-    `stamp::Error::EmptyKeyValue` when a field encodes to the empty string; \
-    `stamp::Error::KeyEncode` when a field has no key encoding.";
+    `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; \
+    `stamp::KeyError::KeyEncode` when a field has no key encoding.";
 
 /// A builder of a primary key, `key(…)` or `previous_key(…)`, whose
 /// documentation starts with `summary`.
@@ -463,16 +463,16 @@ pub fn index_key_function(
             quote! {
                 let __shard = shard;
                 if __shard >= #count {
-                    return ::core::result::Result::Err(#krate::Error::InvalidShard {
+                    return ::core::result::Result::Err(#krate::Error::Key(#krate::KeyError::InvalidShard {
                         entity: <Self as #krate::Entity>::SCHEMA.type_name,
                         index: <Self as #krate::Entity>::SCHEMA.indexes[#position].name,
                         shard: __shard,
                         shards: #count,
-                    });
+                    }));
                 }
             },
             format!(
-                "\n\nThe index is sharded over {count} partition keys: `shard` (0 to {}) is the item's shard, `stamp::shard_of(PK, SK, {count})` of its primary key; `Error::InvalidShard` for another.",
+                "\n\nThe index is sharded over {count} partition keys: `shard` (0 to {}) is the item's shard, `stamp::shard_of(PK, SK, {count})` of its primary key; `stamp::KeyError::InvalidShard` for another.",
                 count - 1,
             ),
         ),

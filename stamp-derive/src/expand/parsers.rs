@@ -93,8 +93,8 @@ fn parse_function(
     let doc = format!(
         "Parses a `{attribute}` value of `{}` back into its fields ({}), following the template `{}`.\n\n\
          # Errors\n\n\
-         `stamp::Error::KeyMismatch` when the value does not have the template's shape; \
-         `stamp::Error::KeyDecode` when a field segment is not a valid encoding of its type.",
+         `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; \
+         `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.",
         model.ident,
         if names.is_empty() {
             "none: the template is a constant".to_owned()

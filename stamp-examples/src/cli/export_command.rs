@@ -45,9 +45,9 @@ pub async fn run(
             shown.tick();
         });
     let result = if from_export_files.is_empty() {
-        export.send(table).await
+        export.run(table).await
     } else {
-        export.send_from_files(from_export_files).await
+        export.run_from_files(from_export_files).await
     };
     bar.finish_and_clear();
     match result {

@@ -23,6 +23,7 @@ use serde::de::{self, DeserializeOwned, Visitor};
 
 use super::AttributeCodec;
 use super::binary::BinaryAttribute;
+use crate::{DecodeError, Refusal};
 use crate::{EntitySchema, Error, Item};
 
 /// A field value to encode.
@@ -232,7 +233,7 @@ pub fn item(schema: &EntitySchema, fields: usize) -> Item {
 ///
 /// # Errors
 ///
-/// [`Error::Serialize`] with the encoder's error.
+/// [`Refusal::Serialize`] with the encoder's error.
 #[inline]
 pub fn insert(
     schema: &EntitySchema,
@@ -246,26 +247,28 @@ pub fn insert(
             item.insert(name.to_owned(), value);
             Ok(())
         }
-        Err(source) => Err(Error::Serialize {
+        Err(source) => Err(Error::Refused(Refusal::Serialize {
             entity: schema.type_name,
             source,
-        }),
+        })),
     }
 }
 
-/// A decoded field, or [`Error::Deserialize`].
+/// A decoded field, or [`DecodeError::Deserialize`].
 ///
 /// # Errors
 ///
-/// [`Error::Deserialize`] with the decoder's error.
+/// [`DecodeError::Deserialize`] with the decoder's error.
 #[inline]
 pub fn decoded<T>(
     schema: &EntitySchema,
     value: Result<T, serde_dynamo::Error>,
 ) -> Result<T, Error> {
-    value.map_err(|source| Error::Deserialize {
-        entity: schema.type_name,
-        source,
+    value.map_err(|source| {
+        Error::Decode(DecodeError::Deserialize {
+            entity: schema.type_name,
+            source,
+        })
     })
 }
 
@@ -293,19 +296,19 @@ pub fn present(stored: Option<&AttributeValue>) -> Option<AttributeValue> {
 ///
 /// # Errors
 ///
-/// [`Error::EntityTypeMismatch`].
+/// [`DecodeError::EntityTypeMismatch`].
 pub fn check_type(schema: &EntitySchema, item: &Item) -> Result<(), Error> {
     match item.get(schema.type_attribute) {
         None => Ok(()),
         Some(AttributeValue::S(found)) if found == schema.type_name => Ok(()),
-        Some(other) => Err(Error::EntityTypeMismatch {
+        Some(other) => Err(Error::Decode(DecodeError::EntityTypeMismatch {
             attribute: schema.type_attribute,
             expected: schema.type_name,
             found: match other {
                 AttributeValue::S(found) => found.clone(),
                 other => format!("{other:?}"),
             },
-        }),
+        })),
     }
 }
 
@@ -328,7 +331,7 @@ pub fn serialized<W: Serialize>(
 ///
 /// # Errors
 ///
-/// [`Error::Serialize`] with the serializer's error.
+/// [`Refusal::Serialize`] with the serializer's error.
 pub fn insert_serialized(
     schema: &EntitySchema,
     item: &mut Item,
@@ -341,10 +344,10 @@ pub fn insert_serialized(
             Ok(())
         }
         Ok(None) => Ok(()),
-        Err(source) => Err(Error::Serialize {
+        Err(source) => Err(Error::Refused(Refusal::Serialize {
             entity: schema.type_name,
             source,
-        }),
+        })),
     }
 }
 

@@ -12,6 +12,7 @@ use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use futures::{StreamExt, stream};
 
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
+use crate::Refusal;
 use crate::item::size::MAX_BATCH_GET_KEYS;
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
@@ -93,23 +94,12 @@ impl<E: Entity> BatchGet<E> {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Error::DuplicateBatchKey`]. After:
+    /// Before sending: [`Refusal::DuplicateBatchKey`]. After:
     /// [`Error::UnprocessedKeys`] with exactly the keys not read and the
     /// items that were, and the errors of [`Entity::from_item`].
     pub async fn send(self, table: &Table) -> Result<Vec<Option<E>>, Error> {
         let schema = E::SCHEMA;
-        let mut positions: HashMap<(String, String), usize> =
-            HashMap::with_capacity(self.keys.len());
-        for (position, key) in self.keys.iter().enumerate() {
-            let identity = (key.partition_key().to_owned(), key.sort_key().to_owned());
-            if positions.insert(identity, position).is_some() {
-                return Err(Error::DuplicateBatchKey {
-                    operation: "BatchGetItem",
-                    entity: schema.type_name,
-                    key: key.to_attribute_map(),
-                });
-            }
-        }
+        let positions = self.check()?;
         let maps: Vec<Item> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();
         let stop = AtomicBool::new(false);
         let outcomes: Vec<GroupOutcome<Item>> = stream::iter(
@@ -152,6 +142,40 @@ impl<E: Entity> BatchGet<E> {
             .collect()
     }
 
+    /// The exact `BatchGetItem` requests [`send`](Self::send) starts with on
+    /// the table named `table_name`, one per group of at most 100 keys,
+    /// without a network (keys DynamoDB leaves unprocessed are sent again
+    /// in later requests of their own).
+    ///
+    /// # Errors
+    ///
+    /// The errors `send` finds before sending.
+    pub fn requests(&self, table_name: &str) -> Result<Vec<BatchGetItemInput>, Error> {
+        self.check()?;
+        let maps: Vec<Item> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();
+        Ok(chunks(maps, |_| 0, MAX_BATCH_GET_KEYS, usize::MAX)
+            .into_iter()
+            .map(|group| batch_get_input(table_name, group, self.consistent_read))
+            .collect())
+    }
+
+    /// Refuses a key given twice; the position of each key otherwise.
+    fn check(&self) -> Result<HashMap<(String, String), usize>, Error> {
+        let mut positions: HashMap<(String, String), usize> =
+            HashMap::with_capacity(self.keys.len());
+        for (position, key) in self.keys.iter().enumerate() {
+            let identity = (key.partition_key().to_owned(), key.sort_key().to_owned());
+            if positions.insert(identity, position).is_some() {
+                return Err(Error::Refused(Refusal::DuplicateBatchKey {
+                    operation: "BatchGetItem",
+                    entity: E::SCHEMA.type_name,
+                    key: crate::ItemKey::of::<E>(&key.to_attribute_map()),
+                }));
+            }
+        }
+        Ok(positions)
+    }
+
     /// Reads one group of at most 100 keys, retrying what is left.
     async fn read_group(
         &self,
@@ -168,16 +192,7 @@ impl<E: Entity> BatchGet<E> {
             pending,
             |pending| async move {
                 let count = pending.len();
-                let keys = KeysAndAttributes::builder()
-                    .set_keys(Some(pending))
-                    .set_consistent_read(consistent_read.then_some(true))
-                    .build()
-                    .expect("the keys are set");
-                let input = BatchGetItemInput::builder()
-                    .request_items(name, keys)
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .build()
-                    .expect("BatchGetItemInput has no required fields");
+                let input = batch_get_input(name, pending, consistent_read);
                 let result = table
                     .execute(input, Call::of(E::SCHEMA.type_name).items(count))
                     .await;
@@ -205,4 +220,18 @@ impl<E: Entity> BatchGet<E> {
         )
         .await
     }
+}
+
+/// One `BatchGetItem` of `keys` (at most 100) on table `table_name`.
+fn batch_get_input(table_name: &str, keys: Vec<Item>, consistent_read: bool) -> BatchGetItemInput {
+    let keys = KeysAndAttributes::builder()
+        .set_keys(Some(keys))
+        .set_consistent_read(consistent_read.then_some(true))
+        .build()
+        .expect("the keys are set");
+    BatchGetItemInput::builder()
+        .request_items(table_name, keys)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .build()
+        .expect("BatchGetItemInput has no required fields")
 }

@@ -13,17 +13,18 @@ use aws_sdk_dynamodb::types::{
 use futures::{StreamExt, stream};
 
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
+use crate::Refusal;
 use crate::item::size::{MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, item_size};
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
 use crate::request::span::common_entity;
-use crate::{BatchRetry, Entity, Error, Item, PrimaryKey, Table};
+use crate::{BatchRetry, Entity, Error, PrimaryKey, Table};
 
 /// One put or delete of a [`BatchWrite`].
 #[derive(Debug, Clone)]
 struct WriteEntry {
     entity: &'static str,
-    key: Item,
+    key: crate::ItemKey,
     identity: (String, String),
     size: usize,
     request: WriteRequest,
@@ -112,7 +113,7 @@ impl BatchWrite {
     pub fn put<E: Entity>(mut self, entity: &E) -> Self {
         match crate::item::check::item_for_write(entity) {
             Ok((item, size)) => {
-                let key = crate::item::check::key_of(E::SCHEMA, &item);
+                let key = crate::ItemKey::of::<E>(&item);
                 let identity =
                     key_values(E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name, &item);
                 let request = WriteRequest::builder()
@@ -161,7 +162,7 @@ impl BatchWrite {
         self.entries.push(WriteEntry {
             entity: E::SCHEMA.type_name,
             size: item_size(&map),
-            key: map,
+            key: crate::ItemKey::of::<E>(&map),
             identity: (partition_key, sort_key),
             request,
         });
@@ -197,18 +198,38 @@ impl BatchWrite {
         self.entries.is_empty()
     }
 
-    /// The `BatchWriteItem` requests [`send`](Self::send) would start with,
-    /// as their lists of write requests, without a network.
+    /// The exact `BatchWriteItem` requests [`send`](Self::send) starts with
+    /// on the table named `table_name`, one per group of at most 25 writes
+    /// and 16 MB, without a network (writes DynamoDB leaves unprocessed are
+    /// sent again in later requests of their own).
     ///
     /// # Errors
     ///
     /// The errors `send` finds before sending.
-    pub fn requests(&self) -> Result<Vec<Vec<WriteRequest>>, Error> {
+    pub fn requests(&self, table_name: &str) -> Result<Vec<BatchWriteItemInput>, Error> {
         self.check()?;
         Ok(Self::groups(self.entries.clone())
             .into_iter()
-            .map(|group| group.into_iter().map(|entry| entry.request).collect())
+            .map(|group| {
+                self.input(
+                    table_name,
+                    group.into_iter().map(|entry| entry.request).collect(),
+                )
+            })
             .collect())
+    }
+
+    /// One `BatchWriteItem` of `requests` on table `table_name`.
+    fn input(&self, table_name: &str, requests: Vec<WriteRequest>) -> BatchWriteItemInput {
+        BatchWriteItemInput::builder()
+            .request_items(table_name, requests)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_item_collection_metrics(
+                self.item_collection_metrics
+                    .then_some(ReturnItemCollectionMetrics::Size),
+            )
+            .build()
+            .expect("BatchWriteItemInput has no required fields")
     }
 
     fn check(&self) -> Result<(), Error> {
@@ -218,11 +239,11 @@ impl BatchWrite {
         let mut seen: HashMap<&(String, String), ()> = HashMap::with_capacity(self.entries.len());
         for entry in &self.entries {
             if seen.insert(&entry.identity, ()).is_some() {
-                return Err(Error::DuplicateBatchKey {
+                return Err(Error::Refused(Refusal::DuplicateBatchKey {
                     operation: "BatchWriteItem",
                     entity: entry.entity,
                     key: entry.key.clone(),
-                });
+                }));
             }
         }
         Ok(())
@@ -241,9 +262,9 @@ impl BatchWrite {
     ///
     /// # Errors
     ///
-    /// Before sending: the errors of making an item ([`Error::Serialize`],
-    /// [`Error::InvalidNumber`], [`Error::ItemTooLarge`], …) and
-    /// [`Error::DuplicateBatchKey`]. After: [`Error::UnprocessedItems`] with
+    /// Before sending: the errors of making an item ([`Refusal::Serialize`],
+    /// [`Refusal::InvalidNumber`], [`Refusal::ItemTooLarge`], …) and
+    /// [`Refusal::DuplicateBatchKey`]. After: [`Error::UnprocessedItems`] with
     /// exactly the write requests not written, when retries run out or a
     /// request fails with an error that is not retried (then no new
     /// request is started).
@@ -313,15 +334,7 @@ impl BatchWrite {
             pending,
             |pending| async move {
                 let sent = pending.len();
-                let input = BatchWriteItemInput::builder()
-                    .request_items(name, pending)
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .set_return_item_collection_metrics(
-                        self.item_collection_metrics
-                            .then_some(ReturnItemCollectionMetrics::Size),
-                    )
-                    .build()
-                    .expect("BatchWriteItemInput has no required fields");
+                let input = self.input(name, pending);
                 let result = table.execute(input, Call::of(entity).items(sent)).await;
                 match result {
                     Ok(mut response) => {

@@ -14,6 +14,7 @@ use super::Query;
 use super::range::SortCondition;
 use crate::QueryIndex;
 use crate::expression::Placeholders;
+use crate::{CursorReason, QueryReason, Refusal};
 use crate::{Entity, Error, IndexKeyField, IndexSchema, Item, SortAttributes, TextSortAttribute};
 
 /// The one range condition of a multi-attribute sort key, on the attribute
@@ -68,9 +69,9 @@ impl<E: Entity, I: QueryIndex> Query<E, I, E> {
 /// compile (`query_gsi3(..).sort_between(..).sort_gt(..)`). Every other
 /// option of [`Query`] is here too (`newest_first`, `limit`, `filter`, …,
 /// returning this type, so they may come before the condition), and it
-/// sends as a `Query` does: [`send`](Query::send), [`count`](Query::count)
-/// and [`request`](Query::request) through `Deref`, [`stream`](Self::stream)
-/// here; [`into_query`](Self::into_query) (or `Query::from`) gives the
+/// sends as a `Query` does: [`send`](Self::send), [`count`](Self::count)
+/// and [`stream`](Self::stream) here, [`request`](Query::request) through
+/// `Deref`; [`into_query`](Self::into_query) (or `Query::from`) gives the
 /// query with no sort-key condition.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
@@ -145,7 +146,7 @@ impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
     }
 
     /// [`Query::consistent_read`]: refused on a GSI
-    /// ([`Error::ConsistentReadOnIndex`] before sending), as on any GSI.
+    /// ([`Refusal::ConsistentReadOnIndex`] before sending), as on any GSI.
     pub fn consistent_read(self) -> Self {
         self.map(Query::consistent_read)
     }
@@ -181,6 +182,24 @@ impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
         O: Send + 't,
     {
         self.query.stream(table)
+    }
+
+    /// [`Query::send`]: the first page of every item of the partition.
+    ///
+    /// # Errors
+    ///
+    /// As [`Query::send`].
+    pub async fn send(self, table: &crate::Table) -> Result<crate::Page<O>, Error> {
+        self.query.send(table).await
+    }
+
+    /// [`Query::count`]: the number of items of the partition.
+    ///
+    /// # Errors
+    ///
+    /// As [`Query::count`].
+    pub async fn count(self, table: &crate::Table) -> Result<u64, Error> {
+        self.query.count(table).await
     }
 
     /// On a multi-attribute index: `=` on a leading run of the sort-key
@@ -237,7 +256,7 @@ impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
     /// On a multi-attribute index: `=` on the leading run `equal` and the
     /// next sort-key attribute between `low` and `high`, both included, in
     /// the values' own order (numeric for integers). `low` above `high` is
-    /// [`Error::InvalidSortKeyRange`] before anything is sent.
+    /// [`Refusal::InvalidSortKeyRange`] before anything is sent.
     pub fn sort_between<P: SortAttributes<E, I>>(
         self,
         equal: P,
@@ -247,10 +266,10 @@ impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
         self.query.with_attributes(|| {
             let (low, high) = (P::next_value(low)?, P::next_value(high)?);
             if compare(&low, &high) == Some(Ordering::Greater) {
-                return Err(Error::InvalidSortKeyRange {
+                return Err(Error::Refused(Refusal::InvalidSortKeyRange {
                     lower: display(&low),
                     upper: display(&high),
-                });
+                }));
             }
             Ok((equal.values()?, Some(AttributeRange::Between(low, high))))
         })
@@ -292,32 +311,31 @@ pub(super) fn key_condition(
     sort: &SortCondition,
     placeholders: &mut Placeholders,
 ) -> Result<(String, AttributeAccept), Error> {
-    let invalid = |reason: String| Err(Error::InvalidQuery { reason });
+    let invalid = |reason: QueryReason| Err(Error::Refused(Refusal::InvalidQuery { reason }));
     let (partition_key, sort_key) = index
         .attributes()
         .expect("a multi-attribute query reads a multi-attribute index");
     if partition.len() != partition_key.len() {
-        return invalid(format!(
-            "index `{}` has {} partition-key attributes, and the query gives {}",
-            index.name,
-            partition_key.len(),
-            partition.len()
-        ));
+        return invalid(QueryReason::PartitionKeyAttributes {
+            index: index.name,
+            expected: partition_key.len(),
+            given: partition.len(),
+        });
     }
     let (equal, range) = match sort {
         SortCondition::Scope => (&[][..], None),
         SortCondition::Attributes(AttributeSort { equal, range }) => {
             (equal.as_slice(), range.as_ref())
         }
-        _ => return invalid("a sort-key template condition on a multi-attribute index".to_owned()),
+        _ => return invalid(QueryReason::TemplateConditionOnMultiAttributeIndex),
     };
     let used = equal.len() + usize::from(range.is_some());
     if used > sort_key.len() {
-        return invalid(format!(
-            "index `{}` has {} sort-key attributes, and the condition names {used}",
-            index.name,
-            sort_key.len()
-        ));
+        return invalid(QueryReason::SortKeyAttributes {
+            index: index.name,
+            expected: sort_key.len(),
+            given: used,
+        });
     }
     let mut parts = Vec::new();
     let mut equals = Vec::new();
@@ -373,14 +391,14 @@ fn check_type(
     if field.attribute_type.holds(value) {
         Ok(())
     } else {
-        Err(Error::InvalidQuery {
-            reason: format!(
-                "attribute `{}` of index `{}` is of type {}, and the query gives {value:?}",
-                field.attribute,
-                index.name,
-                field.attribute_type.as_str()
-            ),
-        })
+        Err(Error::Refused(Refusal::InvalidQuery {
+            reason: QueryReason::AttributeType {
+                attribute: field.attribute,
+                index: index.name,
+                attribute_type: field.attribute_type.as_str(),
+                value: Box::new(value.clone()),
+            },
+        }))
     }
 }
 
@@ -405,13 +423,17 @@ impl AttributeAccept {
         expected: &[&'static str],
         key: &Item,
     ) -> Result<(), Error> {
-        let invalid = |reason: String| Err(Error::InvalidCursor { reason });
+        let invalid = |reason: CursorReason| Err(Error::Refused(Refusal::InvalidCursor { reason }));
         if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
-            return invalid(format!("unexpected attribute `{name}`"));
+            return invalid(CursorReason::UnexpectedAttribute {
+                attribute: name.clone(),
+            });
         }
         for name in table_keys {
             if !matches!(key.get(name), Some(AttributeValue::S(_))) {
-                return invalid(format!("key attribute `{name}` is missing"));
+                return invalid(CursorReason::MissingAttribute {
+                    attribute: name.to_string(),
+                });
             }
         }
         for field in index.key_fields() {
@@ -420,25 +442,29 @@ impl AttributeAccept {
                     if let AttributeValue::N(text) = value
                         && text.parse::<i128>().is_err()
                     {
-                        return invalid(format!(
-                            "key attribute `{}` is not an integer",
-                            field.attribute
-                        ));
+                        return invalid(CursorReason::NotInteger {
+                            attribute: field.attribute.to_owned(),
+                        });
                     }
                 }
                 Some(_) => {
-                    return invalid(format!(
-                        "key attribute `{}` is not of type {}",
-                        field.attribute,
-                        field.attribute_type.as_str()
-                    ));
+                    return invalid(CursorReason::WrongType {
+                        attribute: field.attribute.to_owned(),
+                        attribute_type: field.attribute_type.as_str(),
+                    });
                 }
-                None => return invalid(format!("key attribute `{}` is missing", field.attribute)),
+                None => {
+                    return invalid(CursorReason::MissingAttribute {
+                        attribute: field.attribute.to_owned(),
+                    });
+                }
             }
         }
         for (name, value) in &self.equals {
             if compare(&key[*name], value) != Some(Ordering::Equal) {
-                return invalid(format!("`{name}` is not the query's value"));
+                return invalid(CursorReason::OtherValue {
+                    attribute: name.to_string(),
+                });
             }
         }
         if let Some((name, range)) = &self.range {
@@ -462,9 +488,9 @@ impl AttributeAccept {
                 },
             };
             if !admitted {
-                return invalid(format!(
-                    "`{name}` is outside the query's sort-key condition"
-                ));
+                return invalid(CursorReason::OutsideSortCondition {
+                    attribute: name.to_string(),
+                });
             }
         }
         Ok(())

@@ -11,6 +11,7 @@
 
 use std::marker::PhantomData;
 
+use crate::Refusal;
 use crate::expression::Condition;
 use crate::ops::cursor::Cursor;
 use crate::{
@@ -220,9 +221,9 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         if matches!(self.sort, Ok(SortCondition::Scope)) {
             self.sort = condition();
         } else if self.sort.is_ok() {
-            self.sort = Err(Error::InvalidQuery {
-                reason: "a query takes one sort-key condition".to_owned(),
-            });
+            self.sort = Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::TwoSortConditions,
+            }));
         }
         self
     }
@@ -342,13 +343,13 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// may evaluate up to shards × `limit` items (and hold more than
     /// `limit`); bound the items of a page with
     /// [`max_items`](Self::max_items).
-    /// Must be at least 1 ([`Error::InvalidQuery`] otherwise).
+    /// Must be at least 1 ([`Refusal::InvalidQuery`] otherwise).
     pub fn limit(mut self, limit: u32) -> Self {
         self.limit = Some(limit);
         self
     }
 
-    /// At most `max_items` items in all, at least 1 ([`Error::InvalidQuery`]
+    /// At most `max_items` items in all, at least 1 ([`Refusal::InvalidQuery`]
     /// before sending otherwise, from every call that sends).
     /// [`count`](Self::count) counts every matching item regardless.
     ///
@@ -376,7 +377,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
 
     /// The most `Query` requests one [`send`](Self::send) with
     /// [`max_items`](Self::max_items) sends to find its items, at least 1
-    /// ([`Error::InvalidQuery`] before sending otherwise); on a sharded
+    /// ([`Refusal::InvalidQuery`] before sending otherwise); on a sharded
     /// index, the most requests to each shard. [`DEFAULT_MAX_REQUESTS`]
     /// (10) by default. Each request reads at most 1 MB. When the budget
     /// runs out, `send` returns the items found with a cursor that goes on
@@ -392,7 +393,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// a local secondary index, at twice the read units of an eventually
     /// consistent one. Not allowed on a GSI, whose reads are always
     /// eventually consistent: sending such a query returns
-    /// [`Error::ConsistentReadOnIndex`] before any request.
+    /// [`Refusal::ConsistentReadOnIndex`] before any request.
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadConsistency.html>.
     pub fn consistent_read(mut self) -> Self {

@@ -10,6 +10,7 @@ use super::range::{SortAccept, sort_key_condition};
 use crate::QueryIndex;
 use crate::expression::{Placeholders, check_expression_length};
 use crate::ops::cursor::{CursorKey, Fingerprint};
+use crate::{CursorReason, Refusal};
 use crate::{Entity, Error, IndexSchema, Item};
 
 /// A rendered request and what is needed to read its response.
@@ -66,31 +67,35 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         sort_attribute: Option<&str>,
         accept: &SortAccept,
     ) -> Result<(), Error> {
-        let invalid = |reason: String| Err(Error::InvalidCursor { reason });
+        let invalid = |reason: CursorReason| Err(Error::Refused(Refusal::InvalidCursor { reason }));
         let expected = Self::cursor_attributes();
         if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
-            return invalid(format!("unexpected attribute `{name}`"));
+            return invalid(CursorReason::UnexpectedAttribute {
+                attribute: name.clone(),
+            });
         }
         let text = |name: &str| match key.get(name) {
             Some(AttributeValue::S(text)) => Ok(text.as_str()),
-            _ => Err(Error::InvalidCursor {
-                reason: format!("key attribute `{name}` is missing"),
-            }),
+            _ => Err(Error::Refused(Refusal::InvalidCursor {
+                reason: CursorReason::MissingAttribute {
+                    attribute: name.to_string(),
+                },
+            })),
         };
         for name in &expected {
             text(name)?;
         }
         if text(partition_attribute)? != partition_key {
-            return invalid(format!(
-                "`{partition_attribute}` is not the query's partition"
-            ));
+            return invalid(CursorReason::OtherPartition {
+                attribute: partition_attribute.to_string(),
+            });
         }
         if let Some(sort_attribute) = sort_attribute
             && !accept.admits(text(sort_attribute)?)
         {
-            return invalid(format!(
-                "`{sort_attribute}` is outside the query's sort-key condition"
-            ));
+            return invalid(CursorReason::OutsideSortCondition {
+                attribute: sort_attribute.to_string(),
+            });
         }
         Ok(())
     }
@@ -145,22 +150,26 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         let sort = self.sort.as_ref().map_err(Clone::clone)?;
         // A GSI of any kind (an LSI reads consistently).
         if let (true, Some(index)) = (self.consistent_read, Self::global_index_name()) {
-            return Err(Error::ConsistentReadOnIndex { index });
+            return Err(Error::Refused(Refusal::ConsistentReadOnIndex { index }));
         }
         if self.limit == Some(0) {
-            return Err(Error::InvalidQuery {
-                reason: "`limit` must be at least 1".to_owned(),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::Zero { option: "limit" },
+            }));
         }
         if self.max_items == Some(0) {
-            return Err(Error::InvalidQuery {
-                reason: "`max_items` must be at least 1".to_owned(),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::Zero {
+                    option: "max_items",
+                },
+            }));
         }
         if self.max_requests == Some(0) {
-            return Err(Error::InvalidQuery {
-                reason: "`max_requests` must be at least 1".to_owned(),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::Zero {
+                    option: "max_requests",
+                },
+            }));
         }
         let (partition_attribute, sort_template, sort_attribute) = Self::key_attributes();
         let mut placeholders = Placeholders::default();
@@ -238,7 +247,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         // fetch by the whole item either way, so only more bytes come
         // back, and the projection decodes its fields from them. On a GSI,
         // `ALL_ATTRIBUTES` is refused unless it projects `ALL`; what it
-        // cannot serve is `Error::AttributesNotProjected` (`projected.rs`).
+        // cannot serve is `Refusal::AttributesNotProjected` (`projected.rs`).
         // See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select>.
         let select = if count_only && !count_by_projection && !count_by_items {
             Some(Select::Count)

@@ -6,7 +6,7 @@
 //! worse, read as `None`; a filter on an attribute it does not hold (the
 //! entity's own `Type = :type` scope included) matches nothing. When the
 //! table knows its definition ([`Table::with_definition`]), such a query
-//! is refused with [`Error::AttributesNotProjected`] before any request.
+//! is refused with [`Refusal::AttributesNotProjected`] before any request.
 //! Every kind of GSI is checked, through the one test of what a GSI is
 //! (`Query::global_index_name`): a template GSI, a sharded one and a
 //! multi-attribute one; `send`, `stream` and `count` all call the check.
@@ -23,6 +23,7 @@
 
 use super::Query;
 use crate::QueryIndex;
+use crate::Refusal;
 use crate::expression::Placeholders;
 use crate::{Entity, EntitySchema, Error, IndexProjection, Table};
 
@@ -104,7 +105,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             Ok(())
         } else {
             let type_attribute = E::SCHEMA.type_attribute;
-            Err(Error::AttributesNotProjected {
+            Err(Error::Refused(Refusal::AttributesNotProjected {
                 entity: E::SCHEMA.type_name,
                 type_attribute: missing
                     .iter()
@@ -113,7 +114,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                 index,
                 projection: projection.to_string(),
                 missing,
-            })
+            }))
         }
     }
 }

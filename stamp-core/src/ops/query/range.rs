@@ -5,6 +5,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::Refusal;
 use crate::expression::Placeholders;
 use crate::{Entity, Error, KeyTemplate, QueryIndex};
 
@@ -23,8 +24,8 @@ pub trait SortKeyPrefix<E: Entity, I: QueryIndex = crate::BaseTable> {
     ///
     /// # Errors
     ///
-    /// The errors of building a key: [`Error::EmptyKeyValue`],
-    /// [`Error::KeyEncode`].
+    /// The errors of building a key: [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue),
+    /// [`KeyError::KeyEncode`](crate::KeyError::KeyEncode).
     fn sort_key_prefix(&self) -> Result<SortKeyText, Error>;
 }
 
@@ -134,10 +135,9 @@ pub(super) fn sort_key_condition(
         }
         SortCondition::Range { lower, upper } => (lower, upper),
         SortCondition::Attributes(_) => {
-            return Err(Error::InvalidQuery {
-                reason: "a condition on sort-key attributes needs a multi-attribute index"
-                    .to_owned(),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::AttributeConditionNeedsMultiAttributeIndex,
+            }));
         }
     };
     let lower = match condition.0.clone() {
@@ -159,10 +159,10 @@ pub(super) fn sort_key_condition(
         (Some(lower), Some(upper)) => {
             let (Bound::Included(upper_text) | Bound::Excluded(upper_text)) = &upper;
             if lower.as_str() > upper_text.as_str() {
-                return Err(Error::InvalidSortKeyRange {
+                return Err(Error::Refused(Refusal::InvalidSortKeyRange {
                     lower,
                     upper: upper_text.clone(),
-                });
+                }));
             }
             if let Bound::Excluded(text) = &upper {
                 *excluded = Some(text.clone());

@@ -11,6 +11,7 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 use super::Query;
 use super::plan::Plan;
 use crate::QueryIndex;
+use crate::Refusal;
 use crate::ops::cursor::Cursor;
 use crate::request::executor::Call;
 use crate::{DEFAULT_MAX_REQUESTS, Entity, Error, Item, Table};
@@ -41,18 +42,16 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     ///
     /// A query on a sharded index sends one request per shard:
     /// [`requests`](Self::requests) gives them, and this returns
-    /// [`Error::InvalidQuery`].
+    /// [`Refusal::InvalidQuery`].
     ///
     /// # Errors
     ///
     /// The errors [`send`](Self::send) finds before sending.
     pub fn request(&self, table_name: &str) -> Result<QueryInput, Error> {
         if let Some(shards) = Self::shards() {
-            return Err(Error::InvalidQuery {
-                reason: format!(
-                    "a query on a sharded index sends one request per shard ({shards}); `requests` gives them"
-                ),
-            });
+            return Err(Error::Refused(Refusal::InvalidQuery {
+                reason: crate::error::QueryReason::ShardedRequest { shards },
+            }));
         }
         Ok(self
             .plan(
@@ -92,14 +91,14 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     ///
     /// # Errors
     ///
-    /// Before sending: a key value error, [`Error::ConsistentReadOnIndex`],
-    /// [`Error::AttributesNotProjected`] (the table knows its definition,
+    /// Before sending: a key value error, [`Refusal::ConsistentReadOnIndex`],
+    /// [`Refusal::AttributesNotProjected`] (the table knows its definition,
     /// [`Table::with_definition`], and the GSI, of any kind, does not
-    /// project what the query reads), [`Error::InvalidQuery`],
-    /// [`Error::InvalidSortKeyRange`], [`Error::InvalidCursor`] or
-    /// [`Error::CursorMismatch`]. After: [`Error::DynamoDb`], and the
+    /// project what the query reads), [`Refusal::InvalidQuery`],
+    /// [`Refusal::InvalidSortKeyRange`], [`Refusal::InvalidCursor`] or
+    /// [`Refusal::CursorMismatch`]. After: [`Error::DynamoDb`], and the
     /// errors of decoding an item.
-    pub async fn send(&self, table: &Table) -> Result<Page<O>, Error> {
+    pub async fn send(self, table: &Table) -> Result<Page<O>, Error> {
         self.check_projection(table, true)?;
         if Self::shards().is_some() {
             return self.send_sharded(table).await;
@@ -260,7 +259,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                 state.query.plan(table.name(), None, false, None)?;
             }
             if state.done || state.remaining == Some(0) {
-                return Ok(None);
+                return Ok::<_, Error>(None);
             }
             state.query.check_projection(table, true)?;
             if Self::shards().is_some() {
@@ -336,7 +335,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// # Errors
     ///
     /// The errors of [`send`](Self::send).
-    pub async fn count(&self, table: &Table) -> Result<u64, Error> {
+    pub async fn count(self, table: &Table) -> Result<u64, Error> {
         self.check_projection(table, false)?;
         if Self::shards().is_some() {
             return self.count_sharded(table).await;

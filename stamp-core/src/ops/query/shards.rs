@@ -46,6 +46,7 @@ use futures::future::try_join_all;
 use super::Query;
 use super::plan::Plan;
 use super::send::{Page, Response, execute};
+use crate::KeyError;
 use crate::QueryIndex;
 use crate::ops::cursor::{Cursor, CursorKey, Fingerprint, ShardStart};
 use crate::{Entity, Error, IndexSchema, Item, Table};
@@ -136,7 +137,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// `<shard of N>` in place of the shard number, so that a cursor is
     /// tied to the shard count too. First, the check that the longest
     /// shard's partition key fits DynamoDB's 2,048 bytes
-    /// ([`Error::KeyTooLong`]), which the text before the shard alone
+    /// ([`KeyError::KeyTooLong`]), which the text before the shard alone
     /// does not tell.
     fn shard_fingerprint(
         &self,
@@ -147,7 +148,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         let longest = Self::shard_partition(base, shards - 1).len();
         if longest > crate::limits::MAX_PARTITION_KEY_BYTES {
             let index = Self::index().expect("a sharded index");
-            return Err(Error::KeyTooLong {
+            return Err(Error::Key(KeyError::KeyTooLong {
                 entity: E::SCHEMA.type_name,
                 template: index
                     .partition_template()
@@ -155,7 +156,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                     .source,
                 length: longest,
                 limit: crate::limits::MAX_PARTITION_KEY_BYTES,
-            });
+            }));
         }
         let partition = format!("{base}<shard of {shards}>");
         Ok(self

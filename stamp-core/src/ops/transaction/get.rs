@@ -67,7 +67,7 @@ impl<E> fmt::Debug for Slot<E> {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct TransactGet {
-    gets: Vec<(&'static str, Item)>,
+    gets: Vec<(&'static str, Item, crate::ItemKey)>,
 }
 
 /// The items of a [`TransactGet`], by position.
@@ -86,8 +86,9 @@ impl TransactGet {
     /// Adds a get of the item with primary key `key`, and returns the slot
     /// to take it from.
     pub fn get<E: Entity>(&mut self, key: &PrimaryKey<E>) -> Slot<E> {
-        self.gets
-            .push((E::SCHEMA.type_name, key.to_attribute_map()));
+        let map = key.to_attribute_map();
+        let item_key = crate::ItemKey::of::<E>(&map);
+        self.gets.push((E::SCHEMA.type_name, map, item_key));
         Slot {
             index: self.gets.len() - 1,
             entity: PhantomData,
@@ -104,26 +105,22 @@ impl TransactGet {
         self.gets.is_empty()
     }
 
-    /// Reads the items from `table` with `TransactGetItems`.
+    /// The exact `TransactGetItems` request [`send`](Self::send) sends to
+    /// the table named `table_name`, without a network.
     ///
     /// # Errors
     ///
-    /// Before sending: [`Error::EmptyTransaction`],
-    /// [`Error::TooManyTransactionActions`] and
-    /// [`Error::DuplicateTransactionItem`]. After:
-    /// [`Error::TransactionCanceled`] (such as a conflict with a write in
-    /// progress) and [`Error::DynamoDb`].
-    pub async fn send(&self, table: &Table) -> Result<TransactGetOutput, Error> {
-        check_actions(self.gets.iter().map(|(entity, key)| (*entity, key)))?;
-        let name = table.name();
+    /// The errors `send` finds before sending.
+    pub fn request(&self, table_name: &str) -> Result<TransactGetItemsInput, Error> {
+        check_actions(self.gets.iter().map(|(entity, _, key)| (*entity, key)))?;
         let items: Vec<TransactGetItem> = self
             .gets
             .iter()
-            .map(|(_, key)| {
+            .map(|(_, key, _)| {
                 TransactGetItem::builder()
                     .get(
                         Get::builder()
-                            .table_name(name)
+                            .table_name(table_name)
                             .set_key(Some(key.clone()))
                             .build()
                             .expect("table and key are set"),
@@ -131,12 +128,26 @@ impl TransactGet {
                     .build()
             })
             .collect();
-        let entity = common_entity(self.gets.iter().map(|(entity, _)| *entity));
-        let input = TransactGetItemsInput::builder()
+        Ok(TransactGetItemsInput::builder()
             .set_transact_items(Some(items))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .build()
-            .expect("TransactGetItemsInput has no required fields");
+            .expect("TransactGetItemsInput has no required fields"))
+    }
+
+    /// Reads the items from `table` with `TransactGetItems`.
+    ///
+    /// # Errors
+    ///
+    /// Before sending: [`Refusal::EmptyTransaction`](crate::Refusal::EmptyTransaction),
+    /// [`Refusal::TooManyTransactionActions`](crate::Refusal::TooManyTransactionActions) and
+    /// [`Refusal::DuplicateTransactionItem`](crate::Refusal::DuplicateTransactionItem). After:
+    /// [`Error::TransactionCanceled`] (such as a conflict with a write in
+    /// progress) and [`Error::DynamoDb`].
+    pub async fn send(self, table: &Table) -> Result<TransactGetOutput, Error> {
+        let name = table.name();
+        let input = self.request(name)?;
+        let entity = common_entity(self.gets.iter().map(|(entity, _, _)| *entity));
         let result = table
             .execute(input, Call::of(entity).items(self.gets.len()))
             .await;
@@ -161,7 +172,7 @@ impl TransactGet {
                     }
                     _ => None,
                 },
-                self.gets.iter().map(|(entity, key)| (*entity, key)),
+                self.gets.iter().map(|(entity, _, key)| (*entity, key)),
             )),
         }
     }

@@ -12,9 +12,10 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::item::size::{MAX_TRANSACTION_ACTIONS, attribute_value_size};
-use crate::{Error, Item};
+use crate::{Error, Item, ItemKey};
 
 mod get;
 mod write;
@@ -22,17 +23,14 @@ mod write;
 pub use get::{Slot, TransactGet, TransactGetOutput};
 pub use write::TransactWrite;
 
-/// An update of one item, already rendered to DynamoDB's expressions: the
-/// form in which an update joins a transaction through
-/// [`TransactWrite::update`].
-///
-/// The typed update builder produces it; it can also be written by hand.
-/// Expressions must use `#name` and `:value` placeholders, with their
-/// meanings in `names` and `values`.
+/// An update of one item, rendered to DynamoDB's expressions: the form in
+/// which an [`Update`](crate::Update) joins a transaction through
+/// [`TransactWrite::update`]. Expressions use `#name` and `:value`
+/// placeholders, with their meanings in `names` and `values`.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html>.
 #[derive(Debug, Clone, PartialEq)]
-pub struct UpdateAction {
+pub(crate) struct UpdateAction {
     /// The primary key attributes of the item, such as `{PK: S, SK: S}`.
     pub key: Item,
     /// The update expression, such as `SET #n0 = #n0 + :v0`.
@@ -45,6 +43,8 @@ pub struct UpdateAction {
     pub values: HashMap<String, AttributeValue>,
     /// The entity type name of the item, for errors.
     pub entity: &'static str,
+    /// The item's key by its entity's key attributes, for errors.
+    pub item_key: ItemKey,
 }
 
 /// A rendered condition: its expression and placeholders.
@@ -64,6 +64,14 @@ impl Rendered {
             names: placeholders.names(),
             values: placeholders.values(),
         })
+    }
+
+    fn placed(placed: crate::ops::write::Placed) -> Self {
+        Rendered {
+            expression: placed.expression,
+            names: placed.placeholders.names(),
+            values: placed.placeholders.values(),
+        }
     }
 
     fn values_size(&self) -> usize {
@@ -95,6 +103,8 @@ enum Kind {
 struct Action {
     entity: &'static str,
     key: Item,
+    /// `key` by the entity's key attributes, for errors.
+    item_key: ItemKey,
     size: usize,
     kind: Kind,
 }
@@ -170,8 +180,9 @@ pub struct CancellationReason {
     pub index: usize,
     /// The entity type name of the action.
     pub entity: &'static str,
-    /// The primary key attributes of the item the action names.
-    pub key: Item,
+    /// The primary key of the item the action names; its `Display` is
+    /// `PK=…, SK=…`.
+    pub key: ItemKey,
     /// DynamoDB's reason code.
     pub code: CancellationCode,
     /// DynamoDB's message, when it gives one.
@@ -186,27 +197,27 @@ pub struct CancellationReason {
 /// The checks shared by both kinds of transaction: some action, at most
 /// 100, one per item.
 fn check_actions<'a>(
-    actions: impl ExactSizeIterator<Item = (&'static str, &'a Item)>,
+    actions: impl ExactSizeIterator<Item = (&'static str, &'a ItemKey)>,
 ) -> Result<(), Error> {
     let count = actions.len();
     if count == 0 {
-        return Err(Error::EmptyTransaction);
+        return Err(Error::Refused(Refusal::EmptyTransaction));
     }
     if count > MAX_TRANSACTION_ACTIONS {
-        return Err(Error::TooManyTransactionActions {
+        return Err(Error::Refused(Refusal::TooManyTransactionActions {
             count,
             limit: MAX_TRANSACTION_ACTIONS,
-        });
+        }));
     }
-    let mut seen: HashMap<String, usize> = HashMap::with_capacity(count);
+    let mut seen: HashMap<ItemKey, usize> = HashMap::with_capacity(count);
     for (position, (entity, key)) in actions.enumerate() {
-        if let Some(first) = seen.insert(crate::error::key_text(key), position) {
-            return Err(Error::DuplicateTransactionItem {
+        if let Some(first) = seen.insert(key.clone(), position) {
+            return Err(Error::Refused(Refusal::DuplicateTransactionItem {
                 first,
                 second: position,
                 entity,
                 key: key.clone(),
-            });
+            }));
         }
     }
     Ok(())
@@ -220,7 +231,7 @@ fn failure<'a, O>(
     table: &str,
     failure: Failure<O>,
     cancellation: fn(&O) -> Option<&[aws_sdk_dynamodb::types::CancellationReason]>,
-    actions: impl Iterator<Item = (&'static str, &'a Item)>,
+    actions: impl Iterator<Item = (&'static str, &'a ItemKey)>,
 ) -> Error
 where
     aws_sdk_dynamodb::Error: From<SdkError<O, HttpResponse>>,
@@ -236,7 +247,7 @@ where
 }
 
 fn reasons<'a>(
-    actions: impl Iterator<Item = (&'static str, &'a Item)>,
+    actions: impl Iterator<Item = (&'static str, &'a ItemKey)>,
     reasons: Vec<aws_sdk_dynamodb::types::CancellationReason>,
 ) -> Vec<CancellationReason> {
     actions
@@ -279,24 +290,26 @@ mod tests {
 
     #[test]
     fn action_checks_count_and_duplicates() {
-        let none: Vec<(&'static str, &Item)> = Vec::new();
+        let none: Vec<(&'static str, &ItemKey)> = Vec::new();
         assert!(matches!(
             check_actions(none.into_iter()),
-            Err(Error::EmptyTransaction)
+            Err(Error::Refused(Refusal::EmptyTransaction))
         ));
-        let keys: Vec<Item> = (0..101).map(|i| key(&i.to_string())).collect();
+        let keys: Vec<ItemKey> = (0..101)
+            .map(|i| ItemKey::named(&key(&i.to_string()), "PK", "SK"))
+            .collect();
         assert!(matches!(
             check_actions(keys.iter().map(|key| ("A", key))),
-            Err(Error::TooManyTransactionActions {
+            Err(Error::Refused(Refusal::TooManyTransactionActions {
                 count: 101,
                 limit: 100
-            })
+            }))
         ));
         assert!(check_actions(keys[..100].iter().map(|key| ("A", key))).is_ok());
-        let twice = [key("1"), key("2"), key("1")];
+        let twice = [key("1"), key("2"), key("1")].map(|key| ItemKey::named(&key, "PK", "SK"));
         let error = check_actions(twice.iter().map(|key| ("A", key))).unwrap_err();
         assert!(
-            matches!(&error, Error::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found } if *found == key("1")),
+            matches!(&error, Error::Refused(Refusal::DuplicateTransactionItem { first: 0, second: 2, entity: "A", key: found }) if *found == *"PK=1, SK=S"),
             "{error:?}"
         );
     }

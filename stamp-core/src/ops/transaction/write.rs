@@ -10,11 +10,12 @@ use aws_sdk_dynamodb::types::{
     ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
 
-use super::{Action, Kind, Rendered, UpdateAction, check_actions, failure, split};
+use super::{Action, Kind, Rendered, check_actions, failure, split};
+use crate::Refusal;
 use crate::expression::Condition;
 use crate::item::size::{MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
-use crate::ops::write::{PutMode, render_put};
-use crate::request::executor::Call;
+use crate::ops::write::Placed;
+use crate::request::executor::{Call, Failure};
 use crate::request::span::common_entity;
 use crate::{Entity, Error, PrimaryKey, Table};
 
@@ -34,7 +35,7 @@ use crate::{Entity, Error, PrimaryKey, Table};
 /// TransactWrite::new()
 ///     .create(&order)                                   // fails if it exists
 ///     .check(Customer::key("c-1")?, Customer::BLOCKED.ne(&true))
-///     .delete_if(Cart::key("c-1")?, Cart::ITEMS.size().gt(0))
+///     .delete(Delete::new(Cart::key("c-1")?).condition(Cart::ITEMS.size().gt(0)))
 ///     .client_request_token(order.order_id.to_string())
 ///     .return_old_items_on_failure()
 ///     .send(&table)
@@ -77,15 +78,14 @@ impl TransactWrite {
         }
     }
 
-    /// Adds a put rendered as [`Table::put`] renders it: time stamps, the
-    /// version check and increment, and the guard of `mode`, AND `condition`.
-    fn add_put<E: Entity>(
-        mut self,
-        entity: &E,
-        mode: PutMode,
-        condition: Option<&Condition<E>>,
-    ) -> Self {
-        match render_put(entity, mode, condition) {
+    /// Adds a put (a [`Put`](crate::Put), or an entity: `put(&order)` is
+    /// `put(Put::new(&order))`), rendered as [`Put::send`](crate::Put::send)
+    /// renders it: time stamps, the version check and increment, a
+    /// create's `attribute_not_exists` guard, and its condition. Errors of
+    /// rendering are returned by [`request`](Self::request) and
+    /// [`send`](Self::send).
+    pub fn put<'a, E: Entity + 'a>(mut self, put: impl Into<crate::Put<'a, E>>) -> Self {
+        match put.into().rendered() {
             Ok(rendered) => {
                 let condition = rendered.condition.map(|expression| Rendered {
                     expression,
@@ -97,6 +97,7 @@ impl TransactWrite {
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     key: crate::item::check::key_of(E::SCHEMA, &rendered.item),
+                    item_key: crate::ItemKey::of::<E>(&rendered.item),
                     size,
                     kind: Kind::Put {
                         item: rendered.item,
@@ -109,25 +110,12 @@ impl TransactWrite {
         self
     }
 
-    /// Adds a put of `entity`, replacing any item with its primary key
-    /// (stamping `updated_at`, and checking and incrementing a
-    /// `#[stamp(version)]` as [`Table::put`] does).
-    pub fn put<E: Entity>(self, entity: &E) -> Self {
-        self.add_put(entity, PutMode::Replace, None)
-    }
-
-    /// Adds a put of `entity` that requires `condition` of the item it
-    /// replaces.
-    pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
-        self.add_put(entity, PutMode::Replace, Some(&condition))
-    }
-
     /// Adds a put of `entity` that requires that no item has its primary key
     /// (`attribute_not_exists(<partition key attribute>)`): with a
     /// client-generated id, sending it again is harmless. `created_at` and
-    /// `updated_at` are stamped.
+    /// `updated_at` are stamped. `put(Put::create(entity))`.
     pub fn create<E: Entity>(self, entity: &E) -> Self {
-        self.add_put(entity, PutMode::Create, None)
+        self.put(crate::Put::create(entity))
     }
 
     fn add_keyed<E: Entity>(mut self, key: PrimaryKey<E>, kind: Result<Kind, Error>) -> Self {
@@ -145,6 +133,7 @@ impl TransactWrite {
                 self.actions.push(Action {
                     entity: E::SCHEMA.type_name,
                     size: item_size(&map) + condition_size,
+                    item_key: crate::ItemKey::of::<E>(&map),
                     key: map,
                     kind,
                 });
@@ -154,19 +143,16 @@ impl TransactWrite {
         self
     }
 
-    /// Adds a delete of the item with primary key `key` (nothing happens to
-    /// the table when there is none).
-    pub fn delete<E: Entity>(self, key: PrimaryKey<E>) -> Self {
-        self.add_keyed(key, Ok(Kind::Delete { condition: None }))
-    }
-
-    /// Adds a delete of the item with primary key `key` that requires
-    /// `condition` of it.
-    pub fn delete_if<E: Entity>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
-        let kind = Rendered::of(&condition).map(|condition| Kind::Delete {
-            condition: Some(condition),
+    /// Adds a delete (a [`Delete`](crate::Delete), or a key:
+    /// `delete(key)` is `delete(Delete::new(key))`) with its condition and
+    /// expected version; a delete of a key without an item changes nothing
+    /// unless its condition requires one.
+    pub fn delete<E: Entity>(self, delete: impl Into<crate::Delete<E>>) -> Self {
+        let delete = delete.into();
+        let kind = delete.placed_condition().map(|condition| Kind::Delete {
+            condition: condition.map(Rendered::placed),
         });
-        self.add_keyed(key, kind)
+        self.add_keyed(delete.key(), kind)
     }
 
     /// Adds a condition check: the transaction goes through only if the
@@ -177,13 +163,20 @@ impl TransactWrite {
         self.add_keyed(key, kind)
     }
 
-    /// Adds an update, already rendered.
-    ///
-    /// **Integration point of the typed update builder:** it renders its
-    /// update into an [`UpdateAction`] and passes it here; nothing else of a
-    /// transaction depends on how the update was built. Its values are
-    /// checked like an item's ([`check_value`](crate::check_value)).
-    pub fn update(mut self, update: UpdateAction) -> Self {
+    /// Adds an update, rendered as [`Update::send`](crate::Update::send)
+    /// renders it (its `attribute_exists` guard, version check and index
+    /// rebuild), at [`Update::at`](crate::Update::at) or now. Its values are
+    /// checked like an item's ([`check_value`](crate::check_value)); errors
+    /// of rendering are returned by [`request`](Self::request) and
+    /// [`send`](Self::send).
+    pub fn update<E: Entity>(mut self, update: crate::Update<E>) -> Self {
+        let update = match update.to_action() {
+            Ok(update) => update,
+            Err(error) => {
+                self.keep_error(error);
+                return self;
+            }
+        };
         for (placeholder, value) in &update.values {
             if let Err(error) = crate::item::check::check_value(update.entity, placeholder, value) {
                 self.keep_error(error);
@@ -196,9 +189,11 @@ impl TransactWrite {
                 .values()
                 .map(attribute_value_size)
                 .sum::<usize>();
+        self.item_collection_metrics |= E::SCHEMA.has_local_index();
         self.actions.push(Action {
             entity: update.entity,
             key: update.key.clone(),
+            item_key: update.item_key.clone(),
             size,
             kind: Kind::Update(update),
         });
@@ -207,11 +202,8 @@ impl TransactWrite {
 
     /// Asks DynamoDB for the size of the item collections the transaction
     /// writes (`ReturnItemCollectionMetrics = SIZE`), so that
-    /// [`Table::warn_item_collection_above_gb`] can warn. A put, create,
-    /// delete or check of an entity with a local secondary index asks by
-    /// itself; an [`UpdateAction`] does not say its entity's indexes, so a
-    /// transaction whose only writes to such an entity are updates calls
-    /// this.
+    /// [`Table::warn_item_collection_above_gb`] can warn. An action on an
+    /// entity with a local secondary index asks by itself.
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
     pub fn item_collection_metrics(mut self) -> Self {
@@ -250,19 +242,39 @@ impl TransactWrite {
         self.actions.is_empty()
     }
 
-    /// The `TransactItems` [`send`](Self::send) would send to the table
-    /// named `table_name`, without a network.
+    /// The exact `TransactWriteItems` request [`send`](Self::send) sends to
+    /// the table named `table_name`, without a network. Without a
+    /// [`client_request_token`](Self::client_request_token), each call (and
+    /// each send) makes its own token (a UUID); with one, the request is
+    /// the one sent.
     ///
     /// # Errors
     ///
     /// The errors `send` finds before sending.
-    pub fn request(&self, table_name: &str) -> Result<Vec<TransactWriteItem>, Error> {
+    pub fn request(&self, table_name: &str) -> Result<TransactWriteItemsInput, Error> {
         self.validate()?;
-        Ok(self
+        let items = self
             .actions
             .iter()
             .map(|action| self.item(table_name, action))
-            .collect())
+            .collect();
+        Ok(TransactWriteItemsInput::builder()
+            .set_transact_items(Some(items))
+            // Without a token of the caller's, one of this send: the SDK's
+            // retry of an attempt that may have been applied sends the same
+            // token, and DynamoDB applies the transaction once.
+            .client_request_token(
+                self.client_request_token
+                    .clone()
+                    .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+            )
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_item_collection_metrics(
+                self.item_collection_metrics
+                    .then_some(ReturnItemCollectionMetrics::Size),
+            )
+            .build()
+            .expect("TransactWriteItemsInput has no required fields"))
     }
 
     fn validate(&self) -> Result<(), Error> {
@@ -272,22 +284,22 @@ impl TransactWrite {
         check_actions(
             self.actions
                 .iter()
-                .map(|action| (action.entity, &action.key)),
+                .map(|action| (action.entity, &action.item_key)),
         )?;
         if let Some(token) = &self.client_request_token {
             let length = token.chars().count();
             if !(1..=36).contains(&length) {
-                return Err(Error::InvalidClientRequestToken {
+                return Err(Error::Refused(Refusal::InvalidClientRequestToken {
                     token: token.clone(),
-                });
+                }));
             }
         }
         let size: usize = self.actions.iter().map(|action| action.size).sum();
         if size > MAX_TRANSACTION_BYTES {
-            return Err(Error::TransactionTooLarge {
+            return Err(Error::Refused(Refusal::TransactionTooLarge {
                 size,
                 limit: MAX_TRANSACTION_BYTES,
-            });
+            }));
         }
         Ok(())
     }
@@ -367,40 +379,19 @@ impl TransactWrite {
     /// # Errors
     ///
     /// Before sending: the errors of making an item or rendering a
-    /// condition, [`Error::EmptyTransaction`],
-    /// [`Error::TooManyTransactionActions`],
-    /// [`Error::DuplicateTransactionItem`],
-    /// [`Error::InvalidClientRequestToken`] and
-    /// [`Error::TransactionTooLarge`]. After:
+    /// condition, [`Refusal::EmptyTransaction`],
+    /// [`Refusal::TooManyTransactionActions`],
+    /// [`Refusal::DuplicateTransactionItem`],
+    /// [`Refusal::InvalidClientRequestToken`] and
+    /// [`Refusal::TransactionTooLarge`]. After:
     /// [`Error::TransactionCanceled`] with a reason per action, and
     /// [`Error::DynamoDb`] for other errors.
     pub async fn send(self, table: &Table) -> Result<(), Error> {
-        let name = table.name();
-        let items = self.request(name)?;
-        let entity = common_entity(self.actions.iter().map(|action| action.entity));
-        let count = items.len();
-        let input = TransactWriteItemsInput::builder()
-            .set_transact_items(Some(items))
-            // Without a token of the caller's, one of this send: the SDK's
-            // retry of an attempt that may have been applied sends the same
-            // token, and DynamoDB applies the transaction once.
-            .client_request_token(
-                self.client_request_token
-                    .clone()
-                    .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
-            )
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .set_return_item_collection_metrics(
-                self.item_collection_metrics
-                    .then_some(ReturnItemCollectionMetrics::Size),
-            )
-            .build()
-            .expect("TransactWriteItemsInput has no required fields");
-        match table.execute(input, Call::of(entity).items(count)).await {
-            Ok(_) => Ok(()),
+        match self.execute(table).await? {
+            Ok(()) => Ok(()),
             Err(error) => Err(failure(
                 "TransactWriteItems",
-                name,
+                table.name(),
                 error,
                 |error| match error {
                     TransactWriteItemsError::TransactionCanceledException(cancelled) => {
@@ -410,8 +401,66 @@ impl TransactWrite {
                 },
                 self.actions
                     .iter()
-                    .map(|action| (action.entity, &action.key)),
+                    .map(|action| (action.entity, &action.item_key)),
             )),
         }
+    }
+
+    /// Sends the transaction through the executor and hands back its
+    /// failure as it is, with the attempts: for re-keying and key
+    /// migrations, which read the cancellation reasons by position. The
+    /// outer error is what [`request`](Self::request) refuses before
+    /// sending.
+    pub(crate) async fn execute(
+        &self,
+        table: &Table,
+    ) -> Result<Result<(), Failure<TransactWriteItemsError>>, Error> {
+        let input = self.request(table.name())?;
+        let entity = common_entity(self.actions.iter().map(|action| action.entity));
+        let call = Call::of(entity).items(self.actions.len());
+        Ok(table.execute(input, call).await.map(|_| ()))
+    }
+
+    /// Adds a put of `item`, already rendered, of the entity of `schema`,
+    /// with its own `condition`: for re-keying and key migrations, whose
+    /// guards are not an entity's conditions.
+    pub(crate) fn put_item(
+        mut self,
+        schema: &'static crate::EntitySchema,
+        item: crate::Item,
+        condition: Option<Placed>,
+    ) -> Self {
+        let condition = condition.map(Rendered::placed);
+        let size = item_size(&item) + condition.as_ref().map_or(0, Rendered::values_size);
+        self.item_collection_metrics |= schema.has_local_index();
+        self.actions.push(Action {
+            entity: schema.type_name,
+            key: crate::item::check::key_of(schema, &item),
+            item_key: crate::ItemKey::of_schema(schema, &item),
+            size,
+            kind: Kind::Put { item, condition },
+        });
+        self
+    }
+
+    /// Adds a delete of the item with key attributes `key` of the entity of
+    /// `schema`, guarded by `condition`: as [`put_item`](Self::put_item).
+    pub(crate) fn delete_key(
+        mut self,
+        schema: &'static crate::EntitySchema,
+        key: crate::Item,
+        condition: Option<Placed>,
+    ) -> Self {
+        let condition = condition.map(Rendered::placed);
+        let size = item_size(&key) + condition.as_ref().map_or(0, Rendered::values_size);
+        self.item_collection_metrics |= schema.has_local_index();
+        self.actions.push(Action {
+            entity: schema.type_name,
+            item_key: crate::ItemKey::of_schema(schema, &key),
+            key,
+            size,
+            kind: Kind::Delete { condition },
+        });
+        self
     }
 }

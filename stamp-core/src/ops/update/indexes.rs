@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::values::Action;
+use crate::Refusal;
 use crate::{Entity, Error, Item, PrimaryKey};
 
 /// The index attributes to set (with their values) and to remove.
@@ -38,9 +39,11 @@ pub(super) fn rebuild_indexes<E: Entity>(
     key: &PrimaryKey<E>,
 ) -> Result<IndexChanges, Error> {
     let schema = E::SCHEMA;
-    let invalid = |reason: String| Error::InvalidUpdate {
-        entity: schema.type_name,
-        reason,
+    let invalid = |reason: crate::error::UpdateReason| {
+        Error::Refused(Refusal::InvalidUpdate {
+            entity: schema.type_name,
+            reason,
+        })
     };
     // The fields this update gives a value, by attribute; NULL for removed ones.
     let mut changed: Item = HashMap::new();
@@ -50,7 +53,7 @@ pub(super) fn rebuild_indexes<E: Entity>(
             Action::Set(name, value) => {
                 let value = value
                     .clone()
-                    .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+                    .map_err(|detail| Error::Refused(Refusal::InvalidExpressionValue { detail }))?;
                 changed.insert((*name).to_owned(), value);
             }
             Action::Remove(name) => {
@@ -119,9 +122,10 @@ pub(super) fn rebuild_indexes<E: Entity>(
             }
         }
         if let Some(field) = unknown.iter().find(|name| all_fields.contains(name)) {
-            return Err(invalid(format!(
-                "`{field}` is in a key template of {index_name}, so it must be set to a value (not added to, appended to or set if absent), for the index attributes to be rebuilt"
-            )));
+            return Err(invalid(crate::error::UpdateReason::KeyFieldNotSet {
+                field: field.to_string(),
+                index: index_name,
+            }));
         }
         let touched: Vec<&(&'static str, Vec<&'static str>)> = parts
             .iter()
@@ -161,11 +165,11 @@ pub(super) fn rebuild_indexes<E: Entity>(
             }
         }
         if !missing.is_empty() {
-            return Err(Error::IncompleteIndexUpdate {
+            return Err(Error::Refused(Refusal::IncompleteIndexUpdate {
                 entity: schema.type_name,
                 index: index_name,
                 missing,
-            });
+            }));
         }
         for (name, _) in rebuilt {
             match E::key_attribute_from_values(name, &known)? {

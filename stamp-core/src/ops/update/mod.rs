@@ -18,7 +18,6 @@ mod indexes;
 mod render;
 mod values;
 
-pub use render::UpdateRequest;
 pub use values::{Number, Set};
 
 use render::non_empty;
@@ -45,7 +44,7 @@ use values::{Action, is_set, typed_value};
 ///   `E::update(…)`, and those stated with [`given`](Self::given). An
 ///   index's two attributes are written together whenever the item may not
 ///   be in the (sparse) index yet; when a value needed is unknown,
-///   [`Error::IncompleteIndexUpdate`], before sending.
+///   [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate), before sending.
 /// - `#[stamp(updated_at)]` is set to the current time (and so are the index
 ///   attributes built from it, which then need the index's other values).
 /// - `#[stamp(version)]`: [`expect_version`](Self::expect_version) is
@@ -60,6 +59,9 @@ pub struct Update<E> {
     /// Current values the update knows without changing them (encoded, by
     /// attribute; `NULL` for a known `None`), for rebuilding index attributes.
     known: Item,
+    /// The time stamped into `updated_at`: [`at`](Self::at), or the time of
+    /// sending.
+    at: Option<chrono::DateTime<Utc>>,
 }
 
 impl<E: Entity> Update<E> {
@@ -71,6 +73,7 @@ impl<E: Entity> Update<E> {
             condition: None,
             expected_version: None,
             known: Item::new(),
+            at: None,
         }
     }
 
@@ -87,7 +90,7 @@ impl<E: Entity> Update<E> {
     /// States the current value of a field the update does not change, and
     /// makes the update conditional on it (`attribute = value`): the index
     /// attributes built from it can then be rebuilt. Use it when an update
-    /// is refused with [`Error::IncompleteIndexUpdate`] for a field you
+    /// is refused with [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate) for a field you
     /// know, such as the status of an order whose `updated_at` (in its
     /// GSI sort key) every update stamps.
     pub fn given<T: Serialize, K>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
@@ -228,6 +231,19 @@ impl<E: Entity> Update<E> {
         self
     }
 
+    /// Stamps `updated_at` with `now` instead of the time of sending: a
+    /// [`request`](Self::request) and a [`send`](Self::send) with the same
+    /// `at` send the same update.
+    pub fn at(mut self, now: chrono::DateTime<Utc>) -> Self {
+        self.at = Some(now);
+        self
+    }
+
+    /// The time the update stamps: [`at`](Self::at), or now.
+    pub(crate) fn stamped_at(&self) -> chrono::DateTime<Utc> {
+        self.at.unwrap_or_else(Utc::now)
+    }
+
     /// The `UpdateItem` input that `send…` sends, rendered at time `now`
     /// with `return_value`, and what the update stores when applied.
     fn input(
@@ -255,18 +271,20 @@ impl<E: Entity> Update<E> {
         Ok((input, effect))
     }
 
-    /// The exact `UpdateItem` request that [`send`](Self::send) sends,
-    /// rendered at time `now`, without a network.
+    /// The exact `UpdateItem` request that [`send`](Self::send) sends to
+    /// the table named `table_name`, without a network, stamped at
+    /// [`at`](Self::at) or now ([`send_returning_new`](Self::send_returning_new)
+    /// and [`send_returning_old`](Self::send_returning_old) send it with
+    /// their `ReturnValues`).
     ///
     /// # Errors
     ///
-    /// The errors of [`render`](Self::render).
-    pub fn request(
-        &self,
-        table_name: &str,
-        now: chrono::DateTime<Utc>,
-    ) -> Result<UpdateItemInput, Error> {
-        self.input(table_name, now, ReturnValue::None)
+    /// The errors `send` finds before sending: a key error;
+    /// [`Refusal::InvalidUpdate`](crate::Refusal::InvalidUpdate) (nothing to update, an empty set, the
+    /// version set by hand); [`Refusal::MissingExpectedVersion`](crate::Refusal::MissingExpectedVersion);
+    /// [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate); [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue).
+    pub fn request(&self, table_name: &str) -> Result<UpdateItemInput, Error> {
+        self.input(table_name, self.stamped_at(), ReturnValue::None)
             .map(|(input, _)| input)
     }
 
@@ -275,7 +293,7 @@ impl<E: Entity> Update<E> {
         table: &Table,
         return_value: ReturnValue,
     ) -> Result<Option<Item>, Error> {
-        let (input, effect) = self.input(table.name(), Utc::now(), return_value.clone())?;
+        let (input, effect) = self.input(table.name(), self.stamped_at(), return_value.clone())?;
         let key = input.key.clone().unwrap_or_default();
         // An update that is not idempotent (a counter, an append) is not
         // sent again by the SDK after an attempt that may have been applied.
@@ -330,10 +348,10 @@ impl<E: Entity> Update<E> {
     ///
     /// # Errors
     ///
-    /// The errors of [`render`](Self::render) before sending; then
+    /// The errors of [`request`](Self::request) before sending; then
     /// [`Error::ItemNotFound`], [`Error::VersionConflict`],
     /// [`Error::ConditionFailed`] or [`Error::DynamoDb`].
-    pub async fn send(&self, table: &Table) -> Result<(), Error> {
+    pub async fn send(self, table: &Table) -> Result<(), Error> {
         self.execute(table, ReturnValue::None).await.map(|_| ())
     }
 
@@ -343,7 +361,7 @@ impl<E: Entity> Update<E> {
     /// # Errors
     ///
     /// As [`send`](Self::send), and the errors of [`Entity::from_item`].
-    pub async fn send_returning_new(&self, table: &Table) -> Result<E, Error> {
+    pub async fn send_returning_new(self, table: &Table) -> Result<E, Error> {
         let item = self
             .execute(table, ReturnValue::AllNew)
             .await?
@@ -357,7 +375,7 @@ impl<E: Entity> Update<E> {
     /// # Errors
     ///
     /// As [`send_returning_new`](Self::send_returning_new).
-    pub async fn send_returning_old(&self, table: &Table) -> Result<E, Error> {
+    pub async fn send_returning_old(self, table: &Table) -> Result<E, Error> {
         let item = self
             .execute(table, ReturnValue::AllOld)
             .await?

@@ -9,12 +9,13 @@ use chrono::{DateTime, Utc};
 use super::Update;
 use super::indexes::rebuild_indexes;
 use super::values::{Action, Value};
+use crate::Refusal;
 use crate::expression::Placeholders;
-use crate::{Entity, Error, Item};
+use crate::{Entity, Error, Item, VectorError};
 
 /// A rendered `UpdateItem`, without the table name.
 #[derive(Debug, Clone, PartialEq)]
-pub struct UpdateRequest {
+pub(crate) struct UpdateRequest {
     /// The primary key.
     pub key: Item,
     /// The `UpdateExpression`.
@@ -28,18 +29,14 @@ pub struct UpdateRequest {
 }
 
 impl<E: Entity> Update<E> {
-    /// Renders the update at time `now`, without a network.
+    /// The update rendered at time `now`, without a network, and what it
+    /// stores when applied.
     ///
     /// # Errors
     ///
-    /// A key error; [`Error::InvalidUpdate`] (nothing to update, an empty
-    /// set, the version set by hand); [`Error::MissingExpectedVersion`];
-    /// [`Error::IncompleteIndexUpdate`]; [`Error::InvalidExpressionValue`].
-    pub fn render(&self, now: DateTime<Utc>) -> Result<UpdateRequest, Error> {
-        self.render_with_effect(now).map(|(rendered, _)| rendered)
-    }
-
-    /// [`render`](Self::render), and what the update stores when applied.
+    /// A key error; [`Refusal::InvalidUpdate`] (nothing to update, an empty
+    /// set, the version set by hand); [`Refusal::MissingExpectedVersion`];
+    /// [`Refusal::IncompleteIndexUpdate`]; [`Refusal::InvalidExpressionValue`].
     pub(super) fn render_with_effect(
         &self,
         now: DateTime<Utc>,
@@ -99,12 +96,14 @@ impl<E: Entity> Update<E> {
     /// every value checked as an item's values are.
     fn checked_actions(&self, now: DateTime<Utc>) -> Result<Vec<Action>, Error> {
         let schema = E::SCHEMA;
-        let invalid = |reason: String| Error::InvalidUpdate {
-            entity: schema.type_name,
-            reason,
+        let invalid = |reason: crate::error::UpdateReason| {
+            Error::Refused(Refusal::InvalidUpdate {
+                entity: schema.type_name,
+                reason,
+            })
         };
         if self.actions.is_empty() {
-            return Err(invalid("the update changes nothing".to_owned()));
+            return Err(invalid(crate::error::UpdateReason::ChangesNothing));
         }
         let mut actions = self.actions.clone();
         for (position, action) in actions.iter().enumerate() {
@@ -112,18 +111,17 @@ impl<E: Entity> Update<E> {
                 .iter()
                 .any(|earlier| earlier.attribute() == action.attribute())
             {
-                return Err(invalid(format!(
-                    "`{}` is changed twice; DynamoDB takes one action per attribute in an update",
-                    action.attribute()
-                )));
+                return Err(invalid(crate::error::UpdateReason::ChangedTwice {
+                    attribute: action.attribute(),
+                }));
             }
         }
         if let Some(version) = schema.version_attribute
             && actions.iter().any(|action| action.attribute() == version)
         {
-            return Err(invalid(format!(
-                "the version `{version}` is counted by Stamp; use `expect_version`"
-            )));
+            return Err(invalid(crate::error::UpdateReason::SetsVersion {
+                attribute: version,
+            }));
         }
         if let Some(updated_at) = schema.updated_at_attribute
             && !actions
@@ -138,11 +136,11 @@ impl<E: Entity> Update<E> {
         // Every value is checked as an item's values are, before sending.
         for action in &actions {
             if let Some(value) = action.value() {
-                let value = value
-                    .as_ref()
-                    .map_err(|reason| Error::InvalidExpressionValue {
-                        reason: reason.clone(),
-                    })?;
+                let value = value.as_ref().map_err(|reason| {
+                    Error::Refused(Refusal::InvalidExpressionValue {
+                        detail: reason.clone(),
+                    })
+                })?;
                 // A vector of a vector index: its dimensions, finite elements.
                 for index in schema.indexes.iter().filter(|index| {
                     index
@@ -150,7 +148,7 @@ impl<E: Entity> Update<E> {
                         .is_some_and(|vector| vector.attribute == action.attribute())
                 }) {
                     crate::check_stored_vector(index, schema.type_name, Some(value))
-                        .map_err(Error::Vector)?;
+                        .map_err(VectorError::into_error)?;
                 }
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
                 // A field of a multi-attribute GSI key is a key attribute:
@@ -181,14 +179,16 @@ impl<E: Entity> Update<E> {
             placeholders.name(schema.partition_key.name)
         )];
         if let Some(version) = schema.version_attribute {
-            let expected = self.expected_version.ok_or(Error::MissingExpectedVersion {
-                entity: schema.type_name,
-            })?;
+            let expected =
+                self.expected_version
+                    .ok_or(Error::Refused(Refusal::MissingExpectedVersion {
+                        entity: schema.type_name,
+                    }))?;
             if expected >= E::max_version() {
-                return Err(Error::VersionOverflow {
+                return Err(Error::Refused(Refusal::VersionOverflow {
                     entity: schema.type_name,
                     version: expected,
-                });
+                }));
             }
             let name = placeholders.name(version);
             conditions.push(format!(
@@ -206,16 +206,17 @@ impl<E: Entity> Update<E> {
         Ok(conditions.join(" AND "))
     }
 
-    /// The update as a transaction action, rendered now: pass it to
-    /// `TransactWrite::update`. It keeps the `attribute_exists` guard and
-    /// the version check.
+    /// The update as a transaction action, rendered at its time
+    /// ([`Update::at`], or now), for `TransactWrite::update`. It keeps the
+    /// `attribute_exists` guard and the version check.
     ///
     /// # Errors
     ///
-    /// The errors of [`render`](Self::render).
-    pub fn to_action(&self) -> Result<crate::UpdateAction, Error> {
-        let rendered = self.render(Utc::now())?;
-        Ok(crate::UpdateAction {
+    /// The errors of [`Update::request`].
+    pub(crate) fn to_action(&self) -> Result<crate::ops::transaction::UpdateAction, Error> {
+        let (rendered, _) = self.render_with_effect(self.stamped_at())?;
+        Ok(crate::ops::transaction::UpdateAction {
+            item_key: crate::ItemKey::of::<E>(&rendered.key),
             key: rendered.key,
             update_expression: rendered.update_expression,
             condition_expression: Some(rendered.condition_expression),
@@ -297,7 +298,7 @@ impl Clauses {
         let value = |placeholders: &mut Placeholders, value: &Value| -> Result<String, Error> {
             let value = value
                 .clone()
-                .map_err(|reason| Error::InvalidExpressionValue { reason })?;
+                .map_err(|detail| Error::Refused(Refusal::InvalidExpressionValue { detail }))?;
             Ok(placeholders.add_value(value))
         };
         let (mut sets, mut removes, mut adds, mut deletes) =

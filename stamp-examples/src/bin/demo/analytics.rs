@@ -37,7 +37,7 @@ pub async fn run(
     crate::heading("analytics: one Parquet file per entity, then SQL in DuckDB");
     let dir = std::env::temp_dir().join(format!("stamp-demo-export-{}", std::process::id()));
     let started = Instant::now();
-    let outcome = export(&dir, ExportFormat::Parquet).send(table).await?;
+    let outcome = export(&dir, ExportFormat::Parquet).run(table).await?;
     println!(
         "  exported {} items by a parallel scan in {:.1} s:",
         outcome.scanned,

@@ -1,0 +1,236 @@
+//! [`DefinitionError`]: a table definition DynamoDB would refuse, or that
+//! would mix up the items of its entities. Found by `TableDefinition::build`
+//! (and `Table::with_definition`) before any request is sent.
+
+/// A table definition or schema problem: conflicting key attributes, index
+/// and projection rules, colliding key spaces, an invalid table name. Found
+/// before any request is sent; fix the entities or the definition.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum DefinitionError {
+    /// The vector indexes of the definition break a rule of DynamoDB's: a
+    /// provisioned table, more than 5, dimensions out of range, one name
+    /// declared twice differently ([`VectorError`](crate::VectorError)).
+    #[error(transparent)]
+    Vector(crate::VectorError),
+
+    /// A table definition has no entity.
+    #[error("the table definition has no entity; add one with `TableDefinition::entity::<E>()`")]
+    EmptyTableDefinition,
+
+    /// Two entities of one table give one key attribute different names.
+    #[error(
+        "entities `{first_entity}` and `{second_entity}` disagree on the {role} attribute: `{first_name}` and `{second_name}`; one table has one name for it"
+    )]
+    ConflictingKeyAttributes {
+        /// The entity that named the attribute first.
+        first_entity: &'static str,
+        /// The entity with the other name.
+        second_entity: &'static str,
+        /// Which attribute, such as "partition key" or "GSI1 sort key".
+        role: String,
+        /// The first entity's name for it.
+        first_name: &'static str,
+        /// The second entity's name for it.
+        second_name: &'static str,
+    },
+
+    /// One attribute is a key attribute of two types in one table, such as
+    /// a field that is a Number in one multi-attribute index and a String
+    /// in another index: DynamoDB defines each attribute once
+    /// (`AttributeDefinitions`), so `CreateTable` would fail.
+    #[error(
+        "key attribute `{attribute}` is of type {first_type} in {first_index} and of type {second_type} in {second_index}; a table defines each attribute with one type"
+    )]
+    ConflictingKeyAttributeTypes {
+        /// The attribute name.
+        attribute: &'static str,
+        /// Where it is first a key attribute: an index name, or "the table".
+        first_index: &'static str,
+        /// Its type there: `S`, `N` or `B`.
+        first_type: &'static str,
+        /// Where it is a key attribute of the other type.
+        second_index: &'static str,
+        /// Its type there.
+        second_type: &'static str,
+    },
+
+    /// Two different entities of one table have the same type name, so the
+    /// type attribute could not tell their items apart.
+    #[error(
+        "two different entities of the table are named `{type_name}`; rename one with `#[stamp(type_name = \"…\")]`"
+    )]
+    DuplicateEntityType {
+        /// The type name both have.
+        type_name: &'static str,
+    },
+
+    /// Two entities name different TTL attributes; DynamoDB reads one TTL
+    /// attribute per table.
+    #[error(
+        "entities `{first_entity}` and `{second_entity}` have different TTL attributes, `{first_attribute}` and `{second_attribute}`; a table has one TTL attribute"
+    )]
+    ConflictingTimeToLive {
+        /// The entity that named the TTL attribute first.
+        first_entity: &'static str,
+        /// Its TTL attribute.
+        first_attribute: &'static str,
+        /// The entity with the other TTL attribute.
+        second_entity: &'static str,
+        /// Its TTL attribute.
+        second_attribute: &'static str,
+    },
+
+    /// The entities of a table write more GSIs than DynamoDB allows in one
+    /// table (20, see
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#gsi-limits>).
+    #[error(
+        "the table would have {count} global secondary indexes, more than DynamoDB's {limit}: {indexes:?}"
+    )]
+    TooManyIndexes {
+        /// How many distinct index names the entities write.
+        count: usize,
+        /// The limit, 20.
+        limit: usize,
+        /// The index names, in order.
+        indexes: Vec<&'static str>,
+    },
+
+    /// The entities of a table write more local secondary indexes than
+    /// DynamoDB allows in one table (5, see
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-secondary-indexes>).
+    #[error(
+        "the table would have {count} local secondary indexes, more than DynamoDB's {limit}: {indexes:?}"
+    )]
+    TooManyLocalIndexes {
+        /// How many distinct LSI names the entities write.
+        count: usize,
+        /// The limit, 5.
+        limit: usize,
+        /// The index names, in order.
+        indexes: Vec<&'static str>,
+    },
+
+    /// A global and a local secondary index of one table have the same
+    /// name; DynamoDB needs every index name of a table to be distinct.
+    #[error(
+        "index name `{index}` is both a global and a local secondary index of the table: rename one with `index_name = \"…\"`"
+    )]
+    DuplicateIndexName {
+        /// The index name.
+        index: &'static str,
+    },
+
+    /// An entity stores a field under the name of a key attribute of an
+    /// index that an entity of the table writes, where DynamoDB would not
+    /// take it: under a key built from a template (the sort key of an LSI,
+    /// a key of a template GSI), any field, whose items would enter that
+    /// index under the field's value; under a multi-attribute key
+    /// attribute, a field stored as another type, whose every write
+    /// DynamoDB refuses ("Type mismatch for Index Key": an item with an
+    /// index key attribute of another type than the index's is refused,
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Writes>).
+    /// A field of the same type under a multi-attribute key attribute is
+    /// fine: its items are in the index, and queries filter by type.
+    #[error(
+        "`{field_entity}` stores field `{field}` as `{attribute}` ({field_type}), which is a key attribute of index `{index}` written by `{index_entity}` ({key_type}): DynamoDB would put its items in that index under a key Stamp does not build, or refuse every write of one whose value has another type (\"Type mismatch for Index Key\"); rename the field (`#[serde(rename = \"…\")]`) or the index attribute"
+    )]
+    IndexAttributeCollision {
+        /// The entity whose field has the index attribute's name.
+        field_entity: &'static str,
+        /// The field, as named in the struct.
+        field: &'static str,
+        /// The type of the field's stored form (`S`, `N`, `B`, `BOOL`, `L`,
+        /// `M`), or `"any type"` when the derive does not know it.
+        field_type: &'static str,
+        /// The entity that writes the index.
+        index_entity: &'static str,
+        /// The index name.
+        index: &'static str,
+        /// The attribute name.
+        attribute: &'static str,
+        /// The key attribute's type: `S`, `N` or `B`, and whether it is
+        /// built from a template.
+        key_type: &'static str,
+    },
+
+    /// A projection was set for an index that no entity of the table writes.
+    #[error(
+        "a projection is set for index `{index}`, which no entity writes; the indexes are {known:?}"
+    )]
+    UnknownIndex {
+        /// The index named in the projection.
+        index: String,
+        /// The indexes the entities write.
+        known: Vec<&'static str>,
+    },
+
+    /// An `INCLUDE` projection names no attribute; DynamoDB needs at least
+    /// one (use `KEYS_ONLY` for none).
+    #[error(
+        "the INCLUDE projection of index `{index}` names no attribute; use KEYS_ONLY for keys only"
+    )]
+    EmptyIncludeProjection {
+        /// The index.
+        index: String,
+    },
+
+    /// The `INCLUDE` projections of a table name more non-key attributes in
+    /// total than DynamoDB allows (100, see
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-secondary-indexes>).
+    #[error(
+        "the INCLUDE projections name {count} attributes in total, more than DynamoDB's {limit}"
+    )]
+    TooManyProjectedAttributes {
+        /// How many attributes the projections name, counted per index.
+        count: usize,
+        /// The limit, 100.
+        limit: usize,
+    },
+
+    /// The primary key templates of two entities can produce the same key,
+    /// so an item of one could overwrite an item of the other.
+    #[error(
+        "the keys of entities `{first_entity}` and `{second_entity}` can collide: both can have partition key `{partition_key}` and sort key `{sort_key}`; give one of them a distinct literal prefix"
+    )]
+    CollidingKeySpaces {
+        /// The entity added to the definition first.
+        first_entity: &'static str,
+        /// The entity added later.
+        second_entity: &'static str,
+        /// A partition key value both templates can produce.
+        partition_key: String,
+        /// A sort key value both templates can produce.
+        sort_key: String,
+    },
+
+    /// A table name DynamoDB would refuse: 3 to 255 characters of `a-z`,
+    /// `A-Z`, `0-9`, `_`, `-` and `.` ("Naming rules", Amazon DynamoDB
+    /// Developer Guide). Found before `CreateTable` is sent.
+    #[error("the table name `{name}` is not valid: {reason}")]
+    InvalidTableName {
+        /// The name given.
+        name: String,
+        /// Which rule it breaks.
+        reason: TableNameReason,
+    },
+}
+
+/// Which of DynamoDB's naming rules a table name breaks, in
+/// [`DefinitionError::InvalidTableName`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableNameReason {
+    /// It is not 3 to 255 characters long.
+    #[error("it has {length} characters, and a table name has 3 to 255")]
+    Length {
+        /// Its length in characters.
+        length: usize,
+    },
+    /// It has a character other than `a-z`, `A-Z`, `0-9`, `_`, `-`, `.`.
+    #[error("`{character}` is not allowed; a table name has only a-z, A-Z, 0-9, `_`, `-` and `.`")]
+    Character {
+        /// The first such character.
+        character: char,
+    },
+}
