@@ -355,7 +355,7 @@ pub fn index_key_value(
 ///
 /// # Errors
 ///
-/// [`Error::Vector`] when the stored vector breaks the index's rules.
+/// [`Refusal::Vector`](crate::Refusal::Vector) when the stored vector breaks the index's rules.
 pub fn check_vector_attribute(
     schema: &EntitySchema,
     index: &crate::IndexSchema,
@@ -364,5 +364,5 @@ pub fn check_vector_attribute(
     let attribute = index.vector().map_or("", |vector| vector.attribute);
     crate::check_stored_vector(index, schema.type_name, item.get(attribute))
         .map(|vector| vector.is_some())
-        .map_err(Error::Vector)
+        .map_err(crate::VectorError::into_error)
 }

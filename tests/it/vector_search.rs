@@ -24,11 +24,10 @@ use aws_sdk_dynamodb::types::{
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
-use stamp::{DefinitionError, Refusal};
 use stamp::{
-    DistanceFunction, Entity, Error, IndexKeyField, IndexKeySchema, IndexKind, IndexSchema, Item,
-    KeyAttributeType, SchemaDifference, SimilaritySearch, TableBilling, TableDefinition,
-    VectorError, VectorIndexSchema, VectorProjection,
+    DefinitionError, DistanceFunction, Entity, Error, IndexKeyField, IndexKeySchema, IndexKind,
+    IndexSchema, Item, KeyAttributeType, Refusal, SchemaDifference, SimilaritySearch, TableBilling,
+    TableDefinition, VectorError, VectorIndexSchema, VectorProjection,
 };
 
 use crate::common;
@@ -149,13 +148,15 @@ fn a_provisioned_table_with_a_vector_index_is_refused() {
     });
     assert!(matches!(
         provisioned.check(),
-        Err(Error::Vector(VectorError::ProvisionedTable {
-            index: "VECTOR1"
-        }))
+        Err(Error::Definition(DefinitionError::Vector(
+            VectorError::ProvisionedTable { index: "VECTOR1" }
+        )))
     ));
     assert!(matches!(
         provisioned.request("products"),
-        Err(Error::Vector(VectorError::ProvisionedTable { .. }))
+        Err(Error::Definition(DefinitionError::Vector(
+            VectorError::ProvisionedTable { .. }
+        )))
     ));
 }
 
@@ -203,10 +204,9 @@ fn more_than_five_vector_indexes_in_a_table_are_refused() {
     let both = TableDefinition::new().entity::<A>().entity::<B>();
     assert!(matches!(
         both.check(),
-        Err(Error::Vector(VectorError::TooManyVectorIndexes {
-            count: 6,
-            limit: 5
-        }))
+        Err(Error::Definition(DefinitionError::Vector(
+            VectorError::TooManyVectorIndexes { count: 6, limit: 5 }
+        )))
     ));
     assert!(TableDefinition::new().entity::<A>().check().is_ok());
 }
@@ -247,18 +247,23 @@ fn a_vector_of_the_wrong_length_or_not_finite_is_refused_before_sending() {
         short.embedding.pop();
         assert!(matches!(
             table.put(&short).await,
-            Err(Error::Vector(VectorError::WrongDimensions {
-                entity: "Product",
-                index: "VECTOR1",
-                expected: 4,
-                found: 3
-            }))
+            Err(Error::Refused(Refusal::Vector(
+                VectorError::WrongDimensions {
+                    entity: "Product",
+                    index: "VECTOR1",
+                    expected: 4,
+                    found: 3
+                }
+            )))
         ));
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             let item = product("t1", "A-1", "shoes", 1, [1.0, bad, 0.0, 0.0]);
             assert!(matches!(
                 table.put(&item).await,
-                Err(Error::Vector(VectorError::NotFinite { position: 1, .. }))
+                Err(Error::Refused(Refusal::Vector(VectorError::NotFinite {
+                    position: 1,
+                    ..
+                })))
             ));
         }
         assert_eq!(counter.operations(), Vec::<String>::new());
@@ -274,7 +279,7 @@ fn searches_that_break_a_rule_are_refused_before_sending() {
         counter.reset();
         let query = [1.0, 0.0, 0.0, 0.0];
         let refused = |result: Result<_, Error>| match result {
-            Err(Error::Vector(error)) => error,
+            Err(Error::Refused(Refusal::Vector(error))) => error,
             other => panic!("not refused: {other:?}"),
         };
         assert_eq!(
@@ -537,7 +542,7 @@ async fn an_item_without_its_vector_is_not_in_the_index_and_projections_read_the
     // refused before sending.
     assert!(matches!(
         Note::search_similar(&[0.0, 0.0, 2.0]).send(&table).await,
-        Err(Error::Vector(VectorError::NotProjected { missing, .. })) if missing == ["vector"]
+        Err(Error::Refused(Refusal::Vector(VectorError::NotProjected { missing, .. }))) if missing == ["vector"]
     ));
     table.delete_table().await.unwrap();
 }
@@ -868,7 +873,7 @@ fn an_update_with_a_bad_vector_is_refused_before_sending() {
         assert!(
             matches!(
                 error,
-                Error::Vector(VectorError::WrongDimensions { expected: 2, found: 3, .. })
+                Error::Refused(Refusal::Vector(VectorError::WrongDimensions { expected: 2, found: 3, .. }))
             ),
             "{error}"
         );
@@ -879,7 +884,7 @@ fn an_update_with_a_bad_vector_is_refused_before_sending() {
             .await
             .unwrap_err();
         assert!(
-            matches!(error, Error::Vector(VectorError::NotFinite { position: 0, .. })),
+            matches!(error, Error::Refused(Refusal::Vector(VectorError::NotFinite { position: 0, .. }))),
             "{error}"
         );
         // Entering the sparse index needs the partition's fields.
@@ -902,7 +907,7 @@ fn the_catalogue_lists_the_similarity_search_with_its_inputs() {
     let catalogue = definition().catalogue().unwrap();
     for line in [
         "| `VECTOR1` (vector) | `VECTOR1PK` | vector `embedding`: 4 × f32, COSINE | ALL |",
-        "| `Product::search_similar_vector1(tenant_id, vector)` | `Product` | SearchVectors (top 1 to 100, no pagination) | `VECTOR1 (vector: 4 dimensions, COSINE)` | `VECTOR1PK = TENANT#<tenant_id>`<br>`embedding: 4 × f32` | lowest scores first (COSINE) | inline filters `price` (N), `category` (S): `=`, `<>`, `<`, `<=`, `>`, `>=`, between | `VECTOR1PK = TENANT#<tenant_id>` |",
+        "| `Product::search_similar_vector1(tenant_id, vector)` | `Product` | SearchVectors (top 1 to 100, no pagination) | `VECTOR1 (vector: 4 dimensions, COSINE)` | `VECTOR1PK = TENANT#<tenant_id>`<br>`embedding: 4 × f32` | lowest scores first (COSINE) | inline filters `price` (N), `category` (S): `=`, `<>`, `<`, `<=`, `>`, `>=`, between | `VECTOR1PK = TENANT#tenant_id-1` |",
         "  index_VECTOR1[(\"VECTOR1 (vector)<br>VECTOR1PK / embedding[4] COSINE\")]",
         "  pattern_3[\"Product::search_similar_vector1(tenant_id, vector)\"]",
         "  index_VECTOR1 -.-> pattern_3",

@@ -8,6 +8,12 @@
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum DefinitionError {
+    /// The vector indexes of the definition break a rule of DynamoDB's: a
+    /// provisioned table, more than 5, dimensions out of range, one name
+    /// declared twice differently ([`VectorError`](crate::VectorError)).
+    #[error(transparent)]
+    Vector(crate::VectorError),
+
     /// A table definition has no entity.
     #[error("the table definition has no entity; add one with `TableDefinition::entity::<E>()`")]
     EmptyTableDefinition,

@@ -248,11 +248,6 @@ pub enum Error {
         item: Option<Box<crate::Item>>,
     },
 
-    /// A rule of DynamoDB's vector indexes broken by a definition, an item
-    /// or a similarity search ([`VectorError`]); nothing was sent.
-    #[error(transparent)]
-    Vector(VectorError),
-
     /// DynamoDB or the SDK returned an error for a request. The message
     /// gives DynamoDB's error code and message, such as
     /// `ResourceNotFoundException: Requested resource not found`, or says

@@ -10,6 +10,12 @@ use super::ItemKey;
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum Refusal {
+    /// A vector or a similarity search breaks a rule of DynamoDB's vector
+    /// indexes: the length or a non-finite element of a vector, `TopK`, the
+    /// search condition, the projection ([`VectorError`](crate::VectorError)).
+    #[error(transparent)]
+    Vector(crate::VectorError),
+
     /// serde could not turn the entity into DynamoDB attributes.
     #[error("entity `{entity}` cannot be serialized into a DynamoDB item: {source}")]
     Serialize {

@@ -2,8 +2,10 @@
 //! searches, before any request is sent.
 
 /// A rule of DynamoDB's vector indexes that a definition, an item or a
-/// search breaks; found before sending (nothing was sent). Carried by
-/// [`Error::Vector`](crate::Error::Vector).
+/// search breaks; found before sending (nothing was sent). Carried, by
+/// stage, by [`DefinitionError::Vector`](crate::DefinitionError::Vector)
+/// (the table's indexes) or [`Refusal::Vector`](crate::Refusal::Vector)
+/// (a vector, a search): [`into_error`](Self::into_error) places it.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearch.Requirements.html>.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -158,4 +160,32 @@ pub enum VectorError {
         /// The attributes the index lacks.
         missing: Vec<&'static str>,
     },
+}
+
+impl VectorError {
+    /// The [`Error`](crate::Error) of the stage this error belongs to: a
+    /// definition's ([`DefinitionError::Vector`](crate::DefinitionError::Vector))
+    /// for the table's vector indexes, else a refusal before sending
+    /// ([`Refusal::Vector`](crate::Refusal::Vector)).
+    pub fn into_error(self) -> crate::Error {
+        match self {
+            VectorError::ProvisionedTable { .. }
+            | VectorError::TooManyVectorIndexes { .. }
+            | VectorError::DimensionsOutOfRange { .. }
+            | VectorError::ConflictingVectorIndex { .. } => {
+                crate::Error::Definition(crate::DefinitionError::Vector(self))
+            }
+            VectorError::WrongDimensions { .. }
+            | VectorError::NotFinite { .. }
+            | VectorError::NotAVector { .. }
+            | VectorError::TopKOutOfRange { .. }
+            | VectorError::NotAFilter { .. }
+            | VectorError::RangeOnPartition { .. }
+            | VectorError::UnsupportedCondition { .. }
+            | VectorError::PartitionValue { .. }
+            | VectorError::NotProjected { .. } => {
+                crate::Error::Refused(crate::Refusal::Vector(self))
+            }
+        }
+    }
 }

@@ -194,7 +194,7 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
     ///
     /// # Errors
     ///
-    /// [`Error::Vector`] with [`VectorError::WrongDimensions`] or
+    /// [`Refusal::Vector`](crate::Refusal::Vector) with [`VectorError::WrongDimensions`] or
     /// [`VectorError::NotFinite`] for the query vector,
     /// [`VectorError::TopKOutOfRange`], [`VectorError::PartitionValue`],
     /// [`VectorError::NotAFilter`], [`VectorError::RangeOnPartition`],
@@ -207,9 +207,9 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
         let entity = E::SCHEMA.type_name;
         self.spec
             .check_vector(entity, index.name, &self.vector)
-            .map_err(Error::Vector)?;
+            .map_err(VectorError::into_error)?;
         if !(1..=MAX_TOP_K).contains(&self.top_k) {
-            return Err(Error::Vector(VectorError::TopKOutOfRange {
+            return Err(VectorError::into_error(VectorError::TopKOutOfRange {
                 top_k: self.top_k,
                 limit: MAX_TOP_K,
             }));
@@ -225,14 +225,14 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
             }
             (None, None) => {}
             (expected, _) => {
-                return Err(Error::Vector(VectorError::PartitionValue {
+                return Err(VectorError::into_error(VectorError::PartitionValue {
                     index: index.name,
                     expected: expected.is_some(),
                 }));
             }
         }
         if let Some(filter) = &self.filter {
-            check_condition(index, self.spec, filter).map_err(Error::Vector)?;
+            check_condition(index, self.spec, filter).map_err(VectorError::into_error)?;
             let text = filter.render(&mut placeholders)?;
             // One comparison joins the partition's with a bare `AND`; a
             // combination keeps its precedence in parentheses.
@@ -319,7 +319,7 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
             .filter(|attribute| !projected(attribute))
             .collect();
         if !missing.is_empty() {
-            return Err(Error::Vector(VectorError::NotProjected {
+            return Err(VectorError::into_error(VectorError::NotProjected {
                 index: index.name,
                 entity: schema.type_name,
                 missing,

@@ -101,16 +101,14 @@ impl TableDefinition {
             .iter()
             .flat_map(|entity| entity.indexes.iter().map(|index| (entity.type_name, index)))
             .collect();
-        let vector_indexes =
-            super::vector::check_vector_indexes(self.billing, &declared).map_err(Error::Vector)?;
+        let vector_indexes = super::vector::check_vector_indexes(self.billing, &declared)
+            .map_err(crate::VectorError::into_error)?;
         // One name per index of a table, of any kind.
         if let Some(vector) = vector_indexes
             .iter()
             .find(|vector| indexes.iter().any(|index| index.name == vector.name))
         {
-            return Err(Error::Definition(DefinitionError::DuplicateIndexName {
-                index: vector.name,
-            }));
+            return Err(DefinitionError::DuplicateIndexName { index: vector.name }.into());
         }
         let resolved = Resolved {
             partition_key,

@@ -48,16 +48,6 @@ pub fn from_values_arms(model: &Model) -> Vec<TokenStream> {
     for key in index_template_keys(model) {
         arms.push(from_values_arm(model, key.key, key.attribute, key.place));
     }
-    for (position, index) in model.vector_indexes.iter().enumerate() {
-        if let Some(key) = &index.pk {
-            arms.push(from_values_arm(
-                model,
-                key,
-                &index.index.pk_attribute.value,
-                TemplatePlace::VectorPartitionKey(model.vector_position(position)),
-            ));
-        }
-    }
     arms
 }
 

@@ -23,12 +23,6 @@ pub fn codecs(model: &Model) -> Vec<TokenStream> {
     let index_keys: Vec<&Key> = index_template_keys(model)
         .into_iter()
         .map(|key| key.key)
-        .chain(
-            model
-                .vector_indexes
-                .iter()
-                .filter_map(|index| index.pk.as_ref()),
-        )
         .collect();
     codecs.extend(
         distinct_fields(&index_keys)

@@ -27,7 +27,8 @@ pub enum TemplatePlace {
 
 /// One key attribute the entity builds from a template for a secondary
 /// index (a GSI's partition and sort keys, an LSI's sort key: its
-/// partition key is the table's), with where its template lives: the one
+/// partition key is the table's; a vector index's partition template),
+/// with where its template lives: the one
 /// list that the key parsers, the update arms, the decoders and the key
 /// examples read.
 pub struct IndexTemplateKey<'m, 'a> {
@@ -35,12 +36,13 @@ pub struct IndexTemplateKey<'m, 'a> {
     /// The attribute name, such as `GSI1PK` or `LSI1SK`.
     pub attribute: &'a str,
     pub place: TemplatePlace,
-    /// `gsi1_partition_key`, `gsi1_sort_key`, `lsi1_sort_key`.
+    /// `gsi1_partition_key`, `gsi1_sort_key`, `lsi1_sort_key`,
+    /// `vector1_partition_key`.
     pub name: String,
 }
 
 /// Every [`IndexTemplateKey`] of `model`: each GSI's keys, then each LSI's
-/// sort key.
+/// sort key, then each vector index's partition template.
 pub fn index_template_keys<'m, 'a>(model: &'m Model<'a>) -> Vec<IndexTemplateKey<'m, 'a>> {
     let mut keys = Vec::new();
     for (position, index) in model.indexes.iter().enumerate() {
@@ -67,6 +69,16 @@ pub fn index_template_keys<'m, 'a>(model: &'m Model<'a>) -> Vec<IndexTemplateKey
             place: TemplatePlace::LocalSortKey(model.local_position(position)),
             name: format!("lsi{}_sort_key", index.number),
         });
+    }
+    for (position, index) in model.vector_indexes.iter().enumerate() {
+        if let Some(key) = &index.pk {
+            keys.push(IndexTemplateKey {
+                key,
+                attribute: &index.index.pk_attribute.value,
+                place: TemplatePlace::VectorPartitionKey(model.vector_position(position)),
+                name: format!("vector{}_partition_key", index.number),
+            });
+        }
     }
     keys
 }

@@ -11,7 +11,7 @@ use super::indexes::rebuild_indexes;
 use super::values::{Action, Value};
 use crate::Refusal;
 use crate::expression::Placeholders;
-use crate::{Entity, Error, Item};
+use crate::{Entity, Error, Item, VectorError};
 
 /// A rendered `UpdateItem`, without the table name.
 #[derive(Debug, Clone, PartialEq)]
@@ -148,7 +148,7 @@ impl<E: Entity> Update<E> {
                         .is_some_and(|vector| vector.attribute == action.attribute())
                 }) {
                     crate::check_stored_vector(index, schema.type_name, Some(value))
-                        .map_err(Error::Vector)?;
+                        .map_err(VectorError::into_error)?;
                 }
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
                 // A field of a multi-attribute GSI key is a key attribute:
