@@ -96,32 +96,16 @@ fn get_item_input(table_name: &str, key: Item, consistent: bool) -> GetItemInput
         .expect("GetItemInput has no required fields")
 }
 
-impl Table {
-    /// Reads the item with primary key `key`, eventually consistent:
-    /// `Get::new(key.clone()).send(self)` ([`Get`] for a strongly
-    /// consistent read). `Ok(None)` when there is no such item.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
-    ///
-    /// # Errors
-    ///
-    /// As [`Get::send`].
-    pub async fn get<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
-        Get::new(key.clone()).send(self).await
-    }
-
-    /// The item stored at `key` as DynamoDB holds it, read with one
-    /// `GetItem` (strongly consistent when `consistent`) of entity
-    /// `entity`; `None` when there is none. [`Get`], re-keying and key
-    /// migrations read with it.
-    pub(crate) async fn stored_item(
-        &self,
-        entity: &'static str,
-        key: Item,
-        consistent: bool,
-    ) -> Result<Option<Item>, Error> {
-        let input = get_item_input(self.name(), key, consistent);
-        let output = self.execute_mapped(input, Call::of(entity)).await?;
-        Ok(output.item.filter(|item| !item.is_empty()))
-    }
+/// The item stored at `key` as DynamoDB holds it, read with one `GetItem`
+/// (strongly consistent when `consistent`) of entity `entity`; `None` when
+/// there is none: [`Table::stored_item`].
+pub(crate) async fn stored_item(
+    table: &Table,
+    entity: &'static str,
+    key: Item,
+    consistent: bool,
+) -> Result<Option<Item>, Error> {
+    let input = get_item_input(table.name(), key, consistent);
+    let output = table.execute_mapped(input, Call::of(entity)).await?;
+    Ok(output.item.filter(|item| !item.is_empty()))
 }

@@ -412,87 +412,83 @@ pub(crate) struct CapacityRecording {
     pub(crate) detail: CapacityDetail,
 }
 
-impl Table {
-    /// Runs `input`: the one place a request of Stamp is sent (see the
-    /// module's documentation).
-    pub(crate) async fn execute<Op: Operation>(
-        &self,
-        mut input: Op,
-        call: Call<'_>,
-    ) -> Result<Op::Output, Failure<Op::Error>> {
-        if let (Some(recording), Some(asked)) =
-            (self.capacity_recording(), input.return_consumed_capacity())
-        {
-            let wanted = match recording.detail {
-                CapacityDetail::Total => ReturnConsumedCapacity::Total,
-                CapacityDetail::Indexes => ReturnConsumedCapacity::Indexes,
-            };
-            if asked.as_ref() != Some(&ReturnConsumedCapacity::Indexes) {
-                *asked = Some(wanted);
-            }
-        }
-        if self.has_local_index()
-            && let Some(asked) = input.return_item_collection_metrics()
-        {
-            *asked = Some(ReturnItemCollectionMetrics::Size);
-        }
-        let span = super::span::request_span(
-            Op::NAME,
-            self.name(),
-            call.entity,
-            call.index,
-            call.items_sent,
-        );
-        let plugins = Plugins {
-            attempts: Attempts::default(),
-            retry: call.retry,
-            throttle: self.throttle_retries(),
-        };
-        let result = input
-            .dispatch(super::dispatch::client(self), &plugins)
-            .instrument(span.clone())
-            .await;
-        match result {
-            Ok(output) => {
-                if call.items_sent.is_none()
-                    && let Some(count) = Op::item_count(&output)
-                {
-                    span.record("item_count", count);
-                }
-                let consumed = Op::consumed_capacity(&output);
-                super::span::record_capacities(&span, Some(consumed));
-                if let Some(recording) = self.capacity_recording() {
-                    recording.log.push(CapacityRecord {
-                        operation: Op::NAME,
-                        entity: call.entity,
-                        index: call.index.to_owned(),
-                        consumed: consumed.to_vec(),
-                    });
-                }
-                for metrics in Op::item_collection_metrics(&output, self.name()) {
-                    super::collection_metrics::check(self, Op::NAME, Some(metrics));
-                }
-                Ok(output)
-            }
-            Err(error) => Err(Failure {
-                error,
-                attempts: plugins.attempts.list(),
-            }),
-        }
-    }
-
-    /// Runs `input` and maps a failure to [`crate::Error`] (for the requests
-    /// without a conditional failure of their own).
-    pub(crate) async fn execute_mapped<Op: Operation>(
-        &self,
-        input: Op,
-        call: Call<'_>,
-    ) -> Result<Op::Output, crate::Error>
-    where
-        aws_sdk_dynamodb::Error: From<SdkError<Op::Error, HttpResponse>>,
+/// [`Table::execute`]: the pipeline of one request.
+pub(crate) async fn execute<Op: Operation>(
+    table: &Table,
+    mut input: Op,
+    call: Call<'_>,
+) -> Result<Op::Output, Failure<Op::Error>> {
+    if let (Some(recording), Some(asked)) =
+        (table.capacity_recording(), input.return_consumed_capacity())
     {
-        self.execute(input, call)
-            .await
-            .map_err(|failure| crate::Error::from_failure(Op::NAME, self.name(), failure))
+        let wanted = match recording.detail {
+            CapacityDetail::Total => ReturnConsumedCapacity::Total,
+            CapacityDetail::Indexes => ReturnConsumedCapacity::Indexes,
+        };
+        if asked.as_ref() != Some(&ReturnConsumedCapacity::Indexes) {
+            *asked = Some(wanted);
+        }
     }
+    if table.has_local_index()
+        && let Some(asked) = input.return_item_collection_metrics()
+    {
+        *asked = Some(ReturnItemCollectionMetrics::Size);
+    }
+    let span = super::span::request_span(
+        Op::NAME,
+        table.name(),
+        call.entity,
+        call.index,
+        call.items_sent,
+    );
+    let plugins = Plugins {
+        attempts: Attempts::default(),
+        retry: call.retry,
+        throttle: table.throttle_retries(),
+    };
+    let result = input
+        .dispatch(super::dispatch::client(table), &plugins)
+        .instrument(span.clone())
+        .await;
+    match result {
+        Ok(output) => {
+            if call.items_sent.is_none()
+                && let Some(count) = Op::item_count(&output)
+            {
+                span.record("item_count", count);
+            }
+            let consumed = Op::consumed_capacity(&output);
+            super::span::record_capacities(&span, Some(consumed));
+            if let Some(recording) = table.capacity_recording() {
+                recording.log.push(CapacityRecord {
+                    operation: Op::NAME,
+                    entity: call.entity,
+                    index: call.index.to_owned(),
+                    consumed: consumed.to_vec(),
+                });
+            }
+            for metrics in Op::item_collection_metrics(&output, table.name()) {
+                super::collection_metrics::check(table, Op::NAME, Some(metrics));
+            }
+            Ok(output)
+        }
+        Err(error) => Err(Failure {
+            error,
+            attempts: plugins.attempts.list(),
+        }),
+    }
+}
+
+/// [`Table::execute_mapped`].
+pub(crate) async fn execute_mapped<Op: Operation>(
+    table: &Table,
+    input: Op,
+    call: Call<'_>,
+) -> Result<Op::Output, crate::Error>
+where
+    aws_sdk_dynamodb::Error: From<SdkError<Op::Error, HttpResponse>>,
+{
+    execute(table, input, call)
+        .await
+        .map_err(|failure| crate::Error::from_failure(Op::NAME, table.name(), failure))
 }

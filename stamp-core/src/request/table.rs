@@ -1,13 +1,16 @@
-//! [`Table`]: a client and a table name; creating and deleting the table.
-//! The operations on its items are in `ops/`, each an `impl Table` or a
-//! builder sent to it.
+//! [`Table`]: a client and a table name, and every method of it (the one
+//! `impl Table` of the public API): its options, creating, verifying and
+//! deleting the table, the one-line shortcuts of [`Get`], [`Put`] and
+//! [`Delete`], re-keying and the change feed. The operations themselves are
+//! values in `ops/`, sent to a table; the methods here that do more than a
+//! shortcut call the module that holds their logic.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::ops::cursor::CursorKey;
 use crate::request::executor::Call;
-use crate::{Error, TableDefinition};
+use crate::{Delete, Entity, Error, Get, PrimaryKey, Put, TableDefinition};
 use aws_sdk_dynamodb::Client;
 
 /// How long [`Table::create_table`] waits for the new table to become
@@ -341,7 +344,7 @@ impl Table {
                 table: self.name.to_string(),
                 detail,
             })?;
-        self.enable_time_to_live(definition).await?;
+        crate::schema::verify::enable_time_to_live(self, definition).await?;
         Ok(())
     }
 
@@ -358,5 +361,210 @@ impl Table {
             .expect("DeleteTableInput has no required fields");
         self.execute_mapped(input, Call::of("")).await?;
         Ok(())
+    }
+
+    /// Moves an item to a new primary key: `old` is the item as it was read,
+    /// `new` the same item with its key fields changed (and any other change
+    /// to make in the same write). Keys are immutable in DynamoDB, so this is
+    /// how a key changes: one `TransactWriteItems` with two actions, which
+    /// DynamoDB applies both or not at all.
+    ///
+    /// 0. First a strongly consistent `GetItem` of `old`'s key (one read
+    ///    unit per 4 KB) reads the item as stored. Its attributes that the
+    ///    entity does not write (added by other code, e.g. `SET extra = :x`)
+    ///    are copied unchanged to the new item, and the delete's guard also
+    ///    requires each of them to be still equal, so no attribute is lost.
+    ///
+    /// 1. The delete of `old`'s key is guarded so that a concurrent write is
+    ///    never lost: for a `#[stamp(version)]` entity at version `v > 0`,
+    ///    by `version = v`; otherwise by "unchanged since it was read",
+    ///    every attribute of `old.to_item()` equal and every other attribute
+    ///    the entity writes (fields, index attributes, TTL) absent. An item
+    ///    whose stored form is not what `to_item` writes (attributes written
+    ///    by other code with another encoding) therefore fails the guard:
+    ///    the safe direction.
+    /// 2. The put of `new`'s key is guarded by `attribute_not_exists` on the
+    ///    partition key. `updated_at` is stamped with the time of the write;
+    ///    `created_at` is not: the stored value is `new`'s, which is `old`'s
+    ///    when `new` is built from it (`E { id, ..old.clone() }`). A
+    ///    versioned entity stores `old`'s version + 1 (`new`'s version field
+    ///    is ignored), so the moved item goes on with optimistic locking.
+    ///
+    /// Both actions ask `ReturnValuesOnConditionCheckFailure = ALL_OLD`, so
+    /// a failed guard is explained by the item as it is.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
+    ///
+    /// # Errors
+    ///
+    /// Before sending: [`Refusal::DuplicateTransactionItem`] when `new` has
+    /// `old`'s key, [`Refusal::VersionOverflow`] when `old` is at the version
+    /// type's maximum, [`Refusal::ExpressionTooLong`] when the unchanged
+    /// condition is longer than DynamoDB's 4 KB, and the item checks of
+    /// [`put`](Self::put). After, from the transaction's cancellation
+    /// reasons, the old key's first: [`Error::ItemNotFound`] (`old` was
+    /// deleted meanwhile; also from the `GetItem`, then nothing else is sent), [`Error::VersionConflict`] (versioned: written
+    /// meanwhile, with the version found) or [`Error::ConditionFailed`]
+    /// (changed meanwhile, with the item as it is); then
+    /// [`Error::AlreadyExists`] (the new key is taken); else
+    /// [`Error::DynamoDb`]. Whatever the error, nothing was changed.
+    pub async fn rekey<E: Entity>(&self, old: &E, new: &E) -> Result<(), Error> {
+        crate::ops::rekey::rekey(self, old, new).await
+    }
+
+    /// Compares this live table with `definition` and returns every
+    /// difference, in this order: the table's key schema, key attribute
+    /// types, billing mode and capacity, then each GSI of the definition
+    /// (missing, key schema, projection, capacity), the GSIs the
+    /// definition does not have (by name), then each LSI (missing, key
+    /// schema, projection) and the LSIs the definition does not have, TTL,
+    /// and the stream (on or off,
+    /// and its view type). An empty list means the
+    /// table matches. Point-in-time recovery is not compared (DynamoDB Local
+    /// does not support it).
+    ///
+    /// Sends `DescribeTable` and `DescribeTimeToLive`, each in a
+    /// `stamp.request` span.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html>
+    /// and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html>.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`TableDefinition::check`], found before sending, and
+    /// [`Error::DynamoDb`] for what the service returns, such as
+    /// `ResourceNotFoundException` when there is no such table.
+    pub async fn verify(
+        &self,
+        definition: &TableDefinition,
+    ) -> Result<Vec<crate::SchemaDifference>, Error> {
+        crate::schema::verify::verify(self, definition).await
+    }
+
+    /// The table's change feed: every change to its items, from the
+    /// table's DynamoDB Stream, decoded into collection `C`'s variants
+    /// (feature `streams`), read through `streams`, a DynamoDB Streams
+    /// client ([`StreamsClient::new(&sdk_config)`](super::StreamsClient),
+    /// re-exported from `aws-sdk-dynamodbstreams`, with the `SdkConfig` the
+    /// DynamoDB client was made from; for a local server
+    /// [`local::streams_client`](crate::local::streams_client)). It is a
+    /// parameter because the SDK does not let a client's endpoint and
+    /// credentials be read back. The table needs a stream with images
+    /// (`TableDefinition::stream(StreamViewType::NewAndOldImages)`).
+    /// `C` may be a collection of one partition, or, for every change of
+    /// the table, a `#[derive(Collection)] #[stamp(any_partition)]` enum of
+    /// entities in any partitions. Sends nothing until the first
+    /// [`ChangeFeed::next`].
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # use stamp_core::{Collection, Table, streams::Checkpoint};
+    /// # async fn run<C: Collection>(table: Table, saved: Checkpoint) -> Result<(), stamp_core::Error> {
+    /// let streams = stamp_core::local::streams_client("http://localhost:8000");
+    /// let mut feed = table.changes::<C>(streams).resume(saved);
+    /// while let Some(change) = feed.next().await? {
+    ///     // handle `change`, then keep `feed.checkpoint()` somewhere safe
+    /// #   let _ = change;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "streams")]
+    pub fn changes<C: crate::Collection>(
+        &self,
+        streams: crate::streams::StreamsClient,
+    ) -> crate::streams::ChangeFeed<C> {
+        crate::streams::feed::changes(self, streams)
+    }
+
+    /// Reads the item with primary key `key`, eventually consistent:
+    /// `Get::new(key.clone()).send(self)` ([`Get`] for a strongly
+    /// consistent read). `Ok(None)` when there is no such item.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
+    ///
+    /// # Errors
+    ///
+    /// As [`Get::send`].
+    pub async fn get<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<Option<E>, Error> {
+        Get::new(key.clone()).send(self).await
+    }
+
+    /// Writes `entity` with `PutItem`, replacing any item with its key:
+    /// `Put::new(entity).send(self)` ([`Put`] for a condition).
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html>.
+    ///
+    /// # Errors
+    ///
+    /// As [`Put::send`].
+    pub async fn put<E: Entity>(&self, entity: &E) -> Result<(), Error> {
+        Put::new(entity).send(self).await
+    }
+
+    /// Writes `entity` only if no item has its key: `Put::create(entity)
+    /// .send(self)`, an idempotent create. `created_at` and `updated_at`
+    /// are stamped.
+    ///
+    /// # Errors
+    ///
+    /// As [`Put::send`]: [`Error::AlreadyExists`] when an item with the key
+    /// is there, whatever its version.
+    pub async fn create<E: Entity>(&self, entity: &E) -> Result<(), Error> {
+        Put::create(entity).send(self).await
+    }
+
+    /// Deletes the item with `key`, if there is one:
+    /// `Delete::new(key.clone()).send(self)` ([`Delete`] for a condition,
+    /// an expected version or the old item).
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html>.
+    ///
+    /// # Errors
+    ///
+    /// As [`Delete::send`].
+    pub async fn delete<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<(), Error> {
+        Delete::new(key.clone()).send(self).await
+    }
+
+    /// The item stored at `key` as DynamoDB holds it, read with one
+    /// `GetItem` (strongly consistent when `consistent`) of entity
+    /// `entity`; `None` when there is none. [`Get`], re-keying and key
+    /// migrations read with it.
+    pub(crate) async fn stored_item(
+        &self,
+        entity: &'static str,
+        key: crate::Item,
+        consistent: bool,
+    ) -> Result<Option<crate::Item>, Error> {
+        crate::ops::get::stored_item(self, entity, key, consistent).await
+    }
+
+    /// Runs `input`: the one place a request of Stamp is sent (see the
+    /// module's documentation).
+    pub(crate) async fn execute<Op: super::dispatch::Operation>(
+        &self,
+        input: Op,
+        call: Call<'_>,
+    ) -> Result<Op::Output, super::executor::Failure<Op::Error>> {
+        super::executor::execute(self, input, call).await
+    }
+
+    /// Runs `input` and maps a failure to [`crate::Error`] (for the requests
+    /// without a conditional failure of their own).
+    pub(crate) async fn execute_mapped<Op: super::dispatch::Operation>(
+        &self,
+        input: Op,
+        call: Call<'_>,
+    ) -> Result<Op::Output, Error>
+    where
+        aws_sdk_dynamodb::Error: From<
+            aws_sdk_dynamodb::error::SdkError<
+                Op::Error,
+                aws_sdk_dynamodb::config::http::HttpResponse,
+            >,
+        >,
+    {
+        super::executor::execute_mapped(self, input, call).await
     }
 }

@@ -22,7 +22,7 @@ mod planning;
 mod resolve;
 mod stream;
 mod vector;
-mod verify;
+pub(crate) mod verify;
 
 use std::collections::HashMap;
 

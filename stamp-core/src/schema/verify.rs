@@ -74,119 +74,95 @@ fn normalized(projection: &IndexProjection) -> IndexProjection {
     }
 }
 
-impl Table {
-    /// Compares this live table with `definition` and returns every
-    /// difference, in this order: the table's key schema, key attribute
-    /// types, billing mode and capacity, then each GSI of the definition
-    /// (missing, key schema, projection, capacity), the GSIs the
-    /// definition does not have (by name), then each LSI (missing, key
-    /// schema, projection) and the LSIs the definition does not have, TTL,
-    /// and the stream (on or off,
-    /// and its view type). An empty list means the
-    /// table matches. Point-in-time recovery is not compared (DynamoDB Local
-    /// does not support it).
-    ///
-    /// Sends `DescribeTable` and `DescribeTimeToLive`, each in a
-    /// `stamp.request` span.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html>
-    /// and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html>.
-    ///
-    /// # Errors
-    ///
-    /// The errors of [`TableDefinition::check`], found before sending, and
-    /// [`Error::DynamoDb`] for what the service returns, such as
-    /// `ResourceNotFoundException` when there is no such table.
-    pub async fn verify(
-        &self,
-        definition: &TableDefinition,
-    ) -> Result<Vec<SchemaDifference>, Error> {
-        let resolved = definition.resolve()?;
-        let described = self
-            .execute_mapped(
-                DescribeTableInput::builder()
-                    .table_name(self.name())
-                    .build()
-                    .expect("DescribeTableInput has no required fields"),
-                Call::of(""),
+/// [`Table::verify`].
+pub(crate) async fn verify(
+    table: &Table,
+    definition: &TableDefinition,
+) -> Result<Vec<SchemaDifference>, Error> {
+    let resolved = definition.resolve()?;
+    let described = table
+        .execute_mapped(
+            DescribeTableInput::builder()
+                .table_name(table.name())
+                .build()
+                .expect("DescribeTableInput has no required fields"),
+            Call::of(""),
+        )
+        .await?;
+    let time_to_live = table
+        .execute_mapped(
+            DescribeTimeToLiveInput::builder()
+                .table_name(table.name())
+                .build()
+                .expect("DescribeTimeToLiveInput has no required fields"),
+            Call::of(""),
+        )
+        .await?;
+    // DynamoDB always describes the table; an empty description shows as
+    // every difference rather than none.
+    let empty = TableDescription::builder().build();
+    let table = described.table().unwrap_or(&empty);
+    let mut differences = key_differences(&resolved, table);
+    let compare_throughput = billing_differences(definition, table, &mut differences);
+    index_differences(&resolved, table, compare_throughput, &mut differences);
+    differences.extend(super::vector::vector_index_differences(
+        &resolved.vector_indexes,
+        table.vector_indexes(),
+    ));
+    let found = time_to_live
+        .time_to_live_description()
+        .filter(|description| {
+            matches!(
+                description.time_to_live_status(),
+                Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
             )
-            .await?;
-        let time_to_live = self
-            .execute_mapped(
-                DescribeTimeToLiveInput::builder()
-                    .table_name(self.name())
-                    .build()
-                    .expect("DescribeTimeToLiveInput has no required fields"),
-                Call::of(""),
-            )
-            .await?;
-        // DynamoDB always describes the table; an empty description shows as
-        // every difference rather than none.
-        let empty = TableDescription::builder().build();
-        let table = described.table().unwrap_or(&empty);
-        let mut differences = key_differences(&resolved, table);
-        let compare_throughput = billing_differences(definition, table, &mut differences);
-        index_differences(&resolved, table, compare_throughput, &mut differences);
-        differences.extend(super::vector::vector_index_differences(
-            &resolved.vector_indexes,
-            table.vector_indexes(),
-        ));
-        let found = time_to_live
-            .time_to_live_description()
-            .filter(|description| {
-                matches!(
-                    description.time_to_live_status(),
-                    Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
-                )
-            })
-            .and_then(|description| description.attribute_name())
-            .map(str::to_owned);
-        let expected = resolved.time_to_live.map(str::to_owned);
-        if expected != found {
-            differences.push(SchemaDifference::TimeToLive { expected, found });
-        }
-        let found = table
-            .stream_specification()
-            .filter(|spec| spec.stream_enabled())
-            .map(|spec| {
-                spec.stream_view_type()
-                    .map_or_else(String::new, |view| view.as_str().to_owned())
-            });
-        let expected = definition
-            .stream_view_type()
-            .map(|view| view.as_str().to_owned());
-        if expected != found {
-            differences.push(SchemaDifference::Stream { expected, found });
-        }
-        Ok(differences)
+        })
+        .and_then(|description| description.attribute_name())
+        .map(str::to_owned);
+    let expected = resolved.time_to_live.map(str::to_owned);
+    if expected != found {
+        differences.push(SchemaDifference::TimeToLive { expected, found });
     }
+    let found = table
+        .stream_specification()
+        .filter(|spec| spec.stream_enabled())
+        .map(|spec| {
+            spec.stream_view_type()
+                .map_or_else(String::new, |view| view.as_str().to_owned())
+        });
+    let expected = definition
+        .stream_view_type()
+        .map(|view| view.as_str().to_owned());
+    if expected != found {
+        differences.push(SchemaDifference::Stream { expected, found });
+    }
+    Ok(differences)
+}
 
-    /// Turns on TTL on `definition`'s TTL attribute with `UpdateTimeToLive`;
-    /// nothing when no entity has one. Called by
-    /// [`Table::create_table`].
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html>.
-    pub(crate) async fn enable_time_to_live(
-        &self,
-        definition: &TableDefinition,
-    ) -> Result<(), Error> {
-        let Some(attribute) = definition.time_to_live_attribute()? else {
-            return Ok(());
-        };
-        let input = UpdateTimeToLiveInput::builder()
-            .table_name(self.name())
-            .time_to_live_specification(
-                TimeToLiveSpecification::builder()
-                    .attribute_name(attribute)
-                    .enabled(true)
-                    .build()
-                    .expect("attribute name and enabled are set"),
-            )
-            .build()
-            .expect("UpdateTimeToLiveInput has no required fields");
-        self.execute_mapped(input, Call::of("")).await?;
-        Ok(())
-    }
+/// Turns on TTL on `definition`'s TTL attribute with `UpdateTimeToLive`;
+/// nothing when no entity has one. Called by [`Table::create_table`].
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html>.
+pub(crate) async fn enable_time_to_live(
+    table: &Table,
+    definition: &TableDefinition,
+) -> Result<(), Error> {
+    let Some(attribute) = definition.time_to_live_attribute()? else {
+        return Ok(());
+    };
+    let input = UpdateTimeToLiveInput::builder()
+        .table_name(table.name())
+        .time_to_live_specification(
+            TimeToLiveSpecification::builder()
+                .attribute_name(attribute)
+                .enabled(true)
+                .build()
+                .expect("attribute name and enabled are set"),
+        )
+        .build()
+        .expect("UpdateTimeToLiveInput has no required fields");
+    table.execute_mapped(input, Call::of("")).await?;
+    Ok(())
 }
 
 /// The differences of the table's key schema and key attribute types.

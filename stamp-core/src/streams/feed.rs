@@ -76,48 +76,19 @@ pub const DEFAULT_MIN_ERROR_BACKOFF: Duration = Duration::from_secs(1);
 /// default.
 pub const DEFAULT_MAX_ERROR_BACKOFF: Duration = Duration::from_secs(60);
 
-impl Table {
-    /// The table's change feed: every change to its items, from the
-    /// table's DynamoDB Stream, decoded into collection `C`'s variants
-    /// (feature `streams`), read through `streams`, a DynamoDB Streams
-    /// client ([`StreamsClient::new(&sdk_config)`](super::StreamsClient),
-    /// re-exported from `aws-sdk-dynamodbstreams`, with the `SdkConfig` the
-    /// DynamoDB client was made from; for a local server
-    /// [`local::streams_client`](crate::local::streams_client)). It is a
-    /// parameter because the SDK does not let a client's endpoint and
-    /// credentials be read back. The table needs a stream with images
-    /// (`TableDefinition::stream(StreamViewType::NewAndOldImages)`).
-    /// `C` may be a collection of one partition, or, for every change of
-    /// the table, a `#[derive(Collection)] #[stamp(any_partition)]` enum of
-    /// entities in any partitions. Sends nothing until the first
-    /// [`ChangeFeed::next`].
-    ///
-    /// # Example
-    ///
-    /// ```no_run
-    /// # use stamp_core::{Collection, Table, streams::Checkpoint};
-    /// # async fn run<C: Collection>(table: Table, saved: Checkpoint) -> Result<(), stamp_core::Error> {
-    /// let streams = stamp_core::local::streams_client("http://localhost:8000");
-    /// let mut feed = table.changes::<C>(streams).resume(saved);
-    /// while let Some(change) = feed.next().await? {
-    ///     // handle `change`, then keep `feed.checkpoint()` somewhere safe
-    /// #   let _ = change;
-    /// }
-    /// # Ok(()) }
-    /// ```
-    pub fn changes<C: Collection>(&self, streams: StreamsClient) -> ChangeFeed<C> {
-        ChangeFeed {
-            table: self.clone(),
-            client: streams,
-            resume: None,
-            min_backoff: DEFAULT_MIN_BACKOFF,
-            max_backoff: DEFAULT_MAX_BACKOFF,
-            pages_per_shard: DEFAULT_PAGES_PER_SHARD,
-            min_error_backoff: DEFAULT_MIN_ERROR_BACKOFF,
-            max_error_backoff: DEFAULT_MAX_ERROR_BACKOFF,
-            state: None,
-            marker: PhantomData,
-        }
+/// [`Table::changes`].
+pub(crate) fn changes<C: Collection>(table: &Table, streams: StreamsClient) -> ChangeFeed<C> {
+    ChangeFeed {
+        table: table.clone(),
+        client: streams,
+        resume: None,
+        min_backoff: DEFAULT_MIN_BACKOFF,
+        max_backoff: DEFAULT_MAX_BACKOFF,
+        pages_per_shard: DEFAULT_PAGES_PER_SHARD,
+        min_error_backoff: DEFAULT_MIN_ERROR_BACKOFF,
+        max_error_backoff: DEFAULT_MAX_ERROR_BACKOFF,
+        state: None,
+        marker: PhantomData,
     }
 }
 
