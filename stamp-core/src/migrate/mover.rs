@@ -154,7 +154,7 @@ impl<E: Entity> Running<'_, E> {
                 Ok(output) => break output,
                 Err(failure) => {
                     let retryable = is_retryable(&failure.error);
-                    let error = Error::from_failure("Scan", self.table.name(), failure);
+                    let error = Error::from_failure(self.table.name(), failure);
                     if !retryable {
                         return Err(error);
                     }

@@ -244,9 +244,9 @@ impl<E: Entity> Running<'_, E> {
                     )
                 }) || is_retryable(&failure.error)
                 {
-                    Sent::Retry(Error::from_failure("TransactWriteItems", table, failure))
+                    Sent::Retry(Error::from_failure(table, failure))
                 } else {
-                    Sent::Fatal(Error::from_failure("TransactWriteItems", table, failure))
+                    Sent::Fatal(Error::from_failure(table, failure))
                 }
             }
         }

@@ -121,7 +121,6 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
         .is_some()
     {
         return conditional_failure::<E, _>(
-            "TransactWriteItems",
             table,
             &crate::ItemKey::of::<E>(&old_key_map),
             expected_version.map(|(_, version)| version),
@@ -140,11 +139,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
             key: crate::ItemKey::of::<E>(&new_key_map),
         });
     }
-    Err(Error::from_failure(
-        "TransactWriteItems",
-        table.name(),
-        failure,
-    ))
+    Err(Error::from_failure(table.name(), failure))
 }
 
 /// Whether `to_item` may write attribute `name` for the entity (its key,

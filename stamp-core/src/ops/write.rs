@@ -293,7 +293,6 @@ impl<'a, E: Entity> Put<'a, E> {
             Err(failure) => failure,
         };
         let outcome = conditional_failure::<E, _>(
-            "PutItem",
             table,
             &key,
             expected_version,
@@ -525,7 +524,6 @@ impl<E: Entity> Delete<E> {
                 .map(E::from_item)
                 .transpose(),
             Err(failure) => conditional_failure::<E, _>(
-                "DeleteItem",
                 table,
                 &key,
                 self.expected_version,

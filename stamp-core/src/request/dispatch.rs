@@ -761,6 +761,14 @@ pub(crate) mod streams {
 
     use crate::request::span::request_span;
 
+    /// DynamoDB Streams' names of its operations: the spans' `operation`,
+    /// and the name in errors.
+    pub(crate) const DESCRIBE_STREAM: &str = "DescribeStream";
+    /// See [`DESCRIBE_STREAM`].
+    pub(crate) const GET_SHARD_ITERATOR: &str = "GetShardIterator";
+    /// See [`DESCRIBE_STREAM`].
+    pub(crate) const GET_RECORDS: &str = "GetRecords";
+
     /// `DescribeStream` of the stream of table `table`.
     pub(crate) async fn describe_stream(
         client: &Client,
@@ -774,7 +782,7 @@ pub(crate) mod streams {
             .set_exclusive_start_shard_id(input.exclusive_start_shard_id)
             .set_shard_filter(input.shard_filter)
             .send()
-            .instrument(request_span("DescribeStream", table, "", "", None))
+            .instrument(request_span(DESCRIBE_STREAM, table, "", "", None))
             .await
     }
 
@@ -792,7 +800,7 @@ pub(crate) mod streams {
             .set_sequence_number(input.sequence_number)
             .set_timestamp(input.timestamp)
             .send()
-            .instrument(request_span("GetShardIterator", table, "", "", None))
+            .instrument(request_span(GET_SHARD_ITERATOR, table, "", "", None))
             .await
     }
 
@@ -802,7 +810,7 @@ pub(crate) mod streams {
         table: &str,
         input: GetRecordsInput,
     ) -> Result<GetRecordsOutput, SdkError<GetRecordsError, HttpResponse>> {
-        let span = request_span("GetRecords", table, "", "", None);
+        let span = request_span(GET_RECORDS, table, "", "", None);
         let output = client
             .get_records()
             .set_shard_iterator(input.shard_iterator)

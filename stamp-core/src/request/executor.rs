@@ -305,6 +305,8 @@ impl Plugins {
 /// A failed request: the SDK's error and what became of each attempt.
 #[derive(Debug)]
 pub(crate) struct Failure<E> {
+    /// The operation's name ([`Operation::NAME`]), for its error.
+    pub(crate) operation: &'static str,
     pub(crate) error: SdkError<E, HttpResponse>,
     pub(crate) attempts: Vec<Attempt>,
 }
@@ -473,6 +475,7 @@ pub(crate) async fn execute<Op: Operation>(
             Ok(output)
         }
         Err(error) => Err(Failure {
+            operation: Op::NAME,
             error,
             attempts: plugins.attempts.list(),
         }),
@@ -490,5 +493,5 @@ where
 {
     execute(table, input, call)
         .await
-        .map_err(|failure| crate::Error::from_failure(Op::NAME, table.name(), failure))
+        .map_err(|failure| crate::Error::from_failure(table.name(), failure))
 }

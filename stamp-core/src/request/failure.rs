@@ -266,7 +266,6 @@ impl Effect<'_> {
 /// is returned (`Ok`); otherwise the outcome is [`Error::OutcomeUnknown`],
 /// never a plain conflict.
 pub(crate) fn conditional_failure<E: Entity, O>(
-    operation: &'static str,
     table: &Table,
     key: &crate::ItemKey,
     expected_version: Option<u64>,
@@ -280,14 +279,14 @@ where
 {
     let schema = E::SCHEMA;
     let Some(old) = failure.service_error().and_then(conditional_failure) else {
-        return Err(Error::from_failure(operation, table.name(), failure));
+        return Err(Error::from_failure(table.name(), failure));
     };
     if failure.earlier_attempt_may_have_been_applied() {
         if effect.shown_by(old.as_ref()) {
             return Ok(old.unwrap_or_default());
         }
         return Err(Error::OutcomeUnknown {
-            operation,
+            operation: failure.operation,
             entity: schema.type_name,
             key: key.clone(),
             item: old.map(Box::new),
@@ -321,14 +320,14 @@ where
 }
 
 impl Error {
-    /// The [`Error::DynamoDb`] of a failed request of `operation` on
-    /// `table`.
-    pub(crate) fn from_failure<E>(operation: &'static str, table: &str, failure: Failure<E>) -> Self
+    /// The [`Error::DynamoDb`] of a failed request on `table`, named by its
+    /// operation.
+    pub(crate) fn from_failure<E>(table: &str, failure: Failure<E>) -> Self
     where
         aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
         E: ProvideErrorMetadata,
     {
-        Error::dynamodb(operation, table, failure.error)
+        Error::dynamodb(failure.operation, table, failure.error)
     }
 }
 

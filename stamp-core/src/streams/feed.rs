@@ -428,7 +428,11 @@ impl<C: Collection> ChangeFeed<C> {
                     Err(error) => {
                         // Tried again from the same place by the next call.
                         state.shards[index].iterator = Some(iterator);
-                        return Err(streams_error("GetRecords", &table, error));
+                        return Err(streams_error(
+                            crate::request::dispatch::streams::GET_RECORDS,
+                            &table,
+                            error,
+                        ));
                     }
                 }
             }
@@ -537,7 +541,11 @@ impl FeedState {
                     },
                 }))
             }
-            Err(error) => Err(streams_error("GetShardIterator", table, error)),
+            Err(error) => Err(streams_error(
+                crate::request::dispatch::streams::GET_SHARD_ITERATOR,
+                table,
+                error,
+            )),
         }
     }
 

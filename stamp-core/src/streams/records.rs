@@ -30,7 +30,13 @@ pub(crate) async fn describe_stream(
             .expect("DescribeStreamInput has no required fields");
         let output = crate::request::dispatch::streams::describe_stream(client, table, input)
             .await
-            .map_err(|error| streams_error("DescribeStream", table, error))?;
+            .map_err(|error| {
+                streams_error(
+                    crate::request::dispatch::streams::DESCRIBE_STREAM,
+                    table,
+                    error,
+                )
+            })?;
         let Some(description) = output.stream_description else {
             return Ok((shards, false));
         };

@@ -14,6 +14,7 @@ use futures::{StreamExt, stream};
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
 use crate::Refusal;
 use crate::item::size::MAX_BATCH_GET_KEYS;
+use crate::request::dispatch::Operation;
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
 use crate::{BatchRetry, Entity, Error, Item, PrimaryKey, Table};
@@ -167,7 +168,7 @@ impl<E: Entity> BatchGet<E> {
             let identity = (key.partition_key().to_owned(), key.sort_key().to_owned());
             if positions.insert(identity, position).is_some() {
                 return Err(Error::Refused(Refusal::DuplicateBatchKey {
-                    operation: "BatchGetItem",
+                    operation: <BatchGetItemInput as Operation>::NAME,
                     entity: E::SCHEMA.type_name,
                     key: crate::ItemKey::of::<E>(&key.to_attribute_map()),
                 }));
@@ -186,7 +187,7 @@ impl<E: Entity> BatchGet<E> {
         let name = table.name();
         let consistent_read = self.consistent_read;
         run_group(
-            ("BatchGetItem", name),
+            (<BatchGetItemInput as Operation>::NAME, name),
             self.retry,
             stop,
             pending,

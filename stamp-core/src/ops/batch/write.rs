@@ -15,6 +15,7 @@ use futures::{StreamExt, stream};
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
 use crate::Refusal;
 use crate::item::size::{MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, item_size};
+use crate::request::dispatch::Operation;
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
 use crate::request::span::common_entity;
@@ -240,7 +241,7 @@ impl BatchWrite {
         for entry in &self.entries {
             if seen.insert(&entry.identity, ()).is_some() {
                 return Err(Error::Refused(Refusal::DuplicateBatchKey {
-                    operation: "BatchWriteItem",
+                    operation: <BatchWriteItemInput as Operation>::NAME,
                     entity: entry.entity,
                     key: entry.key.clone(),
                 }));
@@ -328,7 +329,7 @@ impl BatchWrite {
         let name = table.name();
         let size = pending.len();
         let outcome = run_group(
-            ("BatchWriteItem", name),
+            (<BatchWriteItemInput as Operation>::NAME, name),
             self.retry,
             stop,
             pending,

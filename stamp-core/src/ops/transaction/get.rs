@@ -163,7 +163,6 @@ impl TransactGet {
                 Ok(TransactGetOutput { items })
             }
             Err(error) => Err(failure(
-                "TransactGetItems",
                 name,
                 error,
                 |error| match error {

@@ -227,7 +227,6 @@ fn check_actions<'a>(
 /// with a reason per action when `cancellation` finds the reasons of a
 /// `TransactionCanceledException` in it, [`Error::DynamoDb`] otherwise.
 fn failure<'a, O>(
-    operation: &'static str,
     table: &str,
     failure: Failure<O>,
     cancellation: fn(&O) -> Option<&[aws_sdk_dynamodb::types::CancellationReason]>,
@@ -242,7 +241,7 @@ where
             table: table.to_owned(),
             reasons: reasons(actions, found.to_vec()),
         },
-        None => Error::from_failure(operation, table, failure),
+        None => Error::from_failure(table, failure),
     }
 }
 

@@ -390,7 +390,6 @@ impl TransactWrite {
         match self.execute(table).await? {
             Ok(()) => Ok(()),
             Err(error) => Err(failure(
-                "TransactWriteItems",
                 table.name(),
                 error,
                 |error| match error {

@@ -317,7 +317,6 @@ impl<E: Entity> Update<E> {
             None => Effect::Unknown,
         };
         let stored = conditional_failure::<E, _>(
-            "UpdateItem",
             table,
             &crate::ItemKey::of::<E>(&key),
             self.expected_version,
@@ -334,7 +333,7 @@ impl<E: Entity> Update<E> {
         // item is the item after the update; the item before it is gone.
         match return_value {
             ReturnValue::AllOld => Err(Error::OutcomeUnknown {
-                operation: "UpdateItem",
+                operation: <UpdateItemInput as crate::request::dispatch::Operation>::NAME,
                 entity: E::SCHEMA.type_name,
                 key: crate::ItemKey::of::<E>(&key),
                 item: Some(Box::new(stored)),
