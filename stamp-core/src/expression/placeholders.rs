@@ -54,6 +54,16 @@ impl Placeholders {
         placeholder
     }
 
+    /// The optimistic-locking condition `attribute = version` on a
+    /// `#[stamp(version)]` attribute (a Number), such as `#n0 = :v0`: the
+    /// one rendering of a version check, for puts, updates, deletes and
+    /// re-keys.
+    pub(crate) fn version_is(&mut self, attribute: &str, version: u64) -> String {
+        let name = self.name(attribute);
+        let value = self.add_value(AttributeValue::N(version.to_string()));
+        format!("{name} = {value}")
+    }
+
     /// The `ExpressionAttributeNames` map, `None` when empty.
     pub fn names(&self) -> Option<HashMap<String, String>> {
         (!self.names.is_empty()).then(|| self.names.clone())

@@ -4,7 +4,6 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::Refusal;
 use crate::expression::Placeholders;
@@ -60,9 +59,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
     let guard = match expected_version {
         Some((attribute, version)) => {
             let mut placeholders = Placeholders::default();
-            let name = placeholders.name(attribute);
-            let value = placeholders.add_value(AttributeValue::N(version.to_string()));
-            let mut parts = vec![format!("{name} = {value}")];
+            let mut parts = vec![placeholders.version_is(attribute, version)];
             let mut names: Vec<&String> = foreign.keys().collect();
             names.sort();
             for name in names {

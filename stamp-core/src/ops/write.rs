@@ -91,11 +91,7 @@ pub(crate) fn render_put_at<E: Entity>(
             AttributeValue::N((version + 1).to_string()),
         );
         if version > 0 && checks_version {
-            let name = placeholders.name(attribute);
-            conditions.push(format!(
-                "{name} = {}",
-                placeholders.add_value(AttributeValue::N(version.to_string()))
-            ));
+            conditions.push(placeholders.version_is(attribute, version));
         }
     }
     if must_be_absent {
@@ -432,9 +428,7 @@ impl<E: Entity> Delete<E> {
         if let (Some(attribute), Some(version)) =
             (E::SCHEMA.version_attribute, self.expected_version)
         {
-            let name = placeholders.name(attribute);
-            let value = placeholders.add_value(AttributeValue::N(version.to_string()));
-            conditions.push(format!("{name} = {value}"));
+            conditions.push(placeholders.version_is(attribute, version));
         }
         if let Some(condition) = &self.condition {
             let rendered = condition.render(&mut placeholders)?;

@@ -92,22 +92,43 @@ impl TransactWrite {
                     names: rendered.placeholders.names(),
                     values: rendered.placeholders.values(),
                 });
-                let size = rendered.size + condition.as_ref().map_or(0, Rendered::values_size);
-                self.item_collection_metrics |= E::SCHEMA.has_local_index();
-                self.actions.push(Action {
-                    entity: E::SCHEMA.type_name,
-                    key: crate::item::check::key_of(E::SCHEMA, &rendered.item),
-                    item_key: crate::ItemKey::of::<E>(&rendered.item),
-                    size,
-                    kind: Kind::Put {
-                        item: rendered.item,
-                        condition,
-                    },
-                });
+                let key = crate::item::check::key_of(E::SCHEMA, &rendered.item);
+                let kind = Kind::Put {
+                    item: rendered.item,
+                    condition,
+                };
+                self.push(E::SCHEMA, key, rendered.size, kind);
             }
             Err(error) => self.keep_error(error),
         }
         self
+    }
+
+    /// Adds one action on the item with key attributes `key` of the entity
+    /// of `schema`: `size` is what its item or key adds to the
+    /// transaction's 4 MB, to which its condition's values are added here.
+    fn push(
+        &mut self,
+        schema: &'static crate::EntitySchema,
+        key: crate::Item,
+        size: usize,
+        kind: Kind,
+    ) {
+        let condition_size = match &kind {
+            Kind::Put { condition, .. } | Kind::Delete { condition } => {
+                condition.as_ref().map_or(0, Rendered::values_size)
+            }
+            Kind::Check { condition } => condition.values_size(),
+            Kind::Update(_) => 0,
+        };
+        self.item_collection_metrics |= schema.has_local_index();
+        self.actions.push(Action {
+            entity: schema.type_name,
+            item_key: crate::ItemKey::of_schema(schema, &key),
+            key,
+            size: size + condition_size,
+            kind,
+        });
     }
 
     /// Adds a put of `entity` that requires that no item has its primary key
@@ -122,21 +143,8 @@ impl TransactWrite {
         match kind {
             Ok(kind) => {
                 let map = key.to_attribute_map();
-                let condition_size = match &kind {
-                    Kind::Delete {
-                        condition: Some(condition),
-                    }
-                    | Kind::Check { condition } => condition.values_size(),
-                    _ => 0,
-                };
-                self.item_collection_metrics |= E::SCHEMA.has_local_index();
-                self.actions.push(Action {
-                    entity: E::SCHEMA.type_name,
-                    size: item_size(&map) + condition_size,
-                    item_key: crate::ItemKey::of::<E>(&map),
-                    key: map,
-                    kind,
-                });
+                let size = item_size(&map);
+                self.push(E::SCHEMA, map, size, kind);
             }
             Err(error) => self.keep_error(error),
         }
@@ -189,14 +197,8 @@ impl TransactWrite {
                 .values()
                 .map(attribute_value_size)
                 .sum::<usize>();
-        self.item_collection_metrics |= E::SCHEMA.has_local_index();
-        self.actions.push(Action {
-            entity: update.entity,
-            key: update.key.clone(),
-            item_key: update.item_key.clone(),
-            size,
-            kind: Kind::Update(update),
-        });
+        let key = update.key.clone();
+        self.push(E::SCHEMA, key, size, Kind::Update(update));
         self
     }
 
@@ -429,16 +431,13 @@ impl TransactWrite {
         item: crate::Item,
         condition: Option<Placed>,
     ) -> Self {
-        let condition = condition.map(Rendered::placed);
-        let size = item_size(&item) + condition.as_ref().map_or(0, Rendered::values_size);
-        self.item_collection_metrics |= schema.has_local_index();
-        self.actions.push(Action {
-            entity: schema.type_name,
-            key: crate::item::check::key_of(schema, &item),
-            item_key: crate::ItemKey::of_schema(schema, &item),
-            size,
-            kind: Kind::Put { item, condition },
-        });
+        let key = crate::item::check::key_of(schema, &item);
+        let size = item_size(&item);
+        let kind = Kind::Put {
+            item,
+            condition: condition.map(Rendered::placed),
+        };
+        self.push(schema, key, size, kind);
         self
     }
 
@@ -450,16 +449,11 @@ impl TransactWrite {
         key: crate::Item,
         condition: Option<Placed>,
     ) -> Self {
-        let condition = condition.map(Rendered::placed);
-        let size = item_size(&key) + condition.as_ref().map_or(0, Rendered::values_size);
-        self.item_collection_metrics |= schema.has_local_index();
-        self.actions.push(Action {
-            entity: schema.type_name,
-            item_key: crate::ItemKey::of_schema(schema, &key),
-            key,
-            size,
-            kind: Kind::Delete { condition },
-        });
+        let size = item_size(&key);
+        let kind = Kind::Delete {
+            condition: condition.map(Rendered::placed),
+        };
+        self.push(schema, key, size, kind);
         self
     }
 }

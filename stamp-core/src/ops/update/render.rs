@@ -190,11 +190,8 @@ impl<E: Entity> Update<E> {
                     version: expected,
                 }));
             }
+            conditions.push(placeholders.version_is(version, expected));
             let name = placeholders.name(version);
-            conditions.push(format!(
-                "{name} = {}",
-                placeholders.add_value(AttributeValue::N(expected.to_string()))
-            ));
             adds.push(format!(
                 "{name} {}",
                 placeholders.add_value(AttributeValue::N("1".to_owned()))
