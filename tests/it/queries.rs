@@ -926,6 +926,44 @@ async fn scans_return_only_the_entity_sequentially_and_in_parallel() {
     table.delete_table().await.unwrap();
 }
 
+/// `Scan::count` counts the entity's items only (the table holds a
+/// customer, lines and another entity's item beside the 15 orders), with
+/// `Select = COUNT`, over every page and segment ("Scan", Amazon DynamoDB
+/// Developer Guide: `Count` is the number of items after the filter).
+#[tokio::test]
+async fn a_scan_counts_the_entitys_items_across_pages_and_segments() {
+    let (table, counter) = shop().await;
+    assert_eq!(
+        Order::scan().count(&table).await.unwrap(),
+        u64::from(ORDERS)
+    );
+    assert_eq!(counter.count("Scan"), 1);
+    counter.reset();
+    assert_eq!(
+        Order::scan().segments(3).count(&table).await.unwrap(),
+        u64::from(ORDERS)
+    );
+    assert_eq!(counter.count("Scan"), 3);
+    counter.reset();
+    // Two of the table's 20 items per request: 10 full pages, each with a
+    // LastEvaluatedKey (DynamoDB returns one whenever it stopped at
+    // `Limit`), and an 11th request that finds the end.
+    assert_eq!(
+        Order::scan().limit(2).count(&table).await.unwrap(),
+        u64::from(ORDERS)
+    );
+    assert_eq!(counter.count("Scan"), 11);
+    assert_eq!(
+        Line::scan()
+            .filter(Line::LINE.eq(&"1".to_owned()))
+            .count(&table)
+            .await
+            .unwrap(),
+        2
+    );
+    table.delete_table().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_page_with_exactly_limit_items_carries_a_cursor_and_the_next_page_is_empty() {
     // DynamoDB stops a Query when it has evaluated `Limit` items and then
