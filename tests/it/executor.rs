@@ -57,8 +57,35 @@ fn key(order_id: &str) -> stamp::PrimaryKey<Order> {
 }
 
 /// The operation of every `stamp.request` span opened, in order.
-#[derive(Clone, Default)]
-struct Spans(Arc<Mutex<Vec<String>>>);
+/// The `stamp.request` spans opened on this thread while it records them.
+///
+/// The collector is the process's global subscriber (installed once),
+/// recording per thread, rather than a thread's scoped one: tracing caches
+/// a callsite's interest across threads, and a scoped subscriber can miss a
+/// callsite that another thread registered at the same moment (spans then
+/// never reach it). A global subscriber is asked for every callsite.
+struct Spans;
+
+thread_local! {
+    static RECORDED: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Spans {
+    /// Starts recording this thread's spans (installing the collector the
+    /// first time; another global subscriber would be a test setup error).
+    fn record() {
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        INSTALLED.call_once(|| {
+            tracing::subscriber::set_global_default(Spans).expect("no other global subscriber");
+        });
+        RECORDED.with(|recorded| *recorded.borrow_mut() = Some(Vec::new()));
+    }
+
+    /// The operations of the spans recorded on this thread.
+    fn take() -> Vec<String> {
+        RECORDED.with(|recorded| recorded.borrow_mut().take().unwrap_or_default())
+    }
+}
 
 struct Operation(Option<String>);
 
@@ -81,15 +108,20 @@ impl tracing::Subscriber for Spans {
     }
 
     fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
-        metadata.is_span() && metadata.name() == "stamp.request"
+        metadata.is_span()
+            && metadata.name() == "stamp.request"
+            && RECORDED.with(|recorded| recorded.borrow().is_some())
     }
 
     fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
         let mut operation = Operation(None);
         span.record(&mut operation);
-        let mut spans = self.0.lock().unwrap();
-        spans.push(operation.0.unwrap_or_default());
-        tracing::span::Id::from_u64(spans.len() as u64)
+        RECORDED.with(|recorded| {
+            let mut recorded = recorded.borrow_mut();
+            let spans = recorded.get_or_insert_with(Vec::new);
+            spans.push(operation.0.unwrap_or_default());
+            tracing::span::Id::from_u64(spans.len() as u64)
+        })
     }
 
     fn record(&self, _span: &tracing::span::Id, _values: &tracing::span::Record<'_>) {}
@@ -105,8 +137,7 @@ impl tracing::Subscriber for Spans {
 
 #[tokio::test(flavor = "current_thread")]
 async fn every_request_runs_in_one_span_of_its_operation() {
-    let spans = Spans::default();
-    let _guard = tracing::subscriber::set_default(spans.clone());
+    Spans::record();
     let (client, counter) = common::counting_client();
     let name = format!("stamp-executor-spans-{}", uuid::Uuid::new_v4().simple());
     let table = Table::new(client, name);
@@ -168,7 +199,7 @@ async fn every_request_runs_in_one_span_of_its_operation() {
             "DeleteTable",
         ]
     );
-    assert_eq!(*spans.0.lock().unwrap(), sent, "one span per request");
+    assert_eq!(Spans::take(), sent, "one span per request");
 }
 
 #[tokio::test]
