@@ -8,8 +8,8 @@ pub use crate::item::value::select as codec;
 pub use crate::key::template::KeyBuilder;
 pub use crate::model::collection::share_partition;
 pub use crate::model::multi_attribute::key_part_attribute;
+use crate::{AttributeMap, EntitySchema, Error, KeyPartError};
 use crate::{DecodeError, KeyError, Refusal};
-use crate::{EntitySchema, Error, Item, KeyPartError};
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use serde;
 pub use serde_dynamo;
@@ -33,7 +33,7 @@ pub fn encode_field<W: Serialize>(
 pub fn decode_field<W: DeserializeOwned>(
     stored: Option<&AttributeValue>,
 ) -> Result<W, serde_dynamo::Error> {
-    let item: Item = stored
+    let item: AttributeMap = stored
         .filter(|value| !matches!(value, AttributeValue::Null(_)))
         .map(|value| ("v".to_owned(), value.clone()))
         .into_iter()
@@ -67,7 +67,10 @@ pub fn decode_time_to_live<T>(
 /// (`None` fields), which DynamoDB would otherwise store. The item has room
 /// for the key, index and type attributes `to_item` adds (see
 /// `item::codec`).
-pub fn serialize_fields<T: Serialize>(schema: &EntitySchema, value: &T) -> Result<Item, Error> {
+pub fn serialize_fields<T: Serialize>(
+    schema: &EntitySchema,
+    value: &T,
+) -> Result<AttributeMap, Error> {
     let keys = schema.added_attribute_count();
     crate::item::codec::to_item(value, keys).map_err(|source| {
         Error::Refused(Refusal::Serialize {
@@ -80,7 +83,7 @@ pub fn serialize_fields<T: Serialize>(schema: &EntitySchema, value: &T) -> Resul
 /// Deserializes a struct after checking the item's type attribute.
 pub fn deserialize_fields<T: DeserializeOwned>(
     schema: &EntitySchema,
-    item: Item,
+    item: AttributeMap,
 ) -> Result<T, Error> {
     crate::item::value::select::check_type(schema, &item)?;
     crate::item::codec::from_item(item).map_err(|source| {
@@ -92,7 +95,7 @@ pub fn deserialize_fields<T: DeserializeOwned>(
 }
 
 /// Inserts a key or type attribute as a string.
-pub fn insert_string(item: &mut Item, name: &str, value: String) {
+pub fn insert_string(item: &mut AttributeMap, name: &str, value: String) {
     item.insert(name.to_owned(), AttributeValue::S(value));
 }
 
@@ -139,7 +142,7 @@ pub fn check_canonical(
 /// it is `None`).
 /// `epoch_seconds` is the field type's [`TimeToLive::epoch_seconds`](crate::TimeToLive::epoch_seconds).
 pub fn store_time_to_live<T>(
-    item: &mut Item,
+    item: &mut AttributeMap,
     name: &str,
     value: Option<&T>,
     epoch_seconds: fn(&T) -> i64,
@@ -161,7 +164,7 @@ pub fn store_time_to_live<T>(
 /// `from_epoch_seconds` is the field type's [`TimeToLive::from_epoch_seconds`](crate::TimeToLive::from_epoch_seconds).
 pub fn load_time_to_live<T: Serialize>(
     schema: &EntitySchema,
-    item: &mut Item,
+    item: &mut AttributeMap,
     name: &str,
     from_epoch_seconds: fn(i64) -> Option<T>,
 ) -> Result<(), Error> {
@@ -190,14 +193,14 @@ pub fn load_time_to_live<T: Serialize>(
 }
 
 /// Whether `item`'s type attribute names the entity of `schema`.
-pub fn has_type(item: &Item, schema: &EntitySchema) -> bool {
+pub fn has_type(item: &AttributeMap, schema: &EntitySchema) -> bool {
     matches!(item.get(schema.type_attribute), Some(AttributeValue::S(found)) if found == schema.type_name)
 }
 
 /// Decodes the stored value of attribute `attribute` from `values` into `T`.
 pub fn decode_value<T: serde::de::DeserializeOwned>(
     schema: &EntitySchema,
-    values: &Item,
+    values: &AttributeMap,
     attribute: &str,
 ) -> Result<T, Error> {
     let value = values
@@ -215,7 +218,7 @@ pub fn decode_value<T: serde::de::DeserializeOwned>(
 /// Stores `value` as attribute `attribute`, serialized as serde does.
 pub fn insert_serialized<T: Serialize>(
     schema: &EntitySchema,
-    item: &mut Item,
+    item: &mut AttributeMap,
     attribute: &str,
     value: &T,
 ) -> Result<(), Error> {
@@ -233,7 +236,7 @@ pub fn insert_serialized<T: Serialize>(
 /// `attribute`, or leaves the attribute out when the encoder gives none.
 pub fn insert_encoded(
     schema: &EntitySchema,
-    item: &mut Item,
+    item: &mut AttributeMap,
     attribute: &str,
     value: Result<Option<AttributeValue>, serde_dynamo::Error>,
 ) -> Result<(), Error> {
@@ -314,7 +317,9 @@ pub const fn same_str(a: &str, b: &str) -> bool {
 }
 
 /// Decodes a projected item of entity `E` into `P` through serde_dynamo.
-pub fn decode_projection<E: crate::Entity, P: DeserializeOwned>(item: Item) -> Result<P, Error> {
+pub fn decode_projection<E: crate::Entity, P: DeserializeOwned>(
+    item: AttributeMap,
+) -> Result<P, Error> {
     serde_dynamo::from_item(item).map_err(|source| {
         Error::Decode(DecodeError::Deserialize {
             entity: E::SCHEMA.type_name,
@@ -359,7 +364,7 @@ pub fn index_key_value(
 pub fn check_vector_attribute(
     schema: &EntitySchema,
     index: &crate::IndexSchema,
-    item: &Item,
+    item: &AttributeMap,
 ) -> Result<bool, Error> {
     let attribute = index.vector().map_or("", |vector| vector.attribute);
     crate::check_stored_vector(index, schema.type_name, item.get(attribute))

@@ -75,7 +75,7 @@
 // `streams`. ARCHITECTURE.md draws it.
 mod error;
 pub mod export;
-pub mod expression;
+mod expression;
 mod item;
 mod key;
 pub mod limits;
@@ -100,8 +100,8 @@ pub use error::{
     TableNameReason, UpdateReason, VectorError,
 };
 pub use expression::{
-    Attribute, AttributeType, Condition, Optional, Placeholders, PrimaryKeyField, Required,
-    Settable, check_expression_length,
+    Attribute, AttributeType, Condition, Encoder, Optional, Placeholders, PrimaryKeyField,
+    Required, Settable, Size, check_expression_length,
 };
 pub use item::check::{check_item, check_value};
 pub use item::size::{attribute_value_size, item_size};
@@ -109,11 +109,10 @@ pub use item::value::AttributeCodec;
 pub use key::part::{KeyPart, KeyPartError};
 pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, Segment};
-pub use limits::*;
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
 pub use model::collection::{Collection, CollectionMember};
 pub use model::entity::{
-    Entity, EntitySchema, FieldAttribute, IndexKey, Item, KeyAttribute, PreviousKeyFormat,
+    AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,
     PrimaryKey, WriteTime,
 };
 pub use model::index::{

@@ -8,7 +8,7 @@
 //! arrive as raw attribute maps; [`Change::from_record`] turns them into the
 //! collection's variants by the type attribute, exactly as a query page is
 //! decoded ([`Collection::from_item`]), so an item of a type outside the
-//! collection becomes its `Unknown(Item)` variant and is never a panic.
+//! collection becomes its `Unknown(AttributeMap)` variant and is never a panic.
 //!
 //! | view type | `INSERT` | `MODIFY` | `REMOVE` |
 //! |---|---|---|---|
@@ -53,15 +53,18 @@ use chrono::{DateTime, Utc};
 pub use aws_lambda_events::event::dynamodb::{Event, EventRecord, StreamRecord};
 
 use crate::JobError;
-use crate::{Collection, Entity, EntitySchema, Error, Item, PrimaryKey};
+use crate::{AttributeMap, Collection, Entity, EntitySchema, Error, PrimaryKey};
 
 mod checkpoint;
-pub mod feed;
+pub(crate) mod feed;
 mod records;
 mod shards;
 
 pub use checkpoint::{Checkpoint, ShardCheckpoint};
-pub use feed::ChangeFeed;
+pub use feed::{
+    ChangeFeed, DEFAULT_MAX_BACKOFF, DEFAULT_MAX_ERROR_BACKOFF, DEFAULT_MIN_BACKOFF,
+    DEFAULT_MIN_ERROR_BACKOFF, DEFAULT_PAGES_PER_SHARD,
+};
 
 /// The DynamoDB Streams client that [`Table::changes`](crate::Table::changes)
 /// reads through (`aws_sdk_dynamodbstreams::Client`), re-exported so that a
@@ -164,7 +167,7 @@ pub struct Change<C> {
     pub kind: ChangeKind,
     /// The record's `Keys`: the item's primary key attributes, such as
     /// `{PK: S, SK: S}`, as the SDK represents them. Always present.
-    pub keys: Item,
+    pub keys: AttributeMap,
     /// The one member entity of `C` whose key templates, current or
     /// previous (`#[stamp(previous(…))]`), the keys fit; `None` when no
     /// member's do, or more than one's (their key spaces overlap). The only
@@ -221,9 +224,9 @@ impl<C: Collection> Change<C> {
         Self::from_parts(RecordParts {
             event_name: record.event_name,
             event_id: record.event_id,
-            keys: Item::from(stream.keys),
-            old: Item::from(stream.old_image),
-            new: Item::from(stream.new_image),
+            keys: AttributeMap::from(stream.keys),
+            old: AttributeMap::from(stream.old_image),
+            new: AttributeMap::from(stream.new_image),
             view_type: stream
                 .stream_view_type
                 .map(|view_type| view_type.to_string()),
@@ -287,7 +290,7 @@ impl<C: Collection> Change<C> {
                 crate::error::StreamRecordReason::RemoveWithNewImage,
             ));
         }
-        let decode = |image: Item, which: &'static str| -> Result<Option<C>, Error> {
+        let decode = |image: AttributeMap, which: &'static str| -> Result<Option<C>, Error> {
             if image.is_empty() {
                 return Ok(None);
             }
@@ -376,9 +379,9 @@ pub fn changes<C: Collection>(event: Event) -> impl Iterator<Item = Result<Chang
 pub(crate) struct RecordParts {
     pub(crate) event_name: String,
     pub(crate) event_id: String,
-    pub(crate) keys: Item,
-    pub(crate) old: Item,
-    pub(crate) new: Item,
+    pub(crate) keys: AttributeMap,
+    pub(crate) old: AttributeMap,
+    pub(crate) new: AttributeMap,
     /// The `StreamViewType` as written, such as `NEW_AND_OLD_IMAGES`.
     pub(crate) view_type: Option<String>,
     pub(crate) sequence_number: Option<String>,
@@ -388,7 +391,7 @@ pub(crate) struct RecordParts {
 }
 
 /// The one member whose key templates (current or previous) fit `keys`.
-fn key_entity(members: &[&'static EntitySchema], keys: &Item) -> Option<&'static str> {
+fn key_entity(members: &[&'static EntitySchema], keys: &AttributeMap) -> Option<&'static str> {
     let mut found = members.iter().filter(|schema| fits(schema, keys));
     match (found.next(), found.next()) {
         (Some(schema), None) => Some(schema.type_name),
@@ -396,7 +399,7 @@ fn key_entity(members: &[&'static EntitySchema], keys: &Item) -> Option<&'static
     }
 }
 
-fn fits(schema: &EntitySchema, keys: &Item) -> bool {
+fn fits(schema: &EntitySchema, keys: &AttributeMap) -> bool {
     let (Some(AttributeValue::S(partition_key)), Some(AttributeValue::S(sort_key))) = (
         keys.get(schema.partition_key.name),
         keys.get(schema.sort_key.name),

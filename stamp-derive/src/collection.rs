@@ -89,7 +89,7 @@ fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, IndexRef, boo
     (krate, index, any_partition.is_some())
 }
 
-/// The entity variants `Name(Type)`; the `Unknown(stamp::Item)` variant is
+/// The entity variants `Name(Type)`; the `Unknown(stamp::AttributeMap)` variant is
 /// required and not a member.
 fn read_members<'a>(
     cx: &mut Ctxt,
@@ -105,7 +105,7 @@ fn read_members<'a>(
                 cx.error_spanned_by(
                     &variant.ident,
                     format!(
-                        "variant `{}` of `{ident}` must wrap one value: an entity, like `Order(Order)`, or the raw item, `Unknown(stamp::Item)`",
+                        "variant `{}` of `{ident}` must wrap one value: an entity, like `Order(Order)`, or the raw item, `Unknown(stamp::AttributeMap)`",
                         variant.ident
                     ),
                 );
@@ -122,7 +122,7 @@ fn read_members<'a>(
         cx.error_spanned_by(
             ident,
             format!(
-                "`{ident}` needs a variant `Unknown(stamp::Item)`, which keeps items of a type that is not in the collection"
+                "`{ident}` needs a variant `Unknown(stamp::AttributeMap)`, which keeps items of a type that is not in the collection"
             ),
         );
     }
@@ -155,7 +155,7 @@ fn expand_any_partition(
                 const ANY_PARTITION: bool = true;
                 const MEMBERS: &'static [&'static #krate::EntitySchema] = &[#(<#member_types as #krate::Entity>::SCHEMA),*];
 
-                fn from_item(item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+                fn from_item(item: #krate::AttributeMap) -> ::core::result::Result<Self, #krate::Error> {
                     #(#decodes)*
                     ::core::result::Result::Ok(Self::Unknown(item))
                 }
@@ -229,7 +229,7 @@ fn expand(
                 type Index = #marker;
                 const MEMBERS: &'static [&'static #krate::EntitySchema] = &[#(<#member_types as #krate::Entity>::SCHEMA),*];
 
-                fn from_item(item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+                fn from_item(item: #krate::AttributeMap) -> ::core::result::Result<Self, #krate::Error> {
                     #(#decodes)*
                     ::core::result::Result::Ok(Self::Unknown(item))
                 }

@@ -52,7 +52,7 @@ pub fn derive_key_part(input: TokenStream) -> TokenStream {
 }
 
 /// Derives `stamp::Collection` for an enum of entities that share a
-/// partition key template, plus a variant `Unknown(stamp::Item)` for items
+/// partition key template, plus a variant `Unknown(stamp::AttributeMap)` for items
 /// of other types. `#[stamp(index = N)]` makes it a collection of GSI N.
 #[proc_macro_derive(Collection, attributes(stamp))]
 pub fn derive_collection(input: TokenStream) -> TokenStream {

@@ -117,7 +117,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         impl #krate::Projection<#entity> for #ident {
             const ATTRIBUTES: &'static [&'static str] = &[#(#names),*];
 
-            fn from_item(item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+            fn from_item(item: #krate::AttributeMap) -> ::core::result::Result<Self, #krate::Error> {
                 #krate::__private::decode_projection::<#entity, Self>(item)
             }
         }

@@ -146,7 +146,7 @@ pub enum CustomerWithOrders {
     /// An order (sort key `ORDER#…`).
     Order(Order),
     /// Any other item of the partition, as read.
-    Unknown(stamp::Item),
+    Unknown(stamp::AttributeMap),
 }
 
 /// An order and its line items, from GSI2.
@@ -158,7 +158,7 @@ pub enum OrderWithItems {
     /// One of its line items.
     LineItem(LineItem),
     /// Any other item of the index partition, as read.
-    Unknown(stamp::Item),
+    Unknown(stamp::AttributeMap),
 }
 
 /// The one table of the service.

@@ -3,6 +3,7 @@
 //! through an SDK interceptor), and exact reports of what was not written.
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::{DecodeError, Refusal};
 
 use stamp::{BatchGet, BatchWrite};
@@ -64,7 +65,7 @@ fn quick_retry(max_retries: u32) -> BatchRetry {
 
 /// Every item of the table, read with a plain client (no faults), by
 /// `(PK, SK)`.
-async fn scan_all(table: &Table) -> BTreeMap<(String, String), Item> {
+async fn scan_all(table: &Table) -> BTreeMap<(String, String), AttributeMap> {
     let client = common::client();
     let mut items = BTreeMap::new();
     let mut start = None;

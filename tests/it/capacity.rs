@@ -20,6 +20,7 @@ use aws_sdk_dynamodb::types::{
 };
 use chrono::{DateTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
+use stamp::AttributeMap;
 use stamp::{
     Entity, EntityCapacity, IndexProjection, Item, PAGE_ITEMS, Table, TableDefinition,
     TransactWrite, WriteUnits, item_size,
@@ -182,7 +183,7 @@ async fn the_figures_match_the_consumed_capacity_the_server_reports() {
     let customer_cost = capacity_of(&definition, "Customer");
 
     // Put: the table and every GSI that holds the item.
-    let put = |item: stamp::Item| {
+    let put = |item: stamp::AttributeMap| {
         client
             .put_item()
             .table_name(table.name())
@@ -665,7 +666,7 @@ fn an_lsi_page_counts_the_table_fetch_of_what_the_lsi_does_not_project() {
     // LSI1 stores the keys and `title`; an entity query asks for whole
     // items, which DynamoDB reads from the table: the 25 items rounded up
     // to 4 KB, halved (eventually consistent).
-    let entry: Item = item
+    let entry: AttributeMap = item
         .iter()
         .filter(|(name, _)| ["PK", "SK", "LSI1SK", "title"].contains(&name.as_str()))
         .map(|(name, value)| (name.clone(), value.clone()))

@@ -75,8 +75,8 @@ async fn drain(feed: &mut ChangeFeed<CustomerWithOrders>) -> Vec<Change<Customer
     changes
 }
 
-fn key(pk: &str, sk: &str) -> stamp::Item {
-    stamp::Item::from([
+fn key(pk: &str, sk: &str) -> stamp::AttributeMap {
+    stamp::AttributeMap::from([
         ("PK".to_owned(), AttributeValue::S(pk.to_owned())),
         ("SK".to_owned(), AttributeValue::S(sk.to_owned())),
     ])
@@ -579,7 +579,7 @@ async fn a_checkpoint_marking_an_open_shard_finished_is_refused_before_any_read(
 
 #[tokio::test]
 async fn next_ready_follows_empty_pages_of_an_open_shard_up_to_its_bound() {
-    use stamp::streams::feed::DEFAULT_PAGES_PER_SHARD;
+    use stamp::streams::DEFAULT_PAGES_PER_SHARD;
     assert_eq!(DEFAULT_PAGES_PER_SHARD, 3);
 
     let table = common::fresh_table("feed-empty-pages", &definition()).await;
@@ -681,7 +681,7 @@ enum Everything {
     Customer(Customer),
     Order(Order),
     Product(Product),
-    Unknown(stamp::Item),
+    Unknown(stamp::AttributeMap),
 }
 
 #[tokio::test]

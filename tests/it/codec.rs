@@ -15,7 +15,8 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use stamp::{AttributeCodec, Item, serde_dynamo};
+use stamp::AttributeMap;
+use stamp::{AttributeCodec, serde_dynamo};
 use uuid::Uuid;
 
 /// A one-field struct, to see what serde-derived code does with an absent
@@ -93,7 +94,7 @@ fn has_set_or_map(value: &AttributeValue) -> bool {
 /// serde-derived struct reads a missing field.
 fn check_missing<T: AttributeCodec + DeserializeOwned + Debug>() {
     let ours = T::from_missing("f");
-    let theirs = serde_dynamo::from_item::<_, One<T>>(Item::new());
+    let theirs = serde_dynamo::from_item::<_, One<T>>(AttributeMap::new());
     assert_eq!(ours.is_ok(), theirs.is_ok(), "{ours:?}");
     if let (Err(ours), Err(theirs)) = (ours, theirs) {
         assert_eq!(ours.to_string(), theirs.to_string());

@@ -15,7 +15,8 @@ use chrono::{DateTime, Utc};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
-use stamp::{Entity, Item, serde_dynamo};
+use stamp::AttributeMap;
+use stamp::{Entity, serde_dynamo};
 use uuid::Uuid;
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -144,8 +145,8 @@ prop_compose! {
 
 /// serde_dynamo's item of `value`, without the `NULL`s Stamp never stores,
 /// plus the attributes Stamp adds.
-fn reference<T: Serialize>(value: &T, stamp_item: &Item, added: &[&str]) -> Item {
-    let mut item: Item = serde_dynamo::to_item(value).unwrap();
+fn reference<T: Serialize>(value: &T, stamp_item: &AttributeMap, added: &[&str]) -> AttributeMap {
+    let mut item: AttributeMap = serde_dynamo::to_item(value).unwrap();
     item.retain(|_, value| !matches!(value, AttributeValue::Null(_)));
     for name in added {
         if let Some(value) = stamp_item.get(*name) {
@@ -187,7 +188,7 @@ proptest! {
         prop_assert_eq!(&ours, &reference(&flat, &ours, &["PK", "SK", "Type"]));
         // (A flattened map also takes the key and type attributes: read
         // the fields alone.)
-        let fields: Item = serde_dynamo::to_item(&flat).unwrap();
+        let fields: AttributeMap = serde_dynamo::to_item(&flat).unwrap();
         prop_assert_eq!(Flat::from_item(fields).unwrap(), flat);
 
         let defaulted = Defaulted { id, count, note };
@@ -200,7 +201,7 @@ proptest! {
 
 #[test]
 fn absent_attributes_read_as_serde_reads_missing_fields() {
-    let item = |pairs: &[(&str, AttributeValue)]| -> Item {
+    let item = |pairs: &[(&str, AttributeValue)]| -> AttributeMap {
         pairs
             .iter()
             .map(|(name, value)| ((*name).to_owned(), value.clone()))

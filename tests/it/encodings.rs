@@ -11,6 +11,7 @@ use crate::common;
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
+use stamp::AttributeMap;
 use stamp::{Entity, Item, TableDefinition};
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -84,7 +85,7 @@ fn byte_strings_are_binary_and_json_numbers_are_numbers() {
 /// Numbers), read back; a wrong length or a non-byte is refused.
 #[test]
 fn the_list_form_of_older_items_reads_back() {
-    let mut item: Item = a_file().to_item().unwrap();
+    let mut item: AttributeMap = a_file().to_item().unwrap();
     item.insert("data".into(), numbers(&[0, 1, 2, 255]));
     item.insert("digest".into(), numbers(&[9, 8, 7, 6]));
     item.insert("thumbnail".into(), numbers(&[42]));

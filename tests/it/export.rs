@@ -41,7 +41,7 @@ async fn loaded(test: &str, size: Size) -> (Table, DataSet) {
         .await
         .unwrap();
     for (pk, kind) in [("COUPON#1", Some("Coupon")), ("LEGACY#1", None)] {
-        let mut item = stamp::Item::from([
+        let mut item = stamp::AttributeMap::from([
             ("PK".to_owned(), AttributeValue::S(pk.to_owned())),
             ("SK".to_owned(), AttributeValue::S("X".to_owned())),
             ("percent".to_owned(), AttributeValue::N("15".to_owned())),
@@ -557,7 +557,7 @@ print(json.dumps([count, columns]))
 async fn export_unknown_items_keep_their_numbers_exactly() {
     let table = common::fresh_table("export-exact-numbers", &table_definition()).await;
     let n = |text: &str| AttributeValue::N(text.to_owned());
-    let item = stamp::Item::from([
+    let item = stamp::AttributeMap::from([
         ("PK".to_owned(), AttributeValue::S("COUPON#9".to_owned())),
         ("SK".to_owned(), AttributeValue::S("X".to_owned())),
         ("Type".to_owned(), AttributeValue::S("Coupon".to_owned())),

@@ -8,6 +8,7 @@
 //! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html>).
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::Refusal;
 
 use futures::TryStreamExt;
@@ -64,7 +65,7 @@ const LINES: u8 = 20;
 /// by its lines; `o-3` is noted `skip`.
 async fn layout(test: &str) -> (Table, common::RequestCounter) {
     let (table, counter) = common::fresh_counted_table(test, &definition()).await;
-    let mut items: Vec<Item> = Vec::new();
+    let mut items: Vec<AttributeMap> = Vec::new();
     for i in 1..=3u32 {
         let order = Order {
             customer_id: "c-1".into(),

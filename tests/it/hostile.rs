@@ -12,6 +12,7 @@ use chrono::{DateTime, Utc};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde::{Deserialize, Serialize};
+use stamp::AttributeMap;
 use stamp::streams::{Checkpoint, Event, changes};
 use stamp::{Cursor, DecodeError, Entity, Error, Item, JobError, KeyError, Refusal, Table};
 use stamp_examples::CustomerWithOrders;
@@ -55,7 +56,7 @@ fn attribute_value() -> impl Strategy<Value = AttributeValue> {
 /// An attribute map whose names are mostly the entity's own (its key
 /// attributes, its type attribute and its fields), so that decoding gets
 /// past the first check, and sometimes anything else.
-fn attribute_map() -> impl Strategy<Value = Item> {
+fn attribute_map() -> impl Strategy<Value = AttributeMap> {
     let name = prop_oneof![
         Just("PK".to_owned()),
         Just("SK".to_owned()),

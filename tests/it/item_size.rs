@@ -3,6 +3,7 @@
 //! sets and `None`s, and stored Numbers that do not fit their field.
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::{DecodeError, Refusal};
 
 use stamp::{BatchWrite, TransactWrite};
@@ -12,7 +13,8 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
-use stamp::{Entity, Error, Item, MAX_ITEM_SIZE_BYTES, Table, TableDefinition, item_size};
+use stamp::limits::MAX_ITEM_SIZE_BYTES;
+use stamp::{Entity, Error, Item, Table, TableDefinition, item_size};
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "DOC#<id>"]
@@ -89,7 +91,7 @@ fn document_size(id: &str, body: usize) -> usize {
         + body
 }
 
-async fn raw_item(table: &Table, pk: &str, sk: &str) -> Item {
+async fn raw_item(table: &Table, pk: &str, sk: &str) -> AttributeMap {
     table
         .client()
         .get_item()

@@ -4,6 +4,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
+use stamp::AttributeMap;
 use stamp::KeyError;
 use stamp::{Entity, Error, Item, KeyPart};
 use uuid::Uuid;
@@ -223,7 +224,7 @@ fn to_item_writes_keys_indexes_and_type_and_leaves_out_none() {
         updated_at: time("2026-06-02T00:00:00Z"),
         total_cents: 1250,
     };
-    let item: Item = order.to_item().unwrap();
+    let item: AttributeMap = order.to_item().unwrap();
     let mut names: Vec<&str> = item.keys().map(String::as_str).collect();
     names.sort();
     assert_eq!(

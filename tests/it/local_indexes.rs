@@ -20,6 +20,7 @@ use aws_sdk_dynamodb::types::{KeyType, ProjectionType};
 use chrono::NaiveDate;
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
+use stamp::AttributeMap;
 use stamp::{
     BaseTable, BatchWrite, Entity, Error, Gsi, IndexId, IndexProjection, Item, Lsi, Query,
     QueryIndex, SchemaDifference, Table, TableDefinition, TransactWrite,
@@ -1177,7 +1178,7 @@ fn entities_of_the_test_model_convert_back() {
         refund_id: "r".into(),
         amount_cents: 5,
     };
-    let item: Item = refund.to_item().unwrap();
+    let item: AttributeMap = refund.to_item().unwrap();
     assert!(item["LSI1SK"].as_s().unwrap().ends_with("#REFUND"));
     assert_eq!(Refund::from_item(item).unwrap(), refund);
 }

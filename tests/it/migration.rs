@@ -7,6 +7,7 @@
 //! the move, items in neither format, and the previous-format key helpers.
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::{JobError, Refusal};
 
 use stamp::BatchWrite;
@@ -29,7 +30,7 @@ use aws_smithy_types::config_bag::{Storable, StoreReplace};
 use chrono::{DateTime, Duration, Utc};
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
-use stamp::{Entity, Error, Item, Migration, Table, TableDefinition};
+use stamp::{Entity, Error, Migration, Table, TableDefinition};
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 struct Address {
@@ -126,7 +127,7 @@ fn checkpoint_path(test: &str) -> PathBuf {
 }
 
 /// Every item of the table, as stored.
-async fn all_items(table: &Table) -> Vec<Item> {
+async fn all_items(table: &Table) -> Vec<AttributeMap> {
     let mut items = Vec::new();
     let mut start = None;
     loop {
@@ -147,14 +148,14 @@ async fn all_items(table: &Table) -> Vec<Item> {
     }
 }
 
-fn text(item: &Item, name: &str) -> String {
+fn text(item: &AttributeMap, name: &str) -> String {
     match item.get(name) {
         Some(AttributeValue::S(value)) => value.clone(),
         other => panic!("{name} is {other:?}"),
     }
 }
 
-fn without_keys(mut item: Item) -> Item {
+fn without_keys(mut item: AttributeMap) -> AttributeMap {
     item.remove("PK");
     item.remove("SK");
     item
@@ -279,7 +280,7 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
         .await
         .expect("create the test table");
     let before: Vec<MemberBefore> = (0..ITEMS).map(member).collect();
-    let expected: HashMap<u32, Item> = before
+    let expected: HashMap<u32, AttributeMap> = before
         .iter()
         .map(|member| (member.member_id, without_keys(member.to_item().unwrap())))
         .collect();
@@ -414,7 +415,7 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     // Every item exactly once, in the new format, with identical attributes.
     let after = all_items(&table).await;
     assert_eq!(after.len(), ITEMS as usize);
-    let mut seen: BTreeMap<u32, Item> = BTreeMap::new();
+    let mut seen: BTreeMap<u32, AttributeMap> = BTreeMap::new();
     for item in after {
         assert_eq!(text(&item, "Type"), "Member");
         let entity = Member::from_item(item.clone()).unwrap();
@@ -554,7 +555,7 @@ async fn conflicts_and_foreign_keys_are_reported_and_left_alone() {
     );
 }
 
-fn old_item(member: &MemberBefore) -> Item {
+fn old_item(member: &MemberBefore) -> AttributeMap {
     member.to_item().unwrap()
 }
 

@@ -2,6 +2,7 @@
 //! right items, in order, with one request per page.
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::{KeyError, Refusal};
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
@@ -90,7 +91,7 @@ struct Ticket {
 enum CustomerWithOrders {
     Customer(Customer),
     Order(Order),
-    Unknown(Item),
+    Unknown(AttributeMap),
 }
 
 #[derive(stamp::Collection, Debug, PartialEq)]
@@ -98,7 +99,7 @@ enum CustomerPartition {
     Customer(Customer),
     Order(Order),
     Line(Line),
-    Unknown(Item),
+    Unknown(AttributeMap),
 }
 
 #[derive(stamp::Collection, Debug, PartialEq)]
@@ -106,7 +107,7 @@ enum CustomerPartition {
 enum ByStatus {
     Order(Order),
     Ticket(Ticket),
-    Unknown(Item),
+    Unknown(AttributeMap),
 }
 
 fn definition() -> TableDefinition {
@@ -782,7 +783,7 @@ fn a_query_shows_the_exact_request_without_a_network() {
         "invalid query: `limit` must be at least 1"
     );
     let _ = Order::SCHEMA;
-    let _: Option<Item> = None;
+    let _: Option<AttributeMap> = None;
 }
 
 #[tokio::test]

@@ -8,6 +8,7 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::Refusal;
 
 use chrono::{DateTime, Utc};
@@ -74,7 +75,7 @@ fn account(id: &str) -> Account {
     }
 }
 
-async fn raw<E: Entity>(table: &Table, entity: &E) -> Option<Item> {
+async fn raw<E: Entity>(table: &Table, entity: &E) -> Option<AttributeMap> {
     table
         .client()
         .get_item()

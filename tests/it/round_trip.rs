@@ -3,6 +3,7 @@
 //! checked by a raw `GetItem`.
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::KeyError;
 
 use std::collections::HashMap;
@@ -72,7 +73,7 @@ fn string(value: &str) -> AttributeValue {
     AttributeValue::S(value.to_owned())
 }
 
-async fn raw_item<E: Entity>(table: &Table, key: &stamp::PrimaryKey<E>) -> Item {
+async fn raw_item<E: Entity>(table: &Table, key: &stamp::PrimaryKey<E>) -> AttributeMap {
     table
         .client()
         .get_item()

@@ -9,7 +9,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use stamp::DefinitionError;
-use stamp::{Error, IndexProjection, Item, MAX_GSIS, TableBilling, TableDefinition};
+use stamp::limits::MAX_GSIS;
+use stamp::{Error, IndexProjection, Item, TableBilling, TableDefinition};
 
 // --- Entities whose key spaces meet or nearly meet the reference model's. ---
 

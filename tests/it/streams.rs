@@ -9,8 +9,9 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
+use stamp::AttributeMap;
 use stamp::streams::{Change, ChangeKind, Event, ViewType, changes};
-use stamp::{Entity, Error, Item};
+use stamp::{Entity, Error};
 use stamp::{JobError, KeyError};
 use stamp_examples::{Customer, CustomerWithOrders, Order, OrderStatus, Session};
 use uuid::Uuid;
@@ -19,7 +20,7 @@ use uuid::Uuid;
 #[derive(stamp::Collection, Debug, Clone, PartialEq)]
 enum Sessions {
     Session(Session),
-    Unknown(Item),
+    Unknown(AttributeMap),
 }
 
 fn event(name: &str) -> Event {
@@ -71,14 +72,14 @@ fn customer() -> CustomerWithOrders {
     })
 }
 
-fn order_keys() -> Item {
+fn order_keys() -> AttributeMap {
     order(OrderStatus::Pending, "2026-06-01T10:00:00Z")
         .primary_key()
         .unwrap()
         .to_attribute_map()
 }
 
-fn customer_keys() -> Item {
+fn customer_keys() -> AttributeMap {
     Customer::key("c-0001").unwrap().to_attribute_map()
 }
 
@@ -228,8 +229,8 @@ fn order_keys_typed() -> stamp::PrimaryKey<Order> {
 fn an_unknown_type_is_reported_as_unknown_never_a_panic() {
     let changes = decode("unknown-type.json");
     assert_eq!(changes.len(), 4);
-    let invoice = |amount: &str| -> Item {
-        Item::from([
+    let invoice = |amount: &str| -> AttributeMap {
+        AttributeMap::from([
             ("PK".into(), AttributeValue::S("CUST#c-0001".into())),
             ("SK".into(), AttributeValue::S("INVOICE#2026-06".into())),
             ("Type".into(), AttributeValue::S("Invoice".into())),

@@ -4,6 +4,7 @@
 //! before sending.
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::Refusal;
 
 use stamp::{TransactGet, TransactWrite};
@@ -113,7 +114,7 @@ struct Gauge {
 }
 
 /// Every item of the table, by `(PK, SK)`.
-async fn scan_all(table: &Table) -> BTreeMap<(String, String), Item> {
+async fn scan_all(table: &Table) -> BTreeMap<(String, String), AttributeMap> {
     let output = table
         .client()
         .scan()
@@ -238,11 +239,12 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
     };
     assert_eq!(table_name, table.name());
 
-    let reason = |index: usize,
-                  entity: &'static str,
-                  key: Item,
-                  code: CancellationCode,
-                  old_item: Option<Item>| { (index, entity, key, code, old_item) };
+    let reason =
+        |index: usize,
+         entity: &'static str,
+         key: AttributeMap,
+         code: CancellationCode,
+         old_item: Option<AttributeMap>| { (index, entity, key, code, old_item) };
     let failed = CancellationCode::ConditionalCheckFailed;
     let expected = vec![
         reason(

@@ -5,6 +5,7 @@
 //! and of `UpdateItem`, not from a server's answers.
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::Refusal;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -128,7 +129,7 @@ fn kinds() -> Kinds {
     }
 }
 
-async fn raw(table: &Table, key: Item) -> Item {
+async fn raw(table: &Table, key: AttributeMap) -> AttributeMap {
     table
         .client()
         .get_item()

@@ -24,6 +24,7 @@ use aws_sdk_dynamodb::types::{
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
+use stamp::AttributeMap;
 use stamp::{
     DefinitionError, DistanceFunction, Entity, Error, IndexKeyField, IndexKeySchema, IndexKind,
     IndexSchema, Item, KeyAttributeType, Refusal, SchemaDifference, SimilaritySearch, TableBilling,
@@ -743,7 +744,7 @@ fn a_vector_index_numbered_five_is_an_index_like_the_first() {
     assert_eq!(E5::SCHEMA.indexes[0].number, 5);
     assert_eq!(E5::SCHEMA.indexes[0].id(), stamp::IndexId::Vector(5));
     assert_eq!(E1::SCHEMA.indexes[0].id(), stamp::IndexId::Vector(1));
-    let _: Item = E5 {
+    let _: AttributeMap = E5 {
         id: "x".into(),
         v: vec![1.0, 2.0],
     }
@@ -768,7 +769,7 @@ struct Clip {
     embedding: Option<Vec<f32>>,
 }
 
-async fn raw(table: &stamp::Table, key: Item) -> Item {
+async fn raw(table: &stamp::Table, key: AttributeMap) -> AttributeMap {
     table
         .client()
         .get_item()

@@ -3,6 +3,7 @@
 //! re-keying, each read back exactly.
 
 use crate::common;
+use stamp::AttributeMap;
 use stamp::Refusal;
 
 use stamp::{BatchWrite, TransactWrite};
@@ -93,7 +94,7 @@ fn order(order_id: u32) -> Order {
     }
 }
 
-async fn raw(table: &Table, key: Item) -> Option<Item> {
+async fn raw(table: &Table, key: AttributeMap) -> Option<AttributeMap> {
     table
         .client()
         .get_item()

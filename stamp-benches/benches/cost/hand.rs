@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, SecondsFormat, Utc};
-use stamp::Item;
+use stamp::AttributeMap;
 use uuid::Uuid;
 
 use crate::model::{Order, OrderStatus, Reading, Shipment};
@@ -30,8 +30,8 @@ fn key_time(time: &DateTime<Utc>) -> String {
 // ---------------------------------------------------------------- serde_dynamo + format!
 
 /// An order's item the modyne way.
-pub fn serde_order_to_item(order: &Order) -> Result<Item, serde_dynamo::Error> {
-    let mut item: Item = serde_dynamo::to_item(order)?;
+pub fn serde_order_to_item(order: &Order) -> Result<AttributeMap, serde_dynamo::Error> {
+    let mut item: AttributeMap = serde_dynamo::to_item(order)?;
     item.insert(
         "PK".to_owned(),
         AttributeValue::S(format!("CUST#{}", order.customer_id)),
@@ -59,8 +59,8 @@ pub fn serde_order_to_item(order: &Order) -> Result<Item, serde_dynamo::Error> {
 }
 
 /// A reading's item the modyne way.
-pub fn serde_reading_to_item(reading: &Reading) -> Result<Item, serde_dynamo::Error> {
-    let mut item: Item = serde_dynamo::to_item(reading)?;
+pub fn serde_reading_to_item(reading: &Reading) -> Result<AttributeMap, serde_dynamo::Error> {
+    let mut item: AttributeMap = serde_dynamo::to_item(reading)?;
     item.insert(
         "PK".to_owned(),
         AttributeValue::S(format!("DEVICE#{}", reading.device_id)),
@@ -75,7 +75,7 @@ pub fn serde_reading_to_item(reading: &Reading) -> Result<Item, serde_dynamo::Er
 
 /// A value back from its item the modyne way (key attributes ignored by serde).
 pub fn serde_from_item<T: serde::de::DeserializeOwned>(
-    item: Item,
+    item: AttributeMap,
 ) -> Result<T, serde_dynamo::Error> {
     serde_dynamo::from_item(item)
 }
@@ -120,8 +120,8 @@ fn uuid(id: &Uuid) -> AttributeValue {
 }
 
 /// An order's item built attribute by attribute.
-pub fn direct_order_to_item(order: &Order) -> Item {
-    let mut item = Item::with_capacity(19);
+pub fn direct_order_to_item(order: &Order) -> AttributeMap {
+    let mut item = AttributeMap::with_capacity(19);
     let mut pk = String::with_capacity(5 + order.customer_id.len());
     pk.push_str("CUST#");
     pk.push_str(&order.customer_id);
@@ -169,8 +169,8 @@ pub fn direct_order_to_item(order: &Order) -> Item {
 }
 
 /// A reading's item built attribute by attribute.
-pub fn direct_reading_to_item(reading: &Reading) -> Item {
-    let mut item = Item::with_capacity(20);
+pub fn direct_reading_to_item(reading: &Reading) -> AttributeMap {
+    let mut item = AttributeMap::with_capacity(20);
     let mut pk = String::with_capacity(7 + reading.device_id.len());
     pk.push_str("DEVICE#");
     pk.push_str(&reading.device_id);
@@ -206,40 +206,43 @@ pub fn direct_reading_to_item(reading: &Reading) -> Item {
     item
 }
 
-fn take_s(item: &mut Item, name: &'static str) -> Result<String, DecodeError> {
+fn take_s(item: &mut AttributeMap, name: &'static str) -> Result<String, DecodeError> {
     match item.remove(name) {
         Some(AttributeValue::S(text)) => Ok(text),
         _ => Err(DecodeError(name)),
     }
 }
 
-fn take_n<T: std::str::FromStr>(item: &mut Item, name: &'static str) -> Result<T, DecodeError> {
+fn take_n<T: std::str::FromStr>(
+    item: &mut AttributeMap,
+    name: &'static str,
+) -> Result<T, DecodeError> {
     match item.remove(name) {
         Some(AttributeValue::N(number)) => number.parse().map_err(|_| DecodeError(name)),
         _ => Err(DecodeError(name)),
     }
 }
 
-fn take_bool(item: &mut Item, name: &'static str) -> Result<bool, DecodeError> {
+fn take_bool(item: &mut AttributeMap, name: &'static str) -> Result<bool, DecodeError> {
     match item.remove(name) {
         Some(AttributeValue::Bool(value)) => Ok(value),
         _ => Err(DecodeError(name)),
     }
 }
 
-fn take_time(item: &mut Item, name: &'static str) -> Result<DateTime<Utc>, DecodeError> {
+fn take_time(item: &mut AttributeMap, name: &'static str) -> Result<DateTime<Utc>, DecodeError> {
     let text = take_s(item, name)?;
     DateTime::parse_from_rfc3339(&text)
         .map(|time| time.with_timezone(&Utc))
         .map_err(|_| DecodeError(name))
 }
 
-fn take_uuid(item: &mut Item, name: &'static str) -> Result<Uuid, DecodeError> {
+fn take_uuid(item: &mut AttributeMap, name: &'static str) -> Result<Uuid, DecodeError> {
     Uuid::try_parse(&take_s(item, name)?).map_err(|_| DecodeError(name))
 }
 
 /// An order read back attribute by attribute.
-pub fn direct_order_from_item(mut item: Item) -> Result<Order, DecodeError> {
+pub fn direct_order_from_item(mut item: AttributeMap) -> Result<Order, DecodeError> {
     let status = match item.remove("status") {
         None | Some(AttributeValue::Null(_)) => None,
         Some(AttributeValue::S(text)) => {
@@ -276,7 +279,7 @@ pub fn direct_order_from_item(mut item: Item) -> Result<Order, DecodeError> {
 }
 
 /// A reading read back attribute by attribute.
-pub fn direct_reading_from_item(mut item: Item) -> Result<Reading, DecodeError> {
+pub fn direct_reading_from_item(mut item: AttributeMap) -> Result<Reading, DecodeError> {
     Ok(Reading {
         device_id: take_s(&mut item, "device_id")?,
         taken_at: take_time(&mut item, "taken_at")?,

@@ -30,7 +30,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion};
-use stamp::{Entity, Item, SortKeyPrefix};
+use stamp::AttributeMap;
+use stamp::{Entity, SortKeyPrefix};
 
 use crate::model::{Order, Reading, Shipment, ShipmentKey};
 
@@ -360,7 +361,7 @@ fn items(criterion: &mut Criterion, facts: &mut Facts) {
         "encode_order.direct",
         alloc::per_call(CALLS, || hand::direct_order_to_item(&order)),
     );
-    let items: Vec<Item> = vec![order_item.clone(); CALLS as usize];
+    let items: Vec<AttributeMap> = vec![order_item.clone(); CALLS as usize];
     let mut inputs = items.clone().into_iter();
     facts.allocations(
         "decode_order.stamp",

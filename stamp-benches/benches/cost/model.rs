@@ -9,6 +9,7 @@
 
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
+use stamp::AttributeMap;
 use stamp::{Item, KeyPart};
 use uuid::Uuid;
 
@@ -183,7 +184,7 @@ pub fn orders(count: usize, customers: usize) -> Vec<Order> {
 }
 
 /// The stored items of `values`, as Stamp writes them.
-pub fn items<E: stamp::Entity>(values: &[E]) -> Vec<Item> {
+pub fn items<E: stamp::Entity>(values: &[E]) -> Vec<AttributeMap> {
     values
         .iter()
         .map(|value| value.to_item().expect("a valid item"))

@@ -117,7 +117,7 @@ pub enum Error {
         /// The item's primary key; its `Display` is `PK=…, SK=…`.
         key: ItemKey,
         /// The stored item (`ReturnValuesOnConditionCheckFailure = ALL_OLD`).
-        item: Box<crate::Item>,
+        item: Box<crate::AttributeMap>,
     },
 
     /// A created table did not become `ACTIVE` in time.
@@ -176,11 +176,11 @@ pub enum Error {
         /// The most requests sent for one group of keys, retries included.
         attempts: u32,
         /// The primary keys not read, as attribute maps.
-        keys: Vec<crate::Item>,
+        keys: Vec<crate::AttributeMap>,
         /// The items read before the batch gave up, as stored, in the order
         /// of the keys asked for (decode them with `Entity::from_item`).
         /// A key that was read and has no item is in neither list.
-        items: Vec<crate::Item>,
+        items: Vec<crate::AttributeMap>,
         /// The error that stopped the batch, when it was not only that
         /// retries ran out.
         cause: Option<Arc<aws_sdk_dynamodb::Error>>,
@@ -245,7 +245,7 @@ pub enum Error {
         /// The stored item as the failed condition returned it
         /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`), `None` when
         /// there is none.
-        item: Option<Box<crate::Item>>,
+        item: Option<Box<crate::AttributeMap>>,
     },
 
     /// DynamoDB or the SDK returned an error for a request. The message

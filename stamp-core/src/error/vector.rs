@@ -54,7 +54,7 @@ pub enum VectorError {
         /// The vector attribute.
         attribute: &'static str,
     },
-    /// A search's `TopK` is 0 or above [`MAX_TOP_K`](crate::MAX_TOP_K).
+    /// A search's `TopK` is 0 or above [`MAX_TOP_K`](crate::limits::MAX_TOP_K).
     #[error("a similarity search returns 1 to {limit} items (TopK); {top_k} was asked")]
     TopKOutOfRange {
         /// What was asked.
@@ -125,7 +125,7 @@ pub enum VectorError {
         limit: usize,
     },
     /// A vector index's dimensions are 0 or above
-    /// [`MAX_VECTOR_DIMENSIONS`](crate::MAX_VECTOR_DIMENSIONS).
+    /// [`MAX_VECTOR_DIMENSIONS`](crate::limits::MAX_VECTOR_DIMENSIONS).
     #[error("vector index `{index}` has {dimensions} dimensions; DynamoDB takes 1 to {limit}")]
     DimensionsOutOfRange {
         /// The vector index.

@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::file_error;
 use crate::JobError;
-use crate::{Error, Item};
+use crate::{AttributeMap, Error};
 
 /// One line of a `DYNAMODB_JSON` data file.
 #[derive(Deserialize)]
@@ -36,7 +36,7 @@ pub(super) fn check(paths: &[PathBuf]) -> Result<(), Error> {
 pub(super) fn read(
     path: &Path,
     page: usize,
-    mut each: impl FnMut(Vec<Item>) -> Result<(), Error>,
+    mut each: impl FnMut(Vec<AttributeMap>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let file = File::open(path).map_err(|error| file_error(path, &error))?;
     let gzipped = path.extension().is_some_and(|extension| extension == "gz");
@@ -60,7 +60,7 @@ pub(super) fn read(
                 ),
             })
         })?;
-        items.push(Item::from(parsed.item));
+        items.push(AttributeMap::from(parsed.item));
         if items.len() == page {
             each(std::mem::replace(&mut items, Vec::with_capacity(page)))?;
         }

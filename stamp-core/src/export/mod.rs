@@ -40,7 +40,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::JobError;
-use crate::{Entity, EntitySchema, Error, Item, Table};
+use crate::{AttributeMap, Entity, EntitySchema, Error, Table};
 
 /// The file name (without extension) of the items of unknown type.
 pub const UNKNOWN_FILE_STEM: &str = "_unknown";
@@ -128,7 +128,7 @@ impl ExportOutcome {
 
 /// Where one entity's (or the unknown types') items go.
 trait Sink: Send {
-    fn push(&mut self, item: Item) -> Result<(), Error>;
+    fn push(&mut self, item: AttributeMap) -> Result<(), Error>;
     /// Flushes and closes the file; the number of items written.
     fn finish(self: Box<Self>) -> Result<u64, Error>;
 }
@@ -379,7 +379,11 @@ impl Router {
     }
 
     /// Writes one page of items, then reports progress.
-    fn page(&mut self, items: Vec<Item>, report: &mut Option<Progress>) -> Result<(), Error> {
+    fn page(
+        &mut self,
+        items: Vec<AttributeMap>,
+        report: &mut Option<Progress>,
+    ) -> Result<(), Error> {
         for item in items {
             self.progress.scanned += 1;
             let position = match item.get(self.type_attribute) {
@@ -443,7 +447,7 @@ fn scan(
     table: &Table,
     segments: u32,
     concurrency: u32,
-) -> impl Stream<Item = Result<Vec<Item>, Error>> + '_ {
+) -> impl Stream<Item = Result<Vec<AttributeMap>, Error>> + '_ {
     futures::stream::iter((0..segments).map(move |segment| {
         let input =
             crate::ops::scan::segment_input(table.name(), (segment, segments), None, false, None);

@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
 use super::{Sink, file_error};
-use crate::{Entity, Error, Item};
+use crate::{AttributeMap, Entity, Error};
 
 /// A file of JSON lines.
 struct Lines {
@@ -68,7 +68,7 @@ struct EntityLines<E> {
 }
 
 impl<E: Entity + Serialize + 'static> Sink for EntityLines<E> {
-    fn push(&mut self, item: Item) -> Result<(), Error> {
+    fn push(&mut self, item: AttributeMap) -> Result<(), Error> {
         let value = E::from_item(item)?;
         self.lines.write(&value)
     }
@@ -86,7 +86,7 @@ impl<E: Entity + Serialize + 'static> Sink for EntityLines<E> {
 struct RawLines(Lines);
 
 impl Sink for RawLines {
-    fn push(&mut self, item: Item) -> Result<(), Error> {
+    fn push(&mut self, item: AttributeMap) -> Result<(), Error> {
         let mut line = String::new();
         write_map(&mut line, item.iter());
         self.0.write_raw(&line)

@@ -25,7 +25,7 @@ use serde_arrow::schema::{SchemaLike, TracingOptions};
 
 use super::{Sink, file_error};
 use crate::JobError;
-use crate::{Entity, Error, Item};
+use crate::{AttributeMap, Entity, Error};
 
 /// Rows buffered before they are written as one record batch.
 pub const ROWS_PER_BATCH: usize = 8_192;
@@ -103,7 +103,7 @@ impl<E: Entity + Serialize + Send> ParquetSink<E> {
 }
 
 impl<E: Entity + Serialize + Send> Sink for ParquetSink<E> {
-    fn push(&mut self, item: Item) -> Result<(), Error> {
+    fn push(&mut self, item: AttributeMap) -> Result<(), Error> {
         self.rows.push(E::from_item(item)?);
         self.items += 1;
         if self.rows.len() >= ROWS_PER_BATCH {

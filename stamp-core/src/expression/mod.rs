@@ -24,7 +24,7 @@ pub use placeholders::Placeholders;
 use crate::Error;
 use crate::Refusal;
 
-pub use crate::limits::MAX_EXPRESSION_BYTES;
+use crate::limits::MAX_EXPRESSION_BYTES;
 
 /// Fails with [`Refusal::ExpressionTooLong`] when `text`, the `kind`
 /// expression of a request, is longer than DynamoDB's 4 KB.

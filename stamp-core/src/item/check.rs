@@ -12,7 +12,7 @@ use crate::limits::{
     MAX_ITEM_SIZE_BYTES, MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT, MAX_PARTITION_KEY_BYTES,
     MAX_SORT_KEY_BYTES, MIN_NUMBER_EXPONENT,
 };
-use crate::{Entity, EntitySchema, Error, Item};
+use crate::{AttributeMap, Entity, EntitySchema, Error};
 use crate::{KeyError, Refusal};
 
 /// The item a batch writes for `entity`, checked: [`Entity::to_item_at`]
@@ -24,7 +24,7 @@ use crate::{KeyError, Refusal};
 /// [`Refusal::VersionedBatchWrite`] for an entity with a `#[stamp(version)]`
 /// field (a batch cannot check a version); the errors of
 /// [`Entity::to_item`] and of [`check_item`].
-pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Error> {
+pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(AttributeMap, usize), Error> {
     if entity.version().is_some() {
         return Err(Error::Refused(Refusal::VersionedBatchWrite {
             entity: E::SCHEMA.type_name,
@@ -62,7 +62,7 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(Item, usize), Err
 /// multi-attribute index key that is present but empty or of another type),
 /// [`KeyError::KeyAttributeTooLong`] (such an attribute longer than DynamoDB's
 /// key limit) and [`Refusal::ItemTooLarge`].
-pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error> {
+pub fn check_item(schema: &EntitySchema, item: &mut AttributeMap) -> Result<usize, Error> {
     item.retain(|_, value| !is_empty_set(value));
     for (name, value) in item.iter() {
         check_value(schema.type_name, name, value)?;
@@ -90,7 +90,7 @@ pub fn check_item(schema: &EntitySchema, item: &mut Item) -> Result<usize, Error
 }
 
 /// The primary-key attributes of an item of `schema` (those present).
-pub(crate) fn key_of(schema: &EntitySchema, item: &Item) -> Item {
+pub(crate) fn key_of(schema: &EntitySchema, item: &AttributeMap) -> AttributeMap {
     [schema.partition_key.name, schema.sort_key.name]
         .into_iter()
         .filter_map(|name| item.get(name).map(|value| (name.to_owned(), value.clone())))
@@ -180,7 +180,7 @@ pub(crate) fn describe_key_value(value: &AttributeValue) -> String {
 
 fn check_key_attribute(
     schema: &EntitySchema,
-    item: &Item,
+    item: &AttributeMap,
     name: &'static str,
     required: bool,
 ) -> Result<(), Error> {

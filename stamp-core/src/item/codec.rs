@@ -21,19 +21,19 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, Visitor};
 use serde::ser::{self, Impossible, Serialize};
 
-use crate::Item;
+use crate::AttributeMap;
 
 /// Serializes `value` into an item with room for `extra` more attributes,
 /// leaving out top-level `NULL`s (`None` fields).
 pub(crate) fn to_item<T: Serialize + ?Sized>(
     value: &T,
     extra: usize,
-) -> Result<Item, serde_dynamo::Error> {
+) -> Result<AttributeMap, serde_dynamo::Error> {
     match value.serialize(ItemSerializer { extra }) {
         Ok(item) => Ok(item),
         Err(SerializeError::Field(error)) => Err(error),
         Err(SerializeError::NotAStruct | SerializeError::Custom) => {
-            let mut item: Item = crate::item::value::json::to_item(value)?;
+            let mut item: AttributeMap = crate::item::value::json::to_item(value)?;
             item.retain(|_, value| !matches!(value, AttributeValue::Null(_)));
             Ok(item)
         }
@@ -41,7 +41,7 @@ pub(crate) fn to_item<T: Serialize + ?Sized>(
 }
 
 /// Deserializes `T` from `item`, as `serde_dynamo::from_item` does.
-pub(crate) fn from_item<T: DeserializeOwned>(item: Item) -> Result<T, serde_dynamo::Error> {
+pub(crate) fn from_item<T: DeserializeOwned>(item: AttributeMap) -> Result<T, serde_dynamo::Error> {
     T::deserialize(ItemDeserializer { item })
 }
 
@@ -81,11 +81,11 @@ struct ItemSerializer {
 
 /// The fields of the struct, each serialized by serde_dynamo.
 struct ItemFields {
-    item: Item,
+    item: AttributeMap,
 }
 
 impl ser::SerializeStruct for ItemFields {
-    type Ok = Item;
+    type Ok = AttributeMap;
     type Error = SerializeError;
 
     fn serialize_field<T: Serialize + ?Sized>(
@@ -101,7 +101,7 @@ impl ser::SerializeStruct for ItemFields {
         Ok(())
     }
 
-    fn end(self) -> Result<Item, SerializeError> {
+    fn end(self) -> Result<AttributeMap, SerializeError> {
         Ok(self.item)
     }
 }
@@ -115,15 +115,15 @@ macro_rules! not_a_struct {
 }
 
 impl ser::Serializer for ItemSerializer {
-    type Ok = Item;
+    type Ok = AttributeMap;
     type Error = SerializeError;
-    type SerializeSeq = Impossible<Item, SerializeError>;
-    type SerializeTuple = Impossible<Item, SerializeError>;
-    type SerializeTupleStruct = Impossible<Item, SerializeError>;
-    type SerializeTupleVariant = Impossible<Item, SerializeError>;
-    type SerializeMap = Impossible<Item, SerializeError>;
+    type SerializeSeq = Impossible<AttributeMap, SerializeError>;
+    type SerializeTuple = Impossible<AttributeMap, SerializeError>;
+    type SerializeTupleStruct = Impossible<AttributeMap, SerializeError>;
+    type SerializeTupleVariant = Impossible<AttributeMap, SerializeError>;
+    type SerializeMap = Impossible<AttributeMap, SerializeError>;
     type SerializeStruct = ItemFields;
-    type SerializeStructVariant = Impossible<Item, SerializeError>;
+    type SerializeStructVariant = Impossible<AttributeMap, SerializeError>;
 
     fn serialize_struct(
         self,
@@ -131,31 +131,31 @@ impl ser::Serializer for ItemSerializer {
         len: usize,
     ) -> Result<ItemFields, SerializeError> {
         Ok(ItemFields {
-            item: Item::with_capacity(len + self.extra),
+            item: AttributeMap::with_capacity(len + self.extra),
         })
     }
 
     not_a_struct! {
-        serialize_bool(bool) -> Item;
-        serialize_i8(i8) -> Item;
-        serialize_i16(i16) -> Item;
-        serialize_i32(i32) -> Item;
-        serialize_i64(i64) -> Item;
-        serialize_i128(i128) -> Item;
-        serialize_u8(u8) -> Item;
-        serialize_u16(u16) -> Item;
-        serialize_u32(u32) -> Item;
-        serialize_u64(u64) -> Item;
-        serialize_u128(u128) -> Item;
-        serialize_f32(f32) -> Item;
-        serialize_f64(f64) -> Item;
-        serialize_char(char) -> Item;
-        serialize_str(&str) -> Item;
-        serialize_bytes(&[u8]) -> Item;
-        serialize_none() -> Item;
-        serialize_unit() -> Item;
-        serialize_unit_struct(&'static str) -> Item;
-        serialize_unit_variant(&'static str, u32, &'static str) -> Item;
+        serialize_bool(bool) -> AttributeMap;
+        serialize_i8(i8) -> AttributeMap;
+        serialize_i16(i16) -> AttributeMap;
+        serialize_i32(i32) -> AttributeMap;
+        serialize_i64(i64) -> AttributeMap;
+        serialize_i128(i128) -> AttributeMap;
+        serialize_u8(u8) -> AttributeMap;
+        serialize_u16(u16) -> AttributeMap;
+        serialize_u32(u32) -> AttributeMap;
+        serialize_u64(u64) -> AttributeMap;
+        serialize_u128(u128) -> AttributeMap;
+        serialize_f32(f32) -> AttributeMap;
+        serialize_f64(f64) -> AttributeMap;
+        serialize_char(char) -> AttributeMap;
+        serialize_str(&str) -> AttributeMap;
+        serialize_bytes(&[u8]) -> AttributeMap;
+        serialize_none() -> AttributeMap;
+        serialize_unit() -> AttributeMap;
+        serialize_unit_struct(&'static str) -> AttributeMap;
+        serialize_unit_variant(&'static str, u32, &'static str) -> AttributeMap;
         serialize_seq(Option<usize>) -> Self::SerializeSeq;
         serialize_tuple(usize) -> Self::SerializeTuple;
         serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
@@ -164,7 +164,10 @@ impl ser::Serializer for ItemSerializer {
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
 
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<Item, SerializeError> {
+    fn serialize_some<T: Serialize + ?Sized>(
+        self,
+        _value: &T,
+    ) -> Result<AttributeMap, SerializeError> {
         Err(SerializeError::NotAStruct)
     }
 
@@ -172,7 +175,7 @@ impl ser::Serializer for ItemSerializer {
         self,
         _name: &'static str,
         _value: &T,
-    ) -> Result<Item, SerializeError> {
+    ) -> Result<AttributeMap, SerializeError> {
         Err(SerializeError::NotAStruct)
     }
 
@@ -182,7 +185,7 @@ impl ser::Serializer for ItemSerializer {
         _index: u32,
         _variant: &'static str,
         _value: &T,
-    ) -> Result<Item, SerializeError> {
+    ) -> Result<AttributeMap, SerializeError> {
         Err(SerializeError::NotAStruct)
     }
 }
@@ -191,7 +194,7 @@ impl ser::Serializer for ItemSerializer {
 /// by serde_dynamo's `Deserializer`; anything else goes to serde_dynamo
 /// whole.
 struct ItemDeserializer {
-    item: Item,
+    item: AttributeMap,
 }
 
 impl ItemDeserializer {
@@ -347,8 +350,8 @@ mod tests {
         }
     }
 
-    fn serde_dynamo_item<T: Serialize>(value: &T) -> Item {
-        let mut item: Item = serde_dynamo::to_item(value).unwrap();
+    fn serde_dynamo_item<T: Serialize>(value: &T) -> AttributeMap {
+        let mut item: AttributeMap = serde_dynamo::to_item(value).unwrap();
         item.retain(|_, value| !matches!(value, AttributeValue::Null(_)));
         item
     }
@@ -396,7 +399,7 @@ mod tests {
         };
         assert_eq!(
             to_item(&value, 0).unwrap_err().to_string(),
-            serde_dynamo::to_item::<_, Item>(&value)
+            serde_dynamo::to_item::<_, AttributeMap>(&value)
                 .unwrap_err()
                 .to_string()
         );

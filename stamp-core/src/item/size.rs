@@ -5,7 +5,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::Item;
+use crate::AttributeMap;
 pub use crate::limits::{
     MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_TRANSACTION_ACTIONS,
     MAX_TRANSACTION_BYTES,
@@ -26,13 +26,13 @@ pub use crate::limits::{
 ///
 /// ```
 /// use stamp_core::aws_sdk_dynamodb::types::AttributeValue;
-/// let item = stamp_core::Item::from([
+/// let item = stamp_core::AttributeMap::from([
 ///     ("PK".to_owned(), AttributeValue::S("CUST#1".to_owned())), // 2 + 6
 ///     ("n".to_owned(), AttributeValue::N("12345".to_owned())),   // 1 + 3 + 1
 /// ]);
 /// assert_eq!(stamp_core::item_size(&item), 13);
 /// ```
-pub fn item_size(item: &Item) -> usize {
+pub fn item_size(item: &AttributeMap) -> usize {
     item.iter()
         .map(|(name, value)| name.len() + attribute_value_size(value))
         .sum()
@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn an_item_is_its_names_and_values() {
-        let item = Item::from([
+        let item = AttributeMap::from([
             ("PK".to_owned(), s("CUST#1")),
             ("SK".to_owned(), s("PROFILE")),
             ("age".to_owned(), n("42")),

@@ -56,7 +56,7 @@ use std::time::{Duration, Instant};
 use tracing::Instrument;
 
 use crate::item::size::MAX_TRANSACTION_ACTIONS;
-use crate::{BatchRetry, Entity, Error, Item, Table};
+use crate::{AttributeMap, BatchRetry, Entity, Error, Table};
 use crate::{JobError, Refusal};
 
 mod checkpoint;
@@ -165,7 +165,7 @@ impl fmt::Display for MigrationProgress {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkippedItem {
     /// The item's primary key attributes as stored.
-    pub key: Item,
+    pub key: AttributeMap,
     /// Why it was not moved: the item does not decode into the entity, its
     /// key fits neither the current nor the previous format, or its
     /// unchanged-condition would be longer than DynamoDB's 4 KB.
@@ -181,7 +181,7 @@ pub struct MigrationOutcome {
     /// (typically written in the new format by code already deployed). Both
     /// items are left as they are: decide which one to keep, then run the
     /// migration again.
-    pub conflicts: Vec<Item>,
+    pub conflicts: Vec<AttributeMap>,
     /// Items left alone, with the reason.
     pub skipped: Vec<SkippedItem>,
     /// Segments resumed from the checkpoint rather than started afresh.

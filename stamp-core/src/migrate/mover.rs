@@ -10,12 +10,12 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::checkpoint::CheckpointFile;
 use super::moves::Move;
 use super::{Migration, MigrationProgress, SkippedItem};
-use crate::expression::MAX_EXPRESSION_BYTES;
 use crate::item::size::item_size;
+use crate::limits::MAX_EXPRESSION_BYTES;
 use crate::ops::write::unchanged_condition;
 use crate::request::executor::Call;
 use crate::request::retry::{Backoff, is_retryable, log_retried};
-use crate::{Entity, Error, Item, Table};
+use crate::{AttributeMap, Entity, Error, Table};
 
 /// A migration given its table by [`Migration::run`].
 pub(super) struct Running<'a, E> {
@@ -34,7 +34,7 @@ impl<E> Deref for Running<'_, E> {
 /// The state shared by the segments of one run.
 pub(super) struct Shared {
     pub(super) progress: Mutex<MigrationProgress>,
-    pub(super) conflicts: Mutex<Vec<Item>>,
+    pub(super) conflicts: Mutex<Vec<AttributeMap>>,
     pub(super) skipped: Mutex<Vec<SkippedItem>>,
     pub(super) checkpoint: Mutex<CheckpointFile>,
     /// One permit per transaction in flight.
@@ -89,7 +89,7 @@ impl<E: Entity> Running<'_, E> {
         if done {
             return Ok(());
         }
-        let mut start: Option<Item> = start.map(|key| {
+        let mut start: Option<AttributeMap> = start.map(|key| {
             key.into_iter()
                 .map(|(name, value)| (name, AttributeValue::from(value)))
                 .collect()
@@ -133,8 +133,8 @@ impl<E: Entity> Running<'_, E> {
     async fn scan_page(
         &self,
         segment: u32,
-        start: Option<Item>,
-    ) -> Result<(Vec<Item>, Option<Item>), Error> {
+        start: Option<AttributeMap>,
+    ) -> Result<(Vec<AttributeMap>, Option<AttributeMap>), Error> {
         let schema = E::SCHEMA;
         let mut scan = crate::Scan::<E>::new()
             .segments(self.segments)
@@ -169,7 +169,7 @@ impl<E: Entity> Running<'_, E> {
     }
 
     /// Decides what to do with a stored item of the entity.
-    fn plan(item: &Item) -> Plan {
+    fn plan(item: &AttributeMap) -> Plan {
         let schema = E::SCHEMA;
         let stored = |name: &str| match item.get(name) {
             Some(AttributeValue::S(value)) => Some(value.as_str()),
@@ -212,7 +212,7 @@ impl<E: Entity> Running<'_, E> {
 
     /// What to do with `item`: `Err(())` once it is reported (current,
     /// skipped), or the move to send.
-    pub(super) fn prepare(&self, item: Item, shared: &Shared) -> Result<Move, ()> {
+    pub(super) fn prepare(&self, item: AttributeMap, shared: &Shared) -> Result<Move, ()> {
         let schema = E::SCHEMA;
         let old_key = crate::item::check::key_of(schema, &item);
         let skip = |reason: String| {
@@ -280,7 +280,7 @@ impl<E: Entity> Running<'_, E> {
 
 /// The index attributes (GSIs and LSIs) `to_item` writes for `entity` (a
 /// sparse index's left out when it does not hold the item).
-fn index_attributes<E: Entity>(entity: &E) -> Result<Item, Error> {
+fn index_attributes<E: Entity>(entity: &E) -> Result<AttributeMap, Error> {
     let mut item = entity.to_item()?;
     let names: Vec<&str> = E::SCHEMA.index_key_attributes().collect();
     item.retain(|name, _| names.contains(&name.as_str()));
@@ -288,7 +288,7 @@ fn index_attributes<E: Entity>(entity: &E) -> Result<Item, Error> {
 }
 
 /// Whether `stored` has exactly the `expected` index attributes.
-fn same_index_attributes<E: Entity>(stored: &Item, expected: &Item) -> bool {
+fn same_index_attributes<E: Entity>(stored: &AttributeMap, expected: &AttributeMap) -> bool {
     E::SCHEMA
         .index_key_attributes()
         .all(|name| stored.get(name) == expected.get(name))

@@ -14,14 +14,14 @@ use crate::item::size::MAX_TRANSACTION_BYTES;
 use crate::ops::write::Placed;
 use crate::request::executor::Call;
 use crate::request::retry::{Backoff, is_retryable, log_retried};
-use crate::{Entity, Error, Item};
+use crate::{AttributeMap, Entity, Error};
 
 /// One item's move: its old key and item, the item under its new key, and
 /// the condition that it is unchanged.
 pub(super) struct Move {
-    pub(super) old_key: Item,
-    pub(super) old_item: Item,
-    pub(super) new_item: Item,
+    pub(super) old_key: AttributeMap,
+    pub(super) old_item: AttributeMap,
+    pub(super) new_item: AttributeMap,
     pub(super) unchanged: Placed,
     /// What it adds to a transaction's size, in bytes.
     pub(super) size: usize,
@@ -35,7 +35,7 @@ impl<E: Entity> Running<'_, E> {
     /// transaction.
     pub(super) async fn move_page(
         &self,
-        items: Vec<Item>,
+        items: Vec<AttributeMap>,
         shared: &Shared,
         moved: &AtomicU64,
     ) -> Result<(), Error> {
@@ -253,7 +253,7 @@ impl<E: Entity> Running<'_, E> {
     }
 
     /// The item at `key`, strongly consistent (`GetItem`).
-    async fn read_one(&self, key: &Item) -> Result<Option<Item>, Error> {
+    async fn read_one(&self, key: &AttributeMap) -> Result<Option<AttributeMap>, Error> {
         self.table
             .stored_item(E::SCHEMA.type_name, key.clone(), true)
             .await
@@ -262,11 +262,11 @@ impl<E: Entity> Running<'_, E> {
     /// Both keys' items as of one moment (`TransactGetItems`).
     async fn read_both(
         &self,
-        old_key: &Item,
-        new_key: &Item,
-    ) -> Result<(Option<Item>, Option<Item>), Error> {
+        old_key: &AttributeMap,
+        new_key: &AttributeMap,
+    ) -> Result<(Option<AttributeMap>, Option<AttributeMap>), Error> {
         let table = self.table.name();
-        let get = |key: &Item| {
+        let get = |key: &AttributeMap| {
             TransactGetItem::builder()
                 .get(
                     Get::builder()

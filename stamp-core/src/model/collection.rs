@@ -1,12 +1,12 @@
 //! Item collections: an enum of entities that share a partition, decoded
 //! item by item from a mixed query page by the type attribute.
 
-use crate::{Entity, EntitySchema, Error, IndexId, Item, KeyTemplate, Segment};
+use crate::{AttributeMap, Entity, EntitySchema, Error, IndexId, KeyTemplate, Segment};
 
 /// An enum of entities stored in one partition ("a customer and their
 /// orders"), implemented by `#[derive(Collection)]`.
 ///
-/// Each variant but one wraps an entity; the variant `Unknown(stamp::Item)`
+/// Each variant but one wraps an entity; the variant `Unknown(stamp::AttributeMap)`
 /// keeps, as it was read, any item whose type attribute names none of them
 /// (an entity added later, or written by another program). A query of the
 /// partition, `Customer::query("c-1").collection::<CustomerWithOrders>()`,
@@ -49,7 +49,7 @@ pub trait Collection: Sized {
     /// # Errors
     ///
     /// The errors of the member's [`Entity::from_item`].
-    fn from_item(item: Item) -> Result<Self, Error>;
+    fn from_item(item: AttributeMap) -> Result<Self, Error>;
 }
 
 /// Marks entity `Self` as a member of collection `C`; implemented by

@@ -10,8 +10,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::Refusal;
 use crate::{Error, IndexSchema, KeyTemplate};
 
-/// A DynamoDB item: attribute names to values, as the SDK sends them.
-pub type Item = HashMap<String, AttributeValue>;
+/// A DynamoDB item as the SDK sends and returns it: attribute names to
+/// values (the SDK's `HashMap<String, AttributeValue>`). Named apart from
+/// the `Item` derive, which describes an entity.
+pub type AttributeMap = HashMap<String, AttributeValue>;
 
 /// One key attribute of a table or index and the template that fills it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -271,7 +273,7 @@ pub trait Entity: Sized {
     ///
     /// The errors of [`primary_key`](Self::primary_key), and
     /// [`Refusal::Serialize`] when serde cannot serialize a field.
-    fn to_item(&self) -> Result<Item, Error> {
+    fn to_item(&self) -> Result<AttributeMap, Error> {
         self.to_item_at(None)
     }
 
@@ -281,7 +283,7 @@ pub trait Entity: Sized {
     /// # Errors
     ///
     /// As [`to_item`](Self::to_item).
-    fn to_item_at(&self, time: Option<WriteTime>) -> Result<Item, Error>;
+    fn to_item_at(&self, time: Option<WriteTime>) -> Result<AttributeMap, Error>;
 
     /// The value of the `#[stamp(version)]` field, if the entity has one.
     fn version(&self) -> Option<u64> {
@@ -316,7 +318,10 @@ pub trait Entity: Sized {
     ///
     /// [`DecodeError::Deserialize`](crate::DecodeError::Deserialize) when a value does not decode into its field
     /// type; the errors of building a key.
-    fn key_attribute_from_values(attribute: &str, values: &Item) -> Result<Option<String>, Error>;
+    fn key_attribute_from_values(
+        attribute: &str,
+        values: &AttributeMap,
+    ) -> Result<Option<String>, Error>;
 
     /// The value of the `#[stamp(created_at)]` or `#[stamp(updated_at)]`
     /// attribute `attribute` at time `now`, encoded exactly as
@@ -349,7 +354,7 @@ pub trait Entity: Sized {
     ///
     /// [`DecodeError::EntityTypeMismatch`](crate::DecodeError::EntityTypeMismatch) when the item's type attribute names
     /// another entity; [`DecodeError::Deserialize`](crate::DecodeError::Deserialize) when serde cannot read it.
-    fn from_item(item: Item) -> Result<Self, Error>;
+    fn from_item(item: AttributeMap) -> Result<Self, Error>;
 }
 
 /// The primary key (partition key and sort key values) of one item of
@@ -390,7 +395,7 @@ impl<E: Entity> PrimaryKey<E> {
 
     /// The key as the attribute map `GetItem`, `DeleteItem` and `UpdateItem`
     /// take: `{PK: S, SK: S}` under the entity's attribute names.
-    pub fn to_attribute_map(&self) -> Item {
+    pub fn to_attribute_map(&self) -> AttributeMap {
         let schema = E::SCHEMA;
         HashMap::from([
             (

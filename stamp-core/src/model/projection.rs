@@ -1,7 +1,7 @@
 //! [`Projection`]: a type that holds some attributes of an entity, read
 //! with a `ProjectionExpression` made from its own fields.
 
-use crate::{Entity, Error, Item};
+use crate::{AttributeMap, Entity, Error};
 
 /// Some of entity `E`'s attributes, as a type: `#[derive(stamp::Projection)]`
 /// with `#[stamp(entity = E)]` implements it for a struct whose fields are
@@ -38,7 +38,7 @@ pub trait Projection<E: Entity>: Sized {
     /// # Errors
     ///
     /// [`DecodeError::Deserialize`](crate::DecodeError::Deserialize) when the item does not decode into `Self`.
-    fn from_item(item: Item) -> Result<Self, Error>;
+    fn from_item(item: AttributeMap) -> Result<Self, Error>;
 }
 
 /// The kinds of attribute that every item of the entity stores, which a

@@ -11,8 +11,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
+use crate::{AttributeMap, Error};
 use crate::{CursorReason, Refusal};
-use crate::{Error, Item};
 
 /// Where the next page of a query starts: the `LastEvaluatedKey` (with the
 /// table's keys too on a GSI) and a fingerprint of the query it came from.
@@ -141,13 +141,13 @@ pub(crate) enum ShardStart {
     /// At the start of the query's range: nothing read yet.
     Start,
     /// After this key (the last item read, or `LastEvaluatedKey`).
-    After(Item),
+    After(AttributeMap),
     /// Every item read.
     Done,
 }
 
 /// The attributes of a key as strings, as a cursor holds them.
-fn strings(key: &Item) -> Result<BTreeMap<String, String>, Error> {
+fn strings(key: &AttributeMap) -> Result<BTreeMap<String, String>, Error> {
     key.iter()
         .map(|(name, value)| match value {
             AttributeValue::S(text) => Ok((name.clone(), text.clone())),
@@ -161,7 +161,7 @@ fn strings(key: &Item) -> Result<BTreeMap<String, String>, Error> {
         .collect()
 }
 
-fn attributes(key: BTreeMap<String, String>) -> Item {
+fn attributes(key: BTreeMap<String, String>) -> AttributeMap {
     key.into_iter()
         .map(|(name, text)| (name, AttributeValue::S(text)))
         .collect()
@@ -173,7 +173,7 @@ impl Cursor {
     pub(crate) fn encode(
         fingerprint: &Fingerprint,
         signing: Option<&CursorKey>,
-        key: &Item,
+        key: &AttributeMap,
     ) -> Result<Self, Error> {
         let (mut k, mut n, mut b) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
         for (name, value) in key {
@@ -248,7 +248,7 @@ impl Cursor {
         &self,
         fingerprint: &Fingerprint,
         signing: Option<&CursorKey>,
-    ) -> Result<Item, Error> {
+    ) -> Result<AttributeMap, Error> {
         let content = self.open(fingerprint, signing, crate::ops::query::MAX_CURSOR_LEN)?;
         if content.s.is_some() {
             return Err(Error::Refused(Refusal::InvalidCursor {

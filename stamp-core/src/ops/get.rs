@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 use crate::request::executor::Call;
-use crate::{Entity, Error, Item, PrimaryKey, Table};
+use crate::{AttributeMap, Entity, Error, PrimaryKey, Table};
 
 /// A read of the item with one primary key (`GetItem`), built by
 /// [`Get::new`] and sent by [`send`](Self::send); [`Table::get`] is its
@@ -86,7 +86,7 @@ impl<E: Entity> Get<E> {
     }
 }
 
-fn get_item_input(table_name: &str, key: Item, consistent: bool) -> GetItemInput {
+fn get_item_input(table_name: &str, key: AttributeMap, consistent: bool) -> GetItemInput {
     GetItemInput::builder()
         .table_name(table_name)
         .set_key(Some(key))
@@ -102,9 +102,9 @@ fn get_item_input(table_name: &str, key: Item, consistent: bool) -> GetItemInput
 pub(crate) async fn stored_item(
     table: &Table,
     entity: &'static str,
-    key: Item,
+    key: AttributeMap,
     consistent: bool,
-) -> Result<Option<Item>, Error> {
+) -> Result<Option<AttributeMap>, Error> {
     let input = get_item_input(table.name(), key, consistent);
     let output = table.execute_mapped(input, Call::of(entity)).await?;
     Ok(output.item.filter(|item| !item.is_empty()))

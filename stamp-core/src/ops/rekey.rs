@@ -9,7 +9,7 @@ use crate::Refusal;
 use crate::expression::Placeholders;
 use crate::ops::write::{Placed, PutMode, render_put, unchanged_condition};
 use crate::request::failure::{Effect, conditional_failure};
-use crate::{Entity, Error, Item, Table};
+use crate::{AttributeMap, Entity, Error, Table};
 
 /// [`Table::rekey`].
 pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<(), Error> {
@@ -52,7 +52,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
             key: crate::ItemKey::of::<E>(&old_key_map),
         });
     };
-    let foreign: Item = stored
+    let foreign: AttributeMap = stored
         .into_iter()
         .filter(|(name, _)| !old_item.contains_key(name) && !entity_writes(schema, name))
         .collect();
@@ -102,7 +102,10 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
     };
     // The reason of action `position` when its condition failed, with
     // the item as it is (`None`: there is none).
-    fn failed_check(error: &TransactWriteItemsError, position: usize) -> Option<Option<Item>> {
+    fn failed_check(
+        error: &TransactWriteItemsError,
+        position: usize,
+    ) -> Option<Option<AttributeMap>> {
         let TransactWriteItemsError::TransactionCanceledException(canceled) = error else {
             return None;
         };

@@ -12,7 +12,7 @@ use crate::request::executor::Call;
 
 use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
-use crate::{Entity, Error, Item, Table};
+use crate::{AttributeMap, Entity, Error, Table};
 
 /// A scan of the table for the items of entity `E`, built by
 /// `Scan::<E>::new()` or the generated `E::scan()`. It reads every item
@@ -221,19 +221,22 @@ pub(crate) fn pages<'t>(
     table: &'t Table,
     input: Result<ScanInput, Error>,
     entity: &'static str,
-) -> impl Stream<Item = Result<Vec<Item>, Error>> + Send + 't {
-    stream::try_unfold(Some((input, None::<Item>)), move |state| async move {
-        let Some((input, start)) = state else {
-            return Ok::<_, Error>(None);
-        };
-        let input = input?;
-        let mut page = input.clone();
-        page.exclusive_start_key = start;
-        let output = table.execute_mapped(page, Call::of(entity)).await?;
-        let next = output.last_evaluated_key.filter(|key| !key.is_empty());
-        let state = next.map(|key| (Ok(input), Some(key)));
-        Ok(Some((output.items.unwrap_or_default(), state)))
-    })
+) -> impl Stream<Item = Result<Vec<AttributeMap>, Error>> + Send + 't {
+    stream::try_unfold(
+        Some((input, None::<AttributeMap>)),
+        move |state| async move {
+            let Some((input, start)) = state else {
+                return Ok::<_, Error>(None);
+            };
+            let input = input?;
+            let mut page = input.clone();
+            page.exclusive_start_key = start;
+            let output = table.execute_mapped(page, Call::of(entity)).await?;
+            let next = output.last_evaluated_key.filter(|key| !key.is_empty());
+            let state = next.map(|key| (Ok(input), Some(key)));
+            Ok(Some((output.items.unwrap_or_default(), state)))
+        },
+    )
 }
 
 /// The entities of one segment.

@@ -21,7 +21,8 @@ use crate::limits::MAX_TOP_K;
 use crate::model::vector::{DEFAULT_TOP_K, VectorIndexSchema, VectorProjection};
 use crate::request::executor::Call;
 use crate::{
-    Condition, Entity, Error, IndexSchema, Item, Placeholders, Projection, Table, VectorError,
+    AttributeMap, Condition, Entity, Error, IndexSchema, Placeholders, Projection, Table,
+    VectorError,
 };
 
 /// How a search decodes each item it returns: the entity, or a
@@ -37,7 +38,7 @@ pub trait SearchDecode<E: Entity> {
     /// # Errors
     ///
     /// The decoding's errors.
-    fn decode(item: Item) -> Result<Self::Output, Error>;
+    fn decode(item: AttributeMap) -> Result<Self::Output, Error>;
 }
 
 /// The entity itself.
@@ -378,7 +379,7 @@ impl<E: Entity> SearchDecode<E> for Whole {
         None
     }
 
-    fn decode(item: Item) -> Result<E, Error> {
+    fn decode(item: AttributeMap) -> Result<E, Error> {
         E::from_item(item)
     }
 }
@@ -390,7 +391,7 @@ impl<E: Entity, P: Projection<E>> SearchDecode<E> for Projected<P> {
         Some(P::ATTRIBUTES)
     }
 
-    fn decode(item: Item) -> Result<P, Error> {
+    fn decode(item: AttributeMap) -> Result<P, Error> {
         P::from_item(item)
     }
 }

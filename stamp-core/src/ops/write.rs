@@ -16,7 +16,7 @@ use crate::expression::{Condition, Placeholders};
 use crate::request::collection_metrics;
 use crate::request::executor::Call;
 use crate::request::failure::{Effect, conditional_failure};
-use crate::{Entity, Error, Item, PrimaryKey, Table, WriteTime};
+use crate::{AttributeMap, Entity, Error, PrimaryKey, Table, WriteTime};
 
 /// How a put is guarded.
 pub(crate) enum PutMode {
@@ -35,7 +35,7 @@ pub(crate) enum PutMode {
 
 /// The item, condition and placeholders of a put of `entity`.
 pub(crate) struct RenderedPut {
-    pub(crate) item: Item,
+    pub(crate) item: AttributeMap,
     pub(crate) condition: Option<String>,
     pub(crate) placeholders: Placeholders,
     pub(crate) expected_version: Option<u64>,
@@ -127,7 +127,7 @@ pub(crate) struct Placed {
 /// index attributes, TTL) absent. Key migrations and [`Table::rekey`] guard
 /// the delete of the old key with it. The caller checks its length against
 /// DynamoDB's 4 KB ([`crate::expression::MAX_EXPRESSION_BYTES`]).
-pub(crate) fn unchanged_condition(schema: &crate::EntitySchema, item: &Item) -> Placed {
+pub(crate) fn unchanged_condition(schema: &crate::EntitySchema, item: &AttributeMap) -> Placed {
     let mut placeholders = Placeholders::default();
     let mut names: Vec<&String> = item.keys().collect();
     names.sort();
@@ -416,7 +416,7 @@ impl<E: Entity> Delete<E> {
     }
 
     /// The key attributes this delete sends.
-    pub(crate) fn key_map(&self) -> Item {
+    pub(crate) fn key_map(&self) -> AttributeMap {
         self.key.to_attribute_map()
     }
 

@@ -137,6 +137,25 @@ pub(crate) async fn wait_until_active(
     .map_err(|error| error.to_string())
 }
 
+/// The dispatch of an operation: the client's fluent builder `$method`,
+/// each field of the input given to its setter (every field of the input,
+/// so what is sent is what `request()` shows), the executor's plugins on
+/// this one request, and `.send()`.
+macro_rules! dispatch {
+    ($method:ident { $($setter:ident($field:ident)),* $(,)? }) => {
+        fn dispatch(
+            self,
+            client: &Client,
+            plugins: &Plugins,
+        ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
+        {
+            plugins
+                .apply(client.$method()$(.$setter(self.$field))*.customize())
+                .send()
+        }
+    };
+}
+
 /// The `ReturnConsumedCapacity` of an input and the `ConsumedCapacity` of
 /// its output: `one` for a request on one table (at most one), `per_table`
 /// for a batch or a transaction (one per table).
@@ -214,27 +233,13 @@ impl Operation for GetItemInput {
     type Output = GetItemOutput;
     type Error = GetItemError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .get_item()
-                    .set_table_name(self.table_name)
-                    .set_key(self.key)
-                    .set_attributes_to_get(self.attributes_to_get)
-                    .set_consistent_read(self.consistent_read)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .set_projection_expression(self.projection_expression)
-                    .set_expression_attribute_names(self.expression_attribute_names)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(get_item {
+        set_table_name(table_name), set_key(key), set_attributes_to_get(attributes_to_get),
+        set_consistent_read(consistent_read),
+        set_return_consumed_capacity(return_consumed_capacity),
+        set_projection_expression(projection_expression),
+        set_expression_attribute_names(expression_attribute_names),
+    });
 
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(usize::from(output.item.is_some()))
@@ -248,33 +253,17 @@ impl Operation for PutItemInput {
     type Output = PutItemOutput;
     type Error = PutItemError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .put_item()
-                    .set_table_name(self.table_name)
-                    .set_item(self.item)
-                    .set_expected(self.expected)
-                    .set_return_values(self.return_values)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
-                    .set_conditional_operator(self.conditional_operator)
-                    .set_condition_expression(self.condition_expression)
-                    .set_expression_attribute_names(self.expression_attribute_names)
-                    .set_expression_attribute_values(self.expression_attribute_values)
-                    .set_return_values_on_condition_check_failure(
-                        self.return_values_on_condition_check_failure,
-                    )
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(put_item {
+        set_table_name(table_name), set_item(item), set_expected(expected),
+        set_return_values(return_values),
+        set_return_consumed_capacity(return_consumed_capacity),
+        set_return_item_collection_metrics(return_item_collection_metrics),
+        set_conditional_operator(conditional_operator),
+        set_condition_expression(condition_expression),
+        set_expression_attribute_names(expression_attribute_names),
+        set_expression_attribute_values(expression_attribute_values),
+        set_return_values_on_condition_check_failure(return_values_on_condition_check_failure),
+    });
 
     consumed_capacity!(one);
     item_collection_metrics!(one);
@@ -285,33 +274,16 @@ impl Operation for DeleteItemInput {
     type Output = DeleteItemOutput;
     type Error = DeleteItemError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .delete_item()
-                    .set_table_name(self.table_name)
-                    .set_key(self.key)
-                    .set_expected(self.expected)
-                    .set_conditional_operator(self.conditional_operator)
-                    .set_return_values(self.return_values)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
-                    .set_condition_expression(self.condition_expression)
-                    .set_expression_attribute_names(self.expression_attribute_names)
-                    .set_expression_attribute_values(self.expression_attribute_values)
-                    .set_return_values_on_condition_check_failure(
-                        self.return_values_on_condition_check_failure,
-                    )
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(delete_item {
+        set_table_name(table_name), set_key(key), set_expected(expected),
+        set_conditional_operator(conditional_operator), set_return_values(return_values),
+        set_return_consumed_capacity(return_consumed_capacity),
+        set_return_item_collection_metrics(return_item_collection_metrics),
+        set_condition_expression(condition_expression),
+        set_expression_attribute_names(expression_attribute_names),
+        set_expression_attribute_values(expression_attribute_values),
+        set_return_values_on_condition_check_failure(return_values_on_condition_check_failure),
+    });
 
     consumed_capacity!(one);
     item_collection_metrics!(one);
@@ -322,35 +294,18 @@ impl Operation for UpdateItemInput {
     type Output = UpdateItemOutput;
     type Error = UpdateItemError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .update_item()
-                    .set_table_name(self.table_name)
-                    .set_key(self.key)
-                    .set_attribute_updates(self.attribute_updates)
-                    .set_expected(self.expected)
-                    .set_conditional_operator(self.conditional_operator)
-                    .set_return_values(self.return_values)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
-                    .set_update_expression(self.update_expression)
-                    .set_condition_expression(self.condition_expression)
-                    .set_expression_attribute_names(self.expression_attribute_names)
-                    .set_expression_attribute_values(self.expression_attribute_values)
-                    .set_return_values_on_condition_check_failure(
-                        self.return_values_on_condition_check_failure,
-                    )
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(update_item {
+        set_table_name(table_name), set_key(key), set_attribute_updates(attribute_updates),
+        set_expected(expected), set_conditional_operator(conditional_operator),
+        set_return_values(return_values),
+        set_return_consumed_capacity(return_consumed_capacity),
+        set_return_item_collection_metrics(return_item_collection_metrics),
+        set_update_expression(update_expression),
+        set_condition_expression(condition_expression),
+        set_expression_attribute_names(expression_attribute_names),
+        set_expression_attribute_values(expression_attribute_values),
+        set_return_values_on_condition_check_failure(return_values_on_condition_check_failure),
+    });
 
     consumed_capacity!(one);
     item_collection_metrics!(one);
@@ -361,37 +316,20 @@ impl Operation for QueryInput {
     type Output = QueryOutput;
     type Error = QueryError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .query()
-                    .set_table_name(self.table_name)
-                    .set_index_name(self.index_name)
-                    .set_select(self.select)
-                    .set_attributes_to_get(self.attributes_to_get)
-                    .set_limit(self.limit)
-                    .set_consistent_read(self.consistent_read)
-                    .set_key_conditions(self.key_conditions)
-                    .set_query_filter(self.query_filter)
-                    .set_conditional_operator(self.conditional_operator)
-                    .set_scan_index_forward(self.scan_index_forward)
-                    .set_exclusive_start_key(self.exclusive_start_key)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .set_projection_expression(self.projection_expression)
-                    .set_filter_expression(self.filter_expression)
-                    .set_key_condition_expression(self.key_condition_expression)
-                    .set_expression_attribute_names(self.expression_attribute_names)
-                    .set_expression_attribute_values(self.expression_attribute_values)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(query {
+        set_table_name(table_name), set_index_name(index_name), set_select(select),
+        set_attributes_to_get(attributes_to_get), set_limit(limit),
+        set_consistent_read(consistent_read), set_key_conditions(key_conditions),
+        set_query_filter(query_filter), set_conditional_operator(conditional_operator),
+        set_scan_index_forward(scan_index_forward),
+        set_exclusive_start_key(exclusive_start_key),
+        set_return_consumed_capacity(return_consumed_capacity),
+        set_projection_expression(projection_expression),
+        set_filter_expression(filter_expression),
+        set_key_condition_expression(key_condition_expression),
+        set_expression_attribute_names(expression_attribute_names),
+        set_expression_attribute_values(expression_attribute_values),
+    });
 
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(output.count.max(0) as usize)
@@ -405,36 +343,19 @@ impl Operation for ScanInput {
     type Output = ScanOutput;
     type Error = ScanError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .scan()
-                    .set_table_name(self.table_name)
-                    .set_index_name(self.index_name)
-                    .set_attributes_to_get(self.attributes_to_get)
-                    .set_limit(self.limit)
-                    .set_select(self.select)
-                    .set_scan_filter(self.scan_filter)
-                    .set_conditional_operator(self.conditional_operator)
-                    .set_exclusive_start_key(self.exclusive_start_key)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .set_total_segments(self.total_segments)
-                    .set_segment(self.segment)
-                    .set_projection_expression(self.projection_expression)
-                    .set_filter_expression(self.filter_expression)
-                    .set_expression_attribute_names(self.expression_attribute_names)
-                    .set_expression_attribute_values(self.expression_attribute_values)
-                    .set_consistent_read(self.consistent_read)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(scan {
+        set_table_name(table_name), set_index_name(index_name),
+        set_attributes_to_get(attributes_to_get), set_limit(limit), set_select(select),
+        set_scan_filter(scan_filter), set_conditional_operator(conditional_operator),
+        set_exclusive_start_key(exclusive_start_key),
+        set_return_consumed_capacity(return_consumed_capacity),
+        set_total_segments(total_segments), set_segment(segment),
+        set_projection_expression(projection_expression),
+        set_filter_expression(filter_expression),
+        set_expression_attribute_names(expression_attribute_names),
+        set_expression_attribute_values(expression_attribute_values),
+        set_consistent_read(consistent_read),
+    });
 
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(output.count.max(0) as usize)
@@ -448,29 +369,14 @@ impl Operation for SearchVectorsInput {
     type Output = SearchVectorsOutput;
     type Error = SearchVectorsError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .search_vectors()
-                    .set_table_name(self.table_name)
-                    .set_index_name(self.index_name)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .set_expression_attribute_names(self.expression_attribute_names)
-                    .set_expression_attribute_values(self.expression_attribute_values)
-                    .set_projection_expression(self.projection_expression)
-                    .set_search_vector(self.search_vector)
-                    .set_search_condition_expression(self.search_condition_expression)
-                    .set_top_k(self.top_k)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(search_vectors {
+        set_table_name(table_name), set_index_name(index_name),
+        set_return_consumed_capacity(return_consumed_capacity),
+        set_expression_attribute_names(expression_attribute_names),
+        set_expression_attribute_values(expression_attribute_values),
+        set_projection_expression(projection_expression), set_search_vector(search_vector),
+        set_search_condition_expression(search_condition_expression), set_top_k(top_k),
+    });
 
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(output.search_results().len())
@@ -488,22 +394,10 @@ impl Operation for BatchGetItemInput {
     type Output = BatchGetItemOutput;
     type Error = BatchGetItemError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .batch_get_item()
-                    .set_request_items(self.request_items)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(batch_get_item {
+        set_request_items(request_items),
+        set_return_consumed_capacity(return_consumed_capacity),
+    });
 
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(
@@ -524,23 +418,11 @@ impl Operation for BatchWriteItemInput {
     type Output = BatchWriteItemOutput;
     type Error = BatchWriteItemError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .batch_write_item()
-                    .set_request_items(self.request_items)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(batch_write_item {
+        set_request_items(request_items),
+        set_return_consumed_capacity(return_consumed_capacity),
+        set_return_item_collection_metrics(return_item_collection_metrics),
+    });
 
     consumed_capacity!(per_table);
     item_collection_metrics!(per_table);
@@ -551,22 +433,10 @@ impl Operation for TransactGetItemsInput {
     type Output = TransactGetItemsOutput;
     type Error = TransactGetItemsError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .transact_get_items()
-                    .set_transact_items(self.transact_items)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(transact_get_items {
+        set_transact_items(transact_items),
+        set_return_consumed_capacity(return_consumed_capacity),
+    });
 
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(
@@ -587,24 +457,12 @@ impl Operation for TransactWriteItemsInput {
     type Output = TransactWriteItemsOutput;
     type Error = TransactWriteItemsError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .transact_write_items()
-                    .set_transact_items(self.transact_items)
-                    .set_return_consumed_capacity(self.return_consumed_capacity)
-                    .set_return_item_collection_metrics(self.return_item_collection_metrics)
-                    .set_client_request_token(self.client_request_token)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(transact_write_items {
+        set_transact_items(transact_items),
+        set_return_consumed_capacity(return_consumed_capacity),
+        set_return_item_collection_metrics(return_item_collection_metrics),
+        set_client_request_token(client_request_token),
+    });
 
     consumed_capacity!(per_table);
     item_collection_metrics!(per_table);
@@ -615,40 +473,20 @@ impl Operation for CreateTableInput {
     type Output = CreateTableOutput;
     type Error = CreateTableError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .create_table()
-                    .set_attribute_definitions(self.attribute_definitions)
-                    .set_table_name(self.table_name)
-                    .set_key_schema(self.key_schema)
-                    .set_local_secondary_indexes(self.local_secondary_indexes)
-                    .set_global_secondary_indexes(self.global_secondary_indexes)
-                    .set_billing_mode(self.billing_mode)
-                    .set_provisioned_throughput(self.provisioned_throughput)
-                    .set_stream_specification(self.stream_specification)
-                    .set_sse_specification(self.sse_specification)
-                    .set_tags(self.tags)
-                    .set_table_class(self.table_class)
-                    .set_deletion_protection_enabled(self.deletion_protection_enabled)
-                    .set_warm_throughput(self.warm_throughput)
-                    .set_resource_policy(self.resource_policy)
-                    .set_on_demand_throughput(self.on_demand_throughput)
-                    .set_global_table_source_arn(self.global_table_source_arn)
-                    .set_global_table_settings_replication_mode(
-                        self.global_table_settings_replication_mode,
-                    )
-                    .set_vector_indexes(self.vector_indexes)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(create_table {
+        set_attribute_definitions(attribute_definitions), set_table_name(table_name),
+        set_key_schema(key_schema), set_local_secondary_indexes(local_secondary_indexes),
+        set_global_secondary_indexes(global_secondary_indexes), set_billing_mode(billing_mode),
+        set_provisioned_throughput(provisioned_throughput),
+        set_stream_specification(stream_specification),
+        set_sse_specification(sse_specification), set_tags(tags), set_table_class(table_class),
+        set_deletion_protection_enabled(deletion_protection_enabled),
+        set_warm_throughput(warm_throughput), set_resource_policy(resource_policy),
+        set_on_demand_throughput(on_demand_throughput),
+        set_global_table_source_arn(global_table_source_arn),
+        set_global_table_settings_replication_mode(global_table_settings_replication_mode),
+        set_vector_indexes(vector_indexes),
+    });
 }
 
 impl Operation for DeleteTableInput {
@@ -656,21 +494,9 @@ impl Operation for DeleteTableInput {
     type Output = DeleteTableOutput;
     type Error = DeleteTableError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .delete_table()
-                    .set_table_name(self.table_name)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(delete_table {
+        set_table_name(table_name),
+    });
 }
 
 impl Operation for DescribeTableInput {
@@ -678,21 +504,9 @@ impl Operation for DescribeTableInput {
     type Output = DescribeTableOutput;
     type Error = DescribeTableError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .describe_table()
-                    .set_table_name(self.table_name)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(describe_table {
+        set_table_name(table_name),
+    });
 }
 
 impl Operation for DescribeTimeToLiveInput {
@@ -700,21 +514,9 @@ impl Operation for DescribeTimeToLiveInput {
     type Output = DescribeTimeToLiveOutput;
     type Error = DescribeTimeToLiveError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .describe_time_to_live()
-                    .set_table_name(self.table_name)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(describe_time_to_live {
+        set_table_name(table_name),
+    });
 }
 
 impl Operation for UpdateTimeToLiveInput {
@@ -722,22 +524,9 @@ impl Operation for UpdateTimeToLiveInput {
     type Output = UpdateTimeToLiveOutput;
     type Error = UpdateTimeToLiveError;
 
-    fn dispatch(
-        self,
-        client: &Client,
-        plugins: &Plugins,
-    ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
-    {
-        plugins
-            .apply(
-                client
-                    .update_time_to_live()
-                    .set_table_name(self.table_name)
-                    .set_time_to_live_specification(self.time_to_live_specification)
-                    .customize(),
-            )
-            .send()
-    }
+    dispatch!(update_time_to_live {
+        set_table_name(table_name), set_time_to_live_specification(time_to_live_specification),
+    });
 }
 
 /// The change feed's DynamoDB Streams operations, on the Streams client: the

@@ -11,7 +11,7 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::executor::Failure;
-use crate::{Entity, Error, Item, Table};
+use crate::{AttributeMap, Entity, Error, Table};
 
 /// What became of a request that failed with [`Error::DynamoDb`]: the
 /// difference between "refused" and "may have been applied", which decides
@@ -232,7 +232,7 @@ impl Error {
 /// effect of an earlier attempt of the same write.
 pub(crate) enum Effect<'a> {
     /// The whole item, as sent (a put).
-    Item(&'a Item),
+    Item(&'a AttributeMap),
     /// These attributes with these values (`None`: removed) (an update of
     /// `SET`s and `REMOVE`s; its stamped `updated_at` and version make it
     /// unique).
@@ -244,7 +244,7 @@ pub(crate) enum Effect<'a> {
 
 impl Effect<'_> {
     /// Whether `stored` shows the write applied.
-    fn shown_by(&self, stored: Option<&Item>) -> bool {
+    fn shown_by(&self, stored: Option<&AttributeMap>) -> bool {
         match (self, stored) {
             (Effect::Item(item), Some(stored)) => *item == stored,
             (Effect::Attributes(attributes), Some(stored)) => attributes
@@ -271,8 +271,8 @@ pub(crate) fn conditional_failure<E: Entity, O>(
     expected_version: Option<u64>,
     failure: Failure<O>,
     effect: Effect<'_>,
-    conditional_failure: impl Fn(&O) -> Option<Option<Item>>,
-) -> Result<Item, Error>
+    conditional_failure: impl Fn(&O) -> Option<Option<AttributeMap>>,
+) -> Result<AttributeMap, Error>
 where
     aws_sdk_dynamodb::Error: From<SdkError<O, HttpResponse>>,
     O: aws_sdk_dynamodb::error::ProvideErrorMetadata,

@@ -534,9 +534,9 @@ impl Table {
     pub(crate) async fn stored_item(
         &self,
         entity: &'static str,
-        key: crate::Item,
+        key: crate::AttributeMap,
         consistent: bool,
-    ) -> Result<Option<crate::Item>, Error> {
+    ) -> Result<Option<crate::AttributeMap>, Error> {
         crate::ops::get::stored_item(self, entity, key, consistent).await
     }
 

@@ -44,7 +44,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{IndexProjection, Resolved, TableDefinition, TableIndex};
 use crate::limits::{READ_UNIT_BYTES, WRITE_UNIT_BYTES};
-use crate::{EntitySchema, Error, Item, item_size};
+use crate::{AttributeMap, EntitySchema, Error, item_size};
 
 /// The read units of reading `bytes` in one request: `bytes` rounded up to
 /// 4 KB (at least one unit), halved for an eventually consistent read.
@@ -185,7 +185,7 @@ fn index_key_attributes(index: &TableIndex) -> Vec<&'static str> {
 /// One index's entry of an item: its index key values and what it stores.
 struct Entry {
     key: Vec<AttributeValue>,
-    stored: Item,
+    stored: AttributeMap,
 }
 
 impl Entry {
@@ -196,7 +196,7 @@ impl Entry {
 
 /// The entry of `item` in `index`, or `None` when the item is not in it
 /// (it lacks an index key attribute).
-fn index_entry(resolved: &Resolved, index: &TableIndex, item: &Item) -> Option<Entry> {
+fn index_entry(resolved: &Resolved, index: &TableIndex, item: &AttributeMap) -> Option<Entry> {
     let index_keys = index_key_attributes(index);
     let key = index_keys
         .iter()
@@ -205,7 +205,7 @@ fn index_entry(resolved: &Resolved, index: &TableIndex, item: &Item) -> Option<E
     let is_key = |name: &str| {
         name == resolved.partition_key || name == resolved.sort_key || index_keys.contains(&name)
     };
-    let stored: Item = match &index.projection {
+    let stored: AttributeMap = match &index.projection {
         IndexProjection::All => item.clone(),
         IndexProjection::KeysOnly => item
             .iter()
@@ -265,7 +265,7 @@ impl EntryChange {
 }
 
 /// Whether two items hold the same values (sets compare as sets).
-fn same_item(a: &Item, b: &Item) -> bool {
+fn same_item(a: &AttributeMap, b: &AttributeMap) -> bool {
     a.len() == b.len()
         && a.iter()
             .all(|(name, value)| b.get(name).is_some_and(|other| same_value(value, other)))
@@ -337,19 +337,24 @@ impl TableDefinition {
     /// # Errors
     ///
     /// The errors of [`check`](Self::check).
-    pub fn write_cost(&self, old: Option<&Item>, new: Option<&Item>) -> Result<WriteUnits, Error> {
+    pub fn write_cost(
+        &self,
+        old: Option<&AttributeMap>,
+        new: Option<&AttributeMap>,
+    ) -> Result<WriteUnits, Error> {
         let resolved = self.resolve()?;
         let table = match (old, new) {
             (None, None) => write_units(0),
             (old, new) => {
-                let bytes = |item: Option<&Item>| item.map(|item| write_units(item_size(item)));
+                let bytes =
+                    |item: Option<&AttributeMap>| item.map(|item| write_units(item_size(item)));
                 bytes(old).unwrap_or(0.0).max(bytes(new).unwrap_or(0.0))
             }
         };
         let indexes = priced_indexes(&resolved)
             .iter()
             .filter_map(|priced| {
-                let entry = |item: Option<&Item>| {
+                let entry = |item: Option<&AttributeMap>| {
                     item.and_then(|item| index_entry(&resolved, &priced.index, item))
                 };
                 let change = EntryChange::between(entry(old).as_ref(), entry(new).as_ref());
@@ -521,7 +526,11 @@ fn indexes_keyed_by_updated_at(entity: &EntitySchema) -> Vec<&'static str> {
 }
 
 /// The costs of one entity's access patterns for its example `item`.
-fn entity_capacity(resolved: &Resolved, entity: &EntitySchema, item: &Item) -> EntityCapacity {
+fn entity_capacity(
+    resolved: &Resolved,
+    entity: &EntitySchema,
+    item: &AttributeMap,
+) -> EntityCapacity {
     let bytes = item_size(item);
     let indexes = priced_indexes(resolved);
     let entries: Vec<(&PricedIndex, Entry)> = indexes

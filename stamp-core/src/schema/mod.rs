@@ -100,7 +100,7 @@ struct Example {
     entity: &'static str,
     values: HashMap<&'static str, String>,
     /// The whole item, for the catalogue's drawing of the table.
-    item: crate::Item,
+    item: crate::AttributeMap,
 }
 
 /// The table a set of entities is stored in: the entities, and the options

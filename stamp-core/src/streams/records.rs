@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use super::shards::{ShardInfo, item};
 use super::{Change, RecordParts};
 use crate::JobError;
-use crate::{Collection, Error, Item};
+use crate::{AttributeMap, Collection, Error};
 
 /// Every shard of the stream (all pages of `DescribeStream`), and whether
 /// the stream is `DISABLED`.
@@ -65,9 +65,9 @@ pub(crate) async fn describe_stream(
 pub(crate) fn decode<C: Collection>(record: Record) -> Result<Change<C>, Error> {
     let event_id = record.event_id.unwrap_or_default();
     let stream = record.dynamodb;
-    let convert = |map, which: &str| -> Result<Item, Error> {
+    let convert = |map, which: &str| -> Result<AttributeMap, Error> {
         match map {
-            None => Ok(Item::new()),
+            None => Ok(AttributeMap::new()),
             Some(map) => item(map).ok_or_else(|| {
                 Error::Job(JobError::InvalidStreamRecord {
                     event_id: event_id.clone(),
@@ -90,7 +90,15 @@ pub(crate) fn decode<C: Collection>(record: Record) -> Result<Change<C>, Error> 
             stream.approximate_creation_date_time,
             stream.size_bytes.unwrap_or_default(),
         ),
-        None => (Item::new(), Item::new(), Item::new(), None, None, None, 0),
+        None => (
+            AttributeMap::new(),
+            AttributeMap::new(),
+            AttributeMap::new(),
+            None,
+            None,
+            None,
+            0,
+        ),
     };
     let removed_by_ttl = record.user_identity.as_ref().is_some_and(|identity| {
         identity.r#type.as_deref() == Some("Service")

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodbstreams::types::AttributeValue as StreamAttributeValue;
 
-use crate::Item;
+use crate::AttributeMap;
 
 /// One shard as `DescribeStream` describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -136,8 +136,8 @@ pub(crate) fn attribute_value(value: StreamAttributeValue) -> Option<AttributeVa
     })
 }
 
-/// A Streams API image or key map as an [`Item`].
-pub(crate) fn item(map: HashMap<String, StreamAttributeValue>) -> Option<Item> {
+/// A Streams API image or key map as an [`AttributeMap`](crate::AttributeMap).
+pub(crate) fn item(map: HashMap<String, StreamAttributeValue>) -> Option<AttributeMap> {
     map.into_iter()
         .map(|(name, value)| Some((name, attribute_value(value)?)))
         .collect()

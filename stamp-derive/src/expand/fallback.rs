@@ -61,17 +61,17 @@ pub fn fallback(
                 fn to_item_at(
                     &self,
                     _: ::core::option::Option<#krate::WriteTime>,
-                ) -> ::core::result::Result<#krate::Item, #krate::Error> {
+                ) -> ::core::result::Result<#krate::AttributeMap, #krate::Error> {
                     ::core::unreachable!()
                 }
 
-                fn from_item(_: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+                fn from_item(_: #krate::AttributeMap) -> ::core::result::Result<Self, #krate::Error> {
                     ::core::unreachable!()
                 }
 
                 fn key_attribute_from_values(
                     _: &str,
-                    _: &#krate::Item,
+                    _: &#krate::AttributeMap,
                 ) -> ::core::result::Result<::core::option::Option<::std::string::String>, #krate::Error> {
                     ::core::unreachable!()
                 }

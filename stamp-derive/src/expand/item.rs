@@ -83,7 +83,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
             fn to_item_at(
                 &self,
                 __time: ::core::option::Option<#krate::WriteTime>,
-            ) -> ::core::result::Result<#krate::Item, #krate::Error> {
+            ) -> ::core::result::Result<#krate::AttributeMap, #krate::Error> {
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let (__partition_key, __sort_key) = <Self as #krate::Entity>::primary_key(self)?.into_parts();
                 #(#shards)*
@@ -100,7 +100,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
                 ::core::result::Result::Ok(__item)
             }
 
-            fn from_item(#[allow(unused_mut)] mut item: #krate::Item) -> ::core::result::Result<Self, #krate::Error> {
+            fn from_item(#[allow(unused_mut)] mut item: #krate::AttributeMap) -> ::core::result::Result<Self, #krate::Error> {
                 #ttl_from_item
                 #decode_fields
             }
@@ -113,7 +113,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
 
             fn key_attribute_from_values(
                 __attribute: &str,
-                __values: &#krate::Item,
+                __values: &#krate::AttributeMap,
             ) -> ::core::result::Result<::core::option::Option<::std::string::String>, #krate::Error> {
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let _ = (&__schema, &__values);

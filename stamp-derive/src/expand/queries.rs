@@ -197,7 +197,7 @@ fn update_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
         pub fn update(#(#parameters),*) -> #krate::Update<Self> {
             #unpack
             #[allow(unused_mut)]
-            let mut __known = #krate::Item::new();
+            let mut __known = #krate::AttributeMap::new();
             #(#known_key_values)*
             #krate::Update::new(Self::key(#forward)).with_known_values(__known)
         }

@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
 use super::AttributeCodec;
-use crate::Item;
+use crate::AttributeMap;
 
 /// The field and struct name serde_json gives a `Number` under
 /// `arbitrary_precision`.
@@ -59,8 +59,8 @@ pub fn to_attribute_value<T: Serialize + ?Sized>(
 /// # Errors
 ///
 /// serde_dynamo's.
-pub fn to_item<T: Serialize + ?Sized>(value: &T) -> Result<Item, serde_dynamo::Error> {
-    let mut item: Item = serde_dynamo::to_item(value)?;
+pub fn to_item<T: Serialize + ?Sized>(value: &T) -> Result<AttributeMap, serde_dynamo::Error> {
+    let mut item: AttributeMap = serde_dynamo::to_item(value)?;
     if arbitrary_precision() {
         item.values_mut().for_each(restore_numbers);
     }

@@ -23,8 +23,8 @@ use serde::de::{self, DeserializeOwned, Visitor};
 
 use super::AttributeCodec;
 use super::binary::BinaryAttribute;
+use crate::{AttributeMap, EntitySchema, Error};
 use crate::{DecodeError, Refusal};
-use crate::{EntitySchema, Error, Item};
 
 /// A field value to encode.
 pub struct Field<'a, T: ?Sized>(pub &'a T);
@@ -47,11 +47,11 @@ impl<T: BinaryAttribute> EncodeBinary for &&Field<'_, T> {
 /// attribute stored again as `B` (when serde stored it).
 pub trait StoreBinary {
     /// Replaces attribute `name` of `item` with the binary form.
-    fn __stamp_store_binary(&self, item: &mut Item, name: &str);
+    fn __stamp_store_binary(&self, item: &mut AttributeMap, name: &str);
 }
 
 impl<T: BinaryAttribute> StoreBinary for &&Field<'_, T> {
-    fn __stamp_store_binary(&self, item: &mut Item, name: &str) {
+    fn __stamp_store_binary(&self, item: &mut AttributeMap, name: &str) {
         if let Some(stored) = item.get_mut(name) {
             *stored = self.0.to_binary();
         }
@@ -62,12 +62,12 @@ impl<T: BinaryAttribute> StoreBinary for &&Field<'_, T> {
 /// not binary.
 pub trait StoreAsSerialized {
     /// Leaves the attribute as serde stored it.
-    fn __stamp_store_binary(&self, item: &mut Item, name: &str);
+    fn __stamp_store_binary(&self, item: &mut AttributeMap, name: &str);
 }
 
 impl<T: ?Sized> StoreAsSerialized for &Field<'_, T> {
     #[inline]
-    fn __stamp_store_binary(&self, _item: &mut Item, _name: &str) {}
+    fn __stamp_store_binary(&self, _item: &mut AttributeMap, _name: &str) {}
 }
 
 /// The direct encoding, chosen when `T: AttributeCodec`.
@@ -117,7 +117,7 @@ pub trait DecodeBinary<T> {
 
     /// The stored attribute `name` of `item` in the form `T`'s own
     /// `Deserialize` reads (before a whole-struct decoding by serde).
-    fn __stamp_serde_form(&self, item: &mut Item, name: &str);
+    fn __stamp_serde_form(&self, item: &mut AttributeMap, name: &str);
 }
 
 impl<T: BinaryAttribute> DecodeBinary<T> for &&Decode<T> {
@@ -133,7 +133,7 @@ impl<T: BinaryAttribute> DecodeBinary<T> for &&Decode<T> {
         }
     }
 
-    fn __stamp_serde_form(&self, item: &mut Item, name: &str) {
+    fn __stamp_serde_form(&self, item: &mut AttributeMap, name: &str) {
         if let Some(value) = item.remove(name) {
             item.insert(name.to_owned(), T::serde_form(value));
         }
@@ -144,12 +144,12 @@ impl<T: BinaryAttribute> DecodeBinary<T> for &&Decode<T> {
 /// binary.
 pub trait SerdeFormAsStored {
     /// Leaves the attribute as it is.
-    fn __stamp_serde_form(&self, item: &mut Item, name: &str);
+    fn __stamp_serde_form(&self, item: &mut AttributeMap, name: &str);
 }
 
 impl<T> SerdeFormAsStored for &Decode<T> {
     #[inline]
-    fn __stamp_serde_form(&self, _item: &mut Item, _name: &str) {}
+    fn __stamp_serde_form(&self, _item: &mut AttributeMap, _name: &str) {}
 }
 
 /// The direct decoding, chosen when `T: AttributeCodec`.
@@ -223,9 +223,9 @@ impl<'de> de::Deserializer<'de> for Missing {
 
 /// The item `to_item` fills, with room for `fields` fields and the key,
 /// index and type attributes of `schema`.
-pub fn item(schema: &EntitySchema, fields: usize) -> Item {
+pub fn item(schema: &EntitySchema, fields: usize) -> AttributeMap {
     let keys = schema.added_attribute_count();
-    Item::with_capacity(fields + keys)
+    AttributeMap::with_capacity(fields + keys)
 }
 
 /// Stores an encoded field as attribute `name`, leaving out a top-level
@@ -237,7 +237,7 @@ pub fn item(schema: &EntitySchema, fields: usize) -> Item {
 #[inline]
 pub fn insert(
     schema: &EntitySchema,
-    item: &mut Item,
+    item: &mut AttributeMap,
     name: &str,
     value: Result<AttributeValue, serde_dynamo::Error>,
 ) -> Result<(), Error> {
@@ -297,7 +297,7 @@ pub fn present(stored: Option<&AttributeValue>) -> Option<AttributeValue> {
 /// # Errors
 ///
 /// [`DecodeError::EntityTypeMismatch`].
-pub fn check_type(schema: &EntitySchema, item: &Item) -> Result<(), Error> {
+pub fn check_type(schema: &EntitySchema, item: &AttributeMap) -> Result<(), Error> {
     match item.get(schema.type_attribute) {
         None => Ok(()),
         Some(AttributeValue::S(found)) if found == schema.type_name => Ok(()),
@@ -334,7 +334,7 @@ pub fn serialized<W: Serialize>(
 /// [`Refusal::Serialize`] with the serializer's error.
 pub fn insert_serialized(
     schema: &EntitySchema,
-    item: &mut Item,
+    item: &mut AttributeMap,
     name: &str,
     value: Result<Option<AttributeValue>, serde_dynamo::Error>,
 ) -> Result<(), Error> {

@@ -17,7 +17,7 @@ use crate::item::size::MAX_BATCH_GET_KEYS;
 use crate::request::dispatch::Operation;
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
-use crate::{BatchRetry, Entity, Error, Item, PrimaryKey, Table};
+use crate::{AttributeMap, BatchRetry, Entity, Error, PrimaryKey, Table};
 
 /// A batch get of items of entity `E` by primary key, built by
 /// [`BatchGet::new`]. Nothing is sent until [`send`](Self::send) names the
@@ -101,9 +101,9 @@ impl<E: Entity> BatchGet<E> {
     pub async fn send(self, table: &Table) -> Result<Vec<Option<E>>, Error> {
         let schema = E::SCHEMA;
         let positions = self.check()?;
-        let maps: Vec<Item> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();
+        let maps: Vec<AttributeMap> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();
         let stop = AtomicBool::new(false);
-        let outcomes: Vec<GroupOutcome<Item>> = stream::iter(
+        let outcomes: Vec<GroupOutcome<AttributeMap>> = stream::iter(
             chunks(maps, |_| 0, MAX_BATCH_GET_KEYS, usize::MAX)
                 .into_iter()
                 .map(|group| self.read_group(table, group, &stop)),
@@ -112,7 +112,7 @@ impl<E: Entity> BatchGet<E> {
         .collect()
         .await;
 
-        let mut found: Vec<Option<Item>> = vec![None; self.keys.len()];
+        let mut found: Vec<Option<AttributeMap>> = vec![None; self.keys.len()];
         let mut unprocessed = Vec::new();
         let mut cause = None;
         let mut attempts = 0;
@@ -153,7 +153,7 @@ impl<E: Entity> BatchGet<E> {
     /// The errors `send` finds before sending.
     pub fn requests(&self, table_name: &str) -> Result<Vec<BatchGetItemInput>, Error> {
         self.check()?;
-        let maps: Vec<Item> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();
+        let maps: Vec<AttributeMap> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();
         Ok(chunks(maps, |_| 0, MAX_BATCH_GET_KEYS, usize::MAX)
             .into_iter()
             .map(|group| batch_get_input(table_name, group, self.consistent_read))
@@ -181,9 +181,9 @@ impl<E: Entity> BatchGet<E> {
     async fn read_group(
         &self,
         table: &Table,
-        pending: Vec<Item>,
+        pending: Vec<AttributeMap>,
         stop: &AtomicBool,
-    ) -> GroupOutcome<Item> {
+    ) -> GroupOutcome<AttributeMap> {
         let name = table.name();
         let consistent_read = self.consistent_read;
         run_group(
@@ -224,7 +224,11 @@ impl<E: Entity> BatchGet<E> {
 }
 
 /// One `BatchGetItem` of `keys` (at most 100) on table `table_name`.
-fn batch_get_input(table_name: &str, keys: Vec<Item>, consistent_read: bool) -> BatchGetItemInput {
+fn batch_get_input(
+    table_name: &str,
+    keys: Vec<AttributeMap>,
+    consistent_read: bool,
+) -> BatchGetItemInput {
     let keys = KeysAndAttributes::builder()
         .set_keys(Some(keys))
         .set_consistent_read(consistent_read.then_some(true))

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::request::retry::{Backoff, log_retry};
-use crate::{BatchRetry, Item};
+use crate::{AttributeMap, BatchRetry};
 
 mod get;
 mod write;
@@ -55,7 +55,10 @@ fn chunks<T>(
 enum Sent<P> {
     /// DynamoDB answered: what it left unprocessed, and the items it
     /// returned (a batch get's).
-    Answered { left: Vec<P>, found: Vec<Item> },
+    Answered {
+        left: Vec<P>,
+        found: Vec<AttributeMap>,
+    },
     /// A failure worth sending again (throttling, 5xx, timeout, I/O).
     Retryable(aws_sdk_dynamodb::Error),
     /// A failure that stops the batch.
@@ -65,7 +68,7 @@ enum Sent<P> {
 /// What one group of a batch came to.
 #[derive(Debug)]
 struct GroupOutcome<P> {
-    found: Vec<Item>,
+    found: Vec<AttributeMap>,
     attempts: u32,
     retries: usize,
     throttled: usize,
@@ -127,7 +130,7 @@ async fn run_group<P: Clone, Fut: Future<Output = Sent<P>>>(
 }
 
 /// The `(partition key, sort key)` values of an item or key of `schema`.
-fn key_values(partition: &str, sort: &str, item: &Item) -> (String, String) {
+fn key_values(partition: &str, sort: &str, item: &AttributeMap) -> (String, String) {
     let text = |name: &str| match item.get(name) {
         Some(AttributeValue::S(value)) => value.clone(),
         Some(other) => format!("{other:?}"),
@@ -141,7 +144,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::{BatchRetry, MAX_BATCH_GET_KEYS};
+    use crate::BatchRetry;
+    use crate::limits::MAX_BATCH_GET_KEYS;
 
     #[test]
     fn chunks_respect_count_and_bytes() {

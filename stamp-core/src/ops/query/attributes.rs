@@ -14,8 +14,10 @@ use super::Query;
 use super::range::SortCondition;
 use crate::QueryIndex;
 use crate::expression::Placeholders;
+use crate::{
+    AttributeMap, Entity, Error, IndexKeyField, IndexSchema, SortAttributes, TextSortAttribute,
+};
 use crate::{CursorReason, QueryReason, Refusal};
-use crate::{Entity, Error, IndexKeyField, IndexSchema, Item, SortAttributes, TextSortAttribute};
 
 /// The one range condition of a multi-attribute sort key, on the attribute
 /// after the equality run.
@@ -421,7 +423,7 @@ impl AttributeAccept {
         index: &IndexSchema,
         table_keys: [&str; 2],
         expected: &[&'static str],
-        key: &Item,
+        key: &AttributeMap,
     ) -> Result<(), Error> {
         let invalid = |reason: CursorReason| Err(Error::Refused(Refusal::InvalidCursor { reason }));
         if let Some(name) = key.keys().find(|name| !expected.contains(&name.as_str())) {
@@ -537,7 +539,7 @@ mod tests {
     fn a_cursor_keeps_string_number_and_binary_attributes() {
         use crate::ops::cursor::{Cursor, Fingerprint};
         let fingerprint = Fingerprint::of(&["table", "GSI3"]);
-        let key: Item = [
+        let key: AttributeMap = [
             ("PK", AttributeValue::S("MATCH#m-1".into())),
             ("tenant_id", AttributeValue::S("t-1".into())),
             ("round", AttributeValue::N("-12".into())),
@@ -552,7 +554,7 @@ mod tests {
         let cursor = Cursor::encode(&fingerprint, None, &key).unwrap();
         assert_eq!(cursor.decode(&fingerprint, None).unwrap(), key);
         // A key of strings only is written as before: no `n`, no `b`.
-        let strings: Item = [("PK".to_owned(), AttributeValue::S("A".into()))].into();
+        let strings: AttributeMap = [("PK".to_owned(), AttributeValue::S("A".into()))].into();
         let cursor = Cursor::encode(&fingerprint, None, &strings).unwrap();
         use base64::Engine as _;
         let json = base64::engine::general_purpose::URL_SAFE_NO_PAD
@@ -570,7 +572,8 @@ mod tests {
     fn fingerprint_text(fingerprint: &crate::ops::cursor::Fingerprint) -> String {
         // The fingerprint's text is private to the cursor; read it back
         // from a cursor without attributes.
-        let cursor = crate::ops::cursor::Cursor::encode(fingerprint, None, &Item::new()).unwrap();
+        let cursor =
+            crate::ops::cursor::Cursor::encode(fingerprint, None, &AttributeMap::new()).unwrap();
         use base64::Engine as _;
         let json = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(cursor.as_str())

@@ -15,8 +15,8 @@ use crate::Refusal;
 use crate::expression::Condition;
 use crate::ops::cursor::Cursor;
 use crate::{
-    BaseTable, Entity, Error, IndexId, IndexKeySchema, IndexSchema, Item, KeyTemplate, Projection,
-    QueryIndex,
+    AttributeMap, BaseTable, Entity, Error, IndexId, IndexKeySchema, IndexSchema, KeyTemplate,
+    Projection, QueryIndex,
 };
 
 mod attributes;
@@ -86,7 +86,7 @@ pub struct Query<E, I: QueryIndex = BaseTable, O = E> {
     /// Whether the sort key stays within the entity's prefix (not for a
     /// collection, which reads the whole partition).
     scoped: bool,
-    decode: fn(Item) -> Result<O, Error>,
+    decode: fn(AttributeMap) -> Result<O, Error>,
     entity: PhantomData<fn() -> (E, I)>,
 }
 
@@ -433,7 +433,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     }
 
     /// This query, decoding items with `decode`.
-    fn decoding<P>(self, decode: fn(Item) -> Result<P, Error>) -> Query<E, I, P> {
+    fn decoding<P>(self, decode: fn(AttributeMap) -> Result<P, Error>) -> Query<E, I, P> {
         Query {
             partition_key: self.partition_key,
             partition_values: self.partition_values,

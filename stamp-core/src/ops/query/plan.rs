@@ -10,8 +10,8 @@ use super::range::{SortAccept, sort_key_condition};
 use crate::QueryIndex;
 use crate::expression::{Placeholders, check_expression_length};
 use crate::ops::cursor::{CursorKey, Fingerprint};
+use crate::{AttributeMap, Entity, Error, IndexSchema};
 use crate::{CursorReason, Refusal};
-use crate::{Entity, Error, IndexSchema, Item};
 
 /// A rendered request and what is needed to read its response.
 pub(super) struct Plan {
@@ -29,7 +29,7 @@ pub(super) struct Plan {
 }
 
 impl Plan {
-    pub(super) fn excludes(&self, item: &Item) -> bool {
+    pub(super) fn excludes(&self, item: &AttributeMap) -> bool {
         match &self.excluded_sort_key {
             Some((attribute, key)) => {
                 matches!(item.get(*attribute), Some(AttributeValue::S(value)) if value == key)
@@ -61,7 +61,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// `LastEvaluatedKey` may be an item of another type that the type
     /// scope filtered out.)
     pub(super) fn check_start(
-        key: &Item,
+        key: &AttributeMap,
         partition_attribute: &str,
         partition_key: &str,
         sort_attribute: Option<&str>,

@@ -14,7 +14,7 @@ use crate::QueryIndex;
 use crate::Refusal;
 use crate::ops::cursor::Cursor;
 use crate::request::executor::Call;
-use crate::{DEFAULT_MAX_REQUESTS, Entity, Error, Item, Table};
+use crate::{AttributeMap, DEFAULT_MAX_REQUESTS, Entity, Error, Table};
 
 /// A page of results: one `Query` response (1 MB at most); with
 /// [`Query::max_items`], the responses that `send` followed until it had
@@ -114,7 +114,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             return self.page(plan, response, None);
         };
         let budget = self.max_requests.unwrap_or(DEFAULT_MAX_REQUESTS);
-        let mut raw: Vec<Item> = Vec::new();
+        let mut raw: Vec<AttributeMap> = Vec::new();
         let mut scanned_count = 0;
         let mut sent = 0;
         let mut shorts = 0;
@@ -122,7 +122,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
             sent += 1;
             scanned_count += response.scanned_count;
-            let found: Vec<Item> = response
+            let found: Vec<AttributeMap> = response
                 .items
                 .into_iter()
                 .filter(|item| !plan.excludes(item))
@@ -170,7 +170,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     }
 
     /// The key attributes of `item` that a cursor after it holds.
-    pub(super) fn cursor_key(&self, item: &Item) -> Item {
+    pub(super) fn cursor_key(&self, item: &AttributeMap) -> AttributeMap {
         Self::cursor_attributes()
             .into_iter()
             .filter_map(|name| item.get(name).map(|value| (name.to_owned(), value.clone())))
@@ -183,7 +183,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         response: Response,
         remaining: Option<usize>,
     ) -> Result<Page<O>, Error> {
-        let mut raw: Vec<Item> = response
+        let mut raw: Vec<AttributeMap> = response
             .items
             .into_iter()
             .filter(|item| !plan.excludes(item))
@@ -374,7 +374,7 @@ pub(super) async fn count_from<E: Entity>(
 
 /// The parts of a `Query` response Stamp reads.
 pub(super) struct Response {
-    pub(super) items: Vec<Item>,
+    pub(super) items: Vec<AttributeMap>,
     pub(super) last_evaluated_key: Option<HashMap<String, AttributeValue>>,
     pub(super) count: usize,
     pub(super) scanned_count: u32,

@@ -49,14 +49,14 @@ use super::send::{Page, Response, execute};
 use crate::KeyError;
 use crate::QueryIndex;
 use crate::ops::cursor::{Cursor, CursorKey, Fingerprint, ShardStart};
-use crate::{Entity, Error, IndexSchema, Item, Table};
+use crate::{AttributeMap, Entity, Error, IndexSchema, Table};
 
 /// One shard in a merge.
 struct ShardState {
     /// After the last item returned from the shard, or where it started.
     position: ShardStart,
     /// Items read and not yet returned, in the query's order.
-    buffer: VecDeque<Item>,
+    buffer: VecDeque<AttributeMap>,
     /// Where the shard goes on after `buffer`: after its
     /// `LastEvaluatedKey`, or done; `None` before its first response.
     read_to: Option<ShardStart>,
@@ -74,7 +74,7 @@ impl ShardState {
 
     /// The start of the shard's next request, when the merge needs one:
     /// every item read was returned, and the shard has more.
-    fn next_start(&self) -> Option<Option<Item>> {
+    fn next_start(&self) -> Option<Option<AttributeMap>> {
         if !self.buffer.is_empty() {
             return None;
         }
@@ -198,7 +198,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         shard: usize,
         count_only: bool,
         limit: Option<u32>,
-        start: Option<Item>,
+        start: Option<AttributeMap>,
     ) -> Result<Plan, Error> {
         let shard = u16::try_from(shard).expect("at most 65,535 shards");
         let mut plan = self.render(
@@ -347,9 +347,9 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// a shard whose items read were all returned has more that might
     /// sort before it (see the module's documentation), or when nothing
     /// is left.
-    pub(super) fn pop(&self, merge: &mut ShardMerge) -> Option<Item> {
+    pub(super) fn pop(&self, merge: &mut ShardMerge) -> Option<AttributeMap> {
         let (_, _, sort_attribute) = Self::key_attributes();
-        let sort_value = |item: &Item| -> String {
+        let sort_value = |item: &AttributeMap| -> String {
             match sort_attribute.and_then(|name| item.get(name)) {
                 Some(AttributeValue::S(text)) => text.clone(),
                 _ => String::new(),

@@ -14,7 +14,7 @@ use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
 use super::{check_actions, failure};
 use crate::request::executor::Call;
 use crate::request::span::common_entity;
-use crate::{Entity, Error, Item, PrimaryKey, Table};
+use crate::{AttributeMap, Entity, Error, PrimaryKey, Table};
 
 /// The position of one get in a [`TransactGet`], typed by its entity:
 /// [`TransactGetOutput::take`] decodes the item there as `E`.
@@ -67,13 +67,13 @@ impl<E> fmt::Debug for Slot<E> {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct TransactGet {
-    gets: Vec<(&'static str, Item, crate::ItemKey)>,
+    gets: Vec<(&'static str, AttributeMap, crate::ItemKey)>,
 }
 
 /// The items of a [`TransactGet`], by position.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TransactGetOutput {
-    items: Vec<Option<Item>>,
+    items: Vec<Option<AttributeMap>>,
 }
 
 impl TransactGet {
@@ -153,7 +153,7 @@ impl TransactGet {
             .await;
         match result {
             Ok(output) => {
-                let mut items: Vec<Option<Item>> = output
+                let mut items: Vec<Option<AttributeMap>> = output
                     .responses
                     .unwrap_or_default()
                     .into_iter()
@@ -193,7 +193,7 @@ impl TransactGetOutput {
     }
 
     /// The raw items, one per get in order, `None` where there is none.
-    pub fn into_items(self) -> Vec<Option<Item>> {
+    pub fn into_items(self) -> Vec<Option<AttributeMap>> {
         self.items
     }
 }

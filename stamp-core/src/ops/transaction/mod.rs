@@ -15,7 +15,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::Refusal;
 use crate::expression::{Condition, Placeholders};
 use crate::item::size::{MAX_TRANSACTION_ACTIONS, attribute_value_size};
-use crate::{Error, Item, ItemKey};
+use crate::{AttributeMap, Error, ItemKey};
 
 mod get;
 mod write;
@@ -32,7 +32,7 @@ pub use write::TransactWrite;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct UpdateAction {
     /// The primary key attributes of the item, such as `{PK: S, SK: S}`.
-    pub key: Item,
+    pub key: AttributeMap,
     /// The update expression, such as `SET #n0 = #n0 + :v0`.
     pub update_expression: String,
     /// The condition the item must meet, if any.
@@ -86,7 +86,7 @@ impl Rendered {
 #[derive(Debug, Clone)]
 enum Kind {
     Put {
-        item: Item,
+        item: AttributeMap,
         condition: Option<Rendered>,
     },
     Delete {
@@ -102,7 +102,7 @@ enum Kind {
 #[derive(Debug, Clone)]
 struct Action {
     entity: &'static str,
-    key: Item,
+    key: AttributeMap,
     /// `key` by the entity's key attributes, for errors.
     item_key: ItemKey,
     size: usize,
@@ -191,7 +191,7 @@ pub struct CancellationReason {
     /// asked for it with
     /// [`return_old_items_on_failure`](TransactWrite::return_old_items_on_failure)
     /// (and the item existed).
-    pub old_item: Option<Item>,
+    pub old_item: Option<AttributeMap>,
 }
 
 /// The checks shared by both kinds of transaction: some action, at most
@@ -280,8 +280,8 @@ fn split(condition: Option<Rendered>) -> Split {
 mod tests {
     use super::*;
 
-    fn key(partition: &str) -> Item {
-        Item::from([
+    fn key(partition: &str) -> AttributeMap {
+        AttributeMap::from([
             ("PK".to_owned(), AttributeValue::S(partition.to_owned())),
             ("SK".to_owned(), AttributeValue::S("S".to_owned())),
         ])

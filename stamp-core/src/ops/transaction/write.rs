@@ -110,7 +110,7 @@ impl TransactWrite {
     fn push(
         &mut self,
         schema: &'static crate::EntitySchema,
-        key: crate::Item,
+        key: crate::AttributeMap,
         size: usize,
         kind: Kind,
     ) {
@@ -428,7 +428,7 @@ impl TransactWrite {
     pub(crate) fn put_item(
         mut self,
         schema: &'static crate::EntitySchema,
-        item: crate::Item,
+        item: crate::AttributeMap,
         condition: Option<Placed>,
     ) -> Self {
         let key = crate::item::check::key_of(schema, &item);
@@ -446,7 +446,7 @@ impl TransactWrite {
     pub(crate) fn delete_key(
         mut self,
         schema: &'static crate::EntitySchema,
-        key: crate::Item,
+        key: crate::AttributeMap,
         condition: Option<Placed>,
     ) -> Self {
         let size = item_size(&key);

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::values::Action;
 use crate::Refusal;
-use crate::{Entity, Error, Item, PrimaryKey};
+use crate::{AttributeMap, Entity, Error, PrimaryKey};
 
 /// The index attributes to set (with their values) and to remove.
 type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);
@@ -35,7 +35,7 @@ type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);
 /// around.)
 pub(super) fn rebuild_indexes<E: Entity>(
     actions: &[Action],
-    known_before: &Item,
+    known_before: &AttributeMap,
     key: &PrimaryKey<E>,
 ) -> Result<IndexChanges, Error> {
     let schema = E::SCHEMA;
@@ -46,7 +46,7 @@ pub(super) fn rebuild_indexes<E: Entity>(
         })
     };
     // The fields this update gives a value, by attribute; NULL for removed ones.
-    let mut changed: Item = HashMap::new();
+    let mut changed: AttributeMap = HashMap::new();
     let mut unknown: Vec<&'static str> = Vec::new();
     for action in actions {
         match action {

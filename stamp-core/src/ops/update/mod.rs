@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::expression::{Attribute, Condition, Optional, Settable};
 use crate::request::executor::{Call, Retry};
 use crate::request::failure::{Effect, conditional_failure};
-use crate::{Entity, Error, Item, PrimaryKey, Table};
+use crate::{AttributeMap, Entity, Error, PrimaryKey, Table};
 
 mod indexes;
 mod render;
@@ -58,7 +58,7 @@ pub struct Update<E> {
     expected_version: Option<u64>,
     /// Current values the update knows without changing them (encoded, by
     /// attribute; `NULL` for a known `None`), for rebuilding index attributes.
-    known: Item,
+    known: AttributeMap,
     /// The time stamped into `updated_at`: [`at`](Self::at), or the time of
     /// sending.
     at: Option<chrono::DateTime<Utc>>,
@@ -72,7 +72,7 @@ impl<E: Entity> Update<E> {
             actions: Vec::new(),
             condition: None,
             expected_version: None,
-            known: Item::new(),
+            known: AttributeMap::new(),
             at: None,
         }
     }
@@ -82,7 +82,7 @@ impl<E: Entity> Update<E> {
     /// the primary-key fields it is given, so that index attributes built
     /// from them can be rebuilt.
     #[doc(hidden)]
-    pub fn with_known_values(mut self, values: Item) -> Self {
+    pub fn with_known_values(mut self, values: AttributeMap) -> Self {
         self.known.extend(values);
         self
     }
@@ -292,7 +292,7 @@ impl<E: Entity> Update<E> {
         &self,
         table: &Table,
         return_value: ReturnValue,
-    ) -> Result<Option<Item>, Error> {
+    ) -> Result<Option<AttributeMap>, Error> {
         let (input, effect) = self.input(table.name(), self.stamped_at(), return_value.clone())?;
         let key = input.key.clone().unwrap_or_default();
         // An update that is not idempotent (a counter, an append) is not

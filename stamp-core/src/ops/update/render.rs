@@ -11,13 +11,13 @@ use super::indexes::rebuild_indexes;
 use super::values::{Action, Value};
 use crate::Refusal;
 use crate::expression::Placeholders;
-use crate::{Entity, Error, Item, VectorError};
+use crate::{AttributeMap, Entity, Error, VectorError};
 
 /// A rendered `UpdateItem`, without the table name.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct UpdateRequest {
     /// The primary key.
-    pub key: Item,
+    pub key: AttributeMap,
     /// The `UpdateExpression`.
     pub update_expression: String,
     /// The `ConditionExpression`.

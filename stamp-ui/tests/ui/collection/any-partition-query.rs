@@ -21,7 +21,7 @@ struct Product {
 enum Everything {
     Customer(Customer),
     Product(Product),
-    Unknown(stamp::Item),
+    Unknown(stamp::AttributeMap),
 }
 
 fn main() {

@@ -11,7 +11,7 @@ struct Customer {
 #[stamp(any_partition, index = 1)]
 enum Everything {
     Customer(Customer),
-    Unknown(stamp::Item),
+    Unknown(stamp::AttributeMap),
 }
 
 fn main() {}

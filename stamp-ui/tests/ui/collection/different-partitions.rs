@@ -18,7 +18,7 @@ struct Product {
 enum Mixed {
     Customer(Customer),
     Product(Product),
-    Unknown(stamp::Item),
+    Unknown(stamp::AttributeMap),
 }
 
 fn main() {}
