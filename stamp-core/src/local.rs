@@ -19,7 +19,7 @@
 //! ```
 //!
 //! No emulator is DynamoDB. What dynoxide is known to do differently is
-//! listed in Stamp's ARCHITECTURE.md ("Servers"); among others, it does not
+//! listed in Stamp's docs/design-notes.md ("Servers"); among others, it does not
 //! throttle, and it deletes expired TTL items only when asked
 //! ([`LocalDynamoDb::database`], `sweep_ttl`).
 

@@ -239,7 +239,7 @@ async fn the_figures_match_the_consumed_capacity_the_server_reports() {
     let (total, _, _) = reported(response.consumed_capacity().unwrap());
     if common::server() == "ministack" {
         // ministack 1.5.33 charges a query half a unit whatever it reads
-        // (ARCHITECTURE.md, "Servers"); DynamoDB rounds the sum of the
+        // (docs/design-notes.md, "Servers"); DynamoDB rounds the sum of the
         // items read up to 4 KB, as dynoxide does.
         assert_eq!(total, 0.5);
     } else {
@@ -620,7 +620,7 @@ async fn a_transaction_doubles_the_table_units_and_not_the_index_units() {
     let (total, on_table, indexes) = reported(&reported_now[0]);
     assert_eq!(total, 7.0);
     // ministack 1.5.33 leaves the `Table` arm out of a transaction's
-    // `ConsumedCapacity` (ARCHITECTURE.md, "Servers"); DynamoDB sends it.
+    // `ConsumedCapacity` (docs/design-notes.md, "Servers"); DynamoDB sends it.
     let table_arm = |units: f64| {
         if common::server() == "ministack" {
             0.0
@@ -728,7 +728,7 @@ async fn an_lsi_page_of_whole_items_costs_what_the_server_reports() {
     assert_eq!((page, fetch), (0.5, 1.0));
     if common::server() == "ministack" {
         // ministack 1.5.33 charges any query half a unit, on the index,
-        // and no table fetch (ARCHITECTURE.md, "Servers").
+        // and no table fetch (docs/design-notes.md, "Servers").
         assert_eq!(indexes, HashMap::from([("LSI1".to_owned(), 0.5)]));
         assert_eq!((total, on_table), (0.5, 0.0));
     } else {

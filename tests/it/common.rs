@@ -38,7 +38,7 @@ pub fn endpoint() -> String {
 /// Which implementation answers: `"dynoxide"` (embedded), or the value of
 /// `$STAMP_DYNAMODB_SERVER` that `cargo xtask test` sets with the endpoint
 /// (`"ministack"`), else `"other"`. Only for documented deviations
-/// (ARCHITECTURE.md, "Servers"); an expected value never depends on it.
+/// (docs/design-notes.md, "Servers"); an expected value never depends on it.
 pub fn server() -> String {
     match std::env::var(ENDPOINT_ENV) {
         Ok(url) if !url.is_empty() => {

@@ -171,7 +171,7 @@ async fn without_the_definition_or_on_the_table_nothing_is_checked() {
     let page = Member::query_gsi1("Oslo").send(&plain).await;
     if common::server() == "ministack" {
         // ministack filters the whole item, then returns the projected
-        // attributes (ARCHITECTURE.md, "Servers").
+        // attributes (docs/design-notes.md, "Servers").
         assert!(
             matches!(page, Err(Error::Decode(DecodeError::Deserialize { .. }))),
             "{page:?}"
@@ -306,7 +306,7 @@ async fn an_include_lsi_reads_back_the_fields_it_does_not_project() {
         let page = Task::query_lsi1("p-1").send(table).await;
         if common::server() == "ministack" {
             // ministack answers every query of an index with the index's
-            // projected attributes, whatever `Select` asks (ARCHITECTURE.md,
+            // projected attributes, whatever `Select` asks (docs/design-notes.md,
             // "Servers").
             assert!(
                 matches!(page, Err(Error::Decode(DecodeError::Deserialize { .. }))),
@@ -348,7 +348,7 @@ async fn an_include_lsi_reads_back_the_fields_it_does_not_project() {
         );
     }
     // On the wire: the entity queries and the projection alike ask for
-    // every attribute, with no `ProjectionExpression` (ARCHITECTURE.md,
+    // every attribute, with no `ProjectionExpression` (docs/design-notes.md,
     // "Index projections in queries").
     let sent = selects.take();
     let all_attributes = (Some("ALL_ATTRIBUTES".to_owned()), None);
@@ -388,7 +388,7 @@ async fn a_keys_only_lsi_reads_whole_entities() {
         let page = Member::query_lsi1("c-1").send(table).await;
         if common::server() == "ministack" {
             // Only the projected attributes, whatever `Select` asks
-            // (ARCHITECTURE.md, "Servers").
+            // (docs/design-notes.md, "Servers").
             assert!(
                 matches!(page, Err(Error::Decode(DecodeError::Deserialize { .. }))),
                 "{page:?}"

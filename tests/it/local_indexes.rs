@@ -1141,7 +1141,7 @@ async fn a_write_warns_when_the_item_collection_passes_the_threshold() {
     let seen = warnings.0.lock().unwrap().clone();
     let server = common::server();
     // Which writes return `ItemCollectionMetrics` depends on the server
-    // (ARCHITECTURE.md, "Servers"): dynoxide for PutItem, BatchWriteItem and
+    // (docs/design-notes.md, "Servers"): dynoxide for PutItem, BatchWriteItem and
     // UpdateItem, ministack for PutItem and UpdateItem; DynamoDB for all.
     let expected: &[(&str, &str)] = match server.as_str() {
         "ministack" => &[("PutItem", "CUST#c-1"), ("UpdateItem", "CUST#c-1")],

@@ -151,7 +151,7 @@ fn schema_cfn_lint_passes_a_template_with_vector_indexes() {
     // not count a vector index's search schema, whose attributes
     // CloudFormation requires in `AttributeDefinitions`
     // (<https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-table-searchschemaelement.html>):
-    // that check is off for this template only (ARCHITECTURE.md, "Servers").
+    // that check is off for this template only (docs/design-notes.md, "Servers").
     let output = Command::new(cfn_lint())
         .arg("--")
         .args(&paths)

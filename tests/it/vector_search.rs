@@ -492,7 +492,7 @@ async fn a_search_returns_the_nearest_items_of_the_tenant_in_similarity_order() 
     if ["dynoxide", "ministack"].contains(&common::server().as_str()) {
         // dynoxide 3.2.0 and ministack 1.5.33 take only `=` comparisons
         // joined by AND, refusing a range with "Invalid comparator used in
-        // SearchConditionExpression" (ARCHITECTURE.md, "Servers").
+        // SearchConditionExpression" (docs/design-notes.md, "Servers").
         let error = cheap.unwrap_err();
         assert!(error.to_string().contains("Invalid comparator"), "{error}");
     } else {

@@ -17,7 +17,7 @@ use crate::venv::{MINISTACK_VERSION, Venv};
 pub const ENV: &str = "STAMP_DYNAMODB_ENDPOINT";
 
 /// The environment variable that tells the tests which implementation is
-/// behind [`ENV`] (for the deviations listed in ARCHITECTURE.md).
+/// behind [`ENV`] (for the deviations listed in docs/design-notes.md, "Servers").
 pub const SERVER_ENV: &str = "STAMP_DYNAMODB_SERVER";
 
 /// `explicit` if given, else `$STAMP_DYNAMODB_ENDPOINT` if set and not

@@ -139,20 +139,56 @@ pub(crate) async fn wait_until_active(
 
 /// The dispatch of an operation: the client's fluent builder `$method`,
 /// each field of the input given to its setter (every field of the input,
-/// so what is sent is what `request()` shows), the executor's plugins on
-/// this one request, and `.send()`.
+/// listed or in a `+ group` of [`setters!`], so what is sent is what
+/// `request()` shows), the executor's plugins on this one request, and
+/// `.send()`.
 macro_rules! dispatch {
-    ($method:ident { $($setter:ident($field:ident)),* $(,)? }) => {
+    ($method:ident { $($setter:ident($field:ident)),* $(,)? } $(+ $group:ident)*) => {
         fn dispatch(
             self,
             client: &Client,
             plugins: &Plugins,
         ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
         {
-            plugins
-                .apply(client.$method()$(.$setter(self.$field))*.customize())
-                .send()
+            let builder = client.$method()$(.$setter(self.$field))*;
+            $(let builder = setters!($group, builder, self);)*
+            plugins.apply(builder.customize()).send()
         }
+    };
+}
+
+/// The fields several inputs share, by group: `conditional_write` (a put,
+/// delete or update: the condition, its placeholders, what to return) and
+/// `read` (a query or scan: index, projection, filter, page).
+macro_rules! setters {
+    (conditional_write, $builder:expr, $input:ident) => {
+        $builder
+            .set_expected($input.expected)
+            .set_conditional_operator($input.conditional_operator)
+            .set_return_values($input.return_values)
+            .set_return_consumed_capacity($input.return_consumed_capacity)
+            .set_return_item_collection_metrics($input.return_item_collection_metrics)
+            .set_condition_expression($input.condition_expression)
+            .set_expression_attribute_names($input.expression_attribute_names)
+            .set_expression_attribute_values($input.expression_attribute_values)
+            .set_return_values_on_condition_check_failure(
+                $input.return_values_on_condition_check_failure,
+            )
+    };
+    (read, $builder:expr, $input:ident) => {
+        $builder
+            .set_index_name($input.index_name)
+            .set_select($input.select)
+            .set_attributes_to_get($input.attributes_to_get)
+            .set_limit($input.limit)
+            .set_consistent_read($input.consistent_read)
+            .set_conditional_operator($input.conditional_operator)
+            .set_exclusive_start_key($input.exclusive_start_key)
+            .set_return_consumed_capacity($input.return_consumed_capacity)
+            .set_projection_expression($input.projection_expression)
+            .set_filter_expression($input.filter_expression)
+            .set_expression_attribute_names($input.expression_attribute_names)
+            .set_expression_attribute_values($input.expression_attribute_values)
     };
 }
 
@@ -253,17 +289,7 @@ impl Operation for PutItemInput {
     type Output = PutItemOutput;
     type Error = PutItemError;
 
-    dispatch!(put_item {
-        set_table_name(table_name), set_item(item), set_expected(expected),
-        set_return_values(return_values),
-        set_return_consumed_capacity(return_consumed_capacity),
-        set_return_item_collection_metrics(return_item_collection_metrics),
-        set_conditional_operator(conditional_operator),
-        set_condition_expression(condition_expression),
-        set_expression_attribute_names(expression_attribute_names),
-        set_expression_attribute_values(expression_attribute_values),
-        set_return_values_on_condition_check_failure(return_values_on_condition_check_failure),
-    });
+    dispatch!(put_item { set_table_name(table_name), set_item(item) } + conditional_write);
 
     consumed_capacity!(one);
     item_collection_metrics!(one);
@@ -274,16 +300,7 @@ impl Operation for DeleteItemInput {
     type Output = DeleteItemOutput;
     type Error = DeleteItemError;
 
-    dispatch!(delete_item {
-        set_table_name(table_name), set_key(key), set_expected(expected),
-        set_conditional_operator(conditional_operator), set_return_values(return_values),
-        set_return_consumed_capacity(return_consumed_capacity),
-        set_return_item_collection_metrics(return_item_collection_metrics),
-        set_condition_expression(condition_expression),
-        set_expression_attribute_names(expression_attribute_names),
-        set_expression_attribute_values(expression_attribute_values),
-        set_return_values_on_condition_check_failure(return_values_on_condition_check_failure),
-    });
+    dispatch!(delete_item { set_table_name(table_name), set_key(key) } + conditional_write);
 
     consumed_capacity!(one);
     item_collection_metrics!(one);
@@ -296,16 +313,8 @@ impl Operation for UpdateItemInput {
 
     dispatch!(update_item {
         set_table_name(table_name), set_key(key), set_attribute_updates(attribute_updates),
-        set_expected(expected), set_conditional_operator(conditional_operator),
-        set_return_values(return_values),
-        set_return_consumed_capacity(return_consumed_capacity),
-        set_return_item_collection_metrics(return_item_collection_metrics),
         set_update_expression(update_expression),
-        set_condition_expression(condition_expression),
-        set_expression_attribute_names(expression_attribute_names),
-        set_expression_attribute_values(expression_attribute_values),
-        set_return_values_on_condition_check_failure(return_values_on_condition_check_failure),
-    });
+    } + conditional_write);
 
     consumed_capacity!(one);
     item_collection_metrics!(one);
@@ -317,19 +326,10 @@ impl Operation for QueryInput {
     type Error = QueryError;
 
     dispatch!(query {
-        set_table_name(table_name), set_index_name(index_name), set_select(select),
-        set_attributes_to_get(attributes_to_get), set_limit(limit),
-        set_consistent_read(consistent_read), set_key_conditions(key_conditions),
-        set_query_filter(query_filter), set_conditional_operator(conditional_operator),
-        set_scan_index_forward(scan_index_forward),
-        set_exclusive_start_key(exclusive_start_key),
-        set_return_consumed_capacity(return_consumed_capacity),
-        set_projection_expression(projection_expression),
-        set_filter_expression(filter_expression),
+        set_table_name(table_name), set_key_conditions(key_conditions),
+        set_query_filter(query_filter), set_scan_index_forward(scan_index_forward),
         set_key_condition_expression(key_condition_expression),
-        set_expression_attribute_names(expression_attribute_names),
-        set_expression_attribute_values(expression_attribute_values),
-    });
+    } + read);
 
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(output.count.max(0) as usize)
@@ -344,18 +344,9 @@ impl Operation for ScanInput {
     type Error = ScanError;
 
     dispatch!(scan {
-        set_table_name(table_name), set_index_name(index_name),
-        set_attributes_to_get(attributes_to_get), set_limit(limit), set_select(select),
-        set_scan_filter(scan_filter), set_conditional_operator(conditional_operator),
-        set_exclusive_start_key(exclusive_start_key),
-        set_return_consumed_capacity(return_consumed_capacity),
+        set_table_name(table_name), set_scan_filter(scan_filter),
         set_total_segments(total_segments), set_segment(segment),
-        set_projection_expression(projection_expression),
-        set_filter_expression(filter_expression),
-        set_expression_attribute_names(expression_attribute_names),
-        set_expression_attribute_values(expression_attribute_values),
-        set_consistent_read(consistent_read),
-    });
+    } + read);
 
     fn item_count(output: &Self::Output) -> Option<usize> {
         Some(output.count.max(0) as usize)
@@ -395,8 +386,7 @@ impl Operation for BatchGetItemInput {
     type Error = BatchGetItemError;
 
     dispatch!(batch_get_item {
-        set_request_items(request_items),
-        set_return_consumed_capacity(return_consumed_capacity),
+        set_request_items(request_items), set_return_consumed_capacity(return_consumed_capacity),
     });
 
     fn item_count(output: &Self::Output) -> Option<usize> {
@@ -419,8 +409,7 @@ impl Operation for BatchWriteItemInput {
     type Error = BatchWriteItemError;
 
     dispatch!(batch_write_item {
-        set_request_items(request_items),
-        set_return_consumed_capacity(return_consumed_capacity),
+        set_request_items(request_items), set_return_consumed_capacity(return_consumed_capacity),
         set_return_item_collection_metrics(return_item_collection_metrics),
     });
 
@@ -434,8 +423,7 @@ impl Operation for TransactGetItemsInput {
     type Error = TransactGetItemsError;
 
     dispatch!(transact_get_items {
-        set_transact_items(transact_items),
-        set_return_consumed_capacity(return_consumed_capacity),
+        set_transact_items(transact_items), set_return_consumed_capacity(return_consumed_capacity),
     });
 
     fn item_count(output: &Self::Output) -> Option<usize> {
@@ -458,8 +446,7 @@ impl Operation for TransactWriteItemsInput {
     type Error = TransactWriteItemsError;
 
     dispatch!(transact_write_items {
-        set_transact_items(transact_items),
-        set_return_consumed_capacity(return_consumed_capacity),
+        set_transact_items(transact_items), set_return_consumed_capacity(return_consumed_capacity),
         set_return_item_collection_metrics(return_item_collection_metrics),
         set_client_request_token(client_request_token),
     });
@@ -478,8 +465,8 @@ impl Operation for CreateTableInput {
         set_key_schema(key_schema), set_local_secondary_indexes(local_secondary_indexes),
         set_global_secondary_indexes(global_secondary_indexes), set_billing_mode(billing_mode),
         set_provisioned_throughput(provisioned_throughput),
-        set_stream_specification(stream_specification),
-        set_sse_specification(sse_specification), set_tags(tags), set_table_class(table_class),
+        set_stream_specification(stream_specification), set_sse_specification(sse_specification),
+        set_tags(tags), set_table_class(table_class),
         set_deletion_protection_enabled(deletion_protection_enabled),
         set_warm_throughput(warm_throughput), set_resource_policy(resource_policy),
         set_on_demand_throughput(on_demand_throughput),
@@ -494,9 +481,7 @@ impl Operation for DeleteTableInput {
     type Output = DeleteTableOutput;
     type Error = DeleteTableError;
 
-    dispatch!(delete_table {
-        set_table_name(table_name),
-    });
+    dispatch!(delete_table { set_table_name(table_name) });
 }
 
 impl Operation for DescribeTableInput {
@@ -504,9 +489,7 @@ impl Operation for DescribeTableInput {
     type Output = DescribeTableOutput;
     type Error = DescribeTableError;
 
-    dispatch!(describe_table {
-        set_table_name(table_name),
-    });
+    dispatch!(describe_table { set_table_name(table_name) });
 }
 
 impl Operation for DescribeTimeToLiveInput {
@@ -514,9 +497,7 @@ impl Operation for DescribeTimeToLiveInput {
     type Output = DescribeTimeToLiveOutput;
     type Error = DescribeTimeToLiveError;
 
-    dispatch!(describe_time_to_live {
-        set_table_name(table_name),
-    });
+    dispatch!(describe_time_to_live { set_table_name(table_name) });
 }
 
 impl Operation for UpdateTimeToLiveInput {
