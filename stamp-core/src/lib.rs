@@ -9,16 +9,17 @@
 //! - [`Table`]: a client and a table name; `put`, `get`, `create_table`.
 //! - [`TableDefinition`]: the table a set of entities needs, checked (key
 //!   spaces that could collide, index limits), and made into the `CreateTable`
-//!   input, a CloudFormation template and an access-pattern catalogue;
+//!   input and (feature `schema-tooling`, on by default) a CloudFormation
+//!   template, an access-pattern catalogue, capacity and partition planning;
 //!   [`Table::verify`] compares a live table with it.
 //! - [`Migration`]: moves an entity's items from its previous key format
 //!   (`#[stamp(previous(…))]`) to the current one, resumably.
 //! - `streams` (feature `streams`): DynamoDB Streams records decoded into
 //!   typed changes of a [`Collection`], from a Lambda event or live from the
 //!   table's stream (`Table::changes`, with a resumable `Checkpoint`).
-//! - [`export`]: the table back into one file per entity type (NDJSON, or
-//!   Parquet with typed columns under the feature `parquet`), from a
-//!   parallel scan ([`export::Export`]).
+//! - `export` (feature `export`, on by default): the table back into one
+//!   file per entity type (NDJSON, or Parquet with typed columns under the
+//!   feature `parquet`), from a parallel scan (`export::Export`).
 //! - [`local`]: SDK clients for a local server, and (feature `local`)
 //!   `local::LocalDynamoDb`, an embedded DynamoDB (dynoxide) on a loopback
 //!   port of your process, for tests and tools: no Docker, JVM or Python.
@@ -74,6 +75,7 @@
 // retries, SDK errors), `ops/` (every operation), `migrate/`, `schema/`,
 // `streams`. ARCHITECTURE.md draws it.
 mod error;
+#[cfg(feature = "export")]
 pub mod export;
 mod expression;
 mod item;
@@ -151,9 +153,13 @@ pub use request::throttling::{
     Throttle, ThrottleLimit, ThrottleRetries, ThrottledAccess, ThrottledResource,
 };
 pub use schema::{
-    Access, CloudFormationTemplate, EntityCapacity, IndexProjection, KeyNames, Load, PAGE_ITEMS,
-    PartitionLoad, ReadUnits, SchemaDifference, TableBilling, TableDefinition, TableIndex,
-    Throughput, Workload, WriteUnits, read_units, write_units,
+    IndexProjection, KeyNames, SchemaDifference, TableBilling, TableDefinition, TableIndex,
+    Throughput,
+};
+#[cfg(feature = "schema-tooling")]
+pub use schema::{
+    Access, CloudFormationTemplate, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits,
+    Workload, WriteUnits, read_units, write_units,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.

@@ -41,6 +41,7 @@ impl ItemKey {
     /// The key in a key map whose entity's schema is not at hand (a stream
     /// record's `Keys` for a change type without members): its first two
     /// attributes in name order (`PK` before `SK`), `?` for a missing one.
+    #[cfg(feature = "streams")]
     pub(crate) fn from_key_map(key: &crate::AttributeMap) -> Self {
         let mut names: Vec<&str> = key.keys().map(String::as_str).collect();
         names.sort_unstable();

@@ -16,6 +16,7 @@ impl TableDefinition {
     /// [`KeyPart::example`](crate::KeyPart::example) encoded and escaped as
     /// the key builder does, and the placeholder `<field>` for a type
     /// without one.
+    #[cfg_attr(not(feature = "schema-tooling"), allow(dead_code))]
     pub(crate) fn example_key(
         &self,
         entity: &'static EntitySchema,

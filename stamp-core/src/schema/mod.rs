@@ -10,14 +10,18 @@
 //! - a drift check of a live table ([`Table::verify`](crate::Table::verify)),
 //!   which reports each [`SchemaDifference`].
 
+#[cfg(feature = "schema-tooling")]
 mod capacity;
+#[cfg(feature = "schema-tooling")]
 mod catalogue;
+#[cfg(feature = "schema-tooling")]
 mod cloudformation;
 mod collision;
 mod create;
 mod difference;
 mod multi_attribute;
 mod options;
+#[cfg(feature = "schema-tooling")]
 mod planning;
 mod resolve;
 mod stream;
@@ -31,10 +35,13 @@ use aws_sdk_dynamodb::types::StreamViewType;
 use crate::DefinitionError;
 use crate::{Entity, EntitySchema, Error};
 
+#[cfg(feature = "schema-tooling")]
 pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
+#[cfg(feature = "schema-tooling")]
 pub use cloudformation::CloudFormationTemplate;
 pub use difference::{KeyNames, SchemaDifference, Throughput};
 pub use options::{IndexProjection, TableBilling};
+#[cfg(feature = "schema-tooling")]
 pub use planning::{Access, Load, PartitionLoad, Workload};
 
 /// One secondary index of a table, of any kind (a GSI, a multi-attribute
@@ -91,11 +98,13 @@ pub(crate) struct CollectionSchema {
     pub(crate) name: &'static str,
     /// The table or the GSI it reads.
     pub(crate) index: crate::IndexId,
+    #[cfg_attr(not(feature = "schema-tooling"), allow(dead_code))]
     pub(crate) members: Vec<&'static EntitySchema>,
 }
 
 /// The key attribute values of one example item, by attribute name.
 #[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "schema-tooling"), allow(dead_code))]
 struct Example {
     entity: &'static str,
     values: HashMap<&'static str, String>,
@@ -203,6 +212,7 @@ impl Resolved {
     /// once, in the order: table keys, then each index's keys. (The
     /// attributes of a multi-attribute index are fields:
     /// [`key_attribute_types`](Self::key_attribute_types) has them.)
+    #[cfg_attr(not(feature = "schema-tooling"), allow(dead_code))]
     pub(crate) fn key_attribute_names(&self) -> Vec<&'static str> {
         let mut names = vec![self.partition_key, self.sort_key];
         for index in self
