@@ -22,6 +22,8 @@ mod expand;
 mod key_part;
 mod limits;
 mod projection;
+#[cfg(test)]
+mod snapshot;
 mod template;
 
 /// Derives `stamp::Entity` and typed key builders from key templates.
