@@ -152,14 +152,14 @@ pub use request::table::Table;
 pub use request::throttling::{
     Throttle, ThrottleLimit, ThrottleRetries, ThrottledAccess, ThrottledResource,
 };
-pub use schema::{
-    IndexProjection, KeyNames, SchemaDifference, TableBilling, TableDefinition, TableIndex,
-    Throughput,
-};
 #[cfg(feature = "schema-tooling")]
 pub use schema::{
     Access, CloudFormationTemplate, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits,
     Workload, WriteUnits, read_units, write_units,
+};
+pub use schema::{
+    IndexProjection, KeyNames, SchemaDifference, TableBilling, TableDefinition, TableIndex,
+    Throughput,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.

@@ -1,7 +1,7 @@
 //! The limits the derive checks at compile time, mirrored from stamp-core's
 //! `limits` module (DynamoDB's quotas, each with its documentation link
 //! there) and `MAX_SHARDS` (Stamp's own). This is the one place the derive
-//! writes them; `tests/it/limits.rs` includes this file and asserts that
+//! writes them; `tests/it/keys/limits.rs` includes this file and asserts that
 //! every value equals the runtime's.
 
 /// How many GSIs one table may have (stamp-core's `limits::MAX_GSIS`):

@@ -17,7 +17,7 @@
 //! `serde_dynamo::from_attribute_value` does, including what it accepts
 //! (a `Vec<String>` reads a string set `SS`, an integer reads only a
 //! Number whose text `str::parse` accepts) and what it refuses; the
-//! property tests in `tests/it/codec.rs` hold every type to that.
+//! property tests in `tests/it/items/codec.rs` hold every type to that.
 //!
 //! The stored forms (see [DynamoDB's data
 //! types](https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html)):

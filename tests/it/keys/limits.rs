@@ -3,7 +3,7 @@
 //! every value compared.
 
 #[allow(dead_code)]
-#[path = "../../stamp-derive/src/limits.rs"]
+#[path = "../../../stamp-derive/src/limits.rs"]
 mod derive_limits;
 
 #[test]

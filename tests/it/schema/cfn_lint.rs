@@ -106,7 +106,7 @@ fn schema_cfn_lint_passes_templates_with_every_option_changed() {
         .entity::<stamp_examples::Product>()
         .cloudformation()
         .unwrap();
-    let local_indexes = crate::local_indexes::definition()
+    let local_indexes = crate::ops::local_indexes::definition()
         .index_projection("LSI2", IndexProjection::Include(vec!["note".into()]))
         .billing(TableBilling::Provisioned {
             read_capacity_units: capacity,
@@ -131,7 +131,9 @@ fn schema_cfn_lint_passes_templates_with_every_option_changed() {
 #[test]
 #[ignore = "needs cfn-lint (Python): `cargo xtask test` runs it with --ignored"]
 fn schema_cfn_lint_passes_a_template_with_vector_indexes() {
-    let template = crate::vector_search::definition().cloudformation().unwrap();
+    let template = crate::ops::vector_search::definition()
+        .cloudformation()
+        .unwrap();
     let value = template.to_json_value();
     let indexes = &value["Resources"]["Table"]["Properties"]["VectorIndexes"];
     assert_eq!(indexes[0]["IndexName"], "VECTOR1");

@@ -1,0 +1,3 @@
+//! The per-entity export.
+
+mod files;

@@ -1,0 +1,8 @@
+//! Keys: encodings, templates, key builders and parsers, limits.
+
+mod builders;
+mod encodings;
+mod format;
+mod limits;
+mod named_keys;
+mod ranges;

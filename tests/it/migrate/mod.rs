@@ -1,0 +1,3 @@
+//! Key migrations.
+
+mod migration;

@@ -1,0 +1,20 @@
+//! The operations: reads, writes, updates, queries, batches, transactions, searches, and the request path.
+
+mod batch;
+mod cursors;
+mod errors;
+mod executor;
+mod full_pages;
+mod index_projections;
+pub(crate) mod local_indexes;
+mod multi_attribute;
+mod outcomes;
+mod queries;
+mod reads;
+mod rekey;
+mod requests;
+mod sharding;
+mod transactions;
+mod updates;
+pub(crate) mod vector_search;
+mod writes;

@@ -1,0 +1,9 @@
+//! Schema as code: the definition, CloudFormation, drawing, capacity, planning, live tables.
+
+mod capacity;
+mod cfn_lint;
+mod definition;
+mod drawing;
+mod planning;
+mod server;
+mod stream;
