@@ -3,8 +3,9 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Fields, LitInt, LitStr};
+use syn::{Data, DeriveInput, Fields};
 
+use crate::ast::options::{Derive, read_type_options};
 use crate::ctxt::Ctxt;
 use crate::expand::IndexRef;
 
@@ -39,54 +40,35 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     }
 }
 
-/// `#[stamp(crate = "…", index = N)]` or `#[stamp(crate = "…", any_partition)]`.
+/// `#[stamp(crate = "…", index = N)]` or `#[stamp(crate = "…", any_partition)]`,
+/// through the options reader of every derive.
 fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, IndexRef, bool) {
     let ident = &input.ident;
-    let mut krate: syn::Path = syn::parse_quote!(::stamp);
-    let mut index = IndexRef::Table;
-    let mut any_partition: Option<proc_macro2::Span> = None;
-    let mut index_span: Option<proc_macro2::Span> = None;
-    for attribute in &input.attrs {
-        if attribute.path().is_ident("stamp") {
-            let result = attribute.parse_nested_meta(|meta| {
-                if meta.path.is_ident("crate") {
-                    krate = meta.value()?.parse::<LitStr>()?.parse()?;
-                } else if meta.path.is_ident("any_partition") {
-                    any_partition = Some(meta.path.span());
-                } else if meta.path.is_ident("index") {
-                    index_span = Some(meta.path.span());
-                    let number = meta.value()?.parse::<LitInt>()?;
-                    index = match number.base10_parse::<u8>() {
-                        Ok(value) if (1..=crate::limits::MAX_GSIS as u8).contains(&value) => {
-                            IndexRef::Gsi(value)
-                        }
-                        _ => {
-                            return Err(syn::Error::new(
-                                number.span(),
-                                format!("`index = {number}` on `{ident}` is out of range: GSIs are numbered 1 to {} (leave it out for the table)", crate::limits::MAX_GSIS),
-                            ));
-                        }
-                    };
-                } else {
-                    let option = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                    return Err(meta.error(format!(
-                        "unknown option `{option}` in `#[stamp(…)]` of `{ident}` for `#[derive(Collection)]`; options are: index, any_partition, crate"
-                    )));
-                }
-                Ok(())
-            });
-            if let Err(error) = result {
-                cx.syn_error(error);
+    let mut options = read_type_options(cx, input, Derive::Collection);
+    let number = options.index.take();
+    let any_partition = options.any_partition.take();
+    let index = match &number {
+        None => IndexRef::Table,
+        Some(number) => match number.base10_parse::<u8>() {
+            Ok(value) if (1..=crate::limits::MAX_GSIS as u8).contains(&value) => {
+                IndexRef::Gsi(value)
             }
-        }
-    }
-    if let (Some(span), Some(_)) = (any_partition, index_span) {
+            _ => {
+                cx.syn_error(syn::Error::new(
+                    number.span(),
+                    format!("`index = {number}` on `{ident}` is out of range: GSIs are numbered 1 to {} (leave it out for the table)", crate::limits::MAX_GSIS),
+                ));
+                IndexRef::Table
+            }
+        },
+    };
+    if let (Some(span), Some(_)) = (any_partition, &number) {
         cx.syn_error(syn::Error::new(
             span,
             format!("`{ident}` has both `any_partition` and `index`: a table-wide change type reads no partition of an index; leave `index` out"),
         ));
     }
-    (krate, index, any_partition.is_some())
+    (options.krate, index, any_partition.is_some())
 }
 
 /// The entity variants `Name(Type)`; the `Unknown(stamp::AttributeMap)` variant is

@@ -2,89 +2,16 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::meta::ParseNestedMeta;
-use syn::{Data, DeriveInput, Fields, LitStr};
+use syn::{Data, DeriveInput, Fields};
 
-use crate::case::RenameRule;
+use crate::ast::options::{self, Derive, TypeOptions, read_type_options};
 use crate::ctxt::Ctxt;
-
-/// Options read from `#[stamp(…)]` and `#[serde(…)]` on the type.
-struct Options {
-    krate: syn::Path,
-    stamp_rename_all: Option<RenameRule>,
-    serde_rename_all: Option<RenameRule>,
-}
-
-fn read_rename(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
-    if meta.input.peek(syn::Token![=]) {
-        return Ok(Some(meta.value()?.parse::<LitStr>()?.value()));
-    }
-    let mut found = None;
-    meta.parse_nested_meta(|inner| {
-        if inner.path.is_ident("serialize") {
-            found = Some(inner.value()?.parse::<LitStr>()?.value());
-        } else if inner.input.peek(syn::Token![=]) {
-            inner.value()?.parse::<syn::Expr>()?;
-        }
-        Ok(())
-    })?;
-    Ok(found)
-}
-
-fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
-        meta.value()?.parse::<syn::Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.parse_nested_meta(|inner| skip(&inner))?;
-    }
-    Ok(())
-}
 
 /// The derive's entry point.
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
     let ident = &input.ident;
-    let mut options = Options {
-        krate: syn::parse_quote!(::stamp),
-        stamp_rename_all: None,
-        serde_rename_all: None,
-    };
-    for attribute in &input.attrs {
-        if attribute.path().is_ident("stamp") {
-            let result = attribute.parse_nested_meta(|meta| {
-                if meta.path.is_ident("crate") {
-                    options.krate = meta.value()?.parse::<LitStr>()?.parse()?;
-                } else if meta.path.is_ident("rename_all") {
-                    let literal = meta.value()?.parse::<LitStr>()?;
-                    options.stamp_rename_all = Some(RenameRule::from_name(&literal.value()).ok_or_else(|| {
-                        syn::Error::new(
-                            literal.span(),
-                            format!("unknown rename rule `{}`; rules are: {}", literal.value(), RenameRule::NAMES),
-                        )
-                    })?);
-                } else {
-                    let option = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                    return Err(meta.error(format!(
-                        "unknown option `{option}` in `#[stamp(…)]` of `{ident}` for `#[derive(KeyPart)]`; options are: crate, rename_all"
-                    )));
-                }
-                Ok(())
-            });
-            if let Err(error) = result {
-                cx.syn_error(error);
-            }
-        } else if attribute.path().is_ident("serde") {
-            let _ = attribute.parse_nested_meta(|meta| {
-                if meta.path.is_ident("rename_all") {
-                    options.serde_rename_all =
-                        read_rename(&meta)?.and_then(|rule| RenameRule::from_name(&rule));
-                } else {
-                    skip(&meta)?;
-                }
-                Ok(())
-            });
-        }
-    }
+    let mut options = read_type_options(&mut cx, input, Derive::KeyPart);
     if !input.generics.params.is_empty() {
         cx.error_spanned_by(
             &input.generics,
@@ -92,7 +19,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         );
     }
     let body = match &input.data {
-        Data::Enum(data) => enum_body(&mut cx, input, data, &options),
+        Data::Enum(data) => enum_body(&mut cx, input, data, &mut options),
         Data::Struct(data) => match &data.fields {
             Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
                 let inner = &fields.unnamed[0].ty;
@@ -166,7 +93,7 @@ fn enum_body(
     cx: &mut Ctxt,
     input: &DeriveInput,
     data: &syn::DataEnum,
-    options: &Options,
+    options: &mut TypeOptions,
 ) -> Option<TokenStream> {
     let ident = &input.ident;
     if data.variants.is_empty() {
@@ -176,7 +103,7 @@ fn enum_body(
         );
         return None;
     }
-    let rule = options.stamp_rename_all.or(options.serde_rename_all);
+    let rule = options.rename_rule();
     let mut names: Vec<(syn::Ident, String)> = Vec::new();
     for variant in &data.variants {
         if !matches!(variant.fields, Fields::Unit) {
@@ -189,43 +116,12 @@ fn enum_body(
             );
             continue;
         }
-        let mut stamp_name = None;
-        let mut serde_name = None;
-        for attribute in &variant.attrs {
-            if attribute.path().is_ident("stamp") {
-                let result = attribute.parse_nested_meta(|meta| {
-                    if meta.path.is_ident("rename") {
-                        stamp_name = Some(meta.value()?.parse::<LitStr>()?.value());
-                        Ok(())
-                    } else {
-                        let option = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                        Err(meta.error(format!(
-                            "unknown option `{option}` in `#[stamp(…)]` of variant `{}`; options are: rename",
-                            variant.ident
-                        )))
-                    }
-                });
-                if let Err(error) = result {
-                    cx.syn_error(error);
-                }
-            } else if attribute.path().is_ident("serde") {
-                let _ = attribute.parse_nested_meta(|meta| {
-                    if meta.path.is_ident("rename") {
-                        serde_name = read_rename(&meta)?;
-                    } else {
-                        skip(&meta)?;
-                    }
-                    Ok(())
-                });
-            }
-        }
         let variant_name = variant.ident.to_string();
-        let name = stamp_name.or(serde_name).unwrap_or_else(|| {
-            rule.map_or_else(
-                || variant_name.clone(),
-                |rule| rule.apply_to_variant(&variant_name),
-            )
-        });
+        let default = rule.map_or_else(
+            || variant_name.clone(),
+            |rule| rule.apply_to_variant(&variant_name),
+        );
+        let name = options::variant_name(cx, variant, default);
         if name.is_empty() {
             cx.error_spanned_by(&variant.ident, format!("variant `{variant_name}` of `{ident}` is renamed to the empty string, which cannot be in a key"));
         }

@@ -21,6 +21,7 @@ mod ctxt;
 mod expand;
 mod key_part;
 mod limits;
+mod names;
 mod projection;
 #[cfg(test)]
 mod snapshot;

@@ -9,45 +9,23 @@
 //! entity's attribute constants (`Order::TOTAL_CENTS`).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Fields, LitStr};
+use syn::{Data, DeriveInput, Fields};
 
+use crate::ast::options::{Derive, read_type_options};
 use crate::ast::{option_inner, serde};
-use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
+use crate::names;
 
 /// The derive's entry point.
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
     let ident = &input.ident;
-    let mut krate: syn::Path = syn::parse_quote!(::stamp);
-    let mut entity: Option<syn::Path> = None;
-    let mut rename_all: Option<RenameRule> = None;
-    for attribute in &input.attrs {
-        if attribute.path().is_ident("serde") {
-            serde::read_rename_all(attribute, &mut rename_all);
-        }
-        if !attribute.path().is_ident("stamp") {
-            continue;
-        }
-        let result = attribute.parse_nested_meta(|meta| {
-            if meta.path.is_ident("crate") {
-                krate = meta.value()?.parse::<LitStr>()?.parse()?;
-            } else if meta.path.is_ident("entity") {
-                entity = Some(meta.value()?.parse()?);
-            } else {
-                let option = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                return Err(meta.error(format!(
-                    "unknown option `{option}` in `#[stamp(…)]` of `{ident}` for `#[derive(Projection)]`; options are: entity, crate"
-                )));
-            }
-            Ok(())
-        });
-        if let Err(error) = result {
-            cx.syn_error(error);
-        }
-    }
+    let mut options = read_type_options(&mut cx, input, Derive::Projection);
+    let krate = options.krate.clone();
+    let rename_all = options.serde_rename_all;
+    let entity = options.entity.take();
     let Some(entity) = entity else {
         cx.error_spanned_by(
             ident,
@@ -91,7 +69,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             );
             continue;
         };
-        let constant = format_ident!("{}", name.to_uppercase(), span = field_ident.span());
+        let constant = names::attribute_constant(&name, field_ident.span());
         let ty = &field.ty;
         let check = match option_inner(ty) {
             Some(inner) => quote_spanned! {ty.span()=>

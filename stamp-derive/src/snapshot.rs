@@ -18,7 +18,10 @@ fn stamp_derives(attrs: &[syn::Attribute]) -> Vec<String> {
         let _ = attribute.parse_nested_meta(|meta| {
             let name = meta.path.segments.last().map(|s| s.ident.to_string());
             if let Some(name) = name
-                && matches!(name.as_str(), "Item" | "KeyPart" | "Collection" | "Projection")
+                && matches!(
+                    name.as_str(),
+                    "Item" | "KeyPart" | "Collection" | "Projection"
+                )
             {
                 found.push(name);
             }

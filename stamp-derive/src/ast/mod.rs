@@ -13,6 +13,7 @@ mod attr;
 mod container;
 mod field;
 mod index;
+pub mod options;
 pub mod serde;
 pub mod vector;
 

@@ -72,6 +72,25 @@ pub fn read_rename_all(attribute: &Attribute, rename_all: &mut Option<RenameRule
     });
 }
 
+/// serde's `rename` among `attributes` (`rename = "…"`, or the
+/// `serialize` name of `rename(…)`), if one is given.
+pub fn read_rename(attributes: &[Attribute]) -> Option<String> {
+    let mut found = None;
+    for attribute in attributes.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attribute.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                if let Some(name) = serde_name(&meta)? {
+                    found = Some(name);
+                }
+            } else {
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
 /// Whether a container attribute `#[serde(…)]` keeps the struct a plain
 /// map of its fields (only `rename_all = "…"`, `rename`, `crate`, `bound`
 /// and `expecting`), so that the derive may convert the fields itself;

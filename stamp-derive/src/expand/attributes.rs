@@ -3,11 +3,12 @@
 //! attributes from the values an update knows.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::check::{Key, Model, Stored, distinct_fields};
 use crate::expand::codecs::{decoder_name, encoder_name};
 use crate::expand::keys::{TemplatePlace, build_key, index_template_keys};
+use crate::names;
 
 /// One `pub const FIELD: Attribute<Self, T, Kind>` per stored field.
 pub fn attribute_constants(model: &Model) -> Vec<TokenStream> {
@@ -22,7 +23,7 @@ pub fn attribute_constants(model: &Model) -> Vec<TokenStream> {
     model
         .stored_fields()
         .map(|Stored { field, attribute }| {
-            let constant = format_ident!("{}", field.name.to_uppercase());
+            let constant = names::attribute_constant(&field.name, proc_macro2::Span::call_site());
             let ty = field.key_type();
             let (kind, what) = if primary_key_fields.contains(&field.name.as_str()) {
                 (quote!(#krate::PrimaryKeyField), "a primary-key field: conditions only, no update")

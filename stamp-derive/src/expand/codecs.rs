@@ -3,7 +3,7 @@
 //! (its stored value back), both through the field's own serde attributes.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
 
@@ -11,6 +11,7 @@ use crate::ast::Field;
 use crate::check::{Key, Model, distinct_fields};
 use crate::expand::direct;
 use crate::expand::keys::index_template_keys;
+use crate::names;
 
 /// The encoders of every stored field, then the decoders of every stored
 /// field of a GSI template.
@@ -35,12 +36,12 @@ pub fn codecs(model: &Model) -> Vec<TokenStream> {
 
 /// The name of the generated encoder of `field`.
 pub fn encoder_name(field: &Field) -> Ident {
-    format_ident!("__stamp_encode_{}", field.name)
+    names::field_encoder(&field.name)
 }
 
 /// The name of the generated decoder of `field`.
 pub fn decoder_name(field: &Field) -> Ident {
-    format_ident!("__stamp_decode_{}", field.name)
+    names::field_decoder(&field.name)
 }
 
 /// `#[serde(crate = "…")]` for the wrapper structs of the codecs.

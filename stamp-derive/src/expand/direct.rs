@@ -8,18 +8,19 @@
 //! `deserialize_fields`).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{Model, Stored};
+use crate::names;
 
 /// The name of the generated serializer of a field with a custom serde
 /// serializer (`with`, `serialize_with`): its whole value (not the key
 /// type) to the attribute `to_item` stores, empty sets kept.
 pub fn serializer_name(field: &Field) -> Ident {
-    format_ident!("__stamp_serialize_{}", field.name)
+    names::field_serializer(&field.name)
 }
 
 /// Whether the fields can be written one by one: no flattened field, no
@@ -159,7 +160,7 @@ pub fn decode_fields(model: &Model) -> TokenStream {
     let fields: Vec<(Stored, Ident)> = model
         .stored_fields()
         .enumerate()
-        .map(|(position, stored)| (stored, format_ident!("__stamp_field_{}", position)))
+        .map(|(position, stored)| (stored, names::field_slot(position)))
         .collect();
     let decode = |field: &Field, attribute: &str, stored: TokenStream| {
         let ty = field.ty;

@@ -21,6 +21,7 @@ use syn::DeriveInput;
 use crate::ast::{Container, Field, FieldList, Template};
 use crate::expand::IndexRef;
 use crate::expand::keys::{input_name_of, key_inputs};
+use crate::names;
 use crate::template::Piece;
 
 /// The errors, and the stub when the struct's type can carry one (it has no
@@ -310,14 +311,38 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         impls: Vec::new(),
         implemented: Vec::new(),
     };
-    stubs.function("key", &key, "Key", None, primary_key.clone());
-    stubs.function("query", &pk, "Partition", None, quote!(#krate::Query<Self>));
-    stubs.function("scan", &[], "Scan", None, quote!(#krate::Scan<Self>));
-    stubs.function("update", &key, "Key", None, quote!(#krate::Update<Self>));
+    stubs.function(
+        names::KEY,
+        &key,
+        names::KEY_INPUT,
+        None,
+        primary_key.clone(),
+    );
+    stubs.function(
+        names::QUERY,
+        &pk,
+        names::PARTITION_INPUT,
+        None,
+        quote!(#krate::Query<Self>),
+    );
+    stubs.function(
+        names::SCAN,
+        &[],
+        names::SCAN_INPUT,
+        None,
+        quote!(#krate::Scan<Self>),
+    );
+    stubs.function(
+        names::UPDATE,
+        &key,
+        names::KEY_INPUT,
+        None,
+        quote!(#krate::Update<Self>),
+    );
     stubs.sort_key_prefixes(krate, &sk, IndexRef::Table);
     stubs.functions.extend([
-        parse_stub(krate, container, "parse_partition_key", &pk),
-        parse_stub(krate, container, "parse_sort_key", &sk),
+        parse_stub(krate, container, names::PARSE_PARTITION_KEY, &pk),
+        parse_stub(krate, container, names::PARSE_SORT_KEY, &sk),
     ]);
     let mut numbers = Vec::new();
     for index in &container.indexes {
@@ -337,9 +362,9 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
                     .collect()
             };
             stubs.function(
-                &format!("query_gsi{number}"),
+                &names::query_gsi(number),
                 &names(&index.pk_fields),
-                &format!("Gsi{number}Partition"),
+                &names::gsi_partition_input(number),
                 None,
                 quote!(#krate::MultiAttributeQuery<Self, #marker>),
             );
@@ -352,16 +377,16 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         );
         let shard = sharded(index.pk.as_ref()).then(|| quote!(shard: u16));
         stubs.function(
-            &format!("gsi{number}_key"),
+            &names::gsi_key(number),
             &distinct(&[&index_pk, &index_sk]),
-            &format!("Gsi{number}Key"),
+            &names::gsi_key_input(number),
             shard,
             result(quote!(#krate::IndexKey<Self>)),
         );
         stubs.function(
-            &format!("query_gsi{number}"),
+            &names::query_gsi(number),
             &index_pk,
-            &format!("Gsi{number}Partition"),
+            &names::gsi_partition_input(number),
             None,
             quote!(#krate::Query<Self, #marker>),
         );
@@ -370,13 +395,13 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
             parse_stub(
                 krate,
                 container,
-                &format!("parse_gsi{number}_partition_key"),
+                &names::parse_gsi_partition_key(number),
                 &index_pk,
             ),
             parse_stub(
                 krate,
                 container,
-                &format!("parse_gsi{number}_sort_key"),
+                &names::parse_gsi_sort_key(number),
                 &index_sk,
             ),
         ]);
@@ -394,9 +419,9 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         let marker = IndexRef::Lsi(number).marker(krate);
         let index_sk = placeholders(index.sk.as_ref());
         stubs.function(
-            &format!("query_lsi{number}"),
+            &names::query_lsi(number),
             &pk,
-            "Partition",
+            names::PARTITION_INPUT,
             None,
             quote!(#krate::Query<Self, #marker>),
         );
@@ -404,7 +429,7 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         stubs.functions.push(parse_stub(
             krate,
             container,
-            &format!("parse_lsi{number}_sort_key"),
+            &names::parse_lsi_sort_key(number),
             &index_sk,
         ));
     }
@@ -412,9 +437,9 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         let previous_pk = placeholders(previous.pk.as_ref().or(container.pk.as_ref()));
         let previous_sk = placeholders(previous.sk.as_ref().or(container.sk.as_ref()));
         stubs.function(
-            "previous_key",
+            names::PREVIOUS_KEY,
             &distinct(&[&previous_pk, &previous_sk]),
-            "PreviousKey",
+            names::PREVIOUS_KEY_INPUT,
             None,
             primary_key,
         );
@@ -422,10 +447,15 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
             parse_stub(
                 krate,
                 container,
-                "parse_previous_partition_key",
+                names::PARSE_PREVIOUS_PARTITION_KEY,
                 &previous_pk,
             ),
-            parse_stub(krate, container, "parse_previous_sort_key", &previous_sk),
+            parse_stub(
+                krate,
+                container,
+                names::PARSE_PREVIOUS_SORT_KEY,
+                &previous_sk,
+            ),
         ]);
     }
     let constants = container
@@ -433,7 +463,7 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         .iter()
         .filter(|field| field.serialized.is_some())
         .map(|field| {
-            let constant = format_ident!("{}", field.name.to_uppercase());
+            let constant = names::attribute_constant(&field.name, proc_macro2::Span::call_site());
             let ty = field.key_type();
             let kind = if key.contains(&field.name) {
                 quote!(#krate::PrimaryKeyField)

@@ -12,6 +12,7 @@ use crate::expand::keys::{
     TemplatePlace, build_key, index_key_function_name, input_name, pass_arguments, self_arguments,
 };
 use crate::expand::{attributes, direct, schema};
+use crate::names;
 
 /// The `impl Entity for …` block.
 pub fn entity_impl(model: &Model) -> TokenStream {
@@ -25,7 +26,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
     let schema = schema::schema(model);
     let key_arguments = self_arguments(
         &distinct_fields(&[&model.pk, &model.sk]),
-        &input_name(model, "Key"),
+        &input_name(model, names::KEY_INPUT),
     );
     let (ttl_to_item, ttl_from_item) = time_to_live(model);
     let stamps = stamps(model);
@@ -60,7 +61,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
         }
     });
     let previous_primary_key_function = model.previous.as_ref().map(|(pk, sk)| {
-        let arguments = self_arguments(&distinct_fields(&[pk, sk]), &input_name(model, "PreviousKey"));
+        let arguments = self_arguments(&distinct_fields(&[pk, sk]), &input_name(model, names::PREVIOUS_KEY_INPUT));
         quote! {
             fn previous_primary_key(&self) -> ::core::result::Result<::core::option::Option<#krate::PrimaryKey<Self>>, #krate::Error> {
                 Self::previous_key(#arguments).map(::core::option::Option::Some)
@@ -202,7 +203,7 @@ fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
     let values = fields.iter().map(|field| key_value(field));
     let arguments = pass_arguments(
         &fields,
-        &input_name(model, &format!("Gsi{}Key", index.number)),
+        &input_name(model, &names::gsi_key_input(index.number)),
         values.collect(),
     );
     let shard = index.pk.shards().map(|_| {

@@ -3,12 +3,13 @@
 //! and `previous_key`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::ast::{Container, Field};
 use crate::check::{IndexKeys, Key, Model, Segment, distinct_fields};
+use crate::names;
 
 /// Where a template's `KeyTemplate` lives inside `Self::SCHEMA`.
 #[allow(clippy::enum_variant_names)] // They name key attributes, which all end in "key".
@@ -51,14 +52,14 @@ pub fn index_template_keys<'m, 'a>(model: &'m Model<'a>) -> Vec<IndexTemplateKey
             key: &index.pk,
             attribute: &index.index.pk_attribute.value,
             place: TemplatePlace::IndexPartitionKey(position),
-            name: format!("gsi{number}_partition_key"),
+            name: names::gsi_partition_key(number),
         });
         if let Some(key) = &index.sk {
             keys.push(IndexTemplateKey {
                 key,
                 attribute: &index.index.sk_attribute.value,
                 place: TemplatePlace::IndexSortKey(position),
-                name: format!("gsi{number}_sort_key"),
+                name: names::gsi_sort_key(number),
             });
         }
     }
@@ -67,7 +68,7 @@ pub fn index_template_keys<'m, 'a>(model: &'m Model<'a>) -> Vec<IndexTemplateKey
             key: &index.sk,
             attribute: &index.index.sk_attribute.value,
             place: TemplatePlace::LocalSortKey(model.local_position(position)),
-            name: format!("lsi{}_sort_key", index.number),
+            name: names::lsi_sort_key(index.number),
         });
     }
     for (position, index) in model.vector_indexes.iter().enumerate() {
@@ -76,7 +77,7 @@ pub fn index_template_keys<'m, 'a>(model: &'m Model<'a>) -> Vec<IndexTemplateKey
                 key,
                 attribute: &index.index.pk_attribute.value,
                 place: TemplatePlace::VectorPartitionKey(model.vector_position(position)),
-                name: format!("vector{}_partition_key", index.number),
+                name: names::vector_partition_key(index.number),
             });
         }
     }
@@ -326,7 +327,7 @@ pub fn input_name(model: &Model, suffix: &str) -> Ident {
 
 /// [`input_name`] from the struct's name (for the fallback stubs).
 pub fn input_name_of(ident: &Ident, suffix: &str) -> Ident {
-    format_ident!("{}{}", ident, suffix)
+    names::key_input(ident, suffix)
 }
 
 /// Whether two of `fields` take the same parameter type, so that the key
@@ -405,7 +406,7 @@ pub fn primary_key_inputs(model: &Model) -> KeyInputs {
     key_inputs(
         model.container,
         &distinct_fields(&[&model.pk, &model.sk]),
-        input_name(model, "Key"),
+        input_name(model, names::KEY_INPUT),
         "the primary key",
     )
 }
@@ -423,7 +424,7 @@ pub fn key_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
     );
     primary_key_function(
         model,
-        &format_ident!("key"),
+        &names::ident(names::KEY),
         &summary,
         (&model.pk, &model.sk),
         (TemplatePlace::PartitionKey, TemplatePlace::SortKey),
@@ -448,7 +449,7 @@ pub fn index_key_function(
     } = key_inputs(
         model.container,
         &distinct_fields(&keys),
-        input_name(model, &format!("Gsi{}Key", index.number)),
+        input_name(model, &names::gsi_key_input(index.number)),
         &format!("the key in index `{}`", index.index.name),
     );
     let function = index_key_function_name(index);
@@ -510,5 +511,5 @@ pub fn index_key_function(
 
 /// The name `gsiN_key` of an index's key builder.
 pub fn index_key_function_name(index: &IndexKeys) -> Ident {
-    format_ident!("gsi{}_key", index.number)
+    names::ident(&names::gsi_key(index.number))
 }

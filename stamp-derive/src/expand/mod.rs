@@ -7,12 +7,13 @@
 //! decoders).
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote_spanned};
+use quote::quote_spanned;
 use syn::{DeriveInput, Fields};
 
 use crate::ast::{self, Container};
 use crate::check::{self, Model};
 use crate::ctxt::Ctxt;
+use crate::names;
 
 pub use index_ref::IndexRef;
 
@@ -165,12 +166,12 @@ fn previous_key_function(
     let inputs = keys::key_inputs(
         model.container,
         &check::distinct_fields(&[keys.0, keys.1]),
-        keys::input_name(model, "PreviousKey"),
+        keys::input_name(model, names::PREVIOUS_KEY_INPUT),
         "the previous primary key",
     );
     let function = keys::primary_key_function(
         model,
-        &format_ident!("previous_key"),
+        &names::ident(names::PREVIOUS_KEY),
         &summary,
         keys,
         (

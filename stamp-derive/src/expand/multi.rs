@@ -7,7 +7,7 @@
 //! item.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::Field;
@@ -15,6 +15,7 @@ use crate::check::{Model, MultiIndexKeys, Stored};
 use crate::expand::IndexRef;
 use crate::expand::codecs::encoder_name;
 use crate::expand::keys::{KeyInputs, input_name, key_inputs};
+use crate::names;
 
 /// The `IndexSchema`s of the multi-attribute GSIs, which `SCHEMA.indexes`
 /// lists after the template GSIs. Each field's type is
@@ -100,7 +101,7 @@ fn encoded_value(model: &Model, stored: &Stored, binding: TokenStream) -> TokenS
 
 /// The name of a multi-attribute index's query-input struct.
 fn partition_input(model: &Model, index: &MultiIndexKeys) -> syn::Ident {
-    input_name(model, &format!("Gsi{}Partition", index.number))
+    input_name(model, &names::gsi_partition_input(index.number))
 }
 
 /// The attribute names of some key fields, for documentation.
@@ -121,7 +122,7 @@ pub fn query_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut definitions = Vec::new();
     for index in &model.multi_indexes {
         let number = index.number;
-        let function = format_ident!("query_gsi{}", number);
+        let function = names::ident(&names::query_gsi(number));
         let KeyInputs {
             parameters,
             unpack,
@@ -275,7 +276,7 @@ pub fn named_inputs(model: &Model) -> Vec<(String, syn::Ident)> {
         .filter(|index| crate::expand::keys::ambiguous(&fields(&index.pk)))
         .map(|index| {
             (
-                format!("query_gsi{}", index.number),
+                names::query_gsi(index.number),
                 partition_input(model, index),
             )
         })

@@ -10,6 +10,7 @@ use syn::spanned::Spanned;
 
 use crate::check::{Key, Model};
 use crate::expand::keys::{TemplatePlace, index_template_keys};
+use crate::names;
 
 /// The parsers of the entity's current keys and, with
 /// `#[stamp(previous(…))]`, those of its previous ones.
@@ -22,14 +23,14 @@ pub fn parse_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
             model,
             &model.pk,
             TemplatePlace::PartitionKey,
-            "parse_partition_key",
+            names::PARSE_PARTITION_KEY,
             pk_attribute,
         ),
         parse_function(
             model,
             &model.sk,
             TemplatePlace::SortKey,
-            "parse_sort_key",
+            names::PARSE_SORT_KEY,
             sk_attribute,
         ),
     ];
@@ -38,7 +39,7 @@ pub fn parse_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
             model,
             key.key,
             key.place,
-            &format!("parse_{}", key.name),
+            &names::parser(&key.name),
             key.attribute,
         ));
     }
@@ -48,14 +49,14 @@ pub fn parse_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
             model,
             pk,
             TemplatePlace::PreviousPartitionKey,
-            "parse_previous_partition_key",
+            names::PARSE_PREVIOUS_PARTITION_KEY,
             pk_attribute,
         ));
         previous.push(parse_function(
             model,
             sk,
             TemplatePlace::PreviousSortKey,
-            "parse_previous_sort_key",
+            names::PARSE_PREVIOUS_SORT_KEY,
             sk_attribute,
         ));
     }

@@ -2,7 +2,7 @@
 //! the typed sort-key prefixes (`impl SortKeyPrefix`) their conditions take.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::Ident;
 
 use crate::check::{Key, Model, Segment, distinct_fields};
@@ -12,6 +12,7 @@ use crate::expand::keys::{
     KeyInputs, TemplatePlace, build_key, build_key_from, build_key_unchecked, input_name,
     key_inputs,
 };
+use crate::names;
 
 /// The inherent query functions: one per key (table and GSIs), scoped to
 /// the entity, then `scan` and `update`; and the input structs of those
@@ -34,7 +35,10 @@ pub fn query_functions(
     );
     let mut functions = vec![query_function(
         model,
-        (&format_ident!("query"), input_name(model, "Partition")),
+        (
+            &names::ident(names::QUERY),
+            input_name(model, names::PARTITION_INPUT),
+        ),
         &doc,
         &model.pk,
         TemplatePlace::PartitionKey,
@@ -56,8 +60,8 @@ pub fn query_functions(
         functions.push(query_function(
             model,
             (
-                &format_ident!("query_gsi{}", index.number),
-                input_name(model, &format!("Gsi{}Partition", index.number)),
+                &names::ident(&names::query_gsi(index.number)),
+                input_name(model, &names::gsi_partition_input(index.number)),
             ),
             &doc,
             &index.pk,
@@ -85,8 +89,8 @@ pub fn query_functions(
         functions.push(query_function(
             model,
             (
-                &format_ident!("query_lsi{}", index.number),
-                input_name(model, "Partition"),
+                &names::ident(&names::query_lsi(index.number)),
+                input_name(model, names::PARTITION_INPUT),
             ),
             &doc,
             &model.pk,
@@ -152,9 +156,10 @@ fn scan_function(model: &Model) -> TokenStream {
          every item of the table. Nothing is sent until `stream`.",
         model.ident, container.type_attribute.value, container.type_name,
     );
+    let scan = names::ident(names::SCAN);
     quote! {
         #[doc = #doc]
-        pub fn scan() -> #krate::Scan<Self> {
+        pub fn #scan() -> #krate::Scan<Self> {
             #krate::Scan::new()
         }
     }
@@ -192,9 +197,10 @@ fn update_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
          constants (`{ident}::FIELD`); index attributes and `updated_at` are rewritten in the same request. \
          Nothing is sent until `send`."
     );
+    let update = names::ident(names::UPDATE);
     quote! {
         #[doc = #doc]
-        pub fn update(#(#parameters),*) -> #krate::Update<Self> {
+        pub fn #update(#(#parameters),*) -> #krate::Update<Self> {
             #unpack
             #[allow(unused_mut)]
             let mut __known = #krate::AttributeMap::new();

@@ -8,6 +8,7 @@ use syn::spanned::Spanned;
 use crate::ast::Field;
 use crate::check::{Key, Model, Segment, Stored};
 use crate::expand::keys::{index_template_keys, key_template_tokens};
+use crate::names;
 
 /// `Some("name")` or `None`, for an optional attribute name.
 fn optional_name(stored: Option<Stored>) -> TokenStream {
@@ -182,39 +183,39 @@ fn named_inputs(model: &Model) -> Vec<(String, syn::Ident)> {
         }
     };
     let primary = distinct_fields(&[&model.pk, &model.sk]);
-    add("key".to_owned(), &primary, "Key");
-    add("update".to_owned(), &primary, "Key");
+    add(names::KEY.to_owned(), &primary, names::KEY_INPUT);
+    add(names::UPDATE.to_owned(), &primary, names::KEY_INPUT);
     add(
-        "query".to_owned(),
+        names::QUERY.to_owned(),
         &distinct_fields(&[&model.pk]),
-        "Partition",
+        names::PARTITION_INPUT,
     );
     for index in &model.indexes {
         let number = index.number;
         add(
-            format!("query_gsi{number}"),
+            names::query_gsi(number),
             &distinct_fields(&[&index.pk]),
-            &format!("Gsi{number}Partition"),
+            &names::gsi_partition_input(number),
         );
         let keys: Vec<&crate::check::Key> = std::iter::once(&index.pk).chain(&index.sk).collect();
         add(
-            format!("gsi{number}_key"),
+            names::gsi_key(number),
             &distinct_fields(&keys),
-            &format!("Gsi{number}Key"),
+            &names::gsi_key_input(number),
         );
     }
     for index in &model.local_indexes {
         add(
-            format!("query_lsi{}", index.number),
+            names::query_lsi(index.number),
             &distinct_fields(&[&model.pk]),
-            "Partition",
+            names::PARTITION_INPUT,
         );
     }
     if let Some((pk, sk)) = &model.previous {
         add(
-            "previous_key".to_owned(),
+            names::PREVIOUS_KEY.to_owned(),
             &distinct_fields(&[pk, sk]),
-            "PreviousKey",
+            names::PREVIOUS_KEY_INPUT,
         );
     }
     named.extend(crate::expand::multi::named_inputs(model));

@@ -9,6 +9,7 @@ use quote::{format_ident, quote};
 use crate::check::Model;
 use crate::check::vector::VectorKeys;
 use crate::expand::keys::{TemplatePlace, build_key, input_name, key_inputs, key_template_tokens};
+use crate::names;
 
 /// The `IndexSchema` of each vector index, of kind `IndexKind::Vector`
 /// (they come last in `EntitySchema::indexes`).
@@ -187,11 +188,12 @@ fn search_function(
         let __schema = <Self as #krate::Entity>::SCHEMA;
         #krate::SimilaritySearch::new(&__schema.indexes[#absolute], #partition, vector)
     };
-    let numbered = format_ident!("search_similar_vector{}", number);
+    let numbered = names::ident(&names::search_similar_vector(number));
     let plain = (number == 1).then(|| {
+        let search_similar = names::ident(names::SEARCH_SIMILAR);
         quote! {
             #[doc = #doc]
-            pub fn search_similar(#(#parameters,)* vector: &[f32]) -> #krate::SimilaritySearch<Self> {
+            pub fn #search_similar(#(#parameters,)* vector: &[f32]) -> #krate::SimilaritySearch<Self> {
                 #body
             }
         }
