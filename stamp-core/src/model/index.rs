@@ -37,6 +37,10 @@ pub struct IndexSchema {
     pub kind: IndexKind,
     /// Its key attributes: built from templates, or the entity's own fields.
     pub key: IndexKeySchema,
+    /// The generated function that reads the index: `query_gsi1`,
+    /// `query_lsi1` or `search_similar_vector1` (the derive names it; the
+    /// catalogue prints it).
+    pub read_method: &'static str,
 }
 
 /// What kind of secondary index an [`IndexSchema`] is.

@@ -223,6 +223,7 @@ mod tests {
     const INDEX: crate::IndexSchema = crate::IndexSchema {
         number: 1,
         name: "VECTOR1",
+        read_method: "search_similar_vector1",
         kind: crate::IndexKind::Vector(&VectorIndexSchema {
             field: "embedding",
             attribute: "embedding",

@@ -91,16 +91,6 @@ fn catalogue_order(entity: &'static EntitySchema) -> Vec<&'static IndexSchema> {
     indexes
 }
 
-/// The generated read of `index`: `query_gsiN`, `query_lsiN`, or the
-/// similarity search `search_similar_vectorN`.
-fn query_method(index: &IndexSchema) -> String {
-    match index.kind {
-        IndexKind::Global { .. } => format!("query_gsi{}", index.number),
-        IndexKind::Local => format!("query_lsi{}", index.number),
-        IndexKind::Vector(_) => format!("search_similar_vector{}", index.number),
-    }
-}
-
 /// `name`, with ` (sparse: only items with …)` when `sparse` is not empty.
 fn sparse_label(name: &str, sparse: &[&str]) -> String {
     let index = name;

@@ -55,11 +55,13 @@ pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        let read_method = names::query_gsi(number);
         quote! {
             #krate::IndexSchema {
                 number: #number,
                 name: #name,
                 kind: #krate::IndexKind::Global { shards: ::core::option::Option::None },
+                read_method: #read_method,
                 key: #krate::IndexKeySchema::Attributes {
                     partition_key: #partition_key,
                     sort_key: #sort_key,

@@ -83,6 +83,7 @@ pub fn schema(model: &Model) -> TokenStream {
             }
             None => quote!(::core::option::Option::None),
         };
+        let read_method = names::query_gsi(number);
         let shards = match index.pk.shards() {
             Some(count) => quote!(::core::option::Option::Some(#count)),
             None => quote!(::core::option::Option::None),
@@ -92,6 +93,7 @@ pub fn schema(model: &Model) -> TokenStream {
                 number: #number,
                 name: #name,
                 kind: #krate::IndexKind::Global { shards: #shards },
+                read_method: #read_method,
                 key: #krate::IndexKeySchema::Templates {
                     partition_key: #krate::KeyAttribute { name: #index_pk, template: #index_pk_template },
                     sort_key: #sort_key,
@@ -106,11 +108,13 @@ pub fn schema(model: &Model) -> TokenStream {
         let pk_template = &pk_template;
         let template = key_template_tokens(krate, &index.sk);
         // An LSI's partition key is the table's.
+        let read_method = names::query_lsi(number);
         quote! {
             #krate::IndexSchema {
                 number: #number,
                 name: #name,
                 kind: #krate::IndexKind::Local,
+                read_method: #read_method,
                 key: #krate::IndexKeySchema::Templates {
                     partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
                     sort_key: ::core::option::Option::Some(#krate::KeyAttribute { name: #sk_attribute, template: #template }),

@@ -57,10 +57,12 @@ pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
                 (None, true) => quote!(#krate::VectorProjection::KeysOnly),
                 (None, false) => quote!(#krate::VectorProjection::All),
             };
+            let read_method = names::search_similar_vector(number);
             quote! {
                 #krate::IndexSchema {
                     number: #number,
                     name: #name,
+                    read_method: #read_method,
                     kind: #krate::IndexKind::Vector(&#krate::VectorIndexSchema {
                         field: #field,
                         attribute: #attribute,

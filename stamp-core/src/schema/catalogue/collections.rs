@@ -124,12 +124,10 @@ impl TableDefinition {
                     format!("{} ({sort}{sparse})", code(member.type_name))
                 })
                 .collect();
-            let method = match group.index {
-                IndexId::Gsi(number) => format!("query_gsi{number}"),
-                IndexId::Lsi(number) => format!("query_lsi{number}"),
-                IndexId::Vector(number) => format!("search_similar_vector{number}"),
-                IndexId::Table => "query".to_owned(),
-            };
+            // The table's query is `query`; an index's, its generated read.
+            let method = first
+                .resolve(group.index)
+                .map_or("query", |index| index.read_method);
             let enum_name = if group.name.is_empty() {
                 "…"
             } else {

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::{catalogue_order, code, key_columns, keys_on, parameters, query_method, sparse_fields};
+use super::{catalogue_order, code, key_columns, keys_on, parameters, sparse_fields};
 use crate::model::collection::{partition_template, same_template_shape};
 use crate::schema::{Resolved, TableDefinition};
 use crate::{EntitySchema, IndexId, IndexKeySchema, IndexKind, IndexSchema, KeyAttribute};
@@ -354,7 +354,7 @@ impl TableDefinition {
                 "base_table".to_owned(),
             );
             for index in catalogue_order(entity) {
-                let method = query_method(index);
+                let method = index.read_method;
                 let arguments = match &index.key {
                     IndexKeySchema::Templates { partition_key, .. } => {
                         parameters(&[&partition_key.template])
@@ -392,7 +392,7 @@ impl TableDefinition {
             };
             let (method, target) = match first.resolve(collection.index) {
                 None => ("query".to_owned(), "base_table".to_owned()),
-                Some(index) => (query_method(index), node(index.name)),
+                Some(index) => (index.read_method.to_owned(), node(index.name)),
             };
             read(
                 out,

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::{
-    catalogue_order, code, index_label, parameters, query_method, scope, templates,
+    catalogue_order, code, index_label, parameters, scope, templates,
     typed_attributes, typed_conditions,
 };
 use crate::schema::TableDefinition;
@@ -69,7 +69,7 @@ impl TableDefinition {
                 ),
                 None => "Query".to_owned(),
             };
-            let method = query_method(index);
+            let method = index.read_method;
             let _ = writeln!(
                 out,
                 "| {} | {} | {operation} | {} | {} | {} | {} | {} |",
@@ -101,7 +101,7 @@ impl TableDefinition {
             return;
         };
         let name = entity.type_name;
-        let method = query_method(index);
+        let method = index.read_method;
         let partition = index.templates().map(|(partition_key, _)| partition_key);
         let fields = partition.map_or_else(String::new, |key| parameters(&[&key.template]));
         let arguments = if fields.is_empty() {
@@ -166,7 +166,7 @@ impl TableDefinition {
         index: &'static IndexSchema,
     ) {
         let name = entity.type_name;
-        let function = query_method(index);
+        let function = index.read_method;
         let Some((partition_key, sort_key)) = index.attributes() else {
             return;
         };
