@@ -699,6 +699,7 @@ const _: () = {
                     kind: ::stamp::IndexKind::Global {
                         shards: ::core::option::Option::Some(16u16),
                     },
+                    read_method: "query_gsi1",
                     key: ::stamp::IndexKeySchema::Templates {
                         partition_key: ::stamp::KeyAttribute {
                             name: "GSI1PK",
@@ -729,6 +730,7 @@ const _: () = {
                     kind: ::stamp::IndexKind::Global {
                         shards: ::core::option::Option::None,
                     },
+                    read_method: "query_gsi2",
                     key: ::stamp::IndexKeySchema::Templates {
                         partition_key: ::stamp::KeyAttribute {
                             name: "GSI2PK",
@@ -2046,6 +2048,7 @@ const _: () = {
                     kind: ::stamp::IndexKind::Global {
                         shards: ::core::option::Option::None,
                     },
+                    read_method: "query_gsi2",
                     key: ::stamp::IndexKeySchema::Templates {
                         partition_key: ::stamp::KeyAttribute {
                             name: "GSI2PK",
