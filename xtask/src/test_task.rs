@@ -17,11 +17,15 @@ pub const PYTHON_ENV: &str = "STAMP_PYTHON";
 /// `cargo test`): cfn-lint on the templates, DuckDB on the export.
 pub const VENV_TESTS: &[&str] = &["schema_cfn_lint", "export_duckdb"];
 
+/// The test of the derives' compile-fail fixtures (trybuild, `stamp-ui`).
+pub const COMPILE_ERRORS: &str = "compile_errors";
+
 /// Makes the venv (ministack, cfn-lint and duckdb), then runs, each even if an
 /// earlier one failed, and every one with `--no-fail-fast`:
 ///
 /// 1. `cargo test --workspace --all-targets ARGS` on the embedded DynamoDB
-///    (or `$STAMP_DYNAMODB_ENDPOINT` when set);
+///    (or `$STAMP_DYNAMODB_ENDPOINT` when set), but for the compile-fail
+///    fixtures, which then run beside passes 2 to 4 ([`CompileErrors`]);
 /// 2. `cargo test --workspace --doc ARGS`;
 /// 3. the tests that need the venv's cfn-lint or DuckDB ([`VENV_TESTS`],
 ///    ignored by plain `cargo test`): every test binary with `--ignored
@@ -74,7 +78,19 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             Ok(status)
         };
     let given = endpoint.as_deref().map(|url| (url, "other"));
-    let all_targets = cargo_test(&["--workspace", "--all-targets"], &[], given)?;
+    let all_targets = cargo_test(
+        &["--workspace", "--all-targets"],
+        &["--skip", COMPILE_ERRORS],
+        given,
+    )?;
+    // The compile-fail fixtures talk to no server and build in trybuild's
+    // own target directory: they run beside the passes below, which mostly
+    // wait on servers, their output kept until they end.
+    let fixtures = if selects_compile_errors(harness_args) {
+        Some(CompileErrors::spawn(&root, cargo_args)?)
+    } else {
+        None
+    };
     let doc = cargo_test(&["--workspace", "--doc"], &[], given)?;
     println!("\n==> the tests that need the venv's cfn-lint or DuckDB");
     let mut ignored = vec!["--ignored"];
@@ -84,16 +100,106 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     println!("\n==> every test again, on ministack");
     let on_ministack = cargo_test(
         &["--workspace", "--tests"],
-        &["--skip", "compile_errors"],
+        &["--skip", COMPILE_ERRORS],
         Some((ministack.url(), "ministack")),
     )?
     .success();
     drop(ministack);
+    let fixtures_passed = match fixtures {
+        Some(fixtures) => fixtures.wait()?.success(),
+        None => true,
+    };
     Ok(
-        if all_targets.success() && doc.success() && cfn_lint_tests.success() && on_ministack {
+        if all_targets.success()
+            && fixtures_passed
+            && doc.success()
+            && cfn_lint_tests.success()
+            && on_ministack
+        {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
         },
     )
+}
+
+/// The compile-fail fixtures, run in a child `cargo test` beside the server
+/// passes, its output in `target/compile-errors.log`, printed when it ends.
+pub struct CompileErrors {
+    child: std::process::Child,
+    log: std::path::PathBuf,
+    started: std::time::Instant,
+}
+
+impl CompileErrors {
+    /// Starts `cargo test --workspace --tests CARGO_ARGS -- compile_errors`.
+    pub fn spawn(root: &std::path::Path, cargo_args: &[String]) -> Result<Self> {
+        let log = root.join("target").join("compile-errors.log");
+        std::fs::create_dir_all(log.parent().expect("target/ has a parent"))?;
+        let file = std::fs::File::create(&log)?;
+        let child = workspace::cargo(root)
+            .args(["test", "--no-fail-fast", "--workspace", "--tests"])
+            .args(cargo_args)
+            .arg("--")
+            .arg(COMPILE_ERRORS)
+            .env_remove(ENV)
+            .env_remove(SERVER_ENV)
+            .stdout(file.try_clone()?)
+            .stderr(file)
+            .spawn()?;
+        Ok(CompileErrors {
+            child,
+            log,
+            started: std::time::Instant::now(),
+        })
+    }
+
+    /// Waits for the fixtures, prints their output and timing line.
+    pub fn wait(mut self) -> Result<ExitStatus> {
+        let status = self.child.wait()?;
+        println!("\n==> the compile-fail fixtures (run beside the server passes)");
+        print!("{}", std::fs::read_to_string(&self.log)?);
+        println!(
+            "\n==> timing: cargo test --workspace --tests {COMPILE_ERRORS}: {:.0} s, beside the passes above ({status})",
+            self.started.elapsed().as_secs_f64()
+        );
+        Ok(status)
+    }
+}
+
+/// Whether the test harness's arguments select the compile-fail fixtures:
+/// no name filter, or one that `compile_errors` contains (the harness
+/// matches a test whose name contains any filter).
+fn selects_compile_errors(harness_args: &[String]) -> bool {
+    let mut filters = Vec::new();
+    let mut args = harness_args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--skip" {
+            args.next();
+        } else if !arg.starts_with('-') {
+            filters.push(arg.as_str());
+        }
+    }
+    filters.is_empty() || filters.iter().any(|filter| COMPILE_ERRORS.contains(filter))
+}
+
+#[cfg(test)]
+mod compile_errors_tests {
+    use super::selects_compile_errors;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|arg| (*arg).to_owned()).collect()
+    }
+
+    #[test]
+    fn the_fixtures_run_unless_a_filter_leaves_them_out() {
+        assert!(selects_compile_errors(&args(&[])));
+        assert!(selects_compile_errors(&args(&["--skip", "ops::"])));
+        assert!(selects_compile_errors(&args(&["compile_err"])));
+        assert!(!selects_compile_errors(&args(&["ops::queries::"])));
+        assert!(!selects_compile_errors(&args(&[
+            "--nocapture",
+            "schema_golden"
+        ])));
+    }
 }

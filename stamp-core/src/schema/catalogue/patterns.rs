@@ -5,8 +5,8 @@
 use std::fmt::Write;
 
 use super::{
-    catalogue_order, code, index_label, parameters, scope, templates,
-    typed_attributes, typed_conditions,
+    catalogue_order, code, index_label, parameters, scope, templates, typed_attributes,
+    typed_conditions,
 };
 use crate::schema::TableDefinition;
 use crate::{EntitySchema, IndexKeySchema, IndexSchema, KeyAttribute};
