@@ -358,6 +358,7 @@ fn searches_that_break_a_rule_are_refused_before_sending() {
         static BY_TENANT: IndexSchema = IndexSchema {
             number: 1,
             name: "VECTOR1",
+            read_method: "search_similar_vector1",
             kind: IndexKind::Vector(&VectorIndexSchema {
                 field: "embedding",
                 attribute: "embedding",

@@ -149,7 +149,7 @@ impl TableDefinition {
                 code(&format!(
                     "{}::{method}({}).collection::<{enum_name}>()",
                     first.type_name,
-                    first.call_arguments(&method, &parameters(&[&partition.template]))
+                    first.call_arguments(method, &parameters(&[&partition.template]))
                 )),
                 code(&format!(
                     "{} = {}",

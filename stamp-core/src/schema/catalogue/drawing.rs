@@ -376,7 +376,7 @@ impl TableDefinition {
                     out,
                     format!(
                         "{name}::{method}({})",
-                        entity.call_arguments(&method, &arguments)
+                        entity.call_arguments(method, &arguments)
                     ),
                     node(index.name),
                 );

@@ -75,7 +75,7 @@ impl TableDefinition {
                 "| {} | {} | {operation} | {} | {} | {} | {} | {} |",
                 code(&format!(
                     "{name}::{method}({})",
-                    entity.call_arguments(&method, &parameters(&[&partition_key.template]))
+                    entity.call_arguments(method, &parameters(&[&partition_key.template]))
                 )),
                 code(name),
                 index_label(entity, index),
@@ -107,7 +107,7 @@ impl TableDefinition {
         let arguments = if fields.is_empty() {
             "vector".to_owned()
         } else {
-            format!("{}, vector", entity.call_arguments(&method, &fields))
+            format!("{}, vector", entity.call_arguments(method, &fields))
         };
         let mut keys = partition.map_or_else(String::new, |key| templates(&[key]));
         if !keys.is_empty() {
@@ -227,7 +227,7 @@ impl TableDefinition {
             "| {} | {} | Query | {label} | {keys} | — | {conditions} | {} |",
             code(&format!(
                 "{name}::{function}({})",
-                entity.call_arguments(&function, &fields.join(", "))
+                entity.call_arguments(function, &fields.join(", "))
             )),
             code(name),
             examples.join("<br>"),
