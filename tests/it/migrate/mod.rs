@@ -1,3 +1,4 @@
 //! Key migrations.
 
+mod kill_resume;
 mod migration;

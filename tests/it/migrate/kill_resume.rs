@@ -1,0 +1,239 @@
+//! A migration killed anywhere, then resumed: over 100 seeds, the task
+//! running `Migration::run` is aborted (dropped mid-request, as a killed
+//! process leaves it) after a seed-chosen number of requests, and a second
+//! run resumes from the checkpoint file. Whatever the point, every item
+//! ends at its new key exactly once with its attributes, none stays at its
+//! old key, and nothing else is written.
+//!
+//! The entity is this module's own: a migration needs a previous key
+//! format, which the reference model does not have.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::error::BoxError;
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::{Deserialize, Serialize};
+use stamp::{AttributeMap, BatchWrite, Entity, Migration, Table, TableDefinition};
+use tokio::sync::Notify;
+
+use crate::common;
+
+#[derive(stamp::Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TEAM#<team>"]
+#[sk = "PLAYER#<player_id>"]
+#[stamp(previous(pk = "PLAYER#<player_id>", sk = "PROFILE"))]
+struct Player {
+    team: String,
+    player_id: u32,
+    name: String,
+    goals: Option<u32>,
+}
+
+#[derive(stamp::Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "PLAYER#<player_id>"]
+#[sk = "PROFILE"]
+#[stamp(type_name = "Player")]
+struct PlayerBefore {
+    team: String,
+    player_id: u32,
+    name: String,
+    goals: Option<u32>,
+}
+
+/// Items per seed.
+const PLAYERS: u32 = 30;
+/// Seeds: kill points spread over the whole run.
+const SEEDS: u64 = 100;
+
+fn player(number: u32) -> PlayerBefore {
+    PlayerBefore {
+        team: format!("team-{}", number % 4),
+        player_id: number,
+        name: format!("Player {number}"),
+        goals: (number % 3 != 0).then_some(number * 2),
+    }
+}
+
+/// Signals once the `kill_at`-th request has gone out (it is sent: the
+/// server may apply it while its task is being killed).
+#[derive(Debug, Clone)]
+struct KillAt {
+    kill_at: usize,
+    sent: Arc<AtomicUsize>,
+    reached: Arc<Notify>,
+}
+
+impl Intercept for KillAt {
+    fn name(&self) -> &'static str {
+        "KillAt"
+    }
+
+    fn read_before_transmit(
+        &self,
+        _context: &BeforeTransmitInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        if self.sent.fetch_add(1, Ordering::SeqCst) + 1 == self.kill_at {
+            self.reached.notify_one();
+        }
+        Ok(())
+    }
+}
+
+fn migration(checkpoint: &std::path::Path) -> Migration<Player> {
+    Migration::<Player>::new()
+        .segments(2)
+        .concurrency(2)
+        .group_size(4)
+        .page_size(8)
+        .checkpoint_file(checkpoint)
+}
+
+async fn all_items(table: &Table) -> Vec<AttributeMap> {
+    let output = table
+        .client()
+        .scan()
+        .table_name(table.name())
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("scan");
+    assert!(output.last_evaluated_key.is_none(), "one page holds them");
+    output.items.unwrap_or_default()
+}
+
+fn text(item: &AttributeMap, name: &str) -> String {
+    match item.get(name) {
+        Some(AttributeValue::S(value)) => value.clone(),
+        other => panic!("{name} is {other:?}"),
+    }
+}
+
+/// One seed: seed the old format, kill the first run at request
+/// `kill_at`, resume, and check the final state. Whether the first run was
+/// killed (a kill point past its last request lets it finish).
+async fn kill_and_resume(seed: u64, kill_at: usize) -> bool {
+    let definition = TableDefinition::new().entity::<Player>();
+    let table = common::fresh_table(&format!("kill-resume-{seed}"), &definition).await;
+    let before: Vec<PlayerBefore> = (0..PLAYERS).map(player).collect();
+    BatchWrite::new()
+        .put_all(&before)
+        .send(&table)
+        .await
+        .expect("seed the old format");
+    let checkpoint = std::env::temp_dir().join(format!(
+        "stamp-kill-resume-{seed}-{}.json",
+        uuid::Uuid::new_v4().simple()
+    ));
+
+    let killer = KillAt {
+        kill_at,
+        sent: Arc::default(),
+        reached: Arc::default(),
+    };
+    let client = Client::from_conf(
+        stamp::local::config(&common::endpoint())
+            .retry_config(RetryConfig::disabled())
+            .interceptor(killer.clone())
+            .build(),
+    );
+    let killed_table = Table::new(client, table.name());
+    let mut run = tokio::spawn({
+        let checkpoint = checkpoint.clone();
+        async move { migration(&checkpoint).run(&killed_table).await }
+    });
+    let killed = tokio::select! {
+        () = killer.reached.notified() => {
+            run.abort();
+            let _ = run.await;
+            true
+        }
+        // The kill point is past the run's last request: it finishes.
+        finished = &mut run => {
+            finished.expect("the run does not panic").expect("an unkilled run finishes");
+            false
+        }
+    };
+
+    let outcome = migration(&checkpoint)
+        .run(&table)
+        .await
+        .unwrap_or_else(|error| panic!("seed {seed}: the resumed run fails: {error}"));
+    assert!(
+        outcome.conflicts.is_empty() && outcome.skipped.is_empty(),
+        "seed {seed}: {outcome:?}"
+    );
+
+    let after = all_items(&table).await;
+    assert_eq!(
+        after.len(),
+        PLAYERS as usize,
+        "seed {seed}: nothing lost or doubled"
+    );
+    let mut seen: BTreeMap<u32, AttributeMap> = BTreeMap::new();
+    for item in after {
+        assert!(
+            text(&item, "PK").starts_with("TEAM#"),
+            "seed {seed}: an item left at its old key: {item:?}"
+        );
+        let current = Player::from_item(item).expect("a current item decodes");
+        assert!(
+            seen.insert(current.player_id, current.to_item().unwrap())
+                .is_none(),
+            "seed {seed}: player {} twice",
+            current.player_id
+        );
+    }
+    let expected: Vec<u32> = (0..PLAYERS).collect();
+    assert_eq!(
+        seen.keys().copied().collect::<Vec<_>>(),
+        expected,
+        "seed {seed}"
+    );
+    for player_before in &before {
+        let moved = &seen[&player_before.player_id];
+        let mut old = player_before.to_item().unwrap();
+        let mut new = moved.clone();
+        for key in ["PK", "SK"] {
+            old.remove(key);
+            new.remove(key);
+        }
+        assert_eq!(new, old, "seed {seed}: the attributes travel unchanged");
+    }
+    let _ = std::fs::remove_file(&checkpoint);
+    killed
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_migration_killed_at_any_request_and_resumed_moves_every_item_once() {
+    use futures::StreamExt;
+    // Kill points 1 to 24 (a whole run sends about 20 requests: its scans'
+    // pages and its transactions), each about four times, with the
+    // interleaving of two segments varying from seed to seed.
+    let kill_point = |seed: u64| 1 + (seed % 24) as usize;
+    let runs: Vec<(u64, bool)> = futures::stream::iter(0..SEEDS)
+        .map(|seed| async move { (seed, kill_and_resume(seed, kill_point(seed)).await) })
+        .buffer_unordered(4)
+        .collect()
+        .await;
+    assert_eq!(runs.len(), SEEDS as usize);
+    // A run sends at least 10 requests (2 segments' first scans and 8
+    // transactions of 4 moves for 30 items), so a kill point up to 10 always
+    // stops it before its end.
+    for (seed, killed) in runs {
+        if kill_point(seed) <= 10 {
+            assert!(
+                killed,
+                "seed {seed}: killed at request {}",
+                kill_point(seed)
+            );
+        }
+    }
+}
