@@ -19,6 +19,7 @@ use stamp_examples::CustomerWithOrders;
 
 use crate::common;
 
+/// Its own order entity: a numeric id and optional and list fields, for hostile attribute values.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<created_at>#<order_id>"]
