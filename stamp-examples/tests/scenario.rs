@@ -68,8 +68,8 @@ fn orders_of<'d>(data: &'d DataSet, customer_id: &str) -> Vec<&'d Order> {
 }
 
 #[tokio::test]
-async fn every_access_pattern_returns_exactly_the_generated_data_in_one_request_per_page() {
-    let (table, counter, data) = loaded().await;
+async fn every_generated_item_is_loaded_once() {
+    let (table, _counter, data) = loaded().await;
     let scanned = table
         .client()
         .scan()
@@ -84,7 +84,12 @@ async fn every_access_pattern_returns_exactly_the_generated_data_in_one_request_
         "every item was loaded once"
     );
     assert_eq!(data.len(), 40 + 30 + 600 + data.line_items.len() + 4);
+    table.delete_table().await.unwrap();
+}
 
+#[tokio::test]
+async fn the_customer_patterns_return_exactly_the_generated_data_in_one_request_per_page() {
+    let (table, counter, data) = loaded().await;
     let customer = &data.customers[7];
     let run = scenario::customer_by_id(&table, &counter, &customer.customer_id)
         .await
@@ -131,7 +136,12 @@ async fn every_access_pattern_returns_exactly_the_generated_data_in_one_request_
     assert!(!expected.is_empty());
     assert_eq!(run.result, expected);
     assert_eq!(run.requests, 1);
+    table.delete_table().await.unwrap();
+}
 
+#[tokio::test]
+async fn an_order_with_its_items_and_a_product_return_exactly_the_generated_data() {
+    let (table, counter, data) = loaded().await;
     let order = &data.orders[7];
     let run = scenario::order_with_items(&table, &counter, &order.order_id)
         .await
@@ -152,7 +162,13 @@ async fn every_access_pattern_returns_exactly_the_generated_data_in_one_request_
         .await
         .unwrap();
     assert_eq!(run.result.as_ref(), Some(&data.products[11]));
+    table.delete_table().await.unwrap();
+}
 
+#[tokio::test]
+async fn the_newest_orders_in_a_status_come_from_one_request_per_shard_and_a_session_by_its_token()
+{
+    let (table, counter, data) = loaded().await;
     let run = scenario::newest_in_status(&table, &counter, OrderStatus::Pending, 10)
         .await
         .unwrap();
@@ -188,9 +204,26 @@ async fn every_access_pattern_returns_exactly_the_generated_data_in_one_request_
     table.delete_table().await.unwrap();
 }
 
-#[tokio::test]
-async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
-    let (table, counter, data) = loaded().await;
+/// What [`place_the_first_order`] placed: the customer, the two products
+/// and the lines ordered (two of the first, one of the second), the order's
+/// id and time, and the price list.
+struct FirstOrder<'d> {
+    customer: &'d stamp_examples::Customer,
+    first: &'d stamp_examples::Product,
+    second: &'d stamp_examples::Product,
+    lines: [OrderLine; 2],
+    order_id: Uuid,
+    placed_at: chrono::DateTime<chrono::Utc>,
+    prices: Vec<(String, u64)>,
+}
+
+/// Places two of product 4 and one of product 9 for customer 3 and checks
+/// that it is placed, at their price, in one request.
+async fn place_the_first_order<'d>(
+    table: &Table,
+    counter: &RequestCounter,
+    data: &'d DataSet,
+) -> FirstOrder<'d> {
     let customer = &data.customers[3];
     let prices: Vec<(String, u64)> = data
         .products
@@ -212,7 +245,7 @@ async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
     let placed_at = data::epoch() + Duration::days(160);
     let before = counter.count();
     let placed = scenario::place_order(
-        &table,
+        table,
         &customer.customer_id,
         order_id,
         placed_at,
@@ -228,6 +261,39 @@ async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
         }
     );
     assert_eq!(counter.count() - before, 1, "one TransactWriteItems");
+    FirstOrder {
+        customer,
+        first,
+        second,
+        lines,
+        order_id,
+        placed_at,
+        prices,
+    }
+}
+
+/// The stock of product `sku`, as read by the scenario.
+async fn stock(table: &Table, counter: &RequestCounter, sku: &str) -> u32 {
+    scenario::product_by_sku(table, counter, sku)
+        .await
+        .unwrap()
+        .result
+        .unwrap()
+        .stock
+}
+
+#[tokio::test]
+async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
+    let (table, counter, data) = loaded().await;
+    let FirstOrder {
+        customer,
+        first,
+        second,
+        lines,
+        order_id,
+        placed_at,
+        prices,
+    } = place_the_first_order(&table, &counter, &data).await;
     let retried = scenario::place_order(
         &table,
         &customer.customer_id,
@@ -240,24 +306,12 @@ async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
     .unwrap();
     assert_eq!(retried, Placement::AlreadyPlaced);
 
-    let stock = |sku: String| {
-        let table = table.clone();
-        let counter = counter.clone();
-        async move {
-            scenario::product_by_sku(&table, &counter, &sku)
-                .await
-                .unwrap()
-                .result
-                .unwrap()
-                .stock
-        }
-    };
     assert_eq!(
-        stock(first.sku.clone()).await,
+        stock(&table, &counter, &first.sku).await,
         first.stock - 2,
         "decremented once"
     );
-    assert_eq!(stock(second.sku.clone()).await, second.stock - 1);
+    assert_eq!(stock(&table, &counter, &second.sku).await, second.stock - 1);
     let profile = scenario::customer_by_id(&table, &counter, &customer.customer_id)
         .await
         .unwrap()
@@ -289,6 +343,20 @@ async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
         [(1, first.sku.clone(), 2), (2, second.sku.clone(), 1)]
     );
 
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_order_beyond_the_stock_is_refused_naming_the_product_and_writes_nothing() {
+    let (table, counter, data) = loaded().await;
+    let FirstOrder {
+        customer,
+        first,
+        second,
+        placed_at,
+        prices,
+        ..
+    } = place_the_first_order(&table, &counter, &data).await;
     let too_many = [
         OrderLine {
             sku: second.sku.clone(),
@@ -318,7 +386,7 @@ async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
         }
     );
     assert_eq!(
-        stock(second.sku.clone()).await,
+        stock(&table, &counter, &second.sku).await,
         second.stock - 1,
         "nothing of the cancelled transaction was written"
     );

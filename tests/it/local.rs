@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use stamp::local::LocalDynamoDb;
 use stamp::{Item, TableDefinition};
 
+/// Its own order entity: the same code as the docs' example (stamp-core/src/local/example.md).
 #[derive(Item, Serialize, Deserialize, Debug, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<order_no>"]

@@ -21,6 +21,7 @@ enum OrderStatus {
     Shipped,
 }
 
+/// Its own order entity: an unsharded sparse GSI1 and an optional `note`, for the exact stored map.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<created_at>#<order_id>"]

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use stamp::AttributeMap;
 use stamp::KeyError;
 use stamp::{Entity, Error, Item, KeyPart};
+use stamp_examples::Session;
 use uuid::Uuid;
 
 #[derive(KeyPart, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -30,6 +31,7 @@ enum Region {
     UnitedStates,
 }
 
+/// Its own order entity: a GSI1 on a status with renamed variants, for the key builders and parsers.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<created_at>#<order_id>"]
@@ -348,15 +350,6 @@ proptest! {
 }
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "SESSION#<token>"]
-#[sk = "SESSION"]
-struct Session {
-    token: String,
-    #[stamp(ttl)]
-    expires_at: DateTime<Utc>,
-}
-
-#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "LEASE#<id>"]
 #[sk = "LEASE"]
 struct Lease {
@@ -371,6 +364,7 @@ fn a_ttl_is_stored_as_a_number_of_epoch_seconds() {
 
     let session = Session {
         token: "t-1".into(),
+        customer_id: "c-1".into(),
         expires_at: time("2026-06-01T10:00:00Z"),
     };
     let item = session.to_item().unwrap();

@@ -12,7 +12,7 @@ use stamp::{JobError, Refusal};
 
 use stamp::BatchWrite;
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -265,20 +265,15 @@ fn client_at<I: Intercept + 'static>(
     (Client::from_conf(config.build()), counter)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
-    const ITEMS: u32 = 5_000;
-    /// Transactions of up to 50 moves each: about 2,000 items.
-    const CRASH_AFTER: usize = 40;
-    let (client, counter) = client_at(&common::endpoint(), None::<CrashAfter>);
-    let table = Table::new(
-        client,
-        format!("stamp-migration-5000-{}", uuid::Uuid::new_v4().simple()),
-    );
-    table
-        .create_table(&definition())
-        .await
-        .expect("create the test table");
+/// Members in the crash-and-resume run.
+const ITEMS: u32 = 5_000;
+/// Transactions of up to 50 moves each: about 2,000 items.
+const CRASH_AFTER: usize = 40;
+
+/// Seeds [`ITEMS`] members in the previous format and checks that an old
+/// item reads as the current entity and that its old key is built and
+/// parsed. Returns each member's attributes without its keys.
+async fn seed_the_previous_format(table: &Table) -> HashMap<u32, AttributeMap> {
     let before: Vec<MemberBefore> = (0..ITEMS).map(member).collect();
     let expected: HashMap<u32, AttributeMap> = before
         .iter()
@@ -286,11 +281,11 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
         .collect();
     BatchWrite::new()
         .put_all(&before)
-        .send(&table)
+        .send(table)
         .await
         .expect("seed the old format");
     // An old item reads as the current entity, and its old key is built and parsed.
-    let stored = all_items(&table).await;
+    let stored = all_items(table).await;
     assert_eq!(stored.len(), ITEMS as usize);
     assert!(stored.iter().all(|item| text(item, "SK") == "PROFILE"));
     let sample = stored
@@ -314,10 +309,22 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
         table.get(&old_key).await.unwrap(),
         Some(current(&member(7)))
     );
-    counter.reset();
+    expected
+}
 
-    // The first run crashes after CRASH_AFTER transactions.
-    let checkpoint = checkpoint_path("migration-5000");
+/// What the crashed first run left: its injector, its request counter, its
+/// duration and how many members it moved.
+struct CrashedRun {
+    crash: CrashAfter,
+    counter: common::RequestCounter,
+    elapsed: std::time::Duration,
+    moved: usize,
+}
+
+/// Runs a migration that crashes after [`CRASH_AFTER`] transactions and
+/// checks what it left: a checkpoint with pages, every item once, and
+/// between one and fifty moved members per delivered transaction.
+async fn run_until_the_crash(table: &Table, checkpoint: &Path) -> CrashedRun {
     let crash = CrashAfter::new(CRASH_AFTER);
     let (crashing_client, crashing_counter) = client_at(&common::endpoint(), Some(crash.clone()));
     let crashing_table = Table::new(crashing_client, table.name());
@@ -329,14 +336,14 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
         .concurrency(CONCURRENCY)
         .group_size(50)
         .page_size(100)
-        .checkpoint_file(&checkpoint)
+        .checkpoint_file(checkpoint)
         .on_progress(move |_| {
             calls.fetch_add(1, Ordering::Relaxed);
         })
         .run(&crashing_table)
         .await
         .expect_err("the injected crash stops the first run");
-    let first_run = started.elapsed();
+    let elapsed = started.elapsed();
     assert!(
         matches!(
             &error,
@@ -351,7 +358,7 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     assert!(progress_calls.load(Ordering::Relaxed) > CRASH_AFTER);
     println!("first run stopped by: {error}");
     let written: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(checkpoint).unwrap()).unwrap();
     let checkpointed_pages: u64 = written["segments"]
         .as_array()
         .unwrap()
@@ -359,7 +366,7 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
         .map(|segment| segment["pages"].as_u64().unwrap())
         .sum();
     assert!(checkpointed_pages > 0, "{written}");
-    let halfway = all_items(&table).await;
+    let halfway = all_items(table).await;
     assert_eq!(
         halfway.len(),
         ITEMS as usize,
@@ -374,8 +381,23 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
         "{moved} moved by {} transactions",
         CRASH_AFTER + 1
     );
+    CrashedRun {
+        crash,
+        counter: crashing_counter,
+        elapsed,
+        moved,
+    }
+}
 
-    // The second run resumes from the checkpoint and finishes.
+/// Resumes from the checkpoint and checks that the second run moves exactly
+/// the members the first did not, with one request per transaction and per
+/// page it reports.
+async fn resume_from_the_checkpoint(
+    table: &Table,
+    counter: &common::RequestCounter,
+    checkpoint: &Path,
+    crashed: &CrashedRun,
+) {
     counter.reset();
     let started = Instant::now();
     let outcome = Migration::<Member>::new()
@@ -383,13 +405,13 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
         .concurrency(CONCURRENCY)
         .group_size(50)
         .page_size(100)
-        .checkpoint_file(&checkpoint)
-        .run(&table)
+        .checkpoint_file(checkpoint)
+        .run(table)
         .await
         .expect("the resumed run finishes");
     let second_run = started.elapsed();
     let progress = &outcome.progress;
-    assert_eq!(progress.migrated as usize, ITEMS as usize - moved);
+    assert_eq!(progress.migrated as usize, ITEMS as usize - crashed.moved);
     assert_eq!(
         (progress.conflicts, progress.skipped, progress.vanished),
         (0, 0, 0)
@@ -403,17 +425,24 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     );
     assert_eq!(counter.count("Scan") as u64, progress.pages);
     println!(
-        "first run: {} transactions delivered in {first_run:?} ({} requests); \
+        "first run: {} transactions delivered in {:?} ({} requests); \
          resumed run: {progress} in {second_run:?} ({} requests: {} Scan, {} TransactWriteItems)",
-        crash.delivered(),
-        crashing_counter.operations().len(),
+        crashed.crash.delivered(),
+        crashed.elapsed,
+        crashed.counter.operations().len(),
         counter.operations().len(),
         counter.count("Scan"),
         counter.count("TransactWriteItems"),
     );
+}
 
-    // Every item exactly once, in the new format, with identical attributes.
-    let after = all_items(&table).await;
+/// Every item exactly once, in the new format, with the attributes it had
+/// before.
+async fn assert_every_member_once_at_its_new_key(
+    table: &Table,
+    expected: &HashMap<u32, AttributeMap>,
+) {
+    let after = all_items(table).await;
     assert_eq!(after.len(), ITEMS as usize);
     let mut seen: BTreeMap<u32, AttributeMap> = BTreeMap::new();
     for item in after {
@@ -432,14 +461,19 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     for (member_id, attributes) in &seen {
         assert_eq!(attributes, &expected[member_id], "member {member_id}");
     }
+}
 
-    // A query of the new key finds each one.
+/// A query of the new key finds each member, one request per tenant.
+async fn assert_a_query_of_the_new_key_finds_each_member(
+    table: &Table,
+    counter: &common::RequestCounter,
+) {
     counter.reset();
     let mut found = 0;
     for tenant in 0..TENANTS {
         let tenant = format!("t-{tenant:02}");
         let members: Vec<Member> = Member::query(&tenant)
-            .stream(&table)
+            .stream(table)
             .try_collect()
             .await
             .unwrap();
@@ -452,13 +486,21 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     }
     assert_eq!(found, ITEMS);
     assert_eq!(counter.count("Query"), TENANTS as usize);
+}
 
+/// Running again with the checkpoint sends nothing; without it, a full pass
+/// finds every member current and writes nothing.
+async fn assert_a_finished_migration_has_nothing_left(
+    table: &Table,
+    counter: &common::RequestCounter,
+    checkpoint: &Path,
+) {
     // Running again: the checkpoint says done, so nothing is sent.
     counter.reset();
     let again = Migration::<Member>::new()
         .segments(4)
-        .checkpoint_file(&checkpoint)
-        .run(&table)
+        .checkpoint_file(checkpoint)
+        .run(table)
         .await
         .unwrap();
     assert_eq!(again.progress.scanned, 0);
@@ -467,12 +509,37 @@ async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
     let fresh = Migration::<Member>::new()
         .segments(3)
         .concurrency(CONCURRENCY)
-        .run(&table)
+        .run(table)
         .await
         .unwrap();
     assert_eq!(fresh.progress.scanned, u64::from(ITEMS));
     assert_eq!(fresh.progress.already_current, u64::from(ITEMS));
     assert_eq!(fresh.progress.transactions, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_thousand_items_survive_a_crash_and_a_resume_exactly_once() {
+    let (client, counter) = client_at(&common::endpoint(), None::<CrashAfter>);
+    let table = Table::new(
+        client,
+        format!("stamp-migration-5000-{}", uuid::Uuid::new_v4().simple()),
+    );
+    table
+        .create_table(&definition())
+        .await
+        .expect("create the test table");
+    let expected = seed_the_previous_format(&table).await;
+    counter.reset();
+
+    // The first run crashes after CRASH_AFTER transactions.
+    let checkpoint = checkpoint_path("migration-5000");
+    let crashed = run_until_the_crash(&table, &checkpoint).await;
+    // The second run resumes from the checkpoint and finishes.
+    resume_from_the_checkpoint(&table, &counter, &checkpoint, &crashed).await;
+
+    assert_every_member_once_at_its_new_key(&table, &expected).await;
+    assert_a_query_of_the_new_key_finds_each_member(&table, &counter).await;
+    assert_a_finished_migration_has_nothing_left(&table, &counter, &checkpoint).await;
     std::fs::remove_file(&checkpoint).unwrap();
 }
 

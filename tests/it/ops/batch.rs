@@ -15,7 +15,9 @@ use aws_sdk_dynamodb::types::{AttributeValue, WriteRequest};
 use common::FaultInjector;
 use serde::{Deserialize, Serialize};
 use stamp::{BatchRetry, Entity, Error, Item, PrimaryKey, Table, TableDefinition};
+use stamp_examples::Product;
 
+/// Its own order entity: `note` sizes an item (up to over 400 KB) and `order_no` spreads keys.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<order_no>"]
@@ -24,14 +26,6 @@ struct Order {
     order_no: u32,
     total_cents: u64,
     note: String,
-}
-
-#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "PRODUCT#<sku>"]
-#[sk = "PRODUCT"]
-struct Product {
-    sku: String,
-    stock: i64,
 }
 
 fn definition() -> TableDefinition {
@@ -327,7 +321,8 @@ async fn mixed_entities_are_written_and_deleted_in_requests_of_25() {
     let products: Vec<Product> = (0..30)
         .map(|i| Product {
             sku: format!("SKU-{i}"),
-            stock: i64::from(i) - 5,
+            stock: i,
+            ..stamp_examples::examples::product()
         })
         .collect();
     let batch = BatchWrite::new()

@@ -9,15 +9,15 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
-use serde::{Deserialize, Serialize};
-use stamp::{Error, Get, Item, Put, RequestOutcome, Table};
+use stamp::{Error, Get, Put, RequestOutcome, Table};
+use stamp_examples::Customer;
 
-#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "CUST#<customer_id>"]
-#[sk = "PROFILE"]
-struct Customer {
-    customer_id: String,
-    name: String,
+/// The reference model's customer, under the id `customer_id`.
+fn customer(customer_id: &str) -> Customer {
+    Customer {
+        customer_id: customer_id.into(),
+        ..stamp_examples::examples::customer()
+    }
 }
 
 #[tokio::test]
@@ -67,10 +67,7 @@ async fn a_request_without_an_answer_says_it_may_have_been_applied() {
         )
         .build();
     let table = Table::new(aws_sdk_dynamodb::Client::from_conf(config), "silent");
-    let customer = Customer {
-        customer_id: "c-1".into(),
-        name: "Ada".into(),
-    };
+    let customer = customer("c-1");
     let error = table.put(&customer).await.expect_err("no answer");
     let Error::DynamoDb { outcome, code, .. } = &error else {
         panic!("expected Error::DynamoDb, got {error:?}");
@@ -100,10 +97,7 @@ async fn a_condition_of_thousands_of_terms_is_refused_before_sending() {
         .map(|name| Customer::NAME.eq(name))
         .reduce(|all, one| all.or(one))
         .unwrap();
-    let customer = Customer {
-        customer_id: "c-1".into(),
-        name: "Ada".into(),
-    };
+    let customer = customer("c-1");
     let error = Put::new(&customer)
         .condition(condition)
         .send(&table)
@@ -197,10 +191,7 @@ async fn a_throttled_request_says_why() {
         aws_sdk_dynamodb::Client::from_conf(config),
         "stamp-errors-hot-no-such-table",
     );
-    let customer = Customer {
-        customer_id: "c-1".into(),
-        name: "Ada".into(),
-    };
+    let customer = customer("c-1");
     let error = table.put(&customer).await.expect_err("throttled");
     assert_eq!(
         error.throttling_reasons(),
@@ -266,10 +257,7 @@ async fn a_consistent_get_asks_for_a_consistent_read_and_reads_the_last_write() 
         .create_table(&stamp::TableDefinition::new().entity::<Customer>())
         .await
         .unwrap();
-    let customer = Customer {
-        customer_id: "c-1".into(),
-        name: "Ada".into(),
-    };
+    let customer = customer("c-1");
     table.put(&customer).await.unwrap();
     let key = Customer::key("c-1").unwrap();
     assert_eq!(
@@ -293,10 +281,7 @@ async fn a_write_error_carries_the_key_as_attribute_names_and_values() {
         &stamp::TableDefinition::new().entity::<Customer>(),
     )
     .await;
-    let customer = Customer {
-        customer_id: "c 1#x".into(),
-        name: "Ada".into(),
-    };
+    let customer = customer("c 1#x");
     table.create(&customer).await.unwrap();
     let error = table.create(&customer).await.expect_err("exists");
     let Error::AlreadyExists { entity, key } = &error else {

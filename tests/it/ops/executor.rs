@@ -11,22 +11,13 @@ use aws_sdk_dynamodb::types::ReturnItemCollectionMetrics;
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 use stamp::{
-    BatchGet, BatchWrite, CapacityDetail, CapacityLog, Item, Table, TableDefinition, TransactGet,
-    TransactWrite,
+    BatchGet, BatchWrite, CapacityDetail, CapacityLog, Entity, Item, Table, TableDefinition,
+    TransactGet, TransactWrite,
 };
+use stamp_examples::Order;
+use stamp_examples::examples::order;
 
 use crate::common;
-
-#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "CUST#<customer_id>"]
-#[sk = "ORDER#<order_id>"]
-#[gsi1(pk = "STATUS#<status>", sk = "<order_id>")]
-struct Order {
-    customer_id: String,
-    order_id: String,
-    status: String,
-    total_cents: u64,
-}
 
 /// Another entity of the same partitions, with a local secondary index.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -39,21 +30,16 @@ struct Note {
     at: u32,
 }
 
-fn order(id: &str) -> Order {
-    Order {
-        customer_id: "c-1".into(),
-        order_id: id.into(),
-        status: "PENDING".into(),
-        total_cents: 100,
-    }
+/// The key of the reference model's order `n`.
+fn key(n: u128) -> stamp::PrimaryKey<Order> {
+    order(n).primary_key().unwrap()
 }
 
-fn key(order_id: &str) -> stamp::PrimaryKey<Order> {
-    Order::key(OrderKey {
-        customer_id: "c-1",
-        order_id,
-    })
-    .unwrap()
+/// Sets the total of the reference model's order `n`.
+fn set_total(n: u128) -> stamp::Update<Order> {
+    let order = order(n);
+    Order::update(&order.customer_id, &order.created_at, &order.order_id)
+        .set(Order::TOTAL_CENTS, &5)
 }
 
 /// The operation of every `stamp.request` span opened, in order.
@@ -143,22 +129,15 @@ async fn every_request_runs_in_one_span_of_its_operation() {
     let table = Table::new(client, name);
     let definition = TableDefinition::new().entity::<Order>();
     table.create_table(&definition).await.unwrap();
-    table.put(&order("o-1")).await.unwrap();
-    table.create(&order("o-2")).await.unwrap();
-    let order_key = key("o-1");
+    table.put(&order(1)).await.unwrap();
+    table.create(&order(2)).await.unwrap();
+    let order_key = key(1);
     table.get(&order_key).await.unwrap();
-    Order::update(OrderKey {
-        customer_id: "c-1",
-        order_id: "o-1",
-    })
-    .set(Order::TOTAL_CENTS, &5)
-    .send(&table)
-    .await
-    .unwrap();
-    Order::query("c-1").send(&table).await.unwrap();
+    set_total(1).send(&table).await.unwrap();
+    Order::query("c-0001").send(&table).await.unwrap();
     let _: Vec<Order> = Order::scan().stream(&table).try_collect().await.unwrap();
     BatchWrite::new()
-        .put_all(&[order("o-3")])
+        .put_all(&[order(3)])
         .send(&table)
         .await
         .unwrap();
@@ -167,7 +146,7 @@ async fn every_request_runs_in_one_span_of_its_operation() {
         .await
         .unwrap();
     TransactWrite::new()
-        .put(&order("o-4"))
+        .put(&order(4))
         .send(&table)
         .await
         .unwrap();
@@ -206,8 +185,10 @@ async fn every_request_runs_in_one_span_of_its_operation() {
 async fn a_capacity_log_gets_what_dynamodb_reports_for_every_operation() {
     // DynamoDB's units ("Read/write capacity mode", Developer Guide): a write
     // of an item up to 1 KB is 1 write unit, and 1 more for each GSI entry
-    // it writes; an eventually consistent read of up to 4 KB is half a read
-    // unit, for GetItem and for a Query page alike.
+    // it writes (the reference order, pending, is in GSI1 and GSI2: 3
+    // units); an eventually consistent read of up to 4 KB is half a read
+    // unit, for GetItem and for a Query page alike (the customer's
+    // partition holds this one order).
     let table = common::fresh_table(
         "executor-capacity",
         &TableDefinition::new().entity::<Order>(),
@@ -215,9 +196,9 @@ async fn a_capacity_log_gets_what_dynamodb_reports_for_every_operation() {
     .await;
     let log = CapacityLog::new();
     let table = table.with_capacity_log(&log, CapacityDetail::Indexes);
-    table.put(&order("o-1")).await.unwrap();
-    table.get(&key("o-1")).await.unwrap();
-    Order::query("c-1").send(&table).await.unwrap();
+    table.put(&order(1)).await.unwrap();
+    table.get(&key(1)).await.unwrap();
+    Order::query("c-0001").send(&table).await.unwrap();
     let records = log.take();
     let seen: Vec<(&str, &str, f64)> = records
         .iter()
@@ -226,7 +207,7 @@ async fn a_capacity_log_gets_what_dynamodb_reports_for_every_operation() {
     assert_eq!(
         seen,
         [
-            ("PutItem", "Order", 2.0),
+            ("PutItem", "Order", 3.0),
             ("GetItem", "Order", 0.5),
             ("Query", "Order", 0.5),
         ]
@@ -240,6 +221,13 @@ async fn a_capacity_log_gets_what_dynamodb_reports_for_every_operation() {
         put.global_secondary_indexes
             .as_ref()
             .and_then(|indexes| indexes.get("GSI1"))
+            .and_then(|index| index.capacity_units),
+        Some(1.0)
+    );
+    assert_eq!(
+        put.global_secondary_indexes
+            .as_ref()
+            .and_then(|indexes| indexes.get("GSI2"))
             .and_then(|index| index.capacity_units),
         Some(1.0)
     );
@@ -308,26 +296,19 @@ async fn every_write_to_a_table_with_an_lsi_asks_for_item_collection_metrics() {
     let table = Table::new(aws_sdk_dynamodb::Client::from_conf(config), plain.name())
         .with_definition(&definition)
         .unwrap();
-    table.put(&order("o-1")).await.unwrap();
-    Order::update(OrderKey {
-        customer_id: "c-1",
-        order_id: "o-1",
-    })
-    .set(Order::TOTAL_CENTS, &5)
-    .send(&table)
-    .await
-    .unwrap();
+    table.put(&order(1)).await.unwrap();
+    set_total(1).send(&table).await.unwrap();
     BatchWrite::new()
-        .put_all(&[order("o-2")])
+        .put_all(&[order(2)])
         .send(&table)
         .await
         .unwrap();
     TransactWrite::new()
-        .put(&order("o-3"))
+        .put(&order(3))
         .send(&table)
         .await
         .unwrap();
-    table.delete(&key("o-1")).await.unwrap();
+    table.delete(&key(1)).await.unwrap();
     let size = Some(ReturnItemCollectionMetrics::Size);
     assert_eq!(
         *asked.0.lock().unwrap(),
@@ -350,6 +331,6 @@ async fn every_write_to_a_table_with_an_lsi_asks_for_item_collection_metrics() {
         ),
         plain.name(),
     );
-    unknowing.put(&order("o-5")).await.unwrap();
+    unknowing.put(&order(5)).await.unwrap();
     assert_eq!(*asked.0.lock().unwrap(), [("PutItem".to_owned(), None)]);
 }

@@ -394,7 +394,7 @@ fn cloudformation_has_the_local_secondary_indexes() {
 }
 
 #[test]
-fn the_definition_refuses_what_dynamodb_would() {
+fn the_definition_refuses_a_sixth_local_index() {
     #[derive(Item, Serialize, Deserialize)]
     #[pk = "A#<id>"]
     #[sk = "A"]
@@ -435,7 +435,10 @@ fn the_definition_refuses_what_dynamodb_would() {
         ),
         "{error}"
     );
+}
 
+#[test]
+fn the_definition_refuses_a_gsi_named_as_an_lsi() {
     #[derive(Item, Serialize, Deserialize)]
     #[pk = "C#<id>"]
     #[sk = "C"]
@@ -456,7 +459,10 @@ fn the_definition_refuses_what_dynamodb_would() {
         ),
         "{error}"
     );
+}
 
+#[test]
+fn the_definition_refuses_a_field_stored_under_an_lsi_sort_key_attribute() {
     // A field stored under another entity's LSI sort key attribute.
     #[derive(Item, Serialize, Deserialize)]
     #[pk = "D#<id>"]
@@ -487,7 +493,10 @@ fn the_definition_refuses_what_dynamodb_would() {
         ),
         "{error}"
     );
+}
 
+#[test]
+fn a_projection_may_name_an_lsi_but_not_an_unknown_index() {
     // A projection may name an LSI; an unknown name is still refused.
     assert!(
         definition()

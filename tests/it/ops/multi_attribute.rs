@@ -1262,6 +1262,7 @@ fn another_entitys_field_of_another_type_under_a_key_attribute_is_refused() {
 /// index under a key the template does not build.
 #[test]
 fn a_field_under_a_template_gsi_key_attribute_is_refused() {
+    // Its own order entity: a template GSI1 whose sort key attribute the note's field takes.
     #[derive(Item, Serialize, Deserialize)]
     #[pk = "ORDER#<id>"]
     #[sk = "ORDER"]
@@ -1448,10 +1449,27 @@ async fn a_time_range_on_a_multi_attribute_key_follows_time_order() {
 /// multi-attribute key: 2048 bytes for a partition key value, 1024 for a
 /// sort key value ("Partition key value length", "Sort key value length",
 /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html>).
-#[tokio::test]
-async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sending() {
-    let (table, counter) = common::fresh_counted_table("multi-long", &definition()).await;
+///
+/// A fresh table for a test of those limits, with its request counter at
+/// zero.
+async fn table_for_long_keys(test: &str) -> (Table, common::RequestCounter) {
+    let (table, counter) = common::fresh_counted_table(test, &definition()).await;
     counter.reset();
+    (table, counter)
+}
+
+/// A refusal of a key value sent nothing.
+fn assert_nothing_sent(counter: &common::RequestCounter) {
+    assert!(
+        counter.operations().is_empty(),
+        "{:?}",
+        counter.operations()
+    );
+}
+
+#[tokio::test]
+async fn a_put_with_a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sending() {
+    let (table, counter) = table_for_long_keys("multi-long-put").await;
     let long_tenant = Match {
         tenant_id: "t".repeat(2049),
         ..a_match("a", 1, Some("W"), 1)
@@ -1483,6 +1501,13 @@ async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sendin
         ),
         "{error:?}"
     );
+    assert_nothing_sent(&counter);
+}
+
+#[tokio::test]
+async fn an_update_setting_a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sending()
+ {
+    let (table, counter) = table_for_long_keys("multi-long-update").await;
     let error = Match::update("a")
         .set(Match::BRACKET, &"b".repeat(1025))
         .send(&table)
@@ -1517,6 +1542,12 @@ async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sendin
         ),
         "{error:?}"
     );
+    assert_nothing_sent(&counter);
+}
+
+#[tokio::test]
+async fn a_query_of_a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sending() {
+    let (table, counter) = table_for_long_keys("multi-long-query").await;
     let error = Match::query_gsi3(&"t".repeat(2049), &7)
         .send(&table)
         .await
@@ -1533,11 +1564,12 @@ async fn a_multi_attribute_key_value_over_the_key_limit_is_refused_before_sendin
         ),
         "{error:?}"
     );
-    assert!(
-        counter.operations().is_empty(),
-        "{:?}",
-        counter.operations()
-    );
+    assert_nothing_sent(&counter);
+}
+
+#[tokio::test]
+async fn multi_attribute_key_values_at_the_key_limits_are_stored_and_found() {
+    let (table, _counter) = table_for_long_keys("multi-long-at-limits").await;
     // At the limits, the values are key values.
     let at_limits = Match {
         tenant_id: "t".repeat(2048),

@@ -26,6 +26,7 @@ struct Customer {
     name: String,
 }
 
+/// Its own order entity: an unsharded GSI1 (one request per page) and a `note` that sizes pages.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<created_at>#<order_id>"]

@@ -16,6 +16,7 @@ enum State {
     Closed,
 }
 
+/// Its own order entity: a GSI1 on `state`, and lines whose sort key extends the order's.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<created_at>#<order_id>"]

@@ -26,6 +26,7 @@ use stamp::{
 
 use crate::common;
 
+/// Its own order entity: a GSI1 sharded over 4, the request counts follow from it.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<order_id>"]

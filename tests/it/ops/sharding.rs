@@ -356,18 +356,54 @@ proptest! {
     }
 }
 
-#[tokio::test]
-async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
-    let (table, counter) = common::fresh_counted_table("shard-cursor", &definition()).await;
+/// Sixty tickets of group `g` in a fresh table, their ranks equal across
+/// shards (the merge breaks ties by shard); the counter starts at zero.
+async fn sixty_tickets(test: &str) -> (Table, common::RequestCounter) {
+    let (table, counter) = common::fresh_counted_table(test, &definition()).await;
     // Equal ranks across shards: the merge breaks ties by shard.
     let tickets: Vec<Ticket> = (0..60).map(|id| ticket("g", id, id % 5)).collect();
     load(&table, &tickets).await;
     counter.reset();
+    (table, counter)
+}
+
+/// The cursor of the first page of seven tickets of the sharded GSI1, and
+/// its decoded content; the counter is reset after it.
+async fn first_sharded_cursor(
+    table: &Table,
+    counter: &common::RequestCounter,
+) -> (Cursor, serde_json::Value) {
+    let first = Ticket::query_gsi1("g").limit(7).send(table).await.unwrap();
+    let cursor = first.cursor.clone().unwrap();
+    let payload = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(cursor.as_str())
+        .unwrap();
+    let content: serde_json::Value = serde_json::from_slice(&payload).unwrap();
+    counter.reset();
+    (cursor, content)
+}
+
+/// A cursor of `content`, as a client could forge it.
+fn forge(content: &serde_json::Value) -> Cursor {
+    Cursor::from_text(
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(serde_json::to_vec(content).unwrap()),
+    )
+}
+
+#[tokio::test]
+async fn a_sharded_querys_clone_sends_the_same_requests() {
+    let (table, _counter) = sixty_tickets("shard-cursor-clone").await;
     // A query is a plain value: its clone sends the same requests.
     let query = Ticket::query_gsi1("g").limit(7);
     let first = query.clone().send(&table).await.unwrap();
     assert_eq!(query.send(&table).await.unwrap(), first);
-    counter.reset();
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
+    let (table, counter) = sixty_tickets("shard-cursor").await;
     let first = Ticket::query_gsi1("g").limit(7).send(&table).await.unwrap();
     assert_eq!(counter.count("Query"), 8);
     assert_eq!(first.items.len(), 7);
@@ -393,21 +429,16 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
     assert_eq!(ids.len(), 60, "every ticket once");
     assert_eq!(seen.len(), 60);
 
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_cursor_holds_a_position_per_shard_and_one_with_a_shard_too_few_is_refused() {
+    let (table, counter) = sixty_tickets("shard-cursor-fewer").await;
     // A page's cursor holds a position per shard; forged ones are refused
     // before anything is sent.
-    let cursor = first.cursor.clone().unwrap();
-    let payload = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(cursor.as_str())
-        .unwrap();
-    let mut content: serde_json::Value = serde_json::from_slice(&payload).unwrap();
+    let (_cursor, content) = first_sharded_cursor(&table, &counter).await;
     assert_eq!(content["s"].as_array().unwrap().len(), 8);
-    let forge = |content: &serde_json::Value| {
-        Cursor::from_text(
-            base64::engine::general_purpose::URL_SAFE_NO_PAD
-                .encode(serde_json::to_vec(content).unwrap()),
-        )
-    };
-    counter.reset();
     let mut fewer = content.clone();
     fewer["s"].as_array_mut().unwrap().pop();
     assert_eq!(
@@ -420,6 +451,14 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
             .to_string(),
         "invalid cursor: 7 shard positions, for a query over 8 shards"
     );
+    assert_eq!(counter.count("Query"), 0, "nothing was sent");
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_cursor_with_a_shards_position_in_another_shards_partition_is_refused() {
+    let (table, counter) = sixty_tickets("shard-cursor-moved").await;
+    let (_cursor, mut content) = first_sharded_cursor(&table, &counter).await;
     // Shard 1's position moved into shard 0's partition.
     let positions = content["s"].as_array_mut().unwrap();
     let after = positions
@@ -438,6 +477,14 @@ async fn a_cursor_resumes_every_shard_with_no_gap_and_no_duplicate() {
         error.to_string(),
         "invalid cursor: `GSI1PK` is not the query's partition"
     );
+    assert_eq!(counter.count("Query"), 0, "nothing was sent");
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_cursor_of_the_unsharded_index_is_refused_on_the_sharded_one_and_back() {
+    let (table, counter) = sixty_tickets("shard-cursor-mismatch").await;
+    let (cursor, _content) = first_sharded_cursor(&table, &counter).await;
     // A cursor of the unsharded index on the sharded one, and back.
     let unsharded = Ticket::query_gsi2("g")
         .limit(3)

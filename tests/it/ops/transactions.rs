@@ -16,16 +16,10 @@ use stamp::{
     CancellationCode, CancellationReason, Condition, Delete, Entity, Error, Item, Put, Table,
     TableDefinition, Update,
 };
+use stamp_examples::{Customer, Product, Session, examples};
 
-#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "CUST#<customer_id>"]
-#[sk = "PROFILE"]
-struct Customer {
-    customer_id: String,
-    name: String,
-    order_count: u32,
-}
-
+/// Its own order entity: `note` makes an item of any size, for the size
+/// refusals.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<order_id>"]
@@ -36,22 +30,6 @@ struct Order {
     note: String,
 }
 
-#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "PRODUCT#<sku>"]
-#[sk = "PRODUCT"]
-struct Product {
-    sku: String,
-    stock: i64,
-}
-
-#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "SESSION#<token>"]
-#[sk = "SESSION"]
-struct Session {
-    token: String,
-    customer_id: String,
-}
-
 fn definition() -> TableDefinition {
     TableDefinition::new()
         .entity::<Customer>()
@@ -60,11 +38,12 @@ fn definition() -> TableDefinition {
         .entity::<Session>()
 }
 
+/// The reference model's customer, as `c-1`, with one order counted.
 fn customer() -> Customer {
     Customer {
         customer_id: "c-1".into(),
-        name: "Ada".into(),
         order_count: 1,
+        ..examples::customer()
     }
 }
 
@@ -77,17 +56,22 @@ fn order(order_id: &str, total_cents: u64) -> Order {
     }
 }
 
-fn product(sku: &str, stock: i64) -> Product {
+/// The reference model's product, as `sku`, with `stock` in stock.
+fn product(sku: &str, stock: u32) -> Product {
     Product {
         sku: sku.into(),
         stock,
+        ..examples::product()
     }
 }
 
+/// The reference model's session `s-1` of customer `c-1`, expiring long
+/// after the test (an expired item may be deleted by TTL at any time).
 fn session() -> Session {
     Session {
         token: "s-1".into(),
         customer_id: "c-1".into(),
+        expires_at: "2100-01-01T00:00:00Z".parse().unwrap(),
     }
 }
 
@@ -97,7 +81,7 @@ fn count_order() -> Update<Customer> {
 }
 
 /// `stock - quantity` on product `sku`, if `stock >= quantity`.
-fn take_stock(sku: &str, quantity: i64) -> Update<Product> {
+fn take_stock(sku: &str, quantity: u32) -> Update<Product> {
     Product::update(sku)
         .subtract(Product::STOCK, &quantity)
         .condition(Product::STOCK.ge(&quantity))
@@ -206,12 +190,20 @@ async fn a_transaction_applies_all_its_actions() {
     );
 }
 
-#[tokio::test]
-async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
-    let (table, counter) = shop("tx-cancelled").await;
+/// What a cancelled transaction left: the table, every item before it, and
+/// the error's table name and reasons.
+struct Cancelled {
+    table: Table,
+    before: BTreeMap<(String, String), AttributeMap>,
+    table_name: String,
+    reasons: Vec<CancellationReason>,
+}
+
+/// Sends, in a fresh shop, a transaction of seven actions of which three
+/// fail (actions 0, 3 and 5), in one request, and returns its cancellation.
+async fn cancel_a_transaction(test: &str) -> Cancelled {
+    let (table, counter) = shop(test).await;
     let before = scan_all(&table).await;
-    let existing_order = before[&("CUST#c-1".to_owned(), "ORDER#o-1".to_owned())].clone();
-    let product_b = before[&("PRODUCT#B".to_owned(), "PRODUCT".to_owned())].clone();
     counter.reset();
 
     let result = TransactWrite::new()
@@ -238,7 +230,29 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
         panic!("expected TransactionCanceled, got {result:?}");
     };
     assert_eq!(table_name, table.name());
+    Cancelled {
+        table,
+        before,
+        table_name,
+        reasons,
+    }
+}
 
+/// One cancellation reason as a comparable tuple: action index, entity,
+/// key, code, old item.
+type ReasonTuple = (
+    usize,
+    &'static str,
+    AttributeMap,
+    CancellationCode,
+    Option<AttributeMap>,
+);
+
+/// The reasons of [`cancel_a_transaction`]'s seven actions, the failed
+/// conditions with the old item where there is one.
+fn expected_reasons(before: &BTreeMap<(String, String), AttributeMap>) -> Vec<ReasonTuple> {
+    let existing_order = before[&("CUST#c-1".to_owned(), "ORDER#o-1".to_owned())].clone();
+    let product_b = before[&("PRODUCT#B".to_owned(), "PRODUCT".to_owned())].clone();
     let reason =
         |index: usize,
          entity: &'static str,
@@ -246,7 +260,7 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
          code: CancellationCode,
          old_item: Option<AttributeMap>| { (index, entity, key, code, old_item) };
     let failed = CancellationCode::ConditionalCheckFailed;
-    let expected = vec![
+    vec![
         reason(
             0,
             "Order",
@@ -301,8 +315,14 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
             CancellationCode::None,
             None,
         ),
-    ];
-    let got: Vec<_> = reasons
+    ]
+}
+
+#[tokio::test]
+async fn a_cancelled_transaction_gives_each_actions_code_key_and_old_item() {
+    let cancelled = cancel_a_transaction("tx-cancelled-reasons").await;
+    let got: Vec<ReasonTuple> = cancelled
+        .reasons
         .iter()
         .map(
             |CancellationReason {
@@ -323,7 +343,16 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
             },
         )
         .collect();
-    assert_eq!(got, expected);
+    assert_eq!(got, expected_reasons(&cancelled.before));
+}
+
+#[tokio::test]
+async fn a_cancelled_transaction_has_a_message_for_each_failed_action_and_says_why() {
+    let Cancelled {
+        table_name,
+        reasons,
+        ..
+    } = cancel_a_transaction("tx-cancelled-message").await;
     for reason in &reasons {
         assert_eq!(
             reason.message.is_some(),
@@ -340,9 +369,13 @@ async fn a_cancelled_transaction_leaves_every_item_as_it_was_and_says_why() {
         text.contains("action 0 (Order PK=CUST#c-1, SK=ORDER#o-1) ConditionalCheckFailed"),
         "{text}"
     );
+}
 
+#[tokio::test]
+async fn a_cancelled_transaction_leaves_every_item_as_it_was() {
+    let cancelled = cancel_a_transaction("tx-cancelled-nothing").await;
     // Nothing of it was applied.
-    assert_eq!(scan_all(&table).await, before);
+    assert_eq!(scan_all(&cancelled.table).await, cancelled.before);
 }
 
 #[tokio::test]
@@ -401,16 +434,31 @@ async fn the_request_renders_conditions_with_placeholders() {
     );
 }
 
-#[tokio::test]
-async fn refusals_before_sending_send_nothing() {
-    let (table, counter) = shop("tx-refusals").await;
+/// The shop of a refusal test: its table and the counter that must see no
+/// request.
+async fn shop_for_refusal(test: &str) -> (Table, common::RequestCounter) {
+    shop(&format!("tx-refuse-{test}")).await
+}
 
+/// A refusal sends nothing: the counter saw no request.
+fn assert_nothing_sent(counter: &common::RequestCounter) {
+    assert_eq!(counter.operations(), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn an_empty_write_transaction_is_refused_before_sending() {
+    let (table, counter) = shop_for_refusal("empty-write").await;
     let result = TransactWrite::new().send(&table).await;
     assert!(
         matches!(result, Err(Error::Refused(Refusal::EmptyTransaction))),
         "{result:?}"
     );
+    assert_nothing_sent(&counter);
+}
 
+#[tokio::test]
+async fn a_write_transaction_of_101_actions_is_refused_before_sending() {
+    let (table, counter) = shop_for_refusal("101-writes").await;
     let products: Vec<Product> = (0..101).map(|i| product(&format!("P{i}"), i)).collect();
     let result = products
         .iter()
@@ -427,7 +475,12 @@ async fn refusals_before_sending_send_nothing() {
         ),
         "{result:?}"
     );
+    assert_nothing_sent(&counter);
+}
 
+#[tokio::test]
+async fn a_write_transaction_over_4_mb_is_refused_with_its_size_before_sending() {
+    let (table, counter) = shop_for_refusal("over-4mb").await;
     // Eleven items of 390,000 bytes each: each fits in 400 KB, together
     // they are over 4 MB.
     let big: Vec<Order> = (0..11)
@@ -454,7 +507,12 @@ async fn refusals_before_sending_send_nothing() {
         }
         other => panic!("expected TransactionTooLarge, got {other:?}"),
     }
+    assert_nothing_sent(&counter);
+}
 
+#[tokio::test]
+async fn a_put_and_a_check_on_one_item_are_refused_naming_both_and_the_key() {
+    let (table, counter) = shop_for_refusal("put-and-check").await;
     // Two actions on one item: a put and a condition check.
     let result = TransactWrite::new()
         .put(&product("A", 1))
@@ -480,6 +538,12 @@ async fn refusals_before_sending_send_nothing() {
         }
         other => panic!("expected DuplicateTransactionItem, got {other:?}"),
     }
+    assert_nothing_sent(&counter);
+}
+
+#[tokio::test]
+async fn an_update_and_a_put_on_one_item_are_refused_before_sending() {
+    let (table, counter) = shop_for_refusal("update-and-put").await;
     // An update on an item another action names.
     let result = TransactWrite::new()
         .update(take_stock("A", 1))
@@ -497,7 +561,12 @@ async fn refusals_before_sending_send_nothing() {
         ),
         "{result:?}"
     );
+    assert_nothing_sent(&counter);
+}
 
+#[tokio::test]
+async fn an_empty_or_37_character_client_request_token_is_refused_before_sending() {
+    let (table, counter) = shop_for_refusal("token").await;
     for token in ["", "0123456789012345678901234567890123456"] {
         let result = TransactWrite::new()
             .put(&product("A", 1))
@@ -509,7 +578,12 @@ async fn refusals_before_sending_send_nothing() {
             "{result:?}"
         );
     }
+    assert_nothing_sent(&counter);
+}
 
+#[tokio::test]
+async fn an_item_over_400_kb_in_a_transaction_is_refused_before_sending() {
+    let (table, counter) = shop_for_refusal("over-400kb").await;
     // One item over 400 KB.
     let result = TransactWrite::new()
         .put(&Order {
@@ -528,7 +602,12 @@ async fn refusals_before_sending_send_nothing() {
         ),
         "{result:?}"
     );
+    assert_nothing_sent(&counter);
+}
 
+#[tokio::test]
+async fn a_nan_update_value_in_a_transaction_is_refused_before_sending() {
+    let (table, counter) = shop_for_refusal("nan").await;
     // An update value DynamoDB cannot store.
     let update = Gauge::update("g-1").set(Gauge::READING, &f64::NAN);
     let result = TransactWrite::new().update(update).send(&table).await;
@@ -536,13 +615,23 @@ async fn refusals_before_sending_send_nothing() {
         matches!(&result, Err(Error::Refused(Refusal::InvalidNumber { entity: "Gauge", attribute, value, .. })) if attribute == "reading" && value == "NaN"),
         "{result:?}"
     );
+    assert_nothing_sent(&counter);
+}
 
-    // Reads: none, too many, one item twice.
+#[tokio::test]
+async fn an_empty_read_transaction_is_refused_before_sending() {
+    let (table, counter) = shop_for_refusal("empty-read").await;
     let result = TransactGet::new().send(&table).await;
     assert!(
         matches!(result, Err(Error::Refused(Refusal::EmptyTransaction))),
         "{result:?}"
     );
+    assert_nothing_sent(&counter);
+}
+
+#[tokio::test]
+async fn a_read_transaction_of_101_items_is_refused_before_sending() {
+    let (table, counter) = shop_for_refusal("101-reads").await;
     let mut read = TransactGet::new();
     for i in 0..101 {
         read.get(&Product::key(&format!("P{i}")).unwrap());
@@ -558,6 +647,12 @@ async fn refusals_before_sending_send_nothing() {
         ),
         "{result:?}"
     );
+    assert_nothing_sent(&counter);
+}
+
+#[tokio::test]
+async fn a_read_transaction_naming_one_item_twice_is_refused_before_sending() {
+    let (table, counter) = shop_for_refusal("read-twice").await;
     let mut read = TransactGet::new();
     read.get(&Customer::key("c-1").unwrap());
     read.get(&Customer::key("c-1").unwrap());
@@ -574,8 +669,7 @@ async fn refusals_before_sending_send_nothing() {
         ),
         "{result:?}"
     );
-
-    assert_eq!(counter.operations(), Vec::<String>::new());
+    assert_nothing_sent(&counter);
 }
 
 #[tokio::test]

@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 use stamp::{Condition, Delete, Entity, Error, Item, KeyPart, Put, Table, TableDefinition};
+use stamp_examples::Session;
 
 #[derive(KeyPart, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -22,6 +23,7 @@ enum Status {
     Shipped,
 }
 
+/// Its own order entity: the `updated_at`/`created_at` stamps and optional and list fields.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<order_id>"]
@@ -58,15 +60,6 @@ struct Route {
     id: String,
     origin: String,
     destination: String,
-}
-
-#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "SESSION#<token>"]
-#[sk = "SESSION"]
-struct Session {
-    token: String,
-    #[stamp(ttl)]
-    expires_at: DateTime<Utc>,
 }
 
 fn definition() -> TableDefinition {
@@ -514,6 +507,7 @@ async fn a_ttl_is_stored_as_epoch_seconds() {
     let table = common::fresh_table("ttl", &definition()).await;
     let session = Session {
         token: "t-1".into(),
+        customer_id: "c-1".into(),
         expires_at: time("2026-06-01T10:00:00Z"),
     };
     table.put(&session).await.unwrap();

@@ -15,6 +15,7 @@ use aws_sdk_dynamodb::config::interceptors::{
 };
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
+use aws_sdk_dynamodb::operation::put_item::PutItemOutput;
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConsumedCapacity, Put, ReturnConsumedCapacity, Select, TransactWriteItem,
 };
@@ -174,32 +175,54 @@ fn index_units(units: &[(&'static str, f64)]) -> HashMap<String, f64> {
         .collect()
 }
 
+/// Puts `item` with a raw `PutItem` that asks for the consumed capacity of
+/// the table and of each index.
+async fn put_raw(table: &Table, item: AttributeMap) -> PutItemOutput {
+    table
+        .client()
+        .put_item()
+        .table_name(table.name())
+        .set_item(Some(item))
+        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Puts the reference orders numbered `numbers`, all of the same size.
+async fn put_orders(table: &Table, numbers: std::ops::RangeInclusive<u128>) {
+    for n in numbers {
+        put_raw(table, order(n).to_item().unwrap()).await;
+    }
+}
+
 #[tokio::test]
-async fn the_figures_match_the_consumed_capacity_the_server_reports() {
+async fn a_put_consumes_the_figures_on_the_table_and_every_gsi_that_holds_the_item() {
     let definition = definition();
-    let table = common::fresh_table("capacity", &definition).await;
-    let client = table.client();
+    let table = common::fresh_table("capacity-put", &definition).await;
     let order_cost = capacity_of(&definition, "Order");
     let customer_cost = capacity_of(&definition, "Customer");
-
     // Put: the table and every GSI that holds the item.
-    let put = |item: stamp::AttributeMap| {
-        client
-            .put_item()
-            .table_name(table.name())
-            .set_item(Some(item))
-            .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-            .send()
-    };
-    let response = put(order(1).to_item().unwrap()).await.unwrap();
+    let response = put_raw(&table, order(1).to_item().unwrap()).await;
     let (total, on_table, indexes) = reported(response.consumed_capacity().unwrap());
     assert_eq!(total, order_cost.put.total());
     assert_eq!(on_table, order_cost.put.table);
     assert_eq!(indexes, index_units(&order_cost.put.indexes));
-    let response = put(customer().to_item().unwrap()).await.unwrap();
+    let response = put_raw(&table, customer().to_item().unwrap()).await;
     let (total, _, indexes) = reported(response.consumed_capacity().unwrap());
     assert_eq!(total, customer_cost.put.total());
     assert!(indexes.is_empty(), "{indexes:?}");
+
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_get_consumes_the_figures_eventually_and_strongly_consistent() {
+    let definition = definition();
+    let table = common::fresh_table("capacity-get", &definition).await;
+    let client = table.client();
+    let order_cost = capacity_of(&definition, "Order");
+    put_orders(&table, 1..=1).await;
 
     // Get, eventually and strongly consistent.
     for consistent in [false, true] {
@@ -221,10 +244,17 @@ async fn the_figures_match_the_consumed_capacity_the_server_reports() {
         assert_eq!(total, expected, "consistent: {consistent}");
     }
 
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_query_page_consumes_the_figure_of_its_items_rounded_up_to_4_kb() {
+    let definition = definition();
+    let table = common::fresh_table("capacity-query", &definition).await;
+    let client = table.client();
+    let order_cost = capacity_of(&definition, "Order");
     // A query page of PAGE_ITEMS orders of the same size.
-    for n in 2..=PAGE_ITEMS as u128 {
-        put(order(n).to_item().unwrap()).await.unwrap();
-    }
+    put_orders(&table, 1..=PAGE_ITEMS as u128).await;
     let response = client
         .query()
         .table_name(table.name())
@@ -246,6 +276,17 @@ async fn the_figures_match_the_consumed_capacity_the_server_reports() {
         assert_eq!(total, order_cost.query_page.eventual);
     }
 
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_update_of_a_gsi_key_consumes_two_writes_there_and_one_on_the_gsi_projecting_all() {
+    let definition = definition();
+    let table = common::fresh_table("capacity-update", &definition).await;
+    let client = table.client();
+    let order_cost = capacity_of(&definition, "Order");
+    put_orders(&table, 1..=1).await;
+
     // An update that changes GSI1's key (the status): two writes there; the
     // GSI2 entry (projected ALL) is rewritten once.
     let response = client
@@ -262,6 +303,17 @@ async fn the_figures_match_the_consumed_capacity_the_server_reports() {
     assert_eq!(on_table, order_cost.update_index_keys.table);
     assert_eq!(indexes["GSI1"], 2.0);
     assert_eq!(indexes["GSI2"], 1.0);
+
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_delete_consumes_the_figures_on_the_table_and_every_gsi_entry() {
+    let definition = definition();
+    let table = common::fresh_table("capacity-delete", &definition).await;
+    let client = table.client();
+    let order_cost = capacity_of(&definition, "Order");
+    put_orders(&table, 1..=2).await;
 
     // Delete: the table and every GSI entry.
     let response = client

@@ -82,9 +82,28 @@ fn key(pk: &str, sk: &str) -> stamp::AttributeMap {
     ])
 }
 
-#[tokio::test]
-async fn puts_updates_and_deletes_of_several_entities_come_in_order_with_their_images() {
-    let table = common::fresh_table("feed-order", &definition()).await;
+/// What [`six_changes`] wrote: a customer, its order placed then paid, a
+/// product outside the collection, the customer renamed.
+struct Written {
+    ada: Customer,
+    placed: Order,
+    paid: Order,
+    renamed: Customer,
+    lamp: Product,
+}
+
+/// In a fresh table: puts a customer, an order, the order paid and a
+/// product, renames the customer with an update, deletes the order; then
+/// drains the feed of those six changes.
+async fn six_changes(
+    test: &str,
+) -> (
+    Table,
+    ChangeFeed<CustomerWithOrders>,
+    Vec<Change<CustomerWithOrders>>,
+    Written,
+) {
+    let table = common::fresh_table(test, &definition()).await;
     let ada = customer("c-1", "Ada");
     let placed = order("c-1", 1, Some(OrderStatus::Pending));
     let paid = Order {
@@ -110,6 +129,19 @@ async fn puts_updates_and_deletes_of_several_entities_come_in_order_with_their_i
 
     let mut feed = feed(&table);
     let changes = drain(&mut feed).await;
+    let written = Written {
+        ada,
+        placed,
+        paid,
+        renamed,
+        lamp,
+    };
+    (table, feed, changes, written)
+}
+
+#[tokio::test]
+async fn puts_updates_and_deletes_of_several_entities_come_in_order_with_their_images() {
+    let (_table, _feed, changes, written) = six_changes("feed-order").await;
     let seen: Vec<(
         ChangeKind,
         Option<CustomerWithOrders>,
@@ -118,24 +150,24 @@ async fn puts_updates_and_deletes_of_several_entities_come_in_order_with_their_i
         .iter()
         .map(|change| (change.kind, change.old.clone(), change.new.clone()))
         .collect();
-    let lamp_item = lamp.to_item().unwrap();
+    let lamp_item = written.lamp.to_item().unwrap();
     assert_eq!(
         seen,
         [
             (
                 ChangeKind::Insert,
                 None,
-                Some(CustomerWithOrders::Customer(ada.clone()))
+                Some(CustomerWithOrders::Customer(written.ada.clone()))
             ),
             (
                 ChangeKind::Insert,
                 None,
-                Some(CustomerWithOrders::Order(placed.clone()))
+                Some(CustomerWithOrders::Order(written.placed.clone()))
             ),
             (
                 ChangeKind::Modify,
-                Some(CustomerWithOrders::Order(placed.clone())),
-                Some(CustomerWithOrders::Order(paid.clone()))
+                Some(CustomerWithOrders::Order(written.placed.clone())),
+                Some(CustomerWithOrders::Order(written.paid.clone()))
             ),
             (
                 ChangeKind::Insert,
@@ -144,16 +176,21 @@ async fn puts_updates_and_deletes_of_several_entities_come_in_order_with_their_i
             ),
             (
                 ChangeKind::Modify,
-                Some(CustomerWithOrders::Customer(ada)),
-                Some(CustomerWithOrders::Customer(renamed))
+                Some(CustomerWithOrders::Customer(written.ada)),
+                Some(CustomerWithOrders::Customer(written.renamed))
             ),
             (
                 ChangeKind::Remove,
-                Some(CustomerWithOrders::Order(paid)),
+                Some(CustomerWithOrders::Order(written.paid)),
                 None
             ),
         ]
     );
+}
+
+#[tokio::test]
+async fn each_change_names_its_entity_type_its_keys_and_its_collection_member() {
+    let (_table, _feed, changes, _written) = six_changes("feed-order-types").await;
     let types: Vec<Option<&str>> = changes.iter().map(|c| c.entity_type.as_deref()).collect();
     assert_eq!(
         types,
@@ -173,6 +210,11 @@ async fn puts_updates_and_deletes_of_several_entities_come_in_order_with_their_i
         "Product is not in the collection"
     );
     assert_eq!(changes[5].key_entity, Some("Order"));
+}
+
+#[tokio::test]
+async fn each_change_has_both_images_an_event_id_and_a_rising_sequence_number() {
+    let (_table, _feed, changes, _written) = six_changes("feed-order-numbers").await;
     for change in &changes {
         assert_eq!(change.view_type, Some(ViewType::NewAndOldImages));
         assert!(!change.removed_by_ttl);
@@ -186,7 +228,11 @@ async fn puts_updates_and_deletes_of_several_entities_come_in_order_with_their_i
         numbers.windows(2).all(|pair| pair[0] < pair[1]),
         "{numbers:?}"
     );
+}
 
+#[tokio::test]
+async fn a_drained_feed_has_nothing_more_and_then_sees_the_next_write() {
+    let (table, mut feed, _changes, _written) = six_changes("feed-order-later").await;
     // Nothing more, and the next write is the next change.
     assert!(feed.next_ready().await.unwrap().is_none());
     let later = order("c-1", 2, None);
