@@ -24,8 +24,10 @@ pub const COMPILE_ERRORS: &str = "compile_errors";
 /// earlier one failed, and every one with `--no-fail-fast`:
 ///
 /// 1. `cargo test --workspace --all-targets ARGS` on the embedded DynamoDB
-///    (or `$STAMP_DYNAMODB_ENDPOINT` when set), but for the compile-fail
-///    fixtures, which then run beside passes 2 to 4 ([`CompileErrors`]);
+///    (or `$STAMP_DYNAMODB_ENDPOINT` when set), as two invocations (every
+///    target but the benches with `--skip compile_errors`, then the
+///    benches), the compile-fail fixtures then running beside passes 2 to 4
+///    ([`CompileErrors`]);
 /// 2. `cargo test --workspace --doc ARGS`;
 /// 3. the tests that need the venv's cfn-lint or DuckDB ([`VENV_TESTS`],
 ///    ignored by plain `cargo test`): every test binary with `--ignored
@@ -78,11 +80,15 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             Ok(status)
         };
     let given = endpoint.as_deref().map(|url| (url, "other"));
-    let all_targets = cargo_test(
-        &["--workspace", "--all-targets"],
+    // Every target but the benches, without the fixtures; then the benches
+    // (criterion runs each once), apart because criterion's arguments have
+    // no `--skip`. Together they are `--all-targets`, built once.
+    let all_but_benches = cargo_test(
+        &["--workspace", "--lib", "--bins", "--tests", "--examples"],
         &["--skip", COMPILE_ERRORS],
         given,
     )?;
+    let benches = cargo_test(&["--workspace", "--benches"], &[], given)?;
     // The compile-fail fixtures talk to no server and build in trybuild's
     // own target directory: they run beside the passes below, which mostly
     // wait on servers, their output kept until they end.
@@ -110,7 +116,8 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         None => true,
     };
     Ok(
-        if all_targets.success()
+        if all_but_benches.success()
+            && benches.success()
             && fixtures_passed
             && doc.success()
             && cfn_lint_tests.success()
