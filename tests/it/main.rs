@@ -15,6 +15,8 @@ mod encodings;
 mod errors;
 mod executor;
 mod export;
+mod export_memory;
+mod export_s3;
 mod full_pages;
 mod hostile;
 mod index_projections;
