@@ -276,6 +276,10 @@ fn temp_dir(test: &str) -> PathBuf {
     std::env::temp_dir().join(format!("stamp-{test}-{}", uuid::Uuid::new_v4().simple()))
 }
 
+/// A row of DuckDB's orders per status per month: entity, status, month,
+/// orders, cents.
+type OrderRow = (String, Option<String>, String, u64, u64);
+
 /// Runs `script` with the venv's Python (`$STAMP_PYTHON`), which has DuckDB.
 fn python(script: &str, args: &[&str]) -> String {
     let python = std::env::var("STAMP_PYTHON").unwrap_or_else(|_| {
@@ -395,10 +399,8 @@ entities = duckdb.sql(f"""
 """).fetchall()
 print(json.dumps([rows, entities]))
 "#;
-    let (rows, entities): (
-        Vec<(String, Option<String>, String, u64, u64)>,
-        Vec<(String, u64)>,
-    ) = serde_json::from_str(&python(script, &[dir.to_str().unwrap()])).unwrap();
+    let (rows, entities): (Vec<OrderRow>, Vec<(String, u64)>) =
+        serde_json::from_str(&python(script, &[dir.to_str().unwrap()])).unwrap();
     let counted: BTreeMap<(Option<String>, String), u64> = rows
         .iter()
         .map(|(_, status, month, orders, _)| ((status.clone(), month.clone()), *orders))
@@ -623,7 +625,7 @@ async fn export_s3_writes_an_empty_entity_and_unknown_types_and_refuses_bad_inpu
         &client,
         &bucket,
         "short",
-        &[customers.clone()],
+        std::slice::from_ref(&customers),
         |_, text| {
             text.lines()
                 .take(2)
