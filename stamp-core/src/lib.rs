@@ -19,7 +19,10 @@
 //!   table's stream (`Table::changes`, with a resumable `Checkpoint`).
 //! - `export` (feature `export`, on by default): the table back into one
 //!   file per entity type (NDJSON, or Parquet with typed columns under the
-//!   feature `parquet`), from a parallel scan (`export::Export`).
+//!   feature `parquet`), from a parallel scan (`export::Export`); with the
+//!   feature `s3`, from a DynamoDB export in S3 (`run_from_s3_export`) and
+//!   to S3 in a Hive-style layout (`Export::to_s3`,
+//!   `entity=<Type>/part-00000.parquet`).
 //! - [`local`]: SDK clients for a local server, and (feature `local`)
 //!   `local::LocalDynamoDb`, an embedded DynamoDB (dynoxide) on a loopback
 //!   port of your process, for tests and tools: no Docker, JVM or Python.
@@ -96,6 +99,8 @@ pub mod __private;
 pub use aws_sdk_dynamodb;
 #[cfg(feature = "streams")]
 pub use error::CheckpointReason;
+#[cfg(feature = "s3")]
+pub use error::ExportObjectReason;
 pub use error::{
     CursorReason, DecodeError, DefinitionError, Error, ExportReason, ItemKey, JobError, KeyError,
     KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal, StreamRecordReason,

@@ -16,6 +16,10 @@ use crate::venv::{MINISTACK_VERSION, Venv};
 /// demo and the benches; unset, they use the embedded server.
 pub const ENV: &str = "STAMP_DYNAMODB_ENDPOINT";
 
+/// The environment variable that names the S3 endpoint of the S3 export
+/// tests (`tests/it/export/s3.rs`), set to ministack's by `cargo xtask test`.
+pub const S3_ENV: &str = "STAMP_S3_ENDPOINT";
+
 /// The environment variable that tells the tests which implementation is
 /// behind [`ENV`] (for the deviations listed in docs/design-notes.md, "Servers").
 pub const SERVER_ENV: &str = "STAMP_DYNAMODB_SERVER";
@@ -53,7 +57,7 @@ impl Ministack {
         let server = LocalServer::start(&Venv::ensure(root)?)?;
         let log = server.log().strip_prefix(root).unwrap_or(server.log());
         println!(
-            "DynamoDB endpoint: {} (ministack {MINISTACK_VERSION}, log in {})",
+            "DynamoDB and S3 endpoint: {} (ministack {MINISTACK_VERSION}, log in {})",
             server.endpoint(),
             log.display()
         );

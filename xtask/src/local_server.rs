@@ -1,7 +1,7 @@
 //! ministack's DynamoDB, started on a free loopback port.
 //!
-//! [`LocalServer::start`] spawns `ministack` (DynamoDB and DynamoDB Streams
-//! only) with its output in `target/stamp-venv/ministack-PORT.log` and waits
+//! [`LocalServer::start`] spawns `ministack` (DynamoDB, DynamoDB Streams and
+//! S3 only) with its output in `target/stamp-venv/ministack-PORT.log` and waits
 //! until it answers HTTP. The
 //! returned guard kills the server when dropped, so it stops even when tests
 //! fail or a task returns an error.
@@ -111,15 +111,15 @@ impl Drop for LocalServer {
     }
 }
 
-/// The `ministack` command serving DynamoDB and DynamoDB Streams on
-/// 127.0.0.1:`port` in the foreground (its settings are environment
-/// variables).
+/// The `ministack` command serving DynamoDB, DynamoDB Streams and S3 (for
+/// the S3 export tests) on 127.0.0.1:`port` in the foreground (its settings
+/// are environment variables; S3 keeps its objects in memory).
 pub fn ministack_command(venv: &Venv, port: u16) -> Command {
     let mut command = Command::new(venv.bin("ministack"));
     command
         .env("GATEWAY_PORT", port.to_string())
         .env("BIND_HOST", "127.0.0.1")
-        .env("SERVICES", "dynamodb,dynamodbstreams")
+        .env("SERVICES", "dynamodb,dynamodbstreams,s3")
         .env("LOG_LEVEL", "WARNING");
     command
 }

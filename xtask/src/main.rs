@@ -10,6 +10,7 @@ mod bench_task;
 mod demo_task;
 mod dynamodb_task;
 mod endpoint;
+mod export_memory_task;
 mod local_server;
 mod test_task;
 mod venv;
@@ -71,6 +72,13 @@ enum Task {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         filters: Vec<String>,
     },
+    /// Measure the peak memory (VmHWM) of an export from S3 to S3 of
+    /// generated items, on ministack's S3 (the figure in BENCHMARKS.md).
+    ExportMemory {
+        /// How many items the source export holds.
+        #[arg(long, default_value_t = 1_000_000)]
+        items: u64,
+    },
     /// Run the stamp-examples demo against DynamoDB.
     ///
     /// The endpoint is --endpoint, else $STAMP_DYNAMODB_ENDPOINT, else the
@@ -90,6 +98,7 @@ fn main() -> ExitCode {
         Task::Test { args } => test_task::run(&args),
         Task::Dynamodb { port } => dynamodb_task::run(port),
         Task::Demo { endpoint, args } => demo_task::run(endpoint, &args),
+        Task::ExportMemory { items } => export_memory_task::run(items),
         Task::Bench {
             compile,
             skip_compile,

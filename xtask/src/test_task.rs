@@ -2,7 +2,7 @@
 
 use std::process::{ExitCode, ExitStatus};
 
-use crate::endpoint::{self, ENV, Ministack, SERVER_ENV};
+use crate::endpoint::{self, ENV, Ministack, S3_ENV, SERVER_ENV};
 use crate::venv::Venv;
 use crate::{Result, workspace};
 
@@ -14,8 +14,9 @@ pub const CFN_LINT_ENV: &str = "STAMP_CFN_LINT";
 pub const PYTHON_ENV: &str = "STAMP_PYTHON";
 
 /// The name filters of the tests that need the venv (ignored by plain
-/// `cargo test`): cfn-lint on the templates, DuckDB on the export.
-pub const VENV_TESTS: &[&str] = &["schema_cfn_lint", "export_duckdb"];
+/// `cargo test`): cfn-lint on the templates, DuckDB on the export, and the
+/// exports from and to ministack's S3.
+pub const VENV_TESTS: &[&str] = &["schema_cfn_lint", "export_duckdb", "export_s3"];
 
 /// The test of the derives' compile-fail fixtures (trybuild, `stamp-ui`).
 pub const COMPILE_ERRORS: &str = "compile_errors";
@@ -29,12 +30,13 @@ pub const COMPILE_ERRORS: &str = "compile_errors";
 ///    benches), the compile-fail fixtures then running beside passes 2 to 4
 ///    ([`CompileErrors`]);
 /// 2. `cargo test --workspace --doc ARGS`;
-/// 3. the tests that need the venv's cfn-lint or DuckDB ([`VENV_TESTS`],
-///    ignored by plain `cargo test`): every test binary with `--ignored
-///    schema_cfn_lint export_duckdb`;
-/// 4. every test binary once more against a ministack started for the run
-///    (stopped by its process id afterwards), but for the compile-fail
-///    fixtures, which talk to no server.
+/// 3. the tests that need the venv's cfn-lint, DuckDB or ministack's S3
+///    ([`VENV_TESTS`], ignored by plain `cargo test`): every test binary with
+///    `--ignored schema_cfn_lint export_duckdb export_s3`, with
+///    `$STAMP_S3_ENDPOINT` set to a ministack started for the run (stopped
+///    by its process id afterwards);
+/// 4. every test binary once more against that ministack's DynamoDB, but
+///    for the compile-fail fixtures, which talk to no server.
 ///
 /// Passes 3 and 4 select `--workspace --tests`, never `-p` or `--test`:
 /// another selection activates other dev-dependencies, unifies features
@@ -52,33 +54,40 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         .position(|arg| arg == "--")
         .unwrap_or(args.len());
     let (cargo_args, harness_args) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
-    let cargo_test =
-        |selection: &[&str], harness: &[&str], url: Option<(&str, &str)>| -> Result<ExitStatus> {
-            let started = std::time::Instant::now();
-            let mut command = workspace::cargo(&root);
-            command
-                .args(["test", "--no-fail-fast"])
-                .args(selection)
-                .args(cargo_args)
-                .arg("--")
-                .args(harness)
-                .args(harness_args)
-                .env(CFN_LINT_ENV, &cfn_lint)
-                .env(PYTHON_ENV, &python);
-            match url {
-                Some((url, server)) => command.env(ENV, url).env(SERVER_ENV, server),
-                None => command.env_remove(ENV).env_remove(SERVER_ENV),
-            };
-            let status = command.status()?;
-            println!(
-                "\n==> timing: cargo test {} {} on {}: {:.0} s ({status})",
-                selection.join(" "),
-                harness.join(" "),
-                url.map_or("the embedded DynamoDB", |(_, server)| server),
-                started.elapsed().as_secs_f64()
-            );
-            Ok(status)
+    let cargo_test = |selection: &[&str],
+                      harness: &[&str],
+                      url: Option<(&str, &str)>,
+                      s3: Option<&str>|
+     -> Result<ExitStatus> {
+        let started = std::time::Instant::now();
+        let mut command = workspace::cargo(&root);
+        command
+            .args(["test", "--no-fail-fast"])
+            .args(selection)
+            .args(cargo_args)
+            .arg("--")
+            .args(harness)
+            .args(harness_args)
+            .env(CFN_LINT_ENV, &cfn_lint)
+            .env(PYTHON_ENV, &python);
+        match url {
+            Some((url, server)) => command.env(ENV, url).env(SERVER_ENV, server),
+            None => command.env_remove(ENV).env_remove(SERVER_ENV),
         };
+        match s3 {
+            Some(url) => command.env(S3_ENV, url),
+            None => command.env_remove(S3_ENV),
+        };
+        let status = command.status()?;
+        println!(
+            "\n==> timing: cargo test {} {} on {}: {:.0} s ({status})",
+            selection.join(" "),
+            harness.join(" "),
+            url.map_or("the embedded DynamoDB", |(_, server)| server),
+            started.elapsed().as_secs_f64()
+        );
+        Ok(status)
+    };
     let given = endpoint.as_deref().map(|url| (url, "other"));
     // Every target but the benches, without the fixtures; then the benches
     // (criterion runs each once), apart because criterion's arguments have
@@ -87,8 +96,9 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         &["--workspace", "--lib", "--bins", "--tests", "--examples"],
         &["--skip", COMPILE_ERRORS],
         given,
+        None,
     )?;
-    let benches = cargo_test(&["--workspace", "--benches"], &[], given)?;
+    let benches = cargo_test(&["--workspace", "--benches"], &[], given, None)?;
     // The compile-fail fixtures talk to no server and build in trybuild's
     // own target directory: they run beside the passes below, which mostly
     // wait on servers, their output kept until they end.
@@ -97,17 +107,26 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     } else {
         None
     };
-    let doc = cargo_test(&["--workspace", "--doc"], &[], given)?;
-    println!("\n==> the tests that need the venv's cfn-lint or DuckDB");
+    let doc = cargo_test(&["--workspace", "--doc"], &[], given, None)?;
+    let ministack = Ministack::start(&root)?;
+    println!(
+        "
+==> the tests that need the venv's cfn-lint, DuckDB or ministack's S3"
+    );
     let mut ignored = vec!["--ignored"];
     ignored.extend(VENV_TESTS);
-    let cfn_lint_tests = cargo_test(&["--workspace", "--tests"], &ignored, given)?;
-    let ministack = Ministack::start(&root)?;
+    let cfn_lint_tests = cargo_test(
+        &["--workspace", "--tests"],
+        &ignored,
+        given,
+        Some(ministack.url()),
+    )?;
     println!("\n==> every test again, on ministack");
     let on_ministack = cargo_test(
         &["--workspace", "--tests"],
         &["--skip", COMPILE_ERRORS],
         Some((ministack.url(), "ministack")),
+        None,
     )?
     .success();
     drop(ministack);

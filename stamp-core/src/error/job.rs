@@ -27,6 +27,22 @@ pub enum JobError {
         detail: String,
     },
 
+    /// An S3 object of an export (feature `s3`) cannot be read or written:
+    /// the manifest or a data file of a DynamoDB S3 export
+    /// ([`Export::run_from_s3_export`](crate::export::Export::run_from_s3_export)),
+    /// or an entity file of an export to S3
+    /// ([`Export::to_s3`](crate::export::Export::to_s3)).
+    #[cfg(feature = "s3")]
+    #[error("the export object `s3://{bucket}/{key}` cannot be used: {reason}")]
+    ExportObject {
+        /// The bucket.
+        bucket: String,
+        /// The object's key.
+        key: String,
+        /// What is wrong.
+        reason: ExportObjectReason,
+    },
+
     /// A key migration was asked of an entity that declares no previous key
     /// format and has no index to rebuild, so it has nothing to migrate.
     /// Found before sending.
@@ -285,6 +301,138 @@ pub enum ExportReason {
     FileName {
         /// The type name.
         type_name: &'static str,
+    },
+    /// An option of the export to S3 was given to an export to a directory.
+    #[cfg(feature = "s3")]
+    #[error(
+        "`{option}` shapes the objects of an export to S3 (`Export::to_s3`), and this export writes a directory"
+    )]
+    NotS3 {
+        /// The option, such as `part_bytes`.
+        option: &'static str,
+    },
+    /// The bucket name is empty.
+    #[cfg(feature = "s3")]
+    #[error("the bucket name is empty")]
+    EmptyBucket,
+    /// The multipart upload part size is outside S3's bounds (5 MiB to
+    /// 5 GiB).
+    #[cfg(feature = "s3")]
+    #[error("a part of {bytes} bytes; S3 takes {min} to {max} bytes a part")]
+    PartSize {
+        /// The size given.
+        bytes: u64,
+        /// 5 MiB.
+        min: u64,
+        /// 5 GiB.
+        max: u64,
+    },
+    /// An object of `file_bytes` would need more parts of `part_bytes`
+    /// than one multipart upload has (10,000).
+    #[cfg(feature = "s3")]
+    #[error(
+        "objects of {file_bytes} bytes in parts of {part_bytes} bytes need more than {limit} parts; raise the part size"
+    )]
+    PartsPerObject {
+        /// The roll size of an object.
+        file_bytes: u64,
+        /// The part size.
+        part_bytes: u64,
+        /// 10,000 parts.
+        limit: u64,
+    },
+    /// An object roll size of 0.
+    #[cfg(feature = "s3")]
+    #[error("objects rolled at 0 bytes; give 1 or more")]
+    ZeroFileBytes,
+}
+
+/// Why an S3 object of an export cannot be used, in
+/// [`JobError::ExportObject`] (feature `s3`).
+#[cfg(feature = "s3")]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExportObjectReason {
+    /// There is no object at the key (`NoSuchKey`): a missing
+    /// `manifest-summary.json`, or a data file its manifest lists. Found
+    /// before anything is written when it is the manifest.
+    #[error("there is no such object (NoSuchKey)")]
+    Missing,
+    /// An object is already under the export's `<prefix>/entity=`: readers
+    /// of the Hive layout would mix it with the new files. Found before
+    /// anything is written; delete it or choose another prefix.
+    #[error(
+        "an object is already there, under the export's prefix: delete the earlier export or choose another prefix"
+    )]
+    AlreadyExists,
+    /// `manifest-summary.json` or a line of `manifest-files.json` is not
+    /// what DynamoDB writes there.
+    #[error(
+        "it is not a DynamoDB export manifest{}: {detail}",
+        .line.map(|line| format!(" (line {line})")).unwrap_or_default()
+    )]
+    NotManifest {
+        /// The line of `manifest-files.json`, or `None` for the summary.
+        line: Option<u64>,
+        /// The JSON decoder's message, for people.
+        detail: String,
+    },
+    /// The export is not a full export in the `DYNAMODB_JSON` format (an
+    /// `ION` export, or an incremental export), which is all Stamp reads.
+    #[error(
+        "the export is `{output_format}` `{export_type}`; Stamp reads DYNAMODB_JSON FULL_EXPORT"
+    )]
+    Unsupported {
+        /// The summary's `outputFormat`.
+        output_format: String,
+        /// The summary's `exportType`.
+        export_type: String,
+    },
+    /// A line of a data file is not a `DYNAMODB_JSON` item
+    /// (`{"Item": {…}}`). The objects the export completed before stay; its
+    /// uploads under way are aborted.
+    #[error("line {line} is not a DYNAMODB_JSON item (`{{\"Item\": {{…}}}}`): {detail}")]
+    NotDynamoDbJson {
+        /// The line's number in the (decompressed) file, from 1.
+        line: u64,
+        /// The JSON decoder's message, for people.
+        detail: String,
+    },
+    /// A data file holds another number of items than its manifest says
+    /// (`itemCount` in `manifest-files.json`).
+    #[error("the manifest says {expected} items and the file holds {found}")]
+    ItemCount {
+        /// The manifest's `itemCount`.
+        expected: u64,
+        /// The items read.
+        found: u64,
+    },
+    /// Its body cannot be read: the connection broke, or a gzipped file is
+    /// not gzip.
+    #[error("its body cannot be read: {detail}")]
+    Read {
+        /// The I/O or decoder's message, for people.
+        detail: String,
+    },
+    /// An entity file cannot be encoded (JSON, Arrow or Parquet).
+    #[error("it cannot be encoded: {detail}")]
+    Encode {
+        /// The encoder's message, for people.
+        detail: String,
+    },
+    /// S3 refused or failed a request.
+    #[error(
+        "{operation} failed{}: {message}",
+        .code.as_ref().map(|code| format!(" ({code})")).unwrap_or_default()
+    )]
+    Request {
+        /// The S3 operation, such as `UploadPart`.
+        operation: &'static str,
+        /// The S3 error code, such as `NoSuchBucket`; `None` when no
+        /// answer came (a timeout, a connection error).
+        code: Option<String>,
+        /// The service's message, or the SDK error's chain.
+        message: String,
     },
 }
 

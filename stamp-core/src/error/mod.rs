@@ -30,6 +30,8 @@ pub use definition::{DefinitionError, TableNameReason};
 pub use item_key::ItemKey;
 #[cfg(feature = "streams")]
 pub use job::CheckpointReason;
+#[cfg(feature = "s3")]
+pub use job::ExportObjectReason;
 pub use job::{ExportReason, JobError, MigrationCheckpointReason, StreamRecordReason};
 pub use key::{KeyError, KeyMismatchReason};
 pub use refusal::{CursorReason, QueryReason, Refusal, UpdateReason};

@@ -23,12 +23,35 @@
 //! may not be in the files. Each page costs read capacity as a scan does
 //! (eventually consistent, 0.5 read units per 4 KB).
 //!
+//! **S3** (feature `s3`): [`Export::run_from_s3_export`] reads the export
+//! `ExportTableToPointInTime` wrote to S3 (its manifests, then each gzipped
+//! data file streamed as it arrives), and [`Export::to_s3`] writes the
+//! entity files to S3 in a Hive-style layout that Athena, Spark and DuckDB
+//! read as one table per entity:
+//!
+//! ```text
+//! <prefix>/entity=Order/part-00000.parquet
+//! <prefix>/entity=Order/part-00001.parquet     (after 128 MiB, `file_bytes`)
+//! <prefix>/entity=Customer/part-00000.parquet
+//! <prefix>/entity=_unknown/part-00000.ndjson
+//! ```
+//!
+//! Each object is uploaded while the export runs, in multipart uploads of
+//! 8 MiB parts (`part_bytes`), so an entity keeps about one part and one
+//! row group in memory whatever the table's size.
+//!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>.
 
 mod files;
 mod ndjson;
+mod out;
 #[cfg(feature = "parquet")]
 mod parquet;
+#[cfg(feature = "s3")]
+mod s3;
+
+#[cfg(feature = "s3")]
+pub use s3::{DEFAULT_FILE_BYTES, DEFAULT_PART_BYTES, MAX_PART_BYTES, MAX_PARTS, MIN_PART_BYTES};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -39,6 +62,7 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use self::out::Out;
 use crate::JobError;
 use crate::{AttributeMap, Entity, EntitySchema, Error, Table};
 
@@ -98,42 +122,78 @@ pub struct ExportedFile {
     pub items: u64,
 }
 
+/// One S3 object an export to S3 wrote (feature `s3`):
+/// `<prefix>/entity=<Type>/part-NNNNN.<extension>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportedObject {
+    /// The entity type name, or `None` for the objects of unknown types.
+    pub entity: Option<&'static str>,
+    /// Its bucket.
+    pub bucket: String,
+    /// Its key.
+    pub key: String,
+    /// How many items it holds.
+    pub items: u64,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
 /// What an export did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExportOutcome {
-    /// One file per registered entity (in registration order, written even
-    /// when empty), then the file of unknown types when there was any.
+    /// For an export to a directory: one file per registered entity (in
+    /// registration order, written even when empty), then the file of
+    /// unknown types when there was any.
     pub files: Vec<ExportedFile>,
-    /// Items read from the table.
+    /// For an export to S3 ([`Export::to_s3`]): every object written, in
+    /// the same order, each entity's parts in order (at least one per
+    /// entity, written even when empty).
+    pub objects: Vec<ExportedObject>,
+    /// Items read from the table (or the export files).
     pub scanned: u64,
 }
 
 impl ExportOutcome {
-    /// How many items went to the file of entity `type_name` (0 when none).
+    /// How many items went to the file(s) of entity `type_name` (0 when
+    /// none).
     pub fn items(&self, type_name: &str) -> u64 {
-        self.files
-            .iter()
-            .find(|file| file.entity == Some(type_name))
-            .map_or(0, |file| file.items)
+        self.count(Some(type_name))
     }
 
     /// How many items had a type no registered entity names.
     pub fn unknown(&self) -> u64 {
-        self.files
-            .iter()
-            .find(|file| file.entity.is_none())
-            .map_or(0, |file| file.items)
+        self.count(None)
+    }
+
+    fn count(&self, entity: Option<&str>) -> u64 {
+        let files = self.files.iter().filter(|file| file.entity == entity);
+        let objects = self.objects.iter().filter(|object| object.entity == entity);
+        files.map(|file| file.items).sum::<u64>() + objects.map(|object| object.items).sum::<u64>()
     }
 }
 
 /// Where one entity's (or the unknown types') items go.
 trait Sink: Send {
     fn push(&mut self, item: AttributeMap) -> Result<(), Error>;
-    /// Flushes and closes the file; the number of items written.
-    fn finish(self: Box<Self>) -> Result<u64, Error>;
+    /// Flushes and closes the file (ends the last object); the number of
+    /// items written, and the output, for its last bytes.
+    fn finish(self: Box<Self>) -> Result<(u64, Out), Error>;
+    /// The output, for the bytes ready to send.
+    #[cfg_attr(not(feature = "s3"), allow(dead_code))]
+    fn out(&mut self) -> &mut Out;
 }
 
-type MakeSink = fn(&Path, ExportFormat) -> Result<Box<dyn Sink>, Error>;
+type MakeSink = fn(Out, ExportFormat) -> Result<Box<dyn Sink>, Error>;
+
+/// Where an export writes.
+#[derive(Debug, Clone)]
+enum Output {
+    /// `<Type>.<extension>` files in a local directory.
+    Directory(PathBuf),
+    /// Hive-style objects in S3.
+    #[cfg(feature = "s3")]
+    S3(s3::Target),
+}
 
 /// The callback of [`Export::progress`].
 type Progress = Box<dyn FnMut(&ExportProgress) + Send>;
@@ -143,7 +203,10 @@ type Progress = Box<dyn FnMut(&ExportProgress) + Send>;
 /// scan), or on the files of a point-in-time export by
 /// [`run_from_files`](Self::run_from_files). A plain value until then.
 pub struct Export {
-    directory: PathBuf,
+    output: Output,
+    /// An option of the export to S3 given to an export to a directory.
+    #[cfg(feature = "s3")]
+    not_s3: Option<&'static str>,
     format: ExportFormat,
     segments: u32,
     concurrency: u32,
@@ -154,7 +217,7 @@ pub struct Export {
 impl fmt::Debug for Export {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Export")
-            .field("directory", &self.directory)
+            .field("output", &self.output)
             .field("format", &self.format)
             .field("segments", &self.segments)
             .field("concurrency", &self.concurrency)
@@ -190,14 +253,92 @@ impl Export {
     /// # Ok(()) }
     /// ```
     pub fn new(directory: impl Into<PathBuf>) -> Self {
+        Export::with_output(Output::Directory(directory.into()))
+    }
+
+    fn with_output(output: Output) -> Self {
         Export {
-            directory: directory.into(),
+            output,
+            #[cfg(feature = "s3")]
+            not_s3: None,
             format: ExportFormat::Ndjson,
             segments: 4,
             concurrency: DEFAULT_CONCURRENCY,
             entities: Vec::new(),
             progress: None,
         }
+    }
+
+    /// An export to S3 (feature `s3`): the entity files are written to
+    /// `bucket` in a Hive-style layout, `<prefix>/entity=<Type>/part-00000.<extension>`
+    /// (the next part `part-00001` once an object reaches
+    /// [`file_bytes`](Self::file_bytes), 128 MiB by default), items of
+    /// unknown type under `<prefix>/entity=_unknown/` as NDJSON. A trailing
+    /// `/` of `prefix` is dropped; an empty prefix writes at the bucket's
+    /// root. Each object is uploaded while the export runs (a multipart
+    /// upload in parts of [`part_bytes`](Self::part_bytes), or one
+    /// `PutObject` when it fits in one part), so memory holds about one
+    /// part and one row group per entity. Sends nothing until a `run`.
+    ///
+    /// Before writing, the export lists `<prefix>/entity=` and refuses to
+    /// run if an object is there ([`ExportObjectReason::AlreadyExists`](crate::ExportObjectReason::AlreadyExists)):
+    /// a reader of the layout would mix an earlier export's parts with the
+    /// new ones.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn run(table: stamp_core::Table, s3: aws_sdk_s3::Client) -> Result<(), stamp_core::Error> {
+    /// use stamp_core::export::{Export, ExportFormat};
+    ///
+    /// let outcome = Export::to_s3(s3, "analytics", "shop/2026-06-01")
+    ///     .format(ExportFormat::Parquet)
+    ///     // .entity::<Order>() for each entity of the table
+    ///     .run(&table)
+    ///     .await?;
+    /// for object in &outcome.objects {
+    ///     println!("s3://{}/{}: {} items", object.bucket, object.key, object.items);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "s3")]
+    pub fn to_s3(
+        client: aws_sdk_s3::Client,
+        bucket: impl Into<String>,
+        prefix: impl AsRef<str>,
+    ) -> Self {
+        Export::with_output(Output::S3(s3::Target::new(
+            client,
+            bucket.into(),
+            prefix.as_ref(),
+        )))
+    }
+
+    /// The part size of the multipart uploads of an export to S3
+    /// ([`to_s3`](Self::to_s3)): [`MIN_PART_BYTES`] (5 MiB) to
+    /// [`MAX_PART_BYTES`] (5 GiB), [`DEFAULT_PART_BYTES`] (8 MiB) unless
+    /// set. An entity keeps about this much in memory, plus a row group.
+    #[cfg(feature = "s3")]
+    pub fn part_bytes(mut self, bytes: u64) -> Self {
+        match &mut self.output {
+            Output::S3(target) => target.part_bytes = bytes,
+            Output::Directory(_) => self.not_s3 = Some("part_bytes"),
+        }
+        self
+    }
+
+    /// The size at which an export to S3 ([`to_s3`](Self::to_s3)) ends an
+    /// entity's object and starts its next part (`part-00001`, …), at the
+    /// next line (NDJSON) or row group (Parquet, 8 MiB) boundary:
+    /// [`DEFAULT_FILE_BYTES`] (128 MiB) unless set. Smaller objects let
+    /// readers split the work; any size keeps the same memory.
+    #[cfg(feature = "s3")]
+    pub fn file_bytes(mut self, bytes: u64) -> Self {
+        match &mut self.output {
+            Output::S3(target) => target.file_bytes = bytes,
+            Output::Directory(_) => self.not_s3 = Some("file_bytes"),
+        }
+        self
     }
 
     /// Writes the items of entity `E` (those whose type attribute is
@@ -256,21 +397,30 @@ impl Export {
     /// Before any request, [`JobError::InvalidExport`] for no entity, two
     /// entities with different type attributes, an entity whose type name
     /// is not a plain file name or is [`UNKNOWN_FILE_STEM`], a segment
-    /// count of 0 or above [`MAX_SEGMENTS`], or a concurrency of 0; [`JobError::ExportFile`] when the
-    /// directory or a file cannot be written; then [`Error::DynamoDb`] for
-    /// the scan, and the errors of an entity's `from_item` for an item that
-    /// names the entity but cannot be read as it (the files written so far
-    /// stay, incomplete).
+    /// count of 0 or above [`MAX_SEGMENTS`], a concurrency of 0, or (feature
+    /// `s3`) an S3 option out of bounds or given to an export to a
+    /// directory; [`JobError::ExportFile`] when the directory or a file
+    /// cannot be written (`JobError::ExportObject` for an object of an
+    /// export to S3, also when one is already under its prefix); then
+    /// [`Error::DynamoDb`] for the scan, and the errors of an entity's
+    /// `from_item` for an item that names the entity but cannot be read as
+    /// it. On an error the files written so far stay, incomplete; an export
+    /// to S3 keeps the objects it completed (the parts an entity rolled
+    /// over) and aborts its multipart uploads under way.
     pub async fn run(mut self, table: &Table) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
-        std::fs::create_dir_all(&self.directory)
-            .map_err(|error| file_error(&self.directory, &error))?;
+        self.prepare().await?;
         let mut router = Router::new(&self, type_attribute)?;
-        let mut pages = scan(table, self.segments, self.concurrency);
-        while let Some(page) = pages.next().await {
-            router.page(page?, &mut self.progress)?;
+        let read = async {
+            let mut pages = scan(table, self.segments, self.concurrency);
+            while let Some(page) = pages.next().await {
+                router.page(page?, &mut self.progress)?;
+                router.send().await?;
+            }
+            Ok::<(), Error>(())
         }
-        router.finish()
+        .await;
+        router.end(read).await
     }
 
     /// Runs the export on the data files of an `ExportTableToPointInTime`
@@ -293,13 +443,102 @@ impl Export {
         let files: Vec<PathBuf> = files.into_iter().map(Into::into).collect();
         let type_attribute = self.check()?;
         files::check(&files)?;
-        std::fs::create_dir_all(&self.directory)
-            .map_err(|error| file_error(&self.directory, &error))?;
+        self.prepare().await?;
         let mut router = Router::new(&self, type_attribute)?;
-        for path in files {
-            files::read(&path, 1_000, |items| router.page(items, &mut self.progress))?;
+        let read = async {
+            for path in files {
+                let mut file = files::LocalFile::open(&path, EXPORT_FILE_PAGE)?;
+                while file.step(&mut |items| router.page(items, &mut self.progress))? {
+                    router.send().await?;
+                }
+                router.send().await?;
+            }
+            Ok::<(), Error>(())
         }
-        router.finish()
+        .await;
+        router.end(read).await
+    }
+
+    /// Runs the export on a DynamoDB export to S3 (feature `s3`), read
+    /// straight from S3 with `client`: `export` is the key of its
+    /// `manifest-summary.json` in `bucket`, or the folder that holds it
+    /// (`<prefix>/AWSDynamoDB/<export id>`, with or without a trailing
+    /// `/`). The export reads the summary and `manifest-files.json`, then
+    /// each data file (`dataFileS3Key`, gzipped `DYNAMODB_JSON`) in the
+    /// manifest's order, its body decoded line by line as it arrives (no
+    /// file is held in memory), in pages of 1,000 lines, and checks each
+    /// file's item count against the manifest's `itemCount`. No DynamoDB
+    /// request is sent, and [`segments`](Self::segments) is not used. The
+    /// output is a directory ([`new`](Self::new)) or S3
+    /// ([`to_s3`](Self::to_s3), another client or bucket if need be).
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html>.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn run(s3: aws_sdk_s3::Client) -> Result<(), stamp_core::Error> {
+    /// use stamp_core::export::{Export, ExportFormat};
+    ///
+    /// let outcome = Export::to_s3(s3.clone(), "analytics", "shop/by-entity")
+    ///     .format(ExportFormat::Parquet)
+    ///     // .entity::<Order>() for each entity of the table
+    ///     .run_from_s3_export(&s3, "exports", "shop/AWSDynamoDB/01234567890123-abcdefgh")
+    ///     .await?;
+    /// println!("{} items read", outcome.scanned);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`run`](Self::run) before any request; then
+    /// `JobError::ExportObject` with the object's key: the manifest missing
+    /// (`ExportObjectReason::Missing`, before anything is written) or not a
+    /// manifest (`NotManifest`), an `ION` or incremental export
+    /// (`Unsupported`), a data file missing (`Missing`), a line that is not
+    /// `DYNAMODB_JSON` (`NotDynamoDbJson`, with its number), a file whose
+    /// item count differs from its manifest's (`ItemCount`), a body that
+    /// cannot be read or inflated (`Read`), or a request S3 refused
+    /// (`Request`). What was written before such an error stays as
+    /// [`run`](Self::run) says.
+    #[cfg(feature = "s3")]
+    pub async fn run_from_s3_export(
+        mut self,
+        client: &aws_sdk_s3::Client,
+        bucket: &str,
+        export: &str,
+    ) -> Result<ExportOutcome, Error> {
+        let type_attribute = self.check()?;
+        let files = s3::data_files(client, bucket, export).await?;
+        self.prepare().await?;
+        let mut router = Router::new(&self, type_attribute)?;
+        let read = async {
+            for file in &files {
+                s3::read_data_file(
+                    client,
+                    bucket,
+                    file,
+                    EXPORT_FILE_PAGE,
+                    &mut router,
+                    &mut self.progress,
+                )
+                .await?;
+            }
+            Ok::<(), Error>(())
+        }
+        .await;
+        router.end(read).await
+    }
+
+    /// Makes the directory, or checks that nothing is under the S3 prefix.
+    async fn prepare(&self) -> Result<(), Error> {
+        match &self.output {
+            Output::Directory(directory) => {
+                std::fs::create_dir_all(directory).map_err(|error| file_error(directory, &error))
+            }
+            #[cfg(feature = "s3")]
+            Output::S3(target) => target.check_empty().await,
+        }
     }
 
     /// The checks made before any request; the type attribute.
@@ -317,6 +556,14 @@ impl Export {
         }
         if self.concurrency == 0 {
             return Err(invalid(crate::error::ExportReason::ZeroConcurrency));
+        }
+        #[cfg(feature = "s3")]
+        if let Some(option) = self.not_s3 {
+            return Err(invalid(crate::error::ExportReason::NotS3 { option }));
+        }
+        #[cfg(feature = "s3")]
+        if let Output::S3(target) = &self.output {
+            target.check().map_err(invalid)?;
         }
         for (schema, _) in &self.entities {
             if schema.type_attribute != first.type_attribute {
@@ -342,39 +589,103 @@ impl Export {
     }
 }
 
+/// How many lines of an export file make a page.
+const EXPORT_FILE_PAGE: usize = 1_000;
+
+/// One entity's (or the unknown types') output.
+struct Entry {
+    entity: Option<&'static str>,
+    /// The file, for an export to a directory.
+    path: Option<PathBuf>,
+    sink: Box<dyn Sink>,
+    /// The uploads, for an export to S3.
+    #[cfg(feature = "s3")]
+    uploads: Option<s3::Uploads>,
+}
+
+impl Entry {
+    /// The output of `stem` (a type name, or the unknown types'), a file or
+    /// objects, with its sink.
+    fn open(
+        output: &Output,
+        entity: Option<&'static str>,
+        extension: &'static str,
+        make: impl FnOnce(Out) -> Result<Box<dyn Sink>, Error>,
+    ) -> Result<Entry, Error> {
+        let stem = entity.unwrap_or(UNKNOWN_FILE_STEM);
+        match output {
+            Output::Directory(directory) => {
+                let path = directory.join(format!("{stem}.{extension}"));
+                Ok(Entry {
+                    entity,
+                    sink: make(Out::create_file(&path)?)?,
+                    path: Some(path),
+                    #[cfg(feature = "s3")]
+                    uploads: None,
+                })
+            }
+            #[cfg(feature = "s3")]
+            Output::S3(target) => Ok(Entry {
+                entity,
+                path: None,
+                sink: make(Out::Objects(target.staging(stem, extension)))?,
+                uploads: Some(target.uploads(entity)),
+            }),
+        }
+    }
+
+    /// Sends the bytes that are ready (an export to S3).
+    async fn send(&mut self, part_bytes: usize) -> Result<(), Error> {
+        #[cfg(feature = "s3")]
+        if let (Some(uploads), Out::Objects(staging)) = (&mut self.uploads, self.sink.out()) {
+            uploads.send(staging.take(part_bytes)).await?;
+        }
+        let _ = part_bytes;
+        Ok(())
+    }
+}
+
 /// The files being written, and where each item goes.
 struct Router {
     type_attribute: &'static str,
-    sinks: Vec<(&'static str, PathBuf, Box<dyn Sink>)>,
+    output: Output,
+    entries: Vec<Entry>,
     by_type: HashMap<&'static str, usize>,
-    unknown_path: PathBuf,
-    unknown: Option<Box<dyn Sink>>,
+    unknown: Option<Entry>,
     progress: ExportProgress,
+    /// The outcome so far.
+    done: ExportOutcome,
 }
 
 impl Router {
     fn new(export: &Export, type_attribute: &'static str) -> Result<Self, Error> {
-        let mut sinks = Vec::new();
+        let mut entries = Vec::new();
         for (schema, make) in &export.entities {
-            let path = export.directory.join(format!(
-                "{}.{}",
-                schema.type_name,
-                export.format.extension()
-            ));
-            sinks.push((schema.type_name, path.clone(), make(&path, export.format)?));
+            let format = export.format;
+            entries.push(Entry::open(
+                &export.output,
+                Some(schema.type_name),
+                format.extension(),
+                |out| make(out, format),
+            )?);
         }
-        let by_type = sinks
+        let by_type = entries
             .iter()
             .enumerate()
-            .map(|(position, (name, _, _))| (*name, position))
+            .map(|(position, entry)| (entry.entity.expect("an entity"), position))
             .collect();
         Ok(Router {
             type_attribute,
-            sinks,
+            output: export.output.clone(),
+            entries,
             by_type,
-            unknown_path: export.directory.join(format!("{UNKNOWN_FILE_STEM}.ndjson")),
             unknown: None,
             progress: ExportProgress::default(),
+            done: ExportOutcome {
+                files: Vec::new(),
+                objects: Vec::new(),
+                scanned: 0,
+            },
         })
     }
 
@@ -391,12 +702,14 @@ impl Router {
                 _ => None,
             };
             match position {
-                Some(position) => self.sinks[position].2.push(item)?,
+                Some(position) => self.entries[position].sink.push(item)?,
                 None => {
                     if self.unknown.is_none() {
-                        self.unknown = Some(ndjson::unknown_sink(&self.unknown_path)?);
+                        self.unknown = Some(Entry::open(&self.output, None, "ndjson", |out| {
+                            Ok(ndjson::unknown_sink(out))
+                        })?);
                     }
-                    self.unknown.as_mut().expect("just made").push(item)?;
+                    self.unknown.as_mut().expect("just made").sink.push(item)?;
                 }
             }
         }
@@ -407,37 +720,101 @@ impl Router {
         Ok(())
     }
 
-    fn finish(self) -> Result<ExportOutcome, Error> {
-        let mut files = Vec::with_capacity(self.sinks.len() + 1);
-        for (name, path, sink) in self.sinks {
-            files.push(ExportedFile {
-                entity: Some(name),
+    /// The part size of an export to S3.
+    fn part_bytes(&self) -> usize {
+        match &self.output {
+            Output::Directory(_) => usize::MAX,
+            #[cfg(feature = "s3")]
+            Output::S3(target) => target.part_bytes as usize,
+        }
+    }
+
+    /// Sends what the pages so far made ready (an export to S3; a
+    /// directory's files are written as the items are).
+    async fn send(&mut self) -> Result<(), Error> {
+        let part_bytes = self.part_bytes();
+        for entry in self.entries.iter_mut().chain(self.unknown.as_mut()) {
+            entry.send(part_bytes).await?;
+        }
+        Ok(())
+    }
+
+    /// Closes every file (sends every object's last bytes), or, after an
+    /// error, aborts the uploads under way.
+    async fn end(mut self, read: Result<(), Error>) -> Result<ExportOutcome, Error> {
+        let result = match read {
+            Ok(()) => self.finish().await,
+            Err(error) => Err(error),
+        };
+        if result.is_err() {
+            #[cfg(feature = "s3")]
+            for entry in self.entries.iter_mut().chain(self.unknown.as_mut()) {
+                if let Some(uploads) = &mut entry.uploads {
+                    uploads.abort().await;
+                }
+            }
+        }
+        result.map(|()| self.done)
+    }
+
+    /// Finishes the entries in order; those not finished stay in
+    /// `entries`, so that [`end`](Self::end) aborts their uploads.
+    async fn finish(&mut self) -> Result<(), Error> {
+        let part_bytes = self.part_bytes();
+        self.entries.extend(self.unknown.take());
+        while !self.entries.is_empty() {
+            let Entry {
+                entity,
                 path,
-                items: sink.finish()?,
-            });
+                sink,
+                #[cfg(feature = "s3")]
+                mut uploads,
+            } = self.entries.remove(0);
+            let finished = match sink.finish() {
+                #[cfg(feature = "s3")]
+                Ok((items, Out::Objects(mut staging))) => {
+                    let uploads = uploads.as_mut().expect("an export to S3 has uploads");
+                    let sent = uploads.send(staging.take(part_bytes)).await;
+                    self.done.objects.append(&mut uploads.done);
+                    sent.map(|()| items)
+                }
+                Ok((items, _)) => Ok(items),
+                Err(error) => Err(error),
+            };
+            match finished {
+                Ok(items) => {
+                    if let Some(path) = path {
+                        self.done.files.push(ExportedFile {
+                            entity,
+                            path,
+                            items,
+                        });
+                    }
+                }
+                Err(error) => {
+                    #[cfg(feature = "s3")]
+                    if let Some(uploads) = uploads.as_mut() {
+                        uploads.abort().await;
+                    }
+                    return Err(error);
+                }
+            }
         }
-        if let Some(sink) = self.unknown {
-            files.push(ExportedFile {
-                entity: None,
-                path: self.unknown_path,
-                items: sink.finish()?,
-            });
-        }
-        Ok(ExportOutcome {
-            files,
-            scanned: self.progress.scanned,
-        })
+        #[cfg(not(feature = "s3"))]
+        let _ = part_bytes;
+        self.done.scanned = self.progress.scanned;
+        Ok(())
     }
 }
 
-fn make_sink<E>(path: &Path, format: ExportFormat) -> Result<Box<dyn Sink>, Error>
+fn make_sink<E>(out: Out, format: ExportFormat) -> Result<Box<dyn Sink>, Error>
 where
     E: Entity + Serialize + DeserializeOwned + Send + 'static,
 {
     match format {
-        ExportFormat::Ndjson => ndjson::entity_sink::<E>(path),
+        ExportFormat::Ndjson => ndjson::entity_sink::<E>(out),
         #[cfg(feature = "parquet")]
-        ExportFormat::Parquet => parquet::entity_sink::<E>(path),
+        ExportFormat::Parquet => parquet::entity_sink::<E>(out),
     }
 }
 

@@ -1,63 +1,69 @@
 //! NDJSON files: one JSON object per line, an entity's serde form, or an
 //! unknown item's attribute values as plain JSON, numbers exactly as stored.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::marker::PhantomData;
-use std::path::{Path, PathBuf};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
-use super::{Sink, file_error};
+use super::Sink;
+use super::out::Out;
 use crate::{AttributeMap, Entity, Error};
 
-/// A file of JSON lines.
+/// JSON lines, into a file or objects rolled at a line boundary.
 struct Lines {
-    path: PathBuf,
-    out: BufWriter<File>,
+    out: Out,
     items: u64,
+    /// Items in the object being written.
+    in_object: u64,
 }
 
 impl Lines {
-    fn create(path: &Path) -> Result<Self, Error> {
-        let out = File::create(path)
-            .map(BufWriter::new)
-            .map_err(|error| file_error(path, &error))?;
-        Ok(Lines {
-            path: path.to_path_buf(),
+    fn new(out: Out) -> Self {
+        Lines {
             out,
             items: 0,
-        })
+            in_object: 0,
+        }
     }
 
     fn write(&mut self, value: &impl Serialize) -> Result<(), Error> {
-        serde_json::to_writer(&mut self.out, value)
-            .map_err(|error| file_error(&self.path, &error))?;
+        if let Err(error) = serde_json::to_writer(&mut self.out, value) {
+            return Err(self.out.error(&error));
+        }
         self.end_line()
     }
 
     /// Writes `line`, a JSON text, and ends the line.
     fn write_raw(&mut self, line: &str) -> Result<(), Error> {
-        self.out
-            .write_all(line.as_bytes())
-            .map_err(|error| file_error(&self.path, &error))?;
+        if let Err(error) = self.out.write_all(line.as_bytes()) {
+            return Err(self.out.error(&error));
+        }
         self.end_line()
     }
 
     fn end_line(&mut self) -> Result<(), Error> {
-        self.out
-            .write_all(b"\n")
-            .map_err(|error| file_error(&self.path, &error))?;
+        if let Err(error) = self.out.write_all(b"\n") {
+            return Err(self.out.error(&error));
+        }
         self.items += 1;
+        self.in_object += 1;
+        if self.out.full() {
+            self.out.end_object(self.in_object);
+            self.in_object = 0;
+        }
         Ok(())
     }
 
-    fn finish(mut self) -> Result<u64, Error> {
-        self.out
-            .flush()
-            .map_err(|error| file_error(&self.path, &error))?;
-        Ok(self.items)
+    fn finish(mut self) -> Result<(u64, Out), Error> {
+        self.out.close()?;
+        // The last object, even empty when it is the only one (an entity
+        // without items still has its file).
+        if self.in_object > 0 || self.items == 0 {
+            self.out.end_object(self.in_object);
+        }
+        Ok((self.items, self.out))
     }
 }
 
@@ -73,8 +79,12 @@ impl<E: Entity + Serialize + 'static> Sink for EntityLines<E> {
         self.lines.write(&value)
     }
 
-    fn finish(self: Box<Self>) -> Result<u64, Error> {
+    fn finish(self: Box<Self>) -> Result<(u64, Out), Error> {
         self.lines.finish()
+    }
+
+    fn out(&mut self) -> &mut Out {
+        &mut self.lines.out
     }
 }
 
@@ -92,8 +102,12 @@ impl Sink for RawLines {
         self.0.write_raw(&line)
     }
 
-    fn finish(self: Box<Self>) -> Result<u64, Error> {
+    fn finish(self: Box<Self>) -> Result<(u64, Out), Error> {
         self.0.finish()
+    }
+
+    fn out(&mut self) -> &mut Out {
+        &mut self.0.out
     }
 }
 
@@ -236,20 +250,20 @@ fn normalize_number(number: &str) -> String {
     normal
 }
 
-/// The NDJSON file of entity `E`.
-pub(super) fn entity_sink<E>(path: &Path) -> Result<Box<dyn Sink>, Error>
+/// The NDJSON file (or objects) of entity `E`.
+pub(super) fn entity_sink<E>(out: Out) -> Result<Box<dyn Sink>, Error>
 where
     E: Entity + Serialize + Send + 'static,
 {
     Ok(Box::new(EntityLines::<E> {
-        lines: Lines::create(path)?,
+        lines: Lines::new(out),
         entity: PhantomData,
     }))
 }
 
-/// The NDJSON file of the items of unknown type.
-pub(super) fn unknown_sink(path: &Path) -> Result<Box<dyn Sink>, Error> {
-    Ok(Box::new(RawLines(Lines::create(path)?)))
+/// The NDJSON file (or objects) of the items of unknown type.
+pub(super) fn unknown_sink(out: Out) -> Box<dyn Sink> {
+    Box::new(RawLines(Lines::new(out)))
 }
 
 #[cfg(test)]

@@ -13,8 +13,6 @@
 //! names it (the entity's `field_attributes`), so the file still has the
 //! entity's columns and any Parquet reader (DuckDB) reads its zero rows.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, FieldRef, Schema};
@@ -23,20 +21,28 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_arrow::schema::{SchemaLike, TracingOptions};
 
-use super::{Sink, file_error};
-use crate::JobError;
+use super::Sink;
+use super::out::Out;
 use crate::{AttributeMap, Entity, Error};
 
 /// Rows buffered before they are written as one record batch.
 pub const ROWS_PER_BATCH: usize = 8_192;
 
+/// The encoded size at which the row group being built is written out
+/// (Parquet's writer keeps a row group in memory until then): bounds the
+/// memory of a large entity, and is the boundary at which an export to S3
+/// rolls to its next object.
+pub const ROW_GROUP_BYTES: usize = 8 * 1024 * 1024;
+
 struct ParquetSink<E> {
-    path: PathBuf,
-    /// Until the writer exists.
-    file: Option<File>,
-    writer: Option<(Vec<FieldRef>, ArrowWriter<File>)>,
+    /// Until the writer exists, and between two objects.
+    out: Option<Out>,
+    writer: Option<ArrowWriter<Out>>,
+    fields: Option<Vec<FieldRef>>,
     rows: Vec<E>,
     items: u64,
+    /// Items in the object being written.
+    in_object: u64,
 }
 
 /// Strings as `Utf8`, unit enums as dictionary-encoded strings, missing
@@ -49,33 +55,47 @@ fn options() -> TracingOptions {
         .guess_dates(false)
 }
 
-/// The Parquet file of entity `E`.
-pub(super) fn entity_sink<E>(path: &Path) -> Result<Box<dyn Sink>, Error>
+/// The Parquet file (or objects) of entity `E`.
+pub(super) fn entity_sink<E>(out: Out) -> Result<Box<dyn Sink>, Error>
 where
     E: Entity + Serialize + DeserializeOwned + Send + 'static,
 {
-    let file = File::create(path).map_err(|error| file_error(path, &error))?;
     let mut sink = ParquetSink::<E> {
-        path: path.to_path_buf(),
-        file: Some(file),
+        out: Some(out),
         writer: None,
+        fields: None,
         rows: Vec::with_capacity(ROWS_PER_BATCH),
         items: 0,
+        in_object: 0,
     };
     if let Ok(fields) = Vec::<FieldRef>::from_type::<E>(options()) {
-        sink.open(fields)?;
+        sink.fields = Some(fields);
+        sink.open()?;
     }
     Ok(Box::new(sink))
 }
 
 impl<E: Entity + Serialize + Send> ParquetSink<E> {
-    fn open(&mut self, fields: Vec<FieldRef>) -> Result<(), Error> {
-        let file = self.file.take().expect("opened once");
-        let schema = Arc::new(Schema::new(fields.clone()));
-        let writer = ArrowWriter::try_new(file, schema, None)
-            .map_err(|error| file_error(&self.path, &error))?;
-        self.writer = Some((fields, writer));
+    /// Starts a Parquet file with the sink's columns on its output.
+    fn open(&mut self) -> Result<(), Error> {
+        let out = self.out.take().expect("between two files");
+        let location = out.location();
+        let fields = self.fields.clone().expect("columns known");
+        let schema = Arc::new(Schema::new(fields));
+        let writer =
+            ArrowWriter::try_new(out, schema, None).map_err(|error| location.error(&error))?;
+        self.writer = Some(writer);
         Ok(())
+    }
+
+    /// Ends the Parquet file (its footer) and returns its output.
+    fn close(&mut self) -> Result<&mut Out, Error> {
+        let writer = self.writer.take().expect("opened");
+        let location = writer.inner().location();
+        let out = writer
+            .into_inner()
+            .map_err(|error| location.error(&error))?;
+        Ok(self.out.insert(out))
     }
 
     fn flush(&mut self) -> Result<(), Error> {
@@ -83,50 +103,88 @@ impl<E: Entity + Serialize + Send> ParquetSink<E> {
             return Ok(());
         }
         if self.writer.is_none() {
-            let fields = Vec::<FieldRef>::from_samples(&self.rows, options()).map_err(|error| {
-                Error::Job(JobError::ExportFile {
-                    path: self.path.clone(),
-                    detail: format!("the entity's fields have no Arrow columns: {error}"),
-                })
-            })?;
-            self.open(fields)?;
+            if self.fields.is_none() {
+                let fields =
+                    Vec::<FieldRef>::from_samples(&self.rows, options()).map_err(|error| {
+                        let out = self.out.as_ref().expect("not opened");
+                        out.error(&NoColumns(error.to_string()))
+                    })?;
+                self.fields = Some(fields);
+            }
+            self.open()?;
         }
-        let (fields, writer) = self.writer.as_mut().expect("opened above");
+        let fields = self.fields.as_ref().expect("columns known");
+        let writer = self.writer.as_mut().expect("opened above");
         let batch = serde_arrow::to_record_batch(fields, &self.rows)
-            .map_err(|error| file_error(&self.path, &error))?;
+            .map_err(|error| writer.inner().error(&error))?;
         writer
             .write(&batch)
-            .map_err(|error| file_error(&self.path, &error))?;
+            .map_err(|error| writer.inner().error(&error))?;
         self.rows.clear();
+        if writer.in_progress_size() >= ROW_GROUP_BYTES {
+            writer
+                .flush()
+                .map_err(|error| writer.inner().error(&error))?;
+            if writer.inner().full() {
+                let in_object = std::mem::take(&mut self.in_object);
+                self.close()?.end_object(in_object);
+                self.open()?;
+            }
+        }
         Ok(())
     }
 }
+
+/// serde_arrow found no Arrow columns for the entity's fields.
+#[derive(Debug)]
+struct NoColumns(String);
+
+impl std::fmt::Display for NoColumns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the entity's fields have no Arrow columns: {}", self.0)
+    }
+}
+
+impl std::error::Error for NoColumns {}
 
 impl<E: Entity + Serialize + Send> Sink for ParquetSink<E> {
     fn push(&mut self, item: AttributeMap) -> Result<(), Error> {
         self.rows.push(E::from_item(item)?);
         self.items += 1;
+        self.in_object += 1;
         if self.rows.len() >= ROWS_PER_BATCH {
             self.flush()?;
         }
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<u64, Error> {
+    fn finish(mut self: Box<Self>) -> Result<(u64, Out), Error> {
         self.flush()?;
         if self.writer.is_none() {
-            // No row to trace the columns from: the fields, as strings.
-            let fields = E::SCHEMA
-                .field_attributes
-                .iter()
-                .map(|field| Arc::new(Field::new(field.attribute, DataType::Utf8, true)))
-                .collect();
-            self.open(fields)?;
+            if self.fields.is_none() {
+                // No row to trace the columns from: the fields, as strings.
+                self.fields = Some(
+                    E::SCHEMA
+                        .field_attributes
+                        .iter()
+                        .map(|field| Arc::new(Field::new(field.attribute, DataType::Utf8, true)))
+                        .collect(),
+                );
+            }
+            self.open()?;
         }
-        let (_, writer) = self.writer.take().expect("opened above");
-        writer
-            .close()
-            .map_err(|error| file_error(&self.path, &error))?;
-        Ok(self.items)
+        let in_object = self.in_object;
+        let out = self.close()?;
+        out.close()?;
+        out.end_object(in_object);
+        let out = self.out.take().expect("closed above");
+        Ok((self.items, out))
+    }
+
+    fn out(&mut self) -> &mut Out {
+        match &mut self.writer {
+            Some(writer) => writer.inner_mut(),
+            None => self.out.as_mut().expect("not opened"),
+        }
     }
 }

@@ -1,3 +1,5 @@
-//! The per-entity export.
+//! The per-entity export: from a scan or export files, and from and to S3.
 
 mod files;
+mod memory;
+mod s3;
