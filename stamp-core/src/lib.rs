@@ -116,7 +116,7 @@ pub use model::entity::{
     PrimaryKey, WriteTime,
 };
 pub use model::index::{
-    BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex,
+    BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex, Vector,
 };
 pub use model::multi_attribute::{
     IndexKeyAttribute, IndexKeyField, KeyAttributeType, NoSortAttributeLeft, SortAttributes,

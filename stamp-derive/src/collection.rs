@@ -29,6 +29,16 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         );
     }
     let members = read_members(&mut cx, ident, data);
+    if let (IndexRef::Vector(number), [(_, only)]) = (index, members.as_slice()) {
+        cx.error_spanned_by(
+            ident,
+            format!(
+                "collection `{ident}` of vector index {number} has one member, `{}`: a similarity search of an index one entity writes returns that entity's items; search it with `{}::search_similar_vector{number}(…)` without a collection, or add the other entities that write the index",
+                quote!(#only),
+                quote!(#only),
+            ),
+        );
+    }
     if let Err(errors) = cx.check() {
         return errors;
     }
@@ -39,7 +49,8 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     }
 }
 
-/// `#[stamp(crate = "…", index = N)]` or `#[stamp(crate = "…", any_partition)]`.
+/// `#[stamp(crate = "…", index = N)]`, `#[stamp(crate = "…", vector = N)]`
+/// or `#[stamp(crate = "…", any_partition)]`.
 fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, IndexRef, bool) {
     let ident = &input.ident;
     let mut krate: syn::Path = syn::parse_quote!(::stamp);
@@ -53,7 +64,27 @@ fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, IndexRef, boo
                     krate = meta.value()?.parse::<LitStr>()?.parse()?;
                 } else if meta.path.is_ident("any_partition") {
                     any_partition = Some(meta.path.span());
+                } else if meta.path.is_ident("vector") {
+                    if index_span.is_some() {
+                        return Err(meta.error(format!("`{ident}` names its index twice: give one of `index = N` and `vector = N`")));
+                    }
+                    index_span = Some(meta.path.span());
+                    let number = meta.value()?.parse::<LitInt>()?;
+                    index = match number.base10_parse::<u8>() {
+                        Ok(value) if (1..=crate::limits::MAX_VECTOR_INDEXES as u8).contains(&value) => {
+                            IndexRef::Vector(value)
+                        }
+                        _ => {
+                            return Err(syn::Error::new(
+                                number.span(),
+                                format!("`vector = {number}` on `{ident}` is out of range: vector indexes are numbered 1 to {}", crate::limits::MAX_VECTOR_INDEXES),
+                            ));
+                        }
+                    };
                 } else if meta.path.is_ident("index") {
+                    if index_span.is_some() {
+                        return Err(meta.error(format!("`{ident}` names its index twice: give one of `index = N` and `vector = N`")));
+                    }
                     index_span = Some(meta.path.span());
                     let number = meta.value()?.parse::<LitInt>()?;
                     index = match number.base10_parse::<u8>() {
@@ -70,7 +101,7 @@ fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, IndexRef, boo
                 } else {
                     let option = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
                     return Err(meta.error(format!(
-                        "unknown option `{option}` in `#[stamp(…)]` of `{ident}` for `#[derive(Collection)]`; options are: index, any_partition, crate"
+                        "unknown option `{option}` in `#[stamp(…)]` of `{ident}` for `#[derive(Collection)]`; options are: index, vector, any_partition, crate"
                     )));
                 }
                 Ok(())
@@ -81,9 +112,13 @@ fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, IndexRef, boo
         }
     }
     if let (Some(span), Some(_)) = (any_partition, index_span) {
+        let option = match index {
+            IndexRef::Vector(_) => "vector",
+            IndexRef::Table | IndexRef::Gsi(_) | IndexRef::Lsi(_) => "index",
+        };
         cx.syn_error(syn::Error::new(
             span,
-            format!("`{ident}` has both `any_partition` and `index`: a table-wide change type reads no partition of an index; leave `index` out"),
+            format!("`{ident}` has both `any_partition` and `{option}`: a table-wide change type reads no partition of an index; leave `{option}` out"),
         ));
     }
     (krate, index, any_partition.is_some())
@@ -190,27 +225,47 @@ fn expand(
         IndexRef::Table => "the table".to_owned(),
         IndexRef::Gsi(number) => format!("GSI{number}"),
         IndexRef::Lsi(number) => format!("LSI{number}"),
+        IndexRef::Vector(number) => format!("vector index {number}"),
     };
     let marker = index.marker(krate);
     let (_, first_type) = members[0];
-    let checks = members.iter().skip(1).map(|(variant, ty)| {
-        let message = format!(
-            "the members of collection `{ident}` must share one partition key template on {place}, and `{}` does not share the one of `{}`",
-            quote!(#ty),
-            quote!(#first_type),
-        );
-        let _ = variant;
-        quote_spanned! {ty.span()=>
-            const _: () = ::core::assert!(
-                #krate::__private::share_partition(
+    let checks = members.iter().map(|(_, ty)| {
+        let (shared, message) = match index {
+            IndexRef::Vector(number) => (
+                quote!(#krate::__private::share_vector_index(
+                    <#first_type as #krate::Entity>::SCHEMA,
+                    <#ty as #krate::Entity>::SCHEMA,
+                    #number,
+                )),
+                format!(
+                    "the members of collection `{ident}` must write {place} with one vector attribute, dimensions and partition key template, and `{}` does not write the one of `{}`: add `#[vector{number}(…)]` to it with the same field, dimensions and `pk`",
+                    quote!(#ty),
+                    quote!(#first_type),
+                ),
+            ),
+            IndexRef::Table | IndexRef::Gsi(_) | IndexRef::Lsi(_) => (
+                quote!(#krate::__private::share_partition(
                     <#first_type as #krate::Entity>::SCHEMA,
                     <#ty as #krate::Entity>::SCHEMA,
                     <#marker as #krate::QueryIndex>::ID,
+                )),
+                format!(
+                    "the members of collection `{ident}` must share one partition key template on {place}, and `{}` does not share the one of `{}`",
+                    quote!(#ty),
+                    quote!(#first_type),
                 ),
-                #message,
-            );
+            ),
+        };
+        quote_spanned! {ty.span()=>
+            const _: () = ::core::assert!(#shared, #message);
         }
     });
+    // The first member is checked against itself only for a vector index
+    // (that it writes it at all); a partition template always matches itself.
+    let checks: Vec<TokenStream> = match index {
+        IndexRef::Vector(_) => checks.collect(),
+        IndexRef::Table | IndexRef::Gsi(_) | IndexRef::Lsi(_) => checks.skip(1).collect(),
+    };
     let decodes = decodes(krate, members);
     let member_types = members.iter().map(|(_, ty)| ty);
     let member_impls = members.iter().map(|(_, ty)| {
