@@ -110,7 +110,7 @@ pub use key::part::{KeyPart, KeyPartError};
 pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, Segment};
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
-pub use model::collection::{Collection, CollectionMember};
+pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
     AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,
     PrimaryKey, WriteTime,

@@ -71,6 +71,19 @@ pub trait Collection: Sized {
 )]
 pub trait CollectionMember<C: Collection>: Entity {}
 
+/// Collection `Self` is a collection of index `I` (its
+/// [`Collection::Index`]): the bound of a similarity search's
+/// [`collection`](crate::SimilaritySearch::collection), so that a
+/// collection of another index does not type-check.
+///
+/// A collection of another index is refused with "type mismatch resolving
+/// `<C as Collection>::Index == Vector<N>`" (expected `Vector<N>`, found
+/// `Gsi<M>`): a search of vector index N reads a `#[derive(Collection)]`
+/// enum with `#[stamp(vector = N)]`.
+pub trait CollectionOf<I: crate::QueryIndex>: Collection {}
+
+impl<C: Collection> CollectionOf<C::Index> for C {}
+
 /// The members of collection `C` that an operation of its member `E` on
 /// index `I` reads (a query's [`collection`](crate::Query::collection), a
 /// similarity search's [`collection`](crate::SimilaritySearch::collection)):

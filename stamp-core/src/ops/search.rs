@@ -21,8 +21,8 @@ use crate::limits::MAX_TOP_K;
 use crate::model::vector::{DEFAULT_TOP_K, VectorIndexSchema, VectorProjection};
 use crate::request::executor::Call;
 use crate::{
-    AttributeMap, Collection, CollectionMember, Condition, Entity, EntitySchema, Error,
-    IndexSchema, Placeholders, Projection, QueryIndex, Table, VectorError,
+    AttributeMap, Collection, CollectionMember, CollectionOf, Condition, Entity, EntitySchema,
+    Error, IndexSchema, Placeholders, Projection, QueryIndex, Table, VectorError,
 };
 
 /// How a search decodes each item it returns: the entity, a
@@ -176,7 +176,7 @@ impl<E: Entity, I: QueryIndex> SimilaritySearch<E, I, Whole> {
     /// the nearest items of every member (of any type, the unknown ones as
     /// `C::Unknown`), as a query's [`collection`](crate::Query::collection)
     /// does. A collection of another index does not compile.
-    pub fn collection<C: Collection>(self) -> SimilaritySearch<E, I, Members<C>>
+    pub fn collection<C: CollectionOf<I>>(self) -> SimilaritySearch<E, I, Members<C>>
     where
         E: CollectionMember<C>,
     {
