@@ -88,6 +88,8 @@ impl<C: Collection> CollectionOf<C::Index> for C {}
 /// index `I` reads (a query's [`collection`](crate::Query::collection), a
 /// similarity search's [`collection`](crate::SimilaritySearch::collection)):
 /// the one check, at compile time, that `C` is a collection of that index.
+// `E` is only bound: that bound is the check that `E` is a member.
+#[allow(clippy::extra_unused_type_parameters)]
 pub(crate) const fn members_read<E, C, I>() -> &'static [&'static EntitySchema]
 where
     E: CollectionMember<C>,

@@ -73,7 +73,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                 Needs::Members(members) => {
                     crate::model::collection::member_attributes(E::SCHEMA, members)
                         .into_iter()
-                        .for_each(|name| need(name));
+                        .for_each(&mut need);
                 }
             }
         }
