@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 
 pub use crate::item::value::select as codec;
 pub use crate::key::template::KeyBuilder;
-pub use crate::model::collection::share_partition;
+pub use crate::model::collection::{share_partition, share_vector_index};
 pub use crate::model::multi_attribute::key_part_attribute;
 use crate::{AttributeMap, EntitySchema, Error, KeyPartError};
 use crate::{DecodeError, KeyError, Refusal};

@@ -117,13 +117,13 @@ pub use key::part::{KeyPart, KeyPartError};
 pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, Segment};
 pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
-pub use model::collection::{Collection, CollectionMember};
+pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
     AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,
     PrimaryKey, WriteTime,
 };
 pub use model::index::{
-    BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex,
+    BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex, Vector,
 };
 pub use model::multi_attribute::{
     IndexKeyAttribute, IndexKeyField, KeyAttributeType, NoSortAttributeLeft, SortAttributes,

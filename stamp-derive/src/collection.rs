@@ -30,6 +30,16 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         );
     }
     let members = read_members(&mut cx, ident, data);
+    if let (IndexRef::Vector(number), [(_, only)]) = (index, members.as_slice()) {
+        cx.error_spanned_by(
+            ident,
+            format!(
+                "collection `{ident}` of vector index {number} has one member, `{}`: a similarity search of an index one entity writes returns that entity's items; search it with `{}::search_similar_vector{number}(…)` without a collection, or add the other entities that write the index",
+                quote!(#only),
+                quote!(#only),
+            ),
+        );
+    }
     if let Err(errors) = cx.check() {
         return errors;
     }
@@ -40,35 +50,81 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     }
 }
 
-/// `#[stamp(crate = "…", index = N)]` or `#[stamp(crate = "…", any_partition)]`,
-/// through the options reader of every derive.
+/// `#[stamp(crate = "…", index = N)]`, `#[stamp(crate = "…", vector = N)]`
+/// or `#[stamp(crate = "…", any_partition)]`, through the options reader of
+/// every derive.
 fn read_options(cx: &mut Ctxt, input: &DeriveInput) -> (syn::Path, IndexRef, bool) {
     let ident = &input.ident;
     let mut options = read_type_options(cx, input, Derive::Collection);
-    let number = options.index.take();
+    let gsi = options.index.take();
+    let vector = options.vector.take();
     let any_partition = options.any_partition.take();
-    let index = match &number {
-        None => IndexRef::Table,
-        Some(number) => match number.base10_parse::<u8>() {
-            Ok(value) if (1..=crate::limits::MAX_GSIS as u8).contains(&value) => {
-                IndexRef::Gsi(value)
-            }
-            _ => {
-                cx.syn_error(syn::Error::new(
-                    number.span(),
-                    format!("`index = {number}` on `{ident}` is out of range: GSIs are numbered 1 to {} (leave it out for the table)", crate::limits::MAX_GSIS),
-                ));
-                IndexRef::Table
-            }
-        },
+    let index = match (&gsi, &vector) {
+        (Some(_), Some(second)) => {
+            cx.syn_error(syn::Error::new(
+                second.span(),
+                format!(
+                    "`{ident}` names its index twice: give one of `index = N` and `vector = N`"
+                ),
+            ));
+            IndexRef::Table
+        }
+        (Some(number), None) => numbered(
+            cx,
+            ident,
+            number,
+            crate::limits::MAX_GSIS,
+            "index",
+            &format!(
+                "GSIs are numbered 1 to {} (leave it out for the table)",
+                crate::limits::MAX_GSIS
+            ),
+        )
+        .map_or(IndexRef::Table, IndexRef::Gsi),
+        (None, Some(number)) => numbered(
+            cx,
+            ident,
+            number,
+            crate::limits::MAX_VECTOR_INDEXES,
+            "vector",
+            &format!(
+                "vector indexes are numbered 1 to {}",
+                crate::limits::MAX_VECTOR_INDEXES
+            ),
+        )
+        .map_or(IndexRef::Table, IndexRef::Vector),
+        (None, None) => IndexRef::Table,
     };
-    if let (Some(span), Some(_)) = (any_partition, &number) {
+    let option = if vector.is_some() { "vector" } else { "index" };
+    if let (Some(span), true) = (any_partition, gsi.is_some() || vector.is_some()) {
         cx.syn_error(syn::Error::new(
             span,
-            format!("`{ident}` has both `any_partition` and `index`: a table-wide change type reads no partition of an index; leave `index` out"),
+            format!("`{ident}` has both `any_partition` and `{option}`: a table-wide change type reads no partition of an index; leave `{option}` out"),
         ));
     }
     (options.krate, index, any_partition.is_some())
+}
+
+/// The index number `number` of `what = N` when it is 1 to `limit`; else
+/// the error, with `hint`.
+fn numbered(
+    cx: &mut Ctxt,
+    ident: &syn::Ident,
+    number: &syn::LitInt,
+    limit: usize,
+    what: &str,
+    hint: &str,
+) -> Option<u8> {
+    match number.base10_parse::<u8>() {
+        Ok(value) if (1..=limit as u8).contains(&value) => Some(value),
+        _ => {
+            cx.syn_error(syn::Error::new(
+                number.span(),
+                format!("`{what} = {number}` on `{ident}` is out of range: {hint}"),
+            ));
+            None
+        }
+    }
 }
 
 /// The entity variants `Name(Type)`; the `Unknown(stamp::AttributeMap)` variant is
@@ -172,27 +228,47 @@ fn expand(
         IndexRef::Table => "the table".to_owned(),
         IndexRef::Gsi(number) => format!("GSI{number}"),
         IndexRef::Lsi(number) => format!("LSI{number}"),
+        IndexRef::Vector(number) => format!("vector index {number}"),
     };
     let marker = index.marker(krate);
     let (_, first_type) = members[0];
-    let checks = members.iter().skip(1).map(|(variant, ty)| {
-        let message = format!(
-            "the members of collection `{ident}` must share one partition key template on {place}, and `{}` does not share the one of `{}`",
-            quote!(#ty),
-            quote!(#first_type),
-        );
-        let _ = variant;
-        quote_spanned! {ty.span()=>
-            const _: () = ::core::assert!(
-                #krate::__private::share_partition(
+    let checks = members.iter().map(|(_, ty)| {
+        let (shared, message) = match index {
+            IndexRef::Vector(number) => (
+                quote!(#krate::__private::share_vector_index(
+                    <#first_type as #krate::Entity>::SCHEMA,
+                    <#ty as #krate::Entity>::SCHEMA,
+                    #number,
+                )),
+                format!(
+                    "the members of collection `{ident}` must write {place} with one vector attribute, dimensions and partition key template, and `{}` does not write the one of `{}`: add `#[vector{number}(…)]` to it with the same field, dimensions and `pk`",
+                    quote!(#ty),
+                    quote!(#first_type),
+                ),
+            ),
+            IndexRef::Table | IndexRef::Gsi(_) | IndexRef::Lsi(_) => (
+                quote!(#krate::__private::share_partition(
                     <#first_type as #krate::Entity>::SCHEMA,
                     <#ty as #krate::Entity>::SCHEMA,
                     <#marker as #krate::QueryIndex>::ID,
+                )),
+                format!(
+                    "the members of collection `{ident}` must share one partition key template on {place}, and `{}` does not share the one of `{}`",
+                    quote!(#ty),
+                    quote!(#first_type),
                 ),
-                #message,
-            );
+            ),
+        };
+        quote_spanned! {ty.span()=>
+            const _: () = ::core::assert!(#shared, #message);
         }
     });
+    // The first member is checked against itself only for a vector index
+    // (that it writes it at all); a partition template always matches itself.
+    let checks: Vec<TokenStream> = match index {
+        IndexRef::Vector(_) => checks.collect(),
+        IndexRef::Table | IndexRef::Gsi(_) | IndexRef::Lsi(_) => checks.skip(1).collect(),
+    };
     let decodes = decodes(krate, members);
     let member_types = members.iter().map(|(_, ty)| ty);
     let member_impls = members.iter().map(|(_, ty)| {

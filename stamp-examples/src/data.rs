@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use uuid::Uuid;
 
-use crate::{Customer, LineItem, Order, OrderStatus, Product, Session};
+use crate::{Customer, LineItem, Order, OrderStatus, Product, Session, embedding};
 
 /// How much data to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,9 +39,9 @@ impl Size {
 pub struct DataSet {
     /// Customer profiles; `order_count` counts their orders.
     pub customers: Vec<Customer>,
-    /// Products with their stock.
+    /// Products with their stock and vectors.
     pub products: Vec<Product>,
-    /// Orders, in generation order.
+    /// Orders, in generation order, each with the vector of its products.
     pub orders: Vec<Order>,
     /// The line items of the first `orders_with_line_items` orders.
     pub line_items: Vec<LineItem>,
@@ -108,8 +108,18 @@ const LAST_NAMES: &[&str] = &[
 const ADJECTIVES: &[&str] = &[
     "Brass", "Copper", "Oak", "Steel", "Walnut", "Linen", "Glass", "Slate",
 ];
-const THINGS: &[&str] = &[
-    "gear", "lamp", "kettle", "notebook", "compass", "clock", "pen", "tray", "stool", "bowl",
+/// Each thing a product can be, with its category.
+const THINGS: &[(&str, &str)] = &[
+    ("gear", "workshop"),
+    ("lamp", "lighting"),
+    ("kettle", "kitchen"),
+    ("notebook", "stationery"),
+    ("compass", "outdoor"),
+    ("clock", "home"),
+    ("pen", "stationery"),
+    ("tray", "kitchen"),
+    ("stool", "furniture"),
+    ("bowl", "kitchen"),
 ];
 
 /// When the data set's story starts: 2026-01-01T00:00:00Z.
@@ -124,15 +134,16 @@ pub fn generate(seed: u64, size: Size) -> DataSet {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let epoch = epoch();
     let products: Vec<Product> = (1..=size.products)
-        .map(|number| Product {
-            sku: format!("SKU-{number:05}"),
-            name: format!(
-                "{} {}",
-                ADJECTIVES[rng.random_range(0..ADJECTIVES.len())],
-                THINGS[rng.random_range(0..THINGS.len())]
-            ),
-            price_cents: rng.random_range(199..=19_999),
-            stock: rng.random_range(50..=500),
+        .map(|number| {
+            let adjective = ADJECTIVES[rng.random_range(0..ADJECTIVES.len())];
+            let (thing, category) = THINGS[rng.random_range(0..THINGS.len())];
+            Product::new(
+                &format!("SKU-{number:05}"),
+                &format!("{adjective} {thing}"),
+                category,
+                rng.random_range(199..=19_999),
+                rng.random_range(50..=500),
+            )
         })
         .collect();
     let mut customers: Vec<Customer> = (1..=size.customers)
@@ -168,8 +179,10 @@ pub fn generate(seed: u64, size: Size) -> DataSet {
         };
         let lines = rng.random_range(1..=3u32);
         let mut total_cents = 0;
+        let mut ordered = Vec::with_capacity(lines as usize);
         for line_no in 1..=lines {
             let product = &products[rng.random_range(0..products.len())];
+            ordered.push(product);
             let quantity = rng.random_range(1..=3);
             total_cents += product.price_cents * u64::from(quantity);
             if number < size.orders_with_line_items {
@@ -186,10 +199,12 @@ pub fn generate(seed: u64, size: Size) -> DataSet {
             customer_id: customers[customer].customer_id.clone(),
             order_id,
             created_at,
+            created_month: Order::month_of(created_at),
             status,
             updated_at: created_at + Duration::minutes(rng.random_range(0..72 * 60)),
             total_cents,
             line_count: lines,
+            embedding: embedding::order(ordered),
         });
     }
     let sessions = customers

@@ -6,7 +6,9 @@ use chrono::{DateTime, Utc};
 use stamp::TableDefinition;
 use uuid::Uuid;
 
-use crate::{Customer, LineItem, Order, OrderStatus, Product, Session, table_definition};
+use crate::{
+    Customer, LineItem, Order, OrderStatus, Product, Session, embedding, table_definition,
+};
 
 fn time(text: &str) -> DateTime<Utc> {
     text.parse().expect("a valid RFC 3339 time")
@@ -23,7 +25,8 @@ pub fn customer() -> Customer {
     }
 }
 
-/// Her order `n` (the example is order 1), pending, placed on 2026-06-01;
+/// Her order `n` (the example is order 1) of [`product`] (its vector),
+/// pending, placed on 2026-06-01;
 /// every `n` gives an item of the same size.
 pub fn order(n: u128) -> Order {
     let placed = time("2026-06-01T10:00:00Z");
@@ -31,10 +34,12 @@ pub fn order(n: u128) -> Order {
         customer_id: "c-0001".into(),
         order_id: Uuid::from_u128(n),
         created_at: placed,
+        created_month: Order::month_of(placed),
         status: Some(OrderStatus::Pending),
         updated_at: placed,
         total_cents: 4_500,
         line_count: 1,
+        embedding: embedding::order([&product()]),
     }
 }
 
@@ -51,12 +56,7 @@ pub fn line_item() -> LineItem {
 
 /// Product `SKU-00042`.
 pub fn product() -> Product {
-    Product {
-        sku: "SKU-00042".into(),
-        name: "Analytical engine gear".into(),
-        price_cents: 1_500,
-        stock: 97,
-    }
+    Product::new("SKU-00042", "Analytical engine gear", "workshop", 1_500, 97)
 }
 
 /// A session of customer `c-0001`.

@@ -8,6 +8,14 @@
 //! | product | `PRODUCT#<sku>` | `PRODUCT` | |
 //! | session | `SESSION#<token>` | `SESSION` | |
 //!
+//! Two vector indexes hold the vectors [`embedding`] computes from the
+//! data (feature hashing of words, 64 dimensions, cosine): `VECTOR1`, every
+//! product's, for "products similar to this one"
+//! ([`scenario::similar_products`]), and `VECTOR2`, every order's,
+//! partitioned by customer (`VECTOR2PK` = `CUST#<customer_id>`) with
+//! `created_month` as an inline filter, for "a customer's recent orders
+//! like this one" ([`scenario::similar_recent_orders`]: those of a month).
+//!
 //! GSI2 is an inverted index that puts an order next to its line items,
 //! so "an order with its line items" is one query
 //! ([`OrderWithItems`]): the order itself lives in its customer's
@@ -18,6 +26,7 @@
 //! and places orders.
 
 pub mod data;
+pub mod embedding;
 pub mod examples;
 pub mod export;
 pub mod lambda;
@@ -68,11 +77,23 @@ pub struct Customer {
 /// partition keys per status (`STATUS#PENDING#0` to `#15`): every new order
 /// is `PENDING`, and one partition key takes at most 1,000 write units per
 /// second; `Order::query_gsi1(&status)` reads the 16 shards and merges them.
+///
+/// Its vector ([`embedding::order`]: the words of its products) is in
+/// vector index `VECTOR2`, in its customer's partition, with
+/// `created_month` as an inline filter: `Order::search_similar_vector2(&customer_id,
+/// &order.embedding).filter(Order::CREATED_MONTH.eq(&month))`.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<created_at>#<order_id>"]
 #[gsi1(pk = "STATUS#<status>#<shard>", sk = "<updated_at>", shards = 16)]
 #[gsi2(pk = "ORDER#<order_id>", sk = "ORDER")]
+#[vector2(
+    field = embedding,
+    dimensions = 64,
+    distance = cosine,
+    pk = "CUST#<customer_id>",
+    filter(created_month)
+)]
 pub struct Order {
     /// The customer who placed it.
     pub customer_id: String,
@@ -80,6 +101,11 @@ pub struct Order {
     pub order_id: Uuid,
     /// When it was placed.
     pub created_at: DateTime<Utc>,
+    /// The month it was placed in, `YYYY-MM` ([`Order::month_of`]): the
+    /// inline filter of `VECTOR2`, compared with `=` (a range on
+    /// `created_at` is what DynamoDB also takes, but neither embedded
+    /// server does; docs/design-notes.md, "Servers").
+    pub created_month: String,
     /// Its status; `None` once archived, which takes it out of GSI1.
     pub status: Option<OrderStatus>,
     /// When it last changed.
@@ -88,6 +114,13 @@ pub struct Order {
     pub total_cents: u64,
     /// How many line items it has.
     pub line_count: u32,
+    /// The feature-hashed words of its products' names and categories
+    /// ([`embedding::order`]), 64 elements of length 1. Stored as
+    /// `order_embedding`: a vector index holds every item that has its
+    /// vector attribute (and partition attribute), so products' unpartitioned
+    /// `VECTOR1`, over `embedding`, would hold the orders too.
+    #[serde(rename = "order_embedding")]
+    pub embedding: Vec<f32>,
 }
 
 /// One line of an order, in the order's partition.
@@ -108,19 +141,48 @@ pub struct LineItem {
     pub unit_price_cents: u64,
 }
 
-/// A product, looked up by SKU.
+/// A product, looked up by SKU, and searched by similarity in vector index
+/// `VECTOR1` (every product's vector, [`embedding::product`]: the words of
+/// its name and category): `Product::search_similar(&product.embedding)`.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "PRODUCT#<sku>"]
 #[sk = "PRODUCT"]
+#[vector1(field = embedding, dimensions = 64, distance = cosine)]
 pub struct Product {
     /// The stock-keeping unit, such as `SKU-00042`.
     pub sku: String,
     /// Display name.
     pub name: String,
+    /// Its category, such as `kitchen`.
+    pub category: String,
     /// Price of one unit, in cents.
     pub price_cents: u64,
     /// Units in stock.
     pub stock: u32,
+    /// The feature-hashed words of its name and category
+    /// ([`embedding::product`]), 64 elements of length 1.
+    pub embedding: Vec<f32>,
+}
+
+impl Order {
+    /// The month of `time`, `YYYY-MM`, as [`Order::created_month`] stores it.
+    pub fn month_of(time: DateTime<Utc>) -> String {
+        time.format("%Y-%m").to_string()
+    }
+}
+
+impl Product {
+    /// A product, its vector computed from `name` and `category`.
+    pub fn new(sku: &str, name: &str, category: &str, price_cents: u64, stock: u32) -> Product {
+        Product {
+            sku: sku.to_owned(),
+            name: name.to_owned(),
+            category: category.to_owned(),
+            price_cents,
+            stock,
+            embedding: embedding::product(name, category),
+        }
+    }
 }
 
 /// A login session, which expires.

@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use futures::TryStreamExt;
-use stamp::{CancellationCode, Entity, Error, Table};
+use stamp::{CancellationCode, Entity, Error, Similar, Table};
 use uuid::Uuid;
 
 use crate::data::DataSet;
+use crate::embedding;
 use crate::requests::RequestCounter;
 use crate::{
     Customer, CustomerWithOrders, LineItem, Order, OrderStatus, OrderWithItems, Product, Session,
@@ -56,24 +57,48 @@ where
 /// A key condition with its `#name` and `:value` placeholders filled in,
 /// for display.
 fn readable(input: &aws_sdk_dynamodb::operation::query::QueryInput) -> String {
-    let mut text = input
-        .key_condition_expression()
-        .unwrap_or_default()
-        .to_owned();
-    let mut names: Vec<(&String, &String)> = input
-        .expression_attribute_names()
-        .into_iter()
-        .flatten()
-        .collect();
+    filled(
+        input.key_condition_expression().unwrap_or_default(),
+        input.expression_attribute_names(),
+        input.expression_attribute_values(),
+        input.index_name(),
+    )
+}
+
+/// A similarity search for display: its index, `TopK` and condition, with
+/// the placeholders filled in (the query vector is not shown).
+fn readable_search(
+    input: &aws_sdk_dynamodb::operation::search_vectors::SearchVectorsInput,
+) -> String {
+    let condition = filled(
+        input.search_condition_expression().unwrap_or("(none)"),
+        input.expression_attribute_names(),
+        input.expression_attribute_values(),
+        None,
+    );
+    format!(
+        "{}: TopK = {}, vector of {}, condition {condition}",
+        input.index_name().unwrap_or_default(),
+        input.top_k().unwrap_or_default(),
+        input.search_vector().len()
+    )
+}
+
+/// `expression` with its `#name` and `:value` placeholders filled in,
+/// prefixed by the index it reads.
+fn filled(
+    expression: &str,
+    names: Option<&std::collections::HashMap<String, String>>,
+    values: Option<&std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>>,
+    index: Option<&str>,
+) -> String {
+    let mut text = expression.to_owned();
+    let mut names: Vec<(&String, &String)> = names.into_iter().flatten().collect();
     names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(b.0.cmp(a.0)));
     for (placeholder, name) in names {
         text = text.replace(placeholder.as_str(), name);
     }
-    let mut values: Vec<_> = input
-        .expression_attribute_values()
-        .into_iter()
-        .flatten()
-        .collect();
+    let mut values: Vec<_> = values.into_iter().flatten().collect();
     values.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(b.0.cmp(a.0)));
     for (placeholder, value) in values {
         let shown = value
@@ -81,7 +106,7 @@ fn readable(input: &aws_sdk_dynamodb::operation::query::QueryInput) -> String {
             .map_or_else(|_| format!("{value:?}"), |text| format!("\"{text}\""));
         text = text.replace(placeholder.as_str(), &shown);
     }
-    if let Some(index) = input.index_name() {
+    if let Some(index) = index {
         text = format!("{index}: {text}");
     }
     text
@@ -213,6 +238,62 @@ pub async fn newest_in_status(
     .await
 }
 
+/// Products similar to `product`: one `SearchVectors` of `VECTOR1` with
+/// the product's own vector, `count` results without the product itself
+/// (the search asks for one more and leaves it out), most similar first,
+/// each with its cosine distance (`1 - cos`, 0 for the same words).
+pub async fn similar_products(
+    table: &Table,
+    counter: &RequestCounter,
+    product: &Product,
+    count: u32,
+) -> Result<Run<Vec<Similar<Product>>>, Error> {
+    let search = Product::search_similar(&product.embedding).top_k(count + 1);
+    let key_condition = readable_search(&search.request(table.name())?);
+    measure(
+        counter,
+        "products similar to this one",
+        key_condition,
+        async {
+            let mut results = search.send(table).await?.results;
+            results.retain(|similar| similar.item.sku != product.sku);
+            results.truncate(count as usize);
+            Ok(results)
+        },
+    )
+    .await
+}
+
+/// The orders of `order`'s customer placed in `month` (`YYYY-MM`, the
+/// recent ones) that are most like `order` (the words of their products):
+/// one `SearchVectors` of `VECTOR2` in the customer's partition, filtered
+/// in the index on `created_month = month`, `count` results without the
+/// order itself.
+pub async fn similar_recent_orders(
+    table: &Table,
+    counter: &RequestCounter,
+    order: &Order,
+    month: &str,
+    count: u32,
+) -> Result<Run<Vec<Similar<Order>>>, Error> {
+    let search = Order::search_similar_vector2(&order.customer_id, &order.embedding)
+        .filter(Order::CREATED_MONTH.eq(&month.to_owned()))
+        .top_k(count + 1);
+    let key_condition = readable_search(&search.request(table.name())?);
+    measure(
+        counter,
+        "a customer's recent orders like this one",
+        key_condition,
+        async {
+            let mut results = search.send(table).await?.results;
+            results.retain(|similar| similar.item.order_id != order.order_id);
+            results.truncate(count as usize);
+            Ok(results)
+        },
+    )
+    .await
+}
+
 /// A session by token: one `GetItem` (the item expires by TTL).
 pub async fn session_by_token(
     table: &Table,
@@ -297,6 +378,10 @@ pub enum Placement {
 
 /// Places an order in one `TransactWriteItems`:
 ///
+/// `products` are the products of the lines as read (their prices and
+/// the words of the order's vector, [`embedding::order`]; a SKU not among
+/// them is priced 0 and adds no words).
+///
 /// 1. create the order (`attribute_not_exists(PK)`, so a retry with the
 ///    same client-generated id and time changes nothing);
 /// 2. add 1 to the customer's `order_count`;
@@ -316,14 +401,10 @@ pub async fn place_order(
     order_id: Uuid,
     placed_at: DateTime<Utc>,
     lines: &[OrderLine],
-    prices: &[(String, u64)],
+    products: &[Product],
 ) -> Result<Placement, Error> {
-    let price = |sku: &str| {
-        prices
-            .iter()
-            .find(|(known, _)| known == sku)
-            .map_or(0, |(_, price)| *price)
-    };
+    let product = |sku: &str| products.iter().find(|known| known.sku == sku);
+    let price = |sku: &str| product(sku).map_or(0, |product| product.price_cents);
     let total_cents = lines
         .iter()
         .map(|line| price(&line.sku) * u64::from(line.quantity))
@@ -332,10 +413,12 @@ pub async fn place_order(
         customer_id: customer_id.to_owned(),
         order_id,
         created_at: placed_at,
+        created_month: Order::month_of(placed_at),
         status: Some(OrderStatus::Pending),
         updated_at: placed_at,
         total_cents,
         line_count: lines.len() as u32,
+        embedding: embedding::order(lines.iter().filter_map(|line| product(&line.sku))),
     };
     let mut transaction = TransactWrite::new()
         .create(&order)

@@ -5,7 +5,7 @@
 //! | method and path | what it does | DynamoDB |
 //! |---|---|---|
 //! | `GET /customers/{customer_id}/orders?limit=N&cursor=C` | the customer's orders, newest first, `limit` (1 to 100, 20 by default) a page | `Query` of the customer's partition |
-//! | `PUT /customers/{customer_id}/orders/{order_id}` | places the order whose id the client generated (body: `{"lines":[{"sku":"SKU-00042","quantity":2}]}`): `201 Created`, or `409 Conflict` when an order with this id exists, so a retried submit places one order | `GetItem` per product (the prices), then one `TransactWriteItems` ([`scenario::place_order`]) |
+//! | `PUT /customers/{customer_id}/orders/{order_id}` | places the order whose id the client generated (body: `{"lines":[{"sku":"SKU-00042","quantity":2}]}`): `201 Created`, or `409 Conflict` when an order with this id exists, so a retried submit places one order | `GetItem` per product (its price and the words of the order's vector), then one `TransactWriteItems` ([`scenario::place_order`]) |
 //! | `PUT /customers/{customer_id}/orders/{created_at}/{order_id}/status` | moves the order to a status (body: `{"status":"PAID","if_updated_at":"2026-06-01T10:00:00Z"}`) if it was not changed since `if_updated_at` (optimistic locking): `200 OK` with the order, `409 Conflict` when it was, `404 Not Found` when there is no such order | one `UpdateItem` with a condition (GSI1's keys rebuilt) |
 //! | `GET /orders/pending?limit=N&cursor=C` | the most recently updated `PENDING` orders of all customers, newest first | one `Query` per shard of GSI1, merged |
 //!
@@ -343,7 +343,7 @@ async fn place_order(
     if new_order.lines.is_empty() {
         return Err(ApiError::BadRequest("an order needs a line".into()));
     }
-    let mut prices = Vec::with_capacity(new_order.lines.len());
+    let mut products = Vec::with_capacity(new_order.lines.len());
     let mut lines = Vec::with_capacity(new_order.lines.len());
     for line in &new_order.lines {
         if line.quantity == 0 {
@@ -354,13 +354,21 @@ async fn place_order(
         }
         let product: Option<Product> = table.get(&Product::key(&line.sku)?).await?;
         let product = product.ok_or_else(|| ApiError::UnknownProduct(line.sku.clone()))?;
-        prices.push((product.sku, product.price_cents));
+        products.push(product);
         lines.push(OrderLine {
             sku: line.sku.clone(),
             quantity: line.quantity,
         });
     }
-    match scenario::place_order(&table, &customer_id, order_id, Utc::now(), &lines, &prices).await?
+    match scenario::place_order(
+        &table,
+        &customer_id,
+        order_id,
+        Utc::now(),
+        &lines,
+        &products,
+    )
+    .await?
     {
         Placement::Placed { total_cents } => Ok((
             StatusCode::CREATED,

@@ -206,7 +206,7 @@ async fn the_newest_orders_in_a_status_come_from_one_request_per_shard_and_a_ses
 
 /// What [`place_the_first_order`] placed: the customer, the two products
 /// and the lines ordered (two of the first, one of the second), the order's
-/// id and time, and the price list.
+/// id and time.
 struct FirstOrder<'d> {
     customer: &'d stamp_examples::Customer,
     first: &'d stamp_examples::Product,
@@ -214,7 +214,6 @@ struct FirstOrder<'d> {
     lines: [OrderLine; 2],
     order_id: Uuid,
     placed_at: chrono::DateTime<chrono::Utc>,
-    prices: Vec<(String, u64)>,
 }
 
 /// Places two of product 4 and one of product 9 for customer 3 and checks
@@ -225,11 +224,6 @@ async fn place_the_first_order<'d>(
     data: &'d DataSet,
 ) -> FirstOrder<'d> {
     let customer = &data.customers[3];
-    let prices: Vec<(String, u64)> = data
-        .products
-        .iter()
-        .map(|product| (product.sku.clone(), product.price_cents))
-        .collect();
     let (first, second) = (&data.products[4], &data.products[9]);
     let lines = [
         OrderLine {
@@ -250,7 +244,7 @@ async fn place_the_first_order<'d>(
         order_id,
         placed_at,
         &lines,
-        &prices,
+        &data.products,
     )
     .await
     .unwrap();
@@ -268,7 +262,6 @@ async fn place_the_first_order<'d>(
         lines,
         order_id,
         placed_at,
-        prices,
     }
 }
 
@@ -292,7 +285,6 @@ async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
         lines,
         order_id,
         placed_at,
-        prices,
     } = place_the_first_order(&table, &counter, &data).await;
     let retried = scenario::place_order(
         &table,
@@ -300,7 +292,7 @@ async fn placing_an_order_is_one_idempotent_transaction_guarded_by_stock() {
         order_id,
         placed_at,
         &lines,
-        &prices,
+        &data.products,
     )
     .await
     .unwrap();
@@ -354,7 +346,6 @@ async fn an_order_beyond_the_stock_is_refused_naming_the_product_and_writes_noth
         first,
         second,
         placed_at,
-        prices,
         ..
     } = place_the_first_order(&table, &counter, &data).await;
     let too_many = [
@@ -373,7 +364,7 @@ async fn an_order_beyond_the_stock_is_refused_naming_the_product_and_writes_noth
         Uuid::from_u128(0x5EEE),
         placed_at,
         &too_many,
-        &prices,
+        &data.products,
     )
     .await
     .unwrap();
@@ -403,5 +394,167 @@ async fn an_order_beyond_the_stock_is_refused_naming_the_product_and_writes_noth
         .result
         .unwrap();
     assert_eq!(profile.order_count, customer.order_count + 1);
+    table.delete_table().await.unwrap();
+}
+
+/// The cosine distance DynamoDB scores `COSINE` with: `1 - cos(a, b)`.
+fn cosine_distance(a: &[f32], b: &[f32]) -> f64 {
+    let dot: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) * f64::from(*y))
+        .sum();
+    let norm = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    1.0 - dot / (norm(a) * norm(b))
+}
+
+/// The `count` smallest distances from `query` among `candidates`, in
+/// increasing order: what an exact search returns, ties in any order.
+fn nearest_distances<'d>(
+    query: &[f32],
+    candidates: impl Iterator<Item = &'d [f32]>,
+    count: usize,
+) -> Vec<f64> {
+    let mut distances: Vec<f64> = candidates
+        .map(|vector| cosine_distance(query, vector))
+        .collect();
+    distances.sort_by(f64::total_cmp);
+    distances.truncate(count);
+    distances
+}
+
+fn assert_close(found: &[f64], expected: &[f64]) {
+    assert_eq!(found.len(), expected.len(), "{found:?} vs {expected:?}");
+    for (found, expected) in found.iter().zip(expected) {
+        assert!((found - expected).abs() < 1e-5, "{found:?} vs {expected:?}");
+    }
+}
+
+#[tokio::test]
+async fn similar_products_are_first_the_twins_with_the_same_words_then_the_nearest() {
+    let (table, counter, data) = loaded().await;
+    // The first product whose name (and so category) another product has.
+    let (product, twins) = data
+        .products
+        .iter()
+        .find_map(|product| {
+            let twins: Vec<&str> = data
+                .products
+                .iter()
+                .filter(|other| other.sku != product.sku && other.name == product.name)
+                .map(|other| other.sku.as_str())
+                .collect();
+            (!twins.is_empty()).then_some((product, twins))
+        })
+        .expect("30 products of 80 names have twins");
+    assert!(twins.len() < 5, "{twins:?}");
+    let run = scenario::similar_products(&table, &counter, product, 5)
+        .await
+        .unwrap();
+    assert_eq!(run.requests, 1, "one SearchVectors");
+    assert_eq!(
+        run.key_condition,
+        "VECTOR1: TopK = 6, vector of 64, condition (none)"
+    );
+    assert_eq!(run.result.len(), 5);
+    assert!(
+        run.result
+            .iter()
+            .all(|similar| similar.item.sku != product.sku)
+    );
+    // The twins come first, at distance 0 (the same words, the same vector).
+    let mut first: Vec<&str> = run.result[..twins.len()]
+        .iter()
+        .map(|similar| similar.item.sku.as_str())
+        .collect();
+    first.sort_unstable();
+    assert_eq!(first, twins);
+    assert!(
+        run.result[..twins.len()]
+            .iter()
+            .all(|similar| similar.score.abs() < 1e-6)
+    );
+    assert!(
+        run.result[twins.len()..]
+            .iter()
+            .all(|similar| similar.score > 1e-3)
+    );
+    // Every result is the product as generated, at its exact distance, and
+    // the distances are the 5 smallest of the other products'.
+    for similar in &run.result {
+        let generated = data
+            .products
+            .iter()
+            .find(|p| p.sku == similar.item.sku)
+            .unwrap();
+        assert_eq!(&similar.item, generated);
+        assert_close(
+            &[similar.score],
+            &[cosine_distance(&product.embedding, &generated.embedding)],
+        );
+    }
+    let scores: Vec<f64> = run.result.iter().map(|similar| similar.score).collect();
+    let others = data
+        .products
+        .iter()
+        .filter(|other| other.sku != product.sku)
+        .map(|other| other.embedding.as_slice());
+    assert_close(&scores, &nearest_distances(&product.embedding, others, 5));
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_customers_recent_orders_like_one_are_searched_in_the_customers_partition_only() {
+    let (table, counter, data) = loaded().await;
+    // The customer with the most orders in one month.
+    let (customer_id, month) = data
+        .orders
+        .iter()
+        .map(|order| (order.customer_id.as_str(), order.created_month.as_str()))
+        .max_by_key(|&(customer_id, month)| {
+            let count = data
+                .orders
+                .iter()
+                .filter(|order| order.customer_id == customer_id && order.created_month == month)
+                .count();
+            (count, std::cmp::Reverse((customer_id, month)))
+        })
+        .unwrap();
+    let orders: Vec<&Order> = orders_of(&data, customer_id)
+        .into_iter()
+        .filter(|order| order.created_month == month)
+        .collect();
+    assert!(orders.len() > 4, "{}", orders.len());
+    let order = orders[0];
+    let run = scenario::similar_recent_orders(&table, &counter, order, month, 3)
+        .await
+        .unwrap();
+    assert_eq!(run.requests, 1, "one SearchVectors");
+    assert_eq!(
+        run.key_condition,
+        format!(
+            "VECTOR2: TopK = 4, vector of 64, condition VECTOR2PK = \"CUST#{customer_id}\" AND created_month = \"{month}\""
+        )
+    );
+    let candidates: Vec<&Order> = orders[1..].to_vec();
+    assert_eq!(run.result.len(), 3);
+    for similar in &run.result {
+        assert!(
+            candidates.contains(&&similar.item),
+            "{} is an order of the customer of {month}, not the one searched with",
+            similar.item.order_id
+        );
+        assert_close(
+            &[similar.score],
+            &[cosine_distance(&order.embedding, &similar.item.embedding)],
+        );
+    }
+    let scores: Vec<f64> = run.result.iter().map(|similar| similar.score).collect();
+    let expected = nearest_distances(
+        &order.embedding,
+        candidates.iter().map(|order| order.embedding.as_slice()),
+        3,
+    );
+    assert_close(&scores, &expected);
     table.delete_table().await.unwrap();
 }

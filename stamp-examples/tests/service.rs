@@ -52,6 +52,7 @@ fn order(customer_id: &str, n: u128) -> Order {
         customer_id: customer_id.into(),
         order_id: Uuid::from_u128(n),
         created_at,
+        created_month: Order::month_of(created_at),
         status: Some(if n % 2 == 1 {
             OrderStatus::Pending
         } else {
@@ -60,6 +61,7 @@ fn order(customer_id: &str, n: u128) -> Order {
         updated_at: created_at + Duration::minutes(n as i64),
         total_cents: 100 * n as u64,
         line_count: 1,
+        embedding: stamp_examples::embedding::order([&product("SKU-1", 10)]),
     }
 }
 
@@ -74,12 +76,7 @@ fn customer(customer_id: &str) -> Customer {
 }
 
 fn product(sku: &str, stock: u32) -> Product {
-    Product {
-        sku: sku.into(),
-        name: "Analytical engine gear".into(),
-        price_cents: 1_500,
-        stock,
-    }
+    Product::new(sku, "Analytical engine gear", "workshop", 1_500, stock)
 }
 
 /// A fresh table with the reference data: customer `c-1` with orders 1 to

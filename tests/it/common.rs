@@ -523,3 +523,35 @@ pub async fn fresh_measured_table(test: &str, definition: &TableDefinition) -> (
         .build();
     (Table::new(Client::from_conf(config), name), in_flight)
 }
+
+/// The reference model's `Order` without its vector index (`VECTOR2`): the
+/// same keys, GSIs and fields, for the tests of a provisioned table, which
+/// DynamoDB does not allow a vector index.
+#[derive(stamp::Item, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[pk = "CUST#<customer_id>"]
+#[sk = "ORDER#<created_at>#<order_id>"]
+#[gsi1(pk = "STATUS#<status>#<shard>", sk = "<updated_at>", shards = 16)]
+#[gsi2(pk = "ORDER#<order_id>", sk = "ORDER")]
+#[stamp(type_name = "Order")]
+pub struct OrderWithoutVector {
+    customer_id: String,
+    order_id: uuid::Uuid,
+    created_at: chrono::DateTime<chrono::Utc>,
+    created_month: String,
+    status: Option<stamp_examples::OrderStatus>,
+    updated_at: chrono::DateTime<chrono::Utc>,
+    total_cents: u64,
+    line_count: u32,
+    #[serde(rename = "order_embedding")]
+    embedding: Vec<f32>,
+}
+
+/// The reference model without its vector indexes (no `Product`, the
+/// `Order` of [`OrderWithoutVector`]): what a provisioned table of it can be.
+pub fn reference_without_vector_indexes() -> TableDefinition {
+    TableDefinition::new()
+        .entity::<stamp_examples::Customer>()
+        .entity::<OrderWithoutVector>()
+        .entity::<stamp_examples::LineItem>()
+        .entity::<stamp_examples::Session>()
+}

@@ -147,6 +147,27 @@ pub enum VectorError {
         /// The second entity.
         second_entity: &'static str,
     },
+    /// Two entities declare one vector index (by name) with an inline
+    /// filter attribute of one name but of two types (`N` in one, `S` in
+    /// the other): DynamoDB defines each attribute of an index's search
+    /// schema once, with one type, in `AttributeDefinitions`.
+    #[error(
+        "inline filter `{attribute}` of vector index `{index}` is of type {first_type} in entity `{first_entity}` and of type {second_type} in entity `{second_entity}`; an index's search schema gives each attribute one type"
+    )]
+    ConflictingFilterType {
+        /// The vector index.
+        index: &'static str,
+        /// The inline filter attribute.
+        attribute: &'static str,
+        /// The entity that declared it first.
+        first_entity: &'static str,
+        /// Its type there: `S`, `N` or `B`.
+        first_type: &'static str,
+        /// The entity that declared it with the other type.
+        second_entity: &'static str,
+        /// Its type there.
+        second_type: &'static str,
+    },
     /// An entity search of an index that does not copy every attribute
     /// the entity decodes: search a projection instead, or project `ALL`.
     #[error(
@@ -172,7 +193,8 @@ impl VectorError {
             VectorError::ProvisionedTable { .. }
             | VectorError::TooManyVectorIndexes { .. }
             | VectorError::DimensionsOutOfRange { .. }
-            | VectorError::ConflictingVectorIndex { .. } => {
+            | VectorError::ConflictingVectorIndex { .. }
+            | VectorError::ConflictingFilterType { .. } => {
                 crate::Error::Definition(crate::DefinitionError::Vector(self))
             }
             VectorError::WrongDimensions { .. }

@@ -16,6 +16,14 @@ use crate::{AttributeMap, Entity, EntitySchema, Error, IndexId, KeyTemplate, Seg
 /// inverted index) instead of the table. The derive checks at compile time
 /// that every member has the same partition key template on that index.
 ///
+/// `#[stamp(vector = N)]` makes it a collection of vector index N: a
+/// similarity search of a member,
+/// `Product::search_similar(…).collection::<Catalogue>()`, decodes every
+/// result into the enum. The derive checks at compile time that every
+/// member writes that index with the same vector attribute, dimensions and
+/// partition, and that there are two members at least (the search of an
+/// index one entity writes returns that entity; no collection is needed).
+///
 /// `#[stamp(any_partition)]` instead makes it the change type of a feed
 /// over the whole table ([`Table::changes`](crate::Table::changes),
 /// [`streams::changes`](crate::streams)): members may be in different
@@ -29,8 +37,9 @@ pub trait Collection: Sized {
     /// (empty for a hand-written impl that does not set it).
     const NAME: &'static str = "";
 
-    /// The index the members share a partition of: [`BaseTable`](crate::BaseTable)
-    /// or [`Gsi<N>`](crate::Gsi).
+    /// The index the members share a partition of: [`BaseTable`](crate::BaseTable),
+    /// [`Gsi<N>`](crate::Gsi), or [`Vector<N>`](crate::Vector) for a
+    /// collection a similarity search reads (`#[stamp(vector = N)]`).
     type Index: crate::QueryIndex;
 
     /// Whether the members may be in different partitions
@@ -61,6 +70,62 @@ pub trait Collection: Sized {
     note = "a query reads a `#[derive(Collection)]` enum whose members share a partition and that has a variant of `{Self}`; an enum with `#[stamp(any_partition)]` is a change type of a table-wide feed, not a query collection"
 )]
 pub trait CollectionMember<C: Collection>: Entity {}
+
+/// Collection `Self` is a collection of index `I` (its
+/// [`Collection::Index`]): the bound of a similarity search's
+/// [`collection`](crate::SimilaritySearch::collection), so that a
+/// collection of another index does not type-check.
+///
+/// A collection of another index is refused with "type mismatch resolving
+/// `<C as Collection>::Index == Vector<N>`" (expected `Vector<N>`, found
+/// `Gsi<M>`): a search of vector index N reads a `#[derive(Collection)]`
+/// enum with `#[stamp(vector = N)]`.
+pub trait CollectionOf<I: crate::QueryIndex>: Collection {}
+
+impl<C: Collection> CollectionOf<C::Index> for C {}
+
+/// The members of collection `C` that an operation of its member `E` on
+/// index `I` reads (a query's [`collection`](crate::Query::collection), a
+/// similarity search's [`collection`](crate::SimilaritySearch::collection)):
+/// the one check, at compile time, that `C` is a collection of that index.
+// `E` is only bound: that bound is the check that `E` is a member.
+#[allow(clippy::extra_unused_type_parameters)]
+pub(crate) const fn members_read<E, C, I>() -> &'static [&'static EntitySchema]
+where
+    E: CollectionMember<C>,
+    C: Collection,
+    I: crate::QueryIndex,
+{
+    const {
+        assert!(
+            <C::Index as crate::QueryIndex>::ID.same(I::ID),
+            "the collection is of another index than the query or search"
+        );
+    }
+    C::MEMBERS
+}
+
+/// What a read of a collection must get back to decode every member: the
+/// type attribute of `entity` (the member the read was built from), which
+/// tells the members apart, and every stored field of every member, each
+/// once.
+pub(crate) fn member_attributes(
+    entity: &EntitySchema,
+    members: &[&EntitySchema],
+) -> Vec<&'static str> {
+    let mut attributes: Vec<&'static str> = Vec::new();
+    let names = std::iter::once(entity.type_attribute).chain(
+        members
+            .iter()
+            .flat_map(|member| member.field_attributes.iter().map(|field| field.attribute)),
+    );
+    for name in names {
+        if !attributes.contains(&name) {
+            attributes.push(name);
+        }
+    }
+    attributes
+}
 
 const fn same_str(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -109,6 +174,36 @@ pub const fn partition_template(schema: &EntitySchema, index: IndexId) -> Option
     match schema.resolve(index) {
         Some(index) => index.partition_template(),
         None => None,
+    }
+}
+
+/// Whether `a` and `b` write one vector index `number` (the same vector
+/// attribute and dimensions) with the same partition: templates of one
+/// shape, or both none. The compile-time check of
+/// `#[derive(Collection)]` with `#[stamp(vector = N)]`.
+pub const fn share_vector_index(a: &EntitySchema, b: &EntitySchema, number: u8) -> bool {
+    let id = IndexId::Vector(number);
+    let (Some(first), Some(second)) = (a.resolve(id), b.resolve(id)) else {
+        return false;
+    };
+    let (Some(first_vector), Some(second_vector)) = (first.vector(), second.vector()) else {
+        return false;
+    };
+    if !same_str(first_vector.attribute, second_vector.attribute)
+        || first_vector.dimensions != second_vector.dimensions
+    {
+        return false;
+    }
+    match (first.partition_template(), second.partition_template()) {
+        (Some(x), Some(y)) => same_template_shape(x, y),
+        (None, None) => matches!(
+            (first.key, second.key),
+            (
+                crate::IndexKeySchema::Unpartitioned,
+                crate::IndexKeySchema::Unpartitioned
+            )
+        ),
+        _ => false,
     }
 }
 

@@ -361,7 +361,8 @@ impl IndexSchema {
 }
 
 /// The index a [`Query`](crate::Query) reads, as a type: [`BaseTable`]
-/// (the default), [`Gsi<N>`](Gsi) or [`Lsi<N>`](Lsi). The generated
+/// (the default), [`Gsi<N>`](Gsi) or [`Lsi<N>`](Lsi); or the vector index
+/// a [`SimilaritySearch`](crate::SimilaritySearch) reads, [`Vector<N>`](Vector). The generated
 /// `E::query(…)`, `E::query_gsiN(…)` and `E::query_lsiN(…)` return
 /// `Query<E>`, `Query<E, Gsi<N>>` and `Query<E, Lsi<N>>`; the sort-key
 /// prefixes (`SortKeyPrefix<E, I>`), multi-attribute sort runs
@@ -391,6 +392,13 @@ pub enum Gsi<const N: u8> {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lsi<const N: u8> {}
 
+/// Vector index N (`#[vectorN(…)]`): the index of the similarity searches
+/// `E::search_similar_vectorN(…)` ([`SimilaritySearch<E, Vector<N>>`](crate::SimilaritySearch))
+/// and of a collection `#[stamp(vector = N)]`. No [`Query`](crate::Query)
+/// reads it: a query of it does not compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Vector<const N: u8> {}
+
 impl QueryIndex for BaseTable {
     const ID: IndexId = IndexId::Table;
 }
@@ -401,4 +409,8 @@ impl<const N: u8> QueryIndex for Gsi<N> {
 
 impl<const N: u8> QueryIndex for Lsi<N> {
     const ID: IndexId = IndexId::Lsi(N);
+}
+
+impl<const N: u8> QueryIndex for Vector<N> {
+    const ID: IndexId = IndexId::Vector(N);
 }

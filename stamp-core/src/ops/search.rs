@@ -21,18 +21,22 @@ use crate::limits::MAX_TOP_K;
 use crate::model::vector::{DEFAULT_TOP_K, VectorIndexSchema, VectorProjection};
 use crate::request::executor::Call;
 use crate::{
-    AttributeMap, Condition, Entity, Error, IndexSchema, Placeholders, Projection, Table,
-    VectorError,
+    AttributeMap, Collection, CollectionMember, CollectionOf, Condition, Entity, EntitySchema,
+    Error, IndexSchema, Placeholders, Projection, QueryIndex, Table, VectorError,
 };
 
-/// How a search decodes each item it returns: the entity, or a
-/// [`Projection`] of it.
+/// How a search decodes each item it returns: the entity, a
+/// [`Projection`] of it, or a [`Collection`] it is a member of.
 pub trait SearchDecode<E: Entity> {
     /// What each result is decoded into.
     type Output;
-    /// The attributes to ask for (`ProjectionExpression`); `None` for every
-    /// projected attribute.
-    fn attributes() -> Option<&'static [&'static str]>;
+    /// Whether the results are `E`'s items only (those of another type are
+    /// left out and counted); `false` for a collection, which decodes
+    /// every item by its type attribute.
+    const SCOPED: bool = true;
+    /// The attributes to ask for (`ProjectionExpression`), besides `E`'s
+    /// type attribute; `None` for every field of `E`.
+    fn attributes() -> Option<std::borrow::Cow<'static, [&'static str]>>;
     /// Decodes one returned item.
     ///
     /// # Errors
@@ -48,6 +52,10 @@ pub struct Whole;
 /// A projection `P`.
 #[derive(Debug)]
 pub struct Projected<P>(PhantomData<fn() -> P>);
+
+/// A collection `C`: every result decoded by its type attribute into `C`.
+#[derive(Debug)]
+pub struct Members<C>(PhantomData<fn() -> C>);
 
 /// One result of a similarity search: the item and its score.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,10 +86,11 @@ pub struct SearchResults<T> {
     pub other_entities: usize,
 }
 
-/// A similarity search of vector index `index` of entity `E`, decoding each
-/// item as `T::Output` (`E` itself unless [`project`](Self::project)ed). Built by
-/// the generated `E::search_similar_vectorN(…)`; a plain value until
-/// [`send`](Self::send).
+/// A similarity search of vector index `I` ([`Vector<N>`](crate::Vector))
+/// of entity `E`, decoding each item as `T::Output` (`E` itself unless
+/// [`project`](Self::project)ed or read as a
+/// [`collection`](Self::collection)). Built by the generated
+/// `E::search_similar_vectorN(…)`; a plain value until [`send`](Self::send).
 ///
 /// # Example
 ///
@@ -92,7 +101,7 @@ pub struct SearchResults<T> {
 ///     .send(&table)
 ///     .await?;
 /// ```
-pub struct SimilaritySearch<E: Entity, T = Whole> {
+pub struct SimilaritySearch<E: Entity, I: QueryIndex, T = Whole> {
     index: &'static IndexSchema,
     /// What the index is besides its key (its kind's payload).
     spec: &'static VectorIndexSchema,
@@ -102,10 +111,10 @@ pub struct SimilaritySearch<E: Entity, T = Whole> {
     vector: Vec<f32>,
     top_k: u32,
     filter: Option<Condition<E>>,
-    marker: PhantomData<fn() -> T>,
+    marker: PhantomData<fn() -> (I, T)>,
 }
 
-impl<E: Entity, T> std::fmt::Debug for SimilaritySearch<E, T> {
+impl<E: Entity, I: QueryIndex, T> std::fmt::Debug for SimilaritySearch<E, I, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SimilaritySearch")
             .field("entity", &E::SCHEMA.type_name)
@@ -118,7 +127,7 @@ impl<E: Entity, T> std::fmt::Debug for SimilaritySearch<E, T> {
     }
 }
 
-impl<E: Entity> SimilaritySearch<E, Whole> {
+impl<E: Entity, I: QueryIndex> SimilaritySearch<E, I, Whole> {
     /// A search of vector index `index` (of kind
     /// [`IndexKind::Vector`](crate::IndexKind::Vector)) for the items
     /// nearest `vector`, in the partition
@@ -129,7 +138,8 @@ impl<E: Entity> SimilaritySearch<E, Whole> {
     ///
     /// # Panics
     ///
-    /// When `index` is not a vector index (generated code passes one).
+    /// When `index` is not a vector index, or not the one `I` names
+    /// (generated code passes `E`'s index of `I`).
     pub fn new(
         index: &'static IndexSchema,
         partition: Result<Option<AttributeValue>, Error>,
@@ -138,6 +148,12 @@ impl<E: Entity> SimilaritySearch<E, Whole> {
         let spec = index
             .vector()
             .unwrap_or_else(|| panic!("index `{}` is not a vector index", index.name));
+        assert!(
+            index.id().same(I::ID),
+            "index `{}` is not the vector index of the search's type ({:?})",
+            index.name,
+            I::ID
+        );
         SimilaritySearch {
             index,
             spec,
@@ -150,7 +166,26 @@ impl<E: Entity> SimilaritySearch<E, Whole> {
     }
 
     /// Decodes each result as projection `P` (reads only its attributes).
-    pub fn project<P: Projection<E>>(self) -> SimilaritySearch<E, Projected<P>> {
+    pub fn project<P: Projection<E>>(self) -> SimilaritySearch<E, I, Projected<P>> {
+        self.decoding()
+    }
+
+    /// Decodes each result by its type attribute into collection `C`, a
+    /// `#[derive(Collection)]` enum of vector index `I`
+    /// (`#[stamp(vector = N)]`) that `E` is a member of: the search returns
+    /// the nearest items of every member (of any type, the unknown ones as
+    /// `C::Unknown`), as a query's [`collection`](crate::Query::collection)
+    /// does. A collection of another index does not compile.
+    pub fn collection<C: CollectionOf<I>>(self) -> SimilaritySearch<E, I, Members<C>>
+    where
+        E: CollectionMember<C>,
+    {
+        let _ = crate::model::collection::members_read::<E, C, I>();
+        self.decoding()
+    }
+
+    /// This search, decoding its results as `U`.
+    fn decoding<U>(self) -> SimilaritySearch<E, I, U> {
         SimilaritySearch {
             index: self.index,
             spec: self.spec,
@@ -163,7 +198,7 @@ impl<E: Entity> SimilaritySearch<E, Whole> {
     }
 }
 
-impl<E: Entity, T> SimilaritySearch<E, T> {
+impl<E: Entity, I: QueryIndex, T> SimilaritySearch<E, I, T> {
     /// Returns the `top_k` most similar items (`TopK`, 1 to [`MAX_TOP_K`]).
     pub fn top_k(mut self, top_k: u32) -> Self {
         self.top_k = top_k;
@@ -189,7 +224,7 @@ impl<E: Entity, T> SimilaritySearch<E, T> {
     }
 }
 
-impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
+impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
     /// The `SearchVectorsInput` of the search on table `table_name`: what
     /// [`send`](Self::send) sends.
     ///
@@ -279,8 +314,9 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
     }
 
     /// The attributes the search asks for, checked against what the index
-    /// projects: `T`'s (every field, the vector too, for the entity), with
-    /// the type attribute (each result is scoped to `E` by it). Always
+    /// projects: `T`'s (every field, the vector too, for the entity; every
+    /// member's for a collection), with the type attribute (each result is
+    /// scoped to `E`, or decoded into its member, by it). Always
     /// named in a `ProjectionExpression`: without one a search may leave the
     /// vector attribute out (dynoxide does), and the entity could not be
     /// decoded.
@@ -290,7 +326,7 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
         let spec = self.spec;
         let wanted: Vec<&'static str> = match T::attributes() {
             Some(attributes) => {
-                let mut wanted = attributes.to_vec();
+                let mut wanted = attributes.into_owned();
                 if !wanted.contains(&schema.type_attribute) {
                     wanted.push(schema.type_attribute);
                 }
@@ -351,11 +387,7 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
         let mut results = Vec::new();
         for result in output.search_results.unwrap_or_default() {
             let item = result.item.unwrap_or_default();
-            let of_entity = item
-                .get(schema.type_attribute)
-                .and_then(|value| value.as_s().ok())
-                .is_some_and(|name| name == schema.type_name);
-            if !of_entity {
+            if T::SCOPED && !crate::__private::has_type(&item, schema) {
                 other_entities += 1;
                 continue;
             }
@@ -375,7 +407,7 @@ impl<E: Entity, T: SearchDecode<E>> SimilaritySearch<E, T> {
 impl<E: Entity> SearchDecode<E> for Whole {
     type Output = E;
 
-    fn attributes() -> Option<&'static [&'static str]> {
+    fn attributes() -> Option<std::borrow::Cow<'static, [&'static str]>> {
         None
     }
 
@@ -387,12 +419,29 @@ impl<E: Entity> SearchDecode<E> for Whole {
 impl<E: Entity, P: Projection<E>> SearchDecode<E> for Projected<P> {
     type Output = P;
 
-    fn attributes() -> Option<&'static [&'static str]> {
-        Some(P::ATTRIBUTES)
+    fn attributes() -> Option<std::borrow::Cow<'static, [&'static str]>> {
+        Some(std::borrow::Cow::Borrowed(P::ATTRIBUTES))
     }
 
     fn decode(item: AttributeMap) -> Result<P, Error> {
         P::from_item(item)
+    }
+}
+
+impl<E: CollectionMember<C>, C: Collection> SearchDecode<E> for Members<C> {
+    type Output = C;
+
+    const SCOPED: bool = false;
+
+    fn attributes() -> Option<std::borrow::Cow<'static, [&'static str]>> {
+        let members: &[&EntitySchema] = C::MEMBERS;
+        Some(std::borrow::Cow::Owned(
+            crate::model::collection::member_attributes(E::SCHEMA, members),
+        ))
+    }
+
+    fn decode(item: AttributeMap) -> Result<C, Error> {
+        C::from_item(item)
     }
 }
 

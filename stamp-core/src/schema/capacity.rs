@@ -102,8 +102,9 @@ impl WriteUnits {
 pub struct EntityCapacity {
     /// The entity's type name.
     pub entity: &'static str,
-    /// The example item's size in bytes, by DynamoDB's rules
-    /// ([`item_size`]).
+    /// The example item's size in bytes as DynamoDB bills it
+    /// ([`item_size`], with a vector of a vector index of the table at 4
+    /// bytes a dimension).
     pub item_bytes: usize,
     /// `GetItem` of one item (`Get`, `table.get`).
     pub get: ReadUnits,
@@ -346,8 +347,9 @@ impl TableDefinition {
         let table = match (old, new) {
             (None, None) => write_units(0),
             (old, new) => {
-                let bytes =
-                    |item: Option<&AttributeMap>| item.map(|item| write_units(item_size(item)));
+                let bytes = |item: Option<&AttributeMap>| {
+                    item.map(|item| write_units(billed_size(&resolved, item)))
+                };
                 bytes(old).unwrap_or(0.0).max(bytes(new).unwrap_or(0.0))
             }
         };
@@ -525,13 +527,47 @@ fn indexes_keyed_by_updated_at(entity: &EntitySchema) -> Vec<&'static str> {
         .collect()
 }
 
+/// The size DynamoDB bills a write or a table read of `item` at: its
+/// [`item_size`], except that an attribute a vector index of the table
+/// reads, holding a vector of that index's dimensions, costs its name plus
+/// 4 bytes a dimension (the vector's 32-bit width, whatever numbers it
+/// holds), once however many indexes read it. The 400 KB item limit still
+/// counts its numbers.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearch.Requirements.html>.
+fn billed_size(resolved: &Resolved, item: &AttributeMap) -> usize {
+    if resolved.vector_indexes.is_empty() {
+        return item_size(item);
+    }
+    item.iter()
+        .map(|(name, value)| {
+            let vector = resolved
+                .vector_indexes
+                .iter()
+                .filter_map(|index| index.vector())
+                .find(|vector| {
+                    vector.attribute == name
+                        && value.as_l().is_ok_and(|elements| {
+                            elements.len() == vector.dimensions as usize
+                                && elements.iter().all(|element| element.as_n().is_ok())
+                        })
+                });
+            name.len()
+                + vector.map_or_else(
+                    || crate::attribute_value_size(value),
+                    |vector| 4 * vector.dimensions as usize,
+                )
+        })
+        .sum()
+}
+
 /// The costs of one entity's access patterns for its example `item`.
 fn entity_capacity(
     resolved: &Resolved,
     entity: &EntitySchema,
     item: &AttributeMap,
 ) -> EntityCapacity {
-    let bytes = item_size(item);
+    let bytes = billed_size(resolved, item);
     let indexes = priced_indexes(resolved);
     let entries: Vec<(&PricedIndex, Entry)> = indexes
         .iter()

@@ -29,8 +29,9 @@ fn spec(index: &IndexSchema) -> &'static VectorIndexSchema {
 /// [`VectorError::ProvisionedTable`] on a provisioned table (vector indexes
 /// need on-demand capacity), [`VectorError::TooManyVectorIndexes`] above
 /// [`MAX_VECTOR_INDEXES`], [`VectorError::DimensionsOutOfRange`],
-/// [`VectorError::ConflictingVectorIndex`] for one name declared twice
-/// differently.
+/// [`VectorError::ConflictingFilterType`] for an inline filter attribute
+/// of one index given two types, [`VectorError::ConflictingVectorIndex`]
+/// for one name declared twice otherwise differently.
 pub(crate) fn check_vector_indexes(
     billing: TableBilling,
     indexes: &[(&'static str, &'static IndexSchema)],
@@ -45,7 +46,11 @@ pub(crate) fn check_vector_indexes(
                 limit: MAX_VECTOR_DIMENSIONS,
             });
         }
-        match merged.iter().find(|(_, known)| known.name == index.name) {
+        let known = merged.iter().find(|(_, known)| known.name == index.name);
+        if let Some(&(first_entity, known)) = known {
+            check_filter_types(first_entity, known, entity, index)?;
+        }
+        match known {
             Some((first_entity, known)) if !same_index(known, index) => {
                 return Err(VectorError::ConflictingVectorIndex {
                     index: index.name,
@@ -68,6 +73,31 @@ pub(crate) fn check_vector_indexes(
     }
     merged.sort_by_key(|(_, index)| (index.number, index.name));
     Ok(merged.into_iter().map(|(_, index)| index).collect())
+}
+
+/// Refuses an inline filter attribute that two entities' declarations of
+/// one index give two types.
+fn check_filter_types(
+    first_entity: &'static str,
+    first: &IndexSchema,
+    second_entity: &'static str,
+    second: &IndexSchema,
+) -> Result<(), VectorError> {
+    for filter in spec(second).filters {
+        if let Some(known) = spec(first).filter(filter.attribute)
+            && known.attribute_type != filter.attribute_type
+        {
+            return Err(VectorError::ConflictingFilterType {
+                index: second.name,
+                attribute: filter.attribute,
+                first_entity,
+                first_type: known.attribute_type.as_str(),
+                second_entity,
+                second_type: filter.attribute_type.as_str(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Whether two entities' declarations of one index make the same index in

@@ -50,7 +50,7 @@ impl Derive {
                 "previous",
             ],
             Derive::KeyPart => &["crate", "rename_all"],
-            Derive::Collection => &["index", "any_partition", "crate"],
+            Derive::Collection => &["index", "vector", "any_partition", "crate"],
             Derive::Projection => &["entity", "crate"],
         }
     }
@@ -83,6 +83,8 @@ pub struct TypeOptions {
     pub entity: Attr<syn::Path>,
     /// `index = N` (Collection), as written.
     pub index: Attr<LitInt>,
+    /// `vector = N` (Collection), as written.
+    pub vector: Attr<LitInt>,
     /// `any_partition` (Collection), where it was written.
     pub any_partition: Attr<Span>,
     /// serde's `rename_all` on the type.
@@ -115,6 +117,7 @@ pub fn read_type_options(cx: &mut Ctxt, input: &DeriveInput, derive: Derive) -> 
         rename_all: Attr::none(),
         entity: Attr::none(),
         index: Attr::none(),
+        vector: Attr::none(),
         any_partition: Attr::none(),
         serde_rename_all: None,
         serde_plain: true,
@@ -193,6 +196,7 @@ fn read_type_option(
         }
         "entity" => options.entity.set(cx, path, meta.value()?.parse()?, twice),
         "index" => options.index.set(cx, path, meta.value()?.parse()?, twice),
+        "vector" => options.vector.set(cx, path, meta.value()?.parse()?, twice),
         _ => options.any_partition.set(cx, path, path.span(), twice),
     }
     Ok(())

@@ -4,8 +4,9 @@
 //!
 //! The stub implements `Entity` with bodies that are never run, and gives
 //! the inherent functions the derive would generate (`key`, `query`,
-//! `gsiN_key`, `query_gsiN` of a multi-attribute index, `parse_…`, the
-//! attribute constants with their kinds) with their real signatures
+//! `gsiN_key`, `query_gsiN` of a multi-attribute index, `parse_…`,
+//! `search_similar_vectorN` and `search_similar`, the attribute constants
+//! with their kinds) with their real signatures
 //! wherever the placeholders name fields: the fields' parameter types, or
 //! the named input struct (`OrderKey { … }`) when two share a type, as the
 //! real expansion makes them (`keys::key_inputs`); and the impls the
@@ -432,6 +433,38 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
             &names::parse_lsi_sort_key(number),
             &index_sk,
         ));
+    }
+    let mut vector_numbers = Vec::new();
+    for index in &container.vector_indexes {
+        let Ok(number) = u8::try_from(index.number) else {
+            continue;
+        };
+        if vector_numbers.contains(&number)
+            || !(1..=crate::limits::MAX_VECTOR_INDEXES as u8).contains(&number)
+        {
+            continue;
+        }
+        vector_numbers.push(number);
+        let partition = placeholders(index.pk.as_ref());
+        let marker = IndexRef::Vector(number).marker(krate);
+        let search = quote!(#krate::SimilaritySearch<Self, #marker>);
+        let vector = Some(quote!(vector: &[f32]));
+        stubs.function(
+            &format!("search_similar_vector{number}"),
+            &partition,
+            &format!("Vector{number}Partition"),
+            vector.clone(),
+            search.clone(),
+        );
+        if number == 1 {
+            stubs.function(
+                "search_similar",
+                &partition,
+                "Vector1Partition",
+                vector,
+                search,
+            );
+        }
     }
     if let Some(previous) = &container.previous {
         let previous_pk = placeholders(previous.pk.as_ref().or(container.pk.as_ref()));

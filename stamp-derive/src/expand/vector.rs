@@ -8,6 +8,7 @@ use quote::{format_ident, quote};
 
 use crate::check::Model;
 use crate::check::vector::VectorKeys;
+use crate::expand::IndexRef;
 use crate::expand::keys::{TemplatePlace, build_key, input_name, key_inputs, key_template_tokens};
 use crate::names;
 
@@ -191,11 +192,12 @@ fn search_function(
         #krate::SimilaritySearch::new(&__schema.indexes[#absolute], #partition, vector)
     };
     let numbered = names::ident(&names::search_similar_vector(number));
+    let marker = IndexRef::Vector(number).marker(krate);
     let plain = (number == 1).then(|| {
         let search_similar = names::ident(names::SEARCH_SIMILAR);
         quote! {
             #[doc = #doc]
-            pub fn #search_similar(#(#parameters,)* vector: &[f32]) -> #krate::SimilaritySearch<Self> {
+            pub fn #search_similar(#(#parameters,)* vector: &[f32]) -> #krate::SimilaritySearch<Self, #marker> {
                 #body
             }
         }
@@ -203,7 +205,7 @@ fn search_function(
     (
         quote! {
             #[doc = #doc]
-            pub fn #numbered(#(#parameters,)* vector: &[f32]) -> #krate::SimilaritySearch<Self> {
+            pub fn #numbered(#(#parameters,)* vector: &[f32]) -> #krate::SimilaritySearch<Self, #marker> {
                 #body
             }
             #plain

@@ -596,6 +596,17 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    fn __stamp_encode_created_month(
+        __value: &String,
+    ) -> ::core::result::Result<
+        ::core::option::Option<::stamp::__private::AttributeValue>,
+        ::stamp::__private::serde_dynamo::Error,
+    > {
+        ::stamp::__private::codec::stored(
+            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
+        )
+    }
+    #[allow(non_snake_case)]
     fn __stamp_encode_status(
         __value: &OrderStatus,
     ) -> ::core::result::Result<
@@ -640,6 +651,17 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    fn __stamp_encode_embedding(
+        __value: &Vec<f32>,
+    ) -> ::core::result::Result<
+        ::core::option::Option<::stamp::__private::AttributeValue>,
+        ::stamp::__private::serde_dynamo::Error,
+    > {
+        ::stamp::__private::codec::stored(
+            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
+        )
+    }
+    #[allow(non_snake_case)]
     fn __stamp_decode_status(
         __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
     ) -> ::core::result::Result<
@@ -662,6 +684,13 @@ const _: () = {
     ) -> ::core::result::Result<Uuid, ::stamp::__private::serde_dynamo::Error> {
         (&&&::stamp::__private::codec::Decode::<Uuid>::new())
             .__stamp_decode("order_id", ::stamp::__private::codec::present(__stored))
+    }
+    #[allow(non_snake_case)]
+    fn __stamp_decode_customer_id(
+        __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
+    ) -> ::core::result::Result<String, ::stamp::__private::serde_dynamo::Error> {
+        (&&&::stamp::__private::codec::Decode::<String>::new())
+            .__stamp_decode("customer_id", ::stamp::__private::codec::present(__stored))
     }
     #[automatically_derived]
     impl ::stamp::Entity for Order {
@@ -753,15 +782,53 @@ const _: () = {
                         }),
                     },
                 },
+                ::stamp::IndexSchema {
+                    number: 2u8,
+                    name: "VECTOR2",
+                    read_method: "search_similar_vector2",
+                    kind: ::stamp::IndexKind::Vector(
+                        &::stamp::VectorIndexSchema {
+                            field: "embedding",
+                            attribute: "order_embedding",
+                            dimensions: 64u32,
+                            distance: ::stamp::DistanceFunction::Cosine,
+                            filters: &[
+                                ::stamp::VectorElement {
+                                    field: "created_month",
+                                    attribute: "created_month",
+                                    attribute_type: ::stamp::KeyAttributeType::S,
+                                },
+                            ],
+                            projection: ::stamp::VectorProjection::All,
+                            optional: false,
+                        },
+                    ),
+                    key: ::stamp::IndexKeySchema::Templates {
+                        partition_key: ::stamp::KeyAttribute {
+                            name: "VECTOR2PK",
+                            template: ::stamp::KeyTemplate {
+                                source: "CUST#<customer_id>",
+                                segments: &[
+                                    ::stamp::Segment::Literal("CUST#"),
+                                    ::stamp::Segment::Field("customer_id"),
+                                ],
+                                escaped: ::stamp::KeyTemplate::ESCAPED,
+                            },
+                        },
+                        sort_key: ::core::option::Option::None,
+                    },
+                },
             ],
             fields: &[
                 "customer_id",
                 "order_id",
                 "created_at",
+                "created_month",
                 "status",
                 "updated_at",
                 "total_cents",
                 "line_count",
+                "order_embedding",
             ],
             ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
@@ -780,6 +847,12 @@ const _: () = {
                 ::stamp::FieldAttribute {
                     field: "created_at",
                     attribute: "created_at",
+                    optional: false,
+                    stored_type: ::core::option::Option::Some("S"),
+                },
+                ::stamp::FieldAttribute {
+                    field: "created_month",
+                    attribute: "created_month",
                     optional: false,
                     stored_type: ::core::option::Option::Some("S"),
                 },
@@ -806,6 +879,12 @@ const _: () = {
                     attribute: "line_count",
                     optional: false,
                     stored_type: ::core::option::Option::Some("N"),
+                },
+                ::stamp::FieldAttribute {
+                    field: "embedding",
+                    attribute: "order_embedding",
+                    optional: false,
+                    stored_type: ::core::option::Option::Some("L"),
                 },
             ],
             version_attribute: ::core::option::Option::None,
@@ -894,7 +973,7 @@ const _: () = {
                 )?
                 .into_parts();
             let __shard_1 = ::stamp::shard_of(&__partition_key, &__sort_key, 16u16);
-            let mut __item = ::stamp::__private::codec::item(__schema, 7usize);
+            let mut __item = ::stamp::__private::codec::item(__schema, 9usize);
             ::stamp::__private::codec::insert(
                 __schema,
                 &mut __item,
@@ -912,6 +991,13 @@ const _: () = {
                 &mut __item,
                 "created_at",
                 (&&&::stamp::__private::codec::Field(&self.created_at)).__stamp_encode(),
+            )?;
+            ::stamp::__private::codec::insert(
+                __schema,
+                &mut __item,
+                "created_month",
+                (&&&::stamp::__private::codec::Field(&self.created_month))
+                    .__stamp_encode(),
             )?;
             ::stamp::__private::codec::insert(
                 __schema,
@@ -936,6 +1022,12 @@ const _: () = {
                 &mut __item,
                 "line_count",
                 (&&&::stamp::__private::codec::Field(&self.line_count)).__stamp_encode(),
+            )?;
+            ::stamp::__private::codec::insert(
+                __schema,
+                &mut __item,
+                "order_embedding",
+                (&&&::stamp::__private::codec::Field(&self.embedding)).__stamp_encode(),
             )?;
             let _ = &__time;
             ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
@@ -968,6 +1060,35 @@ const _: () = {
                     ::stamp::__private::insert_string(&mut __item, "GSI2SK", __sort_key);
                 }
             }
+            if ::stamp::__private::check_vector_attribute(
+                __schema,
+                &__schema.indexes[2usize],
+                &__item,
+            )? {
+                let customer_id = &self.customer_id;
+                let __vector_partition: ::std::string::String = {
+                    let mut __builder = ::stamp::__private::KeyBuilder::new(
+                        __schema.type_name,
+                        &__schema
+                            .indexes[2usize]
+                            .partition_template()
+                            .expect("a vector index partitioned by a template"),
+                        __schema
+                            .indexes[2usize]
+                            .partition_template()
+                            .expect("a vector index partitioned by a template")
+                            .literal_len() + customer_id.len(),
+                    );
+                    __builder.literal("CUST#");
+                    __builder.str_field("customer_id", customer_id)?;
+                    __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
+                };
+                ::stamp::__private::insert_string(
+                    &mut __item,
+                    "VECTOR2PK",
+                    __vector_partition,
+                );
+            }
             ::stamp::__private::insert_string(
                 &mut __item,
                 "Type",
@@ -984,10 +1105,12 @@ const _: () = {
             let mut __stamp_field_0: ::core::option::Option<String> = ::core::option::Option::None;
             let mut __stamp_field_1: ::core::option::Option<Uuid> = ::core::option::Option::None;
             let mut __stamp_field_2: ::core::option::Option<DateTime<Utc>> = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<Option<OrderStatus>> = ::core::option::Option::None;
-            let mut __stamp_field_4: ::core::option::Option<DateTime<Utc>> = ::core::option::Option::None;
-            let mut __stamp_field_5: ::core::option::Option<u64> = ::core::option::Option::None;
-            let mut __stamp_field_6: ::core::option::Option<u32> = ::core::option::Option::None;
+            let mut __stamp_field_3: ::core::option::Option<String> = ::core::option::Option::None;
+            let mut __stamp_field_4: ::core::option::Option<Option<OrderStatus>> = ::core::option::Option::None;
+            let mut __stamp_field_5: ::core::option::Option<DateTime<Utc>> = ::core::option::Option::None;
+            let mut __stamp_field_6: ::core::option::Option<u64> = ::core::option::Option::None;
+            let mut __stamp_field_7: ::core::option::Option<u32> = ::core::option::Option::None;
+            let mut __stamp_field_8: ::core::option::Option<Vec<f32>> = ::core::option::Option::None;
             for (__name, __stored) in item {
                 match __name.as_str() {
                     "customer_id" => {
@@ -1028,8 +1151,20 @@ const _: () = {
                             )?,
                         );
                     }
-                    "status" => {
+                    "created_month" => {
                         __stamp_field_3 = ::core::option::Option::Some(
+                            ::stamp::__private::codec::decoded(
+                                __schema,
+                                (&&&::stamp::__private::codec::Decode::<String>::new())
+                                    .__stamp_decode(
+                                        "created_month",
+                                        ::core::option::Option::Some(__stored),
+                                    ),
+                            )?,
+                        );
+                    }
+                    "status" => {
+                        __stamp_field_4 = ::core::option::Option::Some(
                             ::stamp::__private::codec::decoded(
                                 __schema,
                                 (&&&::stamp::__private::codec::Decode::<
@@ -1043,7 +1178,7 @@ const _: () = {
                         );
                     }
                     "updated_at" => {
-                        __stamp_field_4 = ::core::option::Option::Some(
+                        __stamp_field_5 = ::core::option::Option::Some(
                             ::stamp::__private::codec::decoded(
                                 __schema,
                                 (&&&::stamp::__private::codec::Decode::<
@@ -1057,7 +1192,7 @@ const _: () = {
                         );
                     }
                     "total_cents" => {
-                        __stamp_field_5 = ::core::option::Option::Some(
+                        __stamp_field_6 = ::core::option::Option::Some(
                             ::stamp::__private::codec::decoded(
                                 __schema,
                                 (&&&::stamp::__private::codec::Decode::<u64>::new())
@@ -1069,12 +1204,24 @@ const _: () = {
                         );
                     }
                     "line_count" => {
-                        __stamp_field_6 = ::core::option::Option::Some(
+                        __stamp_field_7 = ::core::option::Option::Some(
                             ::stamp::__private::codec::decoded(
                                 __schema,
                                 (&&&::stamp::__private::codec::Decode::<u32>::new())
                                     .__stamp_decode(
                                         "line_count",
+                                        ::core::option::Option::Some(__stored),
+                                    ),
+                            )?,
+                        );
+                    }
+                    "order_embedding" => {
+                        __stamp_field_8 = ::core::option::Option::Some(
+                            ::stamp::__private::codec::decoded(
+                                __schema,
+                                (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
+                                    .__stamp_decode(
+                                        "order_embedding",
                                         ::core::option::Option::Some(__stored),
                                     ),
                             )?,
@@ -1116,7 +1263,20 @@ const _: () = {
                         )?
                     }
                 },
-                status: match __stamp_field_3 {
+                created_month: match __stamp_field_3 {
+                    ::core::option::Option::Some(__value) => __value,
+                    ::core::option::Option::None => {
+                        ::stamp::__private::codec::decoded(
+                            __schema,
+                            (&&&::stamp::__private::codec::Decode::<String>::new())
+                                .__stamp_decode(
+                                    "created_month",
+                                    ::core::option::Option::None,
+                                ),
+                        )?
+                    }
+                },
+                status: match __stamp_field_4 {
                     ::core::option::Option::Some(__value) => __value,
                     ::core::option::Option::None => {
                         ::stamp::__private::codec::decoded(
@@ -1128,7 +1288,7 @@ const _: () = {
                         )?
                     }
                 },
-                updated_at: match __stamp_field_4 {
+                updated_at: match __stamp_field_5 {
                     ::core::option::Option::Some(__value) => __value,
                     ::core::option::Option::None => {
                         ::stamp::__private::codec::decoded(
@@ -1140,7 +1300,7 @@ const _: () = {
                         )?
                     }
                 },
-                total_cents: match __stamp_field_5 {
+                total_cents: match __stamp_field_6 {
                     ::core::option::Option::Some(__value) => __value,
                     ::core::option::Option::None => {
                         ::stamp::__private::codec::decoded(
@@ -1150,13 +1310,26 @@ const _: () = {
                         )?
                     }
                 },
-                line_count: match __stamp_field_6 {
+                line_count: match __stamp_field_7 {
                     ::core::option::Option::Some(__value) => __value,
                     ::core::option::Option::None => {
                         ::stamp::__private::codec::decoded(
                             __schema,
                             (&&&::stamp::__private::codec::Decode::<u32>::new())
                                 .__stamp_decode("line_count", ::core::option::Option::None),
+                        )?
+                    }
+                },
+                embedding: match __stamp_field_8 {
+                    ::core::option::Option::Some(__value) => __value,
+                    ::core::option::Option::None => {
+                        ::stamp::__private::codec::decoded(
+                            __schema,
+                            (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
+                                .__stamp_decode(
+                                    "order_embedding",
+                                    ::core::option::Option::None,
+                                ),
                         )?
                     }
                 },
@@ -1307,6 +1480,36 @@ const _: () = {
                             );
                             __builder.literal("ORDER");
                             __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
+                        }),
+                    )
+                }
+                "VECTOR2PK" => {
+                    let customer_id: String = __stamp_decode_customer_id(
+                            __values.get("customer_id"),
+                        )
+                        .map_err(|__source| ::stamp::Error::Decode(::stamp::DecodeError::Deserialize {
+                            entity: __schema.type_name,
+                            source: __source,
+                        }))?;
+                    let customer_id = &customer_id;
+                    ::core::result::Result::Ok(
+                        ::core::option::Option::Some({
+                            let mut __builder = ::stamp::__private::KeyBuilder::new(
+                                __schema.type_name,
+                                &__schema
+                                    .indexes[2usize]
+                                    .partition_template()
+                                    .expect("a vector index partitioned by a template"),
+                                __schema
+                                    .indexes[2usize]
+                                    .partition_template()
+                                    .expect("a vector index partitioned by a template")
+                                    .literal_len() + customer_id.len(),
+                            );
+                            __builder.literal("CUST#");
+                            __builder.str_field("customer_id", customer_id)?;
+                            __builder
+                                .finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
                         }),
                     )
                 }
@@ -1585,6 +1788,44 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             ::stamp::Update::new(Self::key(customer_id, created_at, order_id))
                 .with_known_values(__known)
         }
+        /**A similarity search of vector index `VECTOR2` (`order_embedding`, 64 dimensions, Cosine) of `Order` for the items nearest `vector`, in the partition `VECTOR2PK` = `CUST#<customer_id>`: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
+
+The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).
+
+See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        pub fn search_similar_vector2(
+            customer_id: &str,
+            vector: &[f32],
+        ) -> ::stamp::SimilaritySearch<Self, ::stamp::Vector<2u8>> {
+            let __schema = <Self as ::stamp::Entity>::SCHEMA;
+            ::stamp::SimilaritySearch::new(
+                &__schema.indexes[2usize],
+                (|| -> ::core::result::Result<::std::string::String, ::stamp::Error> {
+                    ::core::result::Result::Ok({
+                        let mut __builder = ::stamp::__private::KeyBuilder::new(
+                            __schema.type_name,
+                            &__schema
+                                .indexes[2usize]
+                                .partition_template()
+                                .expect("a vector index partitioned by a template"),
+                            __schema
+                                .indexes[2usize]
+                                .partition_template()
+                                .expect("a vector index partitioned by a template")
+                                .literal_len() + customer_id.len(),
+                        );
+                        __builder.literal("CUST#");
+                        __builder.str_field("customer_id", customer_id)?;
+                        __builder
+                            .finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
+                    })
+                })()
+                    .map(|__key| ::core::option::Option::Some(
+                        ::stamp::aws_sdk_dynamodb::types::AttributeValue::S(__key),
+                    )),
+                vector,
+            )
+        }
         /**Parses a `PK` value of `Order` back into its fields (customer_id), following the template `CUST#<customer_id>`.
 
 # Errors
@@ -1815,6 +2056,44 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             let _ = &__segments;
             ::core::result::Result::Ok(())
         }
+        /**Parses a `VECTOR2PK` value of `Order` back into its fields (customer_id), following the template `CUST#<customer_id>`.
+
+# Errors
+
+`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        pub fn parse_vector2_partition_key(
+            key: &str,
+        ) -> ::core::result::Result<(String,), ::stamp::Error> {
+            let __schema = <Self as ::stamp::Entity>::SCHEMA;
+            let __segments = __schema
+                .indexes[2usize]
+                .partition_template()
+                .expect("a vector index partitioned by a template")
+                .split(__schema.type_name, key)?;
+            ::core::result::Result::Ok((
+                {
+                    let __value = <String as ::stamp::KeyPart>::decode_key(
+                            &__segments[0usize],
+                        )
+                        .map_err(|__source| ::stamp::__private::key_decode_error(
+                            __schema.type_name,
+                            "customer_id",
+                            key,
+                            __source,
+                        ))?;
+                    ::stamp::__private::check_canonical(
+                        __schema.type_name,
+                        "customer_id",
+                        key,
+                        &__segments[0usize],
+                        |__out| {
+                            <String as ::stamp::KeyPart>::encode_key(&__value, __out)
+                        },
+                    )?;
+                    __value
+                },
+            ))
+        }
         ///The `customer_id` attribute of `Order`, for conditions, filters and updates (a primary-key field: conditions only, no update).
         pub const CUSTOMER_ID: ::stamp::Attribute<
             Self,
@@ -1832,6 +2111,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             DateTime<Utc>,
             ::stamp::PrimaryKeyField,
         > = ::stamp::Attribute::with_encoder("created_at", __stamp_encode_created_at);
+        ///The `created_month` attribute of `Order`, for conditions, filters and updates (an update may set it).
+        pub const CREATED_MONTH: ::stamp::Attribute<Self, String, ::stamp::Required> = ::stamp::Attribute::with_encoder(
+            "created_month",
+            __stamp_encode_created_month,
+        );
         ///The `status` attribute of `Order`, for conditions, filters and updates (optional: an update may set or remove it).
         pub const STATUS: ::stamp::Attribute<Self, OrderStatus, ::stamp::Optional> = ::stamp::Attribute::with_encoder(
             "status",
@@ -1852,6 +2136,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub const LINE_COUNT: ::stamp::Attribute<Self, u32, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "line_count",
             __stamp_encode_line_count,
+        );
+        ///The `order_embedding` attribute of `Order`, for conditions, filters and updates (an update may set it).
+        pub const EMBEDDING: ::stamp::Attribute<Self, Vec<f32>, ::stamp::Required> = ::stamp::Attribute::with_encoder(
+            "order_embedding",
+            __stamp_encode_embedding,
         );
     }
     #[automatically_derived]
@@ -2837,6 +3126,17 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    fn __stamp_encode_category(
+        __value: &String,
+    ) -> ::core::result::Result<
+        ::core::option::Option<::stamp::__private::AttributeValue>,
+        ::stamp::__private::serde_dynamo::Error,
+    > {
+        ::stamp::__private::codec::stored(
+            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
+        )
+    }
+    #[allow(non_snake_case)]
     fn __stamp_encode_price_cents(
         __value: &u64,
     ) -> ::core::result::Result<
@@ -2850,6 +3150,17 @@ const _: () = {
     #[allow(non_snake_case)]
     fn __stamp_encode_stock(
         __value: &u32,
+    ) -> ::core::result::Result<
+        ::core::option::Option<::stamp::__private::AttributeValue>,
+        ::stamp::__private::serde_dynamo::Error,
+    > {
+        ::stamp::__private::codec::stored(
+            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
+        )
+    }
+    #[allow(non_snake_case)]
+    fn __stamp_encode_embedding(
+        __value: &Vec<f32>,
     ) -> ::core::result::Result<
         ::core::option::Option<::stamp::__private::AttributeValue>,
         ::stamp::__private::serde_dynamo::Error,
@@ -2882,8 +3193,26 @@ const _: () = {
                     escaped: ::stamp::KeyTemplate::ESCAPED,
                 },
             },
-            indexes: &[],
-            fields: &["sku", "name", "price_cents", "stock"],
+            indexes: &[
+                ::stamp::IndexSchema {
+                    number: 1u8,
+                    name: "VECTOR1",
+                    read_method: "search_similar_vector1",
+                    kind: ::stamp::IndexKind::Vector(
+                        &::stamp::VectorIndexSchema {
+                            field: "embedding",
+                            attribute: "embedding",
+                            dimensions: 64u32,
+                            distance: ::stamp::DistanceFunction::Cosine,
+                            filters: &[],
+                            projection: ::stamp::VectorProjection::All,
+                            optional: false,
+                        },
+                    ),
+                    key: ::stamp::IndexKeySchema::Unpartitioned,
+                },
+            ],
+            fields: &["sku", "name", "category", "price_cents", "stock", "embedding"],
             ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
                 ::stamp::FieldAttribute {
@@ -2899,6 +3228,12 @@ const _: () = {
                     stored_type: ::core::option::Option::Some("S"),
                 },
                 ::stamp::FieldAttribute {
+                    field: "category",
+                    attribute: "category",
+                    optional: false,
+                    stored_type: ::core::option::Option::Some("S"),
+                },
+                ::stamp::FieldAttribute {
                     field: "price_cents",
                     attribute: "price_cents",
                     optional: false,
@@ -2909,6 +3244,12 @@ const _: () = {
                     attribute: "stock",
                     optional: false,
                     stored_type: ::core::option::Option::Some("N"),
+                },
+                ::stamp::FieldAttribute {
+                    field: "embedding",
+                    attribute: "embedding",
+                    optional: false,
+                    stored_type: ::core::option::Option::Some("L"),
                 },
             ],
             version_attribute: ::core::option::Option::None,
@@ -2953,7 +3294,7 @@ const _: () = {
                     self,
                 )?
                 .into_parts();
-            let mut __item = ::stamp::__private::codec::item(__schema, 4usize);
+            let mut __item = ::stamp::__private::codec::item(__schema, 6usize);
             ::stamp::__private::codec::insert(
                 __schema,
                 &mut __item,
@@ -2969,6 +3310,12 @@ const _: () = {
             ::stamp::__private::codec::insert(
                 __schema,
                 &mut __item,
+                "category",
+                (&&&::stamp::__private::codec::Field(&self.category)).__stamp_encode(),
+            )?;
+            ::stamp::__private::codec::insert(
+                __schema,
+                &mut __item,
                 "price_cents",
                 (&&&::stamp::__private::codec::Field(&self.price_cents)).__stamp_encode(),
             )?;
@@ -2978,9 +3325,20 @@ const _: () = {
                 "stock",
                 (&&&::stamp::__private::codec::Field(&self.stock)).__stamp_encode(),
             )?;
+            ::stamp::__private::codec::insert(
+                __schema,
+                &mut __item,
+                "embedding",
+                (&&&::stamp::__private::codec::Field(&self.embedding)).__stamp_encode(),
+            )?;
             let _ = &__time;
             ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
             ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
+            if ::stamp::__private::check_vector_attribute(
+                __schema,
+                &__schema.indexes[0usize],
+                &__item,
+            )? {}
             ::stamp::__private::insert_string(
                 &mut __item,
                 "Type",
@@ -2996,8 +3354,10 @@ const _: () = {
             ::stamp::__private::codec::check_type(__schema, &item)?;
             let mut __stamp_field_0: ::core::option::Option<String> = ::core::option::Option::None;
             let mut __stamp_field_1: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<u64> = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<u32> = ::core::option::Option::None;
+            let mut __stamp_field_2: ::core::option::Option<String> = ::core::option::Option::None;
+            let mut __stamp_field_3: ::core::option::Option<u64> = ::core::option::Option::None;
+            let mut __stamp_field_4: ::core::option::Option<u32> = ::core::option::Option::None;
+            let mut __stamp_field_5: ::core::option::Option<Vec<f32>> = ::core::option::Option::None;
             for (__name, __stored) in item {
                 match __name.as_str() {
                     "sku" => {
@@ -3024,8 +3384,20 @@ const _: () = {
                             )?,
                         );
                     }
-                    "price_cents" => {
+                    "category" => {
                         __stamp_field_2 = ::core::option::Option::Some(
+                            ::stamp::__private::codec::decoded(
+                                __schema,
+                                (&&&::stamp::__private::codec::Decode::<String>::new())
+                                    .__stamp_decode(
+                                        "category",
+                                        ::core::option::Option::Some(__stored),
+                                    ),
+                            )?,
+                        );
+                    }
+                    "price_cents" => {
+                        __stamp_field_3 = ::core::option::Option::Some(
                             ::stamp::__private::codec::decoded(
                                 __schema,
                                 (&&&::stamp::__private::codec::Decode::<u64>::new())
@@ -3037,12 +3409,24 @@ const _: () = {
                         );
                     }
                     "stock" => {
-                        __stamp_field_3 = ::core::option::Option::Some(
+                        __stamp_field_4 = ::core::option::Option::Some(
                             ::stamp::__private::codec::decoded(
                                 __schema,
                                 (&&&::stamp::__private::codec::Decode::<u32>::new())
                                     .__stamp_decode(
                                         "stock",
+                                        ::core::option::Option::Some(__stored),
+                                    ),
+                            )?,
+                        );
+                    }
+                    "embedding" => {
+                        __stamp_field_5 = ::core::option::Option::Some(
+                            ::stamp::__private::codec::decoded(
+                                __schema,
+                                (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
+                                    .__stamp_decode(
+                                        "embedding",
                                         ::core::option::Option::Some(__stored),
                                     ),
                             )?,
@@ -3072,7 +3456,17 @@ const _: () = {
                         )?
                     }
                 },
-                price_cents: match __stamp_field_2 {
+                category: match __stamp_field_2 {
+                    ::core::option::Option::Some(__value) => __value,
+                    ::core::option::Option::None => {
+                        ::stamp::__private::codec::decoded(
+                            __schema,
+                            (&&&::stamp::__private::codec::Decode::<String>::new())
+                                .__stamp_decode("category", ::core::option::Option::None),
+                        )?
+                    }
+                },
+                price_cents: match __stamp_field_3 {
                     ::core::option::Option::Some(__value) => __value,
                     ::core::option::Option::None => {
                         ::stamp::__private::codec::decoded(
@@ -3082,13 +3476,23 @@ const _: () = {
                         )?
                     }
                 },
-                stock: match __stamp_field_3 {
+                stock: match __stamp_field_4 {
                     ::core::option::Option::Some(__value) => __value,
                     ::core::option::Option::None => {
                         ::stamp::__private::codec::decoded(
                             __schema,
                             (&&&::stamp::__private::codec::Decode::<u32>::new())
                                 .__stamp_decode("stock", ::core::option::Option::None),
+                        )?
+                    }
+                },
+                embedding: match __stamp_field_5 {
+                    ::core::option::Option::Some(__value) => __value,
+                    ::core::option::Option::None => {
+                        ::stamp::__private::codec::decoded(
+                            __schema,
+                            (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
+                                .__stamp_decode("embedding", ::core::option::Option::None),
                         )?
                     }
                 },
@@ -3179,6 +3583,36 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             }
             ::stamp::Update::new(Self::key(sku)).with_known_values(__known)
         }
+        /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
+
+The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).
+
+See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        pub fn search_similar_vector1(
+            vector: &[f32],
+        ) -> ::stamp::SimilaritySearch<Self, ::stamp::Vector<1u8>> {
+            let __schema = <Self as ::stamp::Entity>::SCHEMA;
+            ::stamp::SimilaritySearch::new(
+                &__schema.indexes[0usize],
+                ::core::result::Result::Ok(::core::option::Option::None),
+                vector,
+            )
+        }
+        /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
+
+The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).
+
+See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        pub fn search_similar(
+            vector: &[f32],
+        ) -> ::stamp::SimilaritySearch<Self, ::stamp::Vector<1u8>> {
+            let __schema = <Self as ::stamp::Entity>::SCHEMA;
+            ::stamp::SimilaritySearch::new(
+                &__schema.indexes[0usize],
+                ::core::result::Result::Ok(::core::option::Option::None),
+                vector,
+            )
+        }
         /**Parses a `PK` value of `Product` back into its fields (sku), following the template `PRODUCT#<sku>`.
 
 # Errors
@@ -3237,6 +3671,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             "name",
             __stamp_encode_name,
         );
+        ///The `category` attribute of `Product`, for conditions, filters and updates (an update may set it).
+        pub const CATEGORY: ::stamp::Attribute<Self, String, ::stamp::Required> = ::stamp::Attribute::with_encoder(
+            "category",
+            __stamp_encode_category,
+        );
         ///The `price_cents` attribute of `Product`, for conditions, filters and updates (an update may set it).
         pub const PRICE_CENTS: ::stamp::Attribute<Self, u64, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "price_cents",
@@ -3246,6 +3685,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub const STOCK: ::stamp::Attribute<Self, u32, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "stock",
             __stamp_encode_stock,
+        );
+        ///The `embedding` attribute of `Product`, for conditions, filters and updates (an update may set it).
+        pub const EMBEDDING: ::stamp::Attribute<Self, Vec<f32>, ::stamp::Required> = ::stamp::Attribute::with_encoder(
+            "embedding",
+            __stamp_encode_embedding,
         );
     }
 };
@@ -3666,7 +4110,7 @@ const _: () = {
         ::stamp::__private::share_partition(< Customer as ::stamp::Entity > ::SCHEMA, <
         Order as ::stamp::Entity > ::SCHEMA, < ::stamp::BaseTable as ::stamp::QueryIndex
         > ::ID,),
-        "the members of collection `CustomerWithOrders` must share one partition key template on the table, and `Order` does not share the one of `Customer`",
+        "the members of collection `CustomerWithOrders` must share one partition key template on the table, and `Order` does not share the one of `Customer`"
     );
     #[automatically_derived]
     impl ::stamp::Collection for CustomerWithOrders {
@@ -3704,7 +4148,7 @@ const _: () = {
         ::stamp::__private::share_partition(< Order as ::stamp::Entity > ::SCHEMA, <
         LineItem as ::stamp::Entity > ::SCHEMA, < ::stamp::Gsi < 2u8 > as
         ::stamp::QueryIndex > ::ID,),
-        "the members of collection `OrderWithItems` must share one partition key template on GSI2, and `LineItem` does not share the one of `Order`",
+        "the members of collection `OrderWithItems` must share one partition key template on GSI2, and `LineItem` does not share the one of `Order`"
     );
     #[automatically_derived]
     impl ::stamp::Collection for OrderWithItems {

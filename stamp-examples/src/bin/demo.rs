@@ -124,7 +124,7 @@ async fn run(arguments: &Arguments) -> Result<(), Box<dyn std::error::Error>> {
     let table = Table::new(client_counting(Some(&endpoint), Some(&counter)).await, name);
     table.create_table(&table_definition()).await?;
     println!(
-        "created table `{}` (PK, SK, GSI1, GSI2, TTL on expires_at)",
+        "created table `{}` (PK, SK, GSI1, GSI2, vector indexes VECTOR1 and VECTOR2, TTL on expires_at)",
         table.name()
     );
     let result = scenario_run(&table, &counter).await;
@@ -269,6 +269,53 @@ async fn read_patterns(
         .collect();
     show(&run, rows);
 
+    let product = &data.products[41];
+    println!();
+    println!(
+        "  (the product: {}  {}  {})",
+        product.sku, product.name, product.category
+    );
+    let run = scenario::similar_products(table, counter, product, 5).await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|similar| {
+            format!(
+                "distance {:.3}  {}  {}  {}",
+                similar.score, similar.item.sku, similar.item.name, similar.item.category
+            )
+        })
+        .collect();
+    show(&run, rows);
+
+    let newest = data
+        .orders
+        .iter()
+        .filter(|order| order.customer_id == customer.customer_id)
+        .max_by_key(|order| order.created_at)
+        .expect("the customer has orders");
+    println!();
+    println!(
+        "  (the order: {}, {} lines, in {})",
+        &newest.order_id.to_string()[..8],
+        newest.line_count,
+        newest.created_month
+    );
+    let run =
+        scenario::similar_recent_orders(table, counter, newest, &newest.created_month, 5).await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|similar| {
+            format!(
+                "distance {:.3}  {}",
+                similar.score,
+                order_row(&similar.item)
+            )
+        })
+        .collect();
+    show(&run, rows);
+
     let run = scenario::newest_in_status(table, counter, OrderStatus::Pending, 10).await?;
     let rows = run
         .result
@@ -310,11 +357,6 @@ async fn place_orders(
     customer: &Customer,
 ) -> Result<Vec<Order>, stamp::Error> {
     heading("placing an order: one TransactWriteItems");
-    let prices: Vec<(String, u64)> = data
-        .products
-        .iter()
-        .map(|product| (product.sku.clone(), product.price_cents))
-        .collect();
     let order_id = Uuid::from_u128(0x5EED);
     let placed_at = data::epoch() + Duration::days(160);
     let lines = [
@@ -336,7 +378,7 @@ async fn place_orders(
             order_id,
             placed_at,
             &lines,
-            &prices,
+            &data.products,
         )
         .await?;
         let text = match outcome {
@@ -366,7 +408,7 @@ async fn place_orders(
         Uuid::from_u128(0x5EEE),
         placed_at,
         &too_many,
-        &prices,
+        &data.products,
     )
     .await?;
     let text = match outcome {

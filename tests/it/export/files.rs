@@ -180,8 +180,10 @@ async fn export_writes_one_ndjson_file_per_entity_with_exactly_its_items() {
         columns,
         [
             "created_at",
+            "created_month",
             "customer_id",
             "line_count",
+            "order_embedding",
             "order_id",
             "status",
             "total_cents",
@@ -252,8 +254,14 @@ async fn export_parquet_has_typed_columns_and_reads_back_to_the_items() {
         types,
         BTreeMap::from([
             ("created_at", "Utf8".to_owned()),
+            ("created_month", "Utf8".to_owned()),
             ("customer_id", "Utf8".to_owned()),
             ("line_count", "UInt32".to_owned()),
+            // The vector: a list of 32-bit floats.
+            (
+                "order_embedding",
+                "LargeList(non-null Float32, field: 'element')".to_owned()
+            ),
             ("order_id", "Utf8".to_owned()),
             ("status", "Dictionary(UInt32, Utf8)?".to_owned()),
             ("total_cents", "UInt64".to_owned()),
@@ -376,11 +384,23 @@ print(json.dumps(rows))
 }
 
 /// Lines of a `DYNAMODB_JSON` data file as DynamoDB's export documentation
-/// shows them: `{"Item": {<attribute>: {<type>: <value>}}}`.
-const EXPORT_LINES: &str = r#"{"Item":{"PK":{"S":"CUST#c-7"},"SK":{"S":"PROFILE"},"Type":{"S":"Customer"},"customer_id":{"S":"c-7"},"name":{"S":"Ada"},"email":{"S":"ada@example.com"},"order_count":{"N":"2"},"created_at":{"S":"2026-01-02T03:04:05Z"}}}
-{"Item":{"PK":{"S":"PRODUCT#SKU-1"},"SK":{"S":"PRODUCT"},"Type":{"S":"Product"},"sku":{"S":"SKU-1"},"name":{"S":"Gear"},"price_cents":{"N":"150"},"stock":{"N":"9"}}}
-{"Item":{"PK":{"S":"COUPON#1"},"SK":{"S":"X"},"Type":{"S":"Coupon"},"tags":{"SS":["a","b"]},"active":{"BOOL":true}}}
-"#;
+/// shows them: `{"Item": {<attribute>: {<type>: <value>}}}`; a customer, a
+/// product with its vector (a List of Numbers), an item of no entity.
+fn export_lines() -> String {
+    let embedding: Vec<String> = stamp_examples::embedding::product("Gear", "workshop")
+        .iter()
+        .map(|element| format!(r#"{{"N":"{element}"}}"#))
+        .collect();
+    concat!(
+        r#"{"Item":{"PK":{"S":"CUST#c-7"},"SK":{"S":"PROFILE"},"Type":{"S":"Customer"},"customer_id":{"S":"c-7"},"name":{"S":"Ada"},"email":{"S":"ada@example.com"},"order_count":{"N":"2"},"created_at":{"S":"2026-01-02T03:04:05Z"}}}
+"#,
+        r#"{"Item":{"PK":{"S":"PRODUCT#SKU-1"},"SK":{"S":"PRODUCT"},"Type":{"S":"Product"},"sku":{"S":"SKU-1"},"name":{"S":"Gear"},"category":{"S":"workshop"},"price_cents":{"N":"150"},"stock":{"N":"9"},"embedding":{"L":[EMBEDDING]}}}
+"#,
+        r#"{"Item":{"PK":{"S":"COUPON#1"},"SK":{"S":"X"},"Type":{"S":"Coupon"},"tags":{"SS":["a","b"]},"active":{"BOOL":true}}}
+"#,
+    )
+    .replace("EMBEDDING", &embedding.join(","))
+}
 
 #[tokio::test]
 async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
@@ -388,11 +408,8 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
 
     let source = directory("export-files-source");
     std::fs::create_dir_all(&source).unwrap();
-    let (first, second) = EXPORT_LINES.split_at(
-        EXPORT_LINES
-            .find("{\"Item\":{\"PK\":{\"S\":\"COUPON")
-            .unwrap(),
-    );
+    let lines = export_lines();
+    let (first, second) = lines.split_at(lines.find("{\"Item\":{\"PK\":{\"S\":\"COUPON").unwrap());
     let gzipped = source.join("part-1.json.gz");
     let mut encoder = flate2::write::GzEncoder::new(
         File::create(&gzipped).unwrap(),
@@ -430,12 +447,7 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
     );
     assert_eq!(
         ndjson::<Product>(&dir.join("Product.ndjson")),
-        [Product {
-            sku: "SKU-1".to_owned(),
-            name: "Gear".to_owned(),
-            price_cents: 150,
-            stock: 9
-        }]
+        [Product::new("SKU-1", "Gear", "workshop", 150, 9)]
     );
     let unknown: Vec<serde_json::Value> = ndjson(&dir.join("_unknown.ndjson"));
     assert_eq!(
@@ -478,14 +490,16 @@ async fn export_reads_the_dynamodb_json_files_of_a_point_in_time_export() {
 }
 
 /// The Order of the reference model as serde names its fields, in order.
-const ORDER_COLUMNS: [&str; 7] = [
+const ORDER_COLUMNS: [&str; 9] = [
     "customer_id",
     "order_id",
     "created_at",
+    "created_month",
     "status",
     "updated_at",
     "total_cents",
     "line_count",
+    "order_embedding",
 ];
 
 /// A table with customers and no order: `Order.parquet` has no row to

@@ -68,10 +68,14 @@ fn item(number: usize, epoch: DateTime<Utc>) -> AttributeMap {
             customer_id,
             order_id: uuid::Uuid::from_u128(number as u128),
             created_at: at,
+            created_month: Order::month_of(at),
             status: statuses[number % statuses.len()],
             updated_at: at + Duration::minutes(5),
             total_cents: (number % 997) as u64 * 100 + 99,
             line_count: (number % 7) as u32 + 1,
+            embedding: stamp_examples::embedding::feature_hash(
+                [format!("order {number}").as_str()],
+            ),
         }
         .to_item()
         .unwrap()

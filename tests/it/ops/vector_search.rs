@@ -28,7 +28,7 @@ use stamp::AttributeMap;
 use stamp::{
     DefinitionError, DistanceFunction, Entity, Error, IndexKeyField, IndexKeySchema, IndexKind,
     IndexSchema, Item, KeyAttributeType, Refusal, SchemaDifference, SimilaritySearch, TableBilling,
-    TableDefinition, VectorError, VectorIndexSchema, VectorProjection,
+    TableDefinition, Vector, VectorError, VectorIndexSchema, VectorProjection,
 };
 
 use crate::common;
@@ -379,7 +379,7 @@ fn searches_that_break_a_rule_are_refused_before_sending() {
                 partition_source: "tenant_id",
             },
         };
-        let search: SimilaritySearch<Product> =
+        let search: SimilaritySearch<Product, Vector<1>> =
             SimilaritySearch::new(&BY_TENANT, Ok(Some(AttributeValue::S("t1".into()))), &query)
                 .filter(Product::TENANT_ID.gt(&"a".to_owned()));
         assert_eq!(
@@ -389,7 +389,8 @@ fn searches_that_break_a_rule_are_refused_before_sending() {
                 attribute: "tenant_id"
             }
         );
-        let search: SimilaritySearch<Product> = SimilaritySearch::new(&BY_TENANT, Ok(None), &query);
+        let search: SimilaritySearch<Product, Vector<1>> =
+            SimilaritySearch::new(&BY_TENANT, Ok(None), &query);
         assert_eq!(
             refused(search.send(&table).await),
             VectorError::PartitionValue {
@@ -683,12 +684,28 @@ fn search_results_are_the_brute_force_nearest_items() {
                     (DistanceFunction::DotProduct, 1),
                     (DistanceFunction::Euclidean, 2),
                 ] {
-                    let search = match field {
-                        0 => Doc::search_similar_vector1(&set, &query),
-                        1 => Doc::search_similar_vector2(&set, &query),
-                        _ => Doc::search_similar_vector3(&set, &query),
-                    };
-                    let found = search.top_k(top_k).send(&table).await.unwrap();
+                    // Each index is its own type (`Vector<N>`): one search each.
+                    let found = match field {
+                        0 => {
+                            Doc::search_similar_vector1(&set, &query)
+                                .top_k(top_k)
+                                .send(&table)
+                                .await
+                        }
+                        1 => {
+                            Doc::search_similar_vector2(&set, &query)
+                                .top_k(top_k)
+                                .send(&table)
+                                .await
+                        }
+                        _ => {
+                            Doc::search_similar_vector3(&set, &query)
+                                .top_k(top_k)
+                                .send(&table)
+                                .await
+                        }
+                    }
+                    .unwrap();
                     let vector_of = |doc: &(Vec<f32>, Vec<f32>, Vec<f32>)| match field {
                         0 => doc.0.clone(),
                         1 => doc.1.clone(),
@@ -953,4 +970,181 @@ fn a_vector_index_and_a_gsi_of_one_name_are_refused() {
             index: "BY_KIND"
         }))
     ));
+}
+
+#[test]
+fn an_inline_filter_of_two_types_in_one_vector_index_is_refused() {
+    /// A book, filterable by `price` as a Number.
+    #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[pk = "BOOK#<id>"]
+    #[sk = "BOOK"]
+    #[vector1(field = v, dimensions = 2, distance = cosine, filter(price))]
+    struct Book {
+        id: String,
+        price: u32,
+        v: Vec<f32>,
+    }
+    /// A film in the same vector index, whose `price` is a String.
+    #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[pk = "FILM#<id>"]
+    #[sk = "FILM"]
+    #[vector1(field = v, dimensions = 2, distance = cosine, filter(price))]
+    struct Film {
+        id: String,
+        price: String,
+        v: Vec<f32>,
+    }
+    let error = TableDefinition::new()
+        .entity::<Book>()
+        .entity::<Film>()
+        .check()
+        .unwrap_err();
+    let Error::Definition(DefinitionError::Vector(vector)) = &error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(
+        *vector,
+        VectorError::ConflictingFilterType {
+            index: "VECTOR1",
+            attribute: "price",
+            first_entity: "Book",
+            first_type: "N",
+            second_entity: "Film",
+            second_type: "S",
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "inline filter `price` of vector index `VECTOR1` is of type N in entity `Book` and of type S in entity `Film`; an index's search schema gives each attribute one type"
+    );
+    assert!(matches!(
+        TableDefinition::new()
+            .entity::<Book>()
+            .entity::<Film>()
+            .request("books"),
+        Err(Error::Definition(DefinitionError::Vector(
+            VectorError::ConflictingFilterType { .. }
+        )))
+    ));
+    // Each alone is a table of its own.
+    assert!(TableDefinition::new().entity::<Book>().check().is_ok());
+    assert!(TableDefinition::new().entity::<Film>().check().is_ok());
+}
+
+/// A book of a shop, in the shop's partition of vector index 1.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "BOOK#<isbn>"]
+#[sk = "BOOK"]
+#[vector1(field = embedding, dimensions = 2, distance = euclidean, pk = "SHOP#<shop>")]
+struct ShopBook {
+    shop: String,
+    isbn: String,
+    title: String,
+    embedding: Vec<f32>,
+}
+
+/// A film of a shop, in the same index and partition as its books.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "FILM#<code>"]
+#[sk = "FILM"]
+#[vector1(field = embedding, dimensions = 2, distance = euclidean, pk = "SHOP#<shop_id>")]
+struct ShopFilm {
+    shop_id: String,
+    code: String,
+    minutes: u32,
+    embedding: Vec<f32>,
+}
+
+/// What a shop's partition of vector index 1 holds.
+#[derive(stamp::Collection, Debug, Clone, PartialEq)]
+#[stamp(vector = 1)]
+enum ShopShelf {
+    Book(ShopBook),
+    Film(ShopFilm),
+    Unknown(AttributeMap),
+}
+
+#[tokio::test]
+async fn a_search_of_a_shared_vector_index_decodes_into_a_collection() {
+    let definition = TableDefinition::new().collection::<ShopShelf>();
+    let table = common::fresh_table("vector-collection", &definition).await;
+    let book = |shop: &str, isbn: &str, embedding: [f32; 2]| ShopBook {
+        shop: shop.into(),
+        isbn: isbn.into(),
+        title: format!("Book {isbn}"),
+        embedding: embedding.to_vec(),
+    };
+    let film = |code: &str, embedding: [f32; 2]| ShopFilm {
+        shop_id: "s1".into(),
+        code: code.into(),
+        minutes: 90,
+        embedding: embedding.to_vec(),
+    };
+    let near_book = book("s1", "b-near", [1.0, 0.0]);
+    let far_book = book("s1", "b-far", [5.0, 0.0]);
+    let other_shop = book("s2", "b-other", [0.0, 0.0]);
+    let nearest_film = film("f-nearest", [0.0, 0.5]);
+    let mid_film = film("f-mid", [0.0, 3.0]);
+    for item in [&near_book, &far_book, &other_shop] {
+        table.put(item).await.unwrap();
+    }
+    for item in [&nearest_film, &mid_film] {
+        table.put(item).await.unwrap();
+    }
+    let search = ShopBook::search_similar("s1", &[0.0, 0.0])
+        .top_k(4)
+        .collection::<ShopShelf>();
+    // One request, asking for every member's attributes and the type.
+    let input = search.request(table.name()).unwrap();
+    let mut asked: Vec<String> = input
+        .projection_expression()
+        .unwrap()
+        .split(", ")
+        .map(|placeholder| input.expression_attribute_names().unwrap()[placeholder].clone())
+        .collect();
+    asked.sort();
+    assert_eq!(
+        asked,
+        [
+            "Type",
+            "code",
+            "embedding",
+            "isbn",
+            "minutes",
+            "shop",
+            "shop_id",
+            "title"
+        ]
+    );
+    let found = search.send(&table).await.unwrap();
+    // EUCLIDEAN distances from the origin: 0.5, 1, 3, 5; shop s2 is in
+    // another partition.
+    assert_eq!(
+        found
+            .results
+            .iter()
+            .map(|r| r.item.clone())
+            .collect::<Vec<_>>(),
+        [
+            ShopShelf::Film(nearest_film),
+            ShopShelf::Book(near_book),
+            ShopShelf::Film(mid_film),
+            ShopShelf::Book(far_book),
+        ]
+    );
+    let scores: Vec<f64> = found.results.iter().map(|r| r.score).collect();
+    for (score, expected) in scores.iter().zip([0.5, 1.0, 3.0, 5.0]) {
+        assert!((score - expected).abs() < 1e-6, "{scores:?}");
+    }
+    assert_eq!(found.other_entities, 0);
+    // The entity search of the same index keeps only its own type.
+    let books = ShopBook::search_similar("s1", &[0.0, 0.0])
+        .top_k(4)
+        .send(&table)
+        .await
+        .unwrap();
+    let isbns: Vec<&str> = books.results.iter().map(|r| r.item.isbn.as_str()).collect();
+    assert_eq!(isbns, ["b-near", "b-far"]);
+    assert_eq!(books.other_entities, 2);
+    table.delete_table().await.unwrap();
 }

@@ -12,6 +12,8 @@ use stamp::DefinitionError;
 use stamp::limits::MAX_GSIS;
 use stamp::{Error, IndexProjection, Item, TableBilling, TableDefinition};
 
+use crate::common;
+
 // --- Entities whose key spaces meet or nearly meet the reference model's. ---
 
 /// Its sort key is a bare field, so `label = "PROFILE"` is a customer's
@@ -188,7 +190,10 @@ fn schema_the_reference_model_request() {
             ("GSI1PK", s),
             ("GSI1SK", s),
             ("GSI2PK", s),
-            ("GSI2SK", s)
+            ("GSI2SK", s),
+            // VECTOR2's search schema: its partition and inline filter.
+            ("VECTOR2PK", s),
+            ("created_month", s)
         ]
     );
     let keys: Vec<(&str, &KeyType)> = input
@@ -461,7 +466,8 @@ fn schema_more_than_a_hundred_projected_attributes_are_refused() {
 
 #[test]
 fn schema_provisioned_billing_and_projections_go_into_create_table() {
-    let input = reference()
+    // A provisioned table has no vector index.
+    let input = common::reference_without_vector_indexes()
         .billing(provisioned(5, 2))
         .index_projection(
             "GSI1",
@@ -497,7 +503,8 @@ fn schema_provisioned_billing_and_projections_go_into_create_table() {
 
 #[test]
 fn schema_cloudformation_of_the_options() {
-    let template = reference()
+    // A provisioned table has no vector index.
+    let template = common::reference_without_vector_indexes()
         .billing(provisioned(5, 2))
         .index_projection("GSI1", IndexProjection::KeysOnly)
         .point_in_time_recovery(false)

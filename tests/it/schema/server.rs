@@ -120,9 +120,18 @@ async fn schema_verify_finds_a_gsi_left_out_of_the_table() {
         .unwrap();
     assert_eq!(
         differences,
-        [SchemaDifference::MissingIndex {
-            index: "GSI1".into()
-        }]
+        [
+            SchemaDifference::MissingIndex {
+                index: "GSI1".into()
+            },
+            // The table made by hand has no vector index either.
+            SchemaDifference::MissingIndex {
+                index: "VECTOR1".into()
+            },
+            SchemaDifference::MissingIndex {
+                index: "VECTOR2".into()
+            },
+        ]
     );
     assert_eq!(differences[0].to_string(), "index `GSI1` is missing");
     table.delete_table().await.unwrap();
@@ -220,6 +229,12 @@ async fn schema_verify_reports_every_kind_of_drift() {
             SchemaDifference::ExtraIndex {
                 index: "GSI3".into()
             },
+            SchemaDifference::MissingIndex {
+                index: "VECTOR1".into()
+            },
+            SchemaDifference::MissingIndex {
+                index: "VECTOR2".into()
+            },
             SchemaDifference::TimeToLive {
                 expected: Some("expires_at".into()),
                 found: Some("ttl".into()),
@@ -248,6 +263,8 @@ async fn schema_verify_describes_each_drift_in_words() {
             "index `GSI1` projects KEYS_ONLY, expected ALL",
             "index `GSI2` is missing",
             "index `GSI3` is not in the definition",
+            "index `VECTOR1` is missing",
+            "index `VECTOR2` is missing",
             "TTL is on `ttl`, expected on `expires_at`",
         ]
     );
@@ -259,10 +276,11 @@ async fn schema_verify_compares_capacities_when_the_definition_is_provisioned_to
     let table = drifted_table("schema-drift-capacity").await;
     // Provisioned in the definition too: the capacities are compared.
     let capacity = NonZeroU32::new(5).unwrap();
-    let provisioned = stamp_examples::table_definition().billing(TableBilling::Provisioned {
-        read_capacity_units: capacity,
-        write_capacity_units: capacity,
-    });
+    let provisioned =
+        common::reference_without_vector_indexes().billing(TableBilling::Provisioned {
+            read_capacity_units: capacity,
+            write_capacity_units: capacity,
+        });
     let differences = table.verify(&provisioned).await.unwrap();
     let expected = Throughput {
         read_capacity_units: 5,
@@ -305,7 +323,8 @@ async fn schema_verify_compares_capacities_when_the_definition_is_provisioned_to
 #[tokio::test]
 async fn schema_a_provisioned_definition_creates_a_provisioned_table() {
     let capacity = NonZeroU32::new(3).unwrap();
-    let definition = stamp_examples::table_definition()
+    // A provisioned table has no vector index.
+    let definition = common::reference_without_vector_indexes()
         .billing(TableBilling::Provisioned {
             read_capacity_units: capacity,
             write_capacity_units: capacity,
@@ -331,6 +350,13 @@ async fn schema_a_provisioned_definition_creates_a_provisioned_table() {
                 index: "GSI1".into(),
                 expected: IndexProjection::All,
                 found: IndexProjection::Include(vec!["customer_id".into(), "total_cents".into()]),
+            },
+            // The reference's vector indexes, which a provisioned table cannot have.
+            SchemaDifference::MissingIndex {
+                index: "VECTOR1".into()
+            },
+            SchemaDifference::MissingIndex {
+                index: "VECTOR2".into()
             },
         ]
     );

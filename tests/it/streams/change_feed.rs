@@ -42,20 +42,17 @@ fn order(customer_id: &str, n: u128, status: Option<OrderStatus>) -> Order {
         customer_id: customer_id.to_owned(),
         order_id: Uuid::from_u128(n),
         created_at: time(n as i64),
+        created_month: Order::month_of(time(n as i64)),
         status,
         updated_at: time(n as i64 + 1),
         total_cents: 1_000 + n as u64,
         line_count: 1,
+        embedding: stamp_examples::embedding::order([&product("GEAR")]),
     }
 }
 
 fn product(sku: &str) -> Product {
-    Product {
-        sku: sku.to_owned(),
-        name: format!("Product {sku}"),
-        price_cents: 250,
-        stock: 7,
-    }
+    Product::new(sku, &format!("Product {sku}"), "home", 250, 7)
 }
 
 /// A feed of `table` through a Streams client of the test server, polling

@@ -47,10 +47,12 @@ fn order(status: OrderStatus, updated_at: &str) -> Order {
         customer_id: "c-0001".into(),
         order_id: Uuid::from_u128(1),
         created_at: time("2026-06-01T10:00:00Z"),
+        created_month: "2026-06".into(),
         status: Some(status),
         updated_at: time(updated_at),
         total_cents: 4_500,
         line_count: 1,
+        embedding: stamp_examples::examples::order(1).embedding,
     }
 }
 

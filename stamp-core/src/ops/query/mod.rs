@@ -153,6 +153,10 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             matches!(I::ID, IndexId::Table) || index.is_some(),
             "the query names an index the entity does not write"
         );
+        assert!(
+            !matches!(I::ID, IndexId::Vector(_)),
+            "a vector index is read by a similarity search (`search_similar_vectorN`), not by a query"
+        );
         index
     };
 
@@ -461,15 +465,10 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     where
         E: crate::CollectionMember<C>,
     {
-        const {
-            assert!(
-                C::Index::ID.same(I::ID),
-                "the collection is of another index than the query"
-            );
-        }
+        let members = crate::model::collection::members_read::<E, C, I>();
         let mut query = self.decoding(C::from_item);
         query.scoped = false;
-        query.needs = Needs::Members(C::MEMBERS);
+        query.needs = Needs::Members(members);
         query
     }
 }

@@ -71,13 +71,9 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                     .for_each(|field| need(field.attribute)),
                 Needs::Attributes(attributes) => attributes.iter().for_each(|name| need(name)),
                 Needs::Members(members) => {
-                    need(E::SCHEMA.type_attribute);
-                    for member in members {
-                        member
-                            .field_attributes
-                            .iter()
-                            .for_each(|field| need(field.attribute));
-                    }
+                    crate::model::collection::member_attributes(E::SCHEMA, members)
+                        .into_iter()
+                        .for_each(&mut need);
                 }
             }
         }
