@@ -56,7 +56,7 @@ fn player(number: u32) -> PlayerBefore {
         team: format!("team-{}", number % 4),
         player_id: number,
         name: format!("Player {number}"),
-        goals: (number % 3 != 0).then_some(number * 2),
+        goals: (!number.is_multiple_of(3)).then_some(number * 2),
     }
 }
 

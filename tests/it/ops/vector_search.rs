@@ -272,135 +272,129 @@ fn a_vector_of_the_wrong_length_or_not_finite_is_refused_before_sending() {
     });
 }
 
-#[test]
-fn searches_that_break_a_rule_are_refused_before_sending() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(async {
-        let (table, counter) = common::fresh_counted_table("vector-refused", &definition()).await;
-        counter.reset();
-        let query = [1.0, 0.0, 0.0, 0.0];
-        let refused = |result: Result<_, Error>| match result {
-            Err(Error::Refused(Refusal::Vector(error))) => error,
-            other => panic!("not refused: {other:?}"),
-        };
-        assert_eq!(
-            refused(
-                Product::search_similar("t1", &query)
-                    .top_k(0)
-                    .send(&table)
-                    .await
-            ),
-            VectorError::TopKOutOfRange {
-                top_k: 0,
-                limit: 100
-            }
-        );
-        assert_eq!(
-            refused(
-                Product::search_similar("t1", &query)
-                    .top_k(101)
-                    .send(&table)
-                    .await
-            ),
-            VectorError::TopKOutOfRange {
-                top_k: 101,
-                limit: 100
-            }
-        );
-        assert_eq!(
-            refused(
-                Product::search_similar("t1", &query[..3])
-                    .send(&table)
-                    .await
-            ),
-            VectorError::WrongDimensions {
-                entity: "Product",
-                index: "VECTOR1",
-                expected: 4,
-                found: 3
-            }
-        );
-        assert!(matches!(
-            refused(
-                Product::search_similar("t1", &[0.0, f32::NAN, 0.0, 0.0])
-                    .send(&table)
-                    .await
-            ),
-            VectorError::NotFinite { position: 1, .. }
-        ));
-        assert_eq!(
-            refused(
-                Product::search_similar("t1", &query)
-                    .filter(Product::SKU.eq(&"A-1".to_owned()))
-                    .send(&table)
-                    .await
-            ),
-            VectorError::NotAFilter {
-                index: "VECTOR1",
-                attribute: "sku".into(),
-                filters: vec!["price", "category"],
-            }
-        );
-        assert_eq!(
-            refused(
-                Product::search_similar("t1", &query)
-                    .filter(Product::CATEGORY.begins_with("sh"))
-                    .send(&table)
-                    .await
-            ),
-            VectorError::UnsupportedCondition {
-                index: "VECTOR1",
-                function: "begins_with"
-            }
-        );
-        // A range on the partition (HASH) element: an index whose partition
-        // element is the `tenant_id` field itself.
-        static BY_TENANT: IndexSchema = IndexSchema {
-            number: 1,
-            name: "VECTOR1",
-            read_method: "search_similar_vector1",
-            kind: IndexKind::Vector(&VectorIndexSchema {
-                field: "embedding",
-                attribute: "embedding",
-                dimensions: 4,
-                distance: DistanceFunction::Cosine,
-                filters: &[],
-                projection: VectorProjection::All,
-                optional: false,
-            }),
-            key: IndexKeySchema::Attributes {
-                partition_key: &[IndexKeyField {
-                    field: "tenant_id",
-                    attribute: "tenant_id",
-                    attribute_type: KeyAttributeType::S,
-                    optional: false,
-                }],
-                sort_key: &[],
-                partition_source: "tenant_id",
-            },
-        };
-        let search: SimilaritySearch<Product, Vector<1>> =
-            SimilaritySearch::new(&BY_TENANT, Ok(Some(AttributeValue::S("t1".into()))), &query)
-                .filter(Product::TENANT_ID.gt(&"a".to_owned()));
-        assert_eq!(
-            refused(search.send(&table).await),
-            VectorError::RangeOnPartition {
-                index: "VECTOR1",
-                attribute: "tenant_id"
-            }
-        );
-        let search: SimilaritySearch<Product, Vector<1>> =
-            SimilaritySearch::new(&BY_TENANT, Ok(None), &query);
-        assert_eq!(
-            refused(search.send(&table).await),
-            VectorError::PartitionValue {
-                index: "VECTOR1",
-                expected: true
-            }
-        );
-        assert_eq!(counter.operations(), Vec::<String>::new());
-        table.delete_table().await.unwrap();
-    });
+/// Sends `search` to a fresh table that counts its requests: the
+/// refusal, after asserting that nothing was sent.
+async fn refusal_of(search: SimilaritySearch<Product, Vector<1>>) -> VectorError {
+    let (table, counter) = common::fresh_counted_table("vector-refused", &definition()).await;
+    counter.reset();
+    let error = match search.send(&table).await {
+        Err(Error::Refused(Refusal::Vector(error))) => error,
+        other => panic!("not refused: {other:?}"),
+    };
+    assert_eq!(counter.operations(), Vec::<String>::new());
+    table.delete_table().await.unwrap();
+    error
+}
+
+const QUERY: [f32; 4] = [1.0, 0.0, 0.0, 0.0];
+
+#[tokio::test]
+async fn a_top_k_of_zero_or_above_100_is_refused_before_sending() {
+    assert_eq!(
+        refusal_of(Product::search_similar("t1", &QUERY).top_k(0)).await,
+        VectorError::TopKOutOfRange {
+            top_k: 0,
+            limit: 100
+        }
+    );
+    assert_eq!(
+        refusal_of(Product::search_similar("t1", &QUERY).top_k(101)).await,
+        VectorError::TopKOutOfRange {
+            top_k: 101,
+            limit: 100
+        }
+    );
+}
+
+#[tokio::test]
+async fn a_query_vector_of_the_wrong_length_or_not_finite_is_refused_before_sending() {
+    assert_eq!(
+        refusal_of(Product::search_similar("t1", &QUERY[..3])).await,
+        VectorError::WrongDimensions {
+            entity: "Product",
+            index: "VECTOR1",
+            expected: 4,
+            found: 3
+        }
+    );
+    assert!(matches!(
+        refusal_of(Product::search_similar("t1", &[0.0, f32::NAN, 0.0, 0.0])).await,
+        VectorError::NotFinite { position: 1, .. }
+    ));
+}
+
+#[tokio::test]
+async fn a_filter_on_another_attribute_or_with_another_function_is_refused_before_sending() {
+    assert_eq!(
+        refusal_of(
+            Product::search_similar("t1", &QUERY).filter(Product::SKU.eq(&"A-1".to_owned()))
+        )
+        .await,
+        VectorError::NotAFilter {
+            index: "VECTOR1",
+            attribute: "sku".into(),
+            filters: vec!["price", "category"],
+        }
+    );
+    assert_eq!(
+        refusal_of(
+            Product::search_similar("t1", &QUERY).filter(Product::CATEGORY.begins_with("sh"))
+        )
+        .await,
+        VectorError::UnsupportedCondition {
+            index: "VECTOR1",
+            function: "begins_with"
+        }
+    );
+}
+
+/// An index whose partition (HASH) element is the `tenant_id` field itself.
+static BY_TENANT: IndexSchema = IndexSchema {
+    number: 1,
+    name: "VECTOR1",
+    read_method: "search_similar_vector1",
+    kind: IndexKind::Vector(&VectorIndexSchema {
+        field: "embedding",
+        attribute: "embedding",
+        dimensions: 4,
+        distance: DistanceFunction::Cosine,
+        filters: &[],
+        projection: VectorProjection::All,
+        optional: false,
+    }),
+    key: IndexKeySchema::Attributes {
+        partition_key: &[IndexKeyField {
+            field: "tenant_id",
+            attribute: "tenant_id",
+            attribute_type: KeyAttributeType::S,
+            optional: false,
+        }],
+        sort_key: &[],
+        partition_source: "tenant_id",
+    },
+};
+
+#[tokio::test]
+async fn a_range_on_the_partition_element_or_no_partition_value_is_refused_before_sending() {
+    let search: SimilaritySearch<Product, Vector<1>> =
+        SimilaritySearch::new(&BY_TENANT, Ok(Some(AttributeValue::S("t1".into()))), &QUERY)
+            .filter(Product::TENANT_ID.gt(&"a".to_owned()));
+    assert_eq!(
+        refusal_of(search).await,
+        VectorError::RangeOnPartition {
+            index: "VECTOR1",
+            attribute: "tenant_id"
+        }
+    );
+    let search: SimilaritySearch<Product, Vector<1>> =
+        SimilaritySearch::new(&BY_TENANT, Ok(None), &QUERY);
+    assert_eq!(
+        refusal_of(search).await,
+        VectorError::PartitionValue {
+            index: "VECTOR1",
+            expected: true
+        }
+    );
 }
 
 #[test]
