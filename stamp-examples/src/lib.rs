@@ -33,6 +33,7 @@ pub mod lambda;
 pub mod migration;
 pub mod requests;
 pub mod scenario;
+pub mod soak;
 pub mod web;
 
 use chrono::{DateTime, Utc};

@@ -91,6 +91,18 @@ enum Task {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Run the concurrent fault soak of the reference service over a
+    /// sweep of seeds (`stamp_examples::soak`, `--bin soak`).
+    ///
+    /// Each seed runs twice, with the SDK's retries and without; `--load`
+    /// prints the load figures instead (one client, one thread, without
+    /// faults and with them). The endpoint is $STAMP_DYNAMODB_ENDPOINT, else
+    /// the embedded DynamoDB.
+    Soak {
+        /// Passed to the soak, e.g. `--seeds 50` or `--seed 7` or `--load`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -99,6 +111,7 @@ fn main() -> ExitCode {
         Task::Dynamodb { port } => dynamodb_task::run(port),
         Task::Demo { endpoint, args } => demo_task::run(endpoint, &args),
         Task::ExportMemory { items } => export_memory_task::run(items),
+        Task::Soak { args } => soak_task(&args),
         Task::Bench {
             compile,
             skip_compile,
@@ -113,6 +126,24 @@ fn main() -> ExitCode {
         eprintln!("xtask: {error}");
         ExitCode::FAILURE
     })
+}
+
+/// `cargo xtask soak ARGS`: `--bin soak` of stamp-examples, in the dev
+/// profile (the embedded server is built optimized there), so it reuses
+/// what `cargo xtask test` built.
+fn soak_task(args: &[String]) -> Result<ExitCode> {
+    let root = workspace::root();
+    let mut command = workspace::cargo(&root);
+    command.args([
+        "run",
+        "--quiet",
+        "-p",
+        "stamp-examples",
+        "--bin",
+        "soak",
+        "--",
+    ]);
+    Ok(exit_code(command.args(args).status()?))
 }
 
 /// The exit code that mirrors a child's `status`; failure if a signal ended it.

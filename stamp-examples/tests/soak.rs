@@ -1,0 +1,93 @@
+//! The bounded fault soak of CI: fixed seeds, 16 tasks each, with the
+//! SDK's standard retries and without (`stamp_examples::soak`; the sweep
+//! is `cargo xtask soak`). Each run compares the final table with the
+//! model of what Stamp acknowledged; a failure names its seed.
+
+use stamp_examples::soak::{self, SoakOptions};
+
+static EMBEDDED: std::sync::LazyLock<stamp::local::LocalDynamoDb> =
+    std::sync::LazyLock::new(|| {
+        stamp::local::LocalDynamoDb::start_in_background()
+            .unwrap_or_else(|error| panic!("{error}; or set STAMP_DYNAMODB_ENDPOINT"))
+    });
+
+/// `$STAMP_DYNAMODB_ENDPOINT` when set, else the embedded server.
+fn endpoint() -> String {
+    match std::env::var("STAMP_DYNAMODB_ENDPOINT") {
+        Ok(url) if !url.is_empty() => url,
+        _ => EMBEDDED.endpoint().to_owned(),
+    }
+}
+
+const TASKS: usize = 16;
+const OPERATIONS_PER_TASK: usize = 25;
+
+async fn soak(seed: u64, sdk_retries: bool) -> soak::SoakReport {
+    let options = SoakOptions {
+        seed,
+        tasks: TASKS,
+        operations_per_task: OPERATIONS_PER_TASK,
+        fault_rate: 0.15,
+        sdk_retries,
+        ..SoakOptions::default()
+    };
+    let report = soak::run(&endpoint(), &options)
+        .await
+        .unwrap_or_else(|failure| panic!("{failure}"));
+    println!("{report}");
+    assert_eq!(report.operations, (TASKS * OPERATIONS_PER_TASK) as u64);
+    assert!(
+        report.faults.total() > 0,
+        "seed {seed}: no fault was injected in {} requests",
+        report.faults.requests
+    );
+    report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_soak_holds_with_the_sdks_retries() {
+    for seed in [1, 2, 3] {
+        soak(seed, true).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_soak_holds_without_retries() {
+    for seed in [4, 5] {
+        soak(seed, false).await;
+    }
+}
+
+/// The model comparison can fail: a server that answers "throttled" after
+/// it applied the write (which DynamoDB never does: a throttled request was
+/// not applied) makes Stamp report applied writes as refused, and the soak
+/// finds them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_soak_finds_writes_reported_refused_that_were_applied() {
+    let options = SoakOptions {
+        seed: 7,
+        tasks: TASKS,
+        operations_per_task: OPERATIONS_PER_TASK,
+        fault_rate: 0.3,
+        sdk_retries: false,
+        dishonest_throttling: true,
+    };
+    let failure = soak::run(&endpoint(), &options)
+        .await
+        .expect_err("a lying server breaks the invariants");
+    println!("{failure}");
+    assert_eq!((failure.seed, &failure.could_not_run), (7, &None));
+    assert!(
+        failure
+            .violations
+            .iter()
+            .any(|violation| violation.contains("is stored, but was reported not")),
+        "{failure}"
+    );
+    assert!(
+        failure
+            .to_string()
+            .starts_with("the soak with seed 7 broke "),
+        "{failure}"
+    );
+}
