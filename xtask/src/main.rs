@@ -40,6 +40,11 @@ enum Task {
     /// when set; ministack is started on a free loopback port for the run
     /// and stopped afterwards.
     Test {
+        /// Also lint: the workspace's crates are compiled by clippy-driver
+        /// with `-D warnings` (as `cargo clippy --all-targets` would), in the
+        /// same build as the tests, so CI compiles them once.
+        #[arg(long)]
+        lint: bool,
         /// Passed to both `cargo test` runs, e.g. `key_template -- --nocapture`.
         /// (`-p` does not narrow them: cargo ignores it next to `--workspace`.)
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -107,7 +112,7 @@ enum Task {
 
 fn main() -> ExitCode {
     let result = match Cli::parse().task {
-        Task::Test { args } => test_task::run(&args),
+        Task::Test { lint, args } => test_task::run(&args, lint),
         Task::Dynamodb { port } => dynamodb_task::run(port),
         Task::Demo { endpoint, args } => demo_task::run(endpoint, &args),
         Task::ExportMemory { items } => export_memory_task::run(items),
@@ -167,10 +172,17 @@ mod tests {
 
     #[test]
     fn test_args_pass_through_verbatim() {
-        let Task::Test { args } = parse(&["test", "-p", "stamp-core", "--", "--nocapture"]) else {
+        let Task::Test { lint, args } = parse(&["test", "-p", "stamp-core", "--", "--nocapture"])
+        else {
             panic!("not the test task");
         };
+        assert!(!lint);
         assert_eq!(args, ["-p", "stamp-core", "--", "--nocapture"]);
+        let Task::Test { lint, args } = parse(&["test", "--lint", "ops::"]) else {
+            panic!("not the test task");
+        };
+        assert!(lint);
+        assert_eq!(args, ["ops::"]);
     }
 
     #[test]

@@ -21,6 +21,20 @@ pub const VENV_TESTS: &[&str] = &["schema_cfn_lint", "export_duckdb", "export_s3
 /// The test of the derives' compile-fail fixtures (trybuild, `stamp-ui`).
 pub const COMPILE_ERRORS: &str = "compile_errors";
 
+/// The cargo options of `--lint`: clippy-driver compiles the workspace's
+/// crates (`build.rustc-workspace-wrapper`, as `cargo clippy` sets it), with
+/// `-D warnings` in `CLIPPY_ARGS` (clippy's own encoding of its arguments).
+/// Given on the command line, so the test binaries do not inherit the
+/// wrapper: trybuild's own builds of the fixtures stay plain rustc, and
+/// their expected errors unchanged. Every pass of a run takes the same
+/// options, so none rebuilds what another built.
+const LINT_OPTIONS: &[&str] = &[
+    "--config",
+    "build.rustc-workspace-wrapper='clippy-driver'",
+    "--config",
+    "env.CLIPPY_ARGS='-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__'",
+];
+
 /// Makes the venv (ministack, cfn-lint and duckdb), then runs, each even if an
 /// earlier one failed, and every one with `--no-fail-fast`:
 ///
@@ -42,7 +56,11 @@ pub const COMPILE_ERRORS: &str = "compile_errors";
 /// another selection activates other dev-dependencies, unifies features
 /// differently and rebuilds most dependencies (minutes of CI). Fails if any
 /// pass failed.
-pub fn run(args: &[String]) -> Result<ExitCode> {
+///
+/// With `lint`, every pass compiles the workspace's crates with clippy
+/// ([`LINT_OPTIONS`]): a clippy warning fails the build, as
+/// `cargo clippy --workspace --all-targets -- -D warnings` would.
+pub fn run(args: &[String], lint: bool) -> Result<ExitCode> {
     let root = workspace::root();
     let venv = Venv::ensure(&root)?;
     let cfn_lint = venv.bin("cfn-lint");
@@ -53,7 +71,11 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         .iter()
         .position(|arg| arg == "--")
         .unwrap_or(args.len());
-    let (cargo_args, harness_args) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
+    let mut cargo_args: Vec<String> = args[..split].to_vec();
+    if lint {
+        cargo_args.extend(LINT_OPTIONS.iter().map(|option| (*option).to_owned()));
+    }
+    let (cargo_args, harness_args) = (cargo_args.as_slice(), args.get(split + 1..).unwrap_or(&[]));
     let cargo_test = |selection: &[&str],
                       harness: &[&str],
                       url: Option<(&str, &str)>,

@@ -256,7 +256,7 @@ pub enum Error {
     /// that the request timed out and may have been applied.
     #[error(
         "DynamoDB {operation} on table `{table}` {}",
-        crate::request::failure::failure_text(*.outcome, *.status, .code.as_deref(), .message.as_deref(), .source)
+        crate::request::failure::failure_text(*.outcome, *.status, .code.as_deref(), .message.as_deref(), *.earlier_attempt_may_have_been_applied, .source)
     )]
     DynamoDb {
         /// The operation, such as `PutItem`.
@@ -273,6 +273,13 @@ pub enum Error {
         code: Option<String>,
         /// DynamoDB's error message, when it answered with one.
         message: Option<String>,
+        /// Whether an attempt before the last may have been applied: the
+        /// SDK sent the request again after a timeout, a lost or unreadable
+        /// answer or a server error, and `outcome` is the last attempt's.
+        /// Then the request may have been applied even when `outcome` is a
+        /// refusal (throttling, say): [`Error::may_have_been_applied`]
+        /// says so.
+        earlier_attempt_may_have_been_applied: bool,
         /// The SDK's error; match on it for service errors such as
         /// `ResourceNotFoundException`.
         source: Arc<aws_sdk_dynamodb::Error>,
@@ -282,12 +289,21 @@ pub enum Error {
 impl Error {
     /// Whether the write this error reports may have been applied: an
     /// [`Error::DynamoDb`] whose [`RequestOutcome::may_have_been_applied`]
-    /// (a timeout, a lost or unreadable answer, a server error), or an
+    /// (a timeout, a lost or unreadable answer, a server error) or one of
+    /// whose earlier attempts may have been applied, or an
     /// [`Error::OutcomeUnknown`]. Read the item before retrying a write that
     /// is not idempotent.
     pub fn may_have_been_applied(&self) -> bool {
         match self {
-            Error::DynamoDb { outcome, code, .. } => outcome.may_have_been_applied(code.as_deref()),
+            Error::DynamoDb {
+                outcome,
+                code,
+                earlier_attempt_may_have_been_applied,
+                ..
+            } => {
+                *earlier_attempt_may_have_been_applied
+                    || outcome.may_have_been_applied(code.as_deref())
+            }
             Error::OutcomeUnknown { .. } => true,
             _ => false,
         }

@@ -89,8 +89,29 @@ pub(crate) fn sdk_throttling_reasons(error: &aws_sdk_dynamodb::Error) -> Vec<(St
         .collect()
 }
 
-/// The end of the message of [`Error::DynamoDb`].
+/// The end of the message of [`Error::DynamoDb`]: what the last attempt
+/// met, then, when the last attempt was not applied but an earlier one may
+/// have been, that the request may have been applied.
 pub(crate) fn failure_text(
+    outcome: RequestOutcome,
+    status: Option<u16>,
+    code: Option<&str>,
+    message: Option<&str>,
+    earlier_attempt_may_have_been_applied: bool,
+    source: &aws_sdk_dynamodb::Error,
+) -> String {
+    let last = last_attempt_text(outcome, status, code, message, source);
+    if earlier_attempt_may_have_been_applied && !outcome.may_have_been_applied(code) {
+        format!(
+            "{last}; an earlier attempt timed out, lost its answer or met a server error, so it may have been applied"
+        )
+    } else {
+        last
+    }
+}
+
+/// What the last attempt of a failed request met, for [`failure_text`].
+fn last_attempt_text(
     outcome: RequestOutcome,
     status: Option<u16>,
     code: Option<&str>,
@@ -204,6 +225,7 @@ impl Error {
         operation: &'static str,
         table: &str,
         error: SdkError<E, HttpResponse>,
+        earlier_attempt_may_have_been_applied: bool,
     ) -> Self
     where
         aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
@@ -222,6 +244,7 @@ impl Error {
             status,
             code,
             message,
+            earlier_attempt_may_have_been_applied,
             source: Arc::new(aws_sdk_dynamodb::Error::from(error)),
         }
     }
@@ -321,13 +344,17 @@ where
 
 impl Error {
     /// The [`Error::DynamoDb`] of a failed request on `table`, named by its
-    /// operation.
+    /// operation: what its last attempt met, and whether an attempt before
+    /// it may have been applied (the SDK sent it again after a timeout, a
+    /// lost answer or a server error, and the last attempt was refused, by
+    /// throttling say: the request may still have been applied).
     pub(crate) fn from_failure<E>(table: &str, failure: Failure<E>) -> Self
     where
         aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
         E: ProvideErrorMetadata,
     {
-        Error::dynamodb(failure.operation, table, failure.error)
+        let earlier = failure.earlier_attempt_may_have_been_applied();
+        Error::dynamodb(failure.operation, table, failure.error, earlier)
     }
 }
 

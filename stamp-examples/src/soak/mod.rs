@@ -324,6 +324,9 @@ struct Model {
     counts: BTreeMap<Operation, OperationCounts>,
     latencies: Vec<Duration>,
     violations: Vec<String>,
+    /// What each write of a cart change or a session answered, by change
+    /// id or token, for the violations that name them.
+    history: BTreeMap<String, Vec<String>>,
 }
 
 /// Runs one soak against the DynamoDB at `endpoint` (a new table, deleted
@@ -543,6 +546,22 @@ impl Worker {
             .push(format!("task {task}: {text}"));
     }
 
+    /// Notes what a write of `id` (a change id or a session token) answered.
+    fn note(&self, id: &str, what: &str, result: &Result<(), Error>) {
+        let answer = match result {
+            Ok(()) => "Ok".to_owned(),
+            Err(error) => format!("Err({error})"),
+        };
+        self.shared
+            .model
+            .lock()
+            .unwrap()
+            .history
+            .entry(id.to_owned())
+            .or_default()
+            .push(format!("{what}: {answer}"));
+    }
+
     fn next_id(&mut self, prefix: &str) -> String {
         self.serial += 1;
         format!("{prefix}-t{}-{}", self.task, self.serial)
@@ -677,6 +696,12 @@ impl Worker {
                     .send(self.table())
                     .await
             };
+            let what = if by_put { "put" } else { "update" };
+            self.note(
+                &change,
+                &format!("{what} at version {}", cart.version),
+                &result,
+            );
             match result {
                 Ok(()) => {
                     return self.cart_changed(&cart_id, change, Ended::Acknowledged, conflicts);
@@ -804,7 +829,9 @@ impl Worker {
 
     async fn create(&mut self) -> Result<Ended, String> {
         let session = self.session();
-        match self.table().create(&session).await {
+        let result = self.table().create(&session).await;
+        self.note(&session.token, "create", &result);
+        match result {
             Ok(()) => {
                 self.store_session(session);
                 Ok(Ended::Acknowledged)
@@ -831,7 +858,9 @@ impl Worker {
             customer_id: format!("{}-again", stored.customer_id),
             ..stored.clone()
         };
-        match self.table().create(&other).await {
+        let result = self.table().create(&other).await;
+        self.note(&stored.token, "create of the taken key", &result);
+        match result {
             Ok(()) => Err(format!(
                 "a create of the taken key {} succeeded",
                 stored.token
@@ -850,11 +879,15 @@ impl Worker {
     async fn batch_put(&mut self) -> Result<Ended, String> {
         let count = self.random.random_range(2..=8);
         let sessions: Vec<Session> = (0..count).map(|_| self.session()).collect();
-        match BatchWrite::new()
+        let result = BatchWrite::new()
             .put_all(&sessions)
             .send(self.table())
-            .await
-        {
+            .await;
+        let noted = result.as_ref().map(|_| ()).map_err(Clone::clone);
+        for session in &sessions {
+            self.note(&session.token, "batch put", &noted);
+        }
+        match result {
             Ok(_) => {
                 for session in sessions {
                     self.store_session(session);
@@ -904,7 +937,10 @@ impl Worker {
             token: self.next_id("s"),
             ..old.clone()
         };
-        match self.table().rekey(&old, &new).await {
+        let result = self.table().rekey(&old, &new).await;
+        self.note(&old.token, &format!("re-key to {}", new.token), &result);
+        self.note(&new.token, &format!("re-key from {}", old.token), &result);
+        match result {
             Ok(()) => {
                 let mut model = self.shared.model.lock().unwrap();
                 model.sessions.remove(&old.token);
@@ -945,6 +981,11 @@ impl Worker {
         } else {
             self.table().delete(&key).await
         };
+        self.note(
+            &session.token,
+            if guarded { "guarded delete" } else { "delete" },
+            &result,
+        );
         match result {
             Ok(()) => {
                 self.shared
@@ -1113,7 +1154,21 @@ async fn verify(table: &Table, products: &[Product], model: &mut Model) -> u64 {
     for cart in &carts {
         let unique: BTreeSet<String> = cart.changes.iter().cloned().collect();
         check(unique.len() == cart.changes.len(), &|| {
-            format!("{} holds a change twice: {:?}", cart.cart_id, cart.changes)
+            let mut seen = BTreeSet::new();
+            let twice: Vec<&String> = cart
+                .changes
+                .iter()
+                .filter(|change| !seen.insert(*change))
+                .collect();
+            let histories: Vec<String> = twice
+                .iter()
+                .map(|change| format!("{change}: {:?}", model.history.get(*change)))
+                .collect();
+            format!(
+                "{} holds changes twice: {}",
+                cart.cart_id,
+                histories.join("; ")
+            )
         });
         let expected = model
             .cart_changes
@@ -1168,7 +1223,10 @@ async fn verify(table: &Table, products: &[Product], model: &mut Model) -> u64 {
     }
     for token in stored_sessions.keys() {
         check(model.sessions.contains_key(*token), &|| {
-            format!("session {token} is stored, but was reported not written")
+            format!(
+                "session {token} is stored, but was reported not written: {:?}",
+                model.history.get(*token)
+            )
         });
     }
     model.violations.extend(violations);

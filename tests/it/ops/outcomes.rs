@@ -51,6 +51,9 @@ struct LoseAnswer {
     status: u16,
     body: &'static str,
     content_type: &'static str,
+    /// The answer of the attempts after the first `attempts`, replaced too
+    /// when given.
+    then: Option<(u16, &'static str)>,
     seen: Arc<AtomicUsize>,
 }
 
@@ -62,6 +65,7 @@ impl LoseAnswer {
             status,
             body,
             content_type: "application/x-amz-json-1.0",
+            then: None,
             seen: Arc::default(),
         }
     }
@@ -96,12 +100,14 @@ impl Intercept for LoseAnswer {
             return Ok(());
         }
         let seen = self.seen.fetch_add(1, Ordering::SeqCst);
-        if seen >= self.attempts {
-            return Ok(());
-        }
+        let (status, body) = match self.then {
+            _ if seen < self.attempts => (self.status, self.body),
+            Some(then) => then,
+            None => return Ok(()),
+        };
         let mut response = aws_smithy_runtime_api::http::Response::new(
-            aws_smithy_runtime_api::http::StatusCode::try_from(self.status).unwrap(),
-            aws_smithy_types::body::SdkBody::from(self.body),
+            aws_smithy_runtime_api::http::StatusCode::try_from(status).unwrap(),
+            aws_smithy_types::body::SdkBody::from(body),
         );
         response
             .headers_mut()
@@ -190,6 +196,58 @@ async fn a_200_whose_body_is_cut_short_says_it_may_have_been_applied() {
         text.contains("got an answer (HTTP 200) that could not be read (")
             && text.ends_with("); it may have been applied"),
         "{text}"
+    );
+    assert_eq!(stored(&plain).await, account(1));
+}
+
+/// DynamoDB's throttling of a request, which it did not apply.
+const THROTTLED: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate exceeded"}"#;
+
+#[tokio::test]
+async fn a_refusal_after_an_attempt_that_may_have_been_applied_says_it_may_have_been_applied() {
+    // The first attempt is applied and its answer a 500; the SDK sends it
+    // twice more, and both are throttled. The last answer is a refusal,
+    // but the write was applied: a caller that took "throttled" for "not
+    // applied" would write it again (the fault soak found this).
+    let mut lose = LoseAnswer::new("PutItem", 500, INTERNAL_SERVER_ERROR);
+    lose.then = Some((400, THROTTLED));
+    let (plain, faulty) = table_losing("outcomes-refused-after-lost", &lose, true).await;
+    let error = faulty
+        .put(&account(0))
+        .await
+        .expect_err("throttled at last");
+    assert_eq!(lose.seen(), 3);
+    let Error::DynamoDb {
+        outcome,
+        status,
+        code,
+        earlier_attempt_may_have_been_applied,
+        ..
+    } = &error
+    else {
+        panic!("expected Error::DynamoDb, got {error:?}");
+    };
+    assert_eq!(
+        (
+            *outcome,
+            *status,
+            code.as_deref(),
+            *earlier_attempt_may_have_been_applied
+        ),
+        (
+            RequestOutcome::Rejected,
+            Some(400),
+            Some("ThrottlingException"),
+            true
+        )
+    );
+    assert!(error.may_have_been_applied());
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "DynamoDB PutItem on table `{}` was refused (HTTP 400): ThrottlingException: Rate exceeded; an earlier attempt timed out, lost its answer or met a server error, so it may have been applied",
+            plain.name()
+        )
     );
     assert_eq!(stored(&plain).await, account(1));
 }
@@ -316,7 +374,6 @@ async fn an_add_is_not_sent_again_after_an_answer_that_may_have_been_applied() {
 #[tokio::test]
 async fn an_add_is_still_retried_after_throttling() {
     // Throttling means DynamoDB did not apply the request: retrying is safe.
-    const THROTTLED: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate exceeded"}"#;
     let lose = LoseAnswer::new("UpdateItem", 400, THROTTLED);
     let (plain, faulty) = table_losing("outcomes-add-throttled", &lose, true).await;
     plain.put(&account(0)).await.unwrap();
