@@ -151,6 +151,11 @@
 //! associated item named `FIELD` found for struct `Order`".
 
 #![deny(missing_docs)]
+// trybuild builds this crate without default features (the lean runtime,
+// as `default-features = false` services get it) for the compile-fail
+// fixtures, with `--cfg trybuild`: any warning of that configuration fails
+// CI there, so it needs no build of its own.
+#![cfg_attr(trybuild, deny(warnings))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use stamp_core::*;
