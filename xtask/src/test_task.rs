@@ -39,9 +39,10 @@ const LINT_OPTIONS: &[&str] = &[
 /// earlier one failed, and every one with `--no-fail-fast`:
 ///
 /// 1. `cargo test --workspace --all-targets ARGS` on the embedded DynamoDB
-///    (or `$STAMP_DYNAMODB_ENDPOINT` when set), as two invocations (every
-///    target but the benches with `--skip compile_errors`, then the
-///    benches), the compile-fail fixtures then running beside passes 2 to 4
+///    (or `$STAMP_DYNAMODB_ENDPOINT` when set), built first with `--no-run`
+///    and then run as two invocations (every target but the benches with
+///    `--skip compile_errors`, then the benches), the compile-fail fixtures
+///    running beside from the end of the build to the end of pass 4
 ///    ([`CompileErrors`]);
 /// 2. `cargo test --workspace --doc ARGS`;
 /// 3. the tests that need the venv's cfn-lint, DuckDB or ministack's S3
@@ -111,9 +112,30 @@ pub fn run(args: &[String], lint: bool) -> Result<ExitCode> {
         Ok(status)
     };
     let given = endpoint.as_deref().map(|url| (url, "other"));
+    // Build every target first (`--all-targets`, once), so that the
+    // compile-fail fixtures, which talk to no server and build in
+    // trybuild's own target directory, can run beside every pass below,
+    // their output kept until they end.
+    let started = std::time::Instant::now();
+    let built = workspace::cargo(&root)
+        .args(["test", "--workspace", "--all-targets", "--no-run"])
+        .args(cargo_args)
+        .status()?;
+    println!(
+        "\n==> timing: cargo test --workspace --all-targets --no-run (the build): {:.0} s ({built})",
+        started.elapsed().as_secs_f64()
+    );
+    if !built.success() {
+        return Ok(ExitCode::FAILURE);
+    }
+    let fixtures = if selects_compile_errors(harness_args) {
+        Some(CompileErrors::spawn(&root, cargo_args)?)
+    } else {
+        None
+    };
     // Every target but the benches, without the fixtures; then the benches
     // (criterion runs each once), apart because criterion's arguments have
-    // no `--skip`. Together they are `--all-targets`, built once.
+    // no `--skip`.
     let all_but_benches = cargo_test(
         &["--workspace", "--lib", "--bins", "--tests", "--examples"],
         &["--skip", COMPILE_ERRORS],
@@ -121,14 +143,6 @@ pub fn run(args: &[String], lint: bool) -> Result<ExitCode> {
         None,
     )?;
     let benches = cargo_test(&["--workspace", "--benches"], &[], given, None)?;
-    // The compile-fail fixtures talk to no server and build in trybuild's
-    // own target directory: they run beside the passes below, which mostly
-    // wait on servers, their output kept until they end.
-    let fixtures = if selects_compile_errors(harness_args) {
-        Some(CompileErrors::spawn(&root, cargo_args)?)
-    } else {
-        None
-    };
     let doc = cargo_test(&["--workspace", "--doc"], &[], given, None)?;
     let ministack = Ministack::start(&root)?;
     println!(
