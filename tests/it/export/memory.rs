@@ -83,9 +83,10 @@ fn item(number: usize, epoch: DateTime<Utc>) -> AttributeMap {
 }
 
 /// `item` as a line of a `DYNAMODB_JSON` data file, `{"Item": {…}}`,
-/// written directly (the generated items hold strings, numbers and nulls):
-/// the data is made faster than through `serde_json::Value`, and is what
-/// the export reads back, not what it measures.
+/// written directly (the generated items hold strings, numbers, nulls and
+/// the orders' vectors, lists of numbers): the data is made faster than
+/// through `serde_json::Value`, and is what the export reads back, not
+/// what it measures.
 fn dynamodb_json(item: &AttributeMap, line: &mut String) {
     line.push_str("{\"Item\":{");
     for (position, (name, value)) in item.iter().enumerate() {
@@ -93,22 +94,38 @@ fn dynamodb_json(item: &AttributeMap, line: &mut String) {
             line.push(',');
         }
         line.push_str(&serde_json::to_string(name).unwrap());
-        match value {
-            AttributeValue::S(text) => {
-                line.push_str(":{\"S\":");
-                line.push_str(&serde_json::to_string(text).unwrap());
-                line.push('}');
-            }
-            AttributeValue::N(number) => {
-                line.push_str(":{\"N\":\"");
-                line.push_str(number);
-                line.push_str("\"}");
-            }
-            AttributeValue::Null(_) => line.push_str(":{\"NULL\":true}"),
-            other => panic!("no generated item holds {other:?}"),
-        }
+        line.push(':');
+        value_json(value, line);
     }
     line.push_str("}}\n");
+}
+
+/// One attribute value in DynamoDB JSON, such as `{"N":"1"}`.
+fn value_json(value: &AttributeValue, line: &mut String) {
+    match value {
+        AttributeValue::S(text) => {
+            line.push_str("{\"S\":");
+            line.push_str(&serde_json::to_string(text).unwrap());
+            line.push('}');
+        }
+        AttributeValue::N(number) => {
+            line.push_str("{\"N\":\"");
+            line.push_str(number);
+            line.push_str("\"}");
+        }
+        AttributeValue::Null(_) => line.push_str("{\"NULL\":true}"),
+        AttributeValue::L(values) => {
+            line.push_str("{\"L\":[");
+            for (position, value) in values.iter().enumerate() {
+                if position > 0 {
+                    line.push(',');
+                }
+                value_json(value, line);
+            }
+            line.push_str("]}");
+        }
+        other => panic!("no generated item holds {other:?}"),
+    }
 }
 
 #[tokio::test]
