@@ -74,7 +74,8 @@
 //!   killed run's objects first).
 //!
 //! Whatever the point of the kill, the rerun's output holds every item
-//! exactly once (`tests/it/export/kill_resume.rs`, 100 kill points).
+//! exactly once (`tests/it/export/kill_resume.rs`: 100 seeds, killed at
+//! each of its requests, to a directory and to S3).
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>.
 
