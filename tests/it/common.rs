@@ -152,8 +152,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aws_sdk_dynamodb::config::interceptors::{
-    BeforeDeserializationInterceptorContextMut, BeforeSerializationInterceptorContextMut,
-    FinalizerInterceptorContextMut,
+    BeforeDeserializationInterceptorContextMut, BeforeDeserializationInterceptorContextRef,
+    BeforeSerializationInterceptorContextMut, FinalizerInterceptorContextMut,
 };
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
@@ -554,4 +554,125 @@ pub fn reference_without_vector_indexes() -> TableDefinition {
         .entity::<OrderWithoutVector>()
         .entity::<stamp_examples::LineItem>()
         .entity::<stamp_examples::Session>()
+}
+
+// ---------------------------------------------------------------------------
+// Killing a job at a chosen request (the kill-and-resume tests).
+
+/// An SDK interceptor that counts the requests sent through every client it
+/// is given (DynamoDB, DynamoDB Streams, S3: one trait), and kills the job
+/// it [`run`](KillAt::run)s as the `kill_at`-th goes out. That request is
+/// sent: the server may apply it, as when a process dies mid-request. From
+/// then on the job is dead to the servers: no answer reaches it (that
+/// request's included) and no later request leaves it, and its task is
+/// aborted, so it stops at its next `.await`. (A task runs on past its
+/// abort until it yields, and an answer from a local server can be ready
+/// without a yield: aborting alone would let it go on.)
+#[derive(Debug, Clone)]
+pub struct KillAt {
+    kill_at: usize,
+    sent: Arc<AtomicUsize>,
+    dead: Arc<std::sync::atomic::AtomicBool>,
+    task: Arc<std::sync::Mutex<Option<tokio::task::AbortHandle>>>,
+}
+
+impl KillAt {
+    /// Kills at the `kill_at`-th request (1 for the first); `usize::MAX`
+    /// never does, and counts.
+    pub fn new(kill_at: usize) -> Self {
+        KillAt {
+            kill_at,
+            sent: Arc::default(),
+            dead: Arc::default(),
+            task: Arc::default(),
+        }
+    }
+
+    /// The requests sent so far (the kill point's included, none after).
+    pub fn sent(&self) -> usize {
+        self.sent.load(Ordering::SeqCst).min(self.kill_at)
+    }
+
+    /// Runs `job` in a task of its own, killed at the `kill_at`-th request:
+    /// `None` when it was killed (what it may have returned after its kill,
+    /// from the refused requests, is not its own), else what it returned.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        job: impl std::future::Future<Output = T> + Send + 'static,
+    ) -> Option<T> {
+        let start = Arc::new(tokio::sync::Notify::new());
+        let task = tokio::spawn({
+            let start = start.clone();
+            async move {
+                start.notified().await;
+                job.await
+            }
+        });
+        *self.task.lock().unwrap() = Some(task.abort_handle());
+        start.notify_one();
+        let finished = match task.await {
+            Ok(finished) => Some(finished),
+            Err(error) if error.is_cancelled() => None,
+            Err(error) => panic!("the job panicked: {error}"),
+        };
+        finished.filter(|_| !self.dead.load(Ordering::SeqCst))
+    }
+
+    /// A DynamoDB client of the test server without SDK retries, counted
+    /// (and killed) by this interceptor.
+    pub fn client(&self) -> Client {
+        Client::from_conf(
+            stamp::local::config(&endpoint())
+                .retry_config(RetryConfig::disabled())
+                .interceptor(self.clone())
+                .build(),
+        )
+    }
+
+    /// A DynamoDB Streams client of the test server without SDK retries,
+    /// counted (and killed) by this interceptor.
+    pub fn streams_client(&self) -> stamp::streams::StreamsClient {
+        stamp::streams::StreamsClient::from_conf(
+            stamp::local::streams_config(&endpoint())
+                .retry_config(RetryConfig::disabled())
+                .interceptor(self.clone())
+                .build(),
+        )
+    }
+}
+
+impl Intercept for KillAt {
+    fn name(&self) -> &'static str {
+        "KillAt"
+    }
+
+    fn read_before_transmit(
+        &self,
+        _context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        if self.dead.load(Ordering::SeqCst) {
+            return Err("killed: the request is not sent".into());
+        }
+        if self.sent.fetch_add(1, Ordering::SeqCst) + 1 == self.kill_at {
+            self.dead.store(true, Ordering::SeqCst);
+            if let Some(task) = self.task.lock().unwrap().take() {
+                task.abort();
+            }
+        }
+        Ok(())
+    }
+
+    fn read_after_transmit(
+        &self,
+        _context: &BeforeDeserializationInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        if self.dead.load(Ordering::SeqCst) {
+            return Err("killed: the answer is not read".into());
+        }
+        Ok(())
+    }
 }

@@ -358,9 +358,11 @@ pub enum ExportObjectReason {
     /// before anything is written when it is the manifest.
     #[error("there is no such object (NoSuchKey)")]
     Missing,
-    /// An object is already under the export's `<prefix>/entity=`: readers
-    /// of the Hive layout would mix it with the new files. Found before
-    /// anything is written; delete it or choose another prefix.
+    /// An object is already under the export's `<prefix>/entity=` (readers
+    /// of the Hive layout would mix it with the new files), or at
+    /// `<prefix>/_SUCCESS` (it would mark the new files complete while they
+    /// are written). Found before anything is written; delete it or choose
+    /// another prefix.
     #[error(
         "an object is already there, under the export's prefix: delete the earlier export or choose another prefix"
     )]

@@ -40,6 +40,43 @@
 //! 8 MiB parts (`part_bytes`), so an entity keeps about one part and one
 //! row group in memory whatever the table's size.
 //!
+//! # A run that does not finish
+//!
+//! An export has no checkpoint and does not resume: a run that fails or is
+//! killed (an error, its task dropped, the process killed) is run again
+//! from the start, and the complete output is the rerun's. What a run that
+//! did not finish leaves is never taken for a complete export:
+//!
+//! - **The marker.** A complete export is one whose output holds
+//!   [`SUCCESS_MARKER`] (`_SUCCESS`, empty), written after every file or
+//!   object is complete. A reader (or the next job of a pipeline) waits
+//!   for it, as for Spark's and Hadoop's.
+//! - **A directory.** A run first deletes the directory's `_SUCCESS`, so an
+//!   earlier export there stops counting as complete as soon as a new one
+//!   starts. Each file is written as `<Type>.<extension>.partial`
+//!   ([`PARTIAL_SUFFIX`]) and renamed to `<Type>.<extension>` once the scan
+//!   is over and the file is flushed and closed, so a file under its final
+//!   name is always whole; a run without items of unknown type deletes an
+//!   earlier run's `_unknown.ndjson`; then `_SUCCESS` is written. A killed
+//!   run leaves its `.partial` files (the next run into the directory
+//!   overwrites them) and no `_SUCCESS`; a run killed while it renames may
+//!   leave some files of this run and some of an earlier one under final
+//!   names, and no `_SUCCESS`. Rerun into the same directory, or another.
+//!   The files are not synced to disk: the guarantee is a killed process's,
+//!   not a machine's that loses power.
+//! - **S3.** The objects are written under their final keys as they are
+//!   completed (an entity's rolled parts while the scan runs, the rest at
+//!   its end), so a killed run can leave some of them and multipart
+//!   uploads never completed (an S3 lifecycle rule
+//!   `AbortIncompleteMultipartUpload` removes those), but never
+//!   `<prefix>/_SUCCESS`, which is put last. An export refuses a prefix
+//!   that already holds objects: rerun into a fresh prefix (or delete the
+//!   killed run's objects first).
+//!
+//! Whatever the point of the kill, the rerun's output holds every item
+//! exactly once (`tests/it/export/kill_resume.rs`: 100 seeds, killed at
+//! each of its requests, to a directory and to S3).
+//!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>.
 
 mod files;
@@ -68,6 +105,16 @@ use crate::{AttributeMap, Entity, EntitySchema, Error, Table};
 
 /// The file name (without extension) of the items of unknown type.
 pub const UNKNOWN_FILE_STEM: &str = "_unknown";
+/// The empty file (an export to a directory) or object (an export to S3,
+/// `<prefix>/_SUCCESS`) an export writes after every other, once all of
+/// them are complete: an output without it is not a complete export (see
+/// [the module docs](self#a-run-that-does-not-finish)). Readers of a Hive
+/// layout (Athena, Spark, DuckDB's `entity=*/*` globs) skip names that
+/// start with `_`, as Spark's and Hadoop's own `_SUCCESS` marker.
+pub const SUCCESS_MARKER: &str = "_SUCCESS";
+/// The suffix of a file of an export to a directory while it is written:
+/// `Order.ndjson.partial`, renamed to `Order.ndjson` once complete.
+pub const PARTIAL_SUFFIX: &str = ".partial";
 /// DynamoDB's largest `TotalSegments` for a parallel scan.
 pub const MAX_SEGMENTS: u32 = 1_000_000;
 /// How many segments an export reads at once unless
@@ -195,6 +242,42 @@ enum Output {
     S3(s3::Target),
 }
 
+impl Output {
+    /// Makes the directory and deletes its `_SUCCESS` (an earlier export
+    /// there is not complete any more), or checks that nothing is under the
+    /// S3 prefix. A method of the output, not of the [`Export`], so that a
+    /// run's future holds no `&Export` (whose progress callback is not
+    /// `Sync`) across an `.await`: the runs' futures are `Send`.
+    async fn prepare(&self) -> Result<(), Error> {
+        match self {
+            Output::Directory(directory) => {
+                std::fs::create_dir_all(directory)
+                    .map_err(|error| file_error(directory, &error))?;
+                remove_if_there(&directory.join(SUCCESS_MARKER))
+            }
+            #[cfg(feature = "s3")]
+            Output::S3(target) => target.check_empty().await,
+        }
+    }
+
+    /// After every file or object is complete: deletes an earlier run's
+    /// `_unknown.ndjson` when this one had no item of unknown type, then
+    /// writes [`SUCCESS_MARKER`].
+    async fn mark_complete(&self, unknown: u64) -> Result<(), Error> {
+        match self {
+            Output::Directory(directory) => {
+                if unknown == 0 {
+                    remove_if_there(&directory.join(format!("{UNKNOWN_FILE_STEM}.ndjson")))?;
+                }
+                let marker = directory.join(SUCCESS_MARKER);
+                std::fs::write(&marker, b"").map_err(|error| file_error(&marker, &error))
+            }
+            #[cfg(feature = "s3")]
+            Output::S3(target) => target.mark_complete().await,
+        }
+    }
+}
+
 /// The callback of [`Export::progress`].
 type Progress = Box<dyn FnMut(&ExportProgress) + Send>;
 
@@ -202,6 +285,8 @@ type Progress = Box<dyn FnMut(&ExportProgress) + Send>;
 /// configured, then run on a table by [`run`](Self::run) (a parallel
 /// scan), or on the files of a point-in-time export by
 /// [`run_from_files`](Self::run_from_files). A plain value until then.
+/// Each run's future is `Send`, so a run can go in a task of its own
+/// (`tokio::spawn`).
 pub struct Export {
     output: Output,
     /// An option of the export to S3 given to an export to a directory.
@@ -280,10 +365,15 @@ impl Export {
     /// `PutObject` when it fits in one part), so memory holds about one
     /// part and one row group per entity. Sends nothing until a `run`.
     ///
-    /// Before writing, the export lists `<prefix>/entity=` and refuses to
-    /// run if an object is there ([`ExportObjectReason::AlreadyExists`](crate::ExportObjectReason::AlreadyExists)):
+    /// Before writing, the export lists `<prefix>/entity=` and
+    /// `<prefix>/_SUCCESS` and refuses to run if an object is there
+    /// ([`ExportObjectReason::AlreadyExists`](crate::ExportObjectReason::AlreadyExists)):
     /// a reader of the layout would mix an earlier export's parts with the
-    /// new ones.
+    /// new ones, or take them for complete while they are written. Once
+    /// every object is complete, it puts the empty `<prefix>/_SUCCESS`
+    /// ([`SUCCESS_MARKER`]): objects under a prefix without it are a run
+    /// that did not finish, to run again into a fresh prefix (see
+    /// [a run that does not finish](self#a-run-that-does-not-finish)).
     ///
     /// # Example
     ///
@@ -390,7 +480,7 @@ impl Export {
     }
 
     /// Runs the export on `table`: scans every segment, writes the files,
-    /// and returns what it wrote.
+    /// then [`SUCCESS_MARKER`], and returns what it wrote.
     ///
     /// # Errors
     ///
@@ -404,12 +494,15 @@ impl Export {
     /// export to S3, also when one is already under its prefix); then
     /// [`Error::DynamoDb`] for the scan, and the errors of an entity's
     /// `from_item` for an item that names the entity but cannot be read as
-    /// it. On an error the files written so far stay, incomplete; an export
-    /// to S3 keeps the objects it completed (the parts an entity rolled
-    /// over) and aborts its multipart uploads under way.
+    /// it. On an error the files written so far stay, incomplete, under
+    /// their `.partial` names, and no `_SUCCESS` is written; an export to
+    /// S3 keeps the objects it completed (the parts an entity rolled over),
+    /// writes no `_SUCCESS` and aborts its multipart uploads under way (see
+    /// [a run that does not finish](self#a-run-that-does-not-finish): it
+    /// is run again).
     pub async fn run(mut self, table: &Table) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
-        self.prepare().await?;
+        self.output.prepare().await?;
         let mut router = Router::new(&self, type_attribute)?;
         let read = async {
             let mut pages = scan(table, self.segments, self.concurrency);
@@ -443,7 +536,7 @@ impl Export {
         let files: Vec<PathBuf> = files.into_iter().map(Into::into).collect();
         let type_attribute = self.check()?;
         files::check(&files)?;
-        self.prepare().await?;
+        self.output.prepare().await?;
         let mut router = Router::new(&self, type_attribute)?;
         let read = async {
             for path in files {
@@ -510,7 +603,7 @@ impl Export {
     ) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
         let files = s3::data_files(client, bucket, export).await?;
-        self.prepare().await?;
+        self.output.prepare().await?;
         let mut router = Router::new(&self, type_attribute)?;
         let read = async {
             for file in &files {
@@ -528,17 +621,6 @@ impl Export {
         }
         .await;
         router.end(read).await
-    }
-
-    /// Makes the directory, or checks that nothing is under the S3 prefix.
-    async fn prepare(&self) -> Result<(), Error> {
-        match &self.output {
-            Output::Directory(directory) => {
-                std::fs::create_dir_all(directory).map_err(|error| file_error(directory, &error))
-            }
-            #[cfg(feature = "s3")]
-            Output::S3(target) => target.check_empty().await,
-        }
     }
 
     /// The checks made before any request; the type attribute.
@@ -595,8 +677,9 @@ const EXPORT_FILE_PAGE: usize = 1_000;
 /// One entity's (or the unknown types') output.
 struct Entry {
     entity: Option<&'static str>,
-    /// The file, for an export to a directory.
-    path: Option<PathBuf>,
+    /// The file, for an export to a directory: its final name, and the
+    /// `.partial` one it is written under until complete.
+    path: Option<(PathBuf, PathBuf)>,
     sink: Box<dyn Sink>,
     /// The uploads, for an export to S3.
     #[cfg(feature = "s3")]
@@ -616,10 +699,11 @@ impl Entry {
         match output {
             Output::Directory(directory) => {
                 let path = directory.join(format!("{stem}.{extension}"));
+                let partial = directory.join(format!("{stem}.{extension}{PARTIAL_SUFFIX}"));
                 Ok(Entry {
                     entity,
-                    sink: make(Out::create_file(&path)?)?,
-                    path: Some(path),
+                    sink: make(Out::create_file(&partial)?)?,
+                    path: Some((path, partial)),
                     #[cfg(feature = "s3")]
                     uploads: None,
                 })
@@ -781,9 +865,15 @@ impl Router {
                 Ok((items, _)) => Ok(items),
                 Err(error) => Err(error),
             };
+            let finished = match (finished, &path) {
+                (Ok(items), Some((path, partial))) => std::fs::rename(partial, path)
+                    .map(|()| items)
+                    .map_err(|error| file_error(path, &error)),
+                (finished, _) => finished,
+            };
             match finished {
                 Ok(items) => {
-                    if let Some(path) = path {
+                    if let Some((path, _)) = path {
                         self.done.files.push(ExportedFile {
                             entity,
                             path,
@@ -803,7 +893,7 @@ impl Router {
         #[cfg(not(feature = "s3"))]
         let _ = part_bytes;
         self.done.scanned = self.progress.scanned;
-        Ok(())
+        self.output.mark_complete(self.done.unknown()).await
     }
 }
 
@@ -831,6 +921,14 @@ fn scan(
         crate::ops::scan::pages(table, Ok(input), "(mixed)").boxed()
     }))
     .flatten_unordered(concurrency as usize)
+}
+
+/// Deletes the file at `path`, if there is one.
+fn remove_if_there(path: &Path) -> Result<(), Error> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(file_error(path, &error)),
+        _ => Ok(()),
+    }
 }
 
 /// An I/O error on `path`.

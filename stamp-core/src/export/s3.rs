@@ -16,7 +16,8 @@
 //! ([`Staging`]) and sent between pages ([`Uploads`]): a multipart upload
 //! of parts of [`DEFAULT_PART_BYTES`] (or `part_bytes`) once an object
 //! outgrows one part, else one `PutObject`; so an entity holds at most
-//! about one part plus one row group in memory.
+//! about one part plus one row group in memory. The empty
+//! `<prefix>/_SUCCESS` is put once every object is complete.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html>
 //! and <https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html>.
@@ -110,27 +111,53 @@ impl Target {
         }
     }
 
+    /// `<prefix>/_SUCCESS`, the key of the marker of a complete export.
+    fn marker_key(&self) -> String {
+        if self.prefix.is_empty() {
+            super::SUCCESS_MARKER.to_owned()
+        } else {
+            format!("{}/{}", self.prefix, super::SUCCESS_MARKER)
+        }
+    }
+
     /// Nothing is under the export's `<prefix>/entity=` yet, so no object of
-    /// an earlier export would be read with the new ones.
+    /// an earlier export would be read with the new ones, and there is no
+    /// `<prefix>/_SUCCESS`, which would mark this run's objects complete
+    /// while it writes them.
     pub(super) async fn check_empty(&self) -> Result<(), Error> {
-        let root = self.hive_root();
-        let listed = self
-            .client
-            .list_objects_v2()
+        for prefix in [self.hive_root(), self.marker_key()] {
+            let listed = self
+                .client
+                .list_objects_v2()
+                .bucket(&self.bucket)
+                .prefix(&prefix)
+                .max_keys(1)
+                .send()
+                .await
+                .map_err(|error| request_error(&self.bucket, &prefix, "ListObjectsV2", error))?;
+            if let Some(key) = listed.contents().first().and_then(|object| object.key()) {
+                return Err(object_error(
+                    &self.bucket,
+                    key,
+                    ExportObjectReason::AlreadyExists,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts the empty `<prefix>/_SUCCESS`, once every object is complete.
+    pub(super) async fn mark_complete(&self) -> Result<(), Error> {
+        let key = self.marker_key();
+        self.client
+            .put_object()
             .bucket(&self.bucket)
-            .prefix(&root)
-            .max_keys(1)
+            .key(&key)
+            .body(ByteStream::from(Vec::new()))
             .send()
             .await
-            .map_err(|error| request_error(&self.bucket, &root, "ListObjectsV2", error))?;
-        match listed.contents().first().and_then(|object| object.key()) {
-            Some(key) => Err(object_error(
-                &self.bucket,
-                key,
-                ExportObjectReason::AlreadyExists,
-            )),
-            None => Ok(()),
-        }
+            .map_err(|error| request_error(&self.bucket, &key, "PutObject", error))?;
+        Ok(())
     }
 
     /// The staging buffer of the objects of `entity` (a type name or

@@ -26,6 +26,34 @@ use crate::JobError;
 /// it against the stream before reading ([`JobError::InvalidCheckpoint`],
 /// [`JobError::CheckpointExpired`]).
 ///
+/// # Delivery: at-least-once, or exactly once with the effect
+///
+/// The feed's part: a feed resumed from a checkpoint returns exactly the
+/// records after it, in order: none that it counts, none skipped. What a
+/// consumer sees again after a crash depends on when it stores the
+/// checkpoint:
+///
+/// - **Stored apart from the effects** (handle a change, later store the
+///   checkpoint, every change or every N): a consumer killed between the
+///   two is given again, after a resume from the checkpoint it stored
+///   last, every change it handled since. Delivery is **at-least-once
+///   between stored checkpoints**, and a change the stored checkpoint
+///   counts is never returned again. Make the effects idempotent, or
+///   accept repeats of the changes since the last stored checkpoint.
+/// - **Stored with the effects** in one atomic write (the effects' items
+///   and the checkpoint's item in one `TransactWriteItems`, or one
+///   transaction of the database the effects go to): each change takes
+///   effect **exactly once**. Condition that write on the checkpoint it
+///   replaces (such as a count of the changes handled, or its JSON): a
+///   killed consumer's last write can still be applied after it died (the
+///   request was sent), and the condition keeps it from overwriting a
+///   newer checkpoint; the consumer that meets the failed condition reads
+///   the stored checkpoint again and resumes from it.
+///
+/// `tests/it/streams/kill_resume.rs` holds both to it: consumers killed at
+/// each of their requests over 100 seeds, resumed from the stored
+/// checkpoint.
+///
 /// # Example
 ///
 /// ```

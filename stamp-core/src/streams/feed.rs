@@ -36,7 +36,12 @@
 //! - **Checkpoint.** [`ChangeFeed::checkpoint`] counts every change returned
 //!   so far (and nothing more), so a feed resumed from it neither misses nor
 //!   repeats a record. A checkpoint that marks a shard finished that the
-//!   stream still has open is refused before any record is read.
+//!   stream still has open is refused before any record is read. A consumer
+//!   that stores its checkpoint apart from its effects gets the changes
+//!   since its last stored checkpoint again after a crash (at-least-once
+//!   between checkpoints); one that stores it in the same atomic write as
+//!   its effects handles each change exactly once (see
+//!   [`Checkpoint`](super::Checkpoint#delivery-at-least-once-or-exactly-once-with-the-effect)).
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Operations_Amazon_DynamoDB_Streams.html>.
@@ -94,6 +99,13 @@ pub(crate) fn changes<C: Collection>(table: &Table, streams: StreamsClient) -> C
 
 /// A typed change feed of one table, made by [`Table::changes`]: a plain
 /// value until the first read, then the reader of the stream. `Send`.
+///
+/// Resumed from a [`Checkpoint`] it returns exactly the changes after it.
+/// A consumer killed between handling changes and storing the checkpoint
+/// gets those changes again (at-least-once between stored checkpoints);
+/// stored in one atomic write with the effects, and conditioned on the
+/// checkpoint it replaces, each change takes effect exactly once (see
+/// [`Checkpoint`](super::Checkpoint#delivery-at-least-once-or-exactly-once-with-the-effect)).
 #[derive(Debug)]
 pub struct ChangeFeed<C> {
     table: Table,

@@ -28,13 +28,13 @@ const SIZE: Size = Size {
     orders_with_line_items: 50,
 };
 
-fn directory(test: &str) -> PathBuf {
+pub(super) fn directory(test: &str) -> PathBuf {
     std::env::temp_dir().join(format!("stamp-{test}-{}", uuid::Uuid::new_v4().simple()))
 }
 
 /// A fresh reference table holding `size`'s generated data, plus one item
 /// of a type no entity has and one without a type attribute.
-async fn loaded(test: &str, size: Size) -> (Table, DataSet) {
+pub(super) async fn loaded(test: &str, size: Size) -> (Table, DataSet) {
     let table = common::fresh_table(test, &table_definition()).await;
     let data = data::generate(data::SEED, size);
     stamp_examples::scenario::load(&table, &data, 25, |_| {})
@@ -61,12 +61,12 @@ async fn loaded(test: &str, size: Size) -> (Table, DataSet) {
     (table, data)
 }
 
-fn sorted<T: std::fmt::Debug>(mut values: Vec<T>) -> Vec<T> {
+pub(super) fn sorted<T: std::fmt::Debug>(mut values: Vec<T>) -> Vec<T> {
     values.sort_by_key(|value| format!("{value:?}"));
     values
 }
 
-fn ndjson<T: DeserializeOwned>(path: &Path) -> Vec<T> {
+pub(super) fn ndjson<T: DeserializeOwned>(path: &Path) -> Vec<T> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -83,14 +83,14 @@ fn parquet_batches(path: &Path) -> Vec<RecordBatch> {
         .collect()
 }
 
-fn parquet<T: DeserializeOwned>(path: &Path) -> Vec<T> {
+pub(super) fn parquet<T: DeserializeOwned>(path: &Path) -> Vec<T> {
     parquet_batches(path)
         .iter()
         .flat_map(|batch| serde_arrow::from_record_batch::<Vec<T>>(batch).unwrap())
         .collect()
 }
 
-fn expected_counts(data: &DataSet) -> Vec<(Option<&'static str>, u64)> {
+pub(super) fn expected_counts(data: &DataSet) -> Vec<(Option<&'static str>, u64)> {
     vec![
         (Some("Customer"), data.customers.len() as u64),
         (Some("Order"), data.orders.len() as u64),

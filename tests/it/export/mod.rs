@@ -1,5 +1,6 @@
 //! The per-entity export: from a scan or export files, and from and to S3.
 
 mod files;
+mod kill_resume;
 mod memory;
 mod s3;

@@ -92,16 +92,20 @@ impl aws_sdk_s3::config::Intercept for S3Requests {
 /// and its request counter.
 pub fn s3_client_at(endpoint: &str) -> (Client, S3Requests) {
     let requests = S3Requests::default();
-    let config = aws_sdk_s3::Config::builder()
+    let config = s3_config(endpoint).interceptor(requests.clone()).build();
+    (Client::from_conf(config), requests)
+}
+
+/// The configuration of an S3 client for `endpoint`: path-style, test
+/// credentials, no retries.
+pub fn s3_config(endpoint: &str) -> aws_sdk_s3::config::Builder {
+    aws_sdk_s3::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .endpoint_url(endpoint)
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("test", "test", None, None, "stamp-tests"))
         .force_path_style(true)
         .retry_config(aws_sdk_s3::config::retry::RetryConfig::disabled())
-        .interceptor(requests.clone())
-        .build();
-    (Client::from_conf(config), requests)
 }
 
 /// A client of the S3 server and a new bucket on it.
@@ -214,7 +218,7 @@ pub async fn keys(client: &Client, bucket: &str, prefix: &str) -> Vec<String> {
     keys
 }
 
-async fn body(client: &Client, bucket: &str, key: &str) -> Vec<u8> {
+pub async fn body(client: &Client, bucket: &str, key: &str) -> Vec<u8> {
     let object = client
         .get_object()
         .bucket(bucket)
@@ -236,7 +240,7 @@ async fn download(client: &Client, bucket: &str, prefix: &str, directory: &Path)
 }
 
 /// The reference entities on `export`.
-fn reference(export: Export) -> Export {
+pub(super) fn reference(export: Export) -> Export {
     export
         .entity::<Customer>()
         .entity::<Order>()
@@ -356,18 +360,22 @@ async fn export_s3_reads_a_dynamodb_s3_export_and_writes_hive_parquet_for_duckdb
     assert_eq!(objects_by_key(&outcome.objects), expected);
     assert_eq!(outcome.scanned, data.len() as u64 + 1);
     assert_eq!(outcome.files, []);
+    // The objects, and the marker of a complete export, put last.
     let mut written: Vec<String> = expected
         .iter()
         .map(|(key, _, _)| (*key).to_owned())
         .collect();
+    written.push("analytics/shop/_SUCCESS".to_owned());
     written.sort();
     assert_eq!(keys(&client, &bucket, "analytics/").await, written);
+    assert_eq!(body(&client, &bucket, "analytics/shop/_SUCCESS").await, b"");
     for object in &outcome.objects {
         let bytes = body(&client, &bucket, &object.key).await;
         assert_eq!(bytes.len() as u64, object.bytes, "{}", object.key);
     }
-    // Small objects: one PutObject each, no multipart upload.
-    assert_eq!(requests.count("PutObject"), 3 + 2 + 6);
+    // Small objects: one PutObject each (and the marker's), no multipart
+    // upload.
+    assert_eq!(requests.count("PutObject"), 3 + 2 + 6 + 1);
     assert_eq!(requests.count("CreateMultipartUpload"), 0);
     let unknown = body(
         &client,
@@ -484,7 +492,10 @@ async fn export_s3_rolls_parts_and_sends_large_objects_in_multipart_uploads() {
             .collect::<Vec<_>>(),
         expected_keys
     );
-    assert_eq!(keys(&client, &bucket, "out/").await, expected_keys);
+    assert_eq!(
+        keys(&client, &bucket, "out/").await,
+        ["out/_SUCCESS", expected_keys[0], expected_keys[1]]
+    );
     let first = &outcome.objects[0];
     assert!(first.bytes >= 6 * 1024 * 1024 && first.bytes < 6 * 1024 * 1024 + 1024);
     assert_eq!(outcome.items("Order"), 17_000);
@@ -497,8 +508,9 @@ async fn export_s3_rolls_parts_and_sends_large_objects_in_multipart_uploads() {
     assert_eq!(requests.count("UploadPart"), 2);
     assert_eq!(requests.count("CompleteMultipartUpload"), 1);
     assert_eq!(requests.count("AbortMultipartUpload"), 0);
-    // The export's own objects, then part-00001 in one request.
-    assert_eq!(requests.count("PutObject"), 4 + 2 + 1);
+    // The export's own objects, then part-00001 in one request, then the
+    // marker.
+    assert_eq!(requests.count("PutObject"), 4 + 2 + 1 + 1);
 }
 
 #[tokio::test]

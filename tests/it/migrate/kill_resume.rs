@@ -1,7 +1,8 @@
 //! A migration killed anywhere, then resumed: over 100 seeds, the task
-//! running `Migration::run` is aborted (dropped mid-request, as a killed
-//! process leaves it) after a seed-chosen number of requests, and a second
-//! run resumes from the checkpoint file. Whatever the point, every item
+//! running `Migration::run` is killed at a seed-chosen request (sent, its
+//! answer never read, nothing sent after, the task aborted, as a killed
+//! process leaves it: `common::KillAt`), and a second run resumes from the
+//! checkpoint file. Whatever the point, every item
 //! ends at its new key exactly once with its attributes, none stays at its
 //! old key, and nothing else is written.
 //!
@@ -9,18 +10,10 @@
 //! format, which the reference model does not have.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
-use aws_sdk_dynamodb::config::retry::RetryConfig;
-use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
-use aws_sdk_dynamodb::error::BoxError;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use stamp::{AttributeMap, BatchWrite, Entity, Migration, Table, TableDefinition};
-use tokio::sync::Notify;
 
 use crate::common;
 
@@ -57,33 +50,6 @@ fn player(number: u32) -> PlayerBefore {
         player_id: number,
         name: format!("Player {number}"),
         goals: (!number.is_multiple_of(3)).then_some(number * 2),
-    }
-}
-
-/// Signals once the `kill_at`-th request has gone out (it is sent: the
-/// server may apply it while its task is being killed).
-#[derive(Debug, Clone)]
-struct KillAt {
-    kill_at: usize,
-    sent: Arc<AtomicUsize>,
-    reached: Arc<Notify>,
-}
-
-impl Intercept for KillAt {
-    fn name(&self) -> &'static str {
-        "KillAt"
-    }
-
-    fn read_before_transmit(
-        &self,
-        _context: &BeforeTransmitInterceptorContextRef<'_>,
-        _runtime_components: &RuntimeComponents,
-        _cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        if self.sent.fetch_add(1, Ordering::SeqCst) + 1 == self.kill_at {
-            self.reached.notify_one();
-        }
-        Ok(())
     }
 }
 
@@ -133,31 +99,19 @@ async fn kill_and_resume(seed: u64, kill_at: usize) -> bool {
         uuid::Uuid::new_v4().simple()
     ));
 
-    let killer = KillAt {
-        kill_at,
-        sent: Arc::default(),
-        reached: Arc::default(),
-    };
-    let client = Client::from_conf(
-        stamp::local::config(&common::endpoint())
-            .retry_config(RetryConfig::disabled())
-            .interceptor(killer.clone())
-            .build(),
-    );
-    let killed_table = Table::new(client, table.name());
-    let mut run = tokio::spawn({
-        let checkpoint = checkpoint.clone();
-        async move { migration(&checkpoint).run(&killed_table).await }
-    });
-    let killed = tokio::select! {
-        () = killer.reached.notified() => {
-            run.abort();
-            let _ = run.await;
-            true
-        }
-        // The kill point is past the run's last request: it finishes.
-        finished = &mut run => {
-            finished.expect("the run does not panic").expect("an unkilled run finishes");
+    let killer = common::KillAt::new(kill_at);
+    let killed_table = Table::new(killer.client(), table.name());
+    let first = killer
+        .run({
+            let checkpoint = checkpoint.clone();
+            async move { migration(&checkpoint).run(&killed_table).await }
+        })
+        .await;
+    // A kill point past the run's last request lets it finish.
+    let killed = match first {
+        None => true,
+        Some(finished) => {
+            finished.unwrap_or_else(|error| panic!("seed {seed}: an unkilled run fails: {error}"));
             false
         }
     };

@@ -23,11 +23,11 @@ fn definition() -> TableDefinition {
     stamp_examples::table_definition().stream(StreamViewType::NewAndOldImages)
 }
 
-fn time(seconds: i64) -> DateTime<Utc> {
+pub(super) fn time(seconds: i64) -> DateTime<Utc> {
     Utc.timestamp_opt(1_780_000_000 + seconds, 0).unwrap()
 }
 
-fn customer(id: &str, name: &str) -> Customer {
+pub(super) fn customer(id: &str, name: &str) -> Customer {
     Customer {
         customer_id: id.to_owned(),
         name: name.to_owned(),
@@ -37,7 +37,7 @@ fn customer(id: &str, name: &str) -> Customer {
     }
 }
 
-fn order(customer_id: &str, n: u128, status: Option<OrderStatus>) -> Order {
+pub(super) fn order(customer_id: &str, n: u128, status: Option<OrderStatus>) -> Order {
     Order {
         customer_id: customer_id.to_owned(),
         order_id: Uuid::from_u128(n),
