@@ -48,6 +48,19 @@ pub fn server() -> String {
     }
 }
 
+/// How many randomized runs a long test makes: `on_embedded` on the
+/// embedded server, `elsewhere` on any other (ministack in the second pass
+/// of `cargo xtask test`, about six times slower; DynamoDB Local; AWS,
+/// which bills each request). A size only: what each run expects never
+/// depends on it.
+pub fn repetitions(on_embedded: u64, elsewhere: u64) -> u64 {
+    if server() == "dynoxide" {
+        on_embedded
+    } else {
+        elsewhere
+    }
+}
+
 /// A client for [`endpoint`], with SDK retries turned off so that every
 /// failure shows.
 pub fn client() -> Client {

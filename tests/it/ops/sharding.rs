@@ -264,7 +264,10 @@ fn tickets() -> impl Strategy<Value = Vec<(u32, Option<bool>)>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::repetitions(40, 10) as u32,
+        ..ProptestConfig::default()
+    })]
 
     /// The sharded index answers every query shape exactly as the unsharded
     /// one over the same items: the same items in the same order from
