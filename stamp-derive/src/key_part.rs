@@ -26,6 +26,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                 let krate = &options.krate;
                 Some(quote! {
                     const LEN_HINT: usize = <#inner as #krate::KeyPart>::LEN_HINT;
+                    const NEEDS_ESCAPING: bool = <#inner as #krate::KeyPart>::NEEDS_ESCAPING;
 
                     fn encode_key(&self, out: &mut ::std::string::String) -> ::core::result::Result<(), #krate::KeyPartError> {
                         <#inner as #krate::KeyPart>::encode_key(&self.0, out)
@@ -135,6 +136,9 @@ fn enum_body(
     }
     let krate = &options.krate;
     let longest = names.iter().map(|(_, name)| name.len()).max().unwrap_or(0);
+    // Whether a name holds a character the derive's templates escape (U+0000
+    // to `%`, `KeyTemplate::ESCAPED`): only then does the key builder check.
+    let needs_escaping = names.iter().any(|(_, name)| name.chars().any(|c| c <= '%'));
     let encode = names
         .iter()
         .map(|(variant, name)| quote!(Self::#variant => #name));
@@ -158,6 +162,7 @@ fn enum_body(
     });
     Some(quote! {
         const LEN_HINT: usize = #longest;
+        const NEEDS_ESCAPING: bool = #needs_escaping;
 
         #example
 

@@ -10,9 +10,14 @@
 //!    one item, ~1 KB order and 20-attribute reading;
 //! 2. `key_sort_3_fields`, `key_primary`: key building (and, in the facts,
 //!    allocations per call);
-//! 3. `page_decode`: a 1 MB query page into structs;
+//! 3. `page_decode`: a 1 MB query page into structs (and, in the facts,
+//!    the peak of the bytes each style allocates for it);
 //! 4. `server_query`, `server_put`: one request end to end;
 //! 5. `server_batch_load`: 10,000 items with `BatchWriteItem`.
+//!
+//! Then, outside criterion (`requests.rs`, facts only): every request
+//! alternated with the hand-written one, requests per second, and the peak
+//! memory of the 1 MB page and of the 16-shard merged page.
 //!
 //! Groups 4 and 5 run on the embedded DynamoDB (dynoxide, in this process),
 //! or on the server in `STAMP_DYNAMODB_ENDPOINT` when it is set. Under `cargo test` (criterion's test mode) every
@@ -290,6 +295,13 @@ fn items(criterion: &mut Criterion, facts: &mut Facts) {
     group.bench_function("stamp", |b| {
         b.iter(|| black_box(&reading).to_item().unwrap())
     });
+    group.bench_function("stamp_checked", |b| {
+        b.iter(|| {
+            let mut item = black_box(&reading).to_item().unwrap();
+            stamp::check_item(Reading::SCHEMA, &mut item).unwrap();
+            item
+        })
+    });
     group.bench_function("serde_dynamo", |b| {
         b.iter(|| hand::serde_reading_to_item(black_box(&reading)).unwrap())
     });
@@ -454,11 +466,42 @@ fn page(criterion: &mut Criterion, facts: &mut Facts) {
     facts.set("page.items", page.len());
     facts.set("page.bytes", bytes);
 
+    // Point 7: the peak of the bytes live while each style decodes the
+    // page, from the page as the SDK hands it over (its clone counts: each
+    // style frees it as it reads) to the structs.
+    const PEAK_CALLS: usize = 5;
+    let input = || page.clone();
+    facts.set(
+        "peak.page_decode.stamp",
+        alloc::median_peak(PEAK_CALLS, || {
+            input()
+                .into_iter()
+                .map(Order::from_item)
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap()
+        }),
+    );
+    facts.set(
+        "peak.page_decode.serde_dynamo",
+        alloc::median_peak(PEAK_CALLS, || {
+            serde_dynamo::from_items::<_, Order>(input()).unwrap()
+        }),
+    );
+    facts.set(
+        "peak.page_decode.direct",
+        alloc::median_peak(PEAK_CALLS, || {
+            input()
+                .into_iter()
+                .map(hand::direct_order_from_item)
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap()
+        }),
+    );
+
     let mut group = criterion.benchmark_group("page_decode");
     group
         .sample_size(20)
         .measurement_time(Duration::from_secs(5));
-    let input = || page.clone();
     group.bench_function("stamp", |b| {
         b.iter_batched(
             input,

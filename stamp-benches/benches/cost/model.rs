@@ -6,6 +6,8 @@
 //!   attributes of small scalar values.
 //! - [`Shipment`]: a sort key of three fields of three types,
 //!   `SHIP#<shipped_on>#<carrier>#<shipment_id>`, for key building.
+//! - [`ShardedOrder`]: the order with its status index sharded 16 ways, as
+//!   the reference service's is, for the merged query of point 4b.
 
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
@@ -67,6 +69,51 @@ pub struct Order {
     pub note: String,
     pub gift: bool,
     pub skus: Vec<String>,
+}
+
+/// The order with GSI1 sharded over 16 partition keys per status, as the
+/// reference service's order (`STATUS#PAID#0` to `#15`): the same fields,
+/// stored the same way.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "CUST#<customer_id>"]
+#[sk = "ORDER#<created_at>#<order_id>"]
+#[gsi1(pk = "STATUS#<status>#<shard>", sk = "<updated_at>", shards = 16)]
+pub struct ShardedOrder {
+    pub customer_id: String,
+    pub order_id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub status: Option<OrderStatus>,
+    pub total_cents: u64,
+    pub currency: String,
+    pub line_count: u32,
+    pub email: String,
+    pub shipping_address: String,
+    pub billing_address: String,
+    pub note: String,
+    pub gift: bool,
+    pub skus: Vec<String>,
+}
+
+impl From<Order> for ShardedOrder {
+    fn from(order: Order) -> Self {
+        ShardedOrder {
+            customer_id: order.customer_id,
+            order_id: order.order_id,
+            created_at: order.created_at,
+            updated_at: order.updated_at,
+            status: order.status,
+            total_cents: order.total_cents,
+            currency: order.currency,
+            line_count: order.line_count,
+            email: order.email,
+            shipping_address: order.shipping_address,
+            billing_address: order.billing_address,
+            note: order.note,
+            gift: order.gift,
+            skus: order.skus,
+        }
+    }
 }
 
 /// A wide item of small values: a sensor reading with 17 fields.

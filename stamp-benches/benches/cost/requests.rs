@@ -1,22 +1,27 @@
 //! Point 4b: the cost of each request against the embedded DynamoDB, Stamp
 //! and the same request written by hand with aws-sdk-dynamodb, alternated
 //! one call each over the same period (a drift-free ratio on a shared
-//! machine), for get, put, query page, update, transaction and batch load;
-//! then requests per second of one client on one core (a current-thread
-//! runtime; the embedded server answers on its own thread) for get, put and
-//! query, alternating slices of 0.3 s. The hand-written calls encode with `serde_dynamo::to_item` +
-//! `format!` keys and decode with `serde_dynamo::from_item`, as modyne users
-//! write them.
+//! machine), for get, put, query page, update, a transaction of two and one
+//! of ten actions, the query of a GSI sharded 16 ways (Stamp's merged page
+//! against 16 queries merged by hand), a 1 MB query page and a batch load,
+//! with the spread of the pair ratios; then requests per second of one
+//! client on one core (a current-thread runtime; the embedded server
+//! answers on its own thread) for each request, alternating slices of a
+//! tenth of the period; then, for point 7, the peak of the bytes allocated
+//! by the 1 MB page and the merged page, both ways. The hand-written calls
+//! encode with `serde_dynamo::to_item` + `format!` keys and decode with
+//! `serde_dynamo::from_item`, as modyne users write them.
 
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem, Update};
-use stamp::{BatchWrite, Table, TableDefinition, TransactWrite};
+use futures::future::try_join_all;
+use stamp::{AttributeMap, BatchWrite, Table, TableDefinition, TransactWrite};
 use tokio::runtime::Runtime;
 
-use crate::model::{self, Order};
-use crate::{Facts, benchmarking, hand};
+use crate::model::{self, Order, OrderStatus, ShardedOrder};
+use crate::{Facts, alloc, benchmarking, hand};
 
 /// The customer whose partition the requests read and write.
 const CUSTOMER: usize = 777_777;
@@ -24,9 +29,37 @@ const CUSTOMER: usize = 777_777;
 /// Orders in that partition; the query reads the 10 newest.
 const PARTITION_ORDERS: usize = 25;
 
+/// The customer whose partition holds more than a 1 MB page of orders.
+const PAGE_CUSTOMER: usize = 555_555;
+
+/// Orders of [`PAGE_CUSTOMER`]: 1,100 of about 1,070 bytes, more than
+/// DynamoDB's 1 MB page (fewer under `cargo test`).
+fn page_orders() -> usize {
+    if benchmarking() { 1_100 } else { 30 }
+}
+
+/// The shards of [`ShardedOrder`]'s GSI1.
+const SHARDS: usize = 16;
+
+/// The orders in the sharded index (all `PAID`), over 400 customers.
+fn sharded_orders() -> usize {
+    if benchmarking() { 1_600 } else { 64 }
+}
+
+/// The newest orders one merged page of the sharded index reads.
+const SHARDED_PAGE: usize = 25;
+
+/// Calls per side of each peak-memory measurement (the median is kept).
+const PEAK_CALLS: usize = 5;
+
 /// Alternated pairs per single-item operation (fewer under `cargo test`).
 fn pairs() -> u32 {
     if benchmarking() { 300 } else { 2 }
+}
+
+/// Alternated pairs of the 1 MB page (tens of ms a call).
+fn page_pairs() -> u32 {
+    if benchmarking() { 60 } else { 1 }
 }
 
 /// Items of one alternated batch load, and the pairs of loads.
@@ -56,48 +89,90 @@ pub fn benches(facts: &mut Facts, endpoint: &str) {
     let partition: Vec<Order> = (0..PARTITION_ORDERS)
         .map(|n| model::order(CUSTOMER, n))
         .collect();
+    let sharded_table = Table::new(
+        client.clone(),
+        format!("stamp-bench-sharded-{}", uuid::Uuid::new_v4().simple()),
+    );
+    let page: Vec<Order> = (0..page_orders())
+        .map(|n| model::order(PAGE_CUSTOMER, n))
+        .collect();
+    let sharded: Vec<ShardedOrder> = model::orders(sharded_orders(), 400)
+        .into_iter()
+        .map(ShardedOrder::from)
+        .collect();
     runtime.block_on(async {
         table
             .create_table(&definition)
             .await
             .expect("create the table");
+        sharded_table
+            .create_table(&TableDefinition::new().entity::<ShardedOrder>())
+            .await
+            .expect("create the sharded table");
         BatchWrite::new()
             .put_all(&partition)
+            .put_all(&page)
             .send(&table)
             .await
             .expect("seed");
+        BatchWrite::new()
+            .put_all(&sharded)
+            .send(&sharded_table)
+            .await
+            .expect("seed the sharded index");
     });
     let ops = Ops {
         client: &client,
         table: &table,
+        sharded_table: &sharded_table,
         read: &partition[3],
         written: model::order(CUSTOMER, PARTITION_ORDERS),
         counted: &partition[4],
+        written_10: (1..=5)
+            .map(|n| model::order(CUSTOMER, PARTITION_ORDERS + n))
+            .collect(),
+        counted_10: &partition[5..10],
     };
-    runtime.block_on(ops.check());
+    let (page_items, page_bytes) = runtime.block_on(ops.check());
+    facts.set("requests.page_1mb.items", page_items);
+    facts.set("requests.page_1mb.bytes", page_bytes);
+    facts.set("requests.sharded_query.shards", SHARDS);
+    facts.set("requests.sharded_query.items", SHARDED_PAGE);
+    facts.set("requests.sharded_query.orders", sharded.len());
 
-    let pairs = pairs();
     macro_rules! alternate {
-        ($name:literal, $stamp:expr, $sdk:expr) => {{
-            let (stamp, sdk) = alternated(&runtime, pairs, || $stamp, || $sdk);
-            facts.set(concat!("requests.", $name, ".stamp"), stamp);
-            facts.set(concat!("requests.", $name, ".sdk"), sdk);
+        ($name:literal, $pairs:expr, $stamp:expr, $sdk:expr) => {{
+            let pairs = $pairs;
+            alternated(&runtime, pairs, || $stamp, || $sdk).record(facts, $name, pairs);
         }};
     }
-    alternate!("get", ops.stamp_get(), ops.sdk_get());
-    alternate!("put", ops.stamp_put(), ops.sdk_put());
-    alternate!("query", ops.stamp_query(), ops.sdk_query());
-    alternate!("update", ops.stamp_update(), ops.sdk_update());
+    alternate!("get", pairs(), ops.stamp_get(), ops.sdk_get());
+    alternate!("put", pairs(), ops.stamp_put(), ops.sdk_put());
+    alternate!("query", pairs(), ops.stamp_query(), ops.sdk_query());
+    alternate!("update", pairs(), ops.stamp_update(), ops.sdk_update());
     alternate!(
         "transaction",
+        pairs(),
         ops.stamp_transaction(),
         ops.sdk_transaction()
     );
-    facts.set("requests.pairs", pairs);
+    alternate!(
+        "transaction_10",
+        pairs(),
+        ops.stamp_transaction_10(),
+        ops.sdk_transaction_10()
+    );
+    alternate!(
+        "sharded_query",
+        pairs(),
+        ops.stamp_sharded_query(),
+        ops.sdk_sharded_query()
+    );
+    alternate!("page_1mb", page_pairs(), ops.stamp_page(), ops.sdk_page());
 
     let (items, load_pairs) = load();
     let orders = model::orders(items, 400);
-    let (stamp, sdk) = alternated(
+    alternated(
         &runtime,
         load_pairs,
         || async {
@@ -109,11 +184,9 @@ pub fn benches(facts: &mut Facts, endpoint: &str) {
             assert_eq!(output.written, orders.len());
         },
         || crate::server::sdk_batch_load(&client, table.name(), &orders),
-    );
-    facts.set("requests.batch_load.stamp", stamp);
-    facts.set("requests.batch_load.sdk", sdk);
+    )
+    .record(facts, "batch_load", load_pairs);
     facts.set("requests.batch_load.items", items);
-    facts.set("requests.batch_load.pairs", load_pairs);
 
     macro_rules! rate {
         ($name:literal, $stamp:expr, $sdk:expr) => {{
@@ -122,16 +195,85 @@ pub fn benches(facts: &mut Facts, endpoint: &str) {
             facts.set(concat!("rate.", $name, ".sdk"), sdk);
         }};
     }
+    facts.set("rate.seconds", rate_period().as_secs_f64());
     rate!("get", ops.stamp_get(), ops.sdk_get());
     rate!("put", ops.stamp_put(), ops.sdk_put());
     rate!("query", ops.stamp_query(), ops.sdk_query());
-    runtime.block_on(async { table.delete_table().await.expect("delete the table") });
+    rate!("update", ops.stamp_update(), ops.sdk_update());
+    rate!(
+        "transaction",
+        ops.stamp_transaction(),
+        ops.sdk_transaction()
+    );
+    rate!(
+        "transaction_10",
+        ops.stamp_transaction_10(),
+        ops.sdk_transaction_10()
+    );
+    rate!(
+        "sharded_query",
+        ops.stamp_sharded_query(),
+        ops.sdk_sharded_query()
+    );
+    rate!("page_1mb", ops.stamp_page(), ops.sdk_page());
+
+    // Point 7: the peak of the bytes allocated on this thread (the client's:
+    // the runtime runs the SDK's connection tasks here) by one call.
+    macro_rules! peak {
+        ($name:literal, $stamp:expr, $sdk:expr) => {{
+            let stamp = alloc::median_peak(PEAK_CALLS, || runtime.block_on($stamp));
+            let sdk = alloc::median_peak(PEAK_CALLS, || runtime.block_on($sdk));
+            facts.set(concat!("peak.", $name, ".stamp"), stamp);
+            facts.set(concat!("peak.", $name, ".sdk"), sdk);
+        }};
+    }
+    peak!("page_1mb", ops.stamp_page(), ops.sdk_page());
+    peak!(
+        "sharded_query",
+        ops.stamp_sharded_query(),
+        ops.sdk_sharded_query()
+    );
+    facts.set("peak.calls", PEAK_CALLS);
+
+    runtime.block_on(async {
+        for table in [&table, &sharded_table] {
+            table.delete_table().await.expect("delete the table");
+        }
+    });
+}
+
+/// The times of `pairs` alternated calls of Stamp and of the SDK.
+struct Alternated {
+    stamp: Vec<Duration>,
+    sdk: Vec<Duration>,
+}
+
+impl Alternated {
+    /// Records the median call of each side in ns
+    /// (`requests.NAME.stamp`, `.sdk`), the 25th and 75th percentiles of
+    /// the pair ratios (`.ratio_p25`, `.ratio_p75`: each Stamp call over
+    /// the SDK call after it) and the pairs.
+    fn record(self, facts: &mut Facts, name: &str, pairs: u32) {
+        let mut ratios: Vec<f64> = self
+            .stamp
+            .iter()
+            .zip(&self.sdk)
+            .map(|(stamp, sdk)| stamp.as_secs_f64() / sdk.as_secs_f64())
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        let key = |what: &str| format!("requests.{name}.{what}");
+        facts.set(&key("stamp"), median(self.stamp));
+        facts.set(&key("sdk"), median(self.sdk));
+        facts.set(&key("ratio_p25"), ratios[ratios.len() / 4]);
+        facts.set(&key("ratio_p75"), ratios[ratios.len() * 3 / 4]);
+        facts.set(&key("pairs"), pairs);
+    }
 }
 
 /// Runs `a` then `b`, `pairs` times (after one warm-up pair), and returns
-/// their median times in ns: the median, because on a shared machine a few
-/// calls land on another process's burst and would carry a mean.
-fn alternated<A, B, FA, FB>(runtime: &Runtime, pairs: u32, mut a: A, mut b: B) -> (f64, f64)
+/// their times (reported as medians: on a shared machine a few calls land
+/// on another process's burst and would carry a mean).
+fn alternated<A, B, FA, FB>(runtime: &Runtime, pairs: u32, mut a: A, mut b: B) -> Alternated
 where
     A: FnMut() -> FA,
     B: FnMut() -> FB,
@@ -150,7 +292,10 @@ where
             b().await;
             b_times.push(started.elapsed());
         }
-        (median(a_times), median(b_times))
+        Alternated {
+            stamp: a_times,
+            sdk: b_times,
+        }
     })
 }
 
@@ -194,23 +339,55 @@ where
     })
 }
 
-/// The requests, both ways, on one table.
+/// The requests, both ways, on one table (and the sharded one).
 struct Ops<'a> {
     client: &'a Client,
     table: &'a Table,
+    /// The table of [`ShardedOrder`]s.
+    sharded_table: &'a Table,
     /// The order `get` reads.
     read: &'a Order,
     /// The order `put` and the transaction write.
     written: Order,
     /// The order `update` and the transaction count on.
     counted: &'a Order,
+    /// The orders the transaction of ten writes.
+    written_10: Vec<Order>,
+    /// The orders the transaction of ten counts on.
+    counted_10: &'a [Order],
 }
 
 impl Ops<'_> {
-    /// Both ways give the same answers before anything is timed.
-    async fn check(&self) {
+    /// Both ways give the same answers before anything is timed; returns
+    /// the items and bytes of the 1 MB page.
+    async fn check(&self) -> (usize, usize) {
         assert_eq!(self.stamp_get().await, self.sdk_get().await);
         assert_eq!(self.stamp_query().await, self.sdk_query().await);
+        let sharded = self.stamp_sharded_query().await;
+        assert_eq!(sharded.len(), SHARDED_PAGE);
+        assert!(
+            sharded
+                .windows(2)
+                .all(|pair| pair[0].updated_at > pair[1].updated_at),
+            "the merged page is newest first"
+        );
+        assert_eq!(sharded, self.sdk_sharded_query().await);
+        let page = self.stamp_page().await;
+        assert!(!page.is_empty());
+        if benchmarking() {
+            assert!(
+                page.len() < page_orders(),
+                "the partition holds more than one 1 MB page"
+            );
+        }
+        assert_eq!(page, self.sdk_page().await);
+        let bytes = page
+            .iter()
+            .map(|order| stamp::item_size(&stamp::Entity::to_item(order).unwrap()))
+            .sum();
+        self.stamp_transaction_10().await;
+        self.sdk_transaction_10().await;
+        (page.len(), bytes)
     }
 
     fn key(order: &Order) -> (AttributeValue, AttributeValue) {
@@ -266,15 +443,113 @@ impl Ops<'_> {
         crate::server::sdk_query_of(self.client, self.table.name(), CUSTOMER).await
     }
 
+    /// One page of the big partition, without a limit: DynamoDB stops at 1 MB.
+    async fn stamp_page(&self) -> Vec<Order> {
+        Order::query(&format!("c-{PAGE_CUSTOMER:06}"))
+            .send(self.table)
+            .await
+            .unwrap()
+            .items
+    }
+
+    async fn sdk_page(&self) -> Vec<Order> {
+        let output = self
+            .client
+            .query()
+            .table_name(self.table.name())
+            .key_condition_expression("#pk = :pk AND begins_with(#sk, :sk)")
+            .expression_attribute_names("#pk", "PK")
+            .expression_attribute_names("#sk", "SK")
+            .expression_attribute_values(
+                ":pk",
+                AttributeValue::S(format!("CUST#c-{PAGE_CUSTOMER:06}")),
+            )
+            .expression_attribute_values(":sk", AttributeValue::S("ORDER#".to_owned()))
+            .send()
+            .await
+            .unwrap();
+        output
+            .items
+            .unwrap_or_default()
+            .into_iter()
+            .map(hand::serde_from_item)
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    /// The newest [`SHARDED_PAGE`] paid orders: Stamp's merged page of the
+    /// 16 shards.
+    async fn stamp_sharded_query(&self) -> Vec<ShardedOrder> {
+        ShardedOrder::query_gsi1(&OrderStatus::Paid)
+            .newest_first()
+            .limit(SHARDED_PAGE as u32)
+            .send(self.sharded_table)
+            .await
+            .unwrap()
+            .items
+    }
+
+    /// The same by hand: one `Query` per shard, sent together, each the
+    /// newest [`SHARDED_PAGE`] of its shard; the items merged by the index
+    /// sort key, newest first (ties by shard, as Stamp's), cut to
+    /// [`SHARDED_PAGE`], and only those decoded.
+    async fn sdk_sharded_query(&self) -> Vec<ShardedOrder> {
+        let pages = try_join_all((0..SHARDS).map(|shard| {
+            self.client
+                .query()
+                .table_name(self.sharded_table.name())
+                .index_name("GSI1")
+                .key_condition_expression("#pk = :pk")
+                .expression_attribute_names("#pk", "GSI1PK")
+                .expression_attribute_values(
+                    ":pk",
+                    AttributeValue::S(format!("STATUS#PAID#{shard}")),
+                )
+                .scan_index_forward(false)
+                .limit(SHARDED_PAGE as i32)
+                .send()
+        }))
+        .await
+        .unwrap();
+        let mut items: Vec<AttributeMap> = pages
+            .into_iter()
+            .flat_map(|page| page.items.unwrap_or_default())
+            .collect();
+        let sort_key = |item: &AttributeMap| match item.get("GSI1SK") {
+            Some(AttributeValue::S(text)) => text.clone(),
+            _ => panic!("an item of GSI1 has GSI1SK"),
+        };
+        // Stable: equal keys stay in shard order.
+        items.sort_by_cached_key(|item| std::cmp::Reverse(sort_key(item)));
+        items.truncate(SHARDED_PAGE);
+        items
+            .into_iter()
+            .map(hand::serde_from_item)
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
     fn stamp_count(&self) -> stamp::Update<Order> {
-        let counted = self.counted;
-        Order::update(&counted.customer_id, &counted.created_at, &counted.order_id)
+        Self::stamp_count_of(self.counted)
+    }
+
+    fn sdk_count(&self) -> Update {
+        self.sdk_count_of(self.counted)
+    }
+
+    async fn stamp_update(&self) {
+        self.stamp_count().send(self.table).await.unwrap();
+    }
+
+    /// `ADD line_count 1` on an existing order.
+    fn stamp_count_of(order: &Order) -> stamp::Update<Order> {
+        Order::update(&order.customer_id, &order.created_at, &order.order_id)
             .add(Order::LINE_COUNT, &1)
     }
 
-    /// `ADD line_count 1` on an existing order, as Stamp renders it.
-    fn sdk_count(&self) -> Update {
-        let (pk, sk) = Self::key(self.counted);
+    /// The same by hand, as Stamp renders it.
+    fn sdk_count_of(&self, order: &Order) -> Update {
+        let (pk, sk) = Self::key(order);
         Update::builder()
             .table_name(self.table.name())
             .key("PK", pk)
@@ -288,8 +563,37 @@ impl Ops<'_> {
             .unwrap()
     }
 
-    async fn stamp_update(&self) {
-        self.stamp_count().send(self.table).await.unwrap();
+    /// Ten actions in one transaction: five puts and five counts, each on
+    /// its own item.
+    async fn stamp_transaction_10(&self) {
+        let mut transaction = TransactWrite::new();
+        for order in &self.written_10 {
+            transaction = transaction.put(order);
+        }
+        for order in self.counted_10 {
+            transaction = transaction.update(Self::stamp_count_of(order));
+        }
+        transaction.send(self.table).await.unwrap();
+    }
+
+    async fn sdk_transaction_10(&self) {
+        let mut request = self.client.transact_write_items();
+        for order in &self.written_10 {
+            let put = Put::builder()
+                .table_name(self.table.name())
+                .set_item(Some(hand::serde_order_to_item(order).unwrap()))
+                .build()
+                .unwrap();
+            request = request.transact_items(TransactWriteItem::builder().put(put).build());
+        }
+        for order in self.counted_10 {
+            request = request.transact_items(
+                TransactWriteItem::builder()
+                    .update(self.sdk_count_of(order))
+                    .build(),
+            );
+        }
+        request.send().await.unwrap();
     }
 
     async fn sdk_update(&self) {

@@ -7,7 +7,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::item::size::item_size;
+use crate::item::size::{attribute_value_size, item_size, number_size_of_digits};
 use crate::limits::{
     MAX_ITEM_SIZE_BYTES, MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT, MAX_PARTITION_KEY_BYTES,
     MAX_SORT_KEY_BYTES, MIN_NUMBER_EXPONENT,
@@ -63,9 +63,28 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(AttributeMap, usi
 /// [`KeyError::KeyAttributeTooLong`] (such an attribute longer than DynamoDB's
 /// key limit) and [`Refusal::ItemTooLarge`].
 pub fn check_item(schema: &EntitySchema, item: &mut AttributeMap) -> Result<usize, Error> {
-    item.retain(|_, value| !is_empty_set(value));
-    for (name, value) in item.iter() {
-        check_value(schema.type_name, name, value)?;
+    // One pass: leave out the empty sets, and check and size every other
+    // value together. Only an item with a bad value is walked again, to
+    // find and name the problem.
+    let mut size = 0;
+    let mut valid = true;
+    item.retain(|name, value| {
+        if is_empty_set(value) {
+            return false;
+        }
+        match checked_size(value) {
+            Some(value_size) => size += name.len() + value_size,
+            None => valid = false,
+        }
+        true
+    });
+    if !valid {
+        for (name, value) in item.iter() {
+            check_value(schema.type_name, name, value)?;
+        }
+        // `checked_size` and `check_value` agree; should they not, the
+        // item is sized by the one rule.
+        size = item_size(item);
     }
     check_key_attribute(schema, item, schema.partition_key.name, true)?;
     check_key_attribute(schema, item, schema.sort_key.name, true)?;
@@ -77,7 +96,7 @@ pub fn check_item(schema: &EntitySchema, item: &mut AttributeMap) -> Result<usiz
             check_index_key_value(schema, field.attribute, field.attribute_type, value)?;
         }
     }
-    let size = item_size(item);
+    debug_assert_eq!(size, item_size(item));
     if size > MAX_ITEM_SIZE_BYTES {
         return Err(Error::Refused(Refusal::ItemTooLarge {
             entity: schema.type_name,
@@ -231,6 +250,45 @@ fn is_valid(value: &AttributeValue) -> bool {
     }
 }
 
+/// The size of `value` ([`attribute_value_size`]) when [`check_value`]
+/// accepts it, `None` when it does not: both walks in one.
+fn checked_size(value: &AttributeValue) -> Option<usize> {
+    Some(match value {
+        AttributeValue::S(text) => text.len(),
+        AttributeValue::N(number) => number_size_of_digits(number_digits(number).ok()?),
+        AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
+        AttributeValue::Ns(numbers) => {
+            if numbers.is_empty() {
+                return None;
+            }
+            let mut total = 0;
+            for number in numbers {
+                total += number_size_of_digits(number_digits(number).ok()?);
+            }
+            total
+        }
+        AttributeValue::Ss(set) if set.is_empty() => return None,
+        AttributeValue::Bs(set) if set.is_empty() => return None,
+        AttributeValue::L(values) => {
+            let mut total = 3;
+            for value in values {
+                total += checked_size(value)? + 1;
+            }
+            total
+        }
+        AttributeValue::M(entries) => {
+            let mut total = 3;
+            for (name, value) in entries {
+                total += name.len() + checked_size(value)? + 1;
+            }
+            total
+        }
+        // `S`, `B`, non-empty `SS` and `BS`, and types this SDK version does
+        // not know, which `check_value` accepts.
+        other => attribute_value_size(other),
+    })
+}
+
 /// [`check_value`], naming the path of the first problem.
 fn check_value_at(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
     let number_error = |value: &str, reason: NumberProblem| {
@@ -300,21 +358,40 @@ impl NumberProblem {
 /// with at least one digit, at most 38 significant digits, and a magnitude
 /// of zero or from `1E-130` to `9.99…E+125`.
 pub(crate) fn check_number(text: &str) -> Result<(), NumberProblem> {
-    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
-        None => (unsigned, None),
+    number_digits(text).map(|_| ())
+}
+
+/// [`check_number`], returning the significant digits of a valid Number
+/// (those [`significant_digits`](crate::item::size::significant_digits)
+/// counts, 0 for zero), which its size is counted in.
+pub(crate) fn number_digits(text: &str) -> Result<usize, NumberProblem> {
+    // Runs of digits rather than `str` searches and a second count (every
+    // Number of every written item comes through here).
+    let is_digit = |byte: &&u8| byte.is_ascii_digit();
+    let sign = usize::from(matches!(text.as_bytes().first(), Some(b'-' | b'+')));
+    let rest = &text.as_bytes()[sign..];
+    let integer = &rest[..rest.iter().take_while(is_digit).count()];
+    let mut at = integer.len();
+    let mut fraction: &[u8] = &[];
+    if rest.get(at) == Some(&b'.') {
+        let after = &rest[at + 1..];
+        fraction = &after[..after.iter().take_while(is_digit).count()];
+        at += 1 + fraction.len();
+    }
+    let exponent_text = match rest.get(at) {
+        None => None,
+        // `e` is ASCII: the exponent starts on a character boundary.
+        Some(b'e' | b'E') => Some(&text[sign + at + 1..]),
+        Some(_) => return Err(NumberProblem::NotANumber),
     };
-    let (integer, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all_digits = |part: &str| part.bytes().all(|byte| byte.is_ascii_digit());
-    if integer.len() + fraction.len() == 0 || !all_digits(integer) || !all_digits(fraction) {
+    if integer.len() + fraction.len() == 0 {
         return Err(NumberProblem::NotANumber);
     }
-    let exponent: i64 = match exponent {
+    let exponent: i64 = match exponent_text {
         None => 0,
         Some(exponent) => {
             let digits = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
-            if digits.is_empty() || !all_digits(digits) {
+            if digits.is_empty() || !digits.bytes().all(|byte| byte.is_ascii_digit()) {
                 return Err(NumberProblem::NotANumber);
             }
             // An exponent too long for i64 is far outside the range either way.
@@ -325,16 +402,22 @@ pub(crate) fn check_number(text: &str) -> Result<(), NumberProblem> {
             }
         }
     };
-    // The digits, without the point (and without allocating: every Number
-    // of every written item comes through here).
-    let Some(first) = integer
-        .bytes()
-        .chain(fraction.bytes())
-        .position(|digit| digit != b'0')
-    else {
-        return Ok(()); // zero
+    // The positions, among the digits without the point, of the first and
+    // last significant digit.
+    let nonzero = |digit: &u8| *digit != b'0';
+    let first = match integer.iter().position(nonzero) {
+        Some(first) => first,
+        None => match fraction.iter().position(nonzero) {
+            Some(first) => integer.len() + first,
+            None => return Ok(0), // zero
+        },
     };
-    if crate::item::size::significant_digits(mantissa) > MAX_NUMBER_DIGITS {
+    let last = match fraction.iter().rposition(nonzero) {
+        Some(last) => integer.len() + last,
+        None => integer.iter().rposition(nonzero).unwrap_or(first),
+    };
+    let digits = last - first + 1;
+    if digits > MAX_NUMBER_DIGITS {
         return Err(NumberProblem::TooManyDigits);
     }
     // The decimal exponent of the first significant digit.
@@ -344,7 +427,7 @@ pub(crate) fn check_number(text: &str) -> Result<(), NumberProblem> {
     } else if magnitude < MIN_NUMBER_EXPONENT {
         Err(NumberProblem::TooSmall)
     } else {
-        Ok(())
+        Ok(digits)
     }
 }
 
@@ -424,6 +507,156 @@ mod tests {
             check_number(&f64::INFINITY.to_string()),
             Err(NumberProblem::NotANumber)
         );
+    }
+
+    /// The two-pass reading of a Number that `number_digits` replaced (by
+    /// `str` searches, then `significant_digits`), as the oracle.
+    fn reference_number_digits(text: &str) -> Result<usize, NumberProblem> {
+        let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+        let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+            Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
+            None => (unsigned, None),
+        };
+        let (integer, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let all_digits = |part: &str| part.bytes().all(|byte| byte.is_ascii_digit());
+        if integer.len() + fraction.len() == 0 || !all_digits(integer) || !all_digits(fraction) {
+            return Err(NumberProblem::NotANumber);
+        }
+        let exponent: i64 = match exponent {
+            None => 0,
+            Some(exponent) => {
+                let digits = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
+                if digits.is_empty() || !all_digits(digits) {
+                    return Err(NumberProblem::NotANumber);
+                }
+                // An exponent too long for i64 is far outside the range either way.
+                match exponent.parse::<i64>() {
+                    Ok(exponent) => exponent,
+                    Err(_) if exponent.starts_with('-') => i64::MIN / 2,
+                    Err(_) => i64::MAX / 2,
+                }
+            }
+        };
+        // The digits, without the point (and without allocating: every Number
+        // of every written item comes through here).
+        let Some(first) = integer
+            .bytes()
+            .chain(fraction.bytes())
+            .position(|digit| digit != b'0')
+        else {
+            return Ok(0); // zero
+        };
+        let digits = crate::item::size::significant_digits(mantissa);
+        if digits > MAX_NUMBER_DIGITS {
+            return Err(NumberProblem::TooManyDigits);
+        }
+        // The decimal exponent of the first significant digit.
+        let magnitude = integer.len() as i64 - 1 - first as i64 + exponent;
+        if magnitude > MAX_NUMBER_EXPONENT {
+            Err(NumberProblem::TooLarge)
+        } else if magnitude < MIN_NUMBER_EXPONENT {
+            Err(NumberProblem::TooSmall)
+        } else {
+            Ok(digits)
+        }
+    }
+
+    #[test]
+    fn the_one_pass_number_reading_agrees_with_the_two_pass_one() {
+        let alphabet = ["0", "1", "9", ".", "e", "E", "-", "+", "x", "é"];
+        let mut texts = vec![String::new()];
+        let mut all = Vec::new();
+        for _ in 0..5 {
+            texts = texts
+                .iter()
+                .flat_map(|text| alphabet.iter().map(move |c| format!("{text}{c}")))
+                .collect();
+            all.extend(texts.iter().cloned());
+        }
+        all.extend(
+            [
+                "340282366920938463463374607431768211455",
+                "1.00000000000000000000000000000000000001",
+                "12345678901234567890123456789012345678",
+                "0.000000000000000000000000000000000000000000000000012300",
+                "1e-99999999999999999999999",
+                "1e99999999999999999999999",
+                "9.9999999999999999999999999999999999999E+125",
+                "1E-130",
+                "1E-131",
+                "-0.0e-0",
+                "18446744073709551615",
+            ]
+            .map(str::to_owned),
+        );
+        for text in &all {
+            assert_eq!(
+                number_digits(text),
+                reference_number_digits(text),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_one_pass_check_agrees_with_the_check_and_the_size() {
+        use aws_sdk_dynamodb::primitives::Blob;
+        let n = |text: &str| AttributeValue::N(text.to_owned());
+        let numbers = [
+            "0",
+            "-0",
+            "42",
+            "-17.50",
+            "0.000120",
+            "1E-130",
+            "1E-131",
+            "1E126",
+            "NaN",
+            "inf",
+            "",
+            "1e",
+            "+5",
+            ".5",
+            "5.",
+            "1.5e+3",
+            "00012300",
+            "340282366920938463463374607431768211455",
+        ];
+        let mut values: Vec<AttributeValue> = numbers.iter().map(|text| n(text)).collect();
+        values.extend([
+            AttributeValue::S(String::new()),
+            AttributeValue::S("café".to_owned()),
+            AttributeValue::Bool(true),
+            AttributeValue::Null(true),
+            AttributeValue::B(Blob::new(vec![1, 2, 3])),
+            AttributeValue::Ss(vec![]),
+            AttributeValue::Ss(vec!["a".to_owned(), "bc".to_owned()]),
+            AttributeValue::Ns(vec![]),
+            AttributeValue::Ns(vec!["1".to_owned(), "250".to_owned()]),
+            AttributeValue::Ns(vec!["1".to_owned(), "NaN".to_owned()]),
+            AttributeValue::Bs(vec![]),
+            AttributeValue::Bs(vec![Blob::new(vec![0; 4])]),
+        ]);
+        let nested: Vec<AttributeValue> = values
+            .iter()
+            .flat_map(|value| {
+                [
+                    AttributeValue::L(vec![n("1"), value.clone()]),
+                    AttributeValue::M(
+                        [
+                            ("a".to_owned(), value.clone()),
+                            ("bb".to_owned(), AttributeValue::L(vec![value.clone()])),
+                        ]
+                        .into(),
+                    ),
+                ]
+            })
+            .collect();
+        values.extend(nested);
+        for value in &values {
+            let expected = is_valid(value).then(|| attribute_value_size(value));
+            assert_eq!(checked_size(value), expected, "{value:?}");
+        }
     }
 
     #[test]

@@ -81,8 +81,12 @@ pub fn attribute_value_size(value: &AttributeValue) -> usize {
 /// The size of a Number: `ceil(significant digits / 2) + 1`, with at least
 /// one digit (zero).
 fn number_size(number: &str) -> usize {
-    let digits = significant_digits(number).max(1);
-    digits.div_ceil(2) + 1
+    number_size_of_digits(significant_digits(number))
+}
+
+/// The size of a Number of `digits` significant digits.
+pub(crate) fn number_size_of_digits(digits: usize) -> usize {
+    digits.max(1).div_ceil(2) + 1
 }
 
 /// The significant digits of a number's text: its mantissa digits without

@@ -46,6 +46,19 @@ pub trait KeyPart: Sized {
     /// so that building it allocates once. Only a hint.
     const LEN_HINT: usize = 16;
 
+    /// Whether an encoding may contain a character that the derive's
+    /// templates escape ([`KeyTemplate::ESCAPED`](crate::KeyTemplate::ESCAPED):
+    /// U+0000 to `%`, such as a space or `#`). `true`, the default, has the
+    /// key builder check every encoded value; `false` promises that no
+    /// encoding ever does, and the builder of a template with that set
+    /// writes the value without looking (a template with another set still
+    /// checks). The built-in integers, `bool`, `Uuid`, `NaiveDate` and
+    /// `DateTime<Utc>` set it to `false` (digits, hex, `-`, `:`, `.`, `T`
+    /// and `Z` are all above `%`), and `#[derive(KeyPart)]` does for an
+    /// enum whose variant names have none of those characters and for a
+    /// newtype over such a type. Debug builds check the promise.
+    const NEEDS_ESCAPING: bool = true;
+
     /// Appends the encoding of `self` to `out`.
     ///
     /// # Errors
@@ -128,6 +141,7 @@ impl KeyPart for String {
 
 impl KeyPart for bool {
     const LEN_HINT: usize = 5;
+    const NEEDS_ESCAPING: bool = false;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
         out.push_str(if *self { "true" } else { "false" });
@@ -164,9 +178,10 @@ macro_rules! unsigned_key_part {
     ($($ty:ty => $width:literal),* $(,)?) => {$(
         impl KeyPart for $ty {
             const LEN_HINT: usize = $width;
+            const NEEDS_ESCAPING: bool = false;
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
-                push_padded(out, u128::from(*self), $width);
+                push_padded(out, u64::from(*self), $width);
                 Ok(())
             }
 
@@ -187,6 +202,7 @@ macro_rules! signed_key_part {
     ($($ty:ty => $unsigned:ty),* $(,)?) => {$(
         impl KeyPart for $ty {
             const LEN_HINT: usize = <$unsigned>::LEN_HINT;
+            const NEEDS_ESCAPING: bool = false;
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
                 // Flipping the sign bit maps MIN..=MAX onto 0..=unsigned MAX in order.
@@ -222,6 +238,7 @@ signed_key_part!(i8 => u8, i16 => u16, i32 => u32, i64 => u64);
 
 impl KeyPart for usize {
     const LEN_HINT: usize = 20;
+    const NEEDS_ESCAPING: bool = false;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
         (*self as u64).encode_key(out)
@@ -240,6 +257,7 @@ impl KeyPart for usize {
 
 impl KeyPart for isize {
     const LEN_HINT: usize = 20;
+    const NEEDS_ESCAPING: bool = false;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
         (*self as i64).encode_key(out)
@@ -258,6 +276,7 @@ impl KeyPart for isize {
 
 impl KeyPart for Uuid {
     const LEN_HINT: usize = 36;
+    const NEEDS_ESCAPING: bool = false;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
         let mut buffer = Uuid::encode_buffer();
@@ -294,50 +313,51 @@ fn check_year(year: i32, value: &dyn std::fmt::Debug) -> Result<(), KeyPartError
     }
 }
 
-fn write_date(out: &mut String, date: NaiveDate) {
-    // The year is within 0..=9999 (`check_year`).
-    push_padded(out, date.year() as u128, 4);
-    out.push('-');
-    push_two_digits(out, date.month());
-    out.push('-');
-    push_two_digits(out, date.day());
+/// Writes `date` as `YYYY-MM-DD` into the first 10 bytes of `buffer`. The
+/// year is within 0..=9999 (`check_year`).
+fn fill_date(buffer: &mut [u8], date: NaiveDate) {
+    fill_digits(&mut buffer[0..4], date.year() as u64);
+    buffer[4] = b'-';
+    fill_digits(&mut buffer[5..7], u64::from(date.month()));
+    buffer[7] = b'-';
+    fill_digits(&mut buffer[8..10], u64::from(date.day()));
 }
 
-/// Appends `value` in decimal, zero-padded to `width` digits (at most 39),
-/// as `write!(out, "{value:0width$}")` does, without the formatting
+/// Writes the last `digits.len()` decimal digits of `value` into `digits`,
+/// zero-padded: `write!(out, "{value:0width$}")` without the formatting
 /// machinery (which was most of the cost of building a key with a time).
-fn push_padded(out: &mut String, value: u128, width: usize) {
-    let mut digits = [b'0'; 39];
+fn fill_digits(digits: &mut [u8], mut value: u64) {
+    for digit in digits.iter_mut().rev() {
+        *digit = b'0' + (value % 10) as u8;
+        value /= 10;
+    }
+}
+
+/// Appends `value` in decimal, zero-padded to `width` digits (at most 20,
+/// the digits of `u64::MAX`), in one push.
+fn push_padded(out: &mut String, value: u64, width: usize) {
+    let mut digits = [b'0'; 20];
     let mut position = digits.len();
-    match u64::try_from(value) {
-        // u64 division is much cheaper than u128's.
-        Ok(mut value) => {
-            while value > 0 {
-                position -= 1;
-                digits[position] = b'0' + (value % 10) as u8;
-                value /= 10;
-            }
-        }
-        Err(_) => {
-            let mut value = value;
-            while value > 0 {
-                position -= 1;
-                digits[position] = b'0' + (value % 10) as u8;
-                value /= 10;
-            }
-        }
+    let mut rest = value;
+    while rest > 0 {
+        position -= 1;
+        digits[position] = b'0' + (rest % 10) as u8;
+        rest /= 10;
     }
     let start = position.min(digits.len() - width.min(digits.len()));
-    for &digit in &digits[start..] {
-        out.push(char::from(digit));
-    }
+    push_ascii(out, &digits[start..]);
 }
 
-/// Appends a number below 100 as two digits (the parts of a date and a time).
-fn push_two_digits(out: &mut String, value: u32) {
-    debug_assert!(value < 100);
-    out.push(char::from(b'0' + (value / 10 % 10) as u8));
-    out.push(char::from(b'0' + (value % 10) as u8));
+/// A buffer for an encoding of `N` ASCII bytes, aligned to a word so that
+/// `str::from_utf8` checks it a word at a time.
+#[repr(align(8))]
+struct Ascii<const N: usize>([u8; N]);
+
+/// Appends ASCII text built in a buffer, in one push (a `push` per byte
+/// checks the capacity and encodes a `char` each time).
+fn push_ascii(out: &mut String, ascii: &[u8]) {
+    debug_assert!(ascii.is_ascii());
+    out.push_str(std::str::from_utf8(ascii).expect("digits and separators are ASCII"));
 }
 
 /// Parses `YYYY-MM-DD` at the start of `text`, which must be ASCII.
@@ -362,10 +382,13 @@ fn parse_fixed(text: &str) -> Option<u32> {
 
 impl KeyPart for NaiveDate {
     const LEN_HINT: usize = 10;
+    const NEEDS_ESCAPING: bool = false;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
         check_year(self.year(), self)?;
-        write_date(out, *self);
+        let mut buffer = Ascii([0; 10]);
+        fill_date(&mut buffer.0, *self);
+        push_ascii(out, &buffer.0);
         Ok(())
     }
 
@@ -384,25 +407,30 @@ impl KeyPart for NaiveDate {
 
 impl KeyPart for DateTime<Utc> {
     const LEN_HINT: usize = 30;
+    const NEEDS_ESCAPING: bool = false;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyPartError> {
         let naive = self.naive_utc();
         check_year(naive.year(), self)?;
-        write_date(out, naive.date());
         // chrono represents a leap second as nanoseconds >= 1_000_000_000 in second 59.
         let (second, nanosecond) = match naive.nanosecond() {
             leap @ 1_000_000_000.. => (60, leap - 1_000_000_000),
             nanosecond => (naive.second(), nanosecond),
         };
-        out.push('T');
-        push_two_digits(out, naive.hour());
-        out.push(':');
-        push_two_digits(out, naive.minute());
-        out.push(':');
-        push_two_digits(out, second);
-        out.push('.');
-        push_padded(out, u128::from(nanosecond), 9);
-        out.push('Z');
+        // YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ, built in place and pushed once.
+        let mut buffer = Ascii([0; 30]);
+        let buffer = &mut buffer.0;
+        fill_date(buffer, naive.date());
+        buffer[10] = b'T';
+        fill_digits(&mut buffer[11..13], u64::from(naive.hour()));
+        buffer[13] = b':';
+        fill_digits(&mut buffer[14..16], u64::from(naive.minute()));
+        buffer[16] = b':';
+        fill_digits(&mut buffer[17..19], u64::from(second));
+        buffer[19] = b'.';
+        fill_digits(&mut buffer[20..29], u64::from(nanosecond));
+        buffer[29] = b'Z';
+        push_ascii(out, buffer);
         Ok(())
     }
 

@@ -215,24 +215,36 @@ pub struct KeyBuilder {
     key: String,
     entity: &'static str,
     template: &'static KeyTemplate,
+    /// Whether the template escapes [`KeyTemplate::ESCAPED`] (every
+    /// template the derive emits), so that a value of a type whose
+    /// [`KeyPart::NEEDS_ESCAPING`] is `false` is written without a check.
+    derive_set: bool,
 }
 
 impl KeyBuilder {
     /// Starts a key for `entity` from `template`, reserving `capacity` bytes.
+    #[inline]
     pub fn new(entity: &'static str, template: &'static KeyTemplate, capacity: usize) -> Self {
         KeyBuilder {
             key: String::with_capacity(capacity),
             entity,
             template,
+            // The same constant is usually the same address; else compare.
+            derive_set: std::ptr::eq(template.escaped, KeyTemplate::ESCAPED)
+                || template.escaped == KeyTemplate::ESCAPED,
         }
     }
 
     /// Appends literal text.
+    #[inline]
     pub fn literal(&mut self, text: &str) {
         self.key.push_str(text);
     }
 
-    /// Appends the field `field`, encoded by its [`KeyPart`] and escaped.
+    /// Appends the field `field`, encoded by its [`KeyPart`] and escaped
+    /// (unless its type's encodings never need it,
+    /// [`KeyPart::NEEDS_ESCAPING`], and the template escapes the derive's
+    /// set).
     ///
     /// # Errors
     ///
@@ -240,14 +252,41 @@ impl KeyBuilder {
     /// [`KeyError::KeyEncode`] when the value has no encoding.
     pub fn field<T: KeyPart>(&mut self, field: &'static str, value: &T) -> Result<(), Error> {
         let start = self.key.len();
-        value.encode_key(&mut self.key).map_err(|source| {
-            Error::Key(KeyError::KeyEncode {
-                entity: self.entity,
-                field,
-                source,
-            })
-        })?;
+        if let Err(source) = value.encode_key(&mut self.key) {
+            return Err(self.encode_error(field, source));
+        }
+        if !T::NEEDS_ESCAPING && self.derive_set {
+            debug_assert!(
+                !needs_escaping(&self.key[start..], KeyTemplate::ESCAPED),
+                "`{}`'s `KeyPart::NEEDS_ESCAPING` is false, but it encoded `{}`, which needs escaping",
+                std::any::type_name::<T>(),
+                &self.key[start..],
+            );
+            if self.key.len() == start {
+                return Err(self.empty_error(field));
+            }
+            return Ok(());
+        }
         self.finish_field(field, start)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, field: &'static str, source: crate::KeyPartError) -> Error {
+        Error::Key(KeyError::KeyEncode {
+            entity: self.entity,
+            field,
+            source,
+        })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn empty_error(&self, field: &'static str) -> Error {
+        Error::Key(KeyError::EmptyKeyValue {
+            entity: self.entity,
+            field,
+        })
     }
 
     /// Appends a string field, as [`field`](Self::field) does for `String`.
@@ -255,21 +294,36 @@ impl KeyBuilder {
     /// # Errors
     ///
     /// [`KeyError::EmptyKeyValue`] when `value` is empty.
+    #[inline]
     pub fn str_field(&mut self, field: &'static str, value: &str) -> Result<(), Error> {
-        let start = self.key.len();
-        self.key.push_str(value);
-        self.finish_field(field, start)
+        if value.is_empty() {
+            return Err(self.empty_error(field));
+        }
+        let escaped = self.template.escaped;
+        let found = if self.derive_set {
+            any_derive_escaped(value)
+        } else {
+            needs_escaping(value, escaped)
+        };
+        if found {
+            escape_into(&mut self.key, value, escaped);
+        } else {
+            self.key.push_str(value);
+        }
+        Ok(())
     }
 
     fn finish_field(&mut self, field: &'static str, start: usize) -> Result<(), Error> {
         if self.key.len() == start {
-            return Err(Error::Key(KeyError::EmptyKeyValue {
-                entity: self.entity,
-                field,
-            }));
+            return Err(self.empty_error(field));
         }
         let escaped = self.template.escaped;
-        if needs_escaping(&self.key[start..], escaped) {
+        let found = if self.derive_set {
+            any_derive_escaped(&self.key[start..])
+        } else {
+            needs_escaping(&self.key[start..], escaped)
+        };
+        if found {
             let raw = self.key.split_off(start);
             escape_into(&mut self.key, &raw, escaped);
         }
@@ -284,6 +338,7 @@ impl KeyBuilder {
     }
 
     /// The finished key.
+    #[inline]
     pub fn finish(self) -> String {
         self.key
     }
@@ -294,6 +349,7 @@ impl KeyBuilder {
     /// # Errors
     ///
     /// [`KeyError::KeyTooLong`] when the key is longer.
+    #[inline]
     pub fn finish_within(self, limit: usize) -> Result<String, Error> {
         if self.key.len() > limit {
             return Err(Error::Key(KeyError::KeyTooLong {
@@ -342,10 +398,10 @@ fn is_escaped(c: char, escaped: &str) -> bool {
 /// (`str::contains` with a closure per character was most of the cost of
 /// building a key; see BENCHMARKS.md.)
 fn needs_escaping(value: &str, escaped: &str) -> bool {
-    let bytes = value.bytes();
     if escaped == KeyTemplate::ESCAPED {
-        return bytes.fold(false, |found, x| found | (x <= b'%'));
+        return any_derive_escaped(value);
     }
+    let bytes = value.bytes();
     match *escaped.as_bytes() {
         [a] if a.is_ascii() => bytes.fold(false, |found, x| found | (x == a)),
         [a, b] if escaped.is_ascii() => bytes.fold(false, |found, x| found | (x == a) | (x == b)),
@@ -354,6 +410,28 @@ fn needs_escaping(value: &str, escaped: &str) -> bool {
         }
         _ => value.contains(|c| escaped.contains(c)),
     }
+}
+
+/// Whether `value` holds a character of [`KeyTemplate::ESCAPED`], that is a
+/// byte up to `%` (no byte of a multi-byte character is ASCII): eight bytes
+/// at a time, without early exit. `w - 0x26…26 & !w & 0x80…80` is nonzero
+/// exactly when a byte of `w` is below 0x26: such a byte wraps around and
+/// has its high bit clear before; a byte from 0x26 up wraps only if a lower
+/// byte did, and sets the high bit only when it had it already.
+fn any_derive_escaped(value: &str) -> bool {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH_BITS: u64 = ONES * 0x80;
+    const BELOW: u64 = ONES * (b'%' as u64 + 1);
+    let mut words = value.as_bytes().chunks_exact(8);
+    let mut found = false;
+    for word in &mut words {
+        let word = u64::from_le_bytes(word.try_into().expect("chunks of 8 bytes"));
+        found |= word.wrapping_sub(BELOW) & !word & HIGH_BITS != 0;
+    }
+    words
+        .remainder()
+        .iter()
+        .fold(found, |found, &byte| found | (byte <= b'%'))
 }
 
 /// Reverses the escaping of [`KeyBuilder`], accepting only what it writes:
@@ -389,7 +467,7 @@ fn unescape<'v>(value: &'v str, escaped: &str) -> Option<Cow<'v, str>> {
 
 #[cfg(test)]
 mod tests {
-    use super::{KeyTemplate, needs_escaping, unescape};
+    use super::{KeyBuilder, KeyTemplate, Segment, any_derive_escaped, needs_escaping, unescape};
 
     #[test]
     fn needs_escaping_finds_the_escaped_characters() {
@@ -414,6 +492,62 @@ mod tests {
         assert!(needs_escaping("a\u{0}", all));
         assert!(needs_escaping("$", all));
         assert!(!needs_escaping("a&b-Z:é", all));
+    }
+
+    #[test]
+    fn the_word_scan_finds_what_the_byte_scan_finds() {
+        let naive = |value: &str| value.bytes().any(|byte| byte <= b'%');
+        // Every byte value at every position of words and their tails,
+        // among characters just above the set and non-ASCII ones.
+        for length in 0..=20 {
+            for position in 0..length {
+                for c in ('\u{0}'..='\u{7f}').chain(['é', '😀', '\u{80}', '\u{ff}']) {
+                    let mut text: Vec<char> = std::iter::repeat_n('&', length).collect();
+                    text[position] = c;
+                    let text: String = text.into_iter().collect();
+                    assert_eq!(any_derive_escaped(&text), naive(&text), "{text:?}");
+                    let text = format!("é{text}\u{ff}");
+                    assert_eq!(any_derive_escaped(&text), naive(&text), "{text:?}");
+                }
+            }
+        }
+        assert!(!any_derive_escaped(""));
+        assert!(!any_derive_escaped("&&&&&&&&&&&&&&&&"));
+        assert!(any_derive_escaped("&&&&&&&&%"));
+        // Borrows: a 0x00 below bytes that are not escaped.
+        assert!(any_derive_escaped(
+            "\u{0}\u{26}\u{26}\u{26}\u{26}\u{26}\u{26}\u{26}"
+        ));
+        assert!(!any_derive_escaped(
+            "\u{26}\u{a6}\u{26}\u{26}\u{26}\u{26}\u{26}"
+        ));
+    }
+
+    /// A template escaping only `%` and `-`, by hand (the derive never does).
+    static DASHES: KeyTemplate = KeyTemplate {
+        source: "D#<day>",
+        segments: &[Segment::Literal("D#"), Segment::Field("day")],
+        escaped: "%-",
+    };
+
+    #[test]
+    fn a_type_that_never_needs_escaping_is_still_escaped_by_another_set() {
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 6, 1).unwrap();
+        let mut builder = KeyBuilder::new("Day", &DASHES, 16);
+        builder.literal("D#");
+        builder.field("day", &day).unwrap();
+        assert_eq!(builder.finish(), "D#2026%2D06%2D01");
+
+        static DERIVED: KeyTemplate = KeyTemplate {
+            escaped: KeyTemplate::ESCAPED,
+            ..DASHES
+        };
+        let mut builder = KeyBuilder::new("Day", &DERIVED, 16);
+        builder.literal("D#");
+        builder.field("day", &day).unwrap();
+        builder.literal("#");
+        builder.str_field("name", "a b#").unwrap();
+        assert_eq!(builder.finish(), "D#2026-06-01#a%20b%23");
     }
 
     #[test]

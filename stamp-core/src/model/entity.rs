@@ -173,7 +173,7 @@ impl EntitySchema {
         3 + self
             .indexes
             .iter()
-            .map(|index| index.written_keys().len())
+            .map(|index| index.written_key_attributes().count())
             .sum::<usize>()
     }
 
@@ -224,7 +224,7 @@ impl EntitySchema {
         let indexes: &'static [IndexSchema] = self.indexes;
         indexes
             .iter()
-            .flat_map(|index| index.written_keys().into_iter().map(|key| key.name))
+            .flat_map(|index| index.written_key_attributes().map(|key| key.name))
     }
 
     /// The key field of a multi-attribute index stored under `attribute`,

@@ -223,18 +223,26 @@ impl IndexSchema {
     /// the table's), a vector index's partition template; none for a
     /// multi-attribute index, whose key attributes are fields.
     pub fn written_keys(&self) -> Vec<&KeyAttribute> {
-        let IndexKeySchema::Templates {
-            partition_key,
-            sort_key,
-        } = &self.key
-        else {
-            return Vec::new();
+        self.written_key_attributes().collect()
+    }
+
+    /// [`written_keys`](Self::written_keys) without allocating (every
+    /// `to_item` and `check_item` goes through them).
+    pub(crate) fn written_key_attributes(&self) -> impl Iterator<Item = &KeyAttribute> + '_ {
+        let (partition, sort) = match &self.key {
+            IndexKeySchema::Templates {
+                partition_key,
+                sort_key,
+            } => (
+                match self.kind {
+                    IndexKind::Global { .. } | IndexKind::Vector(_) => Some(partition_key),
+                    IndexKind::Local => None,
+                },
+                sort_key.as_ref(),
+            ),
+            IndexKeySchema::Attributes { .. } | IndexKeySchema::Unpartitioned => (None, None),
         };
-        let partition = match self.kind {
-            IndexKind::Global { .. } | IndexKind::Vector(_) => Some(partition_key),
-            IndexKind::Local => None,
-        };
-        partition.into_iter().chain(sort_key.as_ref()).collect()
+        partition.into_iter().chain(sort)
     }
 
     /// The key template of its partition key; `None` for a multi-attribute

@@ -3,6 +3,7 @@ const _: () = {
     #[automatically_derived]
     impl ::stamp::KeyPart for OrderStatus {
         const LEN_HINT: usize = 9usize;
+        const NEEDS_ESCAPING: bool = false;
         fn example(_field: &str) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::Pending)
         }

@@ -2,6 +2,7 @@
 
 mod builders;
 mod encodings;
+mod escaping;
 mod format;
 mod limits;
 mod named_keys;

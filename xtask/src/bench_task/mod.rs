@@ -31,9 +31,10 @@ mod sections;
 use compile::entities_source;
 use compile::{CompileCost, compile_cost};
 use report::format_duration;
-pub(crate) use report::format_ns;
 #[cfg(test)]
-use report::{parse_estimate, thousands};
+use report::parse_estimate;
+pub(crate) use report::thousands;
+pub(crate) use report::{Goal, format_ns};
 use sections::render;
 
 /// The markers around the generated part of BENCHMARKS.md.
@@ -232,6 +233,87 @@ mod tests {
         assert_eq!(format_ns(3_210.0), "3.21 µs");
         assert_eq!(format_ns(12_500_000.0), "12.50 ms");
         assert_eq!(format_duration(Duration::from_secs(250)), "4 min 10 s");
+    }
+
+    #[test]
+    fn the_goals_list_has_every_goal_with_what_was_measured() {
+        let criterion = std::env::temp_dir().join(format!(
+            "stamp-xtask-goals-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos()
+        ));
+        let estimate = |group: &str, function: &str, ns: f64| {
+            let dir = criterion.join(group).join(function).join("new");
+            fs::create_dir_all(&dir).unwrap();
+            let json = format!(
+                r#"{{"mean":{{"confidence_interval":{{"lower_bound":{ns},"upper_bound":{ns}}},"point_estimate":{ns}}},"slope":null}}"#
+            );
+            fs::write(dir.join("estimates.json"), json).unwrap();
+        };
+        estimate("key_sort_3_fields", "stamp", 90.0);
+        estimate("key_sort_3_fields", "direct", 100.0);
+        estimate("encode_order", "stamp", 1_300.0);
+        estimate("encode_order", "direct", 1_000.0);
+        estimate("server_query", "stamp", 1_210.0);
+        estimate("server_query", "sdk", 1_000.0);
+        let facts = [
+            ("alloc.key_sort_3_fields.stamp", "1"),
+            ("alloc.key_sort_3_fields.direct", "1"),
+            ("alloc.key_primary.stamp", "2"),
+            ("alloc.key_primary.direct", "2"),
+            ("requests.get.stamp", "950"),
+            ("requests.get.sdk", "1000"),
+            ("requests.get.ratio_p25", "0.9"),
+            ("requests.get.ratio_p75", "1.02"),
+            ("requests.get.pairs", "300"),
+            ("requests.batch_load.stamp", "1100"),
+            ("requests.batch_load.sdk", "1000"),
+            ("peak.page_decode.stamp", "2048"),
+            ("peak.page_decode.direct", "2048"),
+        ];
+        let text: String = facts
+            .iter()
+            .map(|(key, value)| format!("{key}\t{value}\n"))
+            .collect();
+        fs::write(criterion.join("stamp-facts.tsv"), text).unwrap();
+        let run = Run {
+            command: "cargo xtask bench".to_owned(),
+            total: Duration::from_secs(60),
+            runtime: None,
+            compile: Some(CompileCost {
+                derive: Duration::from_millis(3_800),
+                serde_only: Duration::from_millis(1_800),
+                derive_runs: vec![Duration::from_millis(3_800)],
+                serde_runs: vec![Duration::from_millis(1_800)],
+            }),
+        };
+        let report = sections::render(&run, &criterion, &criterion).unwrap();
+        fs::remove_dir_all(&criterion).unwrap();
+        let goals = &report[report.find("### Goals").unwrap()..];
+        for line in [
+            "1. Compile cost: at most 40 ms",
+            "   - `#[derive(Item)]` over serde alone, debug build, per entity: 40 ms per entity (≤ 40 ms), met",
+            "   - sort key, 3 fields: 0.90 (≤ 1.25), met",
+            "   - primary key, 2 attributes, 4 fields: not measured in this run (≤ 1.25)",
+            "   - allocations per call, sort key and primary key: 1 and 2 (direct: 1 and 2) (no more than the direct pushes), met",
+            "   - encode order (`to_item`): 1.30 (≤ 1.05), not met",
+            "   - encode order + `check_item` (what a put sends): not measured in this run (≤ 1.15)",
+            "   - batch load, ? orders, alternated: 1.10 (≤ 1.05), not met",
+            "   - get one order (`GetItem`), alternated: 0.95, pairs 0.90 – 1.02 (≤ 1.05), met",
+            "   - decode a 1 MB page in memory (point 3), against `direct`: 1.00 (≤ 1.05), met",
+            "Not goals: criterion's ratios of points 4 and 5 (query, one page 1.21)",
+        ] {
+            assert!(goals.contains(line), "no `{line}` in\n{goals}");
+        }
+        // Each of the five goals, in order, before the estimates.
+        let positions: Vec<usize> = (1..=5)
+            .map(|goal| goals.find(&format!("\n{goal}. ")).unwrap())
+            .collect();
+        assert!(positions.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(report.contains("| sort key, 3 fields | 90 ns | – | 100 ns | – | **0.90** |"));
     }
 
     #[test]
