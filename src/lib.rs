@@ -75,11 +75,52 @@
 //!   earlier key format (a template left out is the current one), which
 //!   [`Migration`] moves items out of; it also generates `previous_key(…)`
 //!   and `parse_previous_partition_key` / `parse_previous_sort_key`.
+//! - `#[vectorN(field = embedding, dimensions = 64, distance = cosine)]`
+//!   (1 to 5) gives a vector index on a `Vec<f32>` or `[f32; N]` field (an
+//!   `Option` of one: sparse), 1 to 4,096 dimensions, distance `cosine`,
+//!   `dot_product` or `euclidean`; optional `pk = "TENANT#<tenant_id>"` (a
+//!   partition of the index), `filter(a, b)` (inline filter fields),
+//!   `projection`, `index_name` and `pk_attribute` (`VECTOR{N}PK`).
+//!   `search_similar` (or `search_similar_vectorN`) searches it.
+//! - The numbers: GSIs 1 to 20, LSIs 1 to 5, vector indexes 1 to 5 (the
+//!   `Item` derive's page also lists `gsi0`, `gsi21` to `gsi30`, `lsi0`,
+//!   `lsi6` to `lsi10`, `vector0` and `vector6` to `vector8` as helper
+//!   attributes: they are declared only so that a number out of range is a
+//!   clear error, "GSIs are numbered 1 to 20").
 //! - A placeholder `<field>` names a field; literal text between two
 //!   placeholders is their delimiter and must not be empty. The field's type
 //!   implements [`KeyPart`]. `Option<T>` fields may appear only in GSI and
 //!   LSI templates: when one is `None`, the index attributes are left out (a
 //!   sparse index).
+//!
+//! Field options, `#[stamp(…)]` on a field (each on one field at most;
+//! `version`, `created_at` and `updated_at` not in `#[pk]` or `#[sk]`, since
+//! a write cannot change an item's key):
+//!
+//! - `#[stamp(ttl)]`: the item's time to live, stored as a Number of epoch
+//!   seconds for DynamoDB's TTL; a `DateTime<Utc>`, `SystemTime`, or
+//!   `i64`/`u64` seconds ([`TimeToLive`]); `create_table` turns TTL on for it.
+//! - `#[stamp(version)]`: an optimistic-locking counter, `u64` or `u32`.
+//!   A put requires the stored version to be the field's (no item, for 0)
+//!   and stores the next one; an update must name the version it expects,
+//!   `expect_version(v)`, and increments it; a delete may. A mismatch is
+//!   [`Error::VersionConflict`].
+//! - `#[stamp(created_at)]`: a `DateTime<Utc>` set to the time of the write
+//!   by a create (`Table::create`, `Put::create`, `TransactWrite::create`,
+//!   and a put of a versioned entity at version 0); other writes store the
+//!   field as it is.
+//! - `#[stamp(updated_at)]`: a `DateTime<Utc>` set to the time of every
+//!   put and update (`Put::at`, `Update::at` give another time), in the
+//!   attribute and in index keys built from it.
+//!
+//! Serde's own field attributes (`rename`, `skip`, `default`, `with`, …)
+//! apply as usual: a field is stored under its serde name.
+//!
+//! Other derives: `#[derive(Collection)]` takes `#[stamp(index = N)]`,
+//! `#[stamp(vector = N)]` or `#[stamp(any_partition)]` ("Collections"
+//! below); `#[derive(Projection)]` takes `#[stamp(entity = Order)]`;
+//! `#[derive(KeyPart)]` takes `#[stamp(rename_all = "…")]` on the enum and
+//! `#[stamp(rename = "…")]` on a variant (serde's are read too).
 //!
 //! The key encodings and their escaping are documented in [`stamp_core`].
 //!
@@ -149,6 +190,63 @@
 //! `Query::project::<P>()`; the struct also derives `serde::Deserialize`,
 //! which decodes it. A field `Order` does not store is reported as "no
 //! associated item named `FIELD` found for struct `Order`".
+//!
+//! # Collections
+//!
+//! `#[derive(Collection)]` on an enum makes it what a page of several
+//! entity types, or a stream record, decodes into: one variant per entity,
+//! `Book(Book)`, and a variant `Unknown(stamp::AttributeMap)` that you write
+//! yourself (an enum without it does not compile), which keeps, as read,
+//! any item whose type attribute names none of the entities. A change of a
+//! stream is a `stamp::streams::Change<C>` of a collection `C` (feature
+//! `streams`), even when the table has one entity:
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//! use stamp::streams::{Change, ChangeKind, EventRecord};
+//! use stamp::{Collection, Item};
+//!
+//! #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+//! #[pk = "LIB#<library_id>"]
+//! #[sk = "BOOK#<book_id>"]
+//! struct Book {
+//!     library_id: String,
+//!     book_id: String,
+//!     title: String,
+//! }
+//!
+//! /// Every item of a library's partition, as a stream consumer sees it.
+//! #[derive(Collection, Debug, Clone, PartialEq)]
+//! enum Library {
+//!     Book(Book),
+//!     Unknown(stamp::AttributeMap), // yours to write: any other type of item
+//! }
+//!
+//! // One record as Lambda hands it over (or as `Table::changes` reads it).
+//! let record: EventRecord = serde_json::from_value(serde_json::json!({
+//!     "eventID": "1", "eventName": "INSERT", "awsRegion": "us-east-1",
+//!     "dynamodb": {
+//!         "Keys": { "PK": { "S": "LIB#l-1" }, "SK": { "S": "BOOK#b-1" } },
+//!         "NewImage": {
+//!             "PK": { "S": "LIB#l-1" }, "SK": { "S": "BOOK#b-1" }, "Type": { "S": "Book" },
+//!             "library_id": { "S": "l-1" }, "book_id": { "S": "b-1" }, "title": { "S": "Ficciones" }
+//!         },
+//!         "SequenceNumber": "100", "SizeBytes": 120, "StreamViewType": "NEW_IMAGE"
+//!     }
+//! }))
+//! .unwrap();
+//! let change = Change::<Library>::from_record(record).unwrap();
+//! assert_eq!(change.kind, ChangeKind::Insert);
+//! assert!(matches!(&change.new, Some(Library::Book(book)) if book.title == "Ficciones"));
+//! ```
+//!
+//! The members must share one partition key template on the table (checked
+//! at compile time), as a query of one partition reads them
+//! (`Book::query("l-1").collection::<Library>()`). `#[stamp(index = N)]`
+//! makes it a collection of GSI N, `#[stamp(vector = N)]` one of the
+//! results of a similarity search, and `#[stamp(any_partition)]` the change
+//! type of a stream over entities of any partitions (`Change<C>`,
+//! `Table::changes`), which no query reads.
 
 #![deny(missing_docs)]
 // trybuild builds this crate without default features (the lean runtime,

@@ -3,7 +3,8 @@
 //! indexes, and the units capacity is counted in. Every check of the
 //! runtime refers to these constants (and the crate root re-exports them);
 //! the derive mirrors the ones it checks at compile time in its own
-//! `limits` module, and a test of the workspace (`tests/it/keys/limits.rs`)
+//! `limits` module, and a test of the workspace
+//! ([`tests/it/keys/limits.rs`](https://github.com/stamp-rs/stamp/blob/main/tests/it/keys/limits.rs))
 //! asserts that the two agree.
 //!
 //! Stamp's own choices (the most shards of an index, the longest cursor,

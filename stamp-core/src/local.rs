@@ -4,7 +4,7 @@
 //! [`config`] and [`client`] point the SDK at a local server that runs
 //! elsewhere (DynamoDB Local after `docker compose up`, ministack, …).
 //!
-//! With the cargo feature `local`, [`LocalDynamoDb`] runs
+//! With the cargo feature `local`, `LocalDynamoDb` runs
 //! [dynoxide](https://github.com/nubo-db/dynoxide) — a DynamoDB
 //! implementation on SQLite — inside your own process: it serves the
 //! DynamoDB HTTP API (and the DynamoDB Streams API, on the same endpoint) on
@@ -19,9 +19,11 @@
 //! ```
 //!
 //! No emulator is DynamoDB. What dynoxide is known to do differently is
-//! listed in Stamp's docs/design-notes.md ("Servers"); among others, it does not
+//! listed in Stamp's
+//! [design notes, "Servers"](https://github.com/stamp-rs/stamp/blob/main/docs/design-notes.md#servers);
+//! among others, it does not
 //! throttle, and it deletes expired TTL items only when asked
-//! ([`LocalDynamoDb::database`], `sweep_ttl`).
+//! (`LocalDynamoDb::database`, `sweep_ttl`).
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 

@@ -1,5 +1,5 @@
 //! DynamoDB Streams records, as a Lambda function receives them or as
-//! [`Table::changes`](crate::Table::changes) reads them live ([`feed`]),
+//! [`Table::changes`](crate::Table::changes) reads them live ([`ChangeFeed`]),
 //! decoded into typed changes of a [`Collection`] (feature `streams`).
 //!
 //! A record says what happened to one item (`INSERT`, `MODIFY` or
@@ -22,6 +22,19 @@
 //! [`Change::key_entity`] the one member of the collection whose key
 //! templates (current or previous format) the keys fit, and
 //! [`Change::primary_key`] the typed key of an entity you name.
+//!
+//! # The Lambda types
+//!
+//! [`Event`], [`EventRecord`] and [`StreamRecord`] are the types of the
+//! crate `aws_lambda_events` 1.x (module `event::dynamodb`, its feature
+//! `dynamodb`), re-exported. A function that reports partial batch
+//! failures answers `aws_lambda_events::streams::DynamoDbEventResponse`
+//! (its feature `streams`) of the same major version, 1, which Stamp does
+//! not re-export: depend on `aws_lambda_events = { version = "1",
+//! default-features = false, features = ["dynamodb", "streams"] }` for it.
+//! The
+//! [README](https://github.com/stamp-rs/stamp#a-web-api-and-a-lambda-consumer)
+//! has the partial batch failure loop.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_Record.html>,
 //! <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_StreamRecord.html>
@@ -50,7 +63,27 @@ use std::fmt;
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
 
-pub use aws_lambda_events::event::dynamodb::{Event, EventRecord, StreamRecord};
+/// The DynamoDB Streams event a Lambda function receives
+/// (`{"Records": [...]}`): `aws_lambda_events::event::dynamodb::Event` of
+/// aws_lambda_events 1.x (its feature `dynamodb`), re-exported. A function
+/// that reports partial batch failures answers
+/// `aws_lambda_events::streams::DynamoDbEventResponse` (feature `streams`
+/// of aws_lambda_events) of the same major version, 1: depend on
+/// `aws_lambda_events = { version = "1", default-features = false, features
+/// = ["dynamodb", "streams"] }` for it, and `lambda_runtime` 1 to run the
+/// function. The
+/// [README](https://github.com/stamp-rs/stamp#a-web-api-and-a-lambda-consumer)
+/// has the partial batch failure loop.
+pub use aws_lambda_events::event::dynamodb::Event;
+/// One record of an [`Event`], which [`Change::from_record`] decodes:
+/// `aws_lambda_events::event::dynamodb::EventRecord` of aws_lambda_events
+/// 1.x, re-exported. Its `change.sequence_number` is the `itemIdentifier` of
+/// a partial batch failure.
+pub use aws_lambda_events::event::dynamodb::EventRecord;
+/// The `dynamodb` part of an [`EventRecord`] (keys, images, sequence
+/// number, view type): `aws_lambda_events::event::dynamodb::StreamRecord`
+/// of aws_lambda_events 1.x, re-exported.
+pub use aws_lambda_events::event::dynamodb::StreamRecord;
 
 use crate::JobError;
 use crate::{AttributeMap, Collection, Entity, EntitySchema, Error, PrimaryKey};

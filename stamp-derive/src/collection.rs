@@ -253,9 +253,15 @@ fn expand(
                     <#marker as #krate::QueryIndex>::ID,
                 )),
                 format!(
-                    "the members of collection `{ident}` must share one partition key template on {place}, and `{}` does not share the one of `{}`",
+                    "the members of collection `{ident}` must share one partition key template on {place}, and `{}` does not share the one of `{}`; for the change type of a stream over entities of different partitions (`Change<{ident}>`, `Table::changes`), add `#[stamp(any_partition)]`{}: it decodes changes of any partition, and no query reads it",
                     quote!(#ty),
                     quote!(#first_type),
+                    match index {
+                        IndexRef::Gsi(number) | IndexRef::Lsi(number) => {
+                            format!(" in place of `index = {number}`")
+                        }
+                        IndexRef::Table | IndexRef::Vector(_) => String::new(),
+                    },
                 ),
             ),
         };

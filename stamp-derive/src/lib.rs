@@ -29,7 +29,18 @@ mod template;
 
 /// Derives `stamp::Entity` and typed key builders from key templates.
 ///
-/// See the `stamp` crate documentation for the attribute grammar.
+/// See the `stamp` crate documentation, "Attribute grammar", for every
+/// attribute: `#[pk]`, `#[sk]`, `#[gsiN]`, `#[lsiN]`, `#[vectorN]` and the
+/// `#[stamp(…)]` options of the struct and of its fields (`ttl`, `version`,
+/// `created_at`, `updated_at`).
+///
+/// The numbered attributes DynamoDB allows are `#[gsi1]` to `#[gsi20]`,
+/// `#[lsi1]` to `#[lsi5]` and `#[vector1]` to `#[vector5]`. The derive also
+/// declares `gsi0`, `gsi21` to `gsi30`, `lsi0`, `lsi6` to `lsi10`, `vector0`
+/// and `vector6` to `vector8` (which is why this page lists them as helper
+/// attributes), only so that a number out of range is the derive's own
+/// error, "GSIs are numbered 1 to 20", rather than rustc's "cannot find
+/// attribute `gsi21`".
 #[proc_macro_derive(
     Item,
     attributes(
@@ -54,9 +65,40 @@ pub fn derive_key_part(input: TokenStream) -> TokenStream {
     key_part::derive(&input).into()
 }
 
-/// Derives `stamp::Collection` for an enum of entities that share a
-/// partition key template, plus a variant `Unknown(stamp::AttributeMap)` for items
-/// of other types. `#[stamp(index = N)]` makes it a collection of GSI N.
+/// Derives `stamp::Collection` for an enum of entities: one variant per
+/// entity, `Order(Order)`, each wrapping the entity, and a variant
+/// `Unknown(stamp::AttributeMap)` that you write yourself (the derive does
+/// not add it, and an enum without it does not compile): it keeps, as read,
+/// an item whose type attribute names none of the entities (an entity added
+/// later, an item another program wrote).
+///
+/// ```text
+/// #[derive(stamp::Collection, Debug, Clone, PartialEq)]
+/// enum Library {
+///     Book(Book),
+///     BookId(BookId),
+///     Unknown(stamp::AttributeMap),
+/// }
+/// ```
+///
+/// A collection is what a query of a partition with several entity types
+/// decodes into (`Book::query(…).collection::<Library>()`), and what a
+/// change of a stream decodes into: `stamp::streams::Change<C>` and
+/// `Table::changes::<C>` take a collection even for a table of one entity
+/// (`enum Books { Book(Book), Unknown(stamp::AttributeMap) }`).
+///
+/// - Without options, the members must share one partition key template on
+///   the table (checked at compile time).
+/// - `#[stamp(index = N)]`: a collection of GSI N, whose members share its
+///   partition key template.
+/// - `#[stamp(vector = N)]`: the results of a similarity search of vector
+///   index N, which two members or more write.
+/// - `#[stamp(any_partition)]`: members of any partitions, for a change
+///   feed over the whole table (`Change<C>`, `Table::changes`); no query
+///   reads such an enum.
+///
+/// The `stamp` crate documentation, "Collections", has the example
+/// compiled.
 #[proc_macro_derive(Collection, attributes(stamp))]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -32,9 +32,11 @@ async fn orders_come_back_newest_first() -> Result<(), Box<dyn std::error::Error
         table.put(&order).await?;
     }
 
+    // A page of at most 2 items: `max_items` (`limit` is DynamoDB's `Limit`,
+    // the items one request evaluates, not a page size).
     let page = Order::query("c-1")
         .newest_first()
-        .limit(2)
+        .max_items(2)
         .send(&table)
         .await?;
     let numbers: Vec<u32> = page.items.iter().map(|order| order.order_no).collect();

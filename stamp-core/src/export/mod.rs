@@ -17,15 +17,15 @@
 //! | format | file | columns |
 //! |---|---|---|
 //! | [`ExportFormat::Ndjson`] | `<Type>.ndjson` | one JSON object per line, the struct's serde form |
-//! | [`ExportFormat::Parquet`] (feature `parquet`) | `<Type>.parquet` | typed from the entity's fields (`serde_arrow` tracing of the type: integers, booleans, strings; `Option` nullable; unit enums as dictionary-encoded strings); for an entity with no items whose type needs samples, one nullable string column per field; uncompressed |
+//! | `ExportFormat::Parquet` (feature `parquet`) | `<Type>.parquet` | typed from the entity's fields (`serde_arrow` tracing of the type: integers, booleans, strings; `Option` nullable; unit enums as dictionary-encoded strings); for an entity with no items whose type needs samples, one nullable string column per field; uncompressed |
 //!
 //! A parallel scan is not a snapshot: items written while it runs may or
 //! may not be in the files. Each page costs read capacity as a scan does
 //! (eventually consistent, 0.5 read units per 4 KB).
 //!
-//! **S3** (feature `s3`): [`Export::run_from_s3_export`] reads the export
+//! **S3** (feature `s3`): `Export::run_from_s3_export` reads the export
 //! `ExportTableToPointInTime` wrote to S3 (its manifests, then each gzipped
-//! data file streamed as it arrives), and [`Export::to_s3`] writes the
+//! data file streamed as it arrives), and `Export::to_s3` writes the
 //! entity files to S3 in a Hive-style layout that Athena, Spark and DuckDB
 //! read as one table per entity:
 //!
@@ -192,9 +192,9 @@ pub struct ExportOutcome {
     /// registration order, written even when empty), then the file of
     /// unknown types when there was any.
     pub files: Vec<ExportedFile>,
-    /// For an export to S3 ([`Export::to_s3`]): every object written, in
-    /// the same order, each entity's parts in order (at least one per
-    /// entity, written even when empty).
+    /// For an export to S3 (`Export::to_s3`, feature `s3`): every object
+    /// written, in the same order, each entity's parts in order (at least
+    /// one per entity, written even when empty).
     pub objects: Vec<ExportedObject>,
     /// Items read from the table (or the export files).
     pub scanned: u64,

@@ -109,7 +109,7 @@ impl Drop for Node {
 /// no expression of 4 KB nests deeper.
 const MAX_RENDER_DEPTH: usize = MAX_EXPRESSION_BYTES / 6;
 
-/// A condition on the attributes of entity `E`: built from [`Attribute`]s,
+/// A condition on the attributes of entity `E`: built from [`Attribute`](crate::Attribute)s,
 /// combined with [`and`](Self::and), [`or`](Self::or) and
 /// [`not`](Self::not).
 ///

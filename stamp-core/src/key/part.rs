@@ -76,7 +76,7 @@ pub trait KeyPart: Sized {
     fn decode_key(encoded: &str) -> Result<Self, KeyPartError>;
 
     /// An example value of a key field named `field`, which the
-    /// [catalogue](crate::TableDefinition::catalogue) encodes into its
+    /// catalogue (`TableDefinition::catalogue`) encodes into its
     /// example keys when no example item is recorded. `None`, the default,
     /// when the type offers none: the catalogue then shows the placeholder
     /// `<field>` rather than a text that may not be a valid encoding.

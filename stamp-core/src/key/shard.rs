@@ -35,7 +35,9 @@ pub(crate) fn fnv1a_64(parts: &[&str]) -> u64 {
 /// Since the shard follows from the primary key alone, a write that does
 /// not change the primary key leaves the item in its shard, and an update
 /// that changes an index field rewrites the index key in place. Spread:
-/// over many keys the shards receive equal shares (`tests/it/ops/sharding.rs`
+/// over many keys the shards receive equal shares (a test of the
+/// repository,
+/// [`tests/it/ops/sharding.rs`](https://github.com/stamp-rs/stamp/blob/main/tests/it/ops/sharding.rs),
 /// writes 2,000 items under one status and finds every shard within ±25 %
 /// of its share).
 ///

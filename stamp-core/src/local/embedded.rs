@@ -46,8 +46,7 @@ pub enum LocalDynamoDbError {
 /// Feature `local`. See the [module docs](crate::local) for what it is not.
 ///
 /// # Example: a user's test
-///
-/// (The same code runs as the facade's test `tests/it/local.rs`.)
+// (The same code runs as the facade's test `tests/it/local.rs`.)
 #[cfg_attr(not(doctest), doc = include_str!("example.md"))]
 pub struct LocalDynamoDb {
     endpoint: String,

@@ -1,51 +1,6 @@
 //! Key migrations: moving every item of an entity from its previous key
-//! format (`#[stamp(previous(pk = "…", sk = "…"))]`) to its current one.
-//!
-//! DynamoDB keys are immutable, so a new key format means writing each item
-//! again under its new key and deleting it under the old one.
-//! [`Migration`] does that as a backfill that is safe to interrupt:
-//!
-//! - it scans the table in parallel segments for the entity's items (by the
-//!   type attribute), with strongly consistent reads;
-//! - each item whose stored key is its previous-format key moves in one
-//!   `TransactWriteItems`: a put of the item under its new key, on condition
-//!   that no item has that key (`attribute_not_exists`), and a delete of the
-//!   old key, on condition that the item is unchanged since it was read
-//!   (every attribute equal to what was read, and every other attribute the
-//!   entity knows still absent). Both happen or neither does, so an item is
-//!   never lost and never present twice;
-//! - items already at their current key are left alone, so running the
-//!   migration again, or after a crash, changes nothing that is done;
-//! - after every page of a segment is fully processed, the segment's
-//!   `LastEvaluatedKey` is written to the checkpoint file, and a later run
-//!   resumes each segment from there.
-//!
-//! The moved item keeps every attribute as stored (including attributes
-//! the struct does not know, the version and the time stamps); only the
-//! partition and sort key attributes change, and the index attributes,
-//! which follow the entity's current index templates and the new key.
-//!
-//! The same run is an **index backfill**: an item at its current key whose
-//! index attributes differ from what the entity's templates give (the
-//! shard count of a sharded GSI changed, a GSI template changed, a GSI was
-//! added) is rewritten in place, by one put on condition that the item is
-//! unchanged. So changing `shards = 8` to `shards = 16` is: deploy the new
-//! count, then run `Migration::<E>::new().run(&table)`. While it runs, and
-//! while code with the old count still runs:
-//!
-//! - growing the count (8 to 16), a query on the new count reads the old
-//!   partitions too (`#0` to `#7` are among `#0` to `#15`), so it finds
-//!   every item; a query on the old count misses the items already moved
-//!   to shards 8 to 15, and an old writer puts new items on the old count
-//!   (run the migration again after the last old writer is gone);
-//! - shrinking the count (16 to 8), a query on the new count misses the
-//!   items still on shards 8 to 15 until the migration has moved them.
-//!
-//! An entity without a previous key format can run it too; one with
-//! neither a previous format nor an index has nothing to migrate.
-//!
-//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>
-//! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
+//! format (`#[stamp(previous(pk = "…", sk = "…"))]`) to its current one:
+//! [`Migration`], whose documentation says what a run does.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -70,8 +25,55 @@ use mover::{Running, Shared};
 /// the table.
 ///
 /// `E` must declare its previous key format with
-/// `#[stamp(previous(pk = "…", sk = "…"))]`. See the [module](self) for
-/// what a run does and why it is safe to stop and run again.
+/// `#[stamp(previous(pk = "…", sk = "…"))]`.
+///
+/// # What a run does
+///
+/// DynamoDB keys are immutable, so a new key format means writing each item
+/// again under its new key and deleting it under the old one.
+/// A migration does that as a backfill that is safe to interrupt:
+///
+/// - it scans the table in parallel segments for the entity's items (by the
+///   type attribute), with strongly consistent reads;
+/// - each item whose stored key is its previous-format key moves in one
+///   `TransactWriteItems`: a put of the item under its new key, on condition
+///   that no item has that key (`attribute_not_exists`), and a delete of the
+///   old key, on condition that the item is unchanged since it was read
+///   (every attribute equal to what was read, and every other attribute the
+///   entity knows still absent). Both happen or neither does, so an item is
+///   never lost and never present twice;
+/// - items already at their current key are left alone, so running the
+///   migration again, or after a crash, changes nothing that is done;
+/// - after every page of a segment is fully processed, the segment's
+///   `LastEvaluatedKey` is written to the checkpoint file, and a later run
+///   resumes each segment from there.
+///
+/// The moved item keeps every attribute as stored (including attributes
+/// the struct does not know, the version and the time stamps); only the
+/// partition and sort key attributes change, and the index attributes,
+/// which follow the entity's current index templates and the new key.
+///
+/// The same run is an **index backfill**: an item at its current key whose
+/// index attributes differ from what the entity's templates give (the
+/// shard count of a sharded GSI changed, a GSI template changed, a GSI was
+/// added) is rewritten in place, by one put on condition that the item is
+/// unchanged. So changing `shards = 8` to `shards = 16` is: deploy the new
+/// count, then run `Migration::<E>::new().run(&table)`. While it runs, and
+/// while code with the old count still runs:
+///
+/// - growing the count (8 to 16), a query on the new count reads the old
+///   partitions too (`#0` to `#7` are among `#0` to `#15`), so it finds
+///   every item; a query on the old count misses the items already moved
+///   to shards 8 to 15, and an old writer puts new items on the old count
+///   (run the migration again after the last old writer is gone);
+/// - shrinking the count (16 to 8), a query on the new count misses the
+///   items still on shards 8 to 15 until the migration has moved them.
+///
+/// An entity without a previous key format can run it too; one with
+/// neither a previous format nor an index has nothing to migrate.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>
+/// and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
 ///
 /// # Example
 ///

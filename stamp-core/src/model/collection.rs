@@ -6,11 +6,15 @@ use crate::{AttributeMap, Entity, EntitySchema, Error, IndexId, KeyTemplate, Seg
 /// An enum of entities stored in one partition ("a customer and their
 /// orders"), implemented by `#[derive(Collection)]`.
 ///
-/// Each variant but one wraps an entity; the variant `Unknown(stamp::AttributeMap)`
-/// keeps, as it was read, any item whose type attribute names none of them
-/// (an entity added later, or written by another program). A query of the
-/// partition, `Customer::query("c-1").collection::<CustomerWithOrders>()`,
-/// decodes every item into the enum.
+/// Each variant but one wraps an entity; the variant
+/// `Unknown(stamp::AttributeMap)`, which you write yourself (the derive
+/// requires it), keeps, as it was read, any item whose type attribute names
+/// none of them (an entity added later, or written by another program). A
+/// query of the partition,
+/// `Customer::query("c-1").collection::<CustomerWithOrders>()`, decodes
+/// every item into the enum, and a stream record decodes into a
+/// `streams::Change<C>` of a collection (feature `streams`), even for a
+/// table of one entity: `enum Books { Book(Book), Unknown(AttributeMap) }`.
 ///
 /// `#[stamp(index = N)]` on the enum makes it a collection of GSI N (an
 /// inverted index) instead of the table. The derive checks at compile time
@@ -25,15 +29,15 @@ use crate::{AttributeMap, Entity, EntitySchema, Error, IndexId, KeyTemplate, Seg
 /// index one entity writes returns that entity; no collection is needed).
 ///
 /// `#[stamp(any_partition)]` instead makes it the change type of a feed
-/// over the whole table ([`Table::changes`](crate::Table::changes),
-/// [`streams::changes`](crate::streams)): members may be in different
-/// partitions, items decode the same way, and the enum is not a collection
-/// a query reads (`query(…).collection::<C>()` needs the members to
-/// implement [`CollectionMember`], which this form does not implement, so
-/// such a query is a compile error). It does not combine with `index`.
+/// over the whole table (`Table::changes` and `streams::changes`, feature
+/// `streams`): members may be in different partitions, items decode the
+/// same way, and the enum is not a collection a query reads
+/// (`query(…).collection::<C>()` needs the members to implement
+/// [`CollectionMember`], which this form does not implement, so such a
+/// query is a compile error). It does not combine with `index`.
 pub trait Collection: Sized {
-    /// The collection's name in the
-    /// [catalogue](crate::TableDefinition::catalogue): the enum's name
+    /// The collection's name in the catalogue
+    /// (`TableDefinition::catalogue`): the enum's name
     /// (empty for a hand-written impl that does not set it).
     const NAME: &'static str = "";
 

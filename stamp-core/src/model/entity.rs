@@ -69,7 +69,7 @@ pub struct EntitySchema {
     /// The key encoding (not yet escaped) of an example value of a field
     /// named in the key templates ([`KeyPart::example`](crate::KeyPart::example)),
     /// by field name; `None` for another name or a type without an example.
-    /// The [catalogue](crate::TableDefinition::catalogue)'s example keys use
+    /// The catalogue's (`TableDefinition::catalogue`) example keys use
     /// it when no example item is recorded.
     pub key_example: fn(field: &str) -> Option<String>,
     /// The key functions that take their fields as a generated struct of

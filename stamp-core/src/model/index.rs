@@ -110,7 +110,7 @@ pub enum IndexKeySchema {
         sort_key: &'static [IndexKeyField],
         /// The partition key as the planning names it: the tuple of its
         /// fields, `(tenant_id, region)` (give it to
-        /// [`Workload::spread`](crate::Workload::spread)).
+        /// `Workload::spread`).
         partition_source: &'static str,
     },
     /// No key: a vector index without a partition element, searched

@@ -1,4 +1,4 @@
-//! [`Cursor`]: an opaque, URL-safe position in a query or scan.
+//! [`Cursor`]: a URL-safe position in a query, signed but not encrypted.
 
 // Ordered maps: a cursor's text is the same for the same position.
 use std::collections::BTreeMap;
@@ -14,17 +14,44 @@ use sha2::Sha256;
 use crate::{AttributeMap, Error};
 use crate::{CursorReason, Refusal};
 
-/// Where the next page of a query starts: the `LastEvaluatedKey` (with the
-/// table's keys too on a GSI) and a fingerprint of the query it came from.
-/// It is URL-safe base64, to hand to a client and take back.
+/// Where the next page of a query starts: text to hand to a client (in a
+/// URL: it is URL-safe base64 without padding) and take back with
+/// [`Query::after`](crate::Query::after)`(&Cursor::from_text(text))`.
 ///
-/// A cursor only works with the query that produced it;
-/// [`Refusal::CursorMismatch`] otherwise. A cursor comes back from an
-/// untrusted client, so before anything is sent its key is checked against
-/// the query: at most [`MAX_CURSOR_LEN`](crate::MAX_CURSOR_LEN)
-/// bytes, exactly the expected key attributes, the query's partition, a
-/// and a sort key inside the query's condition;
-/// [`Refusal::InvalidCursor`] otherwise.
+/// # What a client can read in it
+///
+/// A cursor is encoded, not encrypted: its payload is the base64 of a small
+/// JSON object, which anyone holding the cursor can decode. It holds a
+/// 64-bit fingerprint of the query (below) and the key of the item the
+/// next page starts after (the last item returned, or, when the request
+/// budget ran out, DynamoDB's `LastEvaluatedKey`): that item's table key
+/// attributes, such as `PK = "CUST#c-1"` and
+/// `SK = "ORDER#2026-06-01T10:00:00.000000000Z#…"`, with its index key
+/// attributes on an index, and one such position per shard on a sharded
+/// GSI. So a client learns the key values of the last item it was shown;
+/// keep out of key templates what a client must not see, or encrypt the
+/// cursor text yourself. Signing (below) stops a client from changing a
+/// cursor, not from reading it.
+///
+/// # The query a cursor belongs to
+///
+/// The fingerprint covers the table name, the index (the table, GSI N or
+/// LSI N), the key condition with its values (the partition key, and the
+/// sort-key condition such as `sort_key_between(…)`) and the order
+/// (`newest_first`). A cursor given to a query that differs in any of them
+/// is [`Refusal::CursorMismatch`] before anything is sent. Everything else
+/// may change from one page to the next: [`limit`](crate::Query::limit),
+/// [`max_items`](crate::Query::max_items) (a client may ask for pages of
+/// another size), `max_requests`, the filter, the projection and
+/// `consistent_read`.
+///
+/// A cursor comes back from an untrusted client, so before anything is
+/// sent its key is checked against the query: at most
+/// [`MAX_CURSOR_LEN`](crate::MAX_CURSOR_LEN) bytes, exactly the expected
+/// key attributes, the query's partition, and a sort key inside the query's
+/// condition; [`Refusal::InvalidCursor`] otherwise.
+///
+/// # Signed cursors
 ///
 /// On a table with a signing key
 /// ([`Table::with_cursor_key`](crate::Table::with_cursor_key)) the text is

@@ -236,8 +236,10 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
     /// [`VectorError::NotAFilter`], [`VectorError::RangeOnPartition`],
     /// [`VectorError::UnsupportedCondition`] for the condition,
     /// [`VectorError::NotProjected`] when the index does not copy what `T`
-    /// decodes; [`Error::InvalidExpressionValue`] and
-    /// [`Error::ExpressionTooLong`] from the condition.
+    /// decodes;
+    /// [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue)
+    /// and [`Refusal::ExpressionTooLong`](crate::Refusal::ExpressionTooLong)
+    /// from the condition.
     pub fn request(&self, table_name: &str) -> Result<SearchVectorsInput, Error> {
         let index = self.index;
         let entity = E::SCHEMA.type_name;

@@ -202,10 +202,45 @@ impl<'a, E: Entity> Put<'a, E> {
     }
 
     /// A put of `entity` only if no item has its primary key
-    /// (`attribute_not_exists` on the partition key attribute): with a
-    /// client-generated id, sending it again is harmless. `created_at` and
-    /// `updated_at` are stamped. It fails with [`Error::AlreadyExists`]
+    /// (`attribute_not_exists` on the partition key attribute). `created_at`
+    /// and `updated_at` are stamped. It fails with [`Error::AlreadyExists`]
     /// when an item is there, whatever its version.
+    ///
+    /// # Idempotent for one key
+    ///
+    /// A create is idempotent as far as its primary key is: sending the
+    /// same entity again (a client retrying with the id it generated) finds
+    /// the item and fails with [`Error::AlreadyExists`], so one item is
+    /// stored however often it is sent. When the key holds a value made
+    /// anew for each request, a retry is another key and another item: with
+    /// `#[sk = "BOOK#<added_at>#<book_id>"]` and `added_at: Utc::now()` set
+    /// by the server, two POSTs store two books with one id. (A
+    /// `#[stamp(created_at)]` field cannot be in the primary key, for that
+    /// reason.) Two ways out:
+    ///
+    /// - have the client send the value (`added_at` in the request, as it
+    ///   sends the id), so that a retry has the same key;
+    /// - or write, in the same transaction, a uniqueness item whose key
+    ///   holds only what the client sends, such as an entity `BookId` with
+    ///   `#[pk = "LIB#<library_id>"] #[sk = "BOOKID#<book_id>"]` (it also
+    ///   finds the book by its id):
+    ///
+    /// ```ignore
+    /// match TransactWrite::new().create(&book_id).create(&book).send(&table).await {
+    ///     Ok(()) => {}                                     // 201 Created
+    ///     Err(Error::TransactionCanceled { reasons, .. })
+    ///         if reasons.first().is_some_and(|r| r.code == CancellationCode::ConditionalCheckFailed) => {}
+    ///         // 409 Conflict: action 0, the uniqueness item, exists
+    ///     Err(error) => return Err(error),
+    /// }
+    /// ```
+    ///
+    /// A create in a transaction fails as the transaction does,
+    /// [`Error::TransactionCanceled`] with
+    /// [`CancellationCode::ConditionalCheckFailed`](crate::CancellationCode::ConditionalCheckFailed)
+    /// at the action's index, not [`Error::AlreadyExists`]. The
+    /// [README](https://github.com/stamp-rs/stamp#a-web-api-and-a-lambda-consumer)
+    /// has the whole example, compiled.
     pub fn create(entity: &'a E) -> Self {
         Put {
             create: true,

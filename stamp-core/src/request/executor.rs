@@ -367,8 +367,8 @@ impl CapacityRecord {
 /// Every `ConsumedCapacity` DynamoDB reported to the requests of a table
 /// made with [`Table::with_capacity_log`], in the order they were answered:
 /// so a test or a service can compare what an access pattern costs with
-/// what [`TableDefinition::capacity`](crate::TableDefinition::capacity)
-/// says. Cheap to clone; the clones share one log.
+/// what `TableDefinition::capacity` (feature `schema-tooling`) says.
+/// Cheap to clone; the clones share one log.
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ConsumedCapacity.html>.
 #[derive(Debug, Clone, Default)]

@@ -240,7 +240,8 @@ impl Table {
     /// unless the old key stays accepted through
     /// [`with_previous_cursor_keys`](Self::with_previous_cursor_keys) (call
     /// that after this). A signature proves that Stamp produced the cursor,
-    /// not who holds it.
+    /// not who holds it; it does not hide it: a client can still decode the
+    /// key of the last item it was shown (see [`Cursor`](crate::Cursor)).
     ///
     /// # Panics
     ///
@@ -321,7 +322,7 @@ impl Table {
     /// (unless they were given one already); then, when an entity has a `#[stamp(ttl)]`
     /// field, turns on TTL on it with `UpdateTimeToLive`. Point-in-time
     /// recovery is left as DynamoDB creates it (off); it is part of
-    /// [`TableDefinition::cloudformation`].
+    /// `TableDefinition::cloudformation` (feature `schema-tooling`).
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html>.
     ///
@@ -397,10 +398,13 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// Before sending: [`Refusal::DuplicateTransactionItem`] when `new` has
-    /// `old`'s key, [`Refusal::VersionOverflow`] when `old` is at the version
-    /// type's maximum, [`Refusal::ExpressionTooLong`] when the unchanged
-    /// condition is longer than DynamoDB's 4 KB, and the item checks of
+    /// Before sending:
+    /// [`Refusal::DuplicateTransactionItem`](crate::Refusal::DuplicateTransactionItem)
+    /// when `new` has `old`'s key,
+    /// [`Refusal::VersionOverflow`](crate::Refusal::VersionOverflow) when
+    /// `old` is at the version type's maximum,
+    /// [`Refusal::ExpressionTooLong`](crate::Refusal::ExpressionTooLong) when
+    /// the unchanged condition is longer than DynamoDB's 4 KB, and the item checks of
     /// [`put`](Self::put). After, from the transaction's cancellation
     /// reasons, the old key's first: [`Error::ItemNotFound`] (`old` was
     /// deleted meanwhile; also from the `GetItem`, then nothing else is sent), [`Error::VersionConflict`] (versioned: written
@@ -444,7 +448,7 @@ impl Table {
     /// The table's change feed: every change to its items, from the
     /// table's DynamoDB Stream, decoded into collection `C`'s variants
     /// (feature `streams`), read through `streams`, a DynamoDB Streams
-    /// client ([`StreamsClient::new(&sdk_config)`](super::StreamsClient),
+    /// client ([`StreamsClient::new(&sdk_config)`](crate::streams::StreamsClient),
     /// re-exported from `aws-sdk-dynamodbstreams`, with the `SdkConfig` the
     /// DynamoDB client was made from; for a local server
     /// [`local::streams_client`](crate::local::streams_client)). It is a
@@ -454,7 +458,7 @@ impl Table {
     /// `C` may be a collection of one partition, or, for every change of
     /// the table, a `#[derive(Collection)] #[stamp(any_partition)]` enum of
     /// entities in any partitions. Sends nothing until the first
-    /// [`ChangeFeed::next`].
+    /// [`ChangeFeed::next`](crate::streams::ChangeFeed::next).
     ///
     /// # Example
     ///
@@ -502,9 +506,19 @@ impl Table {
         Put::new(entity).send(self).await
     }
 
-    /// Writes `entity` only if no item has its key: `Put::create(entity)
-    /// .send(self)`, an idempotent create. `created_at` and `updated_at`
-    /// are stamped.
+    /// Writes `entity` only if no item has its primary key:
+    /// `Put::create(entity).send(self)`. `created_at` and `updated_at` are
+    /// stamped.
+    ///
+    /// It is idempotent for one key: sent again with the same key (a client
+    /// retrying a request with the id it generated), it stores nothing and
+    /// fails with [`Error::AlreadyExists`]. It is not idempotent when the
+    /// key holds a value made anew for each request, such as a time the
+    /// server sets (`#[sk = "BOOK#<added_at>#<book_id>"]` with `added_at:
+    /// Utc::now()`): each attempt is another key, so two POSTs of one book
+    /// store two books with one id. Then have the client send that value
+    /// too, or create a uniqueness item keyed by the id alone in the same
+    /// [`TransactWrite`](crate::TransactWrite); [`Put::create`] shows both.
     ///
     /// # Errors
     ///

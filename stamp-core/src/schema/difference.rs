@@ -74,8 +74,8 @@ impl Throughput {
     }
 }
 
-/// One way a live table differs from its [`TableDefinition`], found by
-/// [`Table::verify`]. "Expected" is the definition's, "found" the live
+/// One way a live table differs from its [`TableDefinition`](crate::TableDefinition), found by
+/// [`Table::verify`](crate::Table::verify). "Expected" is the definition's, "found" the live
 /// table's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -171,7 +171,7 @@ pub enum SchemaDifference {
         found: Option<String>,
     },
     /// The table's DynamoDB Stream is on when it should be off, off when
-    /// it should be on ([`TableDefinition::stream`]), or writes another view
+    /// it should be on ([`TableDefinition::stream`](crate::TableDefinition::stream)), or writes another view
     /// type.
     Stream {
         /// The definition's view type, such as `NEW_AND_OLD_IMAGES`, if any.

@@ -303,9 +303,9 @@ impl TableDefinition {
     }
 
     /// Records `value` as the example of entity `E` (and adds `E` if it is
-    /// not in the definition yet). The [catalogue](Self::catalogue) shows
-    /// its keys, encoded as stored, as the example keys of `E`'s access
-    /// patterns. Without an example, or for a GSI the example is not in (a
+    /// not in the definition yet). The catalogue (`catalogue`, feature
+    /// `schema-tooling`) shows its keys, encoded as stored, as the example
+    /// keys of `E`'s access patterns. Without an example, or for a GSI the example is not in (a
     /// sparse index), each field is shown as `<field>-1`.
     ///
     /// # Errors
@@ -334,10 +334,10 @@ impl TableDefinition {
 
     /// Records collection `C` (a `#[derive(Collection)]` enum: entities
     /// sharing a partition key template, read together by one query), and
-    /// adds its members that are not in the definition yet. The
-    /// [catalogue](Self::catalogue) lists it under its name; without any
-    /// recorded collection it lists the groups of entities whose partition
-    /// templates match instead. Recording `C` again replaces it. A
+    /// adds its members that are not in the definition yet. The catalogue
+    /// (`catalogue`, feature `schema-tooling`) lists it under its name;
+    /// without any recorded collection it lists the groups of entities
+    /// whose partition templates match instead. Recording `C` again replaces it. A
     /// table-wide change type (`#[stamp(any_partition)]`) only adds its
     /// members: it is not a collection a query reads.
     pub fn collection<C: crate::Collection>(mut self) -> Self {

@@ -4111,7 +4111,7 @@ const _: () = {
         ::stamp::__private::share_partition(< Customer as ::stamp::Entity > ::SCHEMA, <
         Order as ::stamp::Entity > ::SCHEMA, < ::stamp::BaseTable as ::stamp::QueryIndex
         > ::ID,),
-        "the members of collection `CustomerWithOrders` must share one partition key template on the table, and `Order` does not share the one of `Customer`"
+        "the members of collection `CustomerWithOrders` must share one partition key template on the table, and `Order` does not share the one of `Customer`; for the change type of a stream over entities of different partitions (`Change<CustomerWithOrders>`, `Table::changes`), add `#[stamp(any_partition)]`: it decodes changes of any partition, and no query reads it"
     );
     #[automatically_derived]
     impl ::stamp::Collection for CustomerWithOrders {
@@ -4149,7 +4149,7 @@ const _: () = {
         ::stamp::__private::share_partition(< Order as ::stamp::Entity > ::SCHEMA, <
         LineItem as ::stamp::Entity > ::SCHEMA, < ::stamp::Gsi < 2u8 > as
         ::stamp::QueryIndex > ::ID,),
-        "the members of collection `OrderWithItems` must share one partition key template on GSI2, and `LineItem` does not share the one of `Order`"
+        "the members of collection `OrderWithItems` must share one partition key template on GSI2, and `LineItem` does not share the one of `Order`; for the change type of a stream over entities of different partitions (`Change<OrderWithItems>`, `Table::changes`), add `#[stamp(any_partition)]` in place of `index = 2`: it decodes changes of any partition, and no query reads it"
     );
     #[automatically_derived]
     impl ::stamp::Collection for OrderWithItems {

@@ -30,7 +30,7 @@ use crate::{DecodeError, Refusal};
 pub struct Field<'a, T: ?Sized>(pub &'a T);
 
 /// The binary encoding, chosen first, when `T: BinaryAttribute` (byte
-/// strings as `B`, see [`binary`](super::binary)).
+/// strings as `B`).
 pub trait EncodeBinary {
     /// The stored form of the field value.
     fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error>;

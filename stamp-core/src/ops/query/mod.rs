@@ -1,6 +1,6 @@
 //! Typed queries on the table or a GSI: a partition key, a sort-key
 //! condition on a leading prefix of the sort-key fields, options, pages with
-//! opaque cursors, and streams across pages.
+//! cursors, and streams across pages.
 //!
 //! The builder is here; [`range`] renders the sort-key condition, [`plan`]
 //! the whole request (and checks a cursor), [`send`] sends pages and
@@ -341,8 +341,10 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     }
 
     /// DynamoDB's `Limit`: the number of items evaluated per request, before
-    /// the filter and the entity's type scope. A page may hold fewer items
-    /// when they drop some (items of other types under the same prefix).
+    /// the filter and the entity's type scope. It is not a page size: a
+    /// page may hold fewer items when they drop some (items of other types
+    /// under the same prefix); for pages of `n` items (an HTTP API's page
+    /// size), use [`max_items`](Self::max_items)`(n)`.
     /// On a sharded GSI it is the `Limit` of each shard's `Query`, so a page
     /// may evaluate up to shards × `limit` items (and hold more than
     /// `limit`); bound the items of a page with
@@ -415,7 +417,12 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         self
     }
 
-    /// Starts after the item a previous page's cursor points at.
+    /// Starts after the item a previous page's cursor points at. The
+    /// cursor must come from the same query: the same table, index,
+    /// partition, sort-key condition and order
+    /// ([`Refusal::CursorMismatch`] otherwise, before sending); `limit`,
+    /// `max_items`, the filter and the projection may differ from the
+    /// previous page's. See [`Cursor`].
     pub fn after(mut self, cursor: &Cursor) -> Self {
         self.start = Some(cursor.clone());
         self

@@ -25,7 +25,9 @@ use crate::{AttributeMap, DEFAULT_MAX_REQUESTS, Entity, Error, Table};
 pub struct Page<O> {
     /// The items, decoded, in sort-key order (as the query asked).
     pub items: Vec<O>,
-    /// Where the next page starts; `None` after the last page.
+    /// Where the next page starts; `None` after the last page. Hand
+    /// [`Cursor::as_str`] to a client; it is signed, not encrypted (see
+    /// [`Cursor`]).
     pub cursor: Option<Cursor>,
     /// Items DynamoDB evaluated before the filter (`ScannedCount`).
     pub scanned_count: u32,
@@ -86,8 +88,13 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// On a sharded index (`shards = N`) it sends one `Query` per shard,
     /// together, and merges their items in sort-key order: the items of
     /// the pages are those of the same query on an unsharded index, in the
-    /// same order (ties between shards by shard number); see
-    /// `ops/query/shards.rs` for the rule of a page.
+    /// same order (ties between shards by shard number). A page is one
+    /// round of requests (one to each shard the merge needs) or, with
+    /// `max_items`, the rounds until it has that many items; an item of one
+    /// shard is returned only once no other shard can still hold an item
+    /// before it, and the items read past the page's last one are read
+    /// again by the next page. With a filter, pages may split differently
+    /// from an unsharded query's; the items across pages are the same.
     ///
     /// # Errors
     ///
@@ -221,7 +228,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// [`max_items`](Self::max_items), sizing each request's `Limit` as
     /// `send` does. On a sharded index, each shard is read once: a shard
     /// is queried again only when the merge has returned every item it
-    /// sent and the shard has more (`ops/query/shards.rs`), so the stream
+    /// sent and the shard has more, so the stream
     /// sends, per shard, the requests the same query on that shard's
     /// partition alone would send.
     ///

@@ -132,9 +132,19 @@ impl TransactWrite {
     }
 
     /// Adds a put of `entity` that requires that no item has its primary key
-    /// (`attribute_not_exists(<partition key attribute>)`): with a
-    /// client-generated id, sending it again is harmless. `created_at` and
+    /// (`attribute_not_exists(<partition key attribute>)`). `created_at` and
     /// `updated_at` are stamped. `put(Put::create(entity))`.
+    ///
+    /// When the item exists, the transaction fails with
+    /// [`Error::TransactionCanceled`], whose `reasons` hold
+    /// [`CancellationCode::ConditionalCheckFailed`](crate::CancellationCode::ConditionalCheckFailed)
+    /// at this action's index (its position among the actions, from 0;
+    /// [`CancellationReason::index`](crate::CancellationReason::index)), not
+    /// [`Error::AlreadyExists`] as [`Table::create`](crate::Table::create)
+    /// does; an HTTP API answers it `409 Conflict`. Idempotent as far as
+    /// the key is: see [`Put::create`](crate::Put::create) for a key that
+    /// holds a time the server sets, and the uniqueness item that then
+    /// makes a create happen once.
     pub fn create<E: Entity>(self, entity: &E) -> Self {
         self.put(crate::Put::create(entity))
     }
@@ -228,7 +238,7 @@ impl TransactWrite {
 
     /// Asks DynamoDB to return, for each action whose condition fails, the
     /// item as it was (`ReturnValuesOnConditionCheckFailure = ALL_OLD`), in
-    /// [`CancellationReason::old_item`].
+    /// [`CancellationReason::old_item`](crate::CancellationReason::old_item).
     pub fn return_old_items_on_failure(mut self) -> Self {
         self.return_old_items = true;
         self
