@@ -126,7 +126,7 @@ chrono = {{ version = "0.4", default-features = false, features = ["clock", "std
 pub(super) fn entities_source(derive: bool) -> String {
     let (imports, derives, status_derive) = if derive {
         (
-            "use stamp::{AttributeMap, KeyPart};",
+            "use stamp::{Item, KeyPart};",
             "Item, Serialize, Deserialize, Debug, Clone, PartialEq",
             "KeyPart, Serialize, Deserialize, Debug, Clone, Copy, PartialEq",
         )

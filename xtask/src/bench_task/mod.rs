@@ -326,6 +326,8 @@ mod tests {
             COMPILE_ENTITIES
         );
         assert!(with.contains("#[derive(Item, Serialize"));
+        // The derive is used by its name, so it must be imported by it.
+        assert!(with.contains("use stamp::{Item, KeyPart};"));
         assert!(!without.contains("Item"));
         assert!(!without.contains("#[pk"));
     }
