@@ -138,6 +138,43 @@ pub fn check_canonical(
     }
 }
 
+/// Decodes segment `segment` of a key value `key` as field `field`:
+/// `decode` (the field type's `KeyPart::decode_key`), then
+/// [`check_canonical`] with `encode` (its `KeyPart::encode_key`). One
+/// function for every parser's fields, so the generated parsers hold one
+/// call per field, compiled once per key type rather than once per field.
+/// The generated code passes `<T as KeyPart>::decode_key` and
+/// `::encode_key` (no trait bound here), so a field type without
+/// `KeyPart` gives the one error at the field that every other use gives.
+pub fn decode_key_segment<T>(
+    entity: &'static str,
+    field: &'static str,
+    key: &str,
+    segment: &str,
+    decode: fn(&str) -> Result<T, KeyPartError>,
+    encode: fn(&T, &mut String) -> Result<(), KeyPartError>,
+) -> Result<T, Error> {
+    let value = decode(segment).map_err(|source| key_decode_error(entity, field, key, source))?;
+    check_canonical(entity, field, key, segment, |out| encode(&value, out))?;
+    Ok(value)
+}
+
+/// The example key segment of a field for the catalogue: `example` (the
+/// field type's `KeyPart::example`) encoded with `encode` (its
+/// `KeyPart::encode_key`), `None` when the type has no example or it
+/// encodes to the empty string. Takes the functions, not a trait bound, as
+/// [`decode_key_segment`] does.
+pub fn key_example<T>(
+    field: &str,
+    example: fn(&str) -> Option<T>,
+    encode: fn(&T, &mut String) -> Result<(), KeyPartError>,
+) -> Option<String> {
+    let value = example(field)?;
+    let mut out = String::new();
+    encode(&value, &mut out).ok()?;
+    (!out.is_empty()).then_some(out)
+}
+
 /// Stores a TTL field as a Number of epoch seconds (or leaves it out when
 /// it is `None`).
 /// `epoch_seconds` is the field type's [`TimeToLive::epoch_seconds`](crate::TimeToLive::epoch_seconds).

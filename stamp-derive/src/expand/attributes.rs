@@ -73,10 +73,7 @@ fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePla
         let stored = field.serialized.clone().unwrap_or_else(|| field.name.clone());
         let decoder = decoder_name(field);
         let decoded = quote! {
-            #decoder(__values.get(#stored)).map_err(|__source| #krate::Error::Decode(#krate::DecodeError::Deserialize {
-                entity: __schema.type_name,
-                source: __source,
-            }))?
+            #krate::__private::codec::decoded(__schema, #decoder(__values.get(#stored)))?
         };
         if field.option_inner.is_some() {
             quote! {

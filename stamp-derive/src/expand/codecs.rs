@@ -63,6 +63,7 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
     if field.ttl.is_some() {
         return quote_spanned! {ty.span()=>
             #[allow(non_snake_case)]
+            #[inline]
             fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
                 ::core::result::Result::Ok(::core::option::Option::Some(#krate::__private::AttributeValue::N(
                     ::std::string::ToString::to_string(&<#key_ty as #krate::TimeToLive>::epoch_seconds(__value)),
@@ -73,6 +74,7 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
     if index_key {
         return quote_spanned! {key_ty.span()=>
             #[allow(non_snake_case)]
+            #[inline]
             fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
                 <#key_ty as #krate::IndexKeyAttribute>::to_key_attribute(__value).map(::core::option::Option::Some)
             }
@@ -83,6 +85,7 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
     if !serde.custom_serialize() {
         return quote_spanned! {key_ty.span()=>
             #[allow(non_snake_case)]
+            #[inline]
             fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
                 #krate::__private::codec::stored((&&&#krate::__private::codec::Field(__value)).__stamp_encode())
             }
@@ -133,6 +136,7 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
     quote! {
         /// The field's whole value as `to_item` stores it, through its serde attributes.
         #[allow(non_snake_case)]
+        #[inline]
         fn #serializer(__value: &#ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
             #serialize_helper
             #skip_helper
@@ -148,6 +152,7 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
         }
 
         #[allow(non_snake_case)]
+        #[inline]
         fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
             ::core::result::Result::Ok(#serializer(#value)?.filter(|__value| !#krate::__private::codec::is_empty_set(__value)))
         }
@@ -169,6 +174,7 @@ fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
         };
         return quote_spanned! {ty.span()=>
             #[allow(non_snake_case)]
+            #[inline]
             fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
                 let __value: #key_ty = #krate::__private::decode_time_to_live(__stored, <#key_ty as #krate::TimeToLive>::from_epoch_seconds)?;
                 ::core::result::Result::Ok(#wrap)
@@ -183,6 +189,7 @@ fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
             .unwrap_or_else(|| field.name.clone());
         return quote_spanned! {ty.span()=>
             #[allow(non_snake_case)]
+            #[inline]
             fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
                 (&&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#stored, #krate::__private::codec::present(__stored))
             }
@@ -204,6 +211,7 @@ fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
         .then(|| quote!(#[serde(default)]));
     quote! {
         #[allow(non_snake_case)]
+        #[inline]
         fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
             #[derive(#krate::__private::serde::Deserialize)]
             #[serde(crate = #serde_path)]

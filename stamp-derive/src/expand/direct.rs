@@ -139,9 +139,12 @@ fn index_key_insert(krate: &syn::Path, stored: &Stored) -> TokenStream {
 }
 
 /// The body of `from_item` after the TTL is loaded: one pass over the
-/// item's attributes, each matched by name to its field (as serde-derived
-/// code reads a map, so no attribute name is hashed), then the absent
-/// fields as serde reads missing ones; or the whole struct through serde.
+/// item's attributes, each moved by name into its field's slot (as
+/// serde-derived code reads a map, so no attribute name is hashed), then
+/// each field decoded once from its slot, in field order, an absent one as
+/// serde reads a missing field (one decoder call per field keeps the
+/// generated code, and its compile time, small); or the whole struct
+/// through serde.
 pub fn decode_fields(model: &Model) -> TokenStream {
     let krate = model.krate;
     if !direct_decode(model) {
@@ -171,32 +174,34 @@ pub fn decode_fields(model: &Model) -> TokenStream {
             )?
         }
     };
-    let locals = fields.iter().map(|(Stored { field, .. }, local)| {
-        let ty = field.ty;
-        quote!(let mut #local: ::core::option::Option<#ty> = ::core::option::Option::None;)
+    let locals = fields.iter().map(|(_, local)| {
+        quote!(let mut #local: ::core::option::Option<#krate::__private::AttributeValue> = ::core::option::Option::None;)
     });
-    let arms = fields.iter().map(|(Stored { field, attribute }, local)| {
-        let decoded = decode(
-            field,
-            attribute,
-            quote!(::core::option::Option::Some(__stored)),
-        );
-        quote!(#attribute => #local = ::core::option::Option::Some(#decoded),)
-    });
+    let arms = fields
+        .iter()
+        .map(|(Stored { attribute, .. }, local)| quote!(#attribute => #local = ::core::option::Option::Some(__stored),));
     let values = fields.iter().map(|(Stored { field, attribute }, local)| {
         let ident = field.ident;
-        let missing = match &field.serde.default {
-            None => decode(field, attribute, quote!(::core::option::Option::None)),
+        let default = match &field.serde.default {
+            None => {
+                let decoded = decode(field, attribute, quote!(#local));
+                return quote!(#ident: #decoded,);
+            }
             Some(None) => quote!(::core::default::Default::default()),
             Some(Some(path)) => {
                 let path: syn::Path = path.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));
                 quote!(#path())
             }
         };
+        let decoded = decode(
+            field,
+            attribute,
+            quote!(::core::option::Option::Some(__stored)),
+        );
         quote! {
             #ident: match #local {
-                ::core::option::Option::Some(__value) => __value,
-                ::core::option::Option::None => #missing,
+                ::core::option::Option::Some(__stored) => #decoded,
+                ::core::option::Option::None => #default,
             },
         }
     });

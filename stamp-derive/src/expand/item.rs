@@ -51,10 +51,12 @@ pub fn entity_impl(model: &Model) -> TokenStream {
         let ident = field.ident;
         let ty = field.ty;
         quote_spanned! {ty.span()=>
+            #[inline]
             fn version(&self) -> ::core::option::Option<u64> {
                 ::core::option::Option::Some(<#ty as #krate::__private::VersionNumber>::as_u64(self.#ident))
             }
 
+            #[inline]
             fn max_version() -> u64 {
                 <#ty as #krate::__private::VersionNumber>::MAX
             }
@@ -63,6 +65,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
     let previous_primary_key_function = model.previous.as_ref().map(|(pk, sk)| {
         let arguments = self_arguments(&distinct_fields(&[pk, sk]), &input_name(model, names::PREVIOUS_KEY_INPUT));
         quote! {
+            #[inline]
             fn previous_primary_key(&self) -> ::core::result::Result<::core::option::Option<#krate::PrimaryKey<Self>>, #krate::Error> {
                 Self::previous_key(#arguments).map(::core::option::Option::Some)
             }
@@ -77,10 +80,12 @@ pub fn entity_impl(model: &Model) -> TokenStream {
         impl #krate::Entity for #ident {
             const SCHEMA: &'static #krate::EntitySchema = #schema;
 
+            #[inline]
             fn primary_key(&self) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
                 Self::key(#key_arguments)
             }
 
+            #[inline]
             fn to_item_at(
                 &self,
                 __time: ::core::option::Option<#krate::WriteTime>,
@@ -101,6 +106,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
                 ::core::result::Result::Ok(__item)
             }
 
+            #[inline]
             fn from_item(#[allow(unused_mut)] mut item: #krate::AttributeMap) -> ::core::result::Result<Self, #krate::Error> {
                 #ttl_from_item
                 #decode_fields
@@ -112,6 +118,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
 
             #time_stamp_function
 
+            #[inline]
             fn key_attribute_from_values(
                 __attribute: &str,
                 __values: &#krate::AttributeMap,
@@ -305,6 +312,7 @@ fn time_stamp_function(model: &Model) -> Option<TokenStream> {
         .collect();
     (!arms.is_empty()).then(|| {
         quote! {
+            #[inline]
             fn time_stamp_value(
                 __attribute: &str,
                 __now: #krate::__private::chrono::DateTime<#krate::__private::chrono::Utc>,

@@ -391,6 +391,7 @@ pub fn primary_key_function(
     let doc = format!("{summary}\n\n{KEY_ERRORS}");
     quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
             #unpack
             let __schema = <Self as #krate::Entity>::SCHEMA;
@@ -497,6 +498,7 @@ pub fn index_key_function(
     let parameters = parameters.iter().chain(shard_parameter.as_ref());
     let function = quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::IndexKey<Self>, #krate::Error> {
             #shard_check
             #unpack

@@ -164,6 +164,7 @@ pub fn query_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
         let marker = IndexRef::Gsi(index.number).marker(krate);
         functions.push(quote! {
             #[doc = #doc]
+            #[inline]
             pub fn #function(#(#parameters),*) -> #krate::MultiAttributeQuery<Self, #marker> {
                 #unpack
                 let __schema = <Self as #krate::Entity>::SCHEMA;
@@ -255,10 +256,12 @@ pub fn sort_impls(model: &Model) -> Vec<TokenStream> {
                 impl #generics #krate::SortAttributes<#ident, #marker> for #self_type {
                     type Next = #next;
 
+                    #[inline]
                     fn values(&self) -> ::core::result::Result<::std::vec::Vec<#krate::__private::AttributeValue>, #krate::Error> {
                         #body
                     }
 
+                    #[inline]
                     fn next_value(__next: &Self::Next) -> ::core::result::Result<#krate::__private::AttributeValue, #krate::Error> {
                         #next_value
                     }

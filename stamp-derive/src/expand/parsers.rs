@@ -80,14 +80,14 @@ fn parse_function(
         let name = &field.name;
         let ty = field.key_type();
         quote_spanned! {ty.span()=>
-            {
-                let __value = <#ty as #krate::KeyPart>::decode_key(&__segments[#position])
-                    .map_err(|__source| #krate::__private::key_decode_error(__schema.type_name, #name, key, __source))?;
-                #krate::__private::check_canonical(__schema.type_name, #name, key, &__segments[#position], |__out| {
-                    <#ty as #krate::KeyPart>::encode_key(&__value, __out)
-                })?;
-                __value
-            }
+            #krate::__private::decode_key_segment(
+                __schema.type_name,
+                #name,
+                key,
+                &__segments[#position],
+                <#ty as #krate::KeyPart>::decode_key,
+                <#ty as #krate::KeyPart>::encode_key,
+            )?
         }
     });
     let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
@@ -107,6 +107,7 @@ fn parse_function(
     let unused = fields.is_empty().then(|| quote!(let _ = &__segments;));
     quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #function(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::Error> {
             let __schema = <Self as #krate::Entity>::SCHEMA;
             let __segments = #template_path.split(__schema.type_name, key)?;

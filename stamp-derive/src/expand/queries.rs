@@ -137,6 +137,7 @@ fn query_function(
     };
     quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #function(#(#parameters),*) -> #krate::Query<Self, #marker> {
             #unpack
             let __schema = <Self as #krate::Entity>::SCHEMA;
@@ -159,6 +160,7 @@ fn scan_function(model: &Model) -> TokenStream {
     let scan = names::ident(names::SCAN);
     quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #scan() -> #krate::Scan<Self> {
             #krate::Scan::new()
         }
@@ -200,6 +202,7 @@ fn update_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
     let update = names::ident(names::UPDATE);
     quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #update(#(#parameters),*) -> #krate::Update<Self> {
             #unpack
             #[allow(unused_mut)]
@@ -293,6 +296,7 @@ fn sort_key_prefixes(
         impls.push(quote! {
             #[automatically_derived]
             impl<'__a> #krate::SortKeyPrefix<#ident, #index> for #self_type {
+                #[inline]
                 fn sort_key_prefix(&self) -> ::core::result::Result<#krate::SortKeyText, #krate::Error> {
                     let __schema = <#ident as #krate::Entity>::SCHEMA;
                     #binding

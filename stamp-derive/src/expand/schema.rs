@@ -42,14 +42,15 @@ fn key_example(model: &Model) -> TokenStream {
         let name = &field.name;
         let ty = field.key_type();
         quote_spanned! {ty.span()=>
-            #name => <#ty as #krate::KeyPart>::example(#name).and_then(|__value| {
-                let mut __out = ::std::string::String::new();
-                <#ty as #krate::KeyPart>::encode_key(&__value, &mut __out).ok()?;
-                (!__out.is_empty()).then_some(__out)
-            }),
+            #name => #krate::__private::key_example(
+                #name,
+                <#ty as #krate::KeyPart>::example,
+                <#ty as #krate::KeyPart>::encode_key,
+            ),
         }
     });
     quote! {{
+        #[inline]
         fn __key_example(__field: &str) -> ::core::option::Option<::std::string::String> {
             match __field {
                 #(#arms)*

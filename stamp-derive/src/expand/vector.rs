@@ -197,6 +197,7 @@ fn search_function(
         let search_similar = names::ident(names::SEARCH_SIMILAR);
         quote! {
             #[doc = #doc]
+            #[inline]
             pub fn #search_similar(#(#parameters,)* vector: &[f32]) -> #krate::SimilaritySearch<Self, #marker> {
                 #body
             }
@@ -205,6 +206,7 @@ fn search_function(
     (
         quote! {
             #[doc = #doc]
+            #[inline]
             pub fn #numbered(#(#parameters,)* vector: &[f32]) -> #krate::SimilaritySearch<Self, #marker> {
                 #body
             }

@@ -63,6 +63,7 @@ const _: () = {
         StoreAsSerialized as _, StoreBinary as _,
     };
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_customer_id(
         __value: &String,
     ) -> ::core::result::Result<
@@ -74,6 +75,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_name(
         __value: &String,
     ) -> ::core::result::Result<
@@ -85,6 +87,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_email(
         __value: &String,
     ) -> ::core::result::Result<
@@ -96,6 +99,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_order_count(
         __value: &u32,
     ) -> ::core::result::Result<
@@ -107,6 +111,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_created_at(
         __value: &DateTime<Utc>,
     ) -> ::core::result::Result<
@@ -181,21 +186,17 @@ const _: () = {
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
             key_example: {
+                #[inline]
                 fn __key_example(
                     __field: &str,
                 ) -> ::core::option::Option<::std::string::String> {
                     match __field {
                         "customer_id" => {
-                            <String as ::stamp::KeyPart>::example("customer_id")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <String as ::stamp::KeyPart>::encode_key(
-                                            &__value,
-                                            &mut __out,
-                                        )
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "customer_id",
+                                <String as ::stamp::KeyPart>::example,
+                                <String as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         _ => ::core::option::Option::None,
                     }
@@ -204,11 +205,13 @@ const _: () = {
             },
             named_inputs: &[],
         };
+        #[inline]
         fn primary_key(
             &self,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             Self::key(&self.customer_id)
         }
+        #[inline]
         fn to_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
@@ -259,139 +262,73 @@ const _: () = {
             );
             ::core::result::Result::Ok(__item)
         }
+        #[inline]
         fn from_item(
             #[allow(unused_mut)]
             mut item: ::stamp::AttributeMap,
         ) -> ::core::result::Result<Self, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<u32> = ::core::option::Option::None;
-            let mut __stamp_field_4: ::core::option::Option<DateTime<Utc>> = ::core::option::Option::None;
+            let mut __stamp_field_0: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_1: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_2: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_3: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_4: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
             for (__name, __stored) in item {
                 match __name.as_str() {
                     "customer_id" => {
-                        __stamp_field_0 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "customer_id",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_0 = ::core::option::Option::Some(__stored);
                     }
-                    "name" => {
-                        __stamp_field_1 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "name",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
-                    }
-                    "email" => {
-                        __stamp_field_2 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "email",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
-                    }
+                    "name" => __stamp_field_1 = ::core::option::Option::Some(__stored),
+                    "email" => __stamp_field_2 = ::core::option::Option::Some(__stored),
                     "order_count" => {
-                        __stamp_field_3 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                    .__stamp_decode(
-                                        "order_count",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_3 = ::core::option::Option::Some(__stored);
                     }
                     "created_at" => {
-                        __stamp_field_4 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<
-                                    DateTime<Utc>,
-                                >::new())
-                                    .__stamp_decode(
-                                        "created_at",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_4 = ::core::option::Option::Some(__stored);
                     }
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(Self {
-                customer_id: match __stamp_field_0 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("customer_id", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                name: match __stamp_field_1 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("name", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                email: match __stamp_field_2 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("email", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                order_count: match __stamp_field_3 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                .__stamp_decode("order_count", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                created_at: match __stamp_field_4 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<
-                                DateTime<Utc>,
-                            >::new())
-                                .__stamp_decode("created_at", ::core::option::Option::None),
-                        )?
-                    }
-                },
+                customer_id: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("customer_id", __stamp_field_0),
+                )?,
+                name: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("name", __stamp_field_1),
+                )?,
+                email: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("email", __stamp_field_2),
+                )?,
+                order_count: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<u32>::new())
+                        .__stamp_decode("order_count", __stamp_field_3),
+                )?,
+                created_at: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<DateTime<Utc>>::new())
+                        .__stamp_decode("created_at", __stamp_field_4),
+                )?,
             })
         }
+        #[inline]
         fn key_attribute_from_values(
             __attribute: &str,
             __values: &::stamp::AttributeMap,
@@ -413,6 +350,7 @@ const _: () = {
 # Errors
 
 `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
         pub fn key(
             customer_id: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
@@ -443,6 +381,7 @@ const _: () = {
         /**A query of `Customer` items on the table: `PK = CUST#<customer_id>` and the sort key `SK` within `PROFILE`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
         pub fn query(customer_id: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __partition_key = (|| -> ::core::result::Result<
@@ -463,10 +402,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             ::stamp::Query::new(__partition_key)
         }
         ///A scan of the table for `Customer` items (type attribute `Type` = `Customer`): reads every item of the table. Nothing is sent until `stream`.
+        #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
         ///An update of the `Customer` item with this primary key. Set fields through the attribute constants (`Customer::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        #[inline]
         pub fn update(customer_id: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
             let mut __known = ::stamp::AttributeMap::new();
@@ -482,6 +423,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
@@ -491,27 +433,14 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 .template
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <String as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "customer_id",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "customer_id",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <String as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "customer_id",
+                    key,
+                    &__segments[0usize],
+                    <String as ::stamp::KeyPart>::decode_key,
+                    <String as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `SK` value of `Customer` back into its fields (none: the template is a constant), following the template `PROFILE`.
@@ -519,6 +448,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
@@ -564,6 +494,7 @@ const _: () = {
         StoreAsSerialized as _, StoreBinary as _,
     };
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_customer_id(
         __value: &String,
     ) -> ::core::result::Result<
@@ -575,6 +506,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_order_id(
         __value: &Uuid,
     ) -> ::core::result::Result<
@@ -586,6 +518,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_created_at(
         __value: &DateTime<Utc>,
     ) -> ::core::result::Result<
@@ -597,6 +530,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_created_month(
         __value: &String,
     ) -> ::core::result::Result<
@@ -608,6 +542,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_status(
         __value: &OrderStatus,
     ) -> ::core::result::Result<
@@ -619,6 +554,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_updated_at(
         __value: &DateTime<Utc>,
     ) -> ::core::result::Result<
@@ -630,6 +566,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_total_cents(
         __value: &u64,
     ) -> ::core::result::Result<
@@ -641,6 +578,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_line_count(
         __value: &u32,
     ) -> ::core::result::Result<
@@ -652,6 +590,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_embedding(
         __value: &Vec<f32>,
     ) -> ::core::result::Result<
@@ -663,6 +602,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_decode_status(
         __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
     ) -> ::core::result::Result<
@@ -673,6 +613,7 @@ const _: () = {
             .__stamp_decode("status", ::stamp::__private::codec::present(__stored))
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_decode_updated_at(
         __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
     ) -> ::core::result::Result<DateTime<Utc>, ::stamp::__private::serde_dynamo::Error> {
@@ -680,6 +621,7 @@ const _: () = {
             .__stamp_decode("updated_at", ::stamp::__private::codec::present(__stored))
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_decode_order_id(
         __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
     ) -> ::core::result::Result<Uuid, ::stamp::__private::serde_dynamo::Error> {
@@ -687,6 +629,7 @@ const _: () = {
             .__stamp_decode("order_id", ::stamp::__private::codec::present(__stored))
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_decode_customer_id(
         __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
     ) -> ::core::result::Result<String, ::stamp::__private::serde_dynamo::Error> {
@@ -893,64 +836,45 @@ const _: () = {
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
             key_example: {
+                #[inline]
                 fn __key_example(
                     __field: &str,
                 ) -> ::core::option::Option<::std::string::String> {
                     match __field {
                         "customer_id" => {
-                            <String as ::stamp::KeyPart>::example("customer_id")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <String as ::stamp::KeyPart>::encode_key(
-                                            &__value,
-                                            &mut __out,
-                                        )
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "customer_id",
+                                <String as ::stamp::KeyPart>::example,
+                                <String as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         "created_at" => {
-                            <DateTime<Utc> as ::stamp::KeyPart>::example("created_at")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <DateTime<
-                                        Utc,
-                                    > as ::stamp::KeyPart>::encode_key(&__value, &mut __out)
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "created_at",
+                                <DateTime<Utc> as ::stamp::KeyPart>::example,
+                                <DateTime<Utc> as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         "order_id" => {
-                            <Uuid as ::stamp::KeyPart>::example("order_id")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <Uuid as ::stamp::KeyPart>::encode_key(&__value, &mut __out)
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "order_id",
+                                <Uuid as ::stamp::KeyPart>::example,
+                                <Uuid as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         "status" => {
-                            <OrderStatus as ::stamp::KeyPart>::example("status")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <OrderStatus as ::stamp::KeyPart>::encode_key(
-                                            &__value,
-                                            &mut __out,
-                                        )
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "status",
+                                <OrderStatus as ::stamp::KeyPart>::example,
+                                <OrderStatus as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         "updated_at" => {
-                            <DateTime<Utc> as ::stamp::KeyPart>::example("updated_at")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <DateTime<
-                                        Utc,
-                                    > as ::stamp::KeyPart>::encode_key(&__value, &mut __out)
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "updated_at",
+                                <DateTime<Utc> as ::stamp::KeyPart>::example,
+                                <DateTime<Utc> as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         _ => ::core::option::Option::None,
                     }
@@ -959,11 +883,13 @@ const _: () = {
             },
             named_inputs: &[],
         };
+        #[inline]
         fn primary_key(
             &self,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             Self::key(&self.customer_id, &self.created_at, &self.order_id)
         }
+        #[inline]
         fn to_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
@@ -1097,245 +1023,119 @@ const _: () = {
             );
             ::core::result::Result::Ok(__item)
         }
+        #[inline]
         fn from_item(
             #[allow(unused_mut)]
             mut item: ::stamp::AttributeMap,
         ) -> ::core::result::Result<Self, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<Uuid> = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<DateTime<Utc>> = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_4: ::core::option::Option<Option<OrderStatus>> = ::core::option::Option::None;
-            let mut __stamp_field_5: ::core::option::Option<DateTime<Utc>> = ::core::option::Option::None;
-            let mut __stamp_field_6: ::core::option::Option<u64> = ::core::option::Option::None;
-            let mut __stamp_field_7: ::core::option::Option<u32> = ::core::option::Option::None;
-            let mut __stamp_field_8: ::core::option::Option<Vec<f32>> = ::core::option::Option::None;
+            let mut __stamp_field_0: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_1: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_2: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_3: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_4: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_5: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_6: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_7: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_8: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
             for (__name, __stored) in item {
                 match __name.as_str() {
                     "customer_id" => {
-                        __stamp_field_0 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "customer_id",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_0 = ::core::option::Option::Some(__stored);
                     }
                     "order_id" => {
-                        __stamp_field_1 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<Uuid>::new())
-                                    .__stamp_decode(
-                                        "order_id",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_1 = ::core::option::Option::Some(__stored);
                     }
                     "created_at" => {
-                        __stamp_field_2 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<
-                                    DateTime<Utc>,
-                                >::new())
-                                    .__stamp_decode(
-                                        "created_at",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_2 = ::core::option::Option::Some(__stored);
                     }
                     "created_month" => {
-                        __stamp_field_3 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "created_month",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_3 = ::core::option::Option::Some(__stored);
                     }
-                    "status" => {
-                        __stamp_field_4 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<
-                                    Option<OrderStatus>,
-                                >::new())
-                                    .__stamp_decode(
-                                        "status",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
-                    }
+                    "status" => __stamp_field_4 = ::core::option::Option::Some(__stored),
                     "updated_at" => {
-                        __stamp_field_5 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<
-                                    DateTime<Utc>,
-                                >::new())
-                                    .__stamp_decode(
-                                        "updated_at",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_5 = ::core::option::Option::Some(__stored);
                     }
                     "total_cents" => {
-                        __stamp_field_6 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<u64>::new())
-                                    .__stamp_decode(
-                                        "total_cents",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_6 = ::core::option::Option::Some(__stored);
                     }
                     "line_count" => {
-                        __stamp_field_7 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                    .__stamp_decode(
-                                        "line_count",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_7 = ::core::option::Option::Some(__stored);
                     }
                     "order_embedding" => {
-                        __stamp_field_8 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
-                                    .__stamp_decode(
-                                        "order_embedding",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_8 = ::core::option::Option::Some(__stored);
                     }
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(Self {
-                customer_id: match __stamp_field_0 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("customer_id", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                order_id: match __stamp_field_1 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<Uuid>::new())
-                                .__stamp_decode("order_id", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                created_at: match __stamp_field_2 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<
-                                DateTime<Utc>,
-                            >::new())
-                                .__stamp_decode("created_at", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                created_month: match __stamp_field_3 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode(
-                                    "created_month",
-                                    ::core::option::Option::None,
-                                ),
-                        )?
-                    }
-                },
-                status: match __stamp_field_4 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<
-                                Option<OrderStatus>,
-                            >::new())
-                                .__stamp_decode("status", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                updated_at: match __stamp_field_5 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<
-                                DateTime<Utc>,
-                            >::new())
-                                .__stamp_decode("updated_at", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                total_cents: match __stamp_field_6 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<u64>::new())
-                                .__stamp_decode("total_cents", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                line_count: match __stamp_field_7 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                .__stamp_decode("line_count", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                embedding: match __stamp_field_8 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
-                                .__stamp_decode(
-                                    "order_embedding",
-                                    ::core::option::Option::None,
-                                ),
-                        )?
-                    }
-                },
+                customer_id: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("customer_id", __stamp_field_0),
+                )?,
+                order_id: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<Uuid>::new())
+                        .__stamp_decode("order_id", __stamp_field_1),
+                )?,
+                created_at: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<DateTime<Utc>>::new())
+                        .__stamp_decode("created_at", __stamp_field_2),
+                )?,
+                created_month: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("created_month", __stamp_field_3),
+                )?,
+                status: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<Option<OrderStatus>>::new())
+                        .__stamp_decode("status", __stamp_field_4),
+                )?,
+                updated_at: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<DateTime<Utc>>::new())
+                        .__stamp_decode("updated_at", __stamp_field_5),
+                )?,
+                total_cents: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<u64>::new())
+                        .__stamp_decode("total_cents", __stamp_field_6),
+                )?,
+                line_count: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<u32>::new())
+                        .__stamp_decode("line_count", __stamp_field_7),
+                )?,
+                embedding: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
+                        .__stamp_decode("order_embedding", __stamp_field_8),
+                )?,
             })
         }
+        #[inline]
         fn key_attribute_from_values(
             __attribute: &str,
             __values: &::stamp::AttributeMap,
@@ -1365,14 +1165,10 @@ const _: () = {
                             );
                         }
                     };
-                    let status: OrderStatus = match __stamp_decode_status(
-                            __values.get("status"),
-                        )
-                        .map_err(|__source| ::stamp::Error::Decode(::stamp::DecodeError::Deserialize {
-                            entity: __schema.type_name,
-                            source: __source,
-                        }))?
-                    {
+                    let status: OrderStatus = match ::stamp::__private::codec::decoded(
+                        __schema,
+                        __stamp_decode_status(__values.get("status")),
+                    )? {
                         ::core::option::Option::Some(__value) => __value,
                         ::core::option::Option::None => {
                             return ::core::result::Result::Ok(
@@ -1406,13 +1202,10 @@ const _: () = {
                     )
                 }
                 "GSI1SK" => {
-                    let updated_at: DateTime<Utc> = __stamp_decode_updated_at(
-                            __values.get("updated_at"),
-                        )
-                        .map_err(|__source| ::stamp::Error::Decode(::stamp::DecodeError::Deserialize {
-                            entity: __schema.type_name,
-                            source: __source,
-                        }))?;
+                    let updated_at: DateTime<Utc> = ::stamp::__private::codec::decoded(
+                        __schema,
+                        __stamp_decode_updated_at(__values.get("updated_at")),
+                    )?;
                     let updated_at = &updated_at;
                     ::core::result::Result::Ok(
                         ::core::option::Option::Some({
@@ -1435,13 +1228,10 @@ const _: () = {
                     )
                 }
                 "GSI2PK" => {
-                    let order_id: Uuid = __stamp_decode_order_id(
-                            __values.get("order_id"),
-                        )
-                        .map_err(|__source| ::stamp::Error::Decode(::stamp::DecodeError::Deserialize {
-                            entity: __schema.type_name,
-                            source: __source,
-                        }))?;
+                    let order_id: Uuid = ::stamp::__private::codec::decoded(
+                        __schema,
+                        __stamp_decode_order_id(__values.get("order_id")),
+                    )?;
                     let order_id = &order_id;
                     ::core::result::Result::Ok(
                         ::core::option::Option::Some({
@@ -1485,13 +1275,10 @@ const _: () = {
                     )
                 }
                 "VECTOR2PK" => {
-                    let customer_id: String = __stamp_decode_customer_id(
-                            __values.get("customer_id"),
-                        )
-                        .map_err(|__source| ::stamp::Error::Decode(::stamp::DecodeError::Deserialize {
-                            entity: __schema.type_name,
-                            source: __source,
-                        }))?;
+                    let customer_id: String = ::stamp::__private::codec::decoded(
+                        __schema,
+                        __stamp_decode_customer_id(__values.get("customer_id")),
+                    )?;
                     let customer_id = &customer_id;
                     ::core::result::Result::Ok(
                         ::core::option::Option::Some({
@@ -1525,6 +1312,7 @@ const _: () = {
 # Errors
 
 `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
         pub fn key(
             customer_id: &str,
             created_at: &DateTime<Utc>,
@@ -1566,6 +1354,7 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
 # Errors
 
 `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
         pub fn gsi1_key(
             status: &OrderStatus,
             updated_at: &DateTime<Utc>,
@@ -1631,6 +1420,7 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
 # Errors
 
 `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
         pub fn gsi2_key(
             order_id: &Uuid,
         ) -> ::core::result::Result<::stamp::IndexKey<Self>, ::stamp::Error> {
@@ -1679,6 +1469,7 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
         /**A query of `Order` items on the table: `PK = CUST#<customer_id>` and the sort key `SK` within `ORDER#<created_at>#<order_id>`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
         pub fn query(customer_id: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __partition_key = (|| -> ::core::result::Result<
@@ -1701,6 +1492,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         /**A query of `Order` items on index `GSI1`: `GSI1PK = STATUS#<status>#<shard>` and the sort key `GSI1SK` within `<updated_at>`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
         pub fn query_gsi1(
             status: &OrderStatus,
         ) -> ::stamp::Query<Self, ::stamp::Gsi<1u8>> {
@@ -1733,6 +1525,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         /**A query of `Order` items on index `GSI2`: `GSI2PK = ORDER#<order_id>` and the sort key `GSI2SK` within `ORDER`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
         pub fn query_gsi2(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::Gsi<2u8>> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __partition_key = (|| -> ::core::result::Result<
@@ -1760,10 +1553,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             ::stamp::Query::new(__partition_key)
         }
         ///A scan of the table for `Order` items (type attribute `Type` = `Order`): reads every item of the table. Nothing is sent until `stream`.
+        #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
         ///An update of the `Order` item with this primary key. Set fields through the attribute constants (`Order::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        #[inline]
         pub fn update(
             customer_id: &str,
             created_at: &DateTime<Utc>,
@@ -1794,6 +1589,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).
 
 See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        #[inline]
         pub fn search_similar_vector2(
             customer_id: &str,
             vector: &[f32],
@@ -1832,6 +1628,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
@@ -1841,27 +1638,14 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 .template
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <String as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "customer_id",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "customer_id",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <String as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "customer_id",
+                    key,
+                    &__segments[0usize],
+                    <String as ::stamp::KeyPart>::decode_key,
+                    <String as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `SK` value of `Order` back into its fields (created_at, order_id), following the template `ORDER#<created_at>#<order_id>`.
@@ -1869,56 +1653,29 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_sort_key(
             key: &str,
         ) -> ::core::result::Result<(DateTime<Utc>, Uuid), ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <DateTime<
-                        Utc,
-                    > as ::stamp::KeyPart>::decode_key(&__segments[0usize])
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "created_at",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "created_at",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <DateTime<
-                                Utc,
-                            > as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
-                {
-                    let __value = <Uuid as ::stamp::KeyPart>::decode_key(
-                            &__segments[1usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "order_id",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "order_id",
-                        key,
-                        &__segments[1usize],
-                        |__out| {
-                            <Uuid as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "created_at",
+                    key,
+                    &__segments[0usize],
+                    <DateTime<Utc> as ::stamp::KeyPart>::decode_key,
+                    <DateTime<Utc> as ::stamp::KeyPart>::encode_key,
+                )?,
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "order_id",
+                    key,
+                    &__segments[1usize],
+                    <Uuid as ::stamp::KeyPart>::decode_key,
+                    <Uuid as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `GSI1PK` value of `Order` back into its fields (status), following the template `STATUS#<status>#<shard>`.
@@ -1926,6 +1683,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_gsi1_partition_key(
             key: &str,
         ) -> ::core::result::Result<(OrderStatus,), ::stamp::Error> {
@@ -1936,30 +1694,14 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 .expect("a template index")
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <OrderStatus as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "status",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "status",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <OrderStatus as ::stamp::KeyPart>::encode_key(
-                                &__value,
-                                __out,
-                            )
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "status",
+                    key,
+                    &__segments[0usize],
+                    <OrderStatus as ::stamp::KeyPart>::decode_key,
+                    <OrderStatus as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `GSI1SK` value of `Order` back into its fields (updated_at), following the template `<updated_at>`.
@@ -1967,6 +1709,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_gsi1_sort_key(
             key: &str,
         ) -> ::core::result::Result<(DateTime<Utc>,), ::stamp::Error> {
@@ -1977,29 +1720,14 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 .expect("the index has a sort key")
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <DateTime<
-                        Utc,
-                    > as ::stamp::KeyPart>::decode_key(&__segments[0usize])
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "updated_at",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "updated_at",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <DateTime<
-                                Utc,
-                            > as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "updated_at",
+                    key,
+                    &__segments[0usize],
+                    <DateTime<Utc> as ::stamp::KeyPart>::decode_key,
+                    <DateTime<Utc> as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `GSI2PK` value of `Order` back into its fields (order_id), following the template `ORDER#<order_id>`.
@@ -2007,6 +1735,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_gsi2_partition_key(
             key: &str,
         ) -> ::core::result::Result<(Uuid,), ::stamp::Error> {
@@ -2017,27 +1746,14 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 .expect("a template index")
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <Uuid as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "order_id",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "order_id",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <Uuid as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "order_id",
+                    key,
+                    &__segments[0usize],
+                    <Uuid as ::stamp::KeyPart>::decode_key,
+                    <Uuid as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `GSI2SK` value of `Order` back into its fields (none: the template is a constant), following the template `ORDER`.
@@ -2045,6 +1761,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_gsi2_sort_key(
             key: &str,
         ) -> ::core::result::Result<(), ::stamp::Error> {
@@ -2062,6 +1779,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_vector2_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
@@ -2072,27 +1790,14 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 .expect("a vector index partitioned by a template")
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <String as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "customer_id",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "customer_id",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <String as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "customer_id",
+                    key,
+                    &__segments[0usize],
+                    <String as ::stamp::KeyPart>::decode_key,
+                    <String as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         ///The `customer_id` attribute of `Order`, for conditions, filters and updates (a primary-key field: conditions only, no update).
@@ -2147,6 +1852,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
     #[automatically_derived]
     impl<'__a> ::stamp::SortKeyPrefix<Order, ::stamp::BaseTable>
     for &'__a DateTime<Utc> {
+        #[inline]
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
@@ -2172,6 +1878,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
     #[automatically_derived]
     impl<'__a> ::stamp::SortKeyPrefix<Order, ::stamp::BaseTable>
     for (&'__a DateTime<Utc>, &'__a Uuid) {
+        #[inline]
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
@@ -2198,6 +1905,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
     }
     #[automatically_derived]
     impl<'__a> ::stamp::SortKeyPrefix<Order, ::stamp::Gsi<1u8>> for &'__a DateTime<Utc> {
+        #[inline]
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
@@ -2236,6 +1944,7 @@ const _: () = {
         StoreAsSerialized as _, StoreBinary as _,
     };
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_order_id(
         __value: &Uuid,
     ) -> ::core::result::Result<
@@ -2247,6 +1956,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_line_no(
         __value: &u32,
     ) -> ::core::result::Result<
@@ -2258,6 +1968,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_sku(
         __value: &String,
     ) -> ::core::result::Result<
@@ -2269,6 +1980,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_quantity(
         __value: &u32,
     ) -> ::core::result::Result<
@@ -2280,6 +1992,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_unit_price_cents(
         __value: &u64,
     ) -> ::core::result::Result<
@@ -2291,6 +2004,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_decode_order_id(
         __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
     ) -> ::core::result::Result<Uuid, ::stamp::__private::serde_dynamo::Error> {
@@ -2298,6 +2012,7 @@ const _: () = {
             .__stamp_decode("order_id", ::stamp::__private::codec::present(__stored))
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_decode_line_no(
         __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
     ) -> ::core::result::Result<u32, ::stamp::__private::serde_dynamo::Error> {
@@ -2404,27 +2119,24 @@ const _: () = {
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
             key_example: {
+                #[inline]
                 fn __key_example(
                     __field: &str,
                 ) -> ::core::option::Option<::std::string::String> {
                     match __field {
                         "order_id" => {
-                            <Uuid as ::stamp::KeyPart>::example("order_id")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <Uuid as ::stamp::KeyPart>::encode_key(&__value, &mut __out)
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "order_id",
+                                <Uuid as ::stamp::KeyPart>::example,
+                                <Uuid as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         "line_no" => {
-                            <u32 as ::stamp::KeyPart>::example("line_no")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <u32 as ::stamp::KeyPart>::encode_key(&__value, &mut __out)
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "line_no",
+                                <u32 as ::stamp::KeyPart>::example,
+                                <u32 as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         _ => ::core::option::Option::None,
                     }
@@ -2433,11 +2145,13 @@ const _: () = {
             },
             named_inputs: &[],
         };
+        #[inline]
         fn primary_key(
             &self,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             Self::key(&self.order_id, &self.line_no)
         }
+        #[inline]
         fn to_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
@@ -2504,138 +2218,73 @@ const _: () = {
             );
             ::core::result::Result::Ok(__item)
         }
+        #[inline]
         fn from_item(
             #[allow(unused_mut)]
             mut item: ::stamp::AttributeMap,
         ) -> ::core::result::Result<Self, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<Uuid> = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<u32> = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<u32> = ::core::option::Option::None;
-            let mut __stamp_field_4: ::core::option::Option<u64> = ::core::option::Option::None;
+            let mut __stamp_field_0: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_1: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_2: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_3: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_4: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
             for (__name, __stored) in item {
                 match __name.as_str() {
                     "order_id" => {
-                        __stamp_field_0 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<Uuid>::new())
-                                    .__stamp_decode(
-                                        "order_id",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_0 = ::core::option::Option::Some(__stored);
                     }
-                    "line_no" => {
-                        __stamp_field_1 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                    .__stamp_decode(
-                                        "line_no",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
-                    }
-                    "sku" => {
-                        __stamp_field_2 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "sku",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
-                    }
+                    "line_no" => __stamp_field_1 = ::core::option::Option::Some(__stored),
+                    "sku" => __stamp_field_2 = ::core::option::Option::Some(__stored),
                     "quantity" => {
-                        __stamp_field_3 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                    .__stamp_decode(
-                                        "quantity",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_3 = ::core::option::Option::Some(__stored);
                     }
                     "unit_price_cents" => {
-                        __stamp_field_4 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<u64>::new())
-                                    .__stamp_decode(
-                                        "unit_price_cents",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_4 = ::core::option::Option::Some(__stored);
                     }
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(Self {
-                order_id: match __stamp_field_0 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<Uuid>::new())
-                                .__stamp_decode("order_id", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                line_no: match __stamp_field_1 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                .__stamp_decode("line_no", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                sku: match __stamp_field_2 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("sku", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                quantity: match __stamp_field_3 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                .__stamp_decode("quantity", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                unit_price_cents: match __stamp_field_4 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<u64>::new())
-                                .__stamp_decode(
-                                    "unit_price_cents",
-                                    ::core::option::Option::None,
-                                ),
-                        )?
-                    }
-                },
+                order_id: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<Uuid>::new())
+                        .__stamp_decode("order_id", __stamp_field_0),
+                )?,
+                line_no: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<u32>::new())
+                        .__stamp_decode("line_no", __stamp_field_1),
+                )?,
+                sku: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("sku", __stamp_field_2),
+                )?,
+                quantity: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<u32>::new())
+                        .__stamp_decode("quantity", __stamp_field_3),
+                )?,
+                unit_price_cents: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<u64>::new())
+                        .__stamp_decode("unit_price_cents", __stamp_field_4),
+                )?,
             })
         }
+        #[inline]
         fn key_attribute_from_values(
             __attribute: &str,
             __values: &::stamp::AttributeMap,
@@ -2647,13 +2296,10 @@ const _: () = {
             let _ = (&__schema, &__values);
             match __attribute {
                 "GSI2PK" => {
-                    let order_id: Uuid = __stamp_decode_order_id(
-                            __values.get("order_id"),
-                        )
-                        .map_err(|__source| ::stamp::Error::Decode(::stamp::DecodeError::Deserialize {
-                            entity: __schema.type_name,
-                            source: __source,
-                        }))?;
+                    let order_id: Uuid = ::stamp::__private::codec::decoded(
+                        __schema,
+                        __stamp_decode_order_id(__values.get("order_id")),
+                    )?;
                     let order_id = &order_id;
                     ::core::result::Result::Ok(
                         ::core::option::Option::Some({
@@ -2677,11 +2323,10 @@ const _: () = {
                     )
                 }
                 "GSI2SK" => {
-                    let line_no: u32 = __stamp_decode_line_no(__values.get("line_no"))
-                        .map_err(|__source| ::stamp::Error::Decode(::stamp::DecodeError::Deserialize {
-                            entity: __schema.type_name,
-                            source: __source,
-                        }))?;
+                    let line_no: u32 = ::stamp::__private::codec::decoded(
+                        __schema,
+                        __stamp_decode_line_no(__values.get("line_no")),
+                    )?;
                     let line_no = &line_no;
                     ::core::result::Result::Ok(
                         ::core::option::Option::Some({
@@ -2714,6 +2359,7 @@ const _: () = {
 # Errors
 
 `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
         pub fn key(
             order_id: &Uuid,
             line_no: &u32,
@@ -2750,6 +2396,7 @@ const _: () = {
 # Errors
 
 `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
         pub fn gsi2_key(
             order_id: &Uuid,
             line_no: &u32,
@@ -2800,6 +2447,7 @@ const _: () = {
         /**A query of `LineItem` items on the table: `PK = ORDER#<order_id>` and the sort key `SK` within `ITEM#<line_no>`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
         pub fn query(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __partition_key = (|| -> ::core::result::Result<
@@ -2823,6 +2471,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         /**A query of `LineItem` items on index `GSI2`: `GSI2PK = ORDER#<order_id>` and the sort key `GSI2SK` within `ITEM#<line_no>`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
         pub fn query_gsi2(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::Gsi<2u8>> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __partition_key = (|| -> ::core::result::Result<
@@ -2850,10 +2499,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             ::stamp::Query::new(__partition_key)
         }
         ///A scan of the table for `LineItem` items (type attribute `Type` = `LineItem`): reads every item of the table. Nothing is sent until `stream`.
+        #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
         ///An update of the `LineItem` item with this primary key. Set fields through the attribute constants (`LineItem::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        #[inline]
         pub fn update(order_id: &Uuid, line_no: &u32) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
             let mut __known = ::stamp::AttributeMap::new();
@@ -2874,6 +2525,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(Uuid,), ::stamp::Error> {
@@ -2883,27 +2535,14 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 .template
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <Uuid as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "order_id",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "order_id",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <Uuid as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "order_id",
+                    key,
+                    &__segments[0usize],
+                    <Uuid as ::stamp::KeyPart>::decode_key,
+                    <Uuid as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `SK` value of `LineItem` back into its fields (line_no), following the template `ITEM#<line_no>`.
@@ -2911,33 +2550,21 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_sort_key(
             key: &str,
         ) -> ::core::result::Result<(u32,), ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <u32 as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "line_no",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "line_no",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <u32 as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "line_no",
+                    key,
+                    &__segments[0usize],
+                    <u32 as ::stamp::KeyPart>::decode_key,
+                    <u32 as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `GSI2PK` value of `LineItem` back into its fields (order_id), following the template `ORDER#<order_id>`.
@@ -2945,6 +2572,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_gsi2_partition_key(
             key: &str,
         ) -> ::core::result::Result<(Uuid,), ::stamp::Error> {
@@ -2955,27 +2583,14 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 .expect("a template index")
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <Uuid as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "order_id",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "order_id",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <Uuid as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "order_id",
+                    key,
+                    &__segments[0usize],
+                    <Uuid as ::stamp::KeyPart>::decode_key,
+                    <Uuid as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `GSI2SK` value of `LineItem` back into its fields (line_no), following the template `ITEM#<line_no>`.
@@ -2983,6 +2598,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_gsi2_sort_key(
             key: &str,
         ) -> ::core::result::Result<(u32,), ::stamp::Error> {
@@ -2993,27 +2609,14 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 .expect("the index has a sort key")
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <u32 as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "line_no",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "line_no",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <u32 as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "line_no",
+                    key,
+                    &__segments[0usize],
+                    <u32 as ::stamp::KeyPart>::decode_key,
+                    <u32 as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         ///The `order_id` attribute of `LineItem`, for conditions, filters and updates (a primary-key field: conditions only, no update).
@@ -3044,6 +2647,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
     }
     #[automatically_derived]
     impl<'__a> ::stamp::SortKeyPrefix<LineItem, ::stamp::BaseTable> for &'__a u32 {
+        #[inline]
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
@@ -3067,6 +2671,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
     }
     #[automatically_derived]
     impl<'__a> ::stamp::SortKeyPrefix<LineItem, ::stamp::Gsi<2u8>> for &'__a u32 {
+        #[inline]
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
@@ -3105,6 +2710,7 @@ const _: () = {
         StoreAsSerialized as _, StoreBinary as _,
     };
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_sku(
         __value: &String,
     ) -> ::core::result::Result<
@@ -3116,6 +2722,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_name(
         __value: &String,
     ) -> ::core::result::Result<
@@ -3127,6 +2734,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_category(
         __value: &String,
     ) -> ::core::result::Result<
@@ -3138,6 +2746,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_price_cents(
         __value: &u64,
     ) -> ::core::result::Result<
@@ -3149,6 +2758,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_stock(
         __value: &u32,
     ) -> ::core::result::Result<
@@ -3160,6 +2770,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_embedding(
         __value: &Vec<f32>,
     ) -> ::core::result::Result<
@@ -3258,21 +2869,17 @@ const _: () = {
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
             key_example: {
+                #[inline]
                 fn __key_example(
                     __field: &str,
                 ) -> ::core::option::Option<::std::string::String> {
                     match __field {
                         "sku" => {
-                            <String as ::stamp::KeyPart>::example("sku")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <String as ::stamp::KeyPart>::encode_key(
-                                            &__value,
-                                            &mut __out,
-                                        )
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "sku",
+                                <String as ::stamp::KeyPart>::example,
+                                <String as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         _ => ::core::option::Option::None,
                     }
@@ -3281,11 +2888,13 @@ const _: () = {
             },
             named_inputs: &[],
         };
+        #[inline]
         fn primary_key(
             &self,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             Self::key(&self.sku)
         }
+        #[inline]
         fn to_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
@@ -3347,158 +2956,82 @@ const _: () = {
             );
             ::core::result::Result::Ok(__item)
         }
+        #[inline]
         fn from_item(
             #[allow(unused_mut)]
             mut item: ::stamp::AttributeMap,
         ) -> ::core::result::Result<Self, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<u64> = ::core::option::Option::None;
-            let mut __stamp_field_4: ::core::option::Option<u32> = ::core::option::Option::None;
-            let mut __stamp_field_5: ::core::option::Option<Vec<f32>> = ::core::option::Option::None;
+            let mut __stamp_field_0: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_1: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_2: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_3: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_4: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_5: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
             for (__name, __stored) in item {
                 match __name.as_str() {
-                    "sku" => {
-                        __stamp_field_0 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "sku",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
-                    }
-                    "name" => {
-                        __stamp_field_1 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "name",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
-                    }
+                    "sku" => __stamp_field_0 = ::core::option::Option::Some(__stored),
+                    "name" => __stamp_field_1 = ::core::option::Option::Some(__stored),
                     "category" => {
-                        __stamp_field_2 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "category",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_2 = ::core::option::Option::Some(__stored);
                     }
                     "price_cents" => {
-                        __stamp_field_3 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<u64>::new())
-                                    .__stamp_decode(
-                                        "price_cents",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_3 = ::core::option::Option::Some(__stored);
                     }
-                    "stock" => {
-                        __stamp_field_4 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                    .__stamp_decode(
-                                        "stock",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
-                    }
+                    "stock" => __stamp_field_4 = ::core::option::Option::Some(__stored),
                     "embedding" => {
-                        __stamp_field_5 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
-                                    .__stamp_decode(
-                                        "embedding",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_5 = ::core::option::Option::Some(__stored);
                     }
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(Self {
-                sku: match __stamp_field_0 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("sku", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                name: match __stamp_field_1 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("name", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                category: match __stamp_field_2 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("category", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                price_cents: match __stamp_field_3 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<u64>::new())
-                                .__stamp_decode("price_cents", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                stock: match __stamp_field_4 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<u32>::new())
-                                .__stamp_decode("stock", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                embedding: match __stamp_field_5 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
-                                .__stamp_decode("embedding", ::core::option::Option::None),
-                        )?
-                    }
-                },
+                sku: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("sku", __stamp_field_0),
+                )?,
+                name: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("name", __stamp_field_1),
+                )?,
+                category: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("category", __stamp_field_2),
+                )?,
+                price_cents: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<u64>::new())
+                        .__stamp_decode("price_cents", __stamp_field_3),
+                )?,
+                stock: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<u32>::new())
+                        .__stamp_decode("stock", __stamp_field_4),
+                )?,
+                embedding: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
+                        .__stamp_decode("embedding", __stamp_field_5),
+                )?,
             })
         }
+        #[inline]
         fn key_attribute_from_values(
             __attribute: &str,
             __values: &::stamp::AttributeMap,
@@ -3520,6 +3053,7 @@ const _: () = {
 # Errors
 
 `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
         pub fn key(
             sku: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
@@ -3550,6 +3084,7 @@ const _: () = {
         /**A query of `Product` items on the table: `PK = PRODUCT#<sku>` and the sort key `SK` within `PRODUCT`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
         pub fn query(sku: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __partition_key = (|| -> ::core::result::Result<
@@ -3570,10 +3105,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             ::stamp::Query::new(__partition_key)
         }
         ///A scan of the table for `Product` items (type attribute `Type` = `Product`): reads every item of the table. Nothing is sent until `stream`.
+        #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
         ///An update of the `Product` item with this primary key. Set fields through the attribute constants (`Product::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        #[inline]
         pub fn update(sku: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
             let mut __known = ::stamp::AttributeMap::new();
@@ -3589,6 +3126,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).
 
 See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        #[inline]
         pub fn search_similar_vector1(
             vector: &[f32],
         ) -> ::stamp::SimilaritySearch<Self, ::stamp::Vector<1u8>> {
@@ -3604,6 +3142,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).
 
 See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        #[inline]
         pub fn search_similar(
             vector: &[f32],
         ) -> ::stamp::SimilaritySearch<Self, ::stamp::Vector<1u8>> {
@@ -3619,6 +3158,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
@@ -3628,27 +3168,14 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 .template
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <String as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "sku",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "sku",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <String as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "sku",
+                    key,
+                    &__segments[0usize],
+                    <String as ::stamp::KeyPart>::decode_key,
+                    <String as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `SK` value of `Product` back into its fields (none: the template is a constant), following the template `PRODUCT`.
@@ -3656,6 +3183,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
@@ -3704,6 +3232,7 @@ const _: () = {
         StoreAsSerialized as _, StoreBinary as _,
     };
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_token(
         __value: &String,
     ) -> ::core::result::Result<
@@ -3715,6 +3244,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_customer_id(
         __value: &String,
     ) -> ::core::result::Result<
@@ -3726,6 +3256,7 @@ const _: () = {
         )
     }
     #[allow(non_snake_case)]
+    #[inline]
     fn __stamp_encode_expires_at(
         __value: &DateTime<Utc>,
     ) -> ::core::result::Result<
@@ -3794,21 +3325,17 @@ const _: () = {
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
             key_example: {
+                #[inline]
                 fn __key_example(
                     __field: &str,
                 ) -> ::core::option::Option<::std::string::String> {
                     match __field {
                         "token" => {
-                            <String as ::stamp::KeyPart>::example("token")
-                                .and_then(|__value| {
-                                    let mut __out = ::std::string::String::new();
-                                    <String as ::stamp::KeyPart>::encode_key(
-                                            &__value,
-                                            &mut __out,
-                                        )
-                                        .ok()?;
-                                    (!__out.is_empty()).then_some(__out)
-                                })
+                            ::stamp::__private::key_example(
+                                "token",
+                                <String as ::stamp::KeyPart>::example,
+                                <String as ::stamp::KeyPart>::encode_key,
+                            )
                         }
                         _ => ::core::option::Option::None,
                     }
@@ -3817,11 +3344,13 @@ const _: () = {
             },
             named_inputs: &[],
         };
+        #[inline]
         fn primary_key(
             &self,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             Self::key(&self.token)
         }
+        #[inline]
         fn to_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
@@ -3860,6 +3389,7 @@ const _: () = {
             );
             ::core::result::Result::Ok(__item)
         }
+        #[inline]
         fn from_item(
             #[allow(unused_mut)]
             mut item: ::stamp::AttributeMap,
@@ -3872,87 +3402,46 @@ const _: () = {
             )?;
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<String> = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<DateTime<Utc>> = ::core::option::Option::None;
+            let mut __stamp_field_0: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_1: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
+            let mut __stamp_field_2: ::core::option::Option<
+                ::stamp::__private::AttributeValue,
+            > = ::core::option::Option::None;
             for (__name, __stored) in item {
                 match __name.as_str() {
-                    "token" => {
-                        __stamp_field_0 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "token",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
-                    }
+                    "token" => __stamp_field_0 = ::core::option::Option::Some(__stored),
                     "customer_id" => {
-                        __stamp_field_1 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<String>::new())
-                                    .__stamp_decode(
-                                        "customer_id",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_1 = ::core::option::Option::Some(__stored);
                     }
                     "expires_at" => {
-                        __stamp_field_2 = ::core::option::Option::Some(
-                            ::stamp::__private::codec::decoded(
-                                __schema,
-                                (&&&::stamp::__private::codec::Decode::<
-                                    DateTime<Utc>,
-                                >::new())
-                                    .__stamp_decode(
-                                        "expires_at",
-                                        ::core::option::Option::Some(__stored),
-                                    ),
-                            )?,
-                        );
+                        __stamp_field_2 = ::core::option::Option::Some(__stored);
                     }
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(Self {
-                token: match __stamp_field_0 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("token", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                customer_id: match __stamp_field_1 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<String>::new())
-                                .__stamp_decode("customer_id", ::core::option::Option::None),
-                        )?
-                    }
-                },
-                expires_at: match __stamp_field_2 {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => {
-                        ::stamp::__private::codec::decoded(
-                            __schema,
-                            (&&&::stamp::__private::codec::Decode::<
-                                DateTime<Utc>,
-                            >::new())
-                                .__stamp_decode("expires_at", ::core::option::Option::None),
-                        )?
-                    }
-                },
+                token: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("token", __stamp_field_0),
+                )?,
+                customer_id: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<String>::new())
+                        .__stamp_decode("customer_id", __stamp_field_1),
+                )?,
+                expires_at: ::stamp::__private::codec::decoded(
+                    __schema,
+                    (&&&::stamp::__private::codec::Decode::<DateTime<Utc>>::new())
+                        .__stamp_decode("expires_at", __stamp_field_2),
+                )?,
             })
         }
+        #[inline]
         fn key_attribute_from_values(
             __attribute: &str,
             __values: &::stamp::AttributeMap,
@@ -3974,6 +3463,7 @@ const _: () = {
 # Errors
 
 `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
         pub fn key(
             token: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
@@ -4004,6 +3494,7 @@ const _: () = {
         /**A query of `Session` items on the table: `PK = SESSION#<token>` and the sort key `SK` within `SESSION`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
         pub fn query(token: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __partition_key = (|| -> ::core::result::Result<
@@ -4024,10 +3515,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             ::stamp::Query::new(__partition_key)
         }
         ///A scan of the table for `Session` items (type attribute `Type` = `Session`): reads every item of the table. Nothing is sent until `stream`.
+        #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
         ///An update of the `Session` item with this primary key. Set fields through the attribute constants (`Session::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        #[inline]
         pub fn update(token: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
             let mut __known = ::stamp::AttributeMap::new();
@@ -4043,6 +3536,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
@@ -4052,27 +3546,14 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 .template
                 .split(__schema.type_name, key)?;
             ::core::result::Result::Ok((
-                {
-                    let __value = <String as ::stamp::KeyPart>::decode_key(
-                            &__segments[0usize],
-                        )
-                        .map_err(|__source| ::stamp::__private::key_decode_error(
-                            __schema.type_name,
-                            "token",
-                            key,
-                            __source,
-                        ))?;
-                    ::stamp::__private::check_canonical(
-                        __schema.type_name,
-                        "token",
-                        key,
-                        &__segments[0usize],
-                        |__out| {
-                            <String as ::stamp::KeyPart>::encode_key(&__value, __out)
-                        },
-                    )?;
-                    __value
-                },
+                ::stamp::__private::decode_key_segment(
+                    __schema.type_name,
+                    "token",
+                    key,
+                    &__segments[0usize],
+                    <String as ::stamp::KeyPart>::decode_key,
+                    <String as ::stamp::KeyPart>::encode_key,
+                )?,
             ))
         }
         /**Parses a `SK` value of `Session` back into its fields (none: the template is a constant), following the template `SESSION`.
@@ -4080,6 +3561,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 # Errors
 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
