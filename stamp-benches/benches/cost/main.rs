@@ -15,7 +15,8 @@
 //! 4. `server_query`, `server_put`: one request end to end;
 //! 5. `server_batch_load`: 10,000 items with `BatchWriteItem`.
 //!
-//! Then, outside criterion (`requests.rs`, facts only): every request
+//! Then, outside criterion (facts only): the works of groups 1 to 3
+//! alternated with the direct code, batch by batch (`pairs.rs`); every request
 //! alternated with the hand-written one, requests per second, and the peak
 //! memory of the 1 MB page and of the 16-shard merged page.
 //!
@@ -26,6 +27,7 @@
 mod alloc;
 mod hand;
 mod model;
+mod pairs;
 mod requests;
 mod server;
 
@@ -109,6 +111,13 @@ fn main() {
     items(&mut criterion, &mut facts);
     keys(&mut criterion, &mut facts);
     page(&mut criterion, &mut facts);
+    // The same works alternated (`pairs.rs`); a few pairs under `cargo
+    // test`, which only checks that they run.
+    if benchmarking() {
+        pairs::measure(&mut facts, pairs::PAIRS, pairs::PAGE_PAIRS);
+    } else {
+        pairs::measure(&mut facts, 3, 1);
+    }
     server::benches(&mut criterion, &mut facts);
     criterion.final_summary();
     if benchmarking() {
@@ -239,7 +248,7 @@ fn check_equivalence() {
     assert_eq!(stamp_shipment_sort_key(&shipment), key.1);
 }
 
-fn stamp_shipment_key(shipment: &Shipment) -> (String, String) {
+pub fn stamp_shipment_key(shipment: &Shipment) -> (String, String) {
     Shipment::key(ShipmentKey {
         warehouse: &shipment.warehouse,
         shipped_on: &shipment.shipped_on,
@@ -252,7 +261,7 @@ fn stamp_shipment_key(shipment: &Shipment) -> (String, String) {
 
 /// The three-field sort key alone, through the typed prefix every sort-key
 /// condition uses (all three fields: the whole key).
-fn stamp_shipment_sort_key(shipment: &Shipment) -> String {
+pub fn stamp_shipment_sort_key(shipment: &Shipment) -> String {
     let fields = (
         &shipment.shipped_on,
         shipment.carrier.as_str(),

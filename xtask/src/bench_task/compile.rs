@@ -11,18 +11,30 @@ use super::report::format_duration;
 use super::{COMPILE_ENTITIES, COMPILE_RUNS};
 use crate::{Result, workspace};
 
-/// The median build times of the two generated crates.
+/// The median build times of the two generated crates: full builds
+/// (incremental off), then incremental rebuilds after one field's edit.
 #[derive(Debug, Clone)]
 pub(super) struct CompileCost {
     pub(super) derive: Duration,
     pub(super) serde_only: Duration,
     pub(super) derive_runs: Vec<Duration>,
     pub(super) serde_runs: Vec<Duration>,
+    pub(super) derive_edit: Duration,
+    pub(super) serde_edit: Duration,
+    pub(super) derive_edit_runs: Vec<Duration>,
+    pub(super) serde_edit_runs: Vec<Duration>,
 }
+
+/// The field of `Entity0` whose type the incremental measurement edits,
+/// in its two forms (neither is a key field, both are stored as a Number).
+const EDITED_FIELD: [&str; 2] = ["pub amount_cents: u64,", "pub amount_cents: u32,"];
 
 /// Generates the two crates, builds their dependencies, then times
 /// [`COMPILE_RUNS`] builds of each crate alone (alternating), with
-/// incremental compilation off so that each is a full build of the crate.
+/// incremental compilation off so that each is a full build of the crate;
+/// then, in a target directory of their own with incremental compilation
+/// on, [`COMPILE_RUNS`] rebuilds of each after `Entity0`'s
+/// `amount_cents` changes type (the edit a developer makes), alternating.
 pub(super) fn compile_cost(root: &Path, target: &Path) -> Result<CompileCost> {
     let dir = target.join("compile-cost");
     let shared_target = dir.join("target");
@@ -34,12 +46,18 @@ pub(super) fn compile_cost(root: &Path, target: &Path) -> Result<CompileCost> {
         "\ncompile cost: {COMPILE_ENTITIES} entities with and without #[derive(Item)], in {}",
         dir.strip_prefix(root).unwrap_or(&dir).display()
     );
-    let build = |name: &str| -> Result<Duration> {
+    let incremental_target = dir.join("target-incremental");
+    let build_in = |name: &str, incremental: bool| -> Result<Duration> {
         let started = Instant::now();
+        let (target, incremental) = if incremental {
+            (&incremental_target, "1")
+        } else {
+            (&shared_target, "0")
+        };
         let output = workspace::cargo(&dir.join(name))
             .args(["build", "--quiet"])
-            .env("CARGO_TARGET_DIR", &shared_target)
-            .env("CARGO_INCREMENTAL", "0")
+            .env("CARGO_TARGET_DIR", target)
+            .env("CARGO_INCREMENTAL", incremental)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .output()?;
@@ -52,6 +70,7 @@ pub(super) fn compile_cost(root: &Path, target: &Path) -> Result<CompileCost> {
         }
         Ok(started.elapsed())
     };
+    let build = |name: &str| build_in(name, false);
     for (name, _) in crates {
         println!("  building the dependencies of `{name}` (once) ...");
         build(name)?;
@@ -69,13 +88,56 @@ pub(super) fn compile_cost(root: &Path, target: &Path) -> Result<CompileCost> {
             runs[position].push(time);
         }
     }
+    for (name, _) in crates {
+        println!("  building `{name}` incrementally (once) ...");
+        build_in(name, true)?;
+    }
+    let mut edits: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    for run in 0..COMPILE_RUNS {
+        for (position, (name, _)) in crates.iter().enumerate() {
+            let source = dir.join(name).join("src/lib.rs");
+            edit_field(&source, run)?;
+            let time = build_in(name, true)?;
+            println!(
+                "  edit {}/{COMPILE_RUNS}: `{name}` rebuilt in {}",
+                run + 1,
+                format_duration(time)
+            );
+            edits[position].push(time);
+        }
+    }
+    for (name, derive) in crates {
+        write_crate(root, &dir.join(name), name, derive)?;
+    }
     let [derive_runs, serde_runs] = runs;
+    let [derive_edit_runs, serde_edit_runs] = edits;
     Ok(CompileCost {
         derive: median(&derive_runs),
         serde_only: median(&serde_runs),
         derive_runs,
         serde_runs,
+        derive_edit: median(&derive_edit_runs),
+        serde_edit: median(&serde_edit_runs),
+        derive_edit_runs,
+        serde_edit_runs,
     })
+}
+
+/// Changes the type of `Entity0`'s `amount_cents` (the first run from the
+/// generated `u64` to `u32`, the next back, and so on).
+pub(super) fn edit_field(source: &Path, run: usize) -> Result<()> {
+    let text = fs::read_to_string(source)?;
+    let (from, to) = if run.is_multiple_of(2) {
+        (EDITED_FIELD[0], EDITED_FIELD[1])
+    } else {
+        (EDITED_FIELD[1], EDITED_FIELD[0])
+    };
+    let Some(at) = text.find(from) else {
+        return Err(format!("`{from}` is not in {}", source.display()).into());
+    };
+    let edited = format!("{}{to}{}", &text[..at], &text[at + from.len()..]);
+    fs::write(source, edited)?;
+    Ok(())
 }
 
 pub(super) fn median(values: &[Duration]) -> Duration {

@@ -6,7 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::report::{
-    Goal, Row, Table, allocations, fact, facts, format_bytes, format_duration, format_ns, thousands,
+    Goal, Row, Table, allocations, estimate, fact, facts, format_bytes, format_duration, format_ns,
+    thousands,
 };
 use super::{BEGIN, COMPILE_ENTITIES, COMPILE_RUNS, END, Run, machine, revision};
 use crate::{Result, workspace};
@@ -48,6 +49,7 @@ pub(super) fn render(run: &Run, criterion: &Path, target: &Path) -> Result<Strin
     )?;
 
     items_and_keys(&mut table, &facts)?;
+    paired_section(&mut table, &facts)?;
     requests(&mut table, &facts)?;
     compile_section(&mut table, run, target)?;
     memory_section(&mut table, &facts)?;
@@ -77,42 +79,42 @@ pub(super) fn items_and_keys(table: &mut Table, facts: &BTreeMap<String, String>
                 group: "encode_order",
                 stamp: "stamp",
                 baselines: &["serde_dynamo", "direct"],
-                goal: Some((3, 1.05)),
+                goal: unpaired(facts, "encode_order.stamp", (3, 1.05)),
             },
             Row {
                 label: "encode order + `check_item` (what a put sends)".to_owned(),
                 group: "encode_order",
                 stamp: "stamp_checked",
                 baselines: &["serde_dynamo", "direct"],
-                goal: Some((3, 1.15)),
+                goal: unpaired(facts, "encode_order.stamp_checked", (3, 1.15)),
             },
             Row {
                 label: "encode reading".to_owned(),
                 group: "encode_reading",
                 stamp: "stamp",
                 baselines: &["serde_dynamo", "direct"],
-                goal: Some((3, 1.05)),
+                goal: unpaired(facts, "encode_reading.stamp", (3, 1.05)),
             },
             Row {
                 label: "encode reading + `check_item`".to_owned(),
                 group: "encode_reading",
                 stamp: "stamp_checked",
                 baselines: &["serde_dynamo", "direct"],
-                goal: Some((3, 1.15)),
+                goal: unpaired(facts, "encode_reading.stamp_checked", (3, 1.15)),
             },
             Row {
                 label: "decode order (`from_item`)".to_owned(),
                 group: "decode_order",
                 stamp: "stamp",
                 baselines: &["serde_dynamo", "direct"],
-                goal: Some((3, 1.05)),
+                goal: unpaired(facts, "decode_order.stamp", (3, 1.05)),
             },
             Row {
                 label: "decode reading".to_owned(),
                 group: "decode_reading",
                 stamp: "stamp",
                 baselines: &["serde_dynamo", "direct"],
-                goal: Some((3, 1.05)),
+                goal: unpaired(facts, "decode_reading.stamp", (3, 1.05)),
             },
         ],
         Some(1),
@@ -145,14 +147,14 @@ pub(super) fn items_and_keys(table: &mut Table, facts: &BTreeMap<String, String>
                 group: "key_sort_3_fields",
                 stamp: "stamp",
                 baselines: &["format", "direct"],
-                goal: Some((2, 1.25)),
+                goal: unpaired(facts, "key_sort_3_fields.stamp", (2, 1.25)),
             },
             Row {
                 label: "primary key, 2 attributes, 4 fields".to_owned(),
                 group: "key_primary",
                 stamp: "stamp",
                 baselines: &["format", "direct"],
-                goal: Some((2, 1.25)),
+                goal: unpaired(facts, "key_primary.stamp", (2, 1.25)),
             },
         ],
         Some(1),
@@ -217,11 +219,104 @@ pub(super) fn items_and_keys(table: &mut Table, facts: &BTreeMap<String, String>
             group: "page_decode",
             stamp: "stamp",
             baselines: &["serde_dynamo", "direct"],
-            goal: Some((3, 1.05)),
+            goal: unpaired(facts, "page_decode.stamp", (3, 1.05)),
         }],
         Some(1),
     );
 
+    Ok(())
+}
+
+/// The works of points 1 to 3 that `pairs.rs` also measures alternated,
+/// with the goal and bound each is judged against: (fact key, label,
+/// goal, bound).
+const PAIRED: [(&str, &str, u8, f64); 9] = [
+    ("key_sort_3_fields.stamp", "sort key, 3 fields", 2, 1.25),
+    (
+        "key_primary.stamp",
+        "primary key, 2 attributes, 4 fields",
+        2,
+        1.25,
+    ),
+    ("encode_order.stamp", "encode order (`to_item`)", 3, 1.05),
+    (
+        "encode_order.stamp_checked",
+        "encode order + `check_item` (what a put sends)",
+        3,
+        1.15,
+    ),
+    ("encode_reading.stamp", "encode reading", 3, 1.05),
+    (
+        "encode_reading.stamp_checked",
+        "encode reading + `check_item`",
+        3,
+        1.15,
+    ),
+    ("decode_order.stamp", "decode order (`from_item`)", 3, 1.05),
+    ("decode_reading.stamp", "decode reading", 3, 1.05),
+    ("page_decode.stamp", "decode a 1 MB page", 3, 1.05),
+];
+
+/// A row's goal, unless the run measured the same work alternated
+/// (`pairs.KEY.ratio`), whose ratio is then the goal's ([`paired_section`]).
+fn unpaired(facts: &BTreeMap<String, String>, key: &str, goal: (u8, f64)) -> Option<(u8, f64)> {
+    (!facts.contains_key(&format!("pairs.{key}.ratio"))).then_some(goal)
+}
+
+/// Point 3b: the one-item, key and page works alternated with the direct
+/// code, batch by batch, beside criterion's ratio; their goals are judged
+/// on the alternated ratio.
+pub(super) fn paired_section(table: &mut Table, facts: &BTreeMap<String, String>) -> Result<()> {
+    let number = |key: &str| facts.get(key).and_then(|value| value.parse::<f64>().ok());
+    if !PAIRED
+        .iter()
+        .any(|(key, ..)| facts.contains_key(&format!("pairs.{key}.ratio")))
+    {
+        return Ok(());
+    }
+    writeln!(
+        table.out,
+        "### 3b. The same works alternated\n\n\
+         Criterion measures one function for seconds, then the next; on this shared 2-core VM the \
+         machine's speed moves between those measurements (the same encode took 2.81 µs in one run \
+         and 2.27 µs in the next while the direct map stayed at 2.1 µs), more than the gaps the \
+         goals judge. So each work here is also timed alternated with the direct code (`pairs.rs`): \
+         a batch of calls one way, then the same batch the other way (which goes first alternates), \
+         the inputs made before each batch's clock starts and the outputs dropped after it stops. \
+         A ratio is the median of the pair ratios (Stamp's batch over the direct batch beside it), \
+         with their middle half; goals 2 and 3 are judged on it.\n\n\
+         | work | calls per batch | pairs | Stamp ÷ direct, alternated | middle half of the pairs | \
+         criterion's Stamp ÷ direct |\n|---|---:|---:|---:|---|---:|"
+    )?;
+    for (key, label, goal, bound) in PAIRED {
+        let fact = |what: &str| number(&format!("pairs.{key}.{what}"));
+        let (group, function) = key.split_once('.').expect("a group and a function");
+        let criterion = estimate(table.criterion, group, function)
+            .zip(estimate(table.criterion, group, "direct"))
+            .map_or("–".to_owned(), |(stamp, direct)| {
+                format!("{:.2}", stamp.time / direct.time)
+            });
+        match (fact("ratio"), fact("ratio_p25"), fact("ratio_p75")) {
+            (Some(ratio), Some(p25), Some(p75)) => {
+                writeln!(
+                    table.out,
+                    "| {label} | {} | {} | **{ratio:.2}** | {p25:.2} – {p75:.2} | {criterion} |",
+                    fact("batch").map_or("?".to_owned(), |batch| thousands(&batch.to_string())),
+                    fact("pairs").map_or("?".to_owned(), |pairs| pairs.to_string()),
+                )?;
+                table.goals.push(Goal::ratio_with(
+                    goal,
+                    format!("{label}, alternated"),
+                    ratio,
+                    bound,
+                    format!(", pairs {p25:.2} – {p75:.2}"),
+                ));
+            }
+            // Not measured alternated: the row's criterion ratio is its goal's.
+            _ => writeln!(table.out, "| {label} | – | – | – | – | {criterion} |")?,
+        }
+    }
+    table.out.push('\n');
     Ok(())
 }
 
@@ -320,6 +415,14 @@ const COMPILE_BOUND_MS: f64 = 40.0;
 /// The compile goal's line.
 const COMPILE_GOAL: &str = "`#[derive(Item)]` over serde alone, debug build, per entity";
 
+/// Goal 1's second bound: the incremental rebuild after one field's edit,
+/// at most this many times the serde-only crate's.
+const EDIT_BOUND: f64 = 1.5;
+
+/// The incremental goal's line.
+const EDIT_GOAL: &str = "incremental rebuild after one entity's field changes type, \
+                         `#[derive(Item)]` + serde ÷ serde only";
+
 /// Point 6: the compile cost of the derive, when this run measured it.
 pub(super) fn compile_section(table: &mut Table, run: &Run, target: &Path) -> Result<()> {
     writeln!(table.out, "### 6. Compile cost\n")?;
@@ -340,7 +443,13 @@ pub(super) fn compile_section(table: &mut Table, run: &Run, target: &Path) -> Re
                  | crate | build | runs (s) |\n|---|---:|---|\n\
                  | `#[derive(Item)]` + serde | {} | {} |\n\
                  | serde only | {} | {} |\n\n\
-                 The derive adds **{extra:.1} s** ({:.0} ms per entity), **{:.2}×** the serde-only build.\n",
+                 The derive adds **{extra:.1} s** ({:.0} ms per entity), **{:.2}×** the serde-only build.\n\n\
+                 Then, incremental compilation on (a target directory of its own), the rebuild after \
+                 `Entity0`'s `amount_cents` changes type (`u64` to `u32` and back), the median of \
+                 {COMPILE_RUNS} edits:\n\n\
+                 | crate | rebuild | runs (s) |\n|---|---:|---|\n\
+                 | `#[derive(Item)]` + serde | {} | {} |\n\
+                 | serde only | {} | {} |\n",
                 target
                     .join("compile-cost")
                     .strip_prefix(workspace::root())
@@ -352,6 +461,10 @@ pub(super) fn compile_section(table: &mut Table, run: &Run, target: &Path) -> Re
                 runs(&compile.serde_runs),
                 extra * 1000.0 / COMPILE_ENTITIES as f64,
                 compile.derive.as_secs_f64() / compile.serde_only.as_secs_f64(),
+                format_duration(compile.derive_edit),
+                runs(&compile.derive_edit_runs),
+                format_duration(compile.serde_edit),
+                runs(&compile.serde_edit_runs),
             )?;
             let per_entity = extra * 1000.0 / COMPILE_ENTITIES as f64;
             table.goals.push(Goal {
@@ -361,6 +474,12 @@ pub(super) fn compile_section(table: &mut Table, run: &Run, target: &Path) -> Re
                 bound: format!("≤ {COMPILE_BOUND_MS:.0} ms"),
                 met: per_entity.round() <= COMPILE_BOUND_MS,
             });
+            table.goals.push(Goal::ratio(
+                1,
+                EDIT_GOAL,
+                compile.derive_edit.as_secs_f64() / compile.serde_edit.as_secs_f64(),
+                EDIT_BOUND,
+            ));
         }
         None => {
             writeln!(
@@ -372,6 +491,9 @@ pub(super) fn compile_section(table: &mut Table, run: &Run, target: &Path) -> Re
                 COMPILE_GOAL,
                 format!("≤ {COMPILE_BOUND_MS:.0} ms"),
             ));
+            table
+                .goals
+                .push(Goal::missing(1, EDIT_GOAL, format!("≤ {EDIT_BOUND:.2}")));
         }
     }
 
@@ -455,7 +577,9 @@ const MEMORY_BOUND: f64 = 1.05;
 
 /// Issue 26's goals, in its order, each with the bound its lines are measured against.
 const GOALS: [&str; 5] = [
-    "Compile cost: at most 40 ms of debug build per entity over serde alone (point 6).",
+    "Compile cost: at most 40 ms of debug build per entity over serde alone, and an incremental \
+     rebuild after one entity's field changes no slower than 1.5 times the serde-only crate's \
+     (point 6).",
     "Key building: at most 1.25 times the direct pushes, with no more allocations than they \
      make (point 2).",
     "The codec: `to_item` and `from_item` at most 1.05 times the direct map, for both entities \
