@@ -5,6 +5,8 @@
 //!    embedded DynamoDB in the bench process (or on
 //!    `$STAMP_DYNAMODB_ENDPOINT` when set), with criterion's output in
 //!    `target/criterion`.
+//!    Then, on a full run with valgrind installed, counts the instructions
+//!    of the one-item and key works under callgrind (`instructions.rs`).
 //! 2. Measures the compile cost of `#[derive(Item)]`: two generated crates
 //!    of 50 entities under `target/compile-cost`, one with the derive and
 //!    one with serde's derives only, each built with `cargo build` after its
@@ -24,6 +26,7 @@ use std::time::{Duration, Instant};
 use crate::{Result, endpoint, workspace};
 
 mod compile;
+mod instructions;
 mod report;
 mod sections;
 
@@ -85,6 +88,9 @@ pub fn run(options: &Options) -> Result<ExitCode> {
             .status()?;
         if !status.success() {
             return Err(format!("cargo bench failed: {status}").into());
+        }
+        if options.filters.is_empty() {
+            instructions::count(&root, &criterion)?;
         }
         runtime = Some((bench_started.elapsed(), dynamodb));
     }
@@ -278,6 +284,11 @@ mod tests {
             ("pairs.decode_order.stamp.ratio_p75", "1.07"),
             ("pairs.decode_order.stamp.pairs", "301"),
             ("pairs.decode_order.stamp.batch", "50"),
+            ("instructions.encode_order/stamp", "26000"),
+            ("instructions.encode_order/direct", "25000"),
+            ("instructions.decode_order/stamp", "25600"),
+            ("instructions.decode_order/direct", "26200"),
+            ("instructions.decode_order/input", "19400"),
         ];
         let text: String = facts
             .iter()
@@ -333,6 +344,27 @@ mod tests {
         );
         assert!(report.contains("| encode order (`to_item`) | – | – | – | – | 1.30 |"));
         assert!(!goals.contains("   - decode order (`from_item`): "));
+        // Instruction counts, a decode's without the clone of its input.
+        assert!(report.contains("| encode order (`to_item`) | 26,000 | 25,000 | **1.04** |"));
+        assert!(report.contains("| decode order (`from_item`) | 6,200 | 6,800 | **0.91** |"));
+        assert!(
+            goals.contains("   - encode order (`to_item`), by instructions: 1.04 (≤ 1.05), met")
+        );
+        assert!(
+            goals.contains("   - decode order (`from_item`), by instructions: 0.91 (≤ 1.05), met")
+        );
+        assert!(
+            goals.contains(
+                "   - encode reading, by instructions: not measured in this run (≤ 1.05)"
+            )
+        );
+    }
+
+    #[test]
+    fn callgrind_s_count_is_read_from_its_summary() {
+        let stderr = "==1== Events    : Ir\n==1== Collected : 266243924\n==1==\n==1== I   refs:      266,243,924\n";
+        assert_eq!(instructions::collected(stderr), Some(266_243_924));
+        assert_eq!(instructions::collected("==1== no summary\n"), None);
     }
 
     #[test]

@@ -50,6 +50,7 @@ pub(super) fn render(run: &Run, criterion: &Path, target: &Path) -> Result<Strin
 
     items_and_keys(&mut table, &facts)?;
     paired_section(&mut table, &facts)?;
+    instructions_section(&mut table, &facts)?;
     requests(&mut table, &facts)?;
     compile_section(&mut table, run, target)?;
     memory_section(&mut table, &facts)?;
@@ -314,6 +315,109 @@ pub(super) fn paired_section(table: &mut Table, facts: &BTreeMap<String, String>
             }
             // Not measured alternated: the row's criterion ratio is its goal's.
             _ => writeln!(table.out, "| {label} | – | – | – | – | {criterion} |")?,
+        }
+    }
+    table.out.push('\n');
+    Ok(())
+}
+
+/// The works counted by callgrind (`instructions.rs`), with the goal and
+/// bound each is judged against: (group, Stamp's function, label, goal,
+/// bound). The decodes subtract `GROUP/input`, the clone of the item.
+const COUNTED: [(&str, &str, &str, u8, f64); 8] = [
+    ("key_sort_3_fields", "stamp", "sort key, 3 fields", 2, 1.25),
+    (
+        "key_primary",
+        "stamp",
+        "primary key, 2 attributes, 4 fields",
+        2,
+        1.25,
+    ),
+    ("encode_order", "stamp", "encode order (`to_item`)", 3, 1.05),
+    (
+        "encode_order",
+        "stamp_checked",
+        "encode order + `check_item`",
+        3,
+        1.15,
+    ),
+    ("encode_reading", "stamp", "encode reading", 3, 1.05),
+    (
+        "encode_reading",
+        "stamp_checked",
+        "encode reading + `check_item`",
+        3,
+        1.15,
+    ),
+    (
+        "decode_order",
+        "stamp",
+        "decode order (`from_item`)",
+        3,
+        1.05,
+    ),
+    ("decode_reading", "stamp", "decode reading", 3, 1.05),
+];
+
+/// Point 3c: instructions a call, Stamp against the direct code, when the
+/// run counted them; each is also a goal line.
+pub(super) fn instructions_section(
+    table: &mut Table,
+    facts: &BTreeMap<String, String>,
+) -> Result<()> {
+    let count = |target: &str| {
+        facts
+            .get(&format!("instructions.{target}"))
+            .and_then(|value| value.parse::<f64>().ok())
+    };
+    if count("encode_order/stamp").is_none() {
+        return Ok(());
+    }
+    writeln!(
+        table.out,
+        "### 3c. Instructions a call\n\n\
+         `valgrind --tool=callgrind` over 10,000 calls of each work (the bench binary's \
+         `STAMP_BENCH_PROFILE` loop), divided by the calls, the median of three runs; a decode's \
+         count leaves out the clone of the item it starts from, which every style pays alike. \
+         Unlike a time, a count does not move with the machine's speed, so this is the figure that \
+         reproduces from run to run (within the allocator's few per cent).\n\n\
+         | work | Stamp | direct | Stamp ÷ direct |\n|---|---:|---:|---:|"
+    )?;
+    for (group, function, label, goal, bound) in COUNTED {
+        let input = if group.starts_with("decode_") {
+            count(&format!("{group}/input"))
+        } else {
+            Some(0.0)
+        };
+        let work = |function: &str| {
+            count(&format!("{group}/{function}"))
+                .zip(input)
+                .map(|(count, input)| count - input)
+        };
+        match (work(function), work("direct")) {
+            (Some(stamp), Some(direct)) => {
+                let ratio = stamp / direct;
+                writeln!(
+                    table.out,
+                    "| {label} | {} | {} | **{ratio:.2}** |",
+                    thousands(&format!("{stamp:.0}")),
+                    thousands(&format!("{direct:.0}")),
+                )?;
+                table.goals.push(Goal::ratio(
+                    goal,
+                    format!("{label}, by instructions"),
+                    ratio,
+                    bound,
+                ));
+            }
+            _ => {
+                writeln!(table.out, "| {label} | – | – | – |")?;
+                table.goals.push(Goal::missing(
+                    goal,
+                    format!("{label}, by instructions"),
+                    format!("≤ {bound:.2}"),
+                ));
+            }
         }
     }
     table.out.push('\n');
