@@ -284,6 +284,25 @@ pub fn stamp_shipment_sort_key(shipment: &Shipment) -> String {
     text.text
 }
 
+/// A page decoded as `Query::send` decodes it: `Order::from_item` on each
+/// item, in order.
+pub fn stamp_decode_page(items: Vec<AttributeMap>) -> Vec<Order> {
+    items
+        .into_iter()
+        .map(Order::from_item)
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
+/// The same page read attribute by attribute (`hand::direct_order_from_item`).
+pub fn direct_decode_page(items: Vec<AttributeMap>) -> Vec<Order> {
+    items
+        .into_iter()
+        .map(hand::direct_order_from_item)
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
 /// Point 1: one item, encoded and decoded.
 fn items(criterion: &mut Criterion, facts: &mut Facts) {
     let order = model::order(7, 3);
@@ -494,13 +513,7 @@ fn page(criterion: &mut Criterion, facts: &mut Facts) {
     let input = || page.clone();
     facts.set(
         "peak.page_decode.stamp",
-        alloc::median_peak(PEAK_CALLS, || {
-            input()
-                .into_iter()
-                .map(Order::from_item)
-                .collect::<Result<Vec<_>, _>>()
-                .unwrap()
-        }),
+        alloc::median_peak(PEAK_CALLS, || stamp_decode_page(input())),
     );
     facts.set(
         "peak.page_decode.serde_dynamo",
@@ -510,13 +523,7 @@ fn page(criterion: &mut Criterion, facts: &mut Facts) {
     );
     facts.set(
         "peak.page_decode.direct",
-        alloc::median_peak(PEAK_CALLS, || {
-            input()
-                .into_iter()
-                .map(hand::direct_order_from_item)
-                .collect::<Result<Vec<_>, _>>()
-                .unwrap()
-        }),
+        alloc::median_peak(PEAK_CALLS, || direct_decode_page(input())),
     );
 
     let mut group = criterion.benchmark_group("page_decode");
@@ -524,17 +531,7 @@ fn page(criterion: &mut Criterion, facts: &mut Facts) {
         .sample_size(20)
         .measurement_time(Duration::from_secs(5));
     group.bench_function("stamp", |b| {
-        b.iter_batched(
-            input,
-            |items| {
-                items
-                    .into_iter()
-                    .map(Order::from_item)
-                    .collect::<Result<Vec<_>, _>>()
-                    .unwrap()
-            },
-            BatchSize::LargeInput,
-        )
+        b.iter_batched(input, stamp_decode_page, BatchSize::LargeInput)
     });
     group.bench_function("serde_dynamo", |b| {
         b.iter_batched(
@@ -544,17 +541,7 @@ fn page(criterion: &mut Criterion, facts: &mut Facts) {
         )
     });
     group.bench_function("direct", |b| {
-        b.iter_batched(
-            input,
-            |items| {
-                items
-                    .into_iter()
-                    .map(hand::direct_order_from_item)
-                    .collect::<Result<Vec<_>, _>>()
-                    .unwrap()
-            },
-            BatchSize::LargeInput,
-        )
+        b.iter_batched(input, direct_decode_page, BatchSize::LargeInput)
     });
     group.finish();
 }

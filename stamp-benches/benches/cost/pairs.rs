@@ -17,7 +17,10 @@ use std::time::Instant;
 use stamp::{AttributeMap, Entity};
 
 use crate::model::{self, Order, Reading};
-use crate::{Facts, PAGE_BYTES, hand, stamp_shipment_key, stamp_shipment_sort_key};
+use crate::{
+    Facts, PAGE_BYTES, direct_decode_page, hand, stamp_decode_page, stamp_shipment_key,
+    stamp_shipment_sort_key,
+};
 
 /// Pairs of batches for the one-item and key measurements.
 pub const PAIRS: usize = 301;
@@ -118,20 +121,8 @@ pub fn measure(facts: &mut Facts, pairs: usize, page_pairs: usize) {
         "page_decode.stamp",
         (1, page_pairs),
         || page.clone(),
-        |items| {
-            items
-                .into_iter()
-                .map(Order::from_item)
-                .collect::<Result<Vec<_>, _>>()
-                .unwrap()
-        },
-        |items| {
-            items
-                .into_iter()
-                .map(hand::direct_order_from_item)
-                .collect::<Result<Vec<_>, _>>()
-                .unwrap()
-        },
+        stamp_decode_page,
+        direct_decode_page,
     );
 }
 

@@ -70,42 +70,37 @@ pub(super) fn compile_cost(root: &Path, target: &Path) -> Result<CompileCost> {
         }
         Ok(started.elapsed())
     };
-    let build = |name: &str| build_in(name, false);
     for (name, _) in crates {
         println!("  building the dependencies of `{name}` (once) ...");
-        build(name)?;
+        build_in(name, false)?;
     }
-    let mut runs: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
-    for run in 0..COMPILE_RUNS {
-        for (position, (name, _)) in crates.iter().enumerate() {
-            touch(&dir.join(name).join("src/lib.rs"))?;
-            let time = build(name)?;
-            println!(
-                "  run {}/{COMPILE_RUNS}: `{name}` {}",
-                run + 1,
-                format_duration(time)
-            );
-            runs[position].push(time);
+    // COMPILE_RUNS builds of each crate, alternating, each after `prepare`
+    // changes its source; `what` names them in the output.
+    let alternate = |what: &str,
+                     incremental: bool,
+                     prepare: &dyn Fn(&Path, usize) -> Result<()>|
+     -> Result<[Vec<Duration>; 2]> {
+        let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+        for run in 0..COMPILE_RUNS {
+            for (position, (name, _)) in crates.iter().enumerate() {
+                prepare(&dir.join(name).join("src/lib.rs"), run)?;
+                let time = build_in(name, incremental)?;
+                println!(
+                    "  {what} {}/{COMPILE_RUNS}: `{name}` {}",
+                    run + 1,
+                    format_duration(time)
+                );
+                times[position].push(time);
+            }
         }
-    }
+        Ok(times)
+    };
+    let runs = alternate("run", false, &|source, _| touch(source))?;
     for (name, _) in crates {
         println!("  building `{name}` incrementally (once) ...");
         build_in(name, true)?;
     }
-    let mut edits: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
-    for run in 0..COMPILE_RUNS {
-        for (position, (name, _)) in crates.iter().enumerate() {
-            let source = dir.join(name).join("src/lib.rs");
-            edit_field(&source, run)?;
-            let time = build_in(name, true)?;
-            println!(
-                "  edit {}/{COMPILE_RUNS}: `{name}` rebuilt in {}",
-                run + 1,
-                format_duration(time)
-            );
-            edits[position].push(time);
-        }
-    }
+    let edits = alternate("edit", true, &edit_field)?;
     for (name, derive) in crates {
         write_crate(root, &dir.join(name), name, derive)?;
     }

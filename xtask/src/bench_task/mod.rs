@@ -10,7 +10,8 @@
 //! 2. Measures the compile cost of `#[derive(Item)]`: two generated crates
 //!    of 50 entities under `target/compile-cost`, one with the derive and
 //!    one with serde's derives only, each built with `cargo build` after its
-//!    dependencies (the median of three builds of the crate itself).
+//!    dependencies (the median of three builds of the crate itself), then
+//!    rebuilt incrementally after one entity's field changes type.
 //! 3. Rewrites the generated part of BENCHMARKS.md (between its markers)
 //!    with the command, the machine and the ratios, read from criterion's
 //!    `new/estimates.json` files and the bench's `stamp-facts.tsv`. The
