@@ -75,48 +75,32 @@ pub(super) fn items_and_keys(table: &mut Table, facts: &BTreeMap<String, String>
     table.rows(
         &["serde_dynamo + format!", "direct"],
         &[
-            Row {
-                label: "encode order (`to_item`)".to_owned(),
-                group: "encode_order",
-                stamp: "stamp",
-                baselines: &["serde_dynamo", "direct"],
-                goal: unpaired(facts, "encode_order.stamp", (3, 1.05)),
-            },
-            Row {
-                label: "encode order + `check_item` (what a put sends)".to_owned(),
-                group: "encode_order",
-                stamp: "stamp_checked",
-                baselines: &["serde_dynamo", "direct"],
-                goal: unpaired(facts, "encode_order.stamp_checked", (3, 1.15)),
-            },
-            Row {
-                label: "encode reading".to_owned(),
-                group: "encode_reading",
-                stamp: "stamp",
-                baselines: &["serde_dynamo", "direct"],
-                goal: unpaired(facts, "encode_reading.stamp", (3, 1.05)),
-            },
-            Row {
-                label: "encode reading + `check_item`".to_owned(),
-                group: "encode_reading",
-                stamp: "stamp_checked",
-                baselines: &["serde_dynamo", "direct"],
-                goal: unpaired(facts, "encode_reading.stamp_checked", (3, 1.15)),
-            },
-            Row {
-                label: "decode order (`from_item`)".to_owned(),
-                group: "decode_order",
-                stamp: "stamp",
-                baselines: &["serde_dynamo", "direct"],
-                goal: unpaired(facts, "decode_order.stamp", (3, 1.05)),
-            },
-            Row {
-                label: "decode reading".to_owned(),
-                group: "decode_reading",
-                stamp: "stamp",
-                baselines: &["serde_dynamo", "direct"],
-                goal: unpaired(facts, "decode_reading.stamp", (3, 1.05)),
-            },
+            work_row(facts, "encode_order", "stamp", &["serde_dynamo", "direct"]),
+            work_row(
+                facts,
+                "encode_order",
+                "stamp_checked",
+                &["serde_dynamo", "direct"],
+            ),
+            work_row(
+                facts,
+                "encode_reading",
+                "stamp",
+                &["serde_dynamo", "direct"],
+            ),
+            work_row(
+                facts,
+                "encode_reading",
+                "stamp_checked",
+                &["serde_dynamo", "direct"],
+            ),
+            work_row(facts, "decode_order", "stamp", &["serde_dynamo", "direct"]),
+            work_row(
+                facts,
+                "decode_reading",
+                "stamp",
+                &["serde_dynamo", "direct"],
+            ),
         ],
         Some(1),
     );
@@ -143,20 +127,8 @@ pub(super) fn items_and_keys(table: &mut Table, facts: &BTreeMap<String, String>
     table.rows(
         &["format!", "direct"],
         &[
-            Row {
-                label: "sort key, 3 fields".to_owned(),
-                group: "key_sort_3_fields",
-                stamp: "stamp",
-                baselines: &["format", "direct"],
-                goal: unpaired(facts, "key_sort_3_fields.stamp", (2, 1.25)),
-            },
-            Row {
-                label: "primary key, 2 attributes, 4 fields".to_owned(),
-                group: "key_primary",
-                stamp: "stamp",
-                baselines: &["format", "direct"],
-                goal: unpaired(facts, "key_primary.stamp", (2, 1.25)),
-            },
+            work_row(facts, "key_sort_3_fields", "stamp", &["format", "direct"]),
+            work_row(facts, "key_primary", "stamp", &["format", "direct"]),
         ],
         Some(1),
     );
@@ -215,53 +187,109 @@ pub(super) fn items_and_keys(table: &mut Table, facts: &BTreeMap<String, String>
     )?;
     table.rows(
         &["serde_dynamo", "direct"],
-        &[Row {
-            label: "decode a 1 MB page".to_owned(),
-            group: "page_decode",
-            stamp: "stamp",
-            baselines: &["serde_dynamo", "direct"],
-            goal: unpaired(facts, "page_decode.stamp", (3, 1.05)),
-        }],
+        &[work_row(
+            facts,
+            "page_decode",
+            "stamp",
+            &["serde_dynamo", "direct"],
+        )],
         Some(1),
     );
 
     Ok(())
 }
 
-/// The works of points 1 to 3 that `pairs.rs` also measures alternated,
-/// with the goal and bound each is judged against: (fact key, label,
-/// goal, bound).
-const PAIRED: [(&str, &str, u8, f64); 9] = [
-    ("key_sort_3_fields.stamp", "sort key, 3 fields", 2, 1.25),
-    (
-        "key_primary.stamp",
+/// A work of points 1 to 3 with a goal: its criterion group and Stamp's
+/// function (`pairs.rs` records it as `pairs.GROUP.FUNCTION`, callgrind as
+/// `instructions.GROUP/FUNCTION`), its label, issue 26's goal and bound.
+struct Work {
+    group: &'static str,
+    function: &'static str,
+    label: &'static str,
+    goal: u8,
+    bound: f64,
+    /// Whether `STAMP_BENCH_PROFILE` has it (point 3c).
+    counted: bool,
+}
+
+/// Every work with a goal, in the report's order.
+const WORKS: [Work; 9] = [
+    work("key_sort_3_fields", "stamp", "sort key, 3 fields", 2, 1.25),
+    work(
+        "key_primary",
+        "stamp",
         "primary key, 2 attributes, 4 fields",
         2,
         1.25,
     ),
-    ("encode_order.stamp", "encode order (`to_item`)", 3, 1.05),
-    (
-        "encode_order.stamp_checked",
+    work("encode_order", "stamp", "encode order (`to_item`)", 3, 1.05),
+    work(
+        "encode_order",
+        "stamp_checked",
         "encode order + `check_item` (what a put sends)",
         3,
         1.15,
     ),
-    ("encode_reading.stamp", "encode reading", 3, 1.05),
-    (
-        "encode_reading.stamp_checked",
+    work("encode_reading", "stamp", "encode reading", 3, 1.05),
+    work(
+        "encode_reading",
+        "stamp_checked",
         "encode reading + `check_item`",
         3,
         1.15,
     ),
-    ("decode_order.stamp", "decode order (`from_item`)", 3, 1.05),
-    ("decode_reading.stamp", "decode reading", 3, 1.05),
-    ("page_decode.stamp", "decode a 1 MB page", 3, 1.05),
+    work(
+        "decode_order",
+        "stamp",
+        "decode order (`from_item`)",
+        3,
+        1.05,
+    ),
+    work("decode_reading", "stamp", "decode reading", 3, 1.05),
+    Work {
+        counted: false,
+        ..work("page_decode", "stamp", "decode a 1 MB page", 3, 1.05)
+    },
 ];
 
-/// A row's goal, unless the run measured the same work alternated
-/// (`pairs.KEY.ratio`), whose ratio is then the goal's ([`paired_section`]).
-fn unpaired(facts: &BTreeMap<String, String>, key: &str, goal: (u8, f64)) -> Option<(u8, f64)> {
-    (!facts.contains_key(&format!("pairs.{key}.ratio"))).then_some(goal)
+const fn work(
+    group: &'static str,
+    function: &'static str,
+    label: &'static str,
+    goal: u8,
+    bound: f64,
+) -> Work {
+    Work {
+        group,
+        function,
+        label,
+        goal,
+        bound,
+        counted: true,
+    }
+}
+
+/// The table row of work `group`/`function` of [`WORKS`] against
+/// `baselines`; its criterion ratio is the goal's unless the run measured
+/// the work alternated (then [`paired_section`] judges it).
+fn work_row(
+    facts: &BTreeMap<String, String>,
+    group: &'static str,
+    function: &'static str,
+    baselines: &'static [&'static str],
+) -> Row {
+    let work = WORKS
+        .iter()
+        .find(|work| work.group == group && work.function == function)
+        .expect("a work of WORKS");
+    let paired = facts.contains_key(&format!("pairs.{group}.{function}.ratio"));
+    Row {
+        label: work.label.to_owned(),
+        group,
+        stamp: function,
+        baselines,
+        goal: (!paired).then_some((work.goal, work.bound)),
+    }
 }
 
 /// Point 3b: the one-item, key and page works alternated with the direct
@@ -269,9 +297,9 @@ fn unpaired(facts: &BTreeMap<String, String>, key: &str, goal: (u8, f64)) -> Opt
 /// on the alternated ratio.
 pub(super) fn paired_section(table: &mut Table, facts: &BTreeMap<String, String>) -> Result<()> {
     let number = |key: &str| facts.get(key).and_then(|value| value.parse::<f64>().ok());
-    if !PAIRED
+    if !WORKS
         .iter()
-        .any(|(key, ..)| facts.contains_key(&format!("pairs.{key}.ratio")))
+        .any(|work| facts.contains_key(&format!("pairs.{}.{}.ratio", work.group, work.function)))
     {
         return Ok(());
     }
@@ -289,9 +317,16 @@ pub(super) fn paired_section(table: &mut Table, facts: &BTreeMap<String, String>
          | work | calls per batch | pairs | Stamp ÷ direct, alternated | middle half of the pairs | \
          criterion's Stamp ÷ direct |\n|---|---:|---:|---:|---|---:|"
     )?;
-    for (key, label, goal, bound) in PAIRED {
-        let fact = |what: &str| number(&format!("pairs.{key}.{what}"));
-        let (group, function) = key.split_once('.').expect("a group and a function");
+    for Work {
+        group,
+        function,
+        label,
+        goal,
+        bound,
+        ..
+    } in WORKS
+    {
+        let fact = |what: &str| number(&format!("pairs.{group}.{function}.{what}"));
         let criterion = estimate(table.criterion, group, function)
             .zip(estimate(table.criterion, group, "direct"))
             .map_or("–".to_owned(), |(stamp, direct)| {
@@ -321,44 +356,6 @@ pub(super) fn paired_section(table: &mut Table, facts: &BTreeMap<String, String>
     Ok(())
 }
 
-/// The works counted by callgrind (`instructions.rs`), with the goal and
-/// bound each is judged against: (group, Stamp's function, label, goal,
-/// bound). The decodes subtract `GROUP/input`, the clone of the item.
-const COUNTED: [(&str, &str, &str, u8, f64); 8] = [
-    ("key_sort_3_fields", "stamp", "sort key, 3 fields", 2, 1.25),
-    (
-        "key_primary",
-        "stamp",
-        "primary key, 2 attributes, 4 fields",
-        2,
-        1.25,
-    ),
-    ("encode_order", "stamp", "encode order (`to_item`)", 3, 1.05),
-    (
-        "encode_order",
-        "stamp_checked",
-        "encode order + `check_item`",
-        3,
-        1.15,
-    ),
-    ("encode_reading", "stamp", "encode reading", 3, 1.05),
-    (
-        "encode_reading",
-        "stamp_checked",
-        "encode reading + `check_item`",
-        3,
-        1.15,
-    ),
-    (
-        "decode_order",
-        "stamp",
-        "decode order (`from_item`)",
-        3,
-        1.05,
-    ),
-    ("decode_reading", "stamp", "decode reading", 3, 1.05),
-];
-
 /// Point 3c: instructions a call, Stamp against the direct code, when the
 /// run counted them; each is also a goal line.
 pub(super) fn instructions_section(
@@ -383,7 +380,15 @@ pub(super) fn instructions_section(
          reproduces from run to run (within the allocator's few per cent).\n\n\
          | work | Stamp | direct | Stamp ÷ direct |\n|---|---:|---:|---:|"
     )?;
-    for (group, function, label, goal, bound) in COUNTED {
+    for Work {
+        group,
+        function,
+        label,
+        goal,
+        bound,
+        ..
+    } in WORKS.into_iter().filter(|work| work.counted)
+    {
         let input = if group.starts_with("decode_") {
             count(&format!("{group}/input"))
         } else {
