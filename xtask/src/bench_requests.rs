@@ -70,9 +70,10 @@ pub fn render(out: &mut String, facts: &BTreeMap<String, String>, goals: &mut Ve
          the order sharded as the reference service's, {} orders in the index) against {} `Query` \
          requests sent together by hand, merged by the index sort key and cut to the same count, \
          decoding only those; the 1 MB page is a query without a limit over a partition holding \
-         more than 1 MB. Stamp's requests also ask for `ReturnConsumedCapacity` (its metrics) \
-         and its transactions carry a `ClientRequestToken` (a retry is applied once); the \
-         hand-written ones do neither.\n\n\
+         more than 1 MB. The hand-written requests are the ones Stamp sends: each asks for \
+         `ReturnConsumedCapacity` `TOTAL` (Stamp's metrics read it), and each transaction \
+         carries a `ClientRequestToken` (Stamp's a UUID of the send, the SDK's its idempotency \
+         token), so a retry is applied once either way.\n\n\
          | request | pairs | Stamp | SDK by hand | Stamp ÷ SDK by hand | pair ratios, middle half |\n\
          |---|---:|---:|---:|---:|---:|",
         fact("requests.sharded_query.shards"),

@@ -10,12 +10,19 @@
 //! tenth of the period; then, for point 7, the peak of the bytes allocated
 //! by the 1 MB page and the merged page, both ways. The hand-written calls
 //! encode with `serde_dynamo::to_item` + `format!` keys and decode with
-//! `serde_dynamo::from_item`, as modyne users write them.
+//! `serde_dynamo::from_item`, as modyne users write them. They are the
+//! requests Stamp sends: each asks for the consumed capacity
+//! (`ReturnConsumedCapacity::Total`, which Stamp's metrics read), and each
+//! transaction carries a `ClientRequestToken` (the SDK makes one for a
+//! `TransactWriteItems` without one, as Stamp does), so the ratio is what
+//! Stamp adds to the same request.
 
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, Put, ReturnConsumedCapacity, TransactWriteItem, Update,
+};
 use futures::future::try_join_all;
 use stamp::{AttributeMap, BatchWrite, Table, TableDefinition, TransactWrite};
 use tokio::runtime::Runtime;
@@ -409,6 +416,7 @@ impl Ops<'_> {
             .table_name(self.table.name())
             .key("PK", pk)
             .key("SK", sk)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
             .await
             .unwrap();
@@ -424,6 +432,7 @@ impl Ops<'_> {
             .put_item()
             .table_name(self.table.name())
             .set_item(Some(hand::serde_order_to_item(&self.written).unwrap()))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
             .await
             .unwrap();
@@ -465,6 +474,7 @@ impl Ops<'_> {
                 AttributeValue::S(format!("CUST#c-{PAGE_CUSTOMER:06}")),
             )
             .expression_attribute_values(":sk", AttributeValue::S("ORDER#".to_owned()))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
             .await
             .unwrap();
@@ -507,6 +517,7 @@ impl Ops<'_> {
                 )
                 .scan_index_forward(false)
                 .limit(SHARDED_PAGE as i32)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
         }))
         .await
@@ -593,7 +604,11 @@ impl Ops<'_> {
                     .build(),
             );
         }
-        request.send().await.unwrap();
+        request
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await
+            .unwrap();
     }
 
     async fn sdk_update(&self) {
@@ -606,6 +621,7 @@ impl Ops<'_> {
             .set_condition_expression(update.condition_expression)
             .set_expression_attribute_names(update.expression_attribute_names)
             .set_expression_attribute_values(update.expression_attribute_values)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
             .await
             .unwrap();
@@ -635,6 +651,7 @@ impl Ops<'_> {
                     .update(self.sdk_count())
                     .build(),
             )
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
             .await
             .unwrap();

@@ -7,7 +7,7 @@ use stamp::BatchWrite;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
+use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, ReturnConsumedCapacity, WriteRequest};
 use criterion::{Criterion, SamplingMode};
 use futures::{StreamExt, TryStreamExt, stream};
 use stamp::{DEFAULT_BATCH_CONCURRENCY, Table, TableDefinition};
@@ -212,6 +212,7 @@ pub(crate) async fn sdk_query_of(client: &Client, table: &str, customer: usize) 
         .expression_attribute_values(":sk", AttributeValue::S("ORDER#".to_owned()))
         .scan_index_forward(false)
         .limit(QUERY_LIMIT)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send()
         .await
         .unwrap();
@@ -229,6 +230,7 @@ async fn sdk_put(client: &Client, table: &str, order: &Order) {
         .put_item()
         .table_name(table)
         .set_item(Some(hand::serde_order_to_item(order).unwrap()))
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send()
         .await
         .unwrap();
@@ -253,6 +255,7 @@ pub(crate) async fn sdk_batch_load(client: &Client, table: &str, orders: &[Order
                 let output = client
                     .batch_write_item()
                     .request_items(table, requests)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
                     .send()
                     .await?;
                 match output
