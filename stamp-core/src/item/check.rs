@@ -370,6 +370,17 @@ pub(crate) fn number_digits(text: &str) -> Result<usize, NumberProblem> {
     let is_digit = |byte: &&u8| byte.is_ascii_digit();
     let sign = usize::from(matches!(text.as_bytes().first(), Some(b'-' | b'+')));
     let rest = &text.as_bytes()[sign..];
+    // An integer of at most 38 digits, what every Rust integer type
+    // writes, is valid whatever its digits: one pass over them, then its
+    // significant digits from the first to the last non-zero one.
+    if !rest.is_empty() && rest.len() <= MAX_NUMBER_DIGITS && rest.iter().all(u8::is_ascii_digit) {
+        let nonzero = |digit: &u8| *digit != b'0';
+        let Some(first) = rest.iter().position(nonzero) else {
+            return Ok(0); // zero
+        };
+        let last = rest.iter().rposition(nonzero).unwrap_or(first);
+        return Ok(last - first + 1);
+    }
     let integer = &rest[..rest.iter().take_while(is_digit).count()];
     let mut at = integer.len();
     let mut fraction: &[u8] = &[];
