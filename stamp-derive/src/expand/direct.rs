@@ -86,12 +86,7 @@ pub fn encode_fields(model: &Model) -> TokenStream {
             };
         }
         let insert = quote_spanned! {field.ty.span()=>
-            #krate::__private::codec::insert(
-                __schema,
-                &mut __item,
-                #attribute,
-                (&&&#krate::__private::codec::Field(&self.#ident)).__stamp_encode(),
-            )?;
+            (&&&#krate::__private::codec::Field(&self.#ident)).__stamp_insert(__schema, &mut __item, #attribute)?;
         };
         match &serde.skip_serializing_if {
             Some(path) => {

@@ -222,36 +222,16 @@ const _: () = {
                 )?
                 .into_parts();
             let mut __item = ::stamp::__private::codec::item(__schema, 5usize);
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "customer_id",
-                (&&&::stamp::__private::codec::Field(&self.customer_id)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "name",
-                (&&&::stamp::__private::codec::Field(&self.name)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "email",
-                (&&&::stamp::__private::codec::Field(&self.email)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "order_count",
-                (&&&::stamp::__private::codec::Field(&self.order_count)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "created_at",
-                (&&&::stamp::__private::codec::Field(&self.created_at)).__stamp_encode(),
-            )?;
+            (&&&::stamp::__private::codec::Field(&self.customer_id))
+                .__stamp_insert(__schema, &mut __item, "customer_id")?;
+            (&&&::stamp::__private::codec::Field(&self.name))
+                .__stamp_insert(__schema, &mut __item, "name")?;
+            (&&&::stamp::__private::codec::Field(&self.email))
+                .__stamp_insert(__schema, &mut __item, "email")?;
+            (&&&::stamp::__private::codec::Field(&self.order_count))
+                .__stamp_insert(__schema, &mut __item, "order_count")?;
+            (&&&::stamp::__private::codec::Field(&self.created_at))
+                .__stamp_insert(__schema, &mut __item, "created_at")?;
             let _ = &__time;
             ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
             ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
@@ -901,61 +881,24 @@ const _: () = {
                 .into_parts();
             let __shard_1 = ::stamp::shard_of(&__partition_key, &__sort_key, 16u16);
             let mut __item = ::stamp::__private::codec::item(__schema, 9usize);
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "customer_id",
-                (&&&::stamp::__private::codec::Field(&self.customer_id)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "order_id",
-                (&&&::stamp::__private::codec::Field(&self.order_id)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "created_at",
-                (&&&::stamp::__private::codec::Field(&self.created_at)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "created_month",
-                (&&&::stamp::__private::codec::Field(&self.created_month))
-                    .__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "status",
-                (&&&::stamp::__private::codec::Field(&self.status)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "updated_at",
-                (&&&::stamp::__private::codec::Field(&self.updated_at)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "total_cents",
-                (&&&::stamp::__private::codec::Field(&self.total_cents)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "line_count",
-                (&&&::stamp::__private::codec::Field(&self.line_count)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "order_embedding",
-                (&&&::stamp::__private::codec::Field(&self.embedding)).__stamp_encode(),
-            )?;
+            (&&&::stamp::__private::codec::Field(&self.customer_id))
+                .__stamp_insert(__schema, &mut __item, "customer_id")?;
+            (&&&::stamp::__private::codec::Field(&self.order_id))
+                .__stamp_insert(__schema, &mut __item, "order_id")?;
+            (&&&::stamp::__private::codec::Field(&self.created_at))
+                .__stamp_insert(__schema, &mut __item, "created_at")?;
+            (&&&::stamp::__private::codec::Field(&self.created_month))
+                .__stamp_insert(__schema, &mut __item, "created_month")?;
+            (&&&::stamp::__private::codec::Field(&self.status))
+                .__stamp_insert(__schema, &mut __item, "status")?;
+            (&&&::stamp::__private::codec::Field(&self.updated_at))
+                .__stamp_insert(__schema, &mut __item, "updated_at")?;
+            (&&&::stamp::__private::codec::Field(&self.total_cents))
+                .__stamp_insert(__schema, &mut __item, "total_cents")?;
+            (&&&::stamp::__private::codec::Field(&self.line_count))
+                .__stamp_insert(__schema, &mut __item, "line_count")?;
+            (&&&::stamp::__private::codec::Field(&self.embedding))
+                .__stamp_insert(__schema, &mut __item, "order_embedding")?;
             let _ = &__time;
             ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
             ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
@@ -2162,37 +2105,16 @@ const _: () = {
                 )?
                 .into_parts();
             let mut __item = ::stamp::__private::codec::item(__schema, 5usize);
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "order_id",
-                (&&&::stamp::__private::codec::Field(&self.order_id)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "line_no",
-                (&&&::stamp::__private::codec::Field(&self.line_no)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "sku",
-                (&&&::stamp::__private::codec::Field(&self.sku)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "quantity",
-                (&&&::stamp::__private::codec::Field(&self.quantity)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "unit_price_cents",
-                (&&&::stamp::__private::codec::Field(&self.unit_price_cents))
-                    .__stamp_encode(),
-            )?;
+            (&&&::stamp::__private::codec::Field(&self.order_id))
+                .__stamp_insert(__schema, &mut __item, "order_id")?;
+            (&&&::stamp::__private::codec::Field(&self.line_no))
+                .__stamp_insert(__schema, &mut __item, "line_no")?;
+            (&&&::stamp::__private::codec::Field(&self.sku))
+                .__stamp_insert(__schema, &mut __item, "sku")?;
+            (&&&::stamp::__private::codec::Field(&self.quantity))
+                .__stamp_insert(__schema, &mut __item, "quantity")?;
+            (&&&::stamp::__private::codec::Field(&self.unit_price_cents))
+                .__stamp_insert(__schema, &mut __item, "unit_price_cents")?;
             let _ = &__time;
             ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
             ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
@@ -2905,42 +2827,18 @@ const _: () = {
                 )?
                 .into_parts();
             let mut __item = ::stamp::__private::codec::item(__schema, 6usize);
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "sku",
-                (&&&::stamp::__private::codec::Field(&self.sku)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "name",
-                (&&&::stamp::__private::codec::Field(&self.name)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "category",
-                (&&&::stamp::__private::codec::Field(&self.category)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "price_cents",
-                (&&&::stamp::__private::codec::Field(&self.price_cents)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "stock",
-                (&&&::stamp::__private::codec::Field(&self.stock)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "embedding",
-                (&&&::stamp::__private::codec::Field(&self.embedding)).__stamp_encode(),
-            )?;
+            (&&&::stamp::__private::codec::Field(&self.sku))
+                .__stamp_insert(__schema, &mut __item, "sku")?;
+            (&&&::stamp::__private::codec::Field(&self.name))
+                .__stamp_insert(__schema, &mut __item, "name")?;
+            (&&&::stamp::__private::codec::Field(&self.category))
+                .__stamp_insert(__schema, &mut __item, "category")?;
+            (&&&::stamp::__private::codec::Field(&self.price_cents))
+                .__stamp_insert(__schema, &mut __item, "price_cents")?;
+            (&&&::stamp::__private::codec::Field(&self.stock))
+                .__stamp_insert(__schema, &mut __item, "stock")?;
+            (&&&::stamp::__private::codec::Field(&self.embedding))
+                .__stamp_insert(__schema, &mut __item, "embedding")?;
             let _ = &__time;
             ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
             ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
@@ -3361,18 +3259,10 @@ const _: () = {
                 )?
                 .into_parts();
             let mut __item = ::stamp::__private::codec::item(__schema, 2usize);
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "token",
-                (&&&::stamp::__private::codec::Field(&self.token)).__stamp_encode(),
-            )?;
-            ::stamp::__private::codec::insert(
-                __schema,
-                &mut __item,
-                "customer_id",
-                (&&&::stamp::__private::codec::Field(&self.customer_id)).__stamp_encode(),
-            )?;
+            (&&&::stamp::__private::codec::Field(&self.token))
+                .__stamp_insert(__schema, &mut __item, "token")?;
+            (&&&::stamp::__private::codec::Field(&self.customer_id))
+                .__stamp_insert(__schema, &mut __item, "customer_id")?;
             let _ = &__time;
             ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
             ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
