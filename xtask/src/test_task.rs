@@ -35,7 +35,7 @@ const LINT_OPTIONS: &[&str] = &[
     "env.CLIPPY_ARGS='-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__'",
 ];
 
-/// Makes the venv (ministack, cfn-lint and duckdb), then runs, each even if an
+/// Makes the venv (ministack, cfn-lint and duckdb) beside the build, then runs, each even if an
 /// earlier one failed, and every one with `--no-fail-fast`:
 ///
 /// 1. `cargo test --workspace --all-targets ARGS` on the embedded DynamoDB
@@ -63,9 +63,22 @@ const LINT_OPTIONS: &[&str] = &[
 /// `cargo clippy --workspace --all-targets -- -D warnings` would.
 pub fn run(args: &[String], lint: bool) -> Result<ExitCode> {
     let root = workspace::root();
-    let venv = Venv::ensure(&root)?;
-    let cfn_lint = venv.bin("cfn-lint");
-    let python = venv.bin("python");
+    // The venv (pip, half a minute on a fresh clone) is made beside the
+    // build, which does not need it.
+    let venv = std::thread::spawn({
+        let root = root.clone();
+        move || {
+            let started = std::time::Instant::now();
+            let venv = Venv::ensure(&root).map_err(|error| error.to_string());
+            println!(
+                "\n==> timing: the venv (ministack, cfn-lint, duckdb), beside the build: {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+            venv
+        }
+    });
+    let cfn_lint = Venv::at(&root).bin("cfn-lint");
+    let python = Venv::at(&root).bin("python");
     let endpoint = endpoint::given(None);
     // ARGS are cargo's before a `--` and the test harness's after it.
     let split = args
@@ -125,6 +138,7 @@ pub fn run(args: &[String], lint: bool) -> Result<ExitCode> {
         "\n==> timing: cargo test --workspace --all-targets --no-run (the build): {:.0} s ({built})",
         started.elapsed().as_secs_f64()
     );
+    venv.join().expect("the venv's thread does not panic")?;
     if !built.success() {
         return Ok(ExitCode::FAILURE);
     }

@@ -46,12 +46,17 @@ impl Venv {
     /// The venv below `root`, created and filled with [`REQUIREMENTS`] as
     /// needed.
     pub fn ensure(root: &Path) -> Result<Self> {
-        let venv = Self {
-            dir: root.join(VENV_DIR),
-        };
+        let venv = Self::at(root);
         venv.create_if_missing()?;
         venv.install_if_stale()?;
         Ok(venv)
+    }
+
+    /// The venv of the workspace at `root`, made or not.
+    pub fn at(root: &Path) -> Self {
+        Self {
+            dir: root.join(VENV_DIR),
+        }
     }
 
     /// The venv directory; ministack's logs go here too.
