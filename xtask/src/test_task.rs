@@ -35,8 +35,9 @@ const LINT_OPTIONS: &[&str] = &[
     "env.CLIPPY_ARGS='-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__'",
 ];
 
-/// Makes the venv (ministack, cfn-lint and duckdb) beside the build, then runs, each even if an
-/// earlier one failed, and every one with `--no-fail-fast`:
+/// Makes the venv (ministack, cfn-lint and duckdb) beside the build, then
+/// runs, each even if an earlier one failed, and every one with
+/// `--no-fail-fast`:
 ///
 /// 1. `cargo test --workspace --all-targets ARGS` on the embedded DynamoDB
 ///    (or `$STAMP_DYNAMODB_ENDPOINT` when set), built first with `--no-run`
