@@ -154,7 +154,7 @@
 //! For the `Order` above, `#[derive(Item)]` generates, in effect:
 //!
 //! ```text
-//! impl Entity for Order { const SCHEMA: &EntitySchema = …; fn to_item_at(…); fn from_item(…); … }
+//! impl Entity for Order { const SCHEMA: &EntitySchema = …; fn encode_item_at(…); fn from_item(…); … }
 //! impl Order {
 //!     pub fn key(customer_id: &str, created_at: &DateTime<Utc>, order_id: &Uuid)
 //!         -> Result<PrimaryKey<Order>, Error>;

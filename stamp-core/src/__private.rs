@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use crate::item::builder::ItemBuilder;
 pub use crate::item::value::select as codec;
 pub use crate::key::template::KeyBuilder;
 pub use crate::model::collection::{share_partition, share_vector_index};
@@ -94,9 +95,16 @@ pub fn deserialize_fields<T: DeserializeOwned>(
     })
 }
 
-/// Inserts a key or type attribute as a string.
-pub fn insert_string(item: &mut AttributeMap, name: &str, value: String) {
-    item.insert(name.to_owned(), AttributeValue::S(value));
+/// Inserts the type attribute as a string.
+#[inline]
+pub fn insert_string(item: &mut ItemBuilder, name: &str, value: String) {
+    item.insert(name, AttributeValue::S(value));
+}
+
+/// Inserts a key attribute (of the table or an index) as a string.
+#[inline]
+pub fn insert_key_string(item: &mut ItemBuilder, name: &str, value: String) {
+    item.insert_key_string(name, value);
 }
 
 /// The error of a field segment that does not decode.
@@ -179,17 +187,14 @@ pub fn key_example<T>(
 /// it is `None`).
 /// `epoch_seconds` is the field type's [`TimeToLive::epoch_seconds`](crate::TimeToLive::epoch_seconds).
 pub fn store_time_to_live<T>(
-    item: &mut AttributeMap,
+    item: &mut ItemBuilder,
     name: &str,
     value: Option<&T>,
     epoch_seconds: fn(&T) -> i64,
 ) {
     match value {
         Some(value) => {
-            item.insert(
-                name.to_owned(),
-                AttributeValue::N(epoch_seconds(value).to_string()),
-            );
+            item.insert(name, AttributeValue::N(epoch_seconds(value).to_string()));
         }
         None => {
             item.remove(name);
@@ -273,17 +278,44 @@ pub fn insert_serialized<T: Serialize>(
 /// `attribute`, or leaves the attribute out when the encoder gives none.
 pub fn insert_encoded(
     schema: &EntitySchema,
-    item: &mut AttributeMap,
+    item: &mut ItemBuilder,
     attribute: &str,
     value: Result<Option<AttributeValue>, serde_dynamo::Error>,
 ) -> Result<(), Error> {
     match value {
         Ok(Some(value)) => {
-            item.insert(attribute.to_owned(), value);
+            item.insert(attribute, value);
         }
         Ok(None) => {
             item.remove(attribute);
         }
+        Err(source) => {
+            return Err(Error::Refused(Refusal::Serialize {
+                entity: schema.type_name,
+                source,
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// Stores an encoded value (from a generated encoder) of attribute
+/// `attribute`, a key attribute of a multi-attribute index, or leaves the
+/// attribute out when the encoder gives none; as [`insert_encoded`], with
+/// the key value's checks counted.
+///
+/// # Errors
+///
+/// [`Refusal::Serialize`] with the encoder's error.
+pub fn insert_index_key_encoded(
+    schema: &EntitySchema,
+    item: &mut ItemBuilder,
+    attribute: &'static str,
+    value: Result<Option<AttributeValue>, serde_dynamo::Error>,
+) -> Result<(), Error> {
+    match value {
+        Ok(Some(value)) => item.insert_index_key_value(schema, attribute, value),
+        Ok(None) => item.remove(attribute),
         Err(source) => {
             return Err(Error::Refused(Refusal::Serialize {
                 entity: schema.type_name,
@@ -401,8 +433,9 @@ pub fn index_key_value(
 pub fn check_vector_attribute(
     schema: &EntitySchema,
     index: &crate::IndexSchema,
-    item: &AttributeMap,
+    item: &ItemBuilder,
 ) -> Result<bool, Error> {
+    let item = item.item();
     let attribute = index.vector().map_or("", |vector| vector.attribute);
     crate::check_stored_vector(index, schema.type_name, item.get(attribute))
         .map(|vector| vector.is_some())

@@ -154,16 +154,12 @@ fn profile(target: &str) {
         }
         "encode_order/direct" => Box::new(|| drop(black_box(hand::direct_order_to_item(&order)))),
         "encode_reading/stamp" => Box::new(|| drop(black_box(reading.to_item().unwrap()))),
-        "encode_order/stamp_checked" => Box::new(|| {
-            let mut item = order.to_item().unwrap();
-            stamp::check_item(Order::SCHEMA, &mut item).unwrap();
-            drop(black_box(item))
-        }),
-        "encode_reading/stamp_checked" => Box::new(|| {
-            let mut item = reading.to_item().unwrap();
-            stamp::check_item(Reading::SCHEMA, &mut item).unwrap();
-            drop(black_box(item))
-        }),
+        "encode_order/stamp_checked" => {
+            Box::new(|| drop(black_box(order.to_checked_item().unwrap())))
+        }
+        "encode_reading/stamp_checked" => {
+            Box::new(|| drop(black_box(reading.to_checked_item().unwrap())))
+        }
         "encode_reading/direct" => {
             Box::new(|| drop(black_box(hand::direct_reading_to_item(&reading))))
         }
@@ -317,11 +313,7 @@ fn items(criterion: &mut Criterion, facts: &mut Facts) {
     let mut group = criterion.benchmark_group("encode_order");
     group.bench_function("stamp", |b| b.iter(|| black_box(&order).to_item().unwrap()));
     group.bench_function("stamp_checked", |b| {
-        b.iter(|| {
-            let mut item = black_box(&order).to_item().unwrap();
-            stamp::check_item(Order::SCHEMA, &mut item).unwrap();
-            item
-        })
+        b.iter(|| black_box(&order).to_checked_item().unwrap())
     });
     group.bench_function("serde_dynamo", |b| {
         b.iter(|| hand::serde_order_to_item(black_box(&order)).unwrap())
@@ -336,11 +328,7 @@ fn items(criterion: &mut Criterion, facts: &mut Facts) {
         b.iter(|| black_box(&reading).to_item().unwrap())
     });
     group.bench_function("stamp_checked", |b| {
-        b.iter(|| {
-            let mut item = black_box(&reading).to_item().unwrap();
-            stamp::check_item(Reading::SCHEMA, &mut item).unwrap();
-            item
-        })
+        b.iter(|| black_box(&reading).to_checked_item().unwrap())
     });
     group.bench_function("serde_dynamo", |b| {
         b.iter(|| hand::serde_reading_to_item(black_box(&reading)).unwrap())

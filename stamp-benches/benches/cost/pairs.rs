@@ -52,11 +52,7 @@ pub fn measure(facts: &mut Facts, pairs: usize, page_pairs: usize) {
         "encode_order.stamp_checked",
         (50, pairs),
         || &order,
-        |order| {
-            let mut item = order.to_item().unwrap();
-            stamp::check_item(Order::SCHEMA, &mut item).unwrap();
-            item
-        },
+        |order| order.to_checked_item().unwrap(),
         hand::direct_order_to_item,
     );
     alternate(
@@ -72,11 +68,7 @@ pub fn measure(facts: &mut Facts, pairs: usize, page_pairs: usize) {
         "encode_reading.stamp_checked",
         (50, pairs),
         || &reading,
-        |reading| {
-            let mut item = reading.to_item().unwrap();
-            stamp::check_item(Reading::SCHEMA, &mut item).unwrap();
-            item
-        },
+        |reading| reading.to_checked_item().unwrap(),
         hand::direct_reading_to_item,
     );
     alternate(

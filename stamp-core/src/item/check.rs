@@ -2,8 +2,11 @@
 //! would refuse, or store differently from what the entity meant, is
 //! refused (or, for empty sets, left out) here, with a typed error.
 //!
-//! [`Table::put`](crate::Table::put), batch writes and transactions run each
-//! item from [`Entity::to_item`] through [`check_item`].
+//! [`Table::put`](crate::Table::put), batch writes and transactions check
+//! each item from [`Entity::to_item`] as [`check_item`] does; they count
+//! its size and checks while it is encoded
+//! ([`ItemBuilder`](crate::item::builder::ItemBuilder)), and only an item
+//! with something to refuse or leave out is walked by `check_item` itself.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -16,8 +19,9 @@ use crate::{AttributeMap, Entity, EntitySchema, Error};
 use crate::{KeyError, Refusal};
 
 /// The item a batch writes for `entity`, checked: [`Entity::to_item_at`]
-/// with `updated_at` stamped now, then [`check_item`]. Returns the item and
-/// its size in bytes.
+/// with `updated_at` stamped now, checked as [`check_item`] checks it
+/// (counted while it is encoded, [`ItemBuilder`](crate::item::builder::ItemBuilder)).
+/// Returns the item and its size in bytes.
 ///
 /// # Errors
 ///
@@ -30,12 +34,15 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(AttributeMap, usi
             entity: E::SCHEMA.type_name,
         }));
     }
-    let mut item = entity.to_item_at(Some(crate::WriteTime {
-        now: chrono::Utc::now(),
-        creating: false,
-    }))?;
-    let size = check_item(E::SCHEMA, &mut item)?;
-    Ok((item, size))
+    entity
+        .encode_item_at(
+            Some(crate::WriteTime {
+                now: chrono::Utc::now(),
+                creating: false,
+            }),
+            true,
+        )?
+        .checked(E::SCHEMA)
 }
 
 /// Checks an item of the entity `schema` describes before it is written,
@@ -97,6 +104,21 @@ pub fn check_item(schema: &EntitySchema, item: &mut AttributeMap) -> Result<usiz
         }
     }
     debug_assert_eq!(size, item_size(item));
+    check_item_size(schema, item, size)?;
+    Ok(size)
+}
+
+/// Refuses an item of `schema` whose size, `size` bytes, is over
+/// [`MAX_ITEM_SIZE_BYTES`].
+///
+/// # Errors
+///
+/// [`Refusal::ItemTooLarge`].
+pub(crate) fn check_item_size(
+    schema: &EntitySchema,
+    item: &AttributeMap,
+    size: usize,
+) -> Result<(), Error> {
     if size > MAX_ITEM_SIZE_BYTES {
         return Err(Error::Refused(Refusal::ItemTooLarge {
             entity: schema.type_name,
@@ -105,7 +127,7 @@ pub fn check_item(schema: &EntitySchema, item: &mut AttributeMap) -> Result<usiz
             limit: MAX_ITEM_SIZE_BYTES,
         }));
     }
-    Ok(size)
+    Ok(())
 }
 
 /// The primary-key attributes of an item of `schema` (those present).
@@ -252,7 +274,7 @@ fn is_valid(value: &AttributeValue) -> bool {
 
 /// The size of `value` ([`attribute_value_size`]) when [`check_value`]
 /// accepts it, `None` when it does not: both walks in one.
-fn checked_size(value: &AttributeValue) -> Option<usize> {
+pub(crate) fn checked_size(value: &AttributeValue) -> Option<usize> {
     Some(match value {
         AttributeValue::S(text) => text.len(),
         AttributeValue::N(number) => number_size_of_digits(number_digits(number).ok()?),

@@ -1,9 +1,11 @@
 //! Items on the wire: [`codec`] (a struct to an item and back, in
 //! serde_dynamo's stored form), [`value`] (`AttributeCodec`, the direct
 //! conversion of one field value), [`check`] (what every written item and value
-//! goes through before it is sent) and [`size`] (DynamoDB's size rules and
+//! goes through before it is sent; [`builder`] counts it while `to_item`
+//! fills the item) and [`size`] (DynamoDB's size rules and
 //! limits).
 
+pub(crate) mod builder;
 pub(crate) mod check;
 pub(crate) mod codec;
 pub(crate) mod size;

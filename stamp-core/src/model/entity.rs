@@ -8,6 +8,7 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::Refusal;
+use crate::item::builder::ItemBuilder;
 use crate::{Error, IndexSchema, KeyTemplate};
 
 /// A DynamoDB item as the SDK sends and returns it: attribute names to
@@ -283,7 +284,35 @@ pub trait Entity: Sized {
     /// # Errors
     ///
     /// As [`to_item`](Self::to_item).
-    fn to_item_at(&self, time: Option<WriteTime>) -> Result<AttributeMap, Error>;
+    #[inline]
+    fn to_item_at(&self, time: Option<WriteTime>) -> Result<AttributeMap, Error> {
+        self.encode_item_at(time, false).map(ItemBuilder::into_item)
+    }
+
+    /// The item a put of this value sends (without its time stamps and
+    /// version, which the put sets), checked as [`check_item`](crate::check_item)
+    /// checks it, and its size in bytes as DynamoDB counts it
+    /// ([`item_size`](crate::item_size); at most 400 KB). The checks run
+    /// while the item is encoded, not in a second walk of it.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`to_item`](Self::to_item) and of [`check_item`](crate::check_item).
+    #[inline]
+    fn to_checked_item(&self) -> Result<(AttributeMap, usize), Error> {
+        self.encode_item_at(None, true)?.checked(Self::SCHEMA)
+    }
+
+    /// The item of [`to_item_at`](Self::to_item_at) as it is encoded, with
+    /// its size and checks counted when `check` ([`ItemBuilder`]). The
+    /// derive generates it; the write paths finish it with their own
+    /// attributes (a version) and check it without a second walk.
+    ///
+    /// # Errors
+    ///
+    /// As [`to_item`](Self::to_item).
+    #[doc(hidden)]
+    fn encode_item_at(&self, time: Option<WriteTime>, check: bool) -> Result<ItemBuilder, Error>;
 
     /// The value of the `#[stamp(version)]` field, if the entity has one.
     fn version(&self) -> Option<u64> {

@@ -72,10 +72,13 @@ pub(crate) fn render_put_at<E: Entity>(
         PutMode::Move { from_version } => (false, true, from_version),
     };
     let checks_version = !matches!(mode, PutMode::Move { .. });
-    let mut item = entity.to_item_at(Some(WriteTime {
-        now,
-        creating: stamp_created,
-    }))?;
+    let mut item = entity.encode_item_at(
+        Some(WriteTime {
+            now,
+            creating: stamp_created,
+        }),
+        true,
+    )?;
     let mut placeholders = Placeholders::default();
     let mut conditions = Vec::new();
     let version = schema.version_attribute.zip(version);
@@ -86,10 +89,7 @@ pub(crate) fn render_put_at<E: Entity>(
                 version,
             }));
         }
-        item.insert(
-            attribute.to_owned(),
-            AttributeValue::N((version + 1).to_string()),
-        );
+        item.insert(attribute, AttributeValue::N((version + 1).to_string()));
         if version > 0 && checks_version {
             conditions.push(placeholders.version_is(attribute, version));
         }
@@ -103,7 +103,8 @@ pub(crate) fn render_put_at<E: Entity>(
     if let Some(condition) = condition {
         conditions.push(format!("({})", condition.render(&mut placeholders)?));
     }
-    let size = crate::item::check::check_item(schema, &mut item)?;
+    // Checked as `check_item` checks it, counted while it was encoded.
+    let (item, size) = item.checked(schema)?;
     Ok(RenderedPut {
         size,
         item,

@@ -1,4 +1,4 @@
-//! The direct item conversion of `to_item_at` and `from_item`: each field
+//! The direct item conversion of `encode_item_at` and `from_item`: each field
 //! straight to and from its attribute (`stamp::AttributeCodec` for the
 //! common types, serde_dynamo for the others, chosen by the compiler per
 //! field type: `__private::codec`), with no pass through the struct's
@@ -62,7 +62,8 @@ pub fn encode_fields(model: &Model) -> TokenStream {
             }
         });
         return quote! {
-            let mut __item = #krate::__private::serialize_fields(__schema, self)?;
+            let _ = __check;
+            let mut __item = #krate::__private::codec::serialized_item(#krate::__private::serialize_fields(__schema, self)?);
             #(#binaries)*
             #(#index_keys)*
         };
@@ -101,7 +102,7 @@ pub fn encode_fields(model: &Model) -> TokenStream {
         }
     });
     quote! {
-        let mut __item = #krate::__private::codec::item(__schema, #count);
+        let mut __item = #krate::__private::codec::item(__schema, #count, __check);
         #(#inserts)*
     }
 }
@@ -115,7 +116,8 @@ fn plain_fields<'a>(model: &'a Model<'a>) -> impl Iterator<Item = Stored<'a>> + 
 }
 
 /// Stores a key attribute of a multi-attribute GSI through its encoder
-/// (`IndexKeyAttribute::to_key_attribute`); a `None` stores nothing.
+/// (`IndexKeyAttribute::to_key_attribute`), checked as a key value; a
+/// `None` stores nothing.
 fn index_key_insert(krate: &syn::Path, stored: &Stored) -> TokenStream {
     let Stored { field, attribute } = stored;
     let ident = field.ident;
@@ -123,12 +125,12 @@ fn index_key_insert(krate: &syn::Path, stored: &Stored) -> TokenStream {
     if field.option_inner.is_some() {
         quote! {
             if let ::core::option::Option::Some(__value) = &self.#ident {
-                #krate::__private::insert_encoded(__schema, &mut __item, #attribute, #encoder(__value))?;
+                #krate::__private::insert_index_key_encoded(__schema, &mut __item, #attribute, #encoder(__value))?;
             }
         }
     } else {
         quote! {
-            #krate::__private::insert_encoded(__schema, &mut __item, #attribute, #encoder(&self.#ident))?;
+            #krate::__private::insert_index_key_encoded(__schema, &mut __item, #attribute, #encoder(&self.#ident))?;
         }
     }
 }

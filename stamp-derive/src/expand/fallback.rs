@@ -60,10 +60,11 @@ pub fn fallback(
                     ::core::unreachable!()
                 }
 
-                fn to_item_at(
+                fn encode_item_at(
                     &self,
                     _: ::core::option::Option<#krate::WriteTime>,
-                ) -> ::core::result::Result<#krate::AttributeMap, #krate::Error> {
+                    _: bool,
+                ) -> ::core::result::Result<#krate::__private::ItemBuilder, #krate::Error> {
                     ::core::unreachable!()
                 }
 

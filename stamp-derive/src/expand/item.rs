@@ -1,4 +1,4 @@
-//! `impl Entity`: item conversion (`to_item_at`, `from_item`, with TTL,
+//! `impl Entity`: item conversion (`encode_item_at`, `from_item`, with TTL,
 //! time stamps and index attributes), versions and the trait's key hooks.
 
 use proc_macro2::TokenStream;
@@ -86,18 +86,19 @@ pub fn entity_impl(model: &Model) -> TokenStream {
             }
 
             #[inline]
-            fn to_item_at(
+            fn encode_item_at(
                 &self,
                 __time: ::core::option::Option<#krate::WriteTime>,
-            ) -> ::core::result::Result<#krate::AttributeMap, #krate::Error> {
+                __check: bool,
+            ) -> ::core::result::Result<#krate::__private::ItemBuilder, #krate::Error> {
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let (__partition_key, __sort_key) = <Self as #krate::Entity>::primary_key(self)?.into_parts();
                 #(#shards)*
                 #encode_fields
                 let _ = &__time;
                 #(#stamps)*
-                #krate::__private::insert_string(&mut __item, #pk_attribute, __partition_key);
-                #krate::__private::insert_string(&mut __item, #sk_attribute, __sort_key);
+                #krate::__private::insert_key_string(&mut __item, #pk_attribute, __partition_key);
+                #krate::__private::insert_key_string(&mut __item, #sk_attribute, __sort_key);
                 #(#index_attributes)*
                 #(#local_index_attributes)*
                 #(#vector_index_attributes)*
@@ -134,7 +135,7 @@ pub fn entity_impl(model: &Model) -> TokenStream {
     }
 }
 
-/// The TTL statements of `to_item_at` and `from_item`: a TTL is stored as a
+/// The TTL statements of `encode_item_at` and `from_item`: a TTL is stored as a
 /// Number of epoch seconds, not as serde writes the field.
 fn time_to_live(model: &Model) -> (TokenStream, TokenStream) {
     let krate = model.krate;
@@ -168,7 +169,7 @@ fn time_to_live(model: &Model) -> (TokenStream, TokenStream) {
     )
 }
 
-/// `to_item_at` stamps the time fields, in the stored attribute and in the
+/// `encode_item_at` stamps the time fields, in the stored attribute and in the
 /// index attributes built from them (the locals `__stamp_<field>`).
 fn stamps(model: &Model) -> Vec<TokenStream> {
     let krate = model.krate;
@@ -185,10 +186,17 @@ fn stamps(model: &Model) -> Vec<TokenStream> {
                 quote!(__time)
             };
             let encoder = encoder_name(field);
+            // A stamped key attribute of a multi-attribute index is checked
+            // as one.
+            let insert = if model.is_index_key_field(field) {
+                quote!(insert_index_key_encoded)
+            } else {
+                quote!(insert_encoded)
+            };
             Some(quote_spanned! {ty.span()=>
                 let #local: #ty = match #when {
                     ::core::option::Option::Some(__time) => {
-                        #krate::__private::insert_encoded(__schema, &mut __item, #attribute, #encoder(&__time.now))?;
+                        #krate::__private::#insert(__schema, &mut __item, #attribute, #encoder(&__time.now))?;
                         __time.now
                     }
                     ::core::option::Option::None => ::core::clone::Clone::clone(&self.#ident),
@@ -198,7 +206,7 @@ fn stamps(model: &Model) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The statements of `to_item_at` that write one index's attributes; for a
+/// The statements of `encode_item_at` that write one index's attributes; for a
 /// sparse index, only when every `Option` field is `Some`.
 fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
     let krate = model.krate;
@@ -223,15 +231,15 @@ fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
     });
     let insert = quote! {
         let (__partition_key, __sort_key) = Self::#function(#arguments #shard)?.into_parts();
-        #krate::__private::insert_string(&mut __item, #pk_name, __partition_key);
+        #krate::__private::insert_key_string(&mut __item, #pk_name, __partition_key);
         if let ::core::option::Option::Some(__sort_key) = __sort_key {
-            #krate::__private::insert_string(&mut __item, #sk_name, __sort_key);
+            #krate::__private::insert_key_string(&mut __item, #sk_name, __sort_key);
         }
     };
     sparse(&fields, insert)
 }
 
-/// The value a key builder takes for `field` inside `to_item_at`: the
+/// The value a key builder takes for `field` inside `encode_item_at`: the
 /// `Some` of an `Option` (bound by [`sparse`]), the time stamped by this
 /// write, or the field.
 fn key_value(field: &Field) -> TokenStream {
@@ -269,7 +277,7 @@ fn sparse(fields: &[&Field], insert: TokenStream) -> TokenStream {
     }
 }
 
-/// The statements of `to_item_at` that write one LSI's sort key; for a
+/// The statements of `encode_item_at` that write one LSI's sort key; for a
 /// sparse index, only when every `Option` field is `Some`.
 fn local_index_attributes(model: &Model, position: usize, index: &LocalIndexKeys) -> TokenStream {
     let krate = model.krate;
@@ -288,7 +296,7 @@ fn local_index_attributes(model: &Model, position: usize, index: &LocalIndexKeys
     let insert = quote! {
         #(#bindings)*
         let __sort_key: ::std::string::String = #build;
-        #krate::__private::insert_string(&mut __item, #sk_name, __sort_key);
+        #krate::__private::insert_key_string(&mut __item, #sk_name, __sort_key);
     };
     sparse(&fields, insert)
 }

@@ -1,5 +1,5 @@
 //! The vector indexes of an entity: their `VectorIndexSchema`s, the
-//! statements of `to_item_at` that check the vector and write the
+//! statements of `encode_item_at` that check the vector and write the
 //! partition attribute, and the similarity searches
 //! (`search_similar_vectorN`, and `search_similar` for `#[vector1]`).
 
@@ -80,7 +80,7 @@ pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The statements of `to_item_at` for each vector index: the stored vector
+/// The statements of `encode_item_at` for each vector index: the stored vector
 /// checked (length, finite elements), and when it is there the partition
 /// attribute written; an item without its vector has neither (sparse).
 pub fn to_item_statements(model: &Model) -> Vec<TokenStream> {
@@ -105,7 +105,7 @@ pub fn to_item_statements(model: &Model) -> Vec<TokenStream> {
                 quote! {
                     #(#bindings)*
                     let __vector_partition: ::std::string::String = #build;
-                    #krate::__private::insert_string(&mut __item, #pk_name, __vector_partition);
+                    #krate::__private::insert_key_string(&mut __item, #pk_name, __vector_partition);
                 }
             });
             quote! {

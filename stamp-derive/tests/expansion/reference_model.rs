@@ -212,16 +212,17 @@ const _: () = {
             Self::key(&self.customer_id)
         }
         #[inline]
-        fn to_item_at(
+        fn encode_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
-        ) -> ::core::result::Result<::stamp::AttributeMap, ::stamp::Error> {
+            __check: bool,
+        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
-            let mut __item = ::stamp::__private::codec::item(__schema, 5usize);
+            let mut __item = ::stamp::__private::codec::item(__schema, 5usize, __check);
             (&&&::stamp::__private::codec::Field(&self.customer_id))
                 .__stamp_insert(__schema, &mut __item, "customer_id")?;
             (&&&::stamp::__private::codec::Field(&self.name))
@@ -233,8 +234,8 @@ const _: () = {
             (&&&::stamp::__private::codec::Field(&self.created_at))
                 .__stamp_insert(__schema, &mut __item, "created_at")?;
             let _ = &__time;
-            ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
+            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
+            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
             ::stamp::__private::insert_string(
                 &mut __item,
                 "Type",
@@ -870,17 +871,18 @@ const _: () = {
             Self::key(&self.customer_id, &self.created_at, &self.order_id)
         }
         #[inline]
-        fn to_item_at(
+        fn encode_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
-        ) -> ::core::result::Result<::stamp::AttributeMap, ::stamp::Error> {
+            __check: bool,
+        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
             let __shard_1 = ::stamp::shard_of(&__partition_key, &__sort_key, 16u16);
-            let mut __item = ::stamp::__private::codec::item(__schema, 9usize);
+            let mut __item = ::stamp::__private::codec::item(__schema, 9usize, __check);
             (&&&::stamp::__private::codec::Field(&self.customer_id))
                 .__stamp_insert(__schema, &mut __item, "customer_id")?;
             (&&&::stamp::__private::codec::Field(&self.order_id))
@@ -900,8 +902,8 @@ const _: () = {
             (&&&::stamp::__private::codec::Field(&self.embedding))
                 .__stamp_insert(__schema, &mut __item, "order_embedding")?;
             let _ = &__time;
-            ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
+            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
+            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
             if let (::core::option::Option::Some(__value_status),) = (&self.status,) {
                 let (__partition_key, __sort_key) = Self::gsi1_key(
                         __value_status,
@@ -909,25 +911,33 @@ const _: () = {
                         __shard_1,
                     )?
                     .into_parts();
-                ::stamp::__private::insert_string(
+                ::stamp::__private::insert_key_string(
                     &mut __item,
                     "GSI1PK",
                     __partition_key,
                 );
                 if let ::core::option::Option::Some(__sort_key) = __sort_key {
-                    ::stamp::__private::insert_string(&mut __item, "GSI1SK", __sort_key);
+                    ::stamp::__private::insert_key_string(
+                        &mut __item,
+                        "GSI1SK",
+                        __sort_key,
+                    );
                 }
             }
             {
                 let (__partition_key, __sort_key) = Self::gsi2_key(&self.order_id)?
                     .into_parts();
-                ::stamp::__private::insert_string(
+                ::stamp::__private::insert_key_string(
                     &mut __item,
                     "GSI2PK",
                     __partition_key,
                 );
                 if let ::core::option::Option::Some(__sort_key) = __sort_key {
-                    ::stamp::__private::insert_string(&mut __item, "GSI2SK", __sort_key);
+                    ::stamp::__private::insert_key_string(
+                        &mut __item,
+                        "GSI2SK",
+                        __sort_key,
+                    );
                 }
             }
             if ::stamp::__private::check_vector_attribute(
@@ -953,7 +963,7 @@ const _: () = {
                     __builder.str_field("customer_id", customer_id)?;
                     __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
                 };
-                ::stamp::__private::insert_string(
+                ::stamp::__private::insert_key_string(
                     &mut __item,
                     "VECTOR2PK",
                     __vector_partition,
@@ -2095,16 +2105,17 @@ const _: () = {
             Self::key(&self.order_id, &self.line_no)
         }
         #[inline]
-        fn to_item_at(
+        fn encode_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
-        ) -> ::core::result::Result<::stamp::AttributeMap, ::stamp::Error> {
+            __check: bool,
+        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
-            let mut __item = ::stamp::__private::codec::item(__schema, 5usize);
+            let mut __item = ::stamp::__private::codec::item(__schema, 5usize, __check);
             (&&&::stamp::__private::codec::Field(&self.order_id))
                 .__stamp_insert(__schema, &mut __item, "order_id")?;
             (&&&::stamp::__private::codec::Field(&self.line_no))
@@ -2116,21 +2127,25 @@ const _: () = {
             (&&&::stamp::__private::codec::Field(&self.unit_price_cents))
                 .__stamp_insert(__schema, &mut __item, "unit_price_cents")?;
             let _ = &__time;
-            ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
+            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
+            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
             {
                 let (__partition_key, __sort_key) = Self::gsi2_key(
                         &self.order_id,
                         &self.line_no,
                     )?
                     .into_parts();
-                ::stamp::__private::insert_string(
+                ::stamp::__private::insert_key_string(
                     &mut __item,
                     "GSI2PK",
                     __partition_key,
                 );
                 if let ::core::option::Option::Some(__sort_key) = __sort_key {
-                    ::stamp::__private::insert_string(&mut __item, "GSI2SK", __sort_key);
+                    ::stamp::__private::insert_key_string(
+                        &mut __item,
+                        "GSI2SK",
+                        __sort_key,
+                    );
                 }
             }
             ::stamp::__private::insert_string(
@@ -2817,16 +2832,17 @@ const _: () = {
             Self::key(&self.sku)
         }
         #[inline]
-        fn to_item_at(
+        fn encode_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
-        ) -> ::core::result::Result<::stamp::AttributeMap, ::stamp::Error> {
+            __check: bool,
+        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
-            let mut __item = ::stamp::__private::codec::item(__schema, 6usize);
+            let mut __item = ::stamp::__private::codec::item(__schema, 6usize, __check);
             (&&&::stamp::__private::codec::Field(&self.sku))
                 .__stamp_insert(__schema, &mut __item, "sku")?;
             (&&&::stamp::__private::codec::Field(&self.name))
@@ -2840,8 +2856,8 @@ const _: () = {
             (&&&::stamp::__private::codec::Field(&self.embedding))
                 .__stamp_insert(__schema, &mut __item, "embedding")?;
             let _ = &__time;
-            ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
+            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
+            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
             if ::stamp::__private::check_vector_attribute(
                 __schema,
                 &__schema.indexes[0usize],
@@ -3249,23 +3265,24 @@ const _: () = {
             Self::key(&self.token)
         }
         #[inline]
-        fn to_item_at(
+        fn encode_item_at(
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
-        ) -> ::core::result::Result<::stamp::AttributeMap, ::stamp::Error> {
+            __check: bool,
+        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
-            let mut __item = ::stamp::__private::codec::item(__schema, 2usize);
+            let mut __item = ::stamp::__private::codec::item(__schema, 2usize, __check);
             (&&&::stamp::__private::codec::Field(&self.token))
                 .__stamp_insert(__schema, &mut __item, "token")?;
             (&&&::stamp::__private::codec::Field(&self.customer_id))
                 .__stamp_insert(__schema, &mut __item, "customer_id")?;
             let _ = &__time;
-            ::stamp::__private::insert_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_string(&mut __item, "SK", __sort_key);
+            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
+            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
             ::stamp::__private::store_time_to_live(
                 &mut __item,
                 "expires_at",

@@ -392,3 +392,160 @@ async fn a_stored_number_that_does_not_fit_the_field_is_an_error_never_a_wrap() 
         }
     }
 }
+
+/// An entity of every kind of attribute a put counts while encoding: keys
+/// from fields that may be empty, a sparse GSI, a stamped time, integers,
+/// floats (NaN, out of range), sets (empty), nested values and a body that
+/// can pass 400 KB.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "<id>"]
+#[sk = "COUNTED#<part>"]
+#[gsi1(pk = "<owner>", sk = "AT#<count>")]
+struct Counted {
+    id: String,
+    part: String,
+    owner: Option<String>,
+    count: i64,
+    small: u8,
+    score: f64,
+    extra: Vec<f64>,
+    #[serde(with = "stamp::serde_dynamo::string_set", default)]
+    tags: BTreeSet<String>,
+    #[serde(with = "stamp::serde_dynamo::number_set", default)]
+    scores: BTreeSet<u32>,
+    body: String,
+    note: Option<String>,
+    #[stamp(updated_at)]
+    updated_at: chrono::DateTime<chrono::Utc>,
+}
+
+mod counted_while_encoding {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn float() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            Just(f64::NAN),
+            Just(f64::INFINITY),
+            Just(1e300),
+            Just(1e-300),
+            Just(0.0),
+            proptest::num::f64::NORMAL,
+        ]
+    }
+
+    prop_compose! {
+        fn counted()(
+            id in prop_oneof![Just(String::new()), "[a-z#]{1,8}"],
+            part in "[ a-z#]{0,6}",
+            owner in proptest::option::of(prop_oneof![Just(String::new()), "[a-z]{1,6}"]),
+            count in any::<i64>(),
+            small in any::<u8>(),
+            score in float(),
+            extra in proptest::collection::vec(float(), 0..3),
+            tags in proptest::collection::btree_set("[a-z]{0,3}", 0..3),
+            scores in proptest::collection::btree_set(any::<u32>(), 0..3),
+            big in any::<bool>(),
+            note in proptest::option::of("[a-z ]{0,5}"),
+        ) -> Counted {
+            let body = if big { "x".repeat(MAX_ITEM_SIZE_BYTES - 150) } else { "body".to_owned() };
+            Counted {
+                id, part, owner, count, small, score, extra, tags, scores, body, note,
+                updated_at: chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+            }
+        }
+    }
+
+    /// An error's variant: `Refused(InvalidNumber`, `Key(InvalidKeyAttribute`.
+    fn kind(error: &Error) -> String {
+        let text = format!("{error:?}");
+        text.split([' ', '{']).next().unwrap_or_default().to_owned()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// `to_checked_item`, counted while it encodes, answers exactly as
+        /// `to_item` then `check_item`: the same item and size, or the same
+        /// error.
+        #[test]
+        fn the_checked_encoding_is_to_item_then_check_item(counted in counted()) {
+            let by_the_walk = counted.to_item().and_then(|mut item| {
+                stamp::check_item(Counted::SCHEMA, &mut item).map(|size| (item, size))
+            });
+            let by_counting = counted.to_checked_item();
+            match (by_counting, by_the_walk) {
+                (Ok(counted), Ok(walked)) => prop_assert_eq!(counted, walked),
+                // Of two bad values, `check_item` names the first in the
+                // map's order, which differs between two maps: the same
+                // kind of error, and the same error when there is one.
+                (Err(counted), Err(walked)) => prop_assert_eq!(kind(&counted), kind(&walked)),
+                (counted, walked) => prop_assert!(false, "{counted:?} against {walked:?}"),
+            }
+        }
+    }
+
+    /// The exact answers for the edges: a clean item's size, an empty set
+    /// left out, a NaN and an empty key refused, and an item over 400 KB.
+    #[test]
+    fn the_checked_encoding_answers_the_edges_exactly() {
+        let base = Counted {
+            id: "c-1".to_owned(),
+            part: "p".to_owned(),
+            owner: None,
+            count: 1200,
+            small: 0,
+            score: 0.5,
+            extra: vec![],
+            tags: BTreeSet::new(),
+            scores: BTreeSet::new(),
+            body: "body".to_owned(),
+            note: None,
+            updated_at: chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+        };
+        let (item, size) = base.to_checked_item().unwrap();
+        // The empty sets are left out; everything else is counted.
+        assert!(!item.contains_key("tags") && !item.contains_key("scores"));
+        assert_eq!(size, item_size(&item));
+        // DynamoDB's rule: each name's and string's UTF-8 bytes, a Number's
+        // significant digits halved, rounded up, plus one, a list 3 bytes.
+        // id 2 + 3, part 4 + 1, count 5 + 2 ("1200": 2 digits), small 5 + 2,
+        // score 5 + 2, extra 5 + 3, body 4 + 4, updated_at 10 + 20
+        // ("2023-11-14T22:13:20Z"), PK 2 + 3, SK 2 + 9, Type 4 + 7.
+        assert_eq!(size, 104);
+
+        let nan = Counted {
+            score: f64::NAN,
+            ..base.clone()
+        };
+        let error = nan.to_checked_item().unwrap_err();
+        assert!(
+            matches!(&error, Error::Refused(Refusal::InvalidNumber { attribute, value, .. }) if attribute == "score" && value == "NaN"),
+            "{error:?}"
+        );
+
+        let empty_owner = Counted {
+            owner: Some(String::new()),
+            ..base.clone()
+        };
+        let error = empty_owner.to_checked_item().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            empty_owner
+                .to_item()
+                .and_then(|mut item| stamp::check_item(Counted::SCHEMA, &mut item))
+                .unwrap_err()
+                .to_string()
+        );
+
+        let big = Counted {
+            body: "x".repeat(MAX_ITEM_SIZE_BYTES),
+            ..base
+        };
+        let error = big.to_checked_item().unwrap_err();
+        assert!(
+            matches!(&error, Error::Refused(Refusal::ItemTooLarge { size, limit: MAX_ITEM_SIZE_BYTES, .. }) if *size == MAX_ITEM_SIZE_BYTES + 100),
+            "{error:?}"
+        );
+    }
+}

@@ -322,7 +322,7 @@ mod tests {
             "   - primary key, 2 attributes, 4 fields: not measured in this run (≤ 1.25)",
             "   - allocations per call, sort key and primary key: 1 and 2 (direct: 1 and 2) (no more than the direct pushes), met",
             "   - encode order (`to_item`): 1.30 (≤ 1.05), not met",
-            "   - encode order + `check_item` (what a put sends): not measured in this run (≤ 1.15)",
+            "   - checked encode of order (`to_checked_item`: `to_item` with `check_item`'s checks, what a put sends): not measured in this run (≤ 1.15)",
             "   - decode order (`from_item`), alternated: 1.03, pairs 1.00 – 1.07 (≤ 1.05), met",
             "   - batch load, ? orders, alternated: 1.10 (≤ 1.05), not met",
             "   - get one order (`GetItem`), alternated: 0.95, pairs 0.90 – 1.02 (≤ 1.05), met",

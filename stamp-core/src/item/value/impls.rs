@@ -28,11 +28,13 @@ where
 // it with `str::parse` of the type serde asks for (`deserialize_u8` for a
 // `u8`, …).
 macro_rules! numbers {
-    ($what:literal: $($ty:ty),* $(,)?) => {$(
+    ($kind:ident $what:literal: $($ty:ty),* $(,)?) => {$(
         impl AttributeCodec for $ty {
             fn to_attribute(&self) -> AttributeValue {
                 AttributeValue::N(self.to_string())
             }
+
+            numbers!(@size $kind);
 
             fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
                 match value {
@@ -46,10 +48,68 @@ macro_rules! numbers {
             }
         }
     )*};
+    (@size integer) => {
+        #[inline]
+        fn checked_size(&self, _stored: &AttributeValue) -> Option<usize> {
+            Some(integer_size(IntegerSize::magnitude(*self)))
+        }
+    };
+    (@size float) => {};
 }
 
-numbers!("an integer": i8, i16, i32, i64, u8, u16, u32, u64);
-numbers!("a float": f32, f64);
+numbers!(integer "an integer": i8, i16, i32, i64, u8, u16, u32, u64);
+numbers!(float "a float": f32, f64);
+
+/// The size of an integer's Number as `check_item` counts it, from the
+/// integer rather than its text: every integer of these types is a valid
+/// Number (at most 20 digits), whose significant digits are its digits
+/// without the trailing zeros (`item::size::number_size_of_digits`).
+#[inline]
+fn integer_size(magnitude: u64) -> usize {
+    if magnitude == 0 {
+        return crate::item::size::number_size_of_digits(0);
+    }
+    let digits = magnitude.ilog10() as usize + 1;
+    let mut rest = magnitude;
+    let mut trailing = 0;
+    while rest.is_multiple_of(10) {
+        rest /= 10;
+        trailing += 1;
+    }
+    crate::item::size::number_size_of_digits(digits - trailing)
+}
+
+macro_rules! integer_sizes {
+    ($($ty:ty),* $(,)?) => {$(
+        impl IntegerSize for $ty {
+            #[inline]
+            fn magnitude(self) -> u64 {
+                // Lossless: every one of these types fits in 64 bits.
+                self.unsigned_abs() as u64
+            }
+        }
+    )*};
+}
+
+/// The magnitude of an integer, for [`integer_size`].
+trait IntegerSize {
+    fn magnitude(self) -> u64;
+}
+
+integer_sizes!(i8, i16, i32, i64, isize);
+
+macro_rules! unsigned_sizes {
+    ($($ty:ty),* $(,)?) => {$(
+        impl IntegerSize for $ty {
+            #[inline]
+            fn magnitude(self) -> u64 {
+                self as u64
+            }
+        }
+    )*};
+}
+
+unsigned_sizes!(u8, u16, u32, u64, usize);
 
 // serde reads `isize` and `usize` as `i64` and `u64` and converts.
 macro_rules! pointer_sized {
@@ -57,6 +117,11 @@ macro_rules! pointer_sized {
         impl AttributeCodec for $ty {
             fn to_attribute(&self) -> AttributeValue {
                 AttributeValue::N(self.to_string())
+            }
+
+            #[inline]
+            fn checked_size(&self, _stored: &AttributeValue) -> Option<usize> {
+                Some(integer_size(IntegerSize::magnitude(*self)))
             }
 
             fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
@@ -86,6 +151,11 @@ pointer_sized!(isize => i64, usize => u64);
 impl AttributeCodec for String {
     fn to_attribute(&self) -> AttributeValue {
         AttributeValue::S(self.clone())
+    }
+
+    #[inline]
+    fn checked_size(&self, _stored: &AttributeValue) -> Option<usize> {
+        Some(self.len())
     }
 
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
@@ -132,6 +202,11 @@ impl AttributeCodec for char {
 impl AttributeCodec for bool {
     fn to_attribute(&self) -> AttributeValue {
         AttributeValue::Bool(*self)
+    }
+
+    #[inline]
+    fn checked_size(&self, _stored: &AttributeValue) -> Option<usize> {
+        Some(1)
     }
 
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
@@ -223,6 +298,14 @@ impl<T: AttributeCodec> AttributeCodec for Option<T> {
         match self {
             Some(value) => value.to_attribute(),
             None => AttributeValue::Null(true),
+        }
+    }
+
+    #[inline]
+    fn checked_size(&self, stored: &AttributeValue) -> Option<usize> {
+        match self {
+            Some(value) => value.checked_size(stored),
+            None => Some(1),
         }
     }
 
@@ -325,5 +408,84 @@ impl<T: AttributeCodec> AttributeCodec for BTreeMap<String, T> {
 
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
         entries(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::AttributeCodec;
+    use crate::item::check::checked_size;
+
+    /// A value's own size (what a put counts while encoding) is the size
+    /// `check_item` counts from its stored form.
+    fn agrees<T: AttributeCodec>(value: T) {
+        let stored = value.to_attribute();
+        assert_eq!(
+            value.checked_size(&stored),
+            checked_size(&stored),
+            "{stored:?}"
+        );
+    }
+
+    #[test]
+    fn integer_sizes_at_the_edges_agree_with_check_item() {
+        for value in [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            101,
+            120,
+            1_000_000,
+            i64::MAX,
+            i64::MIN,
+            -1,
+            -10,
+            -100,
+        ] {
+            agrees(value);
+        }
+        for value in [0, 7, 10, 200, 10_000_000_000_000_000_000, u64::MAX] {
+            agrees(value);
+        }
+        for value in [i8::MIN, i8::MAX, 0, -100] {
+            agrees(value);
+        }
+        agrees(u8::MAX);
+        agrees(i16::MIN);
+        agrees(u16::MAX);
+        agrees(i32::MIN);
+        agrees(u32::MAX);
+        agrees(isize::MIN);
+        agrees(usize::MAX);
+        agrees(Some(1_000_i64));
+        agrees(None::<i64>);
+        agrees(String::new());
+        agrees("a b#c".to_owned());
+        agrees(true);
+        agrees(f64::NAN);
+        agrees(1e300_f64);
+        agrees(0.1_f64);
+    }
+
+    proptest! {
+        #[test]
+        fn integer_sizes_agree_with_check_item(
+            signed in any::<i64>(),
+            unsigned in any::<u64>(),
+            small in any::<i16>(),
+            round in 0u32..15,
+        ) {
+            agrees(signed);
+            agrees(unsigned);
+            agrees(small);
+            // Trailing zeros, which are not significant digits.
+            agrees(u64::from(small.unsigned_abs()) * 10u64.pow(round.min(14)));
+            agrees(f64::from(small) / 8.0);
+        }
     }
 }

@@ -79,6 +79,17 @@ pub trait AttributeCodec: Sized {
         Err(serde_dynamo::Error::missing_field(field))
     }
 
+    /// The size in bytes of `stored`, this value's [`to_attribute`](Self::to_attribute),
+    /// when `check_item` accepts it, `None` when it does not: what
+    /// `check_item` counts for it, found from the value where that is
+    /// quicker than reading the text (an integer's digits). A put counts
+    /// each field's size with it while encoding.
+    #[doc(hidden)]
+    #[inline]
+    fn checked_size(&self, stored: &AttributeValue) -> Option<usize> {
+        crate::item::check::checked_size(stored)
+    }
+
     /// An element of a string set (`SS`), as serde_dynamo reads one.
     #[doc(hidden)]
     fn from_set_string(value: String) -> Result<Self, serde_dynamo::Error> {

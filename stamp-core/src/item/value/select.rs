@@ -23,6 +23,7 @@ use serde::de::{self, DeserializeOwned, Visitor};
 
 use super::AttributeCodec;
 use super::binary::BinaryAttribute;
+use crate::item::builder::ItemBuilder;
 use crate::{AttributeMap, EntitySchema, Error};
 use crate::{DecodeError, Refusal};
 
@@ -43,7 +44,7 @@ pub trait EncodeBinary {
     fn __stamp_insert(
         &self,
         schema: &EntitySchema,
-        item: &mut AttributeMap,
+        item: &mut ItemBuilder,
         name: &str,
     ) -> Result<(), Error>;
 }
@@ -54,11 +55,11 @@ impl<T: BinaryAttribute> EncodeBinary for &&Field<'_, T> {
         Ok(self.0.to_binary())
     }
 
-    #[inline]
+    #[inline(always)]
     fn __stamp_insert(
         &self,
         _schema: &EntitySchema,
-        item: &mut AttributeMap,
+        item: &mut ItemBuilder,
         name: &str,
     ) -> Result<(), Error> {
         insert_value(item, name, self.0.to_binary());
@@ -70,12 +71,12 @@ impl<T: BinaryAttribute> EncodeBinary for &&Field<'_, T> {
 /// attribute stored again as `B` (when serde stored it).
 pub trait StoreBinary {
     /// Replaces attribute `name` of `item` with the binary form.
-    fn __stamp_store_binary(&self, item: &mut AttributeMap, name: &str);
+    fn __stamp_store_binary(&self, item: &mut ItemBuilder, name: &str);
 }
 
 impl<T: BinaryAttribute> StoreBinary for &&Field<'_, T> {
-    fn __stamp_store_binary(&self, item: &mut AttributeMap, name: &str) {
-        if let Some(stored) = item.get_mut(name) {
+    fn __stamp_store_binary(&self, item: &mut ItemBuilder, name: &str) {
+        if let Some(stored) = item.unchecked_mut().get_mut(name) {
             *stored = self.0.to_binary();
         }
     }
@@ -85,12 +86,12 @@ impl<T: BinaryAttribute> StoreBinary for &&Field<'_, T> {
 /// not binary.
 pub trait StoreAsSerialized {
     /// Leaves the attribute as serde stored it.
-    fn __stamp_store_binary(&self, item: &mut AttributeMap, name: &str);
+    fn __stamp_store_binary(&self, item: &mut ItemBuilder, name: &str);
 }
 
 impl<T: ?Sized> StoreAsSerialized for &Field<'_, T> {
     #[inline]
-    fn __stamp_store_binary(&self, _item: &mut AttributeMap, _name: &str) {}
+    fn __stamp_store_binary(&self, _item: &mut ItemBuilder, _name: &str) {}
 }
 
 /// The direct encoding, chosen when `T: AttributeCodec`.
@@ -107,7 +108,7 @@ pub trait EncodeDirect {
     fn __stamp_insert(
         &self,
         schema: &EntitySchema,
-        item: &mut AttributeMap,
+        item: &mut ItemBuilder,
         name: &str,
     ) -> Result<(), Error>;
 }
@@ -122,14 +123,17 @@ impl<T: AttributeCodec> EncodeDirect for &Field<'_, T> {
     // `to_item`, the attribute name is a constant and an infallible
     // encoding has no error path (the non-generic `insert` cost 5% of an
     // encoding).
-    #[inline]
+    #[inline(always)]
     fn __stamp_insert(
         &self,
         _schema: &EntitySchema,
-        item: &mut AttributeMap,
+        item: &mut ItemBuilder,
         name: &str,
     ) -> Result<(), Error> {
-        insert_value(item, name, self.0.to_attribute());
+        let value = self.0.to_attribute();
+        if !matches!(value, AttributeValue::Null(_)) {
+            item.insert_sized(name, value, |stored| self.0.checked_size(stored));
+        }
         Ok(())
     }
 }
@@ -148,7 +152,7 @@ pub trait EncodeSerde {
     fn __stamp_insert(
         &self,
         schema: &EntitySchema,
-        item: &mut AttributeMap,
+        item: &mut ItemBuilder,
         name: &str,
     ) -> Result<(), Error>;
 }
@@ -161,7 +165,7 @@ impl<T: Serialize + ?Sized> EncodeSerde for Field<'_, T> {
     fn __stamp_insert(
         &self,
         schema: &EntitySchema,
-        item: &mut AttributeMap,
+        item: &mut ItemBuilder,
         name: &str,
     ) -> Result<(), Error> {
         insert(schema, item, name, super::json::to_attribute_value(self.0))
@@ -295,10 +299,18 @@ impl<'de> de::Deserializer<'de> for Missing {
 }
 
 /// The item `to_item` fills, with room for `fields` fields and the key,
-/// index and type attributes of `schema`.
-pub fn item(schema: &EntitySchema, fields: usize) -> AttributeMap {
+/// index and type attributes of `schema`; counted for its checks when
+/// `check` ([`ItemBuilder`]).
+#[inline]
+pub fn item(schema: &EntitySchema, fields: usize, check: bool) -> ItemBuilder {
     let keys = schema.added_attribute_count();
-    AttributeMap::with_capacity(fields + keys)
+    ItemBuilder::with_capacity(fields + keys, check)
+}
+
+/// The item a whole-struct serialization made, to finish as `to_item`
+/// does (its checks are `check_item`'s, after it is finished).
+pub fn serialized_item(item: AttributeMap) -> ItemBuilder {
+    ItemBuilder::unchecked(item)
 }
 
 /// Stores an encoded field as attribute `name`, leaving out a top-level
@@ -310,14 +322,14 @@ pub fn item(schema: &EntitySchema, fields: usize) -> AttributeMap {
 #[inline]
 pub fn insert(
     schema: &EntitySchema,
-    item: &mut AttributeMap,
+    item: &mut ItemBuilder,
     name: &str,
     value: Result<AttributeValue, serde_dynamo::Error>,
 ) -> Result<(), Error> {
     match value {
         Ok(AttributeValue::Null(_)) => Ok(()),
         Ok(value) => {
-            item.insert(name.to_owned(), value);
+            item.insert(name, value);
             Ok(())
         }
         Err(source) => Err(Error::Refused(Refusal::Serialize {
@@ -330,9 +342,9 @@ pub fn insert(
 /// Stores `value` as attribute `name`, leaving out a top-level `NULL` (a
 /// `None`), as `to_item` always has.
 #[inline(always)]
-fn insert_value(item: &mut AttributeMap, name: &str, value: AttributeValue) {
+fn insert_value(item: &mut ItemBuilder, name: &str, value: AttributeValue) {
     if !matches!(value, AttributeValue::Null(_)) {
-        item.insert(name.to_owned(), value);
+        item.insert(name, value);
     }
 }
 
@@ -416,13 +428,13 @@ pub fn serialized<W: Serialize>(
 /// [`Refusal::Serialize`] with the serializer's error.
 pub fn insert_serialized(
     schema: &EntitySchema,
-    item: &mut AttributeMap,
+    item: &mut ItemBuilder,
     name: &str,
     value: Result<Option<AttributeValue>, serde_dynamo::Error>,
 ) -> Result<(), Error> {
     match value {
         Ok(Some(value)) => {
-            item.insert(name.to_owned(), value);
+            item.insert(name, value);
             Ok(())
         }
         Ok(None) => Ok(()),
