@@ -54,7 +54,12 @@ macro_rules! numbers {
             Some(integer_size(IntegerSize::magnitude(*self)))
         }
     };
-    (@size float) => {};
+    (@size float) => {
+        #[inline]
+        fn checked_size(&self, stored: &AttributeValue) -> Option<usize> {
+            float_size(f64::from(*self), stored)
+        }
+    };
 }
 
 numbers!(integer "an integer": i8, i16, i32, i64, u8, u16, u32, u64);
@@ -77,6 +82,39 @@ fn integer_size(magnitude: u64) -> usize {
         trailing += 1;
     }
     crate::item::size::number_size_of_digits(digits - trailing)
+}
+
+/// The size of a float's Number (`stored`, the float's `to_string()`) as
+/// `check_item` counts it. A float of zero or a magnitude from `1e-129` to
+/// `1e125`, well inside DynamoDB's range, is a valid Number, which Rust
+/// writes without an exponent in at most 17 significant digits: its digits
+/// from the first non-zero one to the last, the sign and the point aside.
+/// Any other (a NaN, an infinity, a magnitude near or past the range's
+/// ends) is read as `check_item` reads it.
+#[inline]
+fn float_size(value: f64, stored: &AttributeValue) -> Option<usize> {
+    let magnitude = value.abs();
+    let AttributeValue::N(text) = stored else {
+        return crate::item::check::checked_size(stored);
+    };
+    if !(magnitude == 0.0 || (1e-129..=1e125).contains(&magnitude)) {
+        return crate::item::check::checked_size(stored);
+    }
+    // `[-]digits[.digits]`: the significant digits run from the first
+    // non-zero digit to the last, less the point when it is between them.
+    let bytes = text.as_bytes();
+    let nonzero = |byte: &u8| byte.is_ascii_digit() && *byte != b'0';
+    let digits = match (
+        bytes.iter().position(nonzero),
+        bytes.iter().rposition(nonzero),
+    ) {
+        (Some(first), Some(last)) => {
+            let point = bytes.iter().position(|byte| *byte == b'.');
+            last - first + 1 - usize::from(point.is_some_and(|point| first < point && point < last))
+        }
+        _ => 0,
+    };
+    Some(crate::item::size::number_size_of_digits(digits))
 }
 
 macro_rules! integer_sizes {
@@ -495,9 +533,34 @@ mod tests {
         agrees(vec![1_u32, 20, 0]);
         agrees(vec![Some(1.5_f64), None, Some(f64::NAN)]);
         agrees(Vec::<i64>::new());
-        agrees(f64::NAN);
-        agrees(1e300_f64);
-        agrees(0.1_f64);
+        for value in [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            0.1,
+            -17.5,
+            1200.0,
+            1e300,
+            1e126,
+            1e125,
+            9.999_999_999_999_998e125,
+            1e-129,
+            1e-130,
+            1.5e-131,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            0.000_123,
+            123_456_789_012_345_680.0,
+        ] {
+            agrees(value);
+            agrees(-value);
+        }
+        for value in [f32::MAX, f32::MIN_POSITIVE, 1e-45, 0.1, -3.25, f32::NAN] {
+            agrees(value);
+        }
     }
 
     /// Texts near RFC 3339: each of `base`'s forms, and each with one
@@ -587,6 +650,18 @@ mod tests {
             // Trailing zeros, which are not significant digits.
             agrees(u64::from(small.unsigned_abs()) * 10u64.pow(round.min(14)));
             agrees(f64::from(small) / 8.0);
+        }
+
+        #[test]
+        fn float_sizes_agree_with_check_item(
+            wide in proptest::num::f64::ANY,
+            narrow in proptest::num::f32::ANY,
+            exponent in -140i32..140,
+            mantissa in 1.0f64..10.0,
+        ) {
+            agrees(wide);
+            agrees(narrow);
+            agrees(mantissa * 10f64.powi(exponent));
         }
     }
 }
