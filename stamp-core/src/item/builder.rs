@@ -37,7 +37,7 @@ pub struct ItemBuilder {
 impl ItemBuilder {
     /// An empty item with room for `attributes` attributes, counted when
     /// `counting` (an item to check), not otherwise (for `to_item`, which
-    /// checks nothing: counting costs a fifth of an encoding).
+    /// checks nothing and so skips the counting's calls).
     #[inline]
     pub fn with_capacity(attributes: usize, counting: bool) -> Self {
         ItemBuilder {
