@@ -117,37 +117,25 @@ fn float_size(value: f64, stored: &AttributeValue) -> Option<usize> {
     Some(crate::item::size::number_size_of_digits(digits))
 }
 
-macro_rules! integer_sizes {
-    ($($ty:ty),* $(,)?) => {$(
-        impl IntegerSize for $ty {
-            #[inline]
-            fn magnitude(self) -> u64 {
-                // Lossless: every one of these types fits in 64 bits.
-                self.unsigned_abs() as u64
-            }
-        }
-    )*};
-}
-
 /// The magnitude of an integer, for [`integer_size`].
 trait IntegerSize {
     fn magnitude(self) -> u64;
 }
 
-integer_sizes!(i8, i16, i32, i64, isize);
-
-macro_rules! unsigned_sizes {
+macro_rules! integer_sizes {
     ($($ty:ty),* $(,)?) => {$(
         impl IntegerSize for $ty {
             #[inline]
             fn magnitude(self) -> u64 {
-                self as u64
+                // Lossless: every one of these types fits in 64 bits, and
+                // its magnitude too.
+                (self as i128).unsigned_abs() as u64
             }
         }
     )*};
 }
 
-unsigned_sizes!(u8, u16, u32, u64, usize);
+integer_sizes!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 // serde reads `isize` and `usize` as `i64` and `u64` and converts.
 macro_rules! pointer_sized {

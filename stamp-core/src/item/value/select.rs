@@ -24,6 +24,7 @@ use serde::de::{self, DeserializeOwned, Visitor};
 use super::AttributeCodec;
 use super::binary::BinaryAttribute;
 use crate::item::builder::ItemBuilder;
+use crate::item::check::checked_size;
 use crate::{AttributeMap, EntitySchema, Error};
 use crate::{DecodeError, Refusal};
 
@@ -62,7 +63,7 @@ impl<T: BinaryAttribute> EncodeBinary for &&Field<'_, T> {
         item: &mut ItemBuilder,
         name: &str,
     ) -> Result<(), Error> {
-        insert_value(item, name, self.0.to_binary());
+        insert_value(item, name, self.0.to_binary(), checked_size);
         Ok(())
     }
 }
@@ -130,10 +131,9 @@ impl<T: AttributeCodec> EncodeDirect for &Field<'_, T> {
         item: &mut ItemBuilder,
         name: &str,
     ) -> Result<(), Error> {
-        let value = self.0.to_attribute();
-        if !matches!(value, AttributeValue::Null(_)) {
-            item.insert_sized(name, value, |stored| self.0.checked_size(stored));
-        }
+        insert_value(item, name, self.0.to_attribute(), |stored| {
+            self.0.checked_size(stored)
+        });
         Ok(())
     }
 }
@@ -339,12 +339,18 @@ pub fn insert(
     }
 }
 
-/// Stores `value` as attribute `name`, leaving out a top-level `NULL` (a
-/// `None`), as `to_item` always has.
+/// Stores `value` as attribute `name`, counted with `size` while the item
+/// is counted ([`ItemBuilder::insert_sized`]), leaving out a top-level
+/// `NULL` (a `None`), as `to_item` always has.
 #[inline(always)]
-fn insert_value(item: &mut ItemBuilder, name: &str, value: AttributeValue) {
+fn insert_value(
+    item: &mut ItemBuilder,
+    name: &str,
+    value: AttributeValue,
+    size: impl Fn(&AttributeValue) -> Option<usize>,
+) {
     if !matches!(value, AttributeValue::Null(_)) {
-        item.insert(name, value);
+        item.insert_sized(name, value, size);
     }
 }
 
