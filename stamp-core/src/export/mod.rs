@@ -198,6 +198,11 @@ pub struct ExportOutcome {
     pub objects: Vec<ExportedObject>,
     /// Items read from the table (or the export files).
     pub scanned: u64,
+    /// The S3 requests the export sent (feature `s3`; 0 for an export from
+    /// a table to a directory): `ListObjectsV2`, `GetObject`, `PutObject`
+    /// and the multipart uploads' requests, each counted once however many
+    /// times the SDK retried it.
+    pub s3_requests: u64,
 }
 
 impl ExportOutcome {
@@ -508,7 +513,7 @@ impl Export {
             let mut pages = scan(table, self.segments, self.concurrency);
             while let Some(page) = pages.next().await {
                 router.page(page?, &mut self.progress)?;
-                router.send().await?;
+                router.upload().await?;
             }
             Ok::<(), Error>(())
         }
@@ -542,9 +547,9 @@ impl Export {
             for path in files {
                 let mut file = files::LocalFile::open(&path, EXPORT_FILE_PAGE)?;
                 while file.step(&mut |items| router.page(items, &mut self.progress))? {
-                    router.send().await?;
+                    router.upload().await?;
                 }
-                router.send().await?;
+                router.upload().await?;
             }
             Ok::<(), Error>(())
         }
@@ -602,13 +607,14 @@ impl Export {
         export: &str,
     ) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
-        let files = s3::data_files(client, bucket, export).await?;
+        let source = crate::request::dispatch::s3::S3::new(client.clone());
+        let files = s3::data_files(&source, bucket, export).await?;
         self.output.prepare().await?;
         let mut router = Router::new(&self, type_attribute)?;
         let read = async {
             for file in &files {
                 s3::read_data_file(
-                    client,
+                    &source,
                     bucket,
                     file,
                     EXPORT_FILE_PAGE,
@@ -620,6 +626,7 @@ impl Export {
             Ok::<(), Error>(())
         }
         .await;
+        router.done.s3_requests = source.requests();
         router.end(read).await
     }
 
@@ -719,10 +726,10 @@ impl Entry {
     }
 
     /// Sends the bytes that are ready (an export to S3).
-    async fn send(&mut self, part_bytes: usize) -> Result<(), Error> {
+    async fn upload(&mut self, part_bytes: usize) -> Result<(), Error> {
         #[cfg(feature = "s3")]
         if let (Some(uploads), Out::Objects(staging)) = (&mut self.uploads, self.sink.out()) {
-            uploads.send(staging.take(part_bytes)).await?;
+            uploads.upload(staging.take(part_bytes)).await?;
         }
         let _ = part_bytes;
         Ok(())
@@ -769,6 +776,7 @@ impl Router {
                 files: Vec::new(),
                 objects: Vec::new(),
                 scanned: 0,
+                s3_requests: 0,
             },
         })
     }
@@ -815,10 +823,10 @@ impl Router {
 
     /// Sends what the pages so far made ready (an export to S3; a
     /// directory's files are written as the items are).
-    async fn send(&mut self) -> Result<(), Error> {
+    async fn upload(&mut self) -> Result<(), Error> {
         let part_bytes = self.part_bytes();
         for entry in self.entries.iter_mut().chain(self.unknown.as_mut()) {
-            entry.send(part_bytes).await?;
+            entry.upload(part_bytes).await?;
         }
         Ok(())
     }
@@ -837,6 +845,10 @@ impl Router {
                     uploads.abort().await;
                 }
             }
+        }
+        #[cfg(feature = "s3")]
+        if let Output::S3(target) = &self.output {
+            self.done.s3_requests += target.s3.requests();
         }
         result.map(|()| self.done)
     }
@@ -858,7 +870,7 @@ impl Router {
                 #[cfg(feature = "s3")]
                 Ok((items, Out::Objects(mut staging))) => {
                     let uploads = uploads.as_mut().expect("an export to S3 has uploads");
-                    let sent = uploads.send(staging.take(part_bytes)).await;
+                    let sent = uploads.upload(staging.take(part_bytes)).await;
                     self.done.objects.append(&mut uploads.done);
                     sent.map(|()| items)
                 }

@@ -1,59 +1,25 @@
-//! The dispatch of each DynamoDB operation: the only code that holds the
-//! SDK client's fluent builders and calls `.send()`.
+//! Sending requests: the only code that calls `.send()` on an SDK client
+//! (`grep -rn '\.send()' stamp-core/src` finds this file alone).
 //!
-//! Each operation is its SDK input type (`PutItemInput`, `QueryInput`, …):
-//! what a builder of Stamp plans is that value, and [`Operation::dispatch`]
-//! copies every one of its fields into the fluent builder, so the request on
-//! the wire is the input that `request()` shows. The pipeline around a
-//! dispatch (span, consumed capacity, item-collection metrics, the record of
-//! attempts, the retry policy, failure mapping) is the executor's
-//! (`executor.rs`).
+//! - DynamoDB: each operation is its SDK input type (`PutItemInput`,
+//!   `QueryInput`, …): what a builder of Stamp plans is that value, and
+//!   [`Operation::dispatch`] (its impls in `operations.rs`, each written by
+//!   [`dispatch!`]) copies every one of its fields into the fluent builder,
+//!   so the request on the wire is the input that `request()` shows. The
+//!   pipeline around a dispatch (span, consumed capacity, item-collection
+//!   metrics, the record of attempts, the retry policy, failure mapping) is
+//!   the executor's (`executor.rs`).
+//! - DynamoDB Streams ([`streams`], feature `streams`) and S3 ([`s3`],
+//!   feature `s3`): the change feed's and the export's requests, each in its
+//!   `stamp.request` span, retried by the SDK's standard retry policy (which
+//!   classifies throttling, such as S3's `SlowDown`, and transient errors
+//!   by their reason), and, for S3, counted.
 
 use std::future::Future;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-use aws_sdk_dynamodb::operation::batch_get_item::{
-    BatchGetItemError, BatchGetItemInput, BatchGetItemOutput,
-};
-use aws_sdk_dynamodb::operation::batch_write_item::{
-    BatchWriteItemError, BatchWriteItemInput, BatchWriteItemOutput,
-};
-use aws_sdk_dynamodb::operation::create_table::{
-    CreateTableError, CreateTableInput, CreateTableOutput,
-};
-use aws_sdk_dynamodb::operation::delete_item::{
-    DeleteItemError, DeleteItemInput, DeleteItemOutput,
-};
-use aws_sdk_dynamodb::operation::delete_table::{
-    DeleteTableError, DeleteTableInput, DeleteTableOutput,
-};
-use aws_sdk_dynamodb::operation::describe_table::{
-    DescribeTableError, DescribeTableInput, DescribeTableOutput,
-};
-use aws_sdk_dynamodb::operation::describe_time_to_live::{
-    DescribeTimeToLiveError, DescribeTimeToLiveInput, DescribeTimeToLiveOutput,
-};
-use aws_sdk_dynamodb::operation::get_item::{GetItemError, GetItemInput, GetItemOutput};
-use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput, PutItemOutput};
-use aws_sdk_dynamodb::operation::query::{QueryError, QueryInput, QueryOutput};
-use aws_sdk_dynamodb::operation::scan::{ScanError, ScanInput, ScanOutput};
-use aws_sdk_dynamodb::operation::search_vectors::{
-    SearchVectorsError, SearchVectorsInput, SearchVectorsOutput,
-};
-use aws_sdk_dynamodb::operation::transact_get_items::{
-    TransactGetItemsError, TransactGetItemsInput, TransactGetItemsOutput,
-};
-use aws_sdk_dynamodb::operation::transact_write_items::{
-    TransactWriteItemsError, TransactWriteItemsInput, TransactWriteItemsOutput,
-};
-use aws_sdk_dynamodb::operation::update_item::{
-    UpdateItemError, UpdateItemInput, UpdateItemOutput,
-};
-use aws_sdk_dynamodb::operation::update_time_to_live::{
-    UpdateTimeToLiveError, UpdateTimeToLiveInput, UpdateTimeToLiveOutput,
-};
 use aws_sdk_dynamodb::types::{
     ConsumedCapacity, ItemCollectionMetrics, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
 };
@@ -151,7 +117,7 @@ macro_rules! dispatch {
         ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send
         {
             let builder = client.$method()$(.$setter(self.$field))*;
-            $(let builder = setters!($group, builder, self);)*
+            $(let builder = $crate::request::dispatch::setters!($group, builder, self);)*
             plugins.apply(builder.customize()).send()
         }
     };
@@ -192,323 +158,7 @@ macro_rules! setters {
     };
 }
 
-/// The `ReturnConsumedCapacity` of an input and the `ConsumedCapacity` of
-/// its output: `one` for a request on one table (at most one), `per_table`
-/// for a batch or a transaction (one per table).
-macro_rules! consumed_capacity {
-    (one) => {
-        consumed_capacity!(@ask);
-        fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-            one(&output.consumed_capacity)
-        }
-    };
-    (per_table) => {
-        consumed_capacity!(@ask);
-        fn consumed_capacity(output: &Self::Output) -> &[ConsumedCapacity] {
-            output.consumed_capacity.as_deref().unwrap_or_default()
-        }
-    };
-    (@ask) => {
-        fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-            Some(&mut self.return_consumed_capacity)
-        }
-    };
-}
-
-/// The `ReturnItemCollectionMetrics` of a write and the metrics of its
-/// output: `one` for a write of one item, `per_table` for a batch or a
-/// transaction (by table name).
-macro_rules! item_collection_metrics {
-    (one) => {
-        item_collection_metrics!(@ask);
-        fn item_collection_metrics<'o>(
-            output: &'o Self::Output,
-            _table: &str,
-        ) -> Vec<&'o ItemCollectionMetrics> {
-            output.item_collection_metrics.iter().collect()
-        }
-    };
-    (per_table) => {
-        item_collection_metrics!(@ask);
-        fn item_collection_metrics<'o>(
-            output: &'o Self::Output,
-            table: &str,
-        ) -> Vec<&'o ItemCollectionMetrics> {
-            of_table(&output.item_collection_metrics, table)
-        }
-    };
-    (@ask) => {
-        fn return_item_collection_metrics(
-            &mut self,
-        ) -> Option<&mut Option<ReturnItemCollectionMetrics>> {
-            Some(&mut self.return_item_collection_metrics)
-        }
-    };
-}
-
-/// The slice of an optional single value.
-fn one<T>(value: &Option<T>) -> &[T] {
-    value.as_slice()
-}
-
-/// The metrics of `table` in a batch's or transaction's map.
-fn of_table<'o>(
-    metrics: &'o Option<std::collections::HashMap<String, Vec<ItemCollectionMetrics>>>,
-    table: &str,
-) -> Vec<&'o ItemCollectionMetrics> {
-    metrics
-        .as_ref()
-        .and_then(|map| map.get(table))
-        .into_iter()
-        .flatten()
-        .collect()
-}
-
-impl Operation for GetItemInput {
-    const NAME: &'static str = "GetItem";
-    type Output = GetItemOutput;
-    type Error = GetItemError;
-
-    dispatch!(get_item {
-        set_table_name(table_name), set_key(key), set_attributes_to_get(attributes_to_get),
-        set_consistent_read(consistent_read),
-        set_return_consumed_capacity(return_consumed_capacity),
-        set_projection_expression(projection_expression),
-        set_expression_attribute_names(expression_attribute_names),
-    });
-
-    fn item_count(output: &Self::Output) -> Option<usize> {
-        Some(usize::from(output.item.is_some()))
-    }
-
-    consumed_capacity!(one);
-}
-
-impl Operation for PutItemInput {
-    const NAME: &'static str = "PutItem";
-    type Output = PutItemOutput;
-    type Error = PutItemError;
-
-    dispatch!(put_item { set_table_name(table_name), set_item(item) } + conditional_write);
-
-    consumed_capacity!(one);
-    item_collection_metrics!(one);
-}
-
-impl Operation for DeleteItemInput {
-    const NAME: &'static str = "DeleteItem";
-    type Output = DeleteItemOutput;
-    type Error = DeleteItemError;
-
-    dispatch!(delete_item { set_table_name(table_name), set_key(key) } + conditional_write);
-
-    consumed_capacity!(one);
-    item_collection_metrics!(one);
-}
-
-impl Operation for UpdateItemInput {
-    const NAME: &'static str = "UpdateItem";
-    type Output = UpdateItemOutput;
-    type Error = UpdateItemError;
-
-    dispatch!(update_item {
-        set_table_name(table_name), set_key(key), set_attribute_updates(attribute_updates),
-        set_update_expression(update_expression),
-    } + conditional_write);
-
-    consumed_capacity!(one);
-    item_collection_metrics!(one);
-}
-
-impl Operation for QueryInput {
-    const NAME: &'static str = "Query";
-    type Output = QueryOutput;
-    type Error = QueryError;
-
-    dispatch!(query {
-        set_table_name(table_name), set_key_conditions(key_conditions),
-        set_query_filter(query_filter), set_scan_index_forward(scan_index_forward),
-        set_key_condition_expression(key_condition_expression),
-    } + read);
-
-    fn item_count(output: &Self::Output) -> Option<usize> {
-        Some(output.count.max(0) as usize)
-    }
-
-    consumed_capacity!(one);
-}
-
-impl Operation for ScanInput {
-    const NAME: &'static str = "Scan";
-    type Output = ScanOutput;
-    type Error = ScanError;
-
-    dispatch!(scan {
-        set_table_name(table_name), set_scan_filter(scan_filter),
-        set_total_segments(total_segments), set_segment(segment),
-    } + read);
-
-    fn item_count(output: &Self::Output) -> Option<usize> {
-        Some(output.count.max(0) as usize)
-    }
-
-    consumed_capacity!(one);
-}
-
-impl Operation for SearchVectorsInput {
-    const NAME: &'static str = "SearchVectors";
-    type Output = SearchVectorsOutput;
-    type Error = SearchVectorsError;
-
-    dispatch!(search_vectors {
-        set_table_name(table_name), set_index_name(index_name),
-        set_return_consumed_capacity(return_consumed_capacity),
-        set_expression_attribute_names(expression_attribute_names),
-        set_expression_attribute_values(expression_attribute_values),
-        set_projection_expression(projection_expression), set_search_vector(search_vector),
-        set_search_condition_expression(search_condition_expression), set_top_k(top_k),
-    });
-
-    fn item_count(output: &Self::Output) -> Option<usize> {
-        Some(output.search_results().len())
-    }
-
-    // Its `ConsumedCapacity` is a `VectorCapacity` (bytes, not units): the
-    // search hands it back itself (`SearchResults::search_request_bytes`).
-    fn return_consumed_capacity(&mut self) -> Option<&mut Option<ReturnConsumedCapacity>> {
-        Some(&mut self.return_consumed_capacity)
-    }
-}
-
-impl Operation for BatchGetItemInput {
-    const NAME: &'static str = "BatchGetItem";
-    type Output = BatchGetItemOutput;
-    type Error = BatchGetItemError;
-
-    dispatch!(batch_get_item {
-        set_request_items(request_items), set_return_consumed_capacity(return_consumed_capacity),
-    });
-
-    fn item_count(output: &Self::Output) -> Option<usize> {
-        Some(
-            output
-                .responses
-                .iter()
-                .flat_map(|responses| responses.values())
-                .map(Vec::len)
-                .sum(),
-        )
-    }
-
-    consumed_capacity!(per_table);
-}
-
-impl Operation for BatchWriteItemInput {
-    const NAME: &'static str = "BatchWriteItem";
-    type Output = BatchWriteItemOutput;
-    type Error = BatchWriteItemError;
-
-    dispatch!(batch_write_item {
-        set_request_items(request_items), set_return_consumed_capacity(return_consumed_capacity),
-        set_return_item_collection_metrics(return_item_collection_metrics),
-    });
-
-    consumed_capacity!(per_table);
-    item_collection_metrics!(per_table);
-}
-
-impl Operation for TransactGetItemsInput {
-    const NAME: &'static str = "TransactGetItems";
-    type Output = TransactGetItemsOutput;
-    type Error = TransactGetItemsError;
-
-    dispatch!(transact_get_items {
-        set_transact_items(transact_items), set_return_consumed_capacity(return_consumed_capacity),
-    });
-
-    fn item_count(output: &Self::Output) -> Option<usize> {
-        Some(
-            output
-                .responses
-                .iter()
-                .flatten()
-                .filter(|response| response.item.is_some())
-                .count(),
-        )
-    }
-
-    consumed_capacity!(per_table);
-}
-
-impl Operation for TransactWriteItemsInput {
-    const NAME: &'static str = "TransactWriteItems";
-    type Output = TransactWriteItemsOutput;
-    type Error = TransactWriteItemsError;
-
-    dispatch!(transact_write_items {
-        set_transact_items(transact_items), set_return_consumed_capacity(return_consumed_capacity),
-        set_return_item_collection_metrics(return_item_collection_metrics),
-        set_client_request_token(client_request_token),
-    });
-
-    consumed_capacity!(per_table);
-    item_collection_metrics!(per_table);
-}
-
-impl Operation for CreateTableInput {
-    const NAME: &'static str = "CreateTable";
-    type Output = CreateTableOutput;
-    type Error = CreateTableError;
-
-    dispatch!(create_table {
-        set_attribute_definitions(attribute_definitions), set_table_name(table_name),
-        set_key_schema(key_schema), set_local_secondary_indexes(local_secondary_indexes),
-        set_global_secondary_indexes(global_secondary_indexes), set_billing_mode(billing_mode),
-        set_provisioned_throughput(provisioned_throughput),
-        set_stream_specification(stream_specification), set_sse_specification(sse_specification),
-        set_tags(tags), set_table_class(table_class),
-        set_deletion_protection_enabled(deletion_protection_enabled),
-        set_warm_throughput(warm_throughput), set_resource_policy(resource_policy),
-        set_on_demand_throughput(on_demand_throughput),
-        set_global_table_source_arn(global_table_source_arn),
-        set_global_table_settings_replication_mode(global_table_settings_replication_mode),
-        set_vector_indexes(vector_indexes),
-    });
-}
-
-impl Operation for DeleteTableInput {
-    const NAME: &'static str = "DeleteTable";
-    type Output = DeleteTableOutput;
-    type Error = DeleteTableError;
-
-    dispatch!(delete_table { set_table_name(table_name) });
-}
-
-impl Operation for DescribeTableInput {
-    const NAME: &'static str = "DescribeTable";
-    type Output = DescribeTableOutput;
-    type Error = DescribeTableError;
-
-    dispatch!(describe_table { set_table_name(table_name) });
-}
-
-impl Operation for DescribeTimeToLiveInput {
-    const NAME: &'static str = "DescribeTimeToLive";
-    type Output = DescribeTimeToLiveOutput;
-    type Error = DescribeTimeToLiveError;
-
-    dispatch!(describe_time_to_live { set_table_name(table_name) });
-}
-
-impl Operation for UpdateTimeToLiveInput {
-    const NAME: &'static str = "UpdateTimeToLive";
-    type Output = UpdateTimeToLiveOutput;
-    type Error = UpdateTimeToLiveError;
-
-    dispatch!(update_time_to_live {
-        set_table_name(table_name), set_time_to_live_specification(time_to_live_specification),
-    });
-}
+pub(crate) use {dispatch, setters};
 
 /// The change feed's DynamoDB Streams operations, on the Streams client: the
 /// only `.send()`s of that client. Each runs in its `stamp.request` span;
@@ -590,5 +240,209 @@ pub(crate) mod streams {
             .await?;
         span.record("item_count", output.records().len());
         Ok(output)
+    }
+}
+
+/// The export's S3 requests (feature `s3`), on the caller's S3 client: the
+/// only `.send()`s of that client. Each runs in its `stamp.request` span
+/// (`operation`, `bucket`, `key`) and is counted ([`S3::requests`], which
+/// the export reports as `ExportOutcome::s3_requests`); the SDK's standard
+/// retry policy retries throttling (`SlowDown`) and transient errors by
+/// their reason, every one of these requests being safe to send again
+/// (an object or part written twice holds the same bytes; see
+/// <https://docs.aws.amazon.com/AmazonS3/latest/userguide/mpuoverview.html>).
+/// The export maps their errors (`ExportObjectReason::Request`).
+#[cfg(feature = "s3")]
+pub(crate) mod s3 {
+    use std::future::Future;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use aws_sdk_s3::Client;
+    use aws_sdk_s3::config::http::HttpResponse;
+    use aws_sdk_s3::error::SdkError;
+    use aws_sdk_s3::operation::abort_multipart_upload::AbortMultipartUploadError;
+    use aws_sdk_s3::operation::complete_multipart_upload::CompleteMultipartUploadError;
+    use aws_sdk_s3::operation::create_multipart_upload::{
+        CreateMultipartUploadError, CreateMultipartUploadOutput,
+    };
+    use aws_sdk_s3::operation::get_object::{GetObjectError, GetObjectOutput};
+    use aws_sdk_s3::operation::list_objects_v2::{ListObjectsV2Error, ListObjectsV2Output};
+    use aws_sdk_s3::operation::put_object::PutObjectError;
+    use aws_sdk_s3::operation::upload_part::{UploadPartError, UploadPartOutput};
+    use aws_sdk_s3::primitives::ByteStream;
+    use aws_sdk_s3::types::{CompletedMultipartUpload, CompletedPart};
+    use tracing::Instrument;
+
+    /// The result of an S3 request.
+    pub(crate) type S3Result<T, E> = Result<T, SdkError<E, HttpResponse>>;
+
+    /// An S3 client and the count of the requests sent through it (shared by
+    /// its clones).
+    #[derive(Debug, Clone)]
+    pub(crate) struct S3 {
+        client: Client,
+        requests: Arc<AtomicU64>,
+    }
+
+    impl S3 {
+        pub(crate) fn new(client: Client) -> Self {
+            S3 {
+                client,
+                requests: Arc::default(),
+            }
+        }
+
+        /// The requests sent so far (an SDK retry is an attempt of the
+        /// same request, not counted again).
+        pub(crate) fn requests(&self) -> u64 {
+            self.requests.load(Ordering::Relaxed)
+        }
+
+        /// Sends `request`, counted, in its span.
+        async fn send<T>(
+            &self,
+            operation: &'static str,
+            bucket: &str,
+            key: &str,
+            request: impl Future<Output = T>,
+        ) -> T {
+            self.requests.fetch_add(1, Ordering::Relaxed);
+            request
+                .instrument(tracing::debug_span!(
+                    "stamp.request",
+                    operation,
+                    bucket,
+                    key
+                ))
+                .await
+        }
+
+        /// `ListObjectsV2` of at most `max_keys` keys under `prefix`.
+        pub(crate) async fn list_objects(
+            &self,
+            bucket: &str,
+            prefix: &str,
+            max_keys: i32,
+        ) -> S3Result<ListObjectsV2Output, ListObjectsV2Error> {
+            let request = self
+                .client
+                .list_objects_v2()
+                .bucket(bucket)
+                .prefix(prefix)
+                .max_keys(max_keys)
+                .send();
+            self.send("ListObjectsV2", bucket, prefix, request).await
+        }
+
+        /// `PutObject` of `body` under `key`.
+        pub(crate) async fn put_object(
+            &self,
+            bucket: &str,
+            key: &str,
+            body: Vec<u8>,
+        ) -> S3Result<(), PutObjectError> {
+            let request = self
+                .client
+                .put_object()
+                .bucket(bucket)
+                .key(key)
+                .body(ByteStream::from(body))
+                .send();
+            self.send("PutObject", bucket, key, request).await.map(drop)
+        }
+
+        /// `GetObject` of `key`, its body streamed.
+        pub(crate) async fn get_object(
+            &self,
+            bucket: &str,
+            key: &str,
+        ) -> S3Result<GetObjectOutput, GetObjectError> {
+            let request = self.client.get_object().bucket(bucket).key(key).send();
+            self.send("GetObject", bucket, key, request).await
+        }
+
+        /// `CreateMultipartUpload` of `key`.
+        pub(crate) async fn create_multipart_upload(
+            &self,
+            bucket: &str,
+            key: &str,
+        ) -> S3Result<CreateMultipartUploadOutput, CreateMultipartUploadError> {
+            let request = self
+                .client
+                .create_multipart_upload()
+                .bucket(bucket)
+                .key(key)
+                .send();
+            self.send("CreateMultipartUpload", bucket, key, request)
+                .await
+        }
+
+        /// `UploadPart` number `part_number` (from 1) of the upload
+        /// `upload_id` of `key`.
+        pub(crate) async fn upload_part(
+            &self,
+            bucket: &str,
+            key: &str,
+            upload_id: &str,
+            part_number: i32,
+            body: Vec<u8>,
+        ) -> S3Result<UploadPartOutput, UploadPartError> {
+            let request = self
+                .client
+                .upload_part()
+                .bucket(bucket)
+                .key(key)
+                .upload_id(upload_id)
+                .part_number(part_number)
+                .body(ByteStream::from(body))
+                .send();
+            self.send("UploadPart", bucket, key, request).await
+        }
+
+        /// `CompleteMultipartUpload` of the upload `upload_id` of `key`
+        /// from `parts`.
+        pub(crate) async fn complete_multipart_upload(
+            &self,
+            bucket: &str,
+            key: &str,
+            upload_id: &str,
+            parts: Vec<CompletedPart>,
+        ) -> S3Result<(), CompleteMultipartUploadError> {
+            let request = self
+                .client
+                .complete_multipart_upload()
+                .bucket(bucket)
+                .key(key)
+                .upload_id(upload_id)
+                .multipart_upload(
+                    CompletedMultipartUpload::builder()
+                        .set_parts(Some(parts))
+                        .build(),
+                )
+                .send();
+            self.send("CompleteMultipartUpload", bucket, key, request)
+                .await
+                .map(drop)
+        }
+
+        /// `AbortMultipartUpload` of the upload `upload_id` of `key`.
+        pub(crate) async fn abort_multipart_upload(
+            &self,
+            bucket: &str,
+            key: &str,
+            upload_id: &str,
+        ) -> S3Result<(), AbortMultipartUploadError> {
+            let request = self
+                .client
+                .abort_multipart_upload()
+                .bucket(bucket)
+                .key(key)
+                .upload_id(upload_id)
+                .send();
+            self.send("AbortMultipartUpload", bucket, key, request)
+                .await
+                .map(drop)
+        }
     }
 }

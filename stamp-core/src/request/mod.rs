@@ -9,6 +9,7 @@ pub(crate) mod collection_metrics;
 pub(crate) mod dispatch;
 pub(crate) mod executor;
 pub(crate) mod failure;
+mod operations;
 pub(crate) mod retry;
 pub(crate) mod span;
 pub(crate) mod table;

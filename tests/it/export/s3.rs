@@ -323,11 +323,17 @@ async fn export_s3_reads_a_dynamodb_s3_export_and_writes_hive_parquet_for_duckdb
         |_, text| text,
     )
     .await;
+    let before = requests.operations().len();
     let outcome = reference(Export::to_s3(client.clone(), &bucket, "analytics/shop/"))
         .format(ExportFormat::Parquet)
         .run_from_s3_export(&client, &bucket, &export)
         .await
         .unwrap();
+    // Every S3 request went through Stamp's one request path, which counted
+    // it: two manifests and three data files read, the prefix and the
+    // marker listed, six objects and the marker put.
+    assert_eq!(requests.operations().len() - before, 2 + 3 + 2 + 6 + 1);
+    assert_eq!(outcome.s3_requests, 2 + 3 + 2 + 6 + 1);
 
     let expected = [
         (
@@ -465,6 +471,10 @@ async fn export_s3_rolls_parts_and_sends_large_objects_in_multipart_uploads() {
         .run_from_s3_export(&client, &bucket, &format!("{export}/manifest-summary.json"))
         .await
         .unwrap();
+    // Two manifests and four data files read, two listings, part-00001's
+    // `PutObject` and the marker's, one multipart upload of two parts
+    // (create, two parts, complete).
+    assert_eq!(outcome.s3_requests, 2 + 4 + 2 + 2 + (1 + 2 + 1));
     let lines: Vec<String> = {
         let mut lines = Vec::new();
         for object in &outcome.objects {

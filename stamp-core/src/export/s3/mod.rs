@@ -26,13 +26,15 @@ use std::collections::VecDeque;
 
 use aws_sdk_s3::Client;
 use aws_sdk_s3::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
-use aws_sdk_s3::primitives::ByteStream;
-use aws_sdk_s3::types::{CompletedMultipartUpload, CompletedPart};
-use serde::Deserialize;
+use aws_sdk_s3::types::CompletedPart;
 
-use super::files::{LineDecoder, ReadError};
-use super::{ExportedObject, Progress, Router};
+use super::ExportedObject;
+use crate::request::dispatch::s3::S3;
 use crate::{Error, ExportObjectReason, ExportReason, JobError};
+
+mod read;
+
+pub(super) use read::{data_files, read_data_file};
 
 /// S3's smallest part of a multipart upload (but the last): 5 MiB.
 pub const MIN_PART_BYTES: u64 = 5 * 1024 * 1024;
@@ -56,7 +58,8 @@ fn part_name(index: u32, extension: &str) -> String {
 /// Where an export to S3 writes, and how.
 #[derive(Debug, Clone)]
 pub(super) struct Target {
-    pub(super) client: Client,
+    /// The S3 client, and the count of requests sent.
+    pub(super) s3: S3,
     pub(super) bucket: String,
     /// Without a trailing `/`; empty for the bucket's root.
     pub(super) prefix: String,
@@ -67,7 +70,7 @@ pub(super) struct Target {
 impl Target {
     pub(super) fn new(client: Client, bucket: String, prefix: &str) -> Self {
         Target {
-            client,
+            s3: S3::new(client),
             bucket,
             prefix: prefix.trim_end_matches('/').to_owned(),
             part_bytes: DEFAULT_PART_BYTES,
@@ -127,12 +130,8 @@ impl Target {
     pub(super) async fn check_empty(&self) -> Result<(), Error> {
         for prefix in [self.hive_root(), self.marker_key()] {
             let listed = self
-                .client
-                .list_objects_v2()
-                .bucket(&self.bucket)
-                .prefix(&prefix)
-                .max_keys(1)
-                .send()
+                .s3
+                .list_objects(&self.bucket, &prefix, 1)
                 .await
                 .map_err(|error| request_error(&self.bucket, &prefix, "ListObjectsV2", error))?;
             if let Some(key) = listed.contents().first().and_then(|object| object.key()) {
@@ -149,12 +148,8 @@ impl Target {
     /// Puts the empty `<prefix>/_SUCCESS`, once every object is complete.
     pub(super) async fn mark_complete(&self) -> Result<(), Error> {
         let key = self.marker_key();
-        self.client
-            .put_object()
-            .bucket(&self.bucket)
-            .key(&key)
-            .body(ByteStream::from(Vec::new()))
-            .send()
+        self.s3
+            .put_object(&self.bucket, &key, Vec::new())
             .await
             .map_err(|error| request_error(&self.bucket, &key, "PutObject", error))?;
         Ok(())
@@ -178,7 +173,7 @@ impl Target {
     /// The uploads of the objects of `entity` (`None`: the unknown types).
     pub(super) fn uploads(&self, entity: Option<&'static str>) -> Uploads {
         Uploads {
-            client: self.client.clone(),
+            s3: self.s3.clone(),
             bucket: self.bucket.clone(),
             part_bytes: self.part_bytes as usize,
             entity,
@@ -288,7 +283,7 @@ struct Multipart {
 /// Sends an entity's pieces: `PutObject` for an object of at most one part,
 /// else a multipart upload.
 pub(super) struct Uploads {
-    client: Client,
+    s3: S3,
     bucket: String,
     part_bytes: usize,
     entity: Option<&'static str>,
@@ -299,7 +294,7 @@ pub(super) struct Uploads {
 
 impl Uploads {
     /// Sends `pieces`, in order.
-    pub(super) async fn send(&mut self, pieces: Vec<Piece>) -> Result<(), Error> {
+    pub(super) async fn upload(&mut self, pieces: Vec<Piece>) -> Result<(), Error> {
         for piece in pieces {
             match piece {
                 Piece::Part { key, bytes } => self.part(&key, bytes).await?,
@@ -310,12 +305,8 @@ impl Uploads {
                     size,
                 } => {
                     if self.open.is_none() && bytes.len() <= self.part_bytes {
-                        self.client
-                            .put_object()
-                            .bucket(&self.bucket)
-                            .key(&key)
-                            .body(ByteStream::from(bytes))
-                            .send()
+                        self.s3
+                            .put_object(&self.bucket, &key, bytes)
                             .await
                             .map_err(|error| {
                                 request_error(&self.bucket, &key, "PutObject", error)
@@ -345,11 +336,8 @@ impl Uploads {
     async fn part(&mut self, key: &str, bytes: Vec<u8>) -> Result<(), Error> {
         if self.open.is_none() {
             let created = self
-                .client
-                .create_multipart_upload()
-                .bucket(&self.bucket)
-                .key(key)
-                .send()
+                .s3
+                .create_multipart_upload(&self.bucket, key)
                 .await
                 .map_err(|error| {
                     request_error(&self.bucket, key, "CreateMultipartUpload", error)
@@ -364,14 +352,8 @@ impl Uploads {
         let open = self.open.as_mut().expect("started above");
         let number = i32::try_from(open.parts.len() + 1).expect("at most 10,000 parts");
         let uploaded = self
-            .client
-            .upload_part()
-            .bucket(&self.bucket)
-            .key(key)
-            .upload_id(&open.upload_id)
-            .part_number(number)
-            .body(ByteStream::from(bytes))
-            .send()
+            .s3
+            .upload_part(&self.bucket, key, &open.upload_id, number, bytes)
             .await
             .map_err(|error| request_error(&self.bucket, key, "UploadPart", error))?;
         open.parts.push(
@@ -385,17 +367,8 @@ impl Uploads {
 
     async fn complete(&mut self, key: &str) -> Result<(), Error> {
         let open = self.open.take().expect("a multipart upload is open");
-        self.client
-            .complete_multipart_upload()
-            .bucket(&self.bucket)
-            .key(key)
-            .upload_id(&open.upload_id)
-            .multipart_upload(
-                CompletedMultipartUpload::builder()
-                    .set_parts(Some(open.parts))
-                    .build(),
-            )
-            .send()
+        self.s3
+            .complete_multipart_upload(&self.bucket, key, &open.upload_id, open.parts)
             .await
             .map_err(|error| request_error(&self.bucket, key, "CompleteMultipartUpload", error))?;
         Ok(())
@@ -407,203 +380,14 @@ impl Uploads {
     pub(super) async fn abort(&mut self) {
         if let Some(open) = self.open.take() {
             let _ = self
-                .client
-                .abort_multipart_upload()
-                .bucket(&self.bucket)
-                .key(&open.key)
-                .upload_id(&open.upload_id)
-                .send()
+                .s3
+                .abort_multipart_upload(&self.bucket, &open.key, &open.upload_id)
                 .await;
         }
     }
 }
 
-/// The fields of `manifest-summary.json` the export reads.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Summary {
-    manifest_files_s3_key: String,
-    #[serde(default)]
-    output_format: Option<String>,
-    #[serde(default)]
-    export_type: Option<String>,
-}
-
-/// One line of `manifest-files.json`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ManifestLine {
-    data_file_s3_key: String,
-    item_count: u64,
-}
-
-/// One data file of an S3 export, as its manifest lists it.
-pub(super) struct DataFile {
-    pub(super) key: String,
-    pub(super) items: u64,
-}
-
-/// The data files of the S3 export whose `manifest-summary.json` is at
-/// `export` (or that is the folder holding it), read from its manifests.
-pub(super) async fn data_files(
-    client: &Client,
-    bucket: &str,
-    export: &str,
-) -> Result<Vec<DataFile>, Error> {
-    let summary_key = if export.ends_with(".json") {
-        export.to_owned()
-    } else {
-        format!("{}/manifest-summary.json", export.trim_end_matches('/'))
-    };
-    let not_manifest = |key: &str, line: Option<u64>, error: serde_json::Error| {
-        object_error(
-            bucket,
-            key,
-            ExportObjectReason::NotManifest {
-                line,
-                detail: error.to_string(),
-            },
-        )
-    };
-    let summary: Summary =
-        serde_json::from_slice(&whole_object(client, bucket, &summary_key).await?)
-            .map_err(|error| not_manifest(&summary_key, None, error))?;
-    let output_format = summary
-        .output_format
-        .unwrap_or_else(|| "DYNAMODB_JSON".to_owned());
-    let export_type = summary
-        .export_type
-        .unwrap_or_else(|| "FULL_EXPORT".to_owned());
-    if output_format != "DYNAMODB_JSON" || export_type != "FULL_EXPORT" {
-        return Err(object_error(
-            bucket,
-            &summary_key,
-            ExportObjectReason::Unsupported {
-                output_format,
-                export_type,
-            },
-        ));
-    }
-    let files_key = summary.manifest_files_s3_key;
-    let listing = whole_object(client, bucket, &files_key).await?;
-    let mut files = Vec::new();
-    for (number, line) in listing.split(|&byte| byte == b'\n').enumerate() {
-        if line.trim_ascii().is_empty() {
-            continue;
-        }
-        let line: ManifestLine = serde_json::from_slice(line)
-            .map_err(|error| not_manifest(&files_key, Some(number as u64 + 1), error))?;
-        files.push(DataFile {
-            key: line.data_file_s3_key,
-            items: line.item_count,
-        });
-    }
-    Ok(files)
-}
-
-/// The body of a (small) object, whole: a manifest.
-async fn whole_object(client: &Client, bucket: &str, key: &str) -> Result<Vec<u8>, Error> {
-    let object = get(client, bucket, key).await?;
-    let body = object.body.collect().await.map_err(|error| {
-        object_error(
-            bucket,
-            key,
-            ExportObjectReason::Read {
-                detail: DisplayErrorContext(&error).to_string(),
-            },
-        )
-    })?;
-    Ok(body.to_vec())
-}
-
-async fn get(
-    client: &Client,
-    bucket: &str,
-    key: &str,
-) -> Result<aws_sdk_s3::operation::get_object::GetObjectOutput, Error> {
-    client
-        .get_object()
-        .bucket(bucket)
-        .key(key)
-        .send()
-        .await
-        .map_err(|error| {
-            if error
-                .as_service_error()
-                .is_some_and(|error| error.is_no_such_key())
-            {
-                object_error(bucket, key, ExportObjectReason::Missing)
-            } else {
-                request_error(bucket, key, "GetObject", error)
-            }
-        })
-}
-
-/// Reads the data file `file` of an S3 export into `router`, its body
-/// decoded as it arrives, in pages of `page` items, and sends what the
-/// pages wrote after each chunk of the body.
-pub(super) async fn read_data_file(
-    client: &Client,
-    bucket: &str,
-    file: &DataFile,
-    page: usize,
-    router: &mut Router,
-    progress: &mut Option<Progress>,
-) -> Result<(), Error> {
-    let key = file.key.as_str();
-    let failed = |error: ReadError| match error {
-        ReadError::Io(error) => object_error(
-            bucket,
-            key,
-            ExportObjectReason::Read {
-                detail: error.to_string(),
-            },
-        ),
-        ReadError::Line { number, detail } => object_error(
-            bucket,
-            key,
-            ExportObjectReason::NotDynamoDbJson {
-                line: number,
-                detail,
-            },
-        ),
-        ReadError::Page(error) => error,
-    };
-    let mut body = get(client, bucket, key).await?.body;
-    let mut decoder = LineDecoder::new(key.ends_with(".gz"), page);
-    while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|error| {
-            object_error(
-                bucket,
-                key,
-                ExportObjectReason::Read {
-                    detail: DisplayErrorContext(&error).to_string(),
-                },
-            )
-        })?;
-        decoder
-            .feed(&chunk, &mut |items| router.page(items, progress))
-            .map_err(failed)?;
-        router.send().await?;
-    }
-    let found = decoder
-        .finish(&mut |items| router.page(items, progress))
-        .map_err(failed)?;
-    router.send().await?;
-    if found != file.items {
-        return Err(object_error(
-            bucket,
-            key,
-            ExportObjectReason::ItemCount {
-                expected: file.items,
-                found,
-            },
-        ));
-    }
-    Ok(())
-}
-
-fn object_error(bucket: &str, key: &str, reason: ExportObjectReason) -> Error {
+pub(super) fn object_error(bucket: &str, key: &str, reason: ExportObjectReason) -> Error {
     Error::Job(JobError::ExportObject {
         bucket: bucket.to_owned(),
         key: key.to_owned(),
@@ -613,7 +397,7 @@ fn object_error(bucket: &str, key: &str, reason: ExportObjectReason) -> Error {
 
 /// A failed S3 request, with the service's code and message when it
 /// answered.
-fn request_error<E, R>(
+pub(super) fn request_error<E, R>(
     bucket: &str,
     key: &str,
     operation: &'static str,
