@@ -256,8 +256,32 @@
 #![cfg_attr(trybuild, deny(warnings))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub use stamp_core::*;
+// The modules: `stamp-core`'s map of itself (`surface.rs`), where each
+// feature's modules and items exist exactly when `stamp-core` has the
+// feature.
+pub use stamp_core::surface::*;
+pub use stamp_core::{
+    Attribute, AttributeMap, BatchGet, BatchWrite, Collection, Condition, Cursor, Delete, Entity,
+    Error, Get, ItemKey, KeyPart, Page, PrimaryKey, Projection, Put, Query, Scan, Table,
+    TableDefinition, TransactGet, TransactWrite, Update,
+};
+pub use stamp_core::{aws_sdk_dynamodb, serde_dynamo};
 pub use stamp_derive::{Collection, Item, KeyPart, Projection};
+
+/// The common imports: `use stamp::prelude::*;` brings the derives and
+/// their traits, [`Table`](crate::Table), [`Entity`](crate::Entity),
+/// [`Error`](crate::Error) and [`Condition`](crate::Condition).
+pub mod prelude {
+    #[doc(no_inline)]
+    pub use crate::{Collection, Condition, Entity, Error, Item, KeyPart, Projection, Table};
+}
+
+/// Every item of `stamp-core` at its flat path of earlier releases
+/// (`stamp::Refusal` for `stamp::error::Refusal`, …), hidden from the
+/// docs: the documented paths are the modules. Generated code reaches the
+/// runtime through `stamp::__private`.
+#[doc(hidden)]
+pub use stamp_core::*;
 
 /// The README's code, compiled as a doc test so that it stays true.
 #[cfg(doctest)]

@@ -100,6 +100,8 @@ pub mod streams;
 
 #[doc(hidden)]
 pub mod __private;
+#[doc(hidden)]
+pub mod surface;
 
 pub use aws_sdk_dynamodb;
 #[cfg(feature = "streams")]

@@ -5,7 +5,7 @@
 //! review. They now live next to their product, `PRODUCT#<sku>` /
 //! `REVIEW#<review_id>`, so a product and its reviews are one query of the
 //! product's partition. [`Review`] declares both formats; [`run`] moves the
-//! stored reviews with [`stamp::Migration`], resumably, with a progress bar.
+//! stored reviews with [`stamp::migrate::Migration`], resumably, with a progress bar.
 //!
 //! ```text
 //! cargo run -p stamp-examples -- migrate --endpoint http://localhost:8000 --table shop --seed 2000
@@ -18,7 +18,10 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
-use stamp::{Item, Migration, MigrationOutcome, Table};
+use stamp::{
+    Item, Table,
+    migrate::{Migration, MigrationOutcome},
+};
 use uuid::Uuid;
 
 /// A customer's review of a product, in its product's partition.

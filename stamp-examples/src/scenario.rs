@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use futures::TryStreamExt;
-use stamp::{CancellationCode, Entity, Error, Similar, Table};
+use stamp::{Entity, Error, Table, error::CancellationCode, vector::Similar};
 use uuid::Uuid;
 
 use crate::data::DataSet;

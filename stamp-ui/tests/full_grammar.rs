@@ -103,7 +103,8 @@ fn the_full_grammar_compiles_and_builds_its_keys() {
         (lsi2.name, lsi2.sort_key_name()),
         ("ByType", Some("type_lsi"))
     );
-    let _query: stamp::Query<Order, stamp::Lsi<2>> = Order::query_lsi2("c-1").sort_key_eq("gift");
+    let _query: stamp::Query<Order, stamp::schema::Lsi<2>> =
+        Order::query_lsi2("c-1").sort_key_eq("gift");
     assert!(
         item.contains_key("sku_pk") && item.contains_key("sku_sk") && item.contains_key("entity")
     );

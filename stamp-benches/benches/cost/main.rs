@@ -38,7 +38,7 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion};
 use stamp::AttributeMap;
-use stamp::{Entity, SortKeyPrefix};
+use stamp::{Entity, key::SortKeyPrefix};
 
 use crate::model::{Order, Reading, Shipment, ShipmentKey};
 
@@ -275,7 +275,8 @@ pub fn stamp_shipment_sort_key(shipment: &Shipment) -> String {
         shipment.carrier.as_str(),
         &shipment.shipment_id,
     );
-    let text = SortKeyPrefix::<Shipment, stamp::BaseTable>::sort_key_prefix(&fields).unwrap();
+    let text =
+        SortKeyPrefix::<Shipment, stamp::schema::BaseTable>::sort_key_prefix(&fields).unwrap();
     debug_assert!(text.complete);
     text.text
 }
@@ -305,9 +306,9 @@ fn items(criterion: &mut Criterion, facts: &mut Facts) {
     let order_item = order.to_item().unwrap();
     let reading = model::reading(3);
     let reading_item = reading.to_item().unwrap();
-    facts.set("item_bytes.order", stamp::item_size(&order_item));
+    facts.set("item_bytes.order", stamp::item::item_size(&order_item));
     facts.set("attributes.order", order_item.len());
-    facts.set("item_bytes.reading", stamp::item_size(&reading_item));
+    facts.set("item_bytes.reading", stamp::item::item_size(&reading_item));
     facts.set("attributes.reading", reading_item.len());
 
     let mut group = criterion.benchmark_group("encode_order");
@@ -487,10 +488,10 @@ fn keys(criterion: &mut Criterion, facts: &mut Facts) {
 
 /// Point 3: a full query page (1 MB of ~1 KB orders) decoded into structs.
 fn page(criterion: &mut Criterion, facts: &mut Facts) {
-    let one = stamp::item_size(&model::order(0, 0).to_item().unwrap());
+    let one = stamp::item::item_size(&model::order(0, 0).to_item().unwrap());
     let count = PAGE_BYTES / one;
     let page = model::items(&model::orders(count, 40));
-    let bytes: usize = page.iter().map(stamp::item_size).sum();
+    let bytes: usize = page.iter().map(stamp::item::item_size).sum();
     facts.set("page.items", page.len());
     facts.set("page.bytes", bytes);
 

@@ -106,7 +106,7 @@ pub fn measure(facts: &mut Facts, pairs: usize, page_pairs: usize) {
         hand::direct_shipment_key,
     );
 
-    let one = stamp::item_size(&model::order(0, 0).to_item().unwrap());
+    let one = stamp::item::item_size(&model::order(0, 0).to_item().unwrap());
     let page: Vec<AttributeMap> = model::items(&model::orders(PAGE_BYTES / one, 40));
     alternate(
         facts,

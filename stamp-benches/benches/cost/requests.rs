@@ -390,7 +390,7 @@ impl Ops<'_> {
         assert_eq!(page, self.sdk_page().await);
         let bytes = page
             .iter()
-            .map(|order| stamp::item_size(&stamp::Entity::to_item(order).unwrap()))
+            .map(|order| stamp::item::item_size(&stamp::Entity::to_item(order).unwrap()))
             .sum();
         self.stamp_transaction_10().await;
         self.sdk_transaction_10().await;

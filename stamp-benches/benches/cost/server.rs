@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, ReturnConsumedCapacity, WriteRequest};
 use criterion::{Criterion, SamplingMode};
 use futures::{StreamExt, TryStreamExt, stream};
-use stamp::{DEFAULT_BATCH_CONCURRENCY, Table, TableDefinition};
+use stamp::{Table, TableDefinition, ops::DEFAULT_BATCH_CONCURRENCY};
 use tokio::runtime::Runtime;
 
 use crate::model::{self, Order};

@@ -6,7 +6,7 @@
 //! in the Parquet file.
 
 use crate::common;
-use stamp::JobError;
+use stamp::error::JobError;
 
 use std::collections::BTreeMap;
 use std::fs::File;

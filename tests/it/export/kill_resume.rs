@@ -24,7 +24,10 @@ use aws_sdk_s3::Client as S3Client;
 use futures::StreamExt;
 use serde::de::DeserializeOwned;
 use stamp::export::{Export, ExportFormat, ExportOutcome, PARTIAL_SUFFIX, SUCCESS_MARKER};
-use stamp::{Error, ExportObjectReason, JobError, Table};
+use stamp::{
+    Error, Table,
+    error::{ExportObjectReason, JobError},
+};
 use stamp_examples::data::{self, DataSet, Size};
 use stamp_examples::{Customer, LineItem, Order, Product, Session};
 

@@ -21,7 +21,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_s3::Client;
 use aws_sdk_s3::config::{BehaviorVersion, Credentials, Region};
 use stamp::export::{Export, ExportFormat, ExportedObject};
-use stamp::{AttributeMap, Entity, Error, ExportObjectReason, ExportReason, JobError};
+use stamp::{
+    AttributeMap, Entity, Error,
+    error::{ExportObjectReason, ExportReason, JobError},
+};
 use stamp_examples::data::{self, DataSet, Size};
 use stamp_examples::{Customer, LineItem, Order, Product, Session};
 

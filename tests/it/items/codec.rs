@@ -1,4 +1,4 @@
-//! The direct codec (`stamp::AttributeCodec`) against serde_dynamo, the
+//! The direct codec (`stamp::item::AttributeCodec`) against serde_dynamo, the
 //! reference: for arbitrary values of every supported type, the encoding is
 //! `serde_dynamo::to_attribute_value`'s exactly, and for arbitrary attribute
 //! values (its own encodings, sets, other types, numbers out of range, text
@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use stamp::AttributeMap;
-use stamp::{AttributeCodec, serde_dynamo};
+use stamp::{item::AttributeCodec, serde_dynamo};
 use uuid::Uuid;
 
 /// A one-field struct, to see what serde-derived code does with an absent

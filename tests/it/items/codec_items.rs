@@ -269,7 +269,7 @@ fn absent_attributes_read_as_serde_reads_missing_fields() {
     assert!(matches!(
         Account::from_item(other),
         Err(stamp::Error::Decode(
-            stamp::DecodeError::EntityTypeMismatch { .. }
+            stamp::error::DecodeError::EntityTypeMismatch { .. }
         ))
     ));
 }

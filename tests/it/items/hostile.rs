@@ -13,7 +13,10 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use stamp::AttributeMap;
 use stamp::streams::{Checkpoint, Event, changes};
-use stamp::{Cursor, DecodeError, Entity, Error, JobError, KeyError, Refusal, Table};
+use stamp::{
+    Cursor, Entity, Error, Table,
+    error::{DecodeError, JobError, KeyError, Refusal},
+};
 use stamp_examples::{CustomerWithOrders, Order};
 
 use crate::common;

@@ -4,7 +4,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::KeyError;
+use stamp::error::KeyError;
 
 use std::collections::HashMap;
 

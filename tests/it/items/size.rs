@@ -4,7 +4,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::{DecodeError, Refusal};
+use stamp::error::{DecodeError, Refusal};
 
 use stamp::{BatchWrite, TransactWrite};
 use std::collections::{BTreeSet, HashMap};
@@ -14,7 +14,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 use stamp::limits::MAX_ITEM_SIZE_BYTES;
-use stamp::{Entity, Error, Item, Table, TableDefinition, item_size};
+use stamp::{Entity, Error, Item, Table, TableDefinition, item::item_size};
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "DOC#<id>"]
@@ -141,7 +141,7 @@ async fn item_size_counts_names_and_values_and_refuses_over_400_kb() {
     };
     let mut item = at_limit.to_item().unwrap();
     assert_eq!(
-        stamp::check_item(Document::SCHEMA, &mut item).unwrap(),
+        stamp::item::check_item(Document::SCHEMA, &mut item).unwrap(),
         409_600
     );
     counter.reset();
@@ -471,7 +471,7 @@ mod counted_while_encoding {
         #[test]
         fn the_checked_encoding_is_to_item_then_check_item(counted in counted()) {
             let by_the_walk = counted.to_item().and_then(|mut item| {
-                stamp::check_item(Counted::SCHEMA, &mut item).map(|size| (item, size))
+                stamp::item::check_item(Counted::SCHEMA, &mut item).map(|size| (item, size))
             });
             let by_counting = counted.to_checked_item();
             match (by_counting, by_the_walk) {
@@ -533,7 +533,7 @@ mod counted_while_encoding {
             error.to_string(),
             empty_owner
                 .to_item()
-                .and_then(|mut item| stamp::check_item(Counted::SCHEMA, &mut item))
+                .and_then(|mut item| stamp::item::check_item(Counted::SCHEMA, &mut item))
                 .unwrap_err()
                 .to_string()
         );

@@ -5,7 +5,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use stamp::AttributeMap;
-use stamp::KeyError;
+use stamp::error::KeyError;
 use stamp::{Entity, Error, Item, KeyPart};
 use stamp_examples::Session;
 use uuid::Uuid;
@@ -285,7 +285,7 @@ fn the_schema_describes_every_template() {
     );
     assert_eq!(
         schema.sort_key.template.escaped,
-        stamp::KeyTemplate::ESCAPED
+        stamp::key::KeyTemplate::ESCAPED
     );
     let index = schema.gsi(1).unwrap();
     assert_eq!((index.name, index.partition_key_name()), ("GSI1", "GSI1PK"));

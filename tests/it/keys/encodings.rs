@@ -96,7 +96,7 @@ fn the_list_form_of_older_items_reads_back() {
     assert!(
         matches!(
             error,
-            stamp::Error::Decode(stamp::DecodeError::Deserialize { entity: "File", .. })
+            stamp::Error::Decode(stamp::error::DecodeError::Deserialize { entity: "File", .. })
         ),
         "{error:?}"
     );

@@ -3,7 +3,7 @@
 //! builder writes parses back.
 
 use serde::{Deserialize, Serialize};
-use stamp::{Item, SortKeyPrefix};
+use stamp::{Item, key::SortKeyPrefix};
 
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "P#<p>"]
@@ -15,13 +15,13 @@ struct Pair {
 }
 
 fn key(a: &str, b: u8) -> String {
-    SortKeyPrefix::<Pair, stamp::BaseTable>::sort_key_prefix(&(a, &b))
+    SortKeyPrefix::<Pair, stamp::schema::BaseTable>::sort_key_prefix(&(a, &b))
         .unwrap()
         .text
 }
 
 fn prefix(a: &str) -> String {
-    SortKeyPrefix::<Pair, stamp::BaseTable>::sort_key_prefix(&a)
+    SortKeyPrefix::<Pair, stamp::schema::BaseTable>::sort_key_prefix(&a)
         .unwrap()
         .text
 }
@@ -108,7 +108,7 @@ fn key_size_limits_are_typed_errors() {
     assert!(
         matches!(
             error,
-            stamp::Error::Key(stamp::KeyError::KeyTooLong {
+            stamp::Error::Key(stamp::error::KeyError::KeyTooLong {
                 entity: "Pair",
                 template: "V#<a>#<b>",
                 length: 1026,
@@ -132,7 +132,10 @@ async fn a_key_above_the_limit_is_refused_before_sending() {
     };
     let error = table.put(&long).await.unwrap_err();
     assert!(
-        matches!(error, stamp::Error::Key(stamp::KeyError::KeyTooLong { .. })),
+        matches!(
+            error,
+            stamp::Error::Key(stamp::error::KeyError::KeyTooLong { .. })
+        ),
         "{error}"
     );
     let error = Pair::query(&"p".repeat(2047))
@@ -140,7 +143,10 @@ async fn a_key_above_the_limit_is_refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, stamp::Error::Key(stamp::KeyError::KeyTooLong { .. })),
+        matches!(
+            error,
+            stamp::Error::Key(stamp::error::KeyError::KeyTooLong { .. })
+        ),
         "{error}"
     );
     let error = Pair::query("p")
@@ -149,7 +155,10 @@ async fn a_key_above_the_limit_is_refused_before_sending() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, stamp::Error::Key(stamp::KeyError::KeyTooLong { .. })),
+        matches!(
+            error,
+            stamp::Error::Key(stamp::error::KeyError::KeyTooLong { .. })
+        ),
         "{error}"
     );
     assert_eq!(counter.operations(), Vec::<String>::new());

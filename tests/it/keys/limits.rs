@@ -14,7 +14,7 @@ fn the_derive_mirrors_the_runtime_limits() {
         derive_limits::MAX_INDEX_KEY_ATTRIBUTES,
         stamp::limits::MAX_INDEX_KEY_ATTRIBUTES
     );
-    assert_eq!(derive_limits::MAX_SHARDS, stamp::MAX_SHARDS);
+    assert_eq!(derive_limits::MAX_SHARDS, stamp::key::MAX_SHARDS);
     assert_eq!(
         derive_limits::MAX_VECTOR_DIMENSIONS,
         stamp::limits::MAX_VECTOR_DIMENSIONS

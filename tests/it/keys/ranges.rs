@@ -5,7 +5,7 @@
 //! results compared with filtering the same values in Rust.
 
 use crate::common;
-use stamp::Refusal;
+use stamp::error::Refusal;
 
 use std::cmp::Ordering;
 

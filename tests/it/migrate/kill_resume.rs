@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
-use stamp::{AttributeMap, BatchWrite, Entity, Migration, Table, TableDefinition};
+use stamp::{AttributeMap, BatchWrite, Entity, Table, TableDefinition, migrate::Migration};
 
 use crate::common;
 

@@ -8,7 +8,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::{JobError, Refusal};
+use stamp::error::{JobError, Refusal};
 
 use stamp::BatchWrite;
 use std::collections::{BTreeMap, HashMap};
@@ -30,7 +30,7 @@ use aws_smithy_types::config_bag::{Storable, StoreReplace};
 use chrono::{DateTime, Duration, Utc};
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
-use stamp::{Entity, Error, Migration, Table, TableDefinition};
+use stamp::{Entity, Error, Table, TableDefinition, migrate::Migration};
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 struct Address {
@@ -725,7 +725,7 @@ async fn refused_before_sending() {
         matches!(
             error,
             Error::Refused(Refusal::InvalidQuery {
-                reason: stamp::QueryReason::MigrationSegments { segments: 0 }
+                reason: stamp::error::QueryReason::MigrationSegments { segments: 0 }
             })
         ),
         "{error:?}"
@@ -752,7 +752,7 @@ async fn refused_before_sending() {
     assert_eq!(*entity, "Member");
     assert_eq!(
         *reason,
-        stamp::MigrationCheckpointReason::Segments {
+        stamp::error::MigrationCheckpointReason::Segments {
             found: 2,
             segments: 4
         }
@@ -771,7 +771,7 @@ async fn refused_before_sending() {
         matches!(
             &error,
             Error::Job(JobError::MigrationCheckpoint {
-                reason: stamp::MigrationCheckpointReason::NotJson { .. },
+                reason: stamp::error::MigrationCheckpointReason::NotJson { .. },
                 ..
             })
         ),

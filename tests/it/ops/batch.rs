@@ -4,7 +4,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::{DecodeError, Refusal};
+use stamp::error::{DecodeError, Refusal};
 
 use stamp::{BatchGet, BatchWrite};
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodb::types::{AttributeValue, WriteRequest};
 use common::FaultInjector;
 use serde::{Deserialize, Serialize};
-use stamp::{BatchRetry, Entity, Error, Item, PrimaryKey, Table, TableDefinition};
+use stamp::{Entity, Error, Item, PrimaryKey, Table, TableDefinition, ops::BatchRetry};
 use stamp_examples::Product;
 
 /// Its own order entity: `note` sizes an item (up to over 400 KB) and `order_no` spreads keys.
@@ -486,7 +486,7 @@ async fn refusals_before_sending_send_nothing() {
     // Empty batches are done without a request.
     assert_eq!(
         BatchWrite::new().send(&table).await.unwrap(),
-        stamp::BatchWriteOutput::default()
+        stamp::ops::BatchWriteOutput::default()
     );
     assert_eq!(
         BatchGet::new(Vec::<PrimaryKey<Order>>::new())

@@ -3,7 +3,7 @@
 //! cursor that is unsigned, changed, or signed with another key.
 
 use crate::common;
-use stamp::{CursorReason, Refusal};
+use stamp::error::{CursorReason, Refusal};
 
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};

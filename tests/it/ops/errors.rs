@@ -3,13 +3,13 @@
 //! applied.
 
 use crate::common;
-use stamp::{DefinitionError, KeyError, Refusal};
+use stamp::error::{DefinitionError, KeyError, Refusal};
 
 use std::time::Duration;
 
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
-use stamp::{Error, Get, Put, RequestOutcome, Table};
+use stamp::{Error, Get, Put, Table, error::RequestOutcome};
 use stamp_examples::Customer;
 
 /// The reference model's customer, under the id `customer_id`.
@@ -136,7 +136,7 @@ fn a_condition_nested_a_hundred_thousand_deep_neither_overflows_nor_renders() {
             condition.and(Customer::NAME.exists())
         };
     }
-    let mut placeholders = stamp::Placeholders::default();
+    let mut placeholders = stamp::expression::Placeholders::default();
     let error = condition.render(&mut placeholders).expect_err("too deep");
     assert!(
         matches!(
@@ -368,7 +368,7 @@ fn a_key_mismatch_says_where_as_a_typed_reason() {
             assert_eq!(key, "ORDER#c-1");
             assert_eq!(
                 *reason,
-                stamp::KeyMismatchReason::Literal {
+                stamp::error::KeyMismatchReason::Literal {
                     literal: "CUST#".to_owned(),
                     at: 0
                 }

@@ -11,8 +11,8 @@ use aws_sdk_dynamodb::types::ReturnItemCollectionMetrics;
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 use stamp::{
-    BatchGet, BatchWrite, CapacityDetail, CapacityLog, Entity, Item, Table, TableDefinition,
-    TransactGet, TransactWrite,
+    BatchGet, BatchWrite, Entity, Item, Table, TableDefinition, TransactGet, TransactWrite,
+    capacity::{CapacityDetail, CapacityLog},
 };
 use stamp_examples::Order;
 use stamp_examples::examples::order;

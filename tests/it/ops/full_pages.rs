@@ -9,7 +9,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::Refusal;
+use stamp::error::Refusal;
 
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
@@ -110,7 +110,7 @@ fn ids(orders: &[Order]) -> Vec<&str> {
 
 /// Every page of `query` with `max_items(1)`, newest first: each holds one
 /// order, and the pages together hold every order once, in order.
-async fn one_by_one<I: stamp::QueryIndex>(
+async fn one_by_one<I: stamp::schema::QueryIndex>(
     table: &Table,
     query: impl Fn() -> Query<Order, I>,
 ) -> Vec<Page<Order>> {
@@ -238,7 +238,7 @@ async fn the_request_budget_returns_what_was_found_with_a_cursor() {
         matches!(
             &error,
             Error::Refused(Refusal::InvalidQuery {
-                reason: stamp::QueryReason::Zero {
+                reason: stamp::error::QueryReason::Zero {
                     option: "max_requests"
                 }
             })
@@ -251,5 +251,5 @@ async fn the_request_budget_returns_what_was_found_with_a_cursor() {
 
 #[test]
 fn the_default_budget_is_documented() {
-    assert_eq!(stamp::DEFAULT_MAX_REQUESTS, 10);
+    assert_eq!(stamp::ops::DEFAULT_MAX_REQUESTS, 10);
 }

@@ -8,8 +8,8 @@
 
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
-use stamp::{DecodeError, DefinitionError, Refusal};
-use stamp::{Error, IndexProjection, Table, TableDefinition};
+use stamp::error::{DecodeError, DefinitionError, Refusal};
+use stamp::{Error, Table, TableDefinition, schema::IndexProjection};
 
 use crate::common;
 

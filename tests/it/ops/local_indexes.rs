@@ -21,11 +21,11 @@ use chrono::NaiveDate;
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 use stamp::AttributeMap;
+use stamp::error::{DefinitionError, Refusal};
 use stamp::{
-    BaseTable, BatchWrite, Entity, Error, Gsi, IndexId, IndexProjection, Item, Lsi, Query,
-    QueryIndex, SchemaDifference, Table, TableDefinition, TransactWrite,
+    BatchWrite, Entity, Error, Item, Query, Table, TableDefinition, TransactWrite,
+    schema::{BaseTable, Gsi, IndexId, IndexProjection, Lsi, QueryIndex, SchemaDifference},
 };
-use stamp::{DefinitionError, Refusal};
 
 use crate::common;
 
@@ -1127,7 +1127,7 @@ async fn a_write_warns_when_the_item_collection_passes_the_threshold() {
     // (DynamoDB estimates it at 0 to 1 GB).
     assert_eq!(
         table.item_collection_warning_gb(),
-        stamp::DEFAULT_ITEM_COLLECTION_WARNING_GB
+        stamp::capacity::DEFAULT_ITEM_COLLECTION_WARNING_GB
     );
     table.put(&order("c-1", "o-1", 100, None)).await.unwrap();
     assert!(warnings.0.lock().unwrap().is_empty());
@@ -1222,7 +1222,10 @@ async fn a_changed_lsi_template_is_backfilled_by_a_migration() {
     BatchWrite::new().put_all(&old).send(&table).await.unwrap();
     // Under the old prefix, the current scope (`AMOUNT#`) finds nothing.
     assert!(lsi1(&table, "c-1").await.is_empty());
-    let outcome = stamp::Migration::<Order>::new().run(&table).await.unwrap();
+    let outcome = stamp::migrate::Migration::<Order>::new()
+        .run(&table)
+        .await
+        .unwrap();
     assert_eq!(outcome.progress.migrated, 20);
     assert_eq!(outcome.progress.skipped, 0);
     let by_total = lsi1(&table, "c-1").await;
@@ -1238,7 +1241,10 @@ async fn a_changed_lsi_template_is_backfilled_by_a_migration() {
         .await
         .unwrap();
     assert_eq!(shipped.len(), 10);
-    let again = stamp::Migration::<Order>::new().run(&table).await.unwrap();
+    let again = stamp::migrate::Migration::<Order>::new()
+        .run(&table)
+        .await
+        .unwrap();
     assert_eq!(again.progress.migrated, 0);
     assert_eq!(again.progress.already_current, 20);
 }

@@ -9,11 +9,14 @@
 //! (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>).
 
 use crate::common;
-use stamp::{DefinitionError, KeyError, Refusal};
+use stamp::error::{DefinitionError, KeyError, Refusal};
 
 use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ScalarAttributeType};
 use serde::{Deserialize, Serialize};
-use stamp::{Cursor, Entity, Error, IndexKind, Item, KeyAttributeType, Table, TableDefinition};
+use stamp::{
+    Cursor, Entity, Error, Item, Table, TableDefinition,
+    schema::{IndexKind, KeyAttributeType},
+};
 
 /// A match of a tournament, found by tenant and region, in round order,
 /// then bracket and sequence. A match without a bracket is not scheduled:
@@ -281,7 +284,7 @@ fn refusals_before_sending() {
     let mut empty = a_match("m-1", 1, Some("W"), 1);
     empty.tenant_id.clear();
     let mut item = empty.to_item().unwrap();
-    let error = stamp::check_item(Match::SCHEMA, &mut item).unwrap_err();
+    let error = stamp::item::check_item(Match::SCHEMA, &mut item).unwrap_err();
     assert!(
         matches!(
             error,
@@ -610,7 +613,7 @@ async fn verify_finds_no_difference_on_a_table_it_created() {
     assert!(
         differences.iter().any(|difference| matches!(
             difference,
-            stamp::SchemaDifference::AttributeType { attribute, .. } if attribute == "region"
+            stamp::schema::SchemaDifference::AttributeType { attribute, .. } if attribute == "region"
         )),
         "{differences:?}"
     );
@@ -846,7 +849,7 @@ fn schema_cfn_lint_passes_a_multi_attribute_template() {
 
 #[test]
 fn capacity_and_planning_count_the_index_by_its_attribute_tuple() {
-    use stamp::{Access, Load, Workload};
+    use stamp::capacity::{Access, Load, Workload};
     let scheduled = definition()
         .example(&a_match("m-1", 2, Some("W"), 1))
         .unwrap();
@@ -1001,7 +1004,7 @@ async fn verify_reports_a_multi_attribute_key_schema_that_differs() {
     let table = common::fresh_table("multi-drift", &live).await;
     let differences = table.verify(&definition()).await.unwrap();
     assert!(
-        differences.contains(&stamp::SchemaDifference::MultiAttributeKeySchema {
+        differences.contains(&stamp::schema::SchemaDifference::MultiAttributeKeySchema {
             index: "GSI3".to_owned(),
             expected: [
                 "HASH tenant_id",

@@ -18,7 +18,7 @@ use aws_sdk_dynamodb::config::interceptors::BeforeDeserializationInterceptorCont
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use serde::{Deserialize, Serialize};
-use stamp::{Delete, Error, Item, RequestOutcome, Table, TableDefinition};
+use stamp::{Delete, Error, Item, Table, TableDefinition, error::RequestOutcome};
 
 use crate::common;
 
@@ -426,7 +426,7 @@ async fn an_account_limit_is_not_retried_past_its_cap_and_names_the_limit() {
     let mut lose = LoseAnswer::new("GetItem", 400, ACCOUNT_LIMIT);
     lose.attempts = usize::MAX;
     let (plain, faulty) = table_losing("outcomes-account-limit", &lose, true).await;
-    let faulty = faulty.with_throttle_retries(stamp::ThrottleRetries {
+    let faulty = faulty.with_throttle_retries(stamp::ops::ThrottleRetries {
         hot_key: u32::MAX,
         limits: 0,
     });
@@ -437,10 +437,10 @@ async fn an_account_limit_is_not_retried_past_its_cap_and_names_the_limit() {
     assert_eq!(lose.seen(), 1, "no retry of an account limit");
     assert_eq!(
         error.throttles(),
-        [stamp::Throttle {
-            resource_kind: Some(stamp::ThrottledResource::Table),
-            access: Some(stamp::ThrottledAccess::Read),
-            limit: stamp::ThrottleLimit::AccountLimit,
+        [stamp::error::Throttle {
+            resource_kind: Some(stamp::error::ThrottledResource::Table),
+            access: Some(stamp::error::ThrottledAccess::Read),
+            limit: stamp::error::ThrottleLimit::AccountLimit,
             resource: "arn:aws:dynamodb:us-east-1:123456789012:table/shop".into(),
             reason: "TableReadAccountLimitExceeded".into(),
         }]
@@ -457,7 +457,7 @@ async fn an_account_limit_is_not_retried_past_its_cap_and_names_the_limit() {
     let mut hot = LoseAnswer::new("GetItem", 400, HOT_KEY);
     hot.attempts = 1;
     let (_, faulty) = table_losing("outcomes-account-limit-hot", &hot, true).await;
-    let faulty = faulty.with_throttle_retries(stamp::ThrottleRetries {
+    let faulty = faulty.with_throttle_retries(stamp::ops::ThrottleRetries {
         hot_key: u32::MAX,
         limits: 0,
     });

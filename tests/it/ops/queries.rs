@@ -3,7 +3,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::{KeyError, Refusal};
+use stamp::error::{KeyError, Refusal};
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use futures::TryStreamExt;
@@ -445,7 +445,7 @@ async fn date_sort_keys_take_whole_day_ranges() {
 }
 
 /// Pages through `query` with `limit(1)`, one `send` per page.
-async fn page_through<I: stamp::QueryIndex>(
+async fn page_through<I: stamp::schema::QueryIndex>(
     table: &Table,
     counter: &common::RequestCounter,
     query: impl Fn() -> stamp::Query<Order, I>,
@@ -919,7 +919,7 @@ async fn scans_return_only_the_entity_sequentially_and_in_parallel() {
     assert!(matches!(
         Line::scan().segments(0).requests("shop"),
         Err(Error::Refused(Refusal::InvalidQuery {
-            reason: stamp::QueryReason::ScanSegment {
+            reason: stamp::error::QueryReason::ScanSegment {
                 segment: 0,
                 segments: 0
             }

@@ -343,7 +343,7 @@ async fn a_forged_cursor_is_refused_before_sending() {
         assert!(
             matches!(
                 error,
-                stamp::Error::Refused(stamp::Refusal::InvalidCursor { .. })
+                stamp::Error::Refused(stamp::error::Refusal::InvalidCursor { .. })
             ),
             "{forgery}: {error}"
         );
@@ -355,7 +355,7 @@ async fn a_forged_cursor_is_refused_before_sending() {
         assert!(
             matches!(
                 error,
-                stamp::Error::Refused(stamp::Refusal::InvalidCursor { .. })
+                stamp::Error::Refused(stamp::error::Refusal::InvalidCursor { .. })
             ),
             "{error}"
         );
@@ -389,7 +389,7 @@ async fn a_forged_cursor_is_refused_before_sending() {
     assert!(
         matches!(
             error,
-            stamp::Error::Refused(stamp::Refusal::InvalidCursor { .. })
+            stamp::Error::Refused(stamp::error::Refusal::InvalidCursor { .. })
         ),
         "{error}"
     );

@@ -9,7 +9,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::Refusal;
+use stamp::error::Refusal;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

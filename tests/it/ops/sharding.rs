@@ -7,7 +7,7 @@
 //! shape is sent to both, and the results must be identical.
 
 use crate::common;
-use stamp::{KeyError, Refusal};
+use stamp::error::{KeyError, Refusal};
 
 use aws_sdk_dynamodb::types::{AttributeValue, Select};
 use base64::Engine as _;
@@ -57,11 +57,11 @@ fn the_shard_is_a_stable_function_of_the_primary_key() {
     // A storage format: these values never change. (Computed from the
     // documented algorithm, FNV-1a 64 and the high bits, by a separate
     // implementation.)
-    assert_eq!(stamp::shard_of("TICKET#t-0001", "TICKET", 8), 2);
-    assert_eq!(stamp::shard_of("TICKET#t-0002", "TICKET", 8), 6);
-    assert_eq!(stamp::shard_of("TICKET#t-0003", "TICKET", 8), 3);
-    assert_eq!(stamp::shard_of("CUST#c-1", "PROFILE", 16), 15);
-    assert_eq!(stamp::shard_of("", "", 2), 0);
+    assert_eq!(stamp::key::shard_of("TICKET#t-0001", "TICKET", 8), 2);
+    assert_eq!(stamp::key::shard_of("TICKET#t-0002", "TICKET", 8), 6);
+    assert_eq!(stamp::key::shard_of("TICKET#t-0003", "TICKET", 8), 3);
+    assert_eq!(stamp::key::shard_of("CUST#c-1", "PROFILE", 16), 15);
+    assert_eq!(stamp::key::shard_of("", "", 2), 0);
     let item = ticket("g", 1, 5).to_item().unwrap();
     assert_eq!(item["GSI1PK"], AttributeValue::S("GROUP#g#2".into()));
     assert_eq!(item["GSI2PK"], AttributeValue::S("GROUP#g".into()));
@@ -180,7 +180,7 @@ async fn writes_under_one_group_spread_evenly_over_the_shards() {
 }
 
 /// Every page of `query` until the end, from `send` and its cursors.
-async fn pages<I: stamp::QueryIndex>(
+async fn pages<I: stamp::schema::QueryIndex>(
     table: &Table,
     query: impl Fn() -> Query<Ticket, I>,
 ) -> Vec<Page<Ticket>> {
@@ -342,7 +342,7 @@ proptest! {
             // (`max_items` above 10 requests of `limit` items), the sharded
             // first page may hold more. Below it, the pages are equal.
             let budget_binds = shape.max_items.zip(shape.limit).is_some_and(|(max_items, limit)| {
-                max_items as u64 > u64::from(stamp::DEFAULT_MAX_REQUESTS) * u64::from(limit)
+                max_items as u64 > u64::from(stamp::ops::DEFAULT_MAX_REQUESTS) * u64::from(limit)
             });
             if shape.filter_amount_at_least.is_none() && !budget_binds {
                 prop_assert_eq!(first.items, unsharded_first.items);
@@ -585,7 +585,7 @@ async fn an_update_rewrites_the_index_key_in_its_shard() {
     let table = common::fresh_table("shard-update", &definition()).await;
     let item = ticket("g", 9, 3);
     table.put(&item).await.unwrap();
-    let shard = stamp::shard_of("TICKET#t-0009", "TICKET", 8);
+    let shard = stamp::key::shard_of("TICKET#t-0009", "TICKET", 8);
     Ticket::update("t-0009")
         .set(Ticket::GROUP, &"h".to_owned())
         .set(Ticket::RANK, &4)
@@ -688,7 +688,10 @@ async fn changing_the_shard_count_is_a_migration() {
     );
     assert_eq!(Ticket::query_gsi1("g").count(&table).await.unwrap(), 270);
 
-    let outcome = stamp::Migration::<Ticket>::new().run(&table).await.unwrap();
+    let outcome = stamp::migrate::Migration::<Ticket>::new()
+        .run(&table)
+        .await
+        .unwrap();
     let in_index = old.iter().filter(|ticket| ticket.group.is_some()).count();
     // Every item in the index moves shard unless both counts give the same
     // one; the 30 out of the index are current already.
@@ -697,7 +700,7 @@ async fn changing_the_shard_count_is_a_migration() {
         .filter(|ticket| {
             ticket.group.is_some() && {
                 let pk = format!("TICKET#{}", ticket.id);
-                stamp::shard_of(&pk, "TICKET", 4) != stamp::shard_of(&pk, "TICKET", 8)
+                stamp::key::shard_of(&pk, "TICKET", 4) != stamp::key::shard_of(&pk, "TICKET", 8)
             }
         })
         .count() as u64;
@@ -722,7 +725,10 @@ async fn changing_the_shard_count_is_a_migration() {
     assert_eq!(sharded.len(), in_index);
 
     // Running it again changes nothing.
-    let again = stamp::Migration::<Ticket>::new().run(&table).await.unwrap();
+    let again = stamp::migrate::Migration::<Ticket>::new()
+        .run(&table)
+        .await
+        .unwrap();
     assert_eq!(again.progress.migrated, 0);
     assert_eq!(again.progress.already_current, 300);
     table.delete_table().await.unwrap();
@@ -769,7 +775,7 @@ async fn a_shard_key_over_the_limit_and_max_items_zero_are_refused_before_sendin
             .await
             .unwrap_err(),
         Error::Refused(Refusal::InvalidQuery {
-            reason: stamp::QueryReason::Zero {
+            reason: stamp::error::QueryReason::Zero {
                 option: "max_items"
             }
         })

@@ -5,7 +5,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::Refusal;
+use stamp::error::Refusal;
 
 use stamp::{TransactGet, TransactWrite};
 use std::collections::{BTreeMap, HashMap};
@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, HashMap};
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use stamp::{
-    CancellationCode, CancellationReason, Condition, Delete, Entity, Error, Item, Put, Table,
-    TableDefinition, Update,
+    Condition, Delete, Entity, Error, Item, Put, Table, TableDefinition, Update,
+    error::{CancellationCode, CancellationReason},
 };
 use stamp_examples::{Customer, Product, Session, examples};
 
@@ -501,7 +501,7 @@ async fn a_write_transaction_over_4_mb_is_refused_with_its_size_before_sending()
         })) => {
             let expected: usize = big
                 .iter()
-                .map(|o| stamp::item_size(&o.to_item().unwrap()))
+                .map(|o| stamp::item::item_size(&o.to_item().unwrap()))
                 .sum();
             assert_eq!(size, expected);
         }

@@ -6,7 +6,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::Refusal;
+use stamp::error::Refusal;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -289,7 +289,7 @@ fn a_put_stamps_an_epoch_seconds_updated_at_as_epoch_seconds() {
         opened_at: now(),
     };
     let item = ticket
-        .to_item_at(Some(stamp::WriteTime {
+        .to_item_at(Some(stamp::schema::WriteTime {
             now: now(),
             creating: true,
         }))

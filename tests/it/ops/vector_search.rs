@@ -26,9 +26,13 @@ use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
 use stamp::AttributeMap;
 use stamp::{
-    DefinitionError, DistanceFunction, Entity, Error, IndexKeyField, IndexKeySchema, IndexKind,
-    IndexSchema, Item, KeyAttributeType, Refusal, SchemaDifference, SimilaritySearch, TableBilling,
-    TableDefinition, Vector, VectorError, VectorIndexSchema, VectorProjection,
+    Entity, Error, Item, TableDefinition,
+    error::{DefinitionError, Refusal, VectorError},
+    schema::{
+        IndexKeyField, IndexKeySchema, IndexKind, IndexSchema, KeyAttributeType, SchemaDifference,
+        TableBilling, Vector,
+    },
+    vector::{DistanceFunction, SimilaritySearch, VectorIndexSchema, VectorProjection},
 };
 
 use crate::common;
@@ -754,8 +758,14 @@ vector_entities!(E1 vector1 "VEC1", E5 vector5 "VEC5");
 #[test]
 fn a_vector_index_numbered_five_is_an_index_like_the_first() {
     assert_eq!(E5::SCHEMA.indexes[0].number, 5);
-    assert_eq!(E5::SCHEMA.indexes[0].id(), stamp::IndexId::Vector(5));
-    assert_eq!(E1::SCHEMA.indexes[0].id(), stamp::IndexId::Vector(1));
+    assert_eq!(
+        E5::SCHEMA.indexes[0].id(),
+        stamp::schema::IndexId::Vector(5)
+    );
+    assert_eq!(
+        E1::SCHEMA.indexes[0].id(),
+        stamp::schema::IndexId::Vector(1)
+    );
     let _: AttributeMap = E5 {
         id: "x".into(),
         v: vec![1.0, 2.0],

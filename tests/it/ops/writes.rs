@@ -4,7 +4,7 @@
 
 use crate::common;
 use stamp::AttributeMap;
-use stamp::Refusal;
+use stamp::error::Refusal;
 
 use stamp::{BatchWrite, TransactWrite};
 use std::collections::HashMap;

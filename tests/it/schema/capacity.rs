@@ -23,8 +23,10 @@ use chrono::{DateTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 use stamp::AttributeMap;
 use stamp::{
-    Entity, EntityCapacity, IndexProjection, Item, PAGE_ITEMS, Table, TableDefinition,
-    TransactWrite, WriteUnits, item_size,
+    Entity, Item, Table, TableDefinition, TransactWrite,
+    capacity::{EntityCapacity, PAGE_ITEMS, WriteUnits},
+    item::item_size,
+    schema::IndexProjection,
 };
 use stamp_examples::Order;
 use stamp_examples::examples::{customer, line_item, order, product};
@@ -55,14 +57,14 @@ fn capacity_of(definition: &TableDefinition, entity: &str) -> EntityCapacity {
 fn units_round_up_to_4_kb_for_reads_and_1_kb_for_writes() {
     // "Read request units": one per 4 KB strongly consistent, half
     // eventually; "Write request units": one per 1 KB; at least one.
-    assert_eq!(stamp::read_units(0, true), 1.0);
-    assert_eq!(stamp::read_units(4096, true), 1.0);
-    assert_eq!(stamp::read_units(4097, true), 2.0);
-    assert_eq!(stamp::read_units(4097, false), 1.0);
-    assert_eq!(stamp::read_units(1, false), 0.5);
-    assert_eq!(stamp::write_units(1), 1.0);
-    assert_eq!(stamp::write_units(1024), 1.0);
-    assert_eq!(stamp::write_units(1025), 2.0);
+    assert_eq!(stamp::capacity::read_units(0, true), 1.0);
+    assert_eq!(stamp::capacity::read_units(4096, true), 1.0);
+    assert_eq!(stamp::capacity::read_units(4097, true), 2.0);
+    assert_eq!(stamp::capacity::read_units(4097, false), 1.0);
+    assert_eq!(stamp::capacity::read_units(1, false), 0.5);
+    assert_eq!(stamp::capacity::write_units(1), 1.0);
+    assert_eq!(stamp::capacity::write_units(1024), 1.0);
+    assert_eq!(stamp::capacity::write_units(1025), 2.0);
 }
 
 #[test]
@@ -102,8 +104,8 @@ fn the_reference_model_costs_what_the_rules_say() {
     // Its vector (`order_embedding`, 64 dimensions) is billed at 4 bytes a
     // dimension, not by its numbers (64 Numbers in a List: 3 + 64 × 3).
     let vector = &item["order_embedding"];
-    let bytes = item_size(&item) - stamp::attribute_value_size(vector) + 4 * 64;
-    assert_eq!(stamp::attribute_value_size(vector), 3 + 64 * 3);
+    let bytes = item_size(&item) - stamp::item::attribute_value_size(vector) + 4 * 64;
+    assert_eq!(stamp::item::attribute_value_size(vector), 3 + 64 * 3);
     assert_eq!(order.item_bytes, bytes);
     assert_eq!(bytes, 684);
     // 25 orders of under 1 KB each: the page is rounded once.

@@ -8,7 +8,10 @@ use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use stamp::{IndexProjection, TableBilling, TableDefinition};
+use stamp::{
+    TableDefinition,
+    schema::{IndexProjection, TableBilling},
+};
 
 /// The cfn-lint executable. Panics with the command to run when it is
 /// missing: the lint never passes without cfn-lint.

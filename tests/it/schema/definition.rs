@@ -8,9 +8,12 @@ use aws_sdk_dynamodb::types::{BillingMode, KeyType, ProjectionType, ScalarAttrib
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use stamp::DefinitionError;
+use stamp::error::DefinitionError;
 use stamp::limits::MAX_GSIS;
-use stamp::{Error, IndexProjection, Item, TableBilling, TableDefinition};
+use stamp::{
+    Error, Item, TableDefinition,
+    schema::{IndexProjection, TableBilling},
+};
 
 use crate::common;
 
@@ -615,17 +618,19 @@ fn schema_the_catalogue_samples_fields_without_an_example_and_scopes_each_query(
 struct Shelf(u8);
 
 impl stamp::KeyPart for Shelf {
-    fn encode_key(&self, out: &mut String) -> Result<(), stamp::KeyPartError> {
+    fn encode_key(&self, out: &mut String) -> Result<(), stamp::error::KeyPartError> {
         out.push_str(&format!("S{:02}", self.0));
         Ok(())
     }
 
-    fn decode_key(encoded: &str) -> Result<Self, stamp::KeyPartError> {
+    fn decode_key(encoded: &str) -> Result<Self, stamp::error::KeyPartError> {
         encoded
             .strip_prefix('S')
             .and_then(|digits| digits.parse().ok())
             .map(Shelf)
-            .ok_or_else(|| stamp::KeyPartError::invalid("a shelf as S and two digits", encoded))
+            .ok_or_else(|| {
+                stamp::error::KeyPartError::invalid("a shelf as S and two digits", encoded)
+            })
     }
 }
 
@@ -730,9 +735,9 @@ fn schema_the_catalogue_lists_recorded_collections_and_sparse_indexes() {
          `GSI2PK = ORDER#00000000-0000-0000-0000-000000000001` |\n\n"
     );
     // The example key's shard is the example primary key's (2, as
-    // `stamp::shard_of` gives for it; the catalogue draws the same item).
+    // `stamp::key::shard_of` gives for it; the catalogue draws the same item).
     assert_eq!(
-        stamp::shard_of(
+        stamp::key::shard_of(
             "CUST#customer_id-1",
             "ORDER#2026-01-01T00:00:00.000000000Z#00000000-0000-0000-0000-000000000001",
             16
@@ -873,7 +878,7 @@ fn schema_a_table_name_dynamodb_refuses_is_refused_before_create_table() {
     assert!(matches!(
         definition.request(&"t".repeat(256)),
         Err(Error::Definition(DefinitionError::InvalidTableName {
-            reason: stamp::TableNameReason::Length { length: 256 },
+            reason: stamp::error::TableNameReason::Length { length: 256 },
             ..
         }))
     ));

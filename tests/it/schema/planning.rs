@@ -5,7 +5,10 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use stamp::{Access, Item, Load, PartitionLoad, TableDefinition, Workload};
+use stamp::{
+    Item, TableDefinition,
+    capacity::{Access, Load, PartitionLoad, Workload},
+};
 use stamp_examples::{Customer, LineItem, Order, OrderStatus};
 use uuid::Uuid;
 
@@ -181,7 +184,7 @@ struct Reading {
 fn readings() -> TableDefinition {
     TableDefinition::new()
         .entity::<Reading>()
-        .index_projection("LSI1", stamp::IndexProjection::KeysOnly)
+        .index_projection("LSI1", stamp::schema::IndexProjection::KeysOnly)
         .example(&Reading {
             sensor: "s-1".into(),
             at: 1_700_000_000,

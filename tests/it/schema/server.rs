@@ -3,7 +3,7 @@
 //! tables made with raw SDK calls that drift from the reference model.
 
 use crate::common;
-use stamp::{DefinitionError, Refusal};
+use stamp::error::{DefinitionError, Refusal};
 
 use std::num::NonZeroU32;
 
@@ -13,7 +13,10 @@ use aws_sdk_dynamodb::types::{
     ProjectionType, ProvisionedThroughput, ScalarAttributeType, TimeToLiveSpecification,
     TimeToLiveStatus,
 };
-use stamp::{Error, IndexProjection, KeyNames, SchemaDifference, Table, TableBilling, Throughput};
+use stamp::{
+    Error, Table,
+    schema::{IndexProjection, KeyNames, SchemaDifference, TableBilling, Throughput},
+};
 
 fn attribute(name: &str, kind: ScalarAttributeType) -> AttributeDefinition {
     AttributeDefinition::builder()

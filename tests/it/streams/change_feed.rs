@@ -6,7 +6,7 @@
 //! item come in the order of its writes.
 
 use crate::common;
-use stamp::JobError;
+use stamp::error::JobError;
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -369,7 +369,7 @@ async fn a_forged_or_expired_checkpoint_is_a_typed_error() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, Error::Job(JobError::InvalidCheckpoint { shard_id: None, reason: stamp::CheckpointReason::OtherStream { checkpoint_stream, .. }, .. }) if *checkpoint_stream == arn),
+        matches!(&error, Error::Job(JobError::InvalidCheckpoint { shard_id: None, reason: stamp::error::CheckpointReason::OtherStream { checkpoint_stream, .. }, .. }) if *checkpoint_stream == arn),
         "{error:?}"
     );
 
@@ -447,7 +447,7 @@ async fn verify_reports_a_stream_that_differs_from_the_definition() {
             .verify(&stamp_examples::table_definition())
             .await
             .unwrap(),
-        [stamp::SchemaDifference::Stream {
+        [stamp::schema::SchemaDifference::Stream {
             expected: None,
             found: Some("NEW_AND_OLD_IMAGES".to_owned()),
         }]
@@ -456,7 +456,7 @@ async fn verify_reports_a_stream_that_differs_from_the_definition() {
     let differences = table.verify(&keys_only).await.unwrap();
     assert_eq!(
         differences,
-        [stamp::SchemaDifference::Stream {
+        [stamp::schema::SchemaDifference::Stream {
             expected: Some("KEYS_ONLY".to_owned()),
             found: Some("NEW_AND_OLD_IMAGES".to_owned()),
         }]
@@ -613,7 +613,7 @@ async fn a_checkpoint_marking_an_open_shard_finished_is_refused_before_any_read(
     let (feed, counter) = faulty_feed(&table, &StreamsFaults::default());
     let error = feed.resume(forged).next_ready().await.unwrap_err();
     assert!(
-        matches!(&error, Error::Job(JobError::InvalidCheckpoint { shard_id: Some(id), reason: stamp::CheckpointReason::FinishedShardOpen, .. })
+        matches!(&error, Error::Job(JobError::InvalidCheckpoint { shard_id: Some(id), reason: stamp::error::CheckpointReason::FinishedShardOpen, .. })
             if id == shard),
         "{error:?}"
     );

@@ -10,9 +10,9 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
 use stamp::AttributeMap;
+use stamp::error::{JobError, KeyError};
 use stamp::streams::{Change, ChangeKind, Event, ViewType, changes};
 use stamp::{Entity, Error};
-use stamp::{JobError, KeyError};
 use stamp_examples::{Customer, CustomerWithOrders, Order, OrderStatus, Session};
 use uuid::Uuid;
 

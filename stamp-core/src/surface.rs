@@ -1,0 +1,139 @@
+//! The public map of `stamp` (the facade re-exports it whole): each module
+//! a list of re-exports of this crate, named for what its items are (as the
+//! SDK's `types`, `operation` and `error`, or tokio's `sync` and `time`).
+//! The facade's root re-exports what a service uses every day; everything
+//! else is here. Here, not in the facade, so that each feature's items
+//! exist exactly when this crate has the feature.
+
+#[cfg(feature = "export")]
+pub use crate::export;
+#[cfg(feature = "streams")]
+pub use crate::streams;
+pub use crate::{limits, local};
+
+/// Errors by stage, their typed reasons, and the outcome of a request.
+///
+/// [`Error`](crate::Error) (also at the root) is what every operation
+/// returns; its top-level variants are the outcomes a caller matches on, and
+/// the enums here are the reasons nested in them: [`DefinitionError`] (the
+/// table's definition), [`KeyError`] (a key value), [`Refusal`] (refused
+/// before sending), [`DecodeError`] (an item that does not decode),
+/// [`JobError`] (a migration, an export or a change feed), the
+/// cancellation reasons of a transaction, and [`Throttle`] (why DynamoDB
+/// throttled a request).
+pub mod error {
+    #[cfg(feature = "streams")]
+    #[doc(no_inline)]
+    pub use crate::CheckpointReason;
+    #[cfg(feature = "s3")]
+    #[doc(no_inline)]
+    pub use crate::ExportObjectReason;
+    #[doc(no_inline)]
+    pub use crate::{
+        CancellationCode, CancellationReason, CursorReason, DecodeError, DefinitionError, Error,
+        ExportReason, ItemKey, JobError, KeyError, KeyMismatchReason, KeyPartError,
+        MigrationCheckpointReason, QueryReason, Refusal, RequestOutcome, StreamRecordReason,
+        TableNameReason, Throttle, ThrottleLimit, ThrottledAccess, ThrottledResource, UpdateReason,
+        VectorError,
+    };
+}
+
+/// The schema as data: what the derive describes of each entity (its
+/// attributes, key templates and indexes) and the table a set of entities
+/// makes ([`TableDefinition`], also at the root: `CreateTable`,
+/// CloudFormation, the drift check, the catalogue).
+///
+/// The index markers ([`BaseTable`], [`Gsi`], [`Lsi`], [`Vector`]) are the
+/// second parameter of [`Query`](crate::Query).
+pub mod schema {
+    #[cfg(feature = "schema-tooling")]
+    #[doc(no_inline)]
+    pub use crate::CloudFormationTemplate;
+    #[doc(no_inline)]
+    pub use crate::{
+        AlwaysStored, BaseTable, CollectionMember, CollectionOf, EntitySchema, FieldAttribute, Gsi,
+        IndexId, IndexKey, IndexKeyAttribute, IndexKeyField, IndexKeySchema, IndexKind,
+        IndexProjection, IndexSchema, KeyAttribute, KeyAttributeType, KeyNames, Lsi,
+        PreviousKeyFormat, QueryIndex, SchemaDifference, TableBilling, TableDefinition, TableIndex,
+        Throughput, TimeToLive, Vector, WriteTime,
+    };
+}
+
+/// Capacity: the units each request consumed, as DynamoDB reports them
+/// ([`CapacityLog`], `Table::with_capacity_log`), and (feature
+/// `schema-tooling`) the units a workload will consume, computed from the
+/// definition by DynamoDB's rules.
+pub mod capacity {
+    #[cfg(feature = "schema-tooling")]
+    #[doc(no_inline)]
+    pub use crate::{
+        Access, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits, Workload, WriteUnits,
+        read_units, write_units,
+    };
+    #[doc(no_inline)]
+    pub use crate::{
+        CapacityDetail, CapacityLog, CapacityRecord, DEFAULT_ITEM_COLLECTION_WARNING_GB,
+    };
+}
+
+/// Vector indexes and similarity searches (`SearchVectors`): the distance
+/// functions, the stored form of a vector, and the search's results.
+pub mod vector {
+    #[doc(no_inline)]
+    pub use crate::{
+        DEFAULT_TOP_K, DistanceFunction, Projected, SearchDecode, SearchResults, Similar,
+        SimilaritySearch, VectorElement, VectorIndexSchema, VectorProjection, Whole,
+        check_stored_vector, vector_of, vector_value,
+    };
+}
+
+/// Keys: the order-preserving encoding of a key field ([`KeyPart`], also at
+/// the root), templates and their builders, write sharding, and the
+/// sort-key conditions of queries.
+pub mod key {
+    #[doc(no_inline)]
+    pub use crate::{
+        KeyBuilder, KeyPart, KeyPartError, KeyTemplate, MAX_SHARDS, MultiAttributeQuery,
+        NoSortAttributeLeft, PrimaryKey, Segment, SortAttributes, SortKeyPrefix, SortKeyText,
+        TextSortAttribute, prefix_upper_bound, shard_of,
+    };
+}
+
+/// Items on the wire: the attribute map, the codec of each field type, and
+/// DynamoDB's item rules (sizes, the 400 KB limit, what it refuses).
+pub mod item {
+    #[doc(no_inline)]
+    pub use crate::{
+        AttributeCodec, AttributeMap, attribute_value_size, check_item, check_value, item_size,
+    };
+}
+
+/// Typed expressions: the attribute constants the derive generates, the
+/// conditions built from them, and the placeholders (`#name`, `:value`)
+/// every expression uses.
+pub mod expression {
+    #[doc(no_inline)]
+    pub use crate::{
+        Attribute, AttributeType, Condition, Encoder, Optional, Placeholders, PrimaryKeyField,
+        Required, Settable, Size, check_expression_length,
+    };
+}
+
+/// The operations (each a builder that plans its request; `send` runs it)
+/// and their options and outputs: batches, transactions, pages and
+/// cursors, update values, retries.
+pub mod ops {
+    #[doc(no_inline)]
+    pub use crate::{
+        BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, Cursor, DEFAULT_BATCH_CONCURRENCY,
+        DEFAULT_MAX_REQUESTS, Delete, Get, MAX_CURSOR_LEN, Number, Page, Put, Query, Scan, Set,
+        Slot, ThrottleRetries, TransactGet, TransactGetOutput, TransactWrite, Update,
+    };
+}
+
+/// Key migrations and index backfills: [`Migration`], resumable, each item
+/// moved once.
+pub mod migrate {
+    #[doc(no_inline)]
+    pub use crate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
+}
