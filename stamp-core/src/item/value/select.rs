@@ -180,7 +180,8 @@ pub trait EncodeDirect {
     ///
     /// # Errors
     ///
-    /// None: the direct encoding cannot fail.
+    /// [`Refusal::Serialize`] for a value without a stored form (a time or
+    /// a date outside years 0 to 9999); no other type fails.
     fn __stamp_insert(
         &self,
         schema: &EntitySchema,
