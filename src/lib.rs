@@ -137,6 +137,36 @@
 //! floats are `N`; `DateTime<Utc>` is RFC 3339 (`S`). Stamp departs from
 //! serde_dynamo in three places, where its default would surprise:
 //!
+//! - A `DateTime<Utc>` field (and `Option`s, lists, sets and maps of them)
+//!   is RFC 3339 in UTC with nine fractional digits always, the form key
+//!   encodings use: `2026-03-01T10:00:00.000000000Z`, not chrono's serde
+//!   form `2026-03-01T10:00:00Z` (with only the digits a value has,
+//!   `…T10:00:00.500Z`), whose text does not sort as the instants do (`Z`
+//!   sorts after `.`). So `lt`, `le`, `gt`, `ge` and `between` on a time,
+//!   in a filter, a condition or a key condition alike, are answered in
+//!   the instants' order. The same form is written by `to_item`, by update
+//!   values and by the `created_at`/`updated_at` stamps, and taken by
+//!   conditions; a struct stored whole by serde (a flattened field) has
+//!   its time fields written over in it. It is RFC 3339, so serde (a
+//!   projection, your own `serde_dynamo` reads) reads it back unchanged. A
+//!   time or a `NaiveDate` outside years 0 to 9999 has no form that sorts
+//!   and is refused before a write or a comparison
+//!   (`Refusal::Serialize`). Which types offer order comparisons, and why,
+//!   is [`Ordered`].
+//!
+//!   Items written before (by an earlier Stamp or by serde_dynamo) keep
+//!   chrono's form until they are written again: they read back as
+//!   before, but an order comparison or an equality against them is
+//!   decided on the old text, so a whole second (`…:00Z`) sorts after its
+//!   fractions. Rewrite them once, by reading each item and putting it
+//!   back (`Order::scan().stream(&table)`, then `table.put(&order)` of
+//!   each, with the entity's version condition if writers run meanwhile;
+//!   a [`Migration`] keeps attributes as stored and does not). A time inside a nested struct or in a flattened field's
+//!   struct is stored as serde writes it (no typed comparison reaches it),
+//!   and so is a field with a serde codec of its own (`with`,
+//!   `serialize_with`): its attribute keeps its type's comparisons, which
+//!   are right only when that codec's form sorts as the values do (see
+//!   [`Ordered`]).
 //! - Byte strings, `Vec<u8>`, `[u8; N]` and `bytes::Bytes` (and `Option`s
 //!   of them), are binary `B`, as `#[serde(with = "serde_bytes")]` stores
 //!   them, not lists of Numbers; the list form of older items reads back.
@@ -146,9 +176,7 @@
 //!   `arbitrary_precision` feature is on somewhere in the dependency graph
 //!   (serde_dynamo would store each as a map, its issue #90), their text
 //!   kept exactly then.
-//! - A `DateTime<Utc>` that is a multi-attribute GSI key attribute is
-//!   stored with nine fractional digits always (above).
-//!
+
 //! # What the derive generates
 //!
 //! For the `Order` above, `#[derive(Item)]` generates, in effect:

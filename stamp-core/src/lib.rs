@@ -114,7 +114,7 @@ pub use error::{
     TableNameReason, UpdateReason, VectorError,
 };
 pub use expression::{
-    Attribute, AttributeType, Condition, Encoder, Optional, Placeholders, PrimaryKeyField,
+    Attribute, AttributeType, Condition, Encoder, Optional, Ordered, Placeholders, PrimaryKeyField,
     Required, Settable, Size, check_expression_length,
 };
 pub use item::check::{check_item, check_value};

@@ -32,6 +32,9 @@ fn key_time(time: &DateTime<Utc>) -> String {
 /// An order's item the modyne way.
 pub fn serde_order_to_item(order: &Order) -> Result<AttributeMap, serde_dynamo::Error> {
     let mut item: AttributeMap = serde_dynamo::to_item(order)?;
+    // Times in the form that sorts, as Stamp stores them.
+    item.insert("created_at".to_owned(), time(&order.created_at));
+    item.insert("updated_at".to_owned(), time(&order.updated_at));
     item.insert(
         "PK".to_owned(),
         AttributeValue::S(format!("CUST#{}", order.customer_id)),
@@ -61,6 +64,7 @@ pub fn serde_order_to_item(order: &Order) -> Result<AttributeMap, serde_dynamo::
 /// A reading's item the modyne way.
 pub fn serde_reading_to_item(reading: &Reading) -> Result<AttributeMap, serde_dynamo::Error> {
     let mut item: AttributeMap = serde_dynamo::to_item(reading)?;
+    item.insert("taken_at".to_owned(), time(&reading.taken_at));
     item.insert(
         "PK".to_owned(),
         AttributeValue::S(format!("DEVICE#{}", reading.device_id)),
@@ -106,9 +110,10 @@ fn n(number: impl ToString) -> AttributeValue {
     AttributeValue::N(number.to_string())
 }
 
-/// A time as serde writes it (chrono's RFC 3339, seconds as needed).
+/// A time as Stamp stores it: RFC 3339, UTC, 9 fractional digits (the
+/// form keys use, which sorts).
 fn time(time: &DateTime<Utc>) -> AttributeValue {
-    AttributeValue::S(time.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+    AttributeValue::S(key_time(time))
 }
 
 fn uuid(id: &Uuid) -> AttributeValue {

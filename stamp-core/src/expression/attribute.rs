@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::Condition;
 use super::condition::{Comparator, Node, Value, to_value};
+use super::order::Ordered;
 
 /// A top-level attribute of entity `E` whose values have type `T`, of kind
 /// `K` ([`Required`], [`Optional`] or [`PrimaryKeyField`]).
@@ -181,28 +182,49 @@ impl<E, T: Serialize, K> Attribute<E, T, K> {
         self.compare(Comparator::Ne, value)
     }
 
-    /// `attribute < value`
-    pub fn lt(self, value: &T) -> Condition<E> {
+    /// `attribute < value`, in the values' own order: only for a type
+    /// whose stored form DynamoDB orders as its values ([`Ordered`]).
+    pub fn lt(self, value: &T) -> Condition<E>
+    where
+        T: Ordered,
+    {
         self.compare(Comparator::Lt, value)
     }
 
-    /// `attribute <= value`
-    pub fn le(self, value: &T) -> Condition<E> {
+    /// `attribute <= value`, in the values' own order: only for a type
+    /// whose stored form DynamoDB orders as its values ([`Ordered`]).
+    pub fn le(self, value: &T) -> Condition<E>
+    where
+        T: Ordered,
+    {
         self.compare(Comparator::Le, value)
     }
 
-    /// `attribute > value`
-    pub fn gt(self, value: &T) -> Condition<E> {
+    /// `attribute > value`, in the values' own order: only for a type
+    /// whose stored form DynamoDB orders as its values ([`Ordered`]).
+    pub fn gt(self, value: &T) -> Condition<E>
+    where
+        T: Ordered,
+    {
         self.compare(Comparator::Gt, value)
     }
 
-    /// `attribute >= value`
-    pub fn ge(self, value: &T) -> Condition<E> {
+    /// `attribute >= value`, in the values' own order: only for a type
+    /// whose stored form DynamoDB orders as its values ([`Ordered`]).
+    pub fn ge(self, value: &T) -> Condition<E>
+    where
+        T: Ordered,
+    {
         self.compare(Comparator::Ge, value)
     }
 
-    /// `attribute BETWEEN low AND high`, both ends included.
-    pub fn between(self, low: &T, high: &T) -> Condition<E> {
+    /// `attribute BETWEEN low AND high`, both ends included, in the values'
+    /// own order: only for a type whose stored form DynamoDB orders as its
+    /// values ([`Ordered`]).
+    pub fn between(self, low: &T, high: &T) -> Condition<E>
+    where
+        T: Ordered,
+    {
         Condition::from_node(Node::Between(
             self.name,
             self.operand(low),

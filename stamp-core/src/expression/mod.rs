@@ -6,12 +6,14 @@
 //! such as `) OR attribute_exists(PK) OR (` is just a value. See
 //! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.OperatorsAndFunctions.html>.
 //!
-//! [`attribute`] holds the typed attributes and their comparisons,
+//! [`attribute`] holds the typed attributes and their comparisons
+//! ([`order`]: the types that offer order comparisons),
 //! [`condition`] the condition tree and its rendering, [`placeholders`] the
 //! names and values of one request.
 
 mod attribute;
 mod condition;
+mod order;
 mod placeholders;
 
 pub use attribute::{
@@ -19,6 +21,7 @@ pub use attribute::{
 };
 pub use condition::Condition;
 pub(crate) use condition::LeafKind;
+pub use order::Ordered;
 pub use placeholders::Placeholders;
 
 use crate::Error;

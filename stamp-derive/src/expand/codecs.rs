@@ -91,6 +91,31 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
             }
         };
     }
+    // Only `skip_serializing_if`: the value's own form (as `to_item`
+    // stores it, through the codec), or no attribute when skipped.
+    if serde.with.is_none()
+        && serde.serialize_with.is_none()
+        && let Some(skip) = &serde.skip_serializing_if
+    {
+        let skip: syn::Path = skip.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));
+        let whole = if field.option_inner.is_some() {
+            quote_spanned! {key_ty.span()=>
+                &::core::option::Option::Some(::core::clone::Clone::clone(__value))
+            }
+        } else {
+            quote!(__value)
+        };
+        return quote_spanned! {key_ty.span()=>
+            #[allow(non_snake_case)]
+            #[inline]
+            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+                if #skip(#whole) {
+                    return ::core::result::Result::Ok(::core::option::Option::None);
+                }
+                #krate::__private::codec::stored((&&&#krate::__private::codec::Field(__value)).__stamp_encode())
+            }
+        };
+    }
     let serialize = match (&serde.with, &serde.serialize_with) {
         (Some(with), _) => {
             let path: syn::Path = with.parse().unwrap_or_else(|_| syn::parse_quote!(invalid));

@@ -54,11 +54,12 @@ pub fn encode_fields(model: &Model) -> TokenStream {
         .filter(|stored| model.is_index_key_field(stored.field));
     if !direct_encode(model) {
         let index_keys = index_keys.map(|stored| index_key_insert(krate, &stored));
-        // serde stores a byte string as a list; binary fields are `B`.
+        // serde stores a byte string as a list and a time with the digits
+        // it needs; binary fields are `B`, times in the form that sorts.
         let binaries = plain_fields(model).map(|Stored { field, attribute }| {
             let ident = field.ident;
             quote_spanned! {field.ty.span()=>
-                (&&&#krate::__private::codec::Field(&self.#ident)).__stamp_store_binary(&mut __item, #attribute);
+                (&&&#krate::__private::codec::Field(&self.#ident)).__stamp_store_own_form(__schema, &mut __item, #attribute)?;
             }
         });
         return quote! {

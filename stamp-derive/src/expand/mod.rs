@@ -112,7 +112,7 @@ fn generate(model: &Model) -> TokenStream {
             use #krate::__private::codec::{
                 DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
                 EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
-                StoreAsSerialized as _, StoreBinary as _,
+                StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
             };
 
             #(#codecs)*

@@ -60,7 +60,7 @@ const _: () = {
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
         EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
-        StoreAsSerialized as _, StoreBinary as _,
+        StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
     };
     #[allow(non_snake_case)]
     #[inline]
@@ -472,7 +472,7 @@ const _: () = {
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
         EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
-        StoreAsSerialized as _, StoreBinary as _,
+        StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
     };
     #[allow(non_snake_case)]
     #[inline]
@@ -1894,7 +1894,7 @@ const _: () = {
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
         EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
-        StoreAsSerialized as _, StoreBinary as _,
+        StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
     };
     #[allow(non_snake_case)]
     #[inline]
@@ -2644,7 +2644,7 @@ const _: () = {
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
         EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
-        StoreAsSerialized as _, StoreBinary as _,
+        StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
     };
     #[allow(non_snake_case)]
     #[inline]
@@ -3143,7 +3143,7 @@ const _: () = {
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
         EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
-        StoreAsSerialized as _, StoreBinary as _,
+        StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
     };
     #[allow(non_snake_case)]
     #[inline]

@@ -1,6 +1,7 @@
 //! The direct codec (`stamp::item::AttributeCodec`) against serde_dynamo, the
 //! reference: for arbitrary values of every supported type, the encoding is
-//! `serde_dynamo::to_attribute_value`'s exactly, and for arbitrary attribute
+//! `serde_dynamo::to_attribute_value`'s exactly (a time's, Stamp's own
+//! fixed-width form, is one serde reads back as the same time), and for arbitrary attribute
 //! values (its own encodings, sets, other types, numbers out of range, text
 //! that is almost a UUID or a time) decoding succeeds exactly when
 //! serde_dynamo's does, with the same value; an absent attribute reads as
@@ -45,10 +46,80 @@ where
     T: AttributeCodec + Serialize + DeserializeOwned + Debug,
 {
     let ours = value.to_attribute();
-    let theirs: AttributeValue = serde_dynamo::to_attribute_value(value).unwrap();
-    prop_assert_eq!(&ours, &theirs, "encoding {:?}", value);
+    if T::OWN_FORM {
+        // A time's own form (`times_are_stored_in_the_form_keys_use`):
+        // serde reads it back as the same value.
+        let read: T = serde_dynamo::from_attribute_value(ours.clone()).unwrap();
+        prop_assert!(same(&read, value), "encoding {:?}: {:?}", value, ours);
+    } else {
+        let theirs: AttributeValue = serde_dynamo::to_attribute_value(value).unwrap();
+        prop_assert_eq!(&ours, &theirs, "encoding {:?}", value);
+    }
     check_decode::<T>(ours, same)?;
     Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A time of years 0 to 9999 is stored in the fixed-width form its key
+    /// encoding has (nine fractional digits), a date as `YYYY-MM-DD`, in
+    /// every write and condition (`try_to_attribute`); any other is
+    /// refused there, and `to_attribute` gives chrono's serde form for it.
+    #[test]
+    fn times_are_stored_in_the_form_keys_use(time in prop_oneof![time(), four_digit_years()], date in date()) {
+        let key = |time: &dyn Fn(&mut String) -> Result<(), stamp::KeyPartError>| {
+            let mut text = String::new();
+            time(&mut text).ok().map(|()| AttributeValue::S(text))
+        };
+        match key(&|out| stamp::KeyPart::encode_key(&time, out)) {
+            Some(form) => {
+                prop_assert_eq!(time.try_to_attribute().unwrap(), form.clone());
+                prop_assert_eq!(time.to_attribute(), form);
+            }
+            None => {
+                prop_assert!(!(0..=9999).contains(&time.year()));
+                let error = time.try_to_attribute().unwrap_err();
+                prop_assert_eq!(
+                    error.to_string(),
+                    format!("{time:?} is outside years 0000 to 9999: no stored form of it sorts among the others', so it is not stored (order comparisons would be wrong)")
+                );
+                prop_assert_eq!(time.to_attribute(), serde_dynamo::to_attribute_value(time).unwrap());
+            }
+        }
+        match key(&|out| stamp::KeyPart::encode_key(&date, out)) {
+            Some(form) => {
+                prop_assert_eq!(date.try_to_attribute().unwrap(), form.clone());
+                prop_assert_eq!(date.to_attribute(), form);
+            }
+            None => {
+                prop_assert!(date.try_to_attribute().is_err());
+                prop_assert_eq!(date.to_attribute(), serde_dynamo::to_attribute_value(date).unwrap());
+            }
+        }
+        prop_assert_eq!(date.to_attribute(), serde_dynamo::to_attribute_value(date).unwrap());
+        // A list of them is refused when one is.
+        prop_assert_eq!(
+            vec![time, time].try_to_attribute().is_err(),
+            time.try_to_attribute().is_err()
+        );
+    }
+}
+
+#[test]
+fn a_time_is_stored_with_nine_fractional_digits_and_read_in_both_forms() {
+    let time = "2026-03-01T10:00:00.5Z".parse::<DateTime<Utc>>().unwrap();
+    let stored = AttributeValue::S("2026-03-01T10:00:00.500000000Z".to_owned());
+    assert_eq!(time.to_attribute(), stored);
+    assert_eq!(DateTime::<Utc>::from_attribute(stored).unwrap(), time);
+    // chrono's serde form, which items written before have.
+    let old = AttributeValue::S("2026-03-01T10:00:00.500Z".to_owned());
+    assert_eq!(DateTime::<Utc>::from_attribute(old).unwrap(), time);
+    let max = DateTime::<Utc>::MAX_UTC.try_to_attribute().unwrap_err();
+    assert!(
+        max.to_string().contains("is outside years 0000 to 9999"),
+        "{max}"
+    );
 }
 
 /// Decodes `stored` both ways: both fail, or both give the same value.
@@ -150,6 +221,13 @@ fn time() -> impl Strategy<Value = DateTime<Utc>> {
 }
 
 /// A date anywhere in chrono's range.
+/// Times of years 0 to 9999, with and without a fraction.
+fn four_digit_years() -> impl Strategy<Value = DateTime<Utc>> {
+    let seconds = -62_167_219_200i64..253_402_300_800;
+    (seconds, prop_oneof![Just(0u32), 0u32..1_000_000_000])
+        .prop_map(|(seconds, nanos)| DateTime::from_timestamp(seconds, nanos).unwrap())
+}
+
 fn date() -> impl Strategy<Value = NaiveDate> {
     let days = NaiveDate::MIN.num_days_from_ce()..=NaiveDate::MAX.num_days_from_ce();
     days.prop_filter_map("in range", NaiveDate::from_num_days_from_ce_opt)

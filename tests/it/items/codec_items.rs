@@ -3,7 +3,8 @@
 //! through serde (a nested struct, a unit enum, bytes), and the serde
 //! attributes the derive honours (`rename`, `rename_all`, `default`,
 //! `skip_serializing_if`, and `with` through serde), `to_item` is `serde_dynamo::to_item`
-//! without `NULL`s plus the key and type attributes, and each reads the
+//! without `NULL`s plus the key and type attributes (times in the
+//! fixed-width form that sorts, nine fractional digits), and each reads the
 //! other's item back to the same value. An entity with `#[serde(flatten)]`
 //! or a container attribute such as `#[serde(default)]` goes through the
 //! struct's own serde impls, and gives the same.
@@ -113,7 +114,14 @@ fn nonempty() -> impl Strategy<Value = String> {
 }
 
 fn time() -> impl Strategy<Value = DateTime<Utc>> {
-    (0i64..8_000_000_000, 0u32..1_000_000_000)
+    // Whole seconds and milliseconds too, which serde writes with fewer
+    // fractional digits.
+    let nanos = prop_oneof![
+        Just(0u32),
+        (0u32..1000).prop_map(|m| m * 1_000_000),
+        0u32..1_000_000_000
+    ];
+    (0i64..8_000_000_000, nanos)
         .prop_filter_map("in range", |(s, n)| DateTime::from_timestamp(s, n))
 }
 
@@ -162,7 +170,12 @@ proptest! {
     #[test]
     fn an_item_is_serde_dynamos_and_reads_back_both_ways(account in account()) {
         let ours = account.to_item().unwrap();
-        let theirs = reference(&account, &ours, &["PK", "SK", "GSI1PK", "GSI1SK", "Type"]);
+        let mut theirs = reference(&account, &ours, &["PK", "SK", "GSI1PK", "GSI1SK", "Type"]);
+        // Times in the fixed-width form that sorts, nine fractional digits.
+        theirs.insert("createdAt".to_owned(), AttributeValue::S(account.created_at.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)));
+        if let Some(login) = account.last_login {
+            theirs.insert("lastLogin".to_owned(), AttributeValue::S(login.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)));
+        }
         prop_assert_eq!(&ours, &theirs);
         prop_assert_eq!(Account::from_item(theirs).unwrap(), account.clone());
         prop_assert_eq!(serde_dynamo::from_item::<_, Account>(ours).unwrap(), account);
@@ -229,7 +242,8 @@ fn absent_attributes_read_as_serde_reads_missing_fields() {
     };
     let mut stored = account.to_item().unwrap();
     // Stored as DynamoDB documents: `0.1`, the extremes, an empty string,
-    // an empty list; no `tier`, `home`, `nickname` or `lastLogin` (None), no
+    // a time with its nine fractional digits (the form that sorts; serde's
+    // would be `…:40Z`), an empty list; no `tier`, `home`, `nickname` or `lastLogin` (None), no
     // `level` (skipped when 0).
     assert_eq!(stored.get("ratio"), Some(&AttributeValue::N("0.1".into())));
     assert_eq!(
@@ -243,7 +257,7 @@ fn absent_attributes_read_as_serde_reads_missing_fields() {
     assert_eq!(stored.get("label"), Some(&AttributeValue::S(String::new())));
     assert_eq!(
         stored.get("createdAt"),
-        Some(&AttributeValue::S("2026-05-28T20:26:40Z".into()))
+        Some(&AttributeValue::S("2026-05-28T20:26:40.000000000Z".into()))
     );
     assert_eq!(stored.get("tags"), Some(&AttributeValue::L(vec![])));
     for absent in ["tier", "home", "nickname", "lastLogin", "level"] {

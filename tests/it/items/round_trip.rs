@@ -117,8 +117,15 @@ async fn put_then_get_returns_equal_structs_with_a_sparse_index() {
             ("Type".to_owned(), string("Order")),
             ("customer_id".to_owned(), string("c-1")),
             ("order_id".to_owned(), string(&order.order_id.to_string())),
-            ("created_at".to_owned(), string("2026-06-01T10:00:00Z")),
-            ("updated_at".to_owned(), string("2026-06-02T08:30:00.500Z")),
+            // Times with nine fractional digits always, the form that sorts.
+            (
+                "created_at".to_owned(),
+                string("2026-06-01T10:00:00.000000000Z"),
+            ),
+            (
+                "updated_at".to_owned(),
+                string("2026-06-02T08:30:00.500000000Z"),
+            ),
             (
                 "total_cents".to_owned(),
                 AttributeValue::N("1250".to_owned()),

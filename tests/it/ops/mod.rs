@@ -1,6 +1,7 @@
 //! The operations: reads, writes, updates, queries, batches, transactions, searches, and the request path.
 
 mod batch;
+mod comparisons;
 mod cursors;
 mod errors;
 mod executor;
@@ -8,6 +9,7 @@ mod full_pages;
 mod index_projections;
 pub(crate) mod local_indexes;
 mod multi_attribute;
+mod order;
 mod outcomes;
 mod queries;
 mod reads;

@@ -1,5 +1,6 @@
 //! [`AttributeCodec`] for the common field types, each mirroring what
-//! serde's and serde_dynamo's implementations do (cited per item).
+//! serde's and serde_dynamo's implementations do (cited per item), but for
+//! the stored form of a time, which sorts.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, Hash};
@@ -275,12 +276,52 @@ fn uuid_error(error: uuid::Error) -> serde_dynamo::Error {
     serde_dynamo::Error::custom(format!("UUID parsing failed: {error}"))
 }
 
-/// chrono's serde form: RFC 3339, `Z`, the fractional digits the value
-/// needs (`SecondsFormat::AutoSi`); it reads any text
-/// `DateTime<FixedOffset>::from_str` accepts, converted to UTC.
+/// A time or a date in the fixed-width form keys use
+/// ([`KeyPart`](crate::KeyPart)), whose text sorts as the values do, or the
+/// error of a value outside years 0 to 9999, which has none.
+fn sortable<T: crate::KeyPart + std::fmt::Debug>(
+    value: &T,
+) -> Result<AttributeValue, serde_dynamo::Error> {
+    let mut text = String::with_capacity(T::LEN_HINT);
+    match value.encode_key(&mut text) {
+        Ok(()) => Ok(AttributeValue::S(text)),
+        Err(_) => Err(serde_dynamo::Error::custom(format!(
+            "{value:?} is outside years 0000 to 9999: no stored form of it sorts \
+             among the others', so it is not stored (order comparisons would be wrong)"
+        ))),
+    }
+}
+
+/// RFC 3339 in UTC with nine fractional digits always,
+/// `2026-03-01T10:00:00.000000000Z`: the fixed-width form keys use, so the
+/// text sorts as the instants do and the server's order comparisons are
+/// the times' (chrono's serde form, `SecondsFormat::AutoSi`, writes only
+/// the digits a value needs, and `…:00Z` sorts after `…:00.5Z`). It is RFC
+/// 3339, so serde reads it back unchanged. A time outside years 0 to 9999
+/// is refused by [`try_to_attribute`](AttributeCodec::try_to_attribute)
+/// (every write and condition); `to_attribute` gives chrono's form for it.
+/// It reads any text `DateTime<FixedOffset>::from_str` accepts (chrono's
+/// serde form of older items too), converted to UTC.
 impl AttributeCodec for DateTime<Utc> {
+    const OWN_FORM: bool = true;
+
     fn to_attribute(&self) -> AttributeValue {
-        AttributeValue::S(self.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+        self.try_to_attribute().unwrap_or_else(|_| {
+            AttributeValue::S(self.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+        })
+    }
+
+    #[inline]
+    fn try_to_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        sortable(self)
+    }
+
+    #[inline]
+    fn checked_size(&self, stored: &AttributeValue) -> Option<usize> {
+        match stored {
+            AttributeValue::S(text) => Some(text.len()),
+            other => crate::item::check::checked_size(other),
+        }
     }
 
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
@@ -291,11 +332,18 @@ impl AttributeCodec for DateTime<Utc> {
     }
 
     fn from_set_string(value: String) -> Result<Self, serde_dynamo::Error> {
-        // chrono's strict RFC 3339 parser first: it reads the form
-        // `to_attribute` writes, with a tenth of the instructions of the
-        // relaxed one behind `FromStr`, and every text it accepts the
-        // relaxed one reads as the same time (a test holds it to that).
-        // Any other text goes through `FromStr`, which is what serde reads.
+        // The form `to_attribute` writes first, read by the key decoder
+        // (fixed offsets, no parser); then chrono's strict RFC 3339 parser,
+        // which reads the serde form of older items with a tenth of the
+        // instructions of the relaxed one behind `FromStr`. Every text
+        // either accepts the relaxed one reads as the same time (a test
+        // holds them to that). Any other text goes through `FromStr`, which
+        // is what serde reads.
+        if value.len() == 30
+            && let Ok(time) = <Self as crate::KeyPart>::decode_key(&value)
+        {
+            return Ok(time);
+        }
         if let Ok(time) = DateTime::parse_from_rfc3339(&value) {
             return Ok(time.with_timezone(&Utc));
         }
@@ -306,11 +354,22 @@ impl AttributeCodec for DateTime<Utc> {
     }
 }
 
-/// chrono's serde form of a date: its `Debug` text, `YYYY-MM-DD` (a sign
-/// and more digits outside years 0 to 9999).
+/// chrono's serde form of a date, `YYYY-MM-DD`, which is also the form
+/// keys use and sorts as the dates do; a date outside years 0 to 9999
+/// (which chrono writes with a sign and more digits, sorting before year
+/// 0) is refused by [`try_to_attribute`](AttributeCodec::try_to_attribute)
+/// (every write and condition); `to_attribute` gives chrono's form for it.
 impl AttributeCodec for NaiveDate {
+    const OWN_FORM: bool = true;
+
     fn to_attribute(&self) -> AttributeValue {
-        AttributeValue::S(format!("{self:?}"))
+        self.try_to_attribute()
+            .unwrap_or_else(|_| AttributeValue::S(format!("{self:?}")))
+    }
+
+    #[inline]
+    fn try_to_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        sortable(self)
     }
 
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
@@ -328,10 +387,20 @@ impl AttributeCodec for NaiveDate {
 /// `NULL` for `None` (serde_dynamo's `serialize_none`), which a stored item
 /// leaves out at the top level; an absent attribute reads as `None`.
 impl<T: AttributeCodec> AttributeCodec for Option<T> {
+    const OWN_FORM: bool = T::OWN_FORM;
+
     fn to_attribute(&self) -> AttributeValue {
         match self {
             Some(value) => value.to_attribute(),
             None => AttributeValue::Null(true),
+        }
+    }
+
+    #[inline]
+    fn try_to_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        match self {
+            Some(value) => value.try_to_attribute(),
+            None => Ok(AttributeValue::Null(true)),
         }
     }
 
@@ -355,6 +424,21 @@ impl<T: AttributeCodec> AttributeCodec for Option<T> {
     }
 }
 
+/// A list `L` of `elements`, each refused as its type refuses it; for a
+/// type that refuses nothing, `all` (the infallible form).
+fn try_list<'a, T: AttributeCodec + 'a>(
+    elements: impl Iterator<Item = &'a T>,
+    all: impl FnOnce() -> AttributeValue,
+) -> Result<AttributeValue, serde_dynamo::Error> {
+    if !T::OWN_FORM {
+        return Ok(all());
+    }
+    elements
+        .map(T::try_to_attribute)
+        .collect::<Result<_, _>>()
+        .map(AttributeValue::L)
+}
+
 /// The elements of a sequence as serde_dynamo's `deserialize_seq` gives
 /// them: a list, or the elements of a string, number or binary set.
 fn elements<T: AttributeCodec, C: FromIterator<T>>(
@@ -375,8 +459,14 @@ fn elements<T: AttributeCodec, C: FromIterator<T>>(
 /// A list `L` (serde writes every sequence as one; the set types of
 /// DynamoDB take `#[serde(with = "serde_dynamo::string_set")]`).
 impl<T: AttributeCodec> AttributeCodec for Vec<T> {
+    const OWN_FORM: bool = T::OWN_FORM;
+
     fn to_attribute(&self) -> AttributeValue {
         AttributeValue::L(self.iter().map(T::to_attribute).collect())
+    }
+
+    fn try_to_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        try_list::<T>(self.iter(), || self.to_attribute())
     }
 
     // A list's size (3 bytes, and each element's size and 1), each
@@ -398,8 +488,14 @@ impl<T: AttributeCodec> AttributeCodec for Vec<T> {
 }
 
 impl<T: AttributeCodec + Eq + Hash, S: BuildHasher + Default> AttributeCodec for HashSet<T, S> {
+    const OWN_FORM: bool = T::OWN_FORM;
+
     fn to_attribute(&self) -> AttributeValue {
         AttributeValue::L(self.iter().map(T::to_attribute).collect())
+    }
+
+    fn try_to_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        try_list::<T>(self.iter(), || self.to_attribute())
     }
 
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
@@ -408,8 +504,14 @@ impl<T: AttributeCodec + Eq + Hash, S: BuildHasher + Default> AttributeCodec for
 }
 
 impl<T: AttributeCodec + Ord> AttributeCodec for BTreeSet<T> {
+    const OWN_FORM: bool = T::OWN_FORM;
+
     fn to_attribute(&self) -> AttributeValue {
         AttributeValue::L(self.iter().map(T::to_attribute).collect())
+    }
+
+    fn try_to_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        try_list::<T>(self.iter(), || self.to_attribute())
     }
 
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error> {
@@ -431,6 +533,18 @@ fn entries<T: AttributeCodec, C: FromIterator<(String, T)>>(
 }
 
 impl<T: AttributeCodec, S: BuildHasher + Default> AttributeCodec for HashMap<String, T, S> {
+    const OWN_FORM: bool = T::OWN_FORM;
+
+    fn try_to_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        if !T::OWN_FORM {
+            return Ok(self.to_attribute());
+        }
+        self.iter()
+            .map(|(key, value)| Ok((key.clone(), value.try_to_attribute()?)))
+            .collect::<Result<_, _>>()
+            .map(AttributeValue::M)
+    }
+
     fn to_attribute(&self) -> AttributeValue {
         AttributeValue::M(
             self.iter()
@@ -445,6 +559,18 @@ impl<T: AttributeCodec, S: BuildHasher + Default> AttributeCodec for HashMap<Str
 }
 
 impl<T: AttributeCodec> AttributeCodec for BTreeMap<String, T> {
+    const OWN_FORM: bool = T::OWN_FORM;
+
+    fn try_to_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        if !T::OWN_FORM {
+            return Ok(self.to_attribute());
+        }
+        self.iter()
+            .map(|(key, value)| Ok((key.clone(), value.try_to_attribute()?)))
+            .collect::<Result<_, _>>()
+            .map(AttributeValue::M)
+    }
+
     fn to_attribute(&self) -> AttributeValue {
         AttributeValue::M(
             self.iter()

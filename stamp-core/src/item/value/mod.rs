@@ -1,6 +1,6 @@
 //! The direct codec: a field value straight to the SDK's [`AttributeValue`]
-//! and back, without serde's data model, storing exactly what
-//! `serde_dynamo` stores.
+//! and back, without serde's data model, storing what `serde_dynamo`
+//! stores but for times, which are stored in a form that sorts.
 //!
 //! `#[derive(Item)]` converts each field through [`AttributeCodec`] when
 //! the field's type implements it, and through `serde_dynamo` otherwise
@@ -13,8 +13,10 @@
 //! `f32`, `f64`, `uuid::Uuid`, `chrono::DateTime<Utc>`,
 //! `chrono::NaiveDate`, and `Option`, `Vec`, `HashSet`, `BTreeSet`,
 //! `HashMap<String, _>` and `BTreeMap<String, _>` of those. Each encodes as
-//! `serde_dynamo::to_attribute_value` does and decodes as
-//! `serde_dynamo::from_attribute_value` does, including what it accepts
+//! `serde_dynamo::to_attribute_value` does (a `DateTime<Utc>` excepted:
+//! nine fractional digits always, the form its key encoding has, so that
+//! the server's order comparisons are the times'; see [`crate::Ordered`])
+//! and decodes as `serde_dynamo::from_attribute_value` does, including what it accepts
 //! (a `Vec<String>` reads a string set `SS`, an integer reads only a
 //! Number whose text `str::parse` accepts) and what it refuses; the
 //! property tests in `tests/it/items/codec.rs` hold every type to that.
@@ -28,8 +30,8 @@
 //! | integers, `f32`, `f64` | `N`, Rust's `Display` text (`-9223372036854775808`, `0.1`, `1e300`, `NaN`; a NaN or an infinity is refused by `check_item` before a write) |
 //! | `bool` | `BOOL` |
 //! | `Uuid` | `S`, hyphenated lower case |
-//! | `DateTime<Utc>` | `S`, RFC 3339 with `Z` and the fractional digits the value needs (chrono's serde form) |
-//! | `NaiveDate` | `S`, `YYYY-MM-DD` (chrono's serde form) |
+//! | `DateTime<Utc>` | `S`, RFC 3339 in UTC with nine fractional digits always, `2026-03-01T10:00:00.000000000Z` (the form keys use, whose text sorts as the instants do; chrono's serde form, `…T10:00:00Z`, `…T10:00:00.500Z`, does not, and reads back too); a time outside years 0 to 9999 is refused before a write or a comparison |
+//! | `NaiveDate` | `S`, `YYYY-MM-DD` (chrono's serde form, which is also the key form and sorts); a date outside years 0 to 9999 is refused before a write or a comparison |
 //! | `Option<T>` | `None` is `NULL` (left out of a stored item at the top level), `Some` is `T`'s form |
 //! | `Vec<T>`, sets | `L` of the elements (a set in iteration order); reads `L`, `SS`, `NS` or `BS` |
 //! | maps with `String` keys | `M` |
@@ -50,13 +52,17 @@ pub mod select;
 /// A type whose stored form `#[derive(Item)]` writes and reads directly.
 ///
 /// An implementation must store exactly what `serde_dynamo` stores for the
-/// type's `Serialize` and read exactly what its `Deserialize` reads, so
-/// that items written either way read the same. Implement it for your own
+/// type's `Serialize` (Stamp's own `DateTime<Utc>` and `NaiveDate` store
+/// the fixed-width form that sorts, which their `Deserialize` reads back)
+/// and read exactly what its `Deserialize` reads, so that items written
+/// either way read the same. Implement it for your own
 /// type only with that guarantee (and test it against
 /// `serde_dynamo::to_attribute_value` / `from_attribute_value`); without an
 /// implementation, the derive goes through serde, which is always right.
 pub trait AttributeCodec: Sized {
-    /// The attribute value `serde_dynamo::to_attribute_value(self)` gives.
+    /// The attribute value `serde_dynamo::to_attribute_value(self)` gives,
+    /// but for the types whose stored form is Stamp's own (a
+    /// `DateTime<Utc>`, see the table above).
     fn to_attribute(&self) -> AttributeValue;
 
     /// Reads the value from `value`, as `serde_dynamo::from_attribute_value`
@@ -68,6 +74,28 @@ pub trait AttributeCodec: Sized {
     /// does not parse (a Number too large for the integer type, a string
     /// that is not a UUID or an RFC 3339 time).
     fn from_attribute(value: AttributeValue) -> Result<Self, serde_dynamo::Error>;
+
+    /// Whether the stored form is Stamp's own rather than serde_dynamo's:
+    /// `true` for `DateTime<Utc>` and `NaiveDate` (and the collections of
+    /// them), whose stored form sorts as the values do and which a value
+    /// without such a form refuses ([`try_to_attribute`](Self::try_to_attribute)).
+    /// A struct stored whole by serde has such a field stored again in this
+    /// form.
+    #[doc(hidden)]
+    const OWN_FORM: bool = false;
+
+    /// The stored form, or the error of a value that has none (a time or
+    /// a date outside years 0 to 9999, whose text would not sort among the
+    /// others'). What every write, update and condition stores.
+    ///
+    /// # Errors
+    ///
+    /// A `serde_dynamo::Error` saying why the value has no stored form.
+    #[doc(hidden)]
+    #[inline]
+    fn try_to_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
+        Ok(self.to_attribute())
+    }
 
     /// The value of a field whose attribute is absent from the item: serde's
     /// `missing field` error, `None` for an `Option`.

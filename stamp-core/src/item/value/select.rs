@@ -12,7 +12,9 @@
 //! expression's type) when `T: BinaryAttribute` (byte strings, stored as
 //! `B`), else, one dereference later, `EncodeDirect` (on `&Field<T>`) when
 //! `T: AttributeCodec`, else `EncodeSerde` (on `Field<T>`). Decoding is chosen the same way
-//! (`DecodeBinary`, `DecodeDirect`, `DecodeSerde`). Not a public API:
+//! (`DecodeBinary`, `DecodeDirect`, `DecodeSerde`), and so is the fix-up
+//! after a whole-struct serialization (`StoreBinary`, `StoreDirect`,
+//! `StoreAsSerialized`). Not a public API:
 //! re-exported as `stamp::__private::codec`.
 
 use std::marker::PhantomData;
@@ -72,27 +74,100 @@ impl<T: BinaryAttribute> EncodeBinary for &&Field<'_, T> {
 /// attribute stored again as `B` (when serde stored it).
 pub trait StoreBinary {
     /// Replaces attribute `name` of `item` with the binary form.
-    fn __stamp_store_binary(&self, item: &mut ItemBuilder, name: &str);
+    ///
+    /// # Errors
+    ///
+    /// None: the binary form cannot fail.
+    fn __stamp_store_own_form(
+        &self,
+        schema: &EntitySchema,
+        item: &mut ItemBuilder,
+        name: &str,
+    ) -> Result<(), Error>;
 }
 
 impl<T: BinaryAttribute> StoreBinary for &&Field<'_, T> {
-    fn __stamp_store_binary(&self, item: &mut ItemBuilder, name: &str) {
+    fn __stamp_store_own_form(
+        &self,
+        _schema: &EntitySchema,
+        item: &mut ItemBuilder,
+        name: &str,
+    ) -> Result<(), Error> {
         if let Some(stored) = item.unchecked_mut().get_mut(name) {
             *stored = self.0.to_binary();
         }
+        Ok(())
     }
 }
 
-/// No change after a whole-struct serialization, for every type that is
-/// not binary.
-pub trait StoreAsSerialized {
-    /// Leaves the attribute as serde stored it.
-    fn __stamp_store_binary(&self, item: &mut ItemBuilder, name: &str);
+/// After a whole-struct serialization by serde: the attribute of a field
+/// whose stored form is Stamp's own ([`AttributeCodec::OWN_FORM`]: a time
+/// in the fixed-width form that sorts) stored again in that form (when
+/// serde stored it).
+pub trait StoreDirect {
+    /// Replaces attribute `name` of `item` with the field's own form.
+    ///
+    /// # Errors
+    ///
+    /// [`Refusal::Serialize`] for a value without one (a time outside years
+    /// 0 to 9999).
+    fn __stamp_store_own_form(
+        &self,
+        schema: &EntitySchema,
+        item: &mut ItemBuilder,
+        name: &str,
+    ) -> Result<(), Error>;
 }
 
-impl<T: ?Sized> StoreAsSerialized for &Field<'_, T> {
+impl<T: AttributeCodec> StoreDirect for &Field<'_, T> {
     #[inline]
-    fn __stamp_store_binary(&self, _item: &mut ItemBuilder, _name: &str) {}
+    fn __stamp_store_own_form(
+        &self,
+        schema: &EntitySchema,
+        item: &mut ItemBuilder,
+        name: &str,
+    ) -> Result<(), Error> {
+        if !T::OWN_FORM {
+            return Ok(());
+        }
+        if let Some(stored) = item.unchecked_mut().get_mut(name) {
+            *stored = self.0.try_to_attribute().map_err(|source| {
+                Error::Refused(Refusal::Serialize {
+                    entity: schema.type_name,
+                    source,
+                })
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// No change after a whole-struct serialization, for every type stored as
+/// serde stores it.
+pub trait StoreAsSerialized {
+    /// Leaves the attribute as serde stored it.
+    ///
+    /// # Errors
+    ///
+    /// None.
+    fn __stamp_store_own_form(
+        &self,
+        schema: &EntitySchema,
+        item: &mut ItemBuilder,
+        name: &str,
+    ) -> Result<(), Error>;
+}
+
+impl<T: ?Sized> StoreAsSerialized for Field<'_, T> {
+    #[inline]
+    fn __stamp_store_own_form(
+        &self,
+        _schema: &EntitySchema,
+        _item: &mut ItemBuilder,
+        _name: &str,
+    ) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 /// The direct encoding, chosen when `T: AttributeCodec`.
@@ -105,7 +180,8 @@ pub trait EncodeDirect {
     ///
     /// # Errors
     ///
-    /// None: the direct encoding cannot fail.
+    /// [`Refusal::Serialize`] for a value without a stored form (a time or
+    /// a date outside years 0 to 9999); no other type fails.
     fn __stamp_insert(
         &self,
         schema: &EntitySchema,
@@ -117,23 +193,31 @@ pub trait EncodeDirect {
 impl<T: AttributeCodec> EncodeDirect for &Field<'_, T> {
     #[inline]
     fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error> {
-        Ok(self.0.to_attribute())
+        self.0.try_to_attribute()
     }
 
     // Generic over the field's type, not per field: inlined into
     // `to_item`, the attribute name is a constant and an infallible
-    // encoding has no error path (the non-generic `insert` cost 5% of an
-    // encoding).
+    // encoding (every type but a time's or a date's) has no error path
+    // (the non-generic `insert` cost 5% of an encoding).
     #[inline(always)]
     fn __stamp_insert(
         &self,
-        _schema: &EntitySchema,
+        schema: &EntitySchema,
         item: &mut ItemBuilder,
         name: &str,
     ) -> Result<(), Error> {
-        insert_value(item, name, self.0.to_attribute(), |stored| {
-            self.0.checked_size(stored)
-        });
+        let value = if T::OWN_FORM {
+            self.0.try_to_attribute().map_err(|source| {
+                Error::Refused(Refusal::Serialize {
+                    entity: schema.type_name,
+                    source,
+                })
+            })?
+        } else {
+            self.0.to_attribute()
+        };
+        insert_value(item, name, value, |stored| self.0.checked_size(stored));
         Ok(())
     }
 }
