@@ -152,7 +152,7 @@
 //!   time or a `NaiveDate` outside years 0 to 9999 has no form that sorts
 //!   and is refused before a write or a comparison
 //!   (`Refusal::Serialize`). Which types offer order comparisons, and why,
-//!   is [`Ordered`].
+//!   is [`Ordered`](expression::Ordered).
 //!
 //!   Items written before (by an earlier Stamp or by serde_dynamo) keep
 //!   chrono's form until they are written again: they read back as
@@ -161,12 +161,12 @@
 //!   fractions. Rewrite them once, by reading each item and putting it
 //!   back (`Order::scan().stream(&table)`, then `table.put(&order)` of
 //!   each, with the entity's version condition if writers run meanwhile;
-//!   a [`Migration`] keeps attributes as stored and does not). A time inside a nested struct or in a flattened field's
+//!   a [`Migration`](migrate::Migration) keeps attributes as stored and does not). A time inside a nested struct or in a flattened field's
 //!   struct is stored as serde writes it (no typed comparison reaches it),
 //!   and so is a field with a serde codec of its own (`with`,
 //!   `serialize_with`): its attribute keeps its type's comparisons, which
 //!   are right only when that codec's form sorts as the values do (see
-//!   [`Ordered`]).
+//!   [`Ordered`](expression::Ordered)).
 //! - Byte strings, `Vec<u8>`, `[u8; N]` and `bytes::Bytes` (and `Option`s
 //!   of them), are binary `B`, as `#[serde(with = "serde_bytes")]` stores
 //!   them, not lists of Numbers; the list form of older items reads back.

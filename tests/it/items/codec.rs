@@ -68,7 +68,7 @@ proptest! {
     /// refused there, and `to_attribute` gives chrono's serde form for it.
     #[test]
     fn times_are_stored_in_the_form_keys_use(time in prop_oneof![time(), four_digit_years()], date in date()) {
-        let key = |time: &dyn Fn(&mut String) -> Result<(), stamp::KeyPartError>| {
+        let key = |time: &dyn Fn(&mut String) -> Result<(), stamp::error::KeyPartError>| {
             let mut text = String::new();
             time(&mut text).ok().map(|()| AttributeValue::S(text))
         };

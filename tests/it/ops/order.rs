@@ -1,6 +1,6 @@
 //! The server's answer to a typed order comparison, held to Rust's order:
 //! for random values of every type whose attributes offer `lt`, `le`,
-//! `gt`, `ge` and `between` (`stamp::Ordered`), items are stored and
+//! `gt`, `ge` and `between` (`stamp::expression::Ordered`), items are stored and
 //! filtered on the server, and the items it returns are exactly those
 //! whose values satisfy the comparison by `Ord` (`partial_cmp` for
 //! floats). A time with and without a fraction, a date, integers of every
@@ -14,9 +14,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
-use stamp::{
-    Attribute, BatchWrite, Condition, Entity, Item, Ordered, Query, Required, TableDefinition,
-};
+use stamp::{Attribute, BatchWrite, Condition, Entity, Item, Query, TableDefinition, expression::{Ordered, Required}};
 use uuid::Uuid;
 
 use crate::common;

@@ -1,5 +1,5 @@
 // `lt`, `le`, `gt`, `ge` and `between` need a type whose stored form
-// DynamoDB orders as its values (`stamp::Ordered`): a `bool` is `BOOL`, a
+// DynamoDB orders as its values (`stamp::expression::Ordered`): a `bool` is `BOOL`, a
 // list is `L`, and neither has an order on the server.
 use serde::{Deserialize, Serialize};
 
