@@ -9,6 +9,7 @@ mod index_projections;
 pub(crate) mod local_indexes;
 mod multi_attribute;
 mod outcomes;
+mod outcomes_resent;
 mod queries;
 mod reads;
 mod rekey;
