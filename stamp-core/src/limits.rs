@@ -85,6 +85,24 @@ pub const MAX_NUMBER_EXPONENT: i64 = 125;
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes.Number>.
 pub const MIN_NUMBER_EXPONENT: i64 = -130;
 
+/// The deepest a value nests: 32 levels, the top-level attribute's value
+/// being the first ("Nested attribute depth"). A value inside 32 lists or
+/// maps (a leaf wrapped in 32) is refused; inside 31, it is stored.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-attributes>.
+pub const MAX_NESTING_DEPTH: usize = 32;
+
+/// The shortest name of a table or an index (GSI, LSI, vector index): 3
+/// characters, each one of `a-z`, `A-Z`, `0-9`, `_`, `-` and `.`.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.NamingRules>.
+pub const MIN_NAME_LENGTH: usize = 3;
+
+/// The longest name of a table or an index: 255 characters.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.NamingRules>.
+pub const MAX_NAME_LENGTH: usize = 255;
+
 /// How many GSIs one table may have: 20, DynamoDB's default quota (GSI
 /// numbers `#[gsiN]` run from 1 to 20).
 ///

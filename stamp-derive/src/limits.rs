@@ -27,3 +27,11 @@ pub const MAX_VECTOR_DIMENSIONS: u32 = 4_096;
 /// The most vector indexes of a table (stamp-core's
 /// `limits::MAX_VECTOR_INDEXES`): `#[vector1]` to `#[vector5]`.
 pub const MAX_VECTOR_INDEXES: usize = 5;
+
+/// The shortest name of a table or an index (stamp-core's
+/// `limits::MIN_NAME_LENGTH`).
+pub const MIN_NAME_LENGTH: usize = 3;
+
+/// The longest name of a table or an index (stamp-core's
+/// `limits::MAX_NAME_LENGTH`).
+pub const MAX_NAME_LENGTH: usize = 255;

@@ -204,6 +204,24 @@ pub enum DefinitionError {
         sort_key: String,
     },
 
+    /// An index name (a GSI's, an LSI's or a vector index's, from
+    /// `index_name = "…"`) DynamoDB would refuse: index names follow the
+    /// rule of table names, 3 to 255 characters of `a-z`, `A-Z`, `0-9`,
+    /// `_`, `-` and `.` ("Naming rules", Amazon DynamoDB Developer Guide).
+    /// The derive refuses such a literal; this catches a schema built
+    /// otherwise. Found by `check`, before any request.
+    #[error(
+        "the index name `{index}` of entity `{entity}` is not valid (index names follow the rule of table names): {reason}"
+    )]
+    InvalidIndexName {
+        /// The entity that declares the index.
+        entity: &'static str,
+        /// The name given.
+        index: &'static str,
+        /// Which rule it breaks.
+        reason: TableNameReason,
+    },
+
     /// A table name DynamoDB would refuse: 3 to 255 characters of `a-z`,
     /// `A-Z`, `0-9`, `_`, `-` and `.` ("Naming rules", Amazon DynamoDB
     /// Developer Guide). Found before `CreateTable` is sent.
@@ -217,7 +235,8 @@ pub enum DefinitionError {
 }
 
 /// Which of DynamoDB's naming rules a table name breaks, in
-/// [`DefinitionError::InvalidTableName`].
+/// [`DefinitionError::InvalidTableName`] (and an index name, which follows
+/// the same rules, in [`DefinitionError::InvalidIndexName`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TableNameReason {

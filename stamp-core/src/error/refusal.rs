@@ -208,6 +208,37 @@ pub enum Refusal {
         attribute: String,
     },
 
+    /// A set (`SS`, `NS`, `BS`) holds two equal elements (for a number set,
+    /// equal as numbers: `1` and `1.0`), which DynamoDB refuses ("Input
+    /// collection contains duplicates"). Found before sending.
+    #[error(
+        "attribute `{attribute}` of entity `{entity}` is a set that holds {element} twice, which DynamoDB refuses; a set's elements are distinct (numbers as numbers: 1 and 1.0 are one)"
+    )]
+    DuplicateSetElement {
+        /// The entity type name.
+        entity: &'static str,
+        /// The attribute, with the path inside it.
+        attribute: String,
+        /// The element found a second time, as written (a string quoted, a
+        /// binary as its bytes).
+        element: String,
+    },
+
+    /// A value nests deeper than DynamoDB stores: more than `limit` (32)
+    /// levels of lists and maps, the attribute's value being the first
+    /// ("Nested attribute depth", service quotas). Found before sending.
+    #[error(
+        "attribute `{attribute}` of entity `{entity}` nests deeper than DynamoDB's {limit} levels of lists and maps"
+    )]
+    NestedTooDeep {
+        /// The entity type name.
+        entity: &'static str,
+        /// The path of the first value past the limit.
+        attribute: String,
+        /// DynamoDB's limit, [`MAX_NESTING_DEPTH`](crate::limits::MAX_NESTING_DEPTH).
+        limit: usize,
+    },
+
     /// The same primary key appears twice in one `BatchWriteItem` or
     /// `BatchGetItem`, which DynamoDB refuses. Found before sending.
     #[error(

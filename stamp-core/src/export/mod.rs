@@ -53,7 +53,17 @@
 //!   for it, as for Spark's and Hadoop's.
 //! - **A directory.** A run first deletes the directory's `_SUCCESS`, so an
 //!   earlier export there stops counting as complete as soon as a new one
-//!   starts. Each file is written as `<Type>.<extension>.partial`
+//!   starts, then every file of an earlier export there that it does not
+//!   write itself (an entity it no longer exports, the other format's
+//!   files after a change of [`ExportFormat`], `.partial` files of a killed
+//!   run): the directory's [`MANIFEST`] (`_MANIFEST`) names the files
+//!   exports there write, and a rerun deletes those and only those, so a
+//!   user's own files in the directory stay (a directory written before
+//!   manifests has none: delete its old files by hand once). Rather than
+//!   refuse a used directory, as the S3 output refuses a used prefix, a
+//!   rerun replaces the earlier export: rerunning into the same directory
+//!   is how a failed or killed run is finished. Each file is written as
+//!   `<Type>.<extension>.partial`
 //!   ([`PARTIAL_SUFFIX`]) and renamed to `<Type>.<extension>` once the scan
 //!   is over and the file is flushed and closed, so a file under its final
 //!   name is always whole; a run without items of unknown type deletes an
@@ -79,6 +89,7 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>.
 
+mod directory;
 mod files;
 mod ndjson;
 mod out;
@@ -99,6 +110,7 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use self::directory::MANIFEST;
 use self::out::Out;
 use crate::JobError;
 use crate::{AttributeMap, Entity, EntitySchema, Error, Table};
@@ -248,17 +260,20 @@ enum Output {
 }
 
 impl Output {
-    /// Makes the directory and deletes its `_SUCCESS` (an earlier export
-    /// there is not complete any more), or checks that nothing is under the
-    /// S3 prefix. A method of the output, not of the [`Export`], so that a
-    /// run's future holds no `&Export` (whose progress callback is not
-    /// `Sync`) across an `.await`: the runs' futures are `Send`.
-    async fn prepare(&self) -> Result<(), Error> {
+    /// Makes the directory, deletes its `_SUCCESS` (an earlier export
+    /// there is not complete any more), then every file of an earlier
+    /// export that this run, writing the files `own`, does not overwrite
+    /// (as its [`MANIFEST`] names them); or checks that nothing is under
+    /// the S3 prefix. A method of the output, not of the [`Export`], so
+    /// that a run's future holds no `&Export` (whose progress callback is
+    /// not `Sync`) across an `.await`: the runs' futures are `Send`.
+    async fn prepare(&self, own: &std::collections::BTreeSet<String>) -> Result<(), Error> {
         match self {
             Output::Directory(directory) => {
                 std::fs::create_dir_all(directory)
                     .map_err(|error| file_error(directory, &error))?;
-                remove_if_there(&directory.join(SUCCESS_MARKER))
+                remove_if_there(&directory.join(SUCCESS_MARKER))?;
+                directory::replace_earlier(directory, own)
             }
             #[cfg(feature = "s3")]
             Output::S3(target) => target.check_empty().await,
@@ -507,7 +522,7 @@ impl Export {
     /// is run again).
     pub async fn run(mut self, table: &Table) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
-        self.output.prepare().await?;
+        self.output.prepare(&self.file_names()).await?;
         let mut router = Router::new(&self, type_attribute)?;
         let read = async {
             let mut pages = scan(table, self.segments, self.concurrency);
@@ -541,7 +556,7 @@ impl Export {
         let files: Vec<PathBuf> = files.into_iter().map(Into::into).collect();
         let type_attribute = self.check()?;
         files::check(&files)?;
-        self.output.prepare().await?;
+        self.output.prepare(&self.file_names()).await?;
         let mut router = Router::new(&self, type_attribute)?;
         let read = async {
             for path in files {
@@ -609,7 +624,7 @@ impl Export {
         let type_attribute = self.check()?;
         let source = crate::request::dispatch::s3::S3::new(client.clone());
         let files = s3::data_files(&source, bucket, export).await?;
-        self.output.prepare().await?;
+        self.output.prepare(&self.file_names()).await?;
         let mut router = Router::new(&self, type_attribute)?;
         let read = async {
             for file in &files {
@@ -628,6 +643,17 @@ impl Export {
         .await;
         router.done.s3_requests = source.requests();
         router.end(read).await
+    }
+
+    /// The names of the files a run into a directory may write: each
+    /// entity's `<Type>.<extension>`, and `_unknown.ndjson`.
+    fn file_names(&self) -> std::collections::BTreeSet<String> {
+        let extension = self.format.extension();
+        self.entities
+            .iter()
+            .map(|(schema, _)| format!("{}.{extension}", schema.type_name))
+            .chain([format!("{UNKNOWN_FILE_STEM}.ndjson")])
+            .collect()
     }
 
     /// The checks made before any request; the type attribute.

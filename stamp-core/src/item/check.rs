@@ -11,9 +11,10 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::item::size::{attribute_value_size, item_size, number_size_of_digits};
+use crate::item::stored::duplicate_element;
 use crate::limits::{
-    MAX_ITEM_SIZE_BYTES, MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT, MAX_PARTITION_KEY_BYTES,
-    MAX_SORT_KEY_BYTES, MIN_NUMBER_EXPONENT,
+    MAX_ITEM_SIZE_BYTES, MAX_NESTING_DEPTH, MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT,
+    MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, MIN_NUMBER_EXPONENT,
 };
 use crate::{AttributeMap, Entity, EntitySchema, Error};
 use crate::{KeyError, Refusal};
@@ -55,6 +56,10 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(AttributeMap, usi
 /// - every Number, at any depth and in number sets, must be one DynamoDB
 ///   stores: at most 38 significant digits, a magnitude from `1E-130` to
 ///   `9.99…E+125` (or zero), and no `NaN` or infinity;
+/// - no set (`SS`, `NS`, `BS`), at any depth, holds two equal elements
+///   (Numbers equal as numbers: `1` and `1.0`), which DynamoDB refuses;
+/// - no value nests deeper than [`MAX_NESTING_DEPTH`](crate::limits::MAX_NESTING_DEPTH)
+///   (32) levels of lists and maps, the attribute's value being the first;
 /// - the key attributes must be non-empty strings, and an index attribute,
 ///   when present, too (never `NULL`);
 /// - the whole item must fit in [`MAX_ITEM_SIZE_BYTES`] (400 KB).
@@ -65,6 +70,7 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(AttributeMap, usi
 ///
 /// [`Refusal::InvalidNumber`], [`Refusal::EmptySet`] (an empty set inside a map
 /// or list, which cannot be left out without changing its container),
+/// [`Refusal::DuplicateSetElement`], [`Refusal::NestedTooDeep`],
 /// [`KeyError::InvalidKeyAttribute`] (also for the attribute of a
 /// multi-attribute index key that is present but empty or of another type),
 /// [`KeyError::KeyAttributeTooLong`] (such an attribute longer than DynamoDB's
@@ -241,40 +247,58 @@ fn check_key_attribute(
 
 /// Checks one attribute value of entity `entity` at `path` (such as
 /// `price`, `dimensions.width` or `scores[2]`): its Numbers, at any depth,
-/// and that no set inside it is empty. For values written by an update
-/// expression as well as for items.
+/// that no set inside it is empty or holds two equal elements, and that
+/// it nests at most 32 levels. For values written by an update expression
+/// as well as for items.
 ///
 /// # Errors
 ///
-/// [`Refusal::InvalidNumber`] and [`Refusal::EmptySet`].
+/// [`Refusal::InvalidNumber`], [`Refusal::EmptySet`],
+/// [`Refusal::DuplicateSetElement`] and [`Refusal::NestedTooDeep`] (the
+/// value is taken as an attribute's, at the first level).
 pub fn check_value(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
     // Nearly every value is valid: check without building the paths of
     // nested values (a `format!` per list element and map entry), and only
     // then find the problem with its path.
-    if is_valid(value) {
+    if is_valid(value, 1) {
         return Ok(());
     }
-    check_value_at(entity, path, value)
+    check_value_at(entity, path, value, 1)
 }
 
-/// Whether [`check_value`] accepts `value`, without naming anything.
-fn is_valid(value: &AttributeValue) -> bool {
+/// Whether [`check_value`] accepts `value` at nesting level `level` (1
+/// for an attribute's value), without naming anything.
+fn is_valid(value: &AttributeValue, level: usize) -> bool {
+    if level > MAX_NESTING_DEPTH {
+        return false;
+    }
     match value {
         AttributeValue::N(number) => check_number(number).is_ok(),
         AttributeValue::Ns(numbers) => {
-            !numbers.is_empty() && numbers.iter().all(|number| check_number(number).is_ok())
+            !numbers.is_empty()
+                && numbers.iter().all(|number| check_number(number).is_ok())
+                && duplicate_element(value).is_none()
         }
-        AttributeValue::Ss(set) => !set.is_empty(),
-        AttributeValue::Bs(set) => !set.is_empty(),
-        AttributeValue::L(values) => values.iter().all(is_valid),
-        AttributeValue::M(entries) => entries.values().all(is_valid),
+        AttributeValue::Ss(set) => !set.is_empty() && duplicate_element(value).is_none(),
+        AttributeValue::Bs(set) => !set.is_empty() && duplicate_element(value).is_none(),
+        AttributeValue::L(values) => values.iter().all(|value| is_valid(value, level + 1)),
+        AttributeValue::M(entries) => entries.values().all(|value| is_valid(value, level + 1)),
         _ => true,
     }
 }
 
 /// The size of `value` ([`attribute_value_size`]) when [`check_value`]
-/// accepts it, `None` when it does not: both walks in one.
+/// accepts it as an attribute's value, `None` when it does not: both walks
+/// in one.
 pub(crate) fn checked_size(value: &AttributeValue) -> Option<usize> {
+    checked_size_at(value, 1)
+}
+
+/// [`checked_size`] of a value at nesting level `level`.
+fn checked_size_at(value: &AttributeValue, level: usize) -> Option<usize> {
+    if level > MAX_NESTING_DEPTH {
+        return None;
+    }
     Some(match value {
         AttributeValue::S(text) => text.len(),
         AttributeValue::N(number) => number_size_of_digits(number_digits(number).ok()?),
@@ -287,32 +311,58 @@ pub(crate) fn checked_size(value: &AttributeValue) -> Option<usize> {
             for number in numbers {
                 total += number_size_of_digits(number_digits(number).ok()?);
             }
+            if duplicate_element(value).is_some() {
+                return None;
+            }
             total
         }
         AttributeValue::Ss(set) if set.is_empty() => return None,
         AttributeValue::Bs(set) if set.is_empty() => return None,
+        AttributeValue::Ss(_) | AttributeValue::Bs(_) if duplicate_element(value).is_some() => {
+            return None;
+        }
         AttributeValue::L(values) => {
             let mut total = 3;
             for value in values {
-                total += checked_size(value)? + 1;
+                total += checked_size_at(value, level + 1)? + 1;
             }
             total
         }
         AttributeValue::M(entries) => {
             let mut total = 3;
             for (name, value) in entries {
-                total += name.len() + checked_size(value)? + 1;
+                total += name.len() + checked_size_at(value, level + 1)? + 1;
             }
             total
         }
-        // `S`, `B`, non-empty `SS` and `BS`, and types this SDK version does
-        // not know, which `check_value` accepts.
+        // `S`, `B`, non-empty `SS` and `BS` without duplicates, and types
+        // this SDK version does not know, which `check_value` accepts.
         other => attribute_value_size(other),
     })
 }
 
-/// [`check_value`], naming the path of the first problem.
-fn check_value_at(entity: &'static str, path: &str, value: &AttributeValue) -> Result<(), Error> {
+/// [`check_value`] of a value at nesting level `level`, naming the path of
+/// the first problem.
+fn check_value_at(
+    entity: &'static str,
+    path: &str,
+    value: &AttributeValue,
+    level: usize,
+) -> Result<(), Error> {
+    if level > MAX_NESTING_DEPTH {
+        return Err(Error::Refused(Refusal::NestedTooDeep {
+            entity,
+            attribute: path.to_owned(),
+            limit: MAX_NESTING_DEPTH,
+        }));
+    }
+    if let Some(element) = duplicate_element(value) {
+        return Err(Error::Refused(Refusal::DuplicateSetElement {
+            entity,
+            attribute: path.to_owned(),
+            element,
+        }));
+    }
     let number_error = |value: &str, reason: NumberProblem| {
         Error::Refused(Refusal::InvalidNumber {
             entity,
@@ -343,11 +393,11 @@ fn check_value_at(entity: &'static str, path: &str, value: &AttributeValue) -> R
             attribute: path.to_owned(),
         })),
         AttributeValue::L(values) => values.iter().enumerate().try_for_each(|(position, value)| {
-            check_value_at(entity, &format!("{path}[{position}]"), value)
+            check_value_at(entity, &format!("{path}[{position}]"), value, level + 1)
         }),
-        AttributeValue::M(entries) => entries
-            .iter()
-            .try_for_each(|(name, value)| check_value_at(entity, &format!("{path}.{name}"), value)),
+        AttributeValue::M(entries) => entries.iter().try_for_each(|(name, value)| {
+            check_value_at(entity, &format!("{path}.{name}"), value, level + 1)
+        }),
         _ => Ok(()),
     }
 }
@@ -687,7 +737,7 @@ mod tests {
             .collect();
         values.extend(nested);
         for value in &values {
-            let expected = is_valid(value).then(|| attribute_value_size(value));
+            let expected = is_valid(value, 1).then(|| attribute_value_size(value));
             assert_eq!(checked_size(value), expected, "{value:?}");
         }
     }

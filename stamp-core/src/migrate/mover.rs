@@ -287,9 +287,10 @@ fn index_attributes<E: Entity>(entity: &E) -> Result<AttributeMap, Error> {
     Ok(item)
 }
 
-/// Whether `stored` has exactly the `expected` index attributes.
+/// Whether `stored` has exactly the `expected` index attributes (compared
+/// as DynamoDB stores them).
 fn same_index_attributes<E: Entity>(stored: &AttributeMap, expected: &AttributeMap) -> bool {
     E::SCHEMA
         .index_key_attributes()
-        .all(|name| stored.get(name) == expected.get(name))
+        .all(|name| crate::item::stored::same_attribute(stored.get(name), expected.get(name)))
 }

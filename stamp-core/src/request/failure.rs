@@ -11,6 +11,7 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::executor::Failure;
+use crate::item::stored::{same_attribute, same_item};
 use crate::{AttributeMap, Entity, Error, Table};
 
 /// What became of a request that failed with [`Error::DynamoDb`]: the
@@ -29,7 +30,10 @@ use crate::{AttributeMap, Entity, Error, Table};
 #[non_exhaustive]
 pub enum RequestOutcome {
     /// DynamoDB answered with a client-side error (an HTTP 4xx status):
-    /// `code` and `message` say which. Nothing was applied.
+    /// `code` and `message` say which. Nothing was applied by this
+    /// request, but a `TransactionInProgressException` says an earlier
+    /// send of the same transaction (the same client request token) is
+    /// being applied ([`may_have_been_applied`](Self::may_have_been_applied)).
     Rejected,
     /// The answer was a server error (an HTTP 5xx status), from DynamoDB
     /// (`InternalServerError`) or from something between (a proxy's 502):
@@ -54,11 +58,17 @@ impl RequestOutcome {
     /// a server error (5xx), an unreadable answer, a timeout or a lost
     /// connection. `code` is DynamoDB's error code: a `Rejected` request
     /// whose code is `InternalServerError` or `ServiceUnavailable` (server
-    /// errors) may have been applied too.
+    /// errors) may have been applied too, and so may one refused with
+    /// `TransactionInProgressException`: DynamoDB is still applying an
+    /// earlier `TransactWriteItems` with the same client request token,
+    /// which is exactly the request sent again ("TransactWriteItems",
+    /// API reference: a retry with the same token while the first is in
+    /// progress gets this error).
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html>.
     pub fn may_have_been_applied(self, code: Option<&str>) -> bool {
         match self {
-            RequestOutcome::Rejected => code
-                .is_some_and(|code| code == "InternalServerError" || code == "ServiceUnavailable"),
+            RequestOutcome::Rejected => code.is_some_and(refused_but_may_have_been_applied),
             RequestOutcome::ServerError
             | RequestOutcome::Unreadable
             | RequestOutcome::TimedOut
@@ -66,6 +76,24 @@ impl RequestOutcome {
             RequestOutcome::NotSent => false,
         }
     }
+}
+
+/// DynamoDB's error code `TransactionInProgressException`: the answer to a
+/// `TransactWriteItems` whose client request token belongs to a transaction
+/// DynamoDB is still applying. The SDK retries it as throttling (the same
+/// input, so the same token) after a backoff; when its retries run out, the
+/// transaction may still be applied.
+pub(crate) const TRANSACTION_IN_PROGRESS: &str = "TransactionInProgressException";
+
+/// Whether a refusal with DynamoDB's error `code` (an HTTP 4xx) may still
+/// have been applied: a server error sent with a 4xx status
+/// (`InternalServerError`, `ServiceUnavailable`), or
+/// [`TRANSACTION_IN_PROGRESS`].
+fn refused_but_may_have_been_applied(code: &str) -> bool {
+    matches!(
+        code,
+        "InternalServerError" | "ServiceUnavailable" | TRANSACTION_IN_PROGRESS
+    )
 }
 
 /// The `ThrottlingReasons` of an SDK error, as `(reason, resource)`; empty
@@ -133,7 +161,11 @@ fn last_attempt_text(
                     .into_iter()
                     .map(|(reason, resource)| format!("{reason} on `{resource}`"))
                     .collect();
-                if throttled.is_empty() {
+                if code == Some(TRANSACTION_IN_PROGRESS) {
+                    format!(
+                        "was refused{status}: {dynamodb}; a transaction with the same client request token is still being applied, so it may have been applied (send it again with the same token to learn its outcome)"
+                    )
+                } else if throttled.is_empty() {
                     format!("was refused{status}: {dynamodb}")
                 } else {
                     format!(
@@ -266,13 +298,15 @@ pub(crate) enum Effect<'a> {
 }
 
 impl Effect<'_> {
-    /// Whether `stored` shows the write applied.
+    /// Whether `stored` shows the write applied, its values compared as
+    /// DynamoDB stores them ([`same_item`], [`same_attribute`]: sets in any
+    /// order, Numbers as numbers, maps by key).
     fn shown_by(&self, stored: Option<&AttributeMap>) -> bool {
         match (self, stored) {
-            (Effect::Item(item), Some(stored)) => *item == stored,
+            (Effect::Item(item), Some(stored)) => same_item(item, stored),
             (Effect::Attributes(attributes), Some(stored)) => attributes
                 .iter()
-                .all(|(name, value)| stored.get(*name) == *value),
+                .all(|(name, value)| same_attribute(stored.get(*name), *value)),
             _ => false,
         }
     }

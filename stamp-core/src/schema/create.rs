@@ -166,21 +166,31 @@ impl TableDefinition {
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html>.
 fn check_table_name(name: &str) -> Result<(), Error> {
-    let invalid = |reason: crate::error::TableNameReason| {
-        Err(Error::Definition(DefinitionError::InvalidTableName {
+    check_name(name).map_err(|reason| {
+        Error::Definition(DefinitionError::InvalidTableName {
             name: name.to_owned(),
             reason,
-        }))
-    };
+        })
+    })
+}
+
+/// DynamoDB's naming rule for tables and indexes: 3 to 255 characters
+/// ([`MIN_NAME_LENGTH`](crate::limits::MIN_NAME_LENGTH),
+/// [`MAX_NAME_LENGTH`](crate::limits::MAX_NAME_LENGTH)), each one of `a-z`,
+/// `A-Z`, `0-9`, `_`, `-` and `.`; the rule `name` breaks.
+///
+/// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html>.
+pub(crate) fn check_name(name: &str) -> Result<(), crate::error::TableNameReason> {
+    use crate::limits::{MAX_NAME_LENGTH, MIN_NAME_LENGTH};
     let length = name.chars().count();
-    if !(3..=255).contains(&length) {
-        return invalid(crate::error::TableNameReason::Length { length });
+    if !(MIN_NAME_LENGTH..=MAX_NAME_LENGTH).contains(&length) {
+        return Err(crate::error::TableNameReason::Length { length });
     }
     if let Some(bad) = name
         .chars()
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
     {
-        return invalid(crate::error::TableNameReason::Character { character: bad });
+        return Err(crate::error::TableNameReason::Character { character: bad });
     }
     Ok(())
 }

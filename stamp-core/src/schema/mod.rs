@@ -129,6 +129,9 @@ struct Example {
 /// - without entities ([`DefinitionError::EmptyTableDefinition`]);
 /// - with two different entities of one type name
 ///   ([`DefinitionError::DuplicateEntityType`]);
+/// - with an index (GSI, LSI or vector) whose name DynamoDB refuses: not
+///   3 to 255 characters of `a-z A-Z 0-9 _ . -`, the rule of table names
+///   ([`DefinitionError::InvalidIndexName`]);
 /// - whose entities name a key attribute differently
 ///   ([`DefinitionError::ConflictingKeyAttributes`]) or the TTL attribute
 ///   differently ([`DefinitionError::ConflictingTimeToLive`]);

@@ -45,6 +45,17 @@ impl TableDefinition {
                 }));
             }
         }
+        for entity in &self.entities {
+            for index in entity.indexes {
+                super::create::check_name(index.name).map_err(|reason| {
+                    Error::Definition(DefinitionError::InvalidIndexName {
+                        entity: entity.type_name,
+                        index: index.name,
+                        reason,
+                    })
+                })?;
+            }
+        }
         let (partition_key, sort_key) = self.key_attributes()?;
         let time_to_live = self.time_to_live_attribute()?;
         let indexes = self.indexes()?;
@@ -220,5 +231,105 @@ impl TableDefinition {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::key::template::Segment;
+    use crate::{IndexKeySchema, IndexKind, IndexSchema, KeyAttribute, KeyTemplate};
+
+    fn attribute(name: &'static str, literal: &'static str) -> KeyAttribute {
+        KeyAttribute {
+            name,
+            template: KeyTemplate {
+                source: literal,
+                segments: Box::leak(Box::new([Segment::Literal(literal)])),
+                escaped: KeyTemplate::ESCAPED,
+            },
+        }
+    }
+
+    /// An entity with one GSI named `index`, built by hand as a schema
+    /// the derive would refuse.
+    fn entity_with_index(index: &'static str) -> &'static EntitySchema {
+        let indexes = Box::leak(Box::new([IndexSchema {
+            number: 1,
+            name: index,
+            kind: IndexKind::Global { shards: None },
+            key: IndexKeySchema::Templates {
+                partition_key: attribute("GSI1PK", "ALL"),
+                sort_key: None,
+            },
+            read_method: "query_gsi1",
+        }]));
+        Box::leak(Box::new(EntitySchema {
+            type_name: "Thing",
+            type_attribute: "Type",
+            partition_key: attribute("PK", "THING"),
+            sort_key: attribute("SK", "THING"),
+            indexes,
+            fields: &[],
+            ttl_attribute: None,
+            field_attributes: &[],
+            version_attribute: None,
+            created_at_attribute: None,
+            updated_at_attribute: None,
+            previous_key: None,
+            key_example: |_| None,
+            named_inputs: &[],
+        }))
+    }
+
+    fn checked(index: &'static str) -> Result<(), Error> {
+        TableDefinition {
+            entities: vec![entity_with_index(index)],
+            ..TableDefinition::default()
+        }
+        .check()
+    }
+
+    #[test]
+    fn an_index_name_dynamodb_refuses_is_a_definition_error() {
+        let refused = |index: &'static str, reason: crate::error::TableNameReason| {
+            Err::<(), String>(
+                Error::Definition(DefinitionError::InvalidIndexName {
+                    entity: "Thing",
+                    index,
+                    reason,
+                })
+                .to_string(),
+            )
+        };
+        let text = |result: Result<(), Error>| result.map_err(|error| error.to_string());
+        assert_eq!(
+            text(checked("ab")),
+            refused("ab", crate::error::TableNameReason::Length { length: 2 })
+        );
+        let long: &'static str = "x".repeat(256).leak();
+        assert_eq!(
+            text(checked(long)),
+            refused(long, crate::error::TableNameReason::Length { length: 256 })
+        );
+        assert_eq!(
+            text(checked("by status")),
+            refused(
+                "by status",
+                crate::error::TableNameReason::Character { character: ' ' }
+            )
+        );
+        assert_eq!(
+            Error::Definition(DefinitionError::InvalidIndexName {
+                entity: "Thing",
+                index: "ab",
+                reason: crate::error::TableNameReason::Length { length: 2 },
+            })
+            .to_string(),
+            "the index name `ab` of entity `Thing` is not valid (index names follow the rule of table names): it has 2 characters, and a table name has 3 to 255"
+        );
+        assert!(checked("by-status_2.v1").is_ok());
+        let longest: &'static str = "x".repeat(255).leak();
+        assert!(checked(longest).is_ok());
     }
 }

@@ -64,6 +64,37 @@ pub fn string(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
     meta.value()?.parse::<LitStr>()
 }
 
+/// The name of `index_name = "…"` in `#[{attribute}(…)]` (a GSI, an LSI or
+/// a vector index), checked by DynamoDB's naming rule for tables and
+/// indexes: 3 to 255 characters, each one of `a-z`, `A-Z`, `0-9`, `_`, `-`
+/// and `.` ("Naming rules", Amazon DynamoDB Developer Guide). A name that
+/// breaks it is reported spanning the literal.
+pub fn index_name(cx: &mut Ctxt, literal: &LitStr, attribute: &str, struct_name: &Ident) -> String {
+    use crate::limits::{MAX_NAME_LENGTH, MIN_NAME_LENGTH};
+    let name = literal.value();
+    let length = name.chars().count();
+    let at = format!("`index_name = {name:?}` in `#[{attribute}(…)]` of `{struct_name}`");
+    if !(MIN_NAME_LENGTH..=MAX_NAME_LENGTH).contains(&length) {
+        cx.error_spanned_by(
+            literal,
+            format!(
+                "{at} has {length} characters; DynamoDB's index names have {MIN_NAME_LENGTH} to {MAX_NAME_LENGTH}"
+            ),
+        );
+    } else if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+    {
+        cx.error_spanned_by(
+            literal,
+            format!(
+                "{at} has `{bad}`; DynamoDB's index names have only a-z, A-Z, 0-9, `_`, `-` and `.`"
+            ),
+        );
+    }
+    name
+}
+
 /// The message of an option given twice inside `#[{attribute}(…)]`.
 pub fn given_twice(meta: &ParseNestedMeta, attribute: &str, struct_name: &Ident) -> String {
     let option = option_name(meta);

@@ -248,7 +248,8 @@ fn read_index_list(
         } else if meta.path.is_ident("sk") {
             templates.push(("sk", string(&meta)?));
         } else if meta.path.is_ident("index_name") {
-            options.index_name.set(cx, &meta.path, string(&meta)?.value(), twice);
+            let name = attr::index_name(cx, &string(&meta)?, &gsi, struct_name);
+            options.index_name.set(cx, &meta.path, name, twice);
         } else if meta.path.is_ident("shards") {
             let literal: syn::LitInt = meta.value()?.parse().map_err(|_| {
                 meta.error(format!(
@@ -316,7 +317,8 @@ pub(super) fn read_local_index(
                 ),
             );
         } else if meta.path.is_ident("index_name") {
-            index_name.set(cx, &meta.path, string(&meta)?.value(), twice);
+            let name = attr::index_name(cx, &string(&meta)?, &lsi, struct_name);
+            index_name.set(cx, &meta.path, name, twice);
         } else if meta.path.is_ident("sk_attribute") {
             sk_attribute.set(cx, &meta.path, Name::from_literal(&string(&meta)?), twice);
         } else {

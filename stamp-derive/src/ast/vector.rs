@@ -97,7 +97,8 @@ pub(super) fn read_vector_index(
         } else if meta.path.is_ident("pk_attribute") {
             pk_attribute.set(cx, &meta.path, Name::from_literal(&string(&meta)?), twice);
         } else if meta.path.is_ident("index_name") {
-            index_name.set(cx, &meta.path, string(&meta)?.value(), twice);
+            let name = attr::index_name(cx, &string(&meta)?, &vector, struct_name);
+            index_name.set(cx, &meta.path, name, twice);
         } else if meta.path.is_ident("filter") {
             let list = ident_list(&meta, "filter")?;
             filters.set(cx, &meta.path, list, twice);

@@ -12,7 +12,7 @@
 //! not; a 5xx, a timeout or a lost connection may have been. The soak then
 //! checks that Stamp reports each the same way.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -117,6 +117,11 @@ pub struct FaultCounts {
     pub requests: u64,
     /// Faults injected, by kind.
     pub by_kind: BTreeMap<Fault, u64>,
+    /// Attempts the SDK sent again after an attempt of the same request
+    /// (its `amz-sdk-invocation-id`) was applied and its answer lost, by
+    /// DynamoDB operation (`PutItem`, `UpdateItem`, …): the conditional
+    /// writes that may then meet their own earlier write.
+    pub resent_after_applied: BTreeMap<String, u64>,
 }
 
 impl FaultCounts {
@@ -132,6 +137,9 @@ struct Plan {
     dishonest: bool,
     random: ChaCha8Rng,
     counts: FaultCounts,
+    /// The invocation ids of the requests with an attempt applied whose
+    /// answer was lost.
+    lost_answers: HashSet<String>,
 }
 
 /// An HTTP client that injects faults into a seeded random share of the
@@ -159,6 +167,7 @@ impl FaultyHttpClient {
                 dishonest,
                 random: ChaCha8Rng::seed_from_u64(seed),
                 counts: FaultCounts::default(),
+                lost_answers: HashSet::new(),
             })),
         }
     }
@@ -173,9 +182,27 @@ impl FaultyHttpClient {
         SharedHttpClient::new(self.clone())
     }
 
-    fn draw(&self) -> (Option<Fault>, u64, bool) {
+    /// The fault of the next request, with its delay and whether the
+    /// client lies; `request` is counted as sent again when an earlier
+    /// attempt of it was applied and its answer lost.
+    fn draw(&self, request: &HttpRequest) -> (Option<Fault>, u64, bool) {
+        let invocation = request
+            .headers()
+            .get("amz-sdk-invocation-id")
+            .map(str::to_owned);
         let mut plan = self.plan.lock().unwrap();
         plan.counts.requests += 1;
+        if let Some(invocation) = &invocation
+            && plan.lost_answers.contains(invocation)
+        {
+            let target = request.headers().get("x-amz-target").unwrap_or("unknown");
+            let operation = target.rsplit('.').next().unwrap_or(target).to_owned();
+            *plan
+                .counts
+                .resent_after_applied
+                .entry(operation)
+                .or_default() += 1;
+        }
         let (rate, dishonest) = (plan.rate, plan.dishonest);
         if !plan.random.random_bool(rate) {
             return (None, 0, dishonest);
@@ -183,6 +210,12 @@ impl FaultyHttpClient {
         let fault = Fault::ALL[plan.random.random_range(0..Fault::ALL.len())];
         let delay = plan.random.random_range(1..=20);
         *plan.counts.by_kind.entry(fault).or_default() += 1;
+        if fault.applied()
+            && fault != Fault::Slow
+            && let Some(invocation) = invocation
+        {
+            plan.lost_answers.insert(invocation);
+        }
         (Some(fault), delay, dishonest)
     }
 }
@@ -221,7 +254,7 @@ const JSON: &str = "application/x-amz-json-1.0";
 
 impl HttpConnector for FaultyConnector {
     fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
-        let (fault, delay, dishonest) = self.client.draw();
+        let (fault, delay, dishonest) = self.client.draw(&request);
         let inner = self.inner.clone();
         HttpConnectorFuture::new(async move {
             let Some(fault) = fault else {

@@ -128,6 +128,7 @@ const READ_ATTEMPTS: usize = 60;
 enum Operation {
     PlaceOrder,
     CartUpdate,
+    CartSet,
     CartPut,
     Count,
     Create,
@@ -142,7 +143,8 @@ impl Operation {
     fn name(self) -> &'static str {
         match self {
             Operation::PlaceOrder => "place an order (TransactWriteItems)",
-            Operation::CartUpdate => "versioned update of a cart",
+            Operation::CartUpdate => "versioned update of a cart (append)",
+            Operation::CartSet => "versioned update of a cart (set only)",
             Operation::CartPut => "versioned put of a cart",
             Operation::Count => "ADD to a counter",
             Operation::Create => "create a new session",
@@ -157,7 +159,8 @@ impl Operation {
     fn draw(random: &mut ChaCha8Rng) -> Operation {
         match random.random_range(0..100) {
             0..20 => Operation::PlaceOrder,
-            20..32 => Operation::CartUpdate,
+            20..26 => Operation::CartUpdate,
+            26..32 => Operation::CartSet,
             32..40 => Operation::CartPut,
             40..54 => Operation::Count,
             54..64 => Operation::Create,
@@ -244,6 +247,12 @@ impl fmt::Display for SoakReport {
         )?;
         for (fault, count) in &self.faults.by_kind {
             writeln!(f, "    {count:>5}  {fault}")?;
+        }
+        for (operation, count) in &self.faults.resent_after_applied {
+            writeln!(
+                f,
+                "    {count:>5}  {operation} sent again by the SDK after an applied attempt lost its answer"
+            )?;
         }
         writeln!(
             f,
@@ -503,6 +512,18 @@ struct Worker {
     versions_seen: BTreeMap<String, u64>,
 }
 
+/// How a cart change is written.
+#[derive(Debug, Clone, Copy)]
+enum CartWrite {
+    /// A versioned put of the whole cart.
+    Put,
+    /// A versioned update that appends the change (not idempotent).
+    Append,
+    /// A versioned update that only sets `changes` to the list with the
+    /// change (idempotent: the SDK sends it again after a lost answer).
+    Set,
+}
+
 /// How one write ended, once resolved.
 enum Ended {
     Acknowledged,
@@ -574,8 +595,9 @@ impl Worker {
     async fn operate(&mut self, operation: Operation) -> Result<(Ended, u64), String> {
         match operation {
             Operation::PlaceOrder => self.place_order().await.map(|ended| (ended, 0)),
-            Operation::CartUpdate => self.change_cart(false).await,
-            Operation::CartPut => self.change_cart(true).await,
+            Operation::CartUpdate => self.change_cart(CartWrite::Append).await,
+            Operation::CartSet => self.change_cart(CartWrite::Set).await,
+            Operation::CartPut => self.change_cart(CartWrite::Put).await,
             Operation::Count => self.count().await.map(|ended| (ended, 0)),
             Operation::Create => self.create().await.map(|ended| (ended, 0)),
             Operation::CreateTaken => self.create_taken().await.map(|ended| (ended, 0)),
@@ -674,7 +696,7 @@ impl Worker {
         Ok(self.read(&key).await?.is_some())
     }
 
-    async fn change_cart(&mut self, by_put: bool) -> Result<(Ended, u64), String> {
+    async fn change_cart(&mut self, how: CartWrite) -> Result<(Ended, u64), String> {
         let cart_id = format!("cart-{}", self.random.random_range(0..CARTS));
         let change = self.next_id("change");
         let key = Cart::key(&cart_id).map_err(|error| error.to_string())?;
@@ -685,18 +707,35 @@ impl Worker {
             if uncertain && cart.changes.contains(&change) {
                 return self.cart_changed(&cart_id, change, Ended::UncertainApplied, conflicts);
             }
-            let result = if by_put {
-                let mut changed = cart.clone();
-                changed.changes.push(change.clone());
-                self.table().put(&changed).await
-            } else {
-                Cart::update(&cart_id)
-                    .append(Cart::CHANGES, std::slice::from_ref(&change))
-                    .expect_version(cart.version)
-                    .send(self.table())
-                    .await
+            let mut changed = cart.clone();
+            changed.changes.push(change.clone());
+            let result = match how {
+                CartWrite::Put => self.table().put(&changed).await,
+                // Not idempotent: the SDK does not send it again after an
+                // attempt that may have been applied.
+                CartWrite::Append => {
+                    Cart::update(&cart_id)
+                        .append(Cart::CHANGES, std::slice::from_ref(&change))
+                        .expect_version(cart.version)
+                        .send(self.table())
+                        .await
+                }
+                // Idempotent: sent again by the SDK after a lost answer,
+                // its condition then fails against its own write, which
+                // the stored item shows (its changes and next version).
+                CartWrite::Set => {
+                    Cart::update(&cart_id)
+                        .set(Cart::CHANGES, &changed.changes)
+                        .expect_version(cart.version)
+                        .send(self.table())
+                        .await
+                }
             };
-            let what = if by_put { "put" } else { "update" };
+            let what = match how {
+                CartWrite::Put => "put",
+                CartWrite::Append => "append update",
+                CartWrite::Set => "set update",
+            };
             self.note(
                 &change,
                 &format!("{what} at version {}", cart.version),

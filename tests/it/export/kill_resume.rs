@@ -23,11 +23,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use aws_sdk_s3::Client as S3Client;
 use futures::StreamExt;
 use serde::de::DeserializeOwned;
-use stamp::export::{Export, ExportFormat, ExportOutcome, PARTIAL_SUFFIX, SUCCESS_MARKER};
-use stamp::{
-    Error, Table,
-    error::{ExportObjectReason, JobError},
+use stamp::export::{
+    Export, ExportFormat, ExportOutcome, MANIFEST, PARTIAL_SUFFIX, SUCCESS_MARKER,
 };
+use stamp::{Error, Table, error::{ExportObjectReason, JobError}};
 use stamp_examples::data::{self, DataSet, Size};
 use stamp_examples::{Customer, LineItem, Order, Product, Session};
 
@@ -98,12 +97,30 @@ fn assert_complete(dir: &Path, outcome: &ExportOutcome, data: &DataSet, format: 
     let mut names: Vec<String> = ["Customer", "Order", "LineItem", "Product", "Session"]
         .iter()
         .map(|entity| format!("{entity}.{extension}"))
-        .chain(["_unknown.ndjson".to_owned(), SUCCESS_MARKER.to_owned()])
+        .chain([
+            "_unknown.ndjson".to_owned(),
+            MANIFEST.to_owned(),
+            SUCCESS_MARKER.to_owned(),
+        ])
         .collect();
     names.sort();
     let found = contents(dir);
     assert_eq!(found.keys().cloned().collect::<Vec<_>>(), names);
     assert_eq!(found[SUCCESS_MARKER], b"");
+    let mut manifest: Vec<String> = names
+        .iter()
+        .filter(|name| name.ends_with(".ndjson") || name.ends_with(".parquet"))
+        .cloned()
+        .collect();
+    manifest.sort();
+    assert_eq!(
+        found[MANIFEST],
+        manifest
+            .iter()
+            .map(|name| format!("{name}\n"))
+            .collect::<String>()
+            .into_bytes()
+    );
     let path = |entity: &str| dir.join(format!("{entity}.{extension}"));
     let customers: Vec<Customer> = read(&path("Customer"), format);
     assert_eq!(sorted(customers), sorted(data.customers.clone()));
@@ -164,16 +181,18 @@ async fn kill_and_rerun(table: &Table, data: &DataSet, seed: u64) -> bool {
         }
         None => {
             // Nothing a reader could take for a complete export: no marker,
-            // and under a final name only the earlier export's files, whole.
+            // and under a final name only the earlier export's files, whole
+            // (the manifest names this run's files, the same as the earlier
+            // run's: one format, one set of entities).
             let left = contents(&dir);
             assert!(!left.contains_key(SUCCESS_MARKER), "seed {seed}: {left:?}");
             let finals: BTreeMap<&String, &Vec<u8>> = left
                 .iter()
-                .filter(|(name, _)| !name.ends_with(PARTIAL_SUFFIX))
+                .filter(|(name, _)| !name.ends_with(PARTIAL_SUFFIX) && *name != MANIFEST)
                 .collect();
             let earlier_files: BTreeMap<&String, &Vec<u8>> = earlier
                 .iter()
-                .filter(|(name, _)| *name != SUCCESS_MARKER)
+                .filter(|(name, _)| *name != SUCCESS_MARKER && *name != MANIFEST)
                 .collect();
             assert_eq!(finals, earlier_files, "seed {seed}");
         }
@@ -244,7 +263,7 @@ async fn a_run_into_a_used_directory_drops_its_marker_first_and_a_stale_unknown_
     let found = contents(&dir);
     assert_eq!(
         found.keys().map(String::as_str).collect::<Vec<_>>(),
-        ["Product.ndjson", SUCCESS_MARKER, "notes.txt"]
+        ["Product.ndjson", MANIFEST, SUCCESS_MARKER, "notes.txt"]
     );
     assert_eq!(found["notes.txt"], b"mine");
     let exported: Vec<Product> = ndjson(&dir.join("Product.ndjson"));

@@ -3,4 +3,5 @@
 mod files;
 mod kill_resume;
 mod memory;
+mod rerun;
 mod s3;

@@ -4,4 +4,5 @@ mod codec;
 mod codec_items;
 mod hostile;
 mod round_trip;
+mod shapes;
 mod size;

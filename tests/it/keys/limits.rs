@@ -23,6 +23,14 @@ fn the_derive_mirrors_the_runtime_limits() {
         derive_limits::MAX_VECTOR_INDEXES,
         stamp::limits::MAX_VECTOR_INDEXES
     );
+    assert_eq!(
+        derive_limits::MIN_NAME_LENGTH,
+        stamp::limits::MIN_NAME_LENGTH
+    );
+    assert_eq!(
+        derive_limits::MAX_NAME_LENGTH,
+        stamp::limits::MAX_NAME_LENGTH
+    );
 }
 
 #[test]
@@ -46,4 +54,7 @@ fn the_limits_are_dynamodbs() {
     assert_eq!(stamp::limits::MAX_TOP_K, 100);
     assert_eq!(stamp::limits::MAX_SEARCH_RESPONSE_BYTES, 16_777_216);
     assert_eq!(stamp::limits::MAX_NUMBER_DIGITS, 38);
+    assert_eq!(stamp::limits::MAX_NESTING_DEPTH, 32);
+    assert_eq!(stamp::limits::MIN_NAME_LENGTH, 3);
+    assert_eq!(stamp::limits::MAX_NAME_LENGTH, 255);
 }

@@ -11,6 +11,7 @@ pub(crate) mod local_indexes;
 mod multi_attribute;
 mod order;
 mod outcomes;
+mod outcomes_resent;
 mod queries;
 mod reads;
 mod rekey;

@@ -475,6 +475,15 @@ impl<T: AttributeCodec> AttributeCodec for Vec<T> {
         let AttributeValue::L(values) = stored else {
             return crate::item::check::checked_size(stored);
         };
+        // Nested lists and maps go through the one check that counts
+        // their nesting levels (an element's own codec sees it as an
+        // attribute's value, one level too high).
+        if values
+            .iter()
+            .any(|value| matches!(value, AttributeValue::L(_) | AttributeValue::M(_)))
+        {
+            return crate::item::check::checked_size(stored);
+        }
         let mut total = 3;
         for (element, value) in self.iter().zip(values) {
             total += element.checked_size(value)? + 1;
