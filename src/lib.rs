@@ -99,7 +99,12 @@
 //!
 //! - `#[stamp(ttl)]`: the item's time to live, stored as a Number of epoch
 //!   seconds for DynamoDB's TTL; a `DateTime<Utc>`, `SystemTime`, or
-//!   `i64`/`u64` seconds ([`TimeToLive`]); `create_table` turns TTL on for it.
+//!   `i64`/`u64` seconds ([`TimeToLive`]), or an `Option` of one, whose
+//!   `None` stores no attribute (an item that never expires; an update
+//!   removes a stored TTL with `remove`); `create_table` turns TTL on for
+//!   it. Only whole seconds are stored: a fraction is dropped, so an entity
+//!   put with `10:00:00.750` reads back with `10:00:00`, not equal to the
+//!   one put (keep TTLs in whole seconds where entities are compared).
 //! - `#[stamp(version)]`: an optimistic-locking counter, `u64` or `u32`.
 //!   A put requires the stored version to be the field's (no item, for 0)
 //!   and stores the next one; an update must name the version it expects,
@@ -122,7 +127,8 @@
 //! `#[derive(KeyPart)]` takes `#[stamp(rename_all = "…")]` on the enum and
 //! `#[stamp(rename = "…")]` on a variant (serde's are read too).
 //!
-//! The key encodings and their escaping are documented in [`stamp_core`].
+//! The key encodings and their escaping, a storage format, are documented
+//! in [`key`].
 //!
 //! # Stored forms
 //!

@@ -2,9 +2,9 @@
 //! `#[derive(stamp::Item)]` and `#[derive(stamp::KeyPart)]`.
 //!
 //! Each derive runs three steps over a typed model, as serde_derive does:
-//! [`ast`] reads the attributes (collecting every error), [`check`] applies
-//! the rules that involve several attributes, and [`expand`] generates the
-//! code. Errors of one struct are reported together; beside them
+//! `ast` reads the attributes (collecting every error), `check` applies
+//! the rules that involve several attributes, and `expand` generates the
+//! code (private modules, as a proc-macro crate exports only its derives). Errors of one struct are reported together; beside them
 //! `#[derive(Item)]` emits a stub of its surface (`expand::fallback`), so
 //! no follow-on errors appear.
 

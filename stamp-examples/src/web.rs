@@ -14,8 +14,9 @@
 //! table should sign its cursors ([`Table::with_cursor_key`]): a cursor a
 //! client changed is then `400 Bad Request` before anything is sent.
 //!
-//! Errors answer `{"error":"<kind>","message":"…"}` with the status of
-//! [`status_of`]: 400 for a request Stamp refuses before sending (a forged
+//! Errors answer `{"error":"<kind>","message":"…"}`, the message
+//! [`Error::client_message`] (no table name, key or DynamoDB message: the
+//! full text goes to standard error), with the status of [`status_of`]: 400 for a request Stamp refuses before sending (a forged
 //! cursor, a key too long), 404 for an absent item, 409 for a write whose
 //! condition failed (an existing item, a version conflict, a cancelled
 //! transaction), 503 with `Retry-After` when DynamoDB throttled the request,
@@ -32,10 +33,7 @@ use axum::routing::{get, put};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use stamp::{
-    Cursor, Error, Page, Table,
-    error::{CancellationCode, Refusal},
-};
+use stamp::{Cursor, Error, Page, Table, error::{CancellationCode, Refusal}};
 use uuid::Uuid;
 
 use crate::scenario::{self, OrderLine, Placement};
@@ -158,7 +156,8 @@ pub struct ErrorBody {
     /// A short machine-readable kind, such as `invalid_cursor` or
     /// `already_exists`.
     pub error: String,
-    /// A message for people.
+    /// A message for people: [`Error::client_message`] for Stamp's errors,
+    /// which names no table, key or DynamoDB message.
     pub message: String,
 }
 
@@ -267,7 +266,10 @@ impl IntoResponse for ApiError {
         let (status, retry_after, kind, message) = match self {
             ApiError::Stamp(error) => {
                 let (status, retry_after, kind) = status_of(&error);
-                (status, retry_after, kind, error.to_string())
+                // The full text (table, keys, DynamoDB's message) for the
+                // log; for the client, what failed in its terms.
+                eprintln!("{kind}: {error}");
+                (status, retry_after, kind, error.client_message().to_owned())
             }
             ApiError::BadRequest(message) => {
                 (StatusCode::BAD_REQUEST, None, "bad_request", message)

@@ -220,6 +220,8 @@ mod web_api {
             );
             let body: ErrorBody = response.json().await.unwrap();
             assert_eq!(body.error, "invalid_cursor", "{forged}: {}", body.message);
+            // Error::client_message: nothing of the table, the key or the signature.
+            assert_eq!(body.message, "the cursor is not valid for this request");
             assert_eq!(counter.count(), before, "nothing sent for {forged}");
         }
         // The cursor of another customer's query is refused the same way.
@@ -337,6 +339,10 @@ mod web_api {
         assert_eq!(stale.status(), reqwest::StatusCode::CONFLICT);
         let body: ErrorBody = stale.json().await.unwrap();
         assert_eq!(body.error, "condition_failed", "{}", body.message);
+        assert_eq!(
+            body.message,
+            "the item is not in the state the request requires"
+        );
         // An order that does not exist.
         let absent = http
             .put(url(&order("c-1", 50)))
@@ -347,6 +353,7 @@ mod web_api {
         assert_eq!(absent.status(), reqwest::StatusCode::NOT_FOUND);
         let body: ErrorBody = absent.json().await.unwrap();
         assert_eq!(body.error, "not_found", "{}", body.message);
+        assert_eq!(body.message, "the item does not exist");
     }
 
     /// Answers every `Query` with DynamoDB's throttling error.
@@ -414,6 +421,8 @@ mod web_api {
         );
         let body: ErrorBody = response.json().await.unwrap();
         assert_eq!(body.error, "throttled", "{}", body.message);
+        // Not DynamoDB's message, nor the table's ARN in its reasons.
+        assert_eq!(body.message, "the service is busy; retry later");
         assert_eq!(throttle.seen.load(Ordering::SeqCst), 1);
     }
 }

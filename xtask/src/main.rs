@@ -8,6 +8,7 @@
 mod bench_requests;
 mod bench_task;
 mod demo_task;
+mod doc_task;
 mod dynamodb_task;
 mod endpoint;
 mod export_memory_task;
@@ -50,6 +51,10 @@ enum Task {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Build the API docs of stamp, stamp-core and stamp-derive as docs.rs
+    /// does (every feature, without dependencies), rustdoc's warnings
+    /// (broken intra-doc links among them) as errors.
+    Doc,
     /// Run the embedded DynamoDB (dynoxide, in memory) in the foreground
     /// until Ctrl-C.
     ///
@@ -113,6 +118,7 @@ enum Task {
 fn main() -> ExitCode {
     let result = match Cli::parse().task {
         Task::Test { lint, args } => test_task::run(&args, lint),
+        Task::Doc => doc_task::run(),
         Task::Dynamodb { port } => dynamodb_task::run(port),
         Task::Demo { endpoint, args } => demo_task::run(endpoint, &args),
         Task::ExportMemory { items } => export_memory_task::run(items),

@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use crate::RequestOutcome;
 
+mod client;
 mod decode;
 mod definition;
 mod item_key;

@@ -1,12 +1,10 @@
-//! Keys: how one field becomes one key segment ([`part`]: [`KeyPart`] and the
-//! encodings, a storage format), and how a template's segments become a key
-//! value and back ([`template`]: [`KeyTemplate`], [`KeyBuilder`],
-//! [`KeyTemplate::split`]).
-//!
-//! [`KeyPart`]: crate::KeyPart
-//! [`KeyTemplate`]: crate::KeyTemplate
-//! [`KeyBuilder`]: crate::KeyBuilder
-//! [`KeyTemplate::split`]: crate::KeyTemplate::split
+// The key encodings are documented (a storage format) on the public
+// `stamp::key` module, in surface.rs.
+//
+// The code: how one field becomes one key segment (`part`: `KeyPart` and the
+// encodings), how a template's segments become a key value and back
+// (`template`: `KeyTemplate`, `KeyBuilder`, `KeyTemplate::split`), and the
+// shard of a sharded index (`shard`).
 
 pub(crate) mod part;
 pub(crate) mod shard;

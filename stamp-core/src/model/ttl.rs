@@ -6,7 +6,11 @@ use chrono::{DateTime, Utc};
 
 /// A type that can be an item's TTL: DynamoDB deletes the item some time
 /// after this moment. It is stored as a Number of whole seconds since the
-/// Unix epoch; a fraction of a second is dropped.
+/// Unix epoch; a fraction of a second is dropped, so a value with one reads
+/// back without it (`2100-01-01T10:00:00.750Z` is stored as `4102480800`
+/// and reads back as `2100-01-01T10:00:00Z`), and an entity holding it is
+/// not equal to itself after a round trip. A `#[stamp(ttl)]` field of type
+/// `Option<T>` stores no attribute for `None`: the item never expires.
 ///
 /// Implemented for `chrono::DateTime<Utc>`, `std::time::SystemTime`, and
 /// `i64`/`u64` epoch seconds. See

@@ -292,7 +292,7 @@ pub fn key_inputs(
         quote!(#[doc = #doc] pub #ident: #ty)
     });
     let doc = format!(
-        "The fields of {purpose} of `{entity}`, by name: two of them have the same type,          so the key functions take them named, never by position, and they cannot be swapped."
+        "The fields of {purpose} of `{entity}`, by name: two of them have the same type, so the key functions take them named, never by position, and they cannot be swapped."
     );
     KeyInputs {
         parameters: vec![quote!(key: #name<'_>)],

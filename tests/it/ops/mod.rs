@@ -17,6 +17,7 @@ mod reads;
 mod rekey;
 mod requests;
 mod sharding;
+mod time_fields;
 mod transactions;
 mod updates;
 pub(crate) mod vector_search;

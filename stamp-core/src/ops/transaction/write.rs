@@ -230,6 +230,17 @@ impl TransactWrite {
     /// retries of that send reuse; give your own to make your own retries
     /// (a new `send` of the same transaction) safe too.
     ///
+    /// Retry with a clone of the transaction you built
+    /// (`transaction.clone().send(&table)`), not with one built again: the
+    /// actions are rendered when they are added, `created_at` and
+    /// `updated_at` stamped with the time of that call, so a transaction
+    /// built again for an entity with a time stamp holds another time, and
+    /// DynamoDB answers the same token with other parameters with
+    /// `IdempotentParameterMismatchException` ([`Error::DynamoDb`], nothing
+    /// applied). A transaction built again sends the same request only when
+    /// every stamped write is given its time ([`Put::at`](crate::Put::at),
+    /// [`Update::at`](crate::Update::at)).
+    ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html#DDB-TransactWriteItems-request-ClientRequestToken>.
     pub fn client_request_token(mut self, token: impl Into<String>) -> Self {
         self.client_request_token = Some(token.into());
