@@ -218,6 +218,12 @@ pub(crate) enum LeafKind {
 }
 
 impl<E> Condition<E> {
+    /// Whether the condition is an `OR` of terms at its top (which needs
+    /// parentheses to be joined to another term by `AND`).
+    pub(crate) fn is_disjunction(&self) -> bool {
+        matches!(self.node, Node::Or(_))
+    }
+
     /// Every leaf of the condition, with its attribute, in no particular
     /// order (walked without recursion).
     pub(crate) fn leaves(&self) -> Vec<(&'static str, LeafKind)> {

@@ -16,5 +16,6 @@ mod requests;
 mod sharding;
 mod transactions;
 mod updates;
+mod vector_rules;
 pub(crate) mod vector_search;
 mod writes;
