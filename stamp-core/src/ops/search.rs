@@ -322,16 +322,19 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
         }
         if let Some(filter) = &self.filter {
             check_condition(index, self.spec, filter).map_err(VectorError::into_error)?;
-            let text = filter.render(&mut placeholders)?;
-            // A comparison or a conjunction joins the partition's with a
-            // bare `AND` (`AND` is associative, and `NOT` binds tighter:
-            // ministack refuses a bracketed conjunction); a disjunction
-            // keeps its precedence in parentheses.
-            terms.push(if terms.is_empty() || !filter.is_disjunction() {
-                text
-            } else {
-                format!("({text})")
-            });
+            // The terms of a conjunction join the partition's `=` with bare
+            // `AND`s (`AND` is associative, and `NOT` binds tighter:
+            // ministack refuses any parenthesis); a disjunction keeps its
+            // precedence in parentheses when it is joined to another term.
+            let conjuncts = filter.render_conjuncts(&mut placeholders)?;
+            let alone = terms.is_empty() && conjuncts.len() == 1;
+            for (text, disjunction) in conjuncts {
+                terms.push(if disjunction && !alone {
+                    format!("({text})")
+                } else {
+                    text
+                });
+            }
         }
         let condition = match terms.len() {
             0 => None,

@@ -313,7 +313,7 @@ fn a_conjunction_joins_the_partition_without_parentheses_and_a_disjunction_with_
         .unwrap();
     assert_eq!(
         disjunction.search_condition_expression(),
-        Some("#n0 = :v0 AND (#n1 = :v1 OR #n1 = :v2)")
+        Some("#n0 = :v0 AND ((#n1 = :v1) OR (#n1 = :v2))")
     );
 }
 
