@@ -116,6 +116,7 @@ pub use ops::query::{
 };
 pub use ops::scan::Scan;
 pub use ops::search::{Projected, SearchDecode, SearchResults, Similar, SimilaritySearch, Whole};
+pub use ops::search_filter::{SearchAttribute, SearchCondition, VectorFilters};
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
 };

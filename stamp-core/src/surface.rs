@@ -77,13 +77,14 @@ pub mod capacity {
 }
 
 /// Vector indexes and similarity searches (`SearchVectors`): the distance
-/// functions, the stored form of a vector, and the search's results.
+/// functions, the stored form of a vector, the search's conditions (typed
+/// by the index: only its inline filters) and its results.
 pub mod vector {
     #[doc(no_inline)]
     pub use crate::{
-        DEFAULT_TOP_K, DistanceFunction, Projected, SearchDecode, SearchResults, Similar,
-        SimilaritySearch, VectorElement, VectorIndexSchema, VectorProjection, Whole,
-        check_stored_vector, vector_of, vector_value,
+        DEFAULT_TOP_K, DistanceFunction, Projected, SearchAttribute, SearchCondition,
+        SearchDecode, SearchResults, Similar, SimilaritySearch, VectorElement, VectorFilters,
+        VectorIndexSchema, VectorProjection, Whole, check_stored_vector, vector_of, vector_value,
     };
 }
 

@@ -82,7 +82,7 @@ pub struct Customer {
 /// Its vector ([`embedding::order`]: the words of its products) is in
 /// vector index `VECTOR2`, in its customer's partition, with
 /// `created_month` as an inline filter: `Order::search_similar_vector2(&customer_id,
-/// &order.embedding).filter(Order::CREATED_MONTH.eq(&month))`.
+/// &order.embedding).filter(|f| f.created_month.eq(&month))`.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "ORDER#<created_at>#<order_id>"]

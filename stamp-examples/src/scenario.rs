@@ -277,7 +277,7 @@ pub async fn similar_recent_orders(
     count: u32,
 ) -> Result<Run<Vec<Similar<Order>>>, Error> {
     let search = Order::search_similar_vector2(&order.customer_id, &order.embedding)
-        .filter(Order::CREATED_MONTH.eq(&month.to_owned()))
+        .filter(|f| f.created_month.eq(&month.to_owned()))
         .top_k(count + 1);
     let key_condition = readable_search(&search.request(table.name())?);
     measure(

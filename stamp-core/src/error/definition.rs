@@ -131,9 +131,14 @@ pub enum DefinitionError {
     /// index key attribute of another type than the index's is refused,
     /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Writes>).
     /// A field of the same type under a multi-attribute key attribute is
-    /// fine: its items are in the index, and queries filter by type.
+    /// fine: its items are in the index, and queries filter by type. The
+    /// same holds for a vector index's search attributes: its vector
+    /// attribute (a List of Numbers; a String there makes DynamoDB refuse
+    /// the write with "Invalid parameter type",
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchTroubleshooting.html>)
+    /// and its inline filters (declared in `AttributeDefinitions`, S, N or B).
     #[error(
-        "`{field_entity}` stores field `{field}` as `{attribute}` ({field_type}), which is a key attribute of index `{index}` written by `{index_entity}` ({key_type}): DynamoDB would put its items in that index under a key Stamp does not build, or refuse every write of one whose value has another type (\"Type mismatch for Index Key\"); rename the field (`#[serde(rename = \"…\")]`) or the index attribute"
+        "`{field_entity}` stores field `{field}` as `{attribute}` ({field_type}), which is a key or search attribute of index `{index}` written by `{index_entity}` ({key_type}): DynamoDB would put its items in that index under a key Stamp does not build, or refuse every write of one whose value has another type (\"Type mismatch for Index Key\"); rename the field (`#[serde(rename = \"…\")]`) or the index attribute"
     )]
     IndexAttributeCollision {
         /// The entity whose field has the index attribute's name.
@@ -150,7 +155,8 @@ pub enum DefinitionError {
         /// The attribute name.
         attribute: &'static str,
         /// The key attribute's type: `S`, `N` or `B`, and whether it is
-        /// built from a template.
+        /// built from a template; `L, a vector of Numbers` for a vector
+        /// index's vector attribute.
         key_type: &'static str,
     },
 

@@ -42,6 +42,26 @@ pub enum VectorError {
         /// The element.
         value: f32,
     },
+    /// A vector (of an item, or searched for) whose elements are all zero,
+    /// for an index whose distance is `COSINE`: the cosine of the angle to a
+    /// zero vector is undefined (`0 / 0`), so such a query would score every
+    /// item alike (an arbitrary ranking) and such an item would have no
+    /// place in a ranking. DynamoDB's documentation says nothing of it;
+    /// Stamp refuses both before sending, as Amazon S3 Vectors documents
+    /// for its cosine indexes
+    /// (`PutInputVector.data`, <https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/s3vectors/aws.sdk.kotlin.services.s3vectors.model/-put-input-vector/data.html>).
+    /// Use a `DOT_PRODUCT` or `EUCLIDEAN` index for vectors that may be
+    /// zero, or leave the vector out (an `Option` field: the item is then
+    /// in no vector index).
+    #[error(
+        "the vector of index `{index}` of entity `{entity}` is all zeros, and the index's distance is COSINE, which is undefined for a zero vector"
+    )]
+    ZeroVectorUnderCosine {
+        /// The entity type name.
+        entity: &'static str,
+        /// The vector index.
+        index: &'static str,
+    },
     /// A stored vector attribute is not a List of Numbers.
     #[error(
         "the attribute `{attribute}` of index `{index}` of entity `{entity}` is not a List of Numbers"
@@ -147,6 +167,32 @@ pub enum VectorError {
         /// The second entity.
         second_entity: &'static str,
     },
+    /// Two vector indexes (of any entities) index one vector attribute
+    /// with different dimensions: DynamoDB requires every vector index of
+    /// an attribute to have the same number of dimensions, and refuses the
+    /// `CreateTable` otherwise
+    /// (<https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateVectorIndexAction.html>:
+    /// "If multiple vector indexes reference the same attribute, they must
+    /// all use the same number of dimensions").
+    #[error(
+        "vector indexes `{first_index}` ({first_dimensions} dimensions, entity `{first_entity}`) and `{second_index}` ({second_dimensions} dimensions, entity `{second_entity}`) both index attribute `{attribute}`; DynamoDB requires one number of dimensions per vector attribute"
+    )]
+    ConflictingDimensions {
+        /// The vector attribute.
+        attribute: &'static str,
+        /// The first index (in the order of the definition's entities).
+        first_index: &'static str,
+        /// The entity that declares it.
+        first_entity: &'static str,
+        /// Its dimensions.
+        first_dimensions: u32,
+        /// The other index.
+        second_index: &'static str,
+        /// The entity that declares it.
+        second_entity: &'static str,
+        /// Its dimensions.
+        second_dimensions: u32,
+    },
     /// Two entities declare one vector index (by name) with an inline
     /// filter attribute of one name but of two types (`N` in one, `S` in
     /// the other): DynamoDB defines each attribute of an index's search
@@ -194,11 +240,13 @@ impl VectorError {
             | VectorError::TooManyVectorIndexes { .. }
             | VectorError::DimensionsOutOfRange { .. }
             | VectorError::ConflictingVectorIndex { .. }
+            | VectorError::ConflictingDimensions { .. }
             | VectorError::ConflictingFilterType { .. } => {
                 crate::Error::Definition(crate::DefinitionError::Vector(self))
             }
             VectorError::WrongDimensions { .. }
             | VectorError::NotFinite { .. }
+            | VectorError::ZeroVectorUnderCosine { .. }
             | VectorError::NotAVector { .. }
             | VectorError::TopKOutOfRange { .. }
             | VectorError::NotAFilter { .. }

@@ -140,6 +140,16 @@ impl<E, T, K> Attribute<E, T, K> {
     pub const fn name(&self) -> &'static str {
         self.name
     }
+
+    /// The same attribute as kind `K2` (a search's inline filter keeps its
+    /// name and encoder, and takes no update).
+    pub(crate) const fn of_kind<K2>(self) -> Attribute<E, T, K2> {
+        Attribute {
+            name: self.name,
+            encode: self.encode,
+            marker: PhantomData,
+        }
+    }
 }
 
 impl<E, T: Serialize, K> Attribute<E, T, K> {

@@ -218,6 +218,35 @@ pub(crate) enum LeafKind {
 }
 
 impl<E> Condition<E> {
+    /// The condition as the terms of a conjunction, each rendered on its
+    /// own with whether it is an `OR` (which needs parentheses to be
+    /// joined to another term by `AND`): the terms of a top-level `AND`,
+    /// else the condition itself. A comparison or a `NOT` is bare, so
+    /// `a = :a AND b = :b` carries no parentheses (a vector search's
+    /// condition: ministack refuses any).
+    ///
+    /// # Errors
+    ///
+    /// As [`render`](Self::render) for each term.
+    pub(crate) fn render_conjuncts(
+        &self,
+        placeholders: &mut Placeholders,
+    ) -> Result<Vec<(String, bool)>, Error> {
+        let terms: Vec<&Node> = match &self.node {
+            Node::And(terms) => terms.iter().collect(),
+            node => vec![node],
+        };
+        terms
+            .into_iter()
+            .map(|term| {
+                let mut text = String::new();
+                render(term, placeholders, &mut text, 1)?;
+                check_expression_length("condition or filter", &text)?;
+                Ok((text, matches!(term, Node::Or(_))))
+            })
+            .collect()
+    }
+
     /// Every leaf of the condition, with its attribute, in no particular
     /// order (walked without recursion).
     pub(crate) fn leaves(&self) -> Vec<(&'static str, LeafKind)> {

@@ -91,7 +91,7 @@ pub struct IndexKeyField {
 /// (`NaN` and infinities have no Number form), `u128`/`i128` (beyond
 /// DynamoDB's 38 digits), `Vec<u8>` and collections.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an attribute of a multi-attribute GSI key",
+    message = "`{Self}` cannot be an attribute of a multi-attribute GSI key or an inline filter of a vector index",
     label = "not stored as an S, N or B value that sorts in the order of its values",
     note = "a multi-attribute key attribute is stored with its native type, S, N or B, and the index sorts by it: use String, an integer up to 64 bits, Uuid, DateTime<Utc>, NaiveDate or a `#[derive(KeyPart)]` unit enum, or put the field in a key template (`#[gsiN(pk = \"…\", sk = \"…\")]`), whose encoding sorts"
 )]

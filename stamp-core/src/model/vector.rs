@@ -61,14 +61,16 @@ impl DistanceFunction {
 /// An `INLINE_FILTER` element of a vector index's search schema: a field
 /// a search may compare. DynamoDB declares each in the table's
 /// `AttributeDefinitions`, so its stored type is a String, a Number or a
-/// Binary.
+/// Binary: the field type's [`IndexKeyAttribute::TYPE`](crate::IndexKeyAttribute::TYPE),
+/// as for a multi-attribute key attribute (so a `#[derive(KeyPart)]` unit
+/// enum is a String, its serde variant name).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VectorElement {
     /// The field name in the struct.
     pub field: &'static str,
     /// The attribute serde stores it under.
     pub attribute: &'static str,
-    /// Its stored type.
+    /// Its stored type, `<T as IndexKeyAttribute>::TYPE` of the field's type.
     pub attribute_type: KeyAttributeType,
 }
 
@@ -124,12 +126,16 @@ impl VectorIndexSchema {
 
     /// Checks `vector` for this index: [`dimensions`](Self::dimensions)
     /// elements, each finite (DynamoDB takes 32-bit floats in
-    /// `[-3.4028235e38, 3.4028235e38]`: no NaN, no infinity).
+    /// `[-3.4028235e38, 3.4028235e38]`: no NaN, no infinity), not all zero
+    /// under [`DistanceFunction::Cosine`] (undefined there). Every vector
+    /// Stamp sends goes through it: an item's (put, create, batch,
+    /// transaction), an update's, a search's.
     ///
     /// # Errors
     ///
-    /// [`VectorError::WrongDimensions`] or [`VectorError::NotFinite`], for
-    /// entity `entity` (the entity type name) and index `index` (its name).
+    /// [`VectorError::WrongDimensions`], [`VectorError::NotFinite`] or
+    /// [`VectorError::ZeroVectorUnderCosine`], for entity `entity` (the
+    /// entity type name) and index `index` (its name).
     pub fn check_vector(
         &self,
         entity: &'static str,
@@ -155,6 +161,10 @@ impl VectorIndexSchema {
                 position,
                 value: *value,
             });
+        }
+        // `-0.0 == 0.0`: a vector of negative zeros is a zero vector too.
+        if self.distance == DistanceFunction::Cosine && vector.iter().all(|value| *value == 0.0) {
+            return Err(VectorError::ZeroVectorUnderCosine { entity, index });
         }
         Ok(())
     }
@@ -273,6 +283,13 @@ mod tests {
             stored(&[1.0, 2.0, f32::NEG_INFINITY]),
             Err(VectorError::NotFinite { position: 2, .. })
         ));
+        assert_eq!(
+            stored(&[0.0, -0.0, 0.0]),
+            Err(VectorError::ZeroVectorUnderCosine {
+                entity: "Doc",
+                index: "VECTOR1"
+            })
+        );
         assert_eq!(check_stored_vector(&INDEX, "Doc", None), Ok(None));
         assert_eq!(
             check_stored_vector(&INDEX, "Doc", Some(&AttributeValue::S("x".into()))),

@@ -1,7 +1,8 @@
 //! The operations, each building the exact SDK input before anything is
 //! sent: single items ([`write`]: get, put, create, delete, rekey),
 //! [`update`], [`query`] (with [`cursor`]), [`scan`], [`search`] (similarity
-//! searches of vector indexes), [`batch`] and [`transaction`].
+//! searches of vector indexes, their conditions typed by [`search_filter`]),
+//! [`batch`] and [`transaction`].
 
 pub(crate) mod batch;
 pub(crate) mod cursor;
@@ -10,6 +11,7 @@ pub(crate) mod query;
 pub(crate) mod rekey;
 pub(crate) mod scan;
 pub(crate) mod search;
+pub(crate) mod search_filter;
 pub(crate) mod transaction;
 pub(crate) mod update;
 pub(crate) mod write;

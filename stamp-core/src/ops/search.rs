@@ -2,11 +2,14 @@
 //! `SearchVectors` request, its answer decoded into entities (or a
 //! projection) with their scores, most similar first.
 //!
-//! Everything DynamoDB would refuse is refused before sending, as a
-//! [`VectorError`]: a query vector of the wrong length or with a NaN or an
-//! infinity, a `TopK` of 0 or above 100, a condition on an attribute that is
-//! not an inline filter element, a range or a function on the partition
-//! element, a missing partition value. There is no pagination: one request
+//! Everything DynamoDB would refuse is refused at compile time or before
+//! sending, as a [`VectorError`]: a query vector of the wrong length, with
+//! a NaN or an infinity, or all zeros under `COSINE`, a `TopK` of 0 or
+//! above 100, a missing partition value. A condition names only the
+//! index's inline filters, with comparisons (a
+//! [`SearchCondition`](crate::SearchCondition)): any other attribute, the
+//! partition element or a function does not compile (and a condition
+//! built by hand that names one is refused before sending). There is no pagination: one request
 //! returns at most `TopK` items and 16 MB.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.
@@ -22,7 +25,8 @@ use crate::model::vector::{DEFAULT_TOP_K, VectorIndexSchema, VectorProjection};
 use crate::request::executor::Call;
 use crate::{
     AttributeMap, Collection, CollectionMember, CollectionOf, Condition, Entity, EntitySchema,
-    Error, IndexSchema, Placeholders, Projection, QueryIndex, Table, VectorError,
+    Error, IndexSchema, Placeholders, Projection, QueryIndex, SearchCondition, Table, VectorError,
+    VectorFilters,
 };
 
 /// How a search decodes each item it returns: the entity, a
@@ -97,7 +101,7 @@ pub struct SearchResults<T> {
 /// ```ignore
 /// let similar = Product::search_similar(&tenant, &vector)
 ///     .top_k(10)
-///     .filter(Product::PRICE.lt(&5000))
+///     .filter(|f| f.price.lt(&5000))
 ///     .send(&table)
 ///     .await?;
 /// ```
@@ -205,12 +209,57 @@ impl<E: Entity, I: QueryIndex, T> SimilaritySearch<E, I, T> {
         self
     }
 
-    /// Keeps only the items for which `condition` holds
-    /// (`SearchConditionExpression`, evaluated in the index during the
-    /// search). It may compare only the index's inline filter attributes
-    /// (`=`, `<>`, `<`, `<=`, `>`, `>=`, `BETWEEN`, joined by `AND`, `OR`,
-    /// `NOT`); a second call is joined to the first with `AND`.
-    pub fn filter(mut self, condition: Condition<E>) -> Self {
+    /// Keeps only the items for which the condition that `build` makes of
+    /// the index's inline filters holds (`SearchConditionExpression`,
+    /// evaluated in the index during the search):
+    /// `.filter(|f| f.price.lt(&5000))`. `f` is the index's generated
+    /// [`VectorFilters::Filters`], whose fields are exactly the inline
+    /// filters of `#[vectorN(…, filter(…))]`, so a condition on any other
+    /// attribute (the partition element included: its value is the
+    /// search's partition argument) does not compile. Comparisons `eq`
+    /// (`=`), `ne` (`<>`), `lt`, `le`, `gt`, `ge` and `between`, joined
+    /// by `and`, `or` and `not`; a second call is joined to the first with
+    /// `AND`.
+    ///
+    /// # What the servers evaluate
+    ///
+    /// DynamoDB's `SearchConditionExpression` reference lists comparisons,
+    /// `BETWEEN`, `IN`, `AND`, `OR` and `NOT` on inline filters, and only
+    /// `=` on the partition element
+    /// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchFilterReference.html>,
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>);
+    /// its troubleshooting page says that, for now, only `=` is accepted
+    /// and any other comparator is refused with "Invalid comparator used
+    /// in SearchConditionExpression"
+    /// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchTroubleshooting.html>).
+    /// Stamp sends what the reference allows. What the local servers
+    /// accept (probed with raw `SearchVectors` requests, dynoxide 3.2.0 and
+    /// ministack 1.5.33):
+    ///
+    /// | condition | dynoxide (embedded, `stamp::local`) | ministack |
+    /// |---|---|---|
+    /// | `=` on the partition and filters, joined by `AND` | yes | yes |
+    /// | the same with parentheses, `a = :a AND (b = :b AND c = :c)` | yes | no: "Invalid comparator used in SearchConditionExpression" |
+    /// | `<>`, `<`, `<=`, `>`, `>=`, `BETWEEN`, `IN` | no: "Invalid comparator used in SearchConditionExpression" | no: the same |
+    /// | `OR` | no: the same | no: the same |
+    /// | `NOT` | no: the same | no: "SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid attribute: NOT" |
+    ///
+    /// Stamp joins the partition's `=` and a conjunction without
+    /// parentheses, so `.filter(|f| f.a.eq(&x).and(f.b.eq(&y)))` runs on
+    /// both servers; any other operator runs on neither (a
+    /// `ValidationException` from the server, `Error::DynamoDb`).
+    pub fn filter<F>(self, build: F) -> Self
+    where
+        E: VectorFilters<I>,
+        F: FnOnce(&<E as VectorFilters<I>>::Filters) -> SearchCondition<E, I>,
+    {
+        self.filter_by(build(&E::FILTERS))
+    }
+
+    /// Keeps only the items for which `condition` holds, as
+    /// [`filter`](Self::filter) does with the condition its closure makes.
+    pub fn filter_by(mut self, condition: SearchCondition<E, I>) -> Self {
+        let condition = condition.into_condition();
         self.filter = Some(match self.filter.take() {
             Some(known) => known.and(condition),
             None => condition,
@@ -230,11 +279,13 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
     ///
     /// # Errors
     ///
-    /// [`Refusal::Vector`](crate::Refusal::Vector) with [`VectorError::WrongDimensions`] or
-    /// [`VectorError::NotFinite`] for the query vector,
+    /// [`Refusal::Vector`](crate::Refusal::Vector) with [`VectorError::WrongDimensions`],
+    /// [`VectorError::NotFinite`] or [`VectorError::ZeroVectorUnderCosine`]
+    /// for the query vector,
     /// [`VectorError::TopKOutOfRange`], [`VectorError::PartitionValue`],
     /// [`VectorError::NotAFilter`], [`VectorError::RangeOnPartition`],
-    /// [`VectorError::UnsupportedCondition`] for the condition,
+    /// [`VectorError::UnsupportedCondition`] for a condition built by hand
+    /// (the generated filters cannot make one),
     /// [`VectorError::NotProjected`] when the index does not copy what `T`
     /// decodes;
     /// [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue)
@@ -271,14 +322,19 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
         }
         if let Some(filter) = &self.filter {
             check_condition(index, self.spec, filter).map_err(VectorError::into_error)?;
-            let text = filter.render(&mut placeholders)?;
-            // One comparison joins the partition's with a bare `AND`; a
-            // combination keeps its precedence in parentheses.
-            terms.push(if terms.is_empty() || filter.leaves().len() == 1 {
-                text
-            } else {
-                format!("({text})")
-            });
+            // The terms of a conjunction join the partition's `=` with bare
+            // `AND`s (`AND` is associative, and `NOT` binds tighter:
+            // ministack refuses any parenthesis); a disjunction keeps its
+            // precedence in parentheses when it is joined to another term.
+            let conjuncts = filter.render_conjuncts(&mut placeholders)?;
+            let alone = terms.is_empty() && conjuncts.len() == 1;
+            for (text, disjunction) in conjuncts {
+                terms.push(if disjunction && !alone {
+                    format!("({text})")
+                } else {
+                    text
+                });
+            }
         }
         let condition = match terms.len() {
             0 => None,

@@ -139,11 +139,15 @@ impl TableDefinition {
     /// field under a key built from a template (an LSI's sort key, a
     /// template GSI's keys: index keys are table-wide, so that field's
     /// items would be in the index under whatever the field holds), and a
-    /// field of another type under a multi-attribute key attribute (every
-    /// write of its items would be refused). The multi-attribute key
-    /// fields themselves, and fields of the same type, pass.
+    /// field of another type under a multi-attribute key attribute, a
+    /// vector index's vector attribute (a List) or one of its inline
+    /// filters (every write of its items would be refused: "Type mismatch
+    /// for Index Key", or for a vector "Invalid parameter type",
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchTroubleshooting.html>).
+    /// The index's own fields, and fields of the same type, pass.
     fn check_index_attribute_fields(&self) -> Result<(), Error> {
         const BUILT: &str = "S, built from a template";
+        const VECTOR_TYPE: &str = "L, a vector of Numbers";
         for writer in &self.entities {
             for index in writer.indexes {
                 for key in index.written_keys() {
@@ -161,34 +165,67 @@ impl TableDefinition {
                         ));
                     }
                 }
-                for key in index.key_fields() {
-                    let key_type = key.attribute_type.as_str();
-                    for other in &self.entities {
-                        let Some(field) = other
-                            .field_attributes
-                            .iter()
-                            .find(|field| field.attribute == key.attribute)
-                        else {
-                            continue;
-                        };
-                        match field_type(other, field) {
-                            Some(stored) if stored != key_type => {
-                                return Err(Error::Definition(
-                                    DefinitionError::IndexAttributeCollision {
-                                        field_entity: other.type_name,
-                                        field: field.field,
-                                        field_type: stored,
-                                        index_entity: writer.type_name,
-                                        index: index.name,
-                                        attribute: key.attribute,
-                                        key_type,
-                                    },
-                                ));
-                            }
-                            _ => {}
-                        }
-                    }
+                // The attributes the index reads with a type: a
+                // multi-attribute key's, a vector index's vector (a List of
+                // Numbers) and its inline filters (declared in
+                // `AttributeDefinitions` as key attributes are).
+                let mut typed: Vec<(&'static str, &'static str, &'static str)> = index
+                    .key_fields()
+                    .map(|key| {
+                        let kind = key.attribute_type.as_str();
+                        (key.attribute, kind, kind)
+                    })
+                    .collect();
+                if let Some(vector) = index.vector() {
+                    typed.push((vector.attribute, "L", VECTOR_TYPE));
+                    typed.extend(vector.filters.iter().map(|filter| {
+                        let kind = filter.attribute_type.as_str();
+                        (filter.attribute, kind, kind)
+                    }));
                 }
+                for (attribute, stored_type, key_type) in typed {
+                    self.check_typed_attribute(writer, index, attribute, stored_type, key_type)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a field of any entity stored under `attribute`, which index
+    /// `index` of `writer` reads as type `stored_type` (described as
+    /// `key_type`), when the field's known type is another (`L` for a
+    /// vector: the derive names no finer type).
+    fn check_typed_attribute(
+        &self,
+        writer: &EntitySchema,
+        index: &crate::IndexSchema,
+        attribute: &'static str,
+        stored_type: &'static str,
+        key_type: &'static str,
+    ) -> Result<(), Error> {
+        for other in &self.entities {
+            let Some(field) = other
+                .field_attributes
+                .iter()
+                .find(|field| field.attribute == attribute)
+            else {
+                continue;
+            };
+            match field_type(other, field) {
+                Some(stored) if stored != stored_type => {
+                    return Err(Error::Definition(
+                        DefinitionError::IndexAttributeCollision {
+                            field_entity: other.type_name,
+                            field: field.field,
+                            field_type: stored,
+                            index_entity: writer.type_name,
+                            index: index.name,
+                            attribute,
+                            key_type,
+                        },
+                    ));
+                }
+                _ => {}
             }
         }
         Ok(())

@@ -1,5 +1,6 @@
 //! The vector indexes of a table definition: their checks (on-demand only,
-//! at most 5, 1 to 4,096 dimensions, one definition per name), their
+//! at most 5, 1 to 4,096 dimensions, one definition per name, one number
+//! of dimensions per vector attribute), their
 //! `VectorIndexes` entries of `CreateTable` with the `AttributeDefinitions`
 //! of their search schemas, and their drift against `DescribeTable`.
 //!
@@ -31,7 +32,9 @@ fn spec(index: &IndexSchema) -> &'static VectorIndexSchema {
 /// [`MAX_VECTOR_INDEXES`], [`VectorError::DimensionsOutOfRange`],
 /// [`VectorError::ConflictingFilterType`] for an inline filter attribute
 /// of one index given two types, [`VectorError::ConflictingVectorIndex`]
-/// for one name declared twice otherwise differently.
+/// for one name declared twice otherwise differently,
+/// [`VectorError::ConflictingDimensions`] for two indexes of one vector
+/// attribute with different dimensions.
 pub(crate) fn check_vector_indexes(
     billing: TableBilling,
     indexes: &[(&'static str, &'static IndexSchema)],
@@ -60,6 +63,24 @@ pub(crate) fn check_vector_indexes(
             }
             Some(_) => {}
             None => merged.push((entity, index)),
+        }
+    }
+    // One number of dimensions per vector attribute, whatever the indexes'
+    // names (one name declared twice is compared whole above).
+    for (position, &(first_entity, first)) in merged.iter().enumerate() {
+        for &(second_entity, second) in &merged[position + 1..] {
+            let (a, b) = (spec(first), spec(second));
+            if a.attribute == b.attribute && a.dimensions != b.dimensions {
+                return Err(VectorError::ConflictingDimensions {
+                    attribute: a.attribute,
+                    first_index: first.name,
+                    first_entity,
+                    first_dimensions: a.dimensions,
+                    second_index: second.name,
+                    second_entity,
+                    second_dimensions: b.dimensions,
+                });
+            }
         }
     }
     if let (TableBilling::Provisioned { .. }, Some((_, index))) = (billing, merged.first()) {

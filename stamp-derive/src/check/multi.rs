@@ -141,8 +141,10 @@ fn check_field(
 }
 
 /// Why a type known by name is not an S, N or B value sorting in value
-/// order; `None` for any other type (the trait bound decides).
-fn refused_type(ty: &Type) -> Option<&'static str> {
+/// order; `None` for any other type (the trait bound decides). The one
+/// list for every field whose stored type `IndexKeyAttribute` decides: a
+/// multi-attribute key attribute, a vector index's inline filter.
+pub(crate) fn refused_type(ty: &Type) -> Option<&'static str> {
     let Type::Path(path) = ty else {
         return match ty {
             Type::Reference(_) => Some("a reference is not stored (use the owned type)"),

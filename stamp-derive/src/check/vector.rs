@@ -2,15 +2,21 @@
 //! N from 1 to 5 and not repeated (DynamoDB allows 5 vector indexes per
 //! table), a vector field of type `Vec<f32>` or `[f32; N]` (or an `Option`
 //! of one: a sparse index), dimensions from 1 to 4,096 equal to the array's
-//! length, a distance function, inline filter fields whose stored type is a
-//! String, a Number or a Binary (DynamoDB declares each in
-//! `AttributeDefinitions`), and a partition template of the struct's fields.
+//! length (one number of dimensions per vector field), a distance
+//! function, inline filter fields whose stored type is a String, a Number
+//! or a Binary (DynamoDB declares each in `AttributeDefinitions`; decided
+//! as for a multi-attribute key attribute: the types known by name not to
+//! be are refused here with their reason, any other is bound by
+//! `IndexKeyAttribute` where the schema names its type, so a
+//! `#[derive(KeyPart)]` unit enum is a String), and a partition template
+//! of the struct's fields.
 
 use syn::Type;
 
+use crate::ast::Container;
 use crate::ast::vector::{VectorIndex, VectorProjectionAttr};
-use crate::ast::{Container, Field};
 use crate::check::model::{Key, Stored};
+use crate::check::multi::refused_type;
 use crate::ctxt::Ctxt;
 
 use crate::limits::{MAX_VECTOR_DIMENSIONS as MAX_DIMENSIONS, MAX_VECTOR_INDEXES};
@@ -24,7 +30,10 @@ pub struct VectorKeys<'a> {
     /// `Cosine`, `DotProduct` or `Euclidean`.
     pub distance: &'static str,
     pub pk: Option<Key<'a>>,
-    pub filters: Vec<(Stored<'a>, &'static str)>,
+    /// The inline filter fields; each one's type (S, N or B) is
+    /// `<T as IndexKeyAttribute>::TYPE`, named where the schema is
+    /// generated, as for a multi-attribute key attribute.
+    pub filters: Vec<Stored<'a>>,
     /// `None` for `ALL` and `KEYS_ONLY` (see `keys_only`), else the
     /// included attributes.
     pub include: Option<Vec<&'a str>>,
@@ -203,18 +212,28 @@ pub fn check<'a>(cx: &mut Ctxt, container: &'a Container<'a>) -> Vec<VectorKeys<
                 broken = true;
                 continue;
             };
-            match filter_type(stored.field) {
-                Some(attribute_type) => filters.push((stored, attribute_type)),
-                None => {
-                    cx.error_spanned_by(
-                        ident,
-                        format!(
-                            "the filter field `{ident}` of `#[{vector}(…)]` of `{struct_name}` is not stored as a String, a Number or a Binary: DynamoDB filters a vector search only on those (they are declared in AttributeDefinitions)"
-                        ),
-                    );
-                    broken = true;
-                }
+            let here = format!("the filter field `{ident}` of `#[{vector}(…)]` of `{struct_name}`");
+            if let Some(custom) = stored.field.serde.custom_codec() {
+                cx.error_spanned_by(
+                    custom,
+                    format!(
+                        "{here} has a serde `with`/`serialize_with`/`deserialize_with`, so Stamp cannot know the type it is stored as (an inline filter is a String, a Number or a Binary, by the field's type): remove it"
+                    ),
+                );
+                broken = true;
+                continue;
             }
+            if let Some(reason) = refused_type(stored.field.key_type()) {
+                cx.error_spanned_by(
+                    ident,
+                    format!(
+                        "{here} cannot be an inline filter: {reason} (DynamoDB declares each inline filter in AttributeDefinitions, as a key attribute); use a String, an integer up to 64 bits, a Uuid, a DateTime<Utc>, a NaiveDate or a `#[derive(KeyPart)]` unit enum"
+                    ),
+                );
+                broken = true;
+                continue;
+            }
+            filters.push(stored);
         }
         let pk = match &index.pk {
             Some(template) => {
@@ -272,13 +291,40 @@ pub fn check<'a>(cx: &mut Ctxt, container: &'a Container<'a>) -> Vec<VectorKeys<
         });
     }
     checked.sort_by_key(|index| index.number);
+    check_one_dimension_count(cx, struct_name, &checked);
     checked
 }
 
-/// The `AttributeDefinitions` type of a filter field: `S`, `N` or `B`.
-fn filter_type(field: &Field) -> Option<&'static str> {
-    match field.stored_type()? {
-        kind @ ("S" | "N" | "B") => Some(kind),
-        _ => None,
+/// Refuses two indexes of one vector attribute with different dimensions
+/// (DynamoDB requires one number of dimensions per vector attribute:
+/// <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateVectorIndexAction.html>),
+/// at the second's `dimensions` (or attribute).
+fn check_one_dimension_count(cx: &mut Ctxt, struct_name: &syn::Ident, checked: &[VectorKeys]) {
+    for (position, second) in checked.iter().enumerate() {
+        let Some(first) = checked[..position]
+            .iter()
+            .find(|first| first.field.attribute == second.field.attribute)
+        else {
+            continue;
+        };
+        if first.dimensions == second.dimensions {
+            continue;
+        }
+        let span: &dyn quote::ToTokens = match &second.index.dimensions {
+            Some((_, literal)) => literal,
+            None => &second.index.attribute,
+        };
+        cx.error_spanned_by(
+            span,
+            format!(
+                "`#[vector{}(…)]` of `{struct_name}` indexes `{}` with {} dimensions, and `#[vector{}(…)]` with {}: DynamoDB requires every vector index of one attribute to have the same dimensions; give both `dimensions = {}`",
+                second.number,
+                second.field.field.name,
+                second.dimensions,
+                first.number,
+                first.dimensions,
+                first.dimensions
+            ),
+        );
     }
 }

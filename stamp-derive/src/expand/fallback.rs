@@ -466,6 +466,22 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
                 search,
             );
         }
+        // The inline filters, so a search's `filter(|f| f.price…)` reports
+        // nothing more (unknown or unstored names are left out: their own
+        // error is reported at the attribute).
+        let filters: Vec<&Field> = index
+            .filters
+            .iter()
+            .filter_map(|name| container.field(&name.to_string()))
+            .filter(|field| field.serialized.is_some())
+            .collect();
+        stubs.impls.push(crate::expand::vector::filters_tokens(
+            krate,
+            container.ident,
+            number,
+            &index.name,
+            &filters,
+        ));
     }
     if let Some(previous) = &container.previous {
         let previous_pk = placeholders(previous.pk.as_ref().or(container.pk.as_ref()));

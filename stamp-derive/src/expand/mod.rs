@@ -91,6 +91,7 @@ fn generate(model: &Model) -> TokenStream {
     let (multi_queries, multi_inputs) = multi::query_functions(model);
     input_structs.extend(multi_inputs.into_iter().map(Some));
     let multi_sort_impls = multi::sort_impls(model);
+    let vector_filters = vector::filters_impls(model);
     let (parse_functions, previous_parse_functions) = parsers::parse_functions(model);
     let (previous_key_function, previous_input) = model
         .previous
@@ -143,6 +144,8 @@ fn generate(model: &Model) -> TokenStream {
             #(#prefix_impls)*
 
             #(#multi_sort_impls)*
+
+            #(#vector_filters)*
         };
     }
 }

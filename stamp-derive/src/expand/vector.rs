@@ -1,11 +1,14 @@
 //! The vector indexes of an entity: their `VectorIndexSchema`s, the
 //! statements of `encode_item_at` that check the vector and write the
-//! partition attribute, and the similarity searches
-//! (`search_similar_vectorN`, and `search_similar` for `#[vector1]`).
+//! partition attribute, the similarity searches
+//! (`search_similar_vectorN`, and `search_similar` for `#[vector1]`), and
+//! the inline filters a search's condition may name (`VectorFilters`).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
+use crate::ast::Field;
 use crate::check::Model;
 use crate::check::vector::VectorKeys;
 use crate::expand::IndexRef;
@@ -38,14 +41,18 @@ pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
                 }
                 None => quote!(#krate::IndexKeySchema::Unpartitioned),
             };
-            let filters = index.filters.iter().map(|(stored, attribute_type)| {
+            // The type as a multi-attribute key attribute's: the trait's,
+            // spanned at the field's type (its message for a type without it).
+            let filters = index.filters.iter().map(|stored| {
                 let field = &stored.field.name;
                 let attribute = stored.attribute;
-                let attribute_type = format_ident!("{}", attribute_type);
+                let ty = stored.field.key_type();
+                let attribute_type =
+                    quote_spanned!(ty.span()=> <#ty as #krate::IndexKeyAttribute>::TYPE);
                 quote!(#krate::VectorElement {
                     field: #field,
                     attribute: #attribute,
-                    attribute_type: #krate::KeyAttributeType::#attribute_type,
+                    attribute_type: #attribute_type,
                 })
             });
             let projection = match (&index.include, index.keys_only) {
@@ -182,7 +189,7 @@ fn search_function(
     };
     let doc = format!(
         "A similarity search of vector index `{}` (`{}`, {} dimensions, {}) of `{entity}` for the items nearest `vector`, {partition_doc}: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).\n\n\
-         The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).\n\n\
+         The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).\n\n\
          See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.",
         index.index.name, index.field.attribute, index.dimensions, index.distance
     );
@@ -214,4 +221,74 @@ fn search_function(
         },
         inputs.definition,
     )
+}
+
+/// The `VectorFilters` implementation of every vector index: the struct of
+/// its inline filters, which a search's `filter(|f| …)` gets.
+pub fn filters_impls(model: &Model) -> Vec<TokenStream> {
+    model
+        .vector_indexes
+        .iter()
+        .map(|index| {
+            let fields: Vec<&Field> = index.filters.iter().map(|stored| stored.field).collect();
+            filters_tokens(
+                model.krate,
+                model.ident,
+                index.number,
+                &index.index.name,
+                &fields,
+            )
+        })
+        .collect()
+}
+
+/// The struct `{Entity}Vector{N}Filters`, a public field per inline filter
+/// of vector index `number` (a `SearchAttribute` of the field's type, from
+/// its attribute constant), and `impl VectorFilters<Vector<N>>` for the
+/// entity. Also the derive's stub on an error elsewhere in the struct, so
+/// a search's filter reports nothing more.
+pub fn filters_tokens(
+    krate: &syn::Path,
+    entity: &syn::Ident,
+    number: u8,
+    index_name: &str,
+    filters: &[&Field],
+) -> TokenStream {
+    let marker = IndexRef::Vector(number).marker(krate);
+    let name = format_ident!("{}Vector{}Filters", entity, number);
+    let fields = filters.iter().map(|field| {
+        let ident = field.ident;
+        let ty = field.key_type();
+        let doc = format!(
+            "The inline filter `{}` of vector index `{index_name}`.",
+            field.name
+        );
+        quote! {
+            #[doc = #doc]
+            pub #ident: #krate::SearchAttribute<#entity, #marker, #ty>
+        }
+    });
+    let values = filters.iter().map(|field| {
+        let ident = field.ident;
+        let constant = names::attribute_constant(&field.name, proc_macro2::Span::call_site());
+        quote!(#ident: #krate::SearchAttribute::new(#entity::#constant))
+    });
+    let doc = format!(
+        "The inline filters of vector index `{index_name}` of `{entity}`, the only attributes the condition of a `search_similar_vector{number}(…).filter(|f| …)` may compare: a field that is not one does not compile."
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug)]
+        pub struct #name {
+            #(#fields,)*
+        }
+
+        #[automatically_derived]
+        impl #krate::VectorFilters<#marker> for #entity {
+            type Filters = #name;
+            const FILTERS: #name = #name {
+                #(#values,)*
+            };
+        }
+    }
 }

@@ -721,7 +721,7 @@ const _: () = {
                                 ::stamp::VectorElement {
                                     field: "created_month",
                                     attribute: "created_month",
-                                    attribute_type: ::stamp::KeyAttributeType::S,
+                                    attribute_type: <String as ::stamp::IndexKeyAttribute>::TYPE,
                                 },
                             ],
                             projection: ::stamp::VectorProjection::All,
@@ -1539,7 +1539,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         }
         /**A similarity search of vector index `VECTOR2` (`order_embedding`, 64 dimensions, Cosine) of `Order` for the items nearest `vector`, in the partition `VECTOR2PK` = `CUST#<customer_id>`: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
 
-The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).
+The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
 
 See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
         #[inline]
@@ -1885,6 +1885,19 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 complete: true,
             })
         }
+    }
+    ///The inline filters of vector index `VECTOR2` of `Order`, the only attributes the condition of a `search_similar_vector2(…).filter(|f| …)` may compare: a field that is not one does not compile.
+    #[derive(Clone, Copy, Debug)]
+    pub struct OrderVector2Filters {
+        ///The inline filter `created_month` of vector index `VECTOR2`.
+        pub created_month: ::stamp::SearchAttribute<Order, ::stamp::Vector<2u8>, String>,
+    }
+    #[automatically_derived]
+    impl ::stamp::VectorFilters<::stamp::Vector<2u8>> for Order {
+        type Filters = OrderVector2Filters;
+        const FILTERS: OrderVector2Filters = OrderVector2Filters {
+            created_month: ::stamp::SearchAttribute::new(Order::CREATED_MONTH),
+        };
     }
 };
 
@@ -3037,7 +3050,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         }
         /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
 
-The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).
+The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
 
 See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
         #[inline]
@@ -3053,7 +3066,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         }
         /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
 
-The vector's length, a NaN or an infinity, `top_k` and the filter are checked before sending (`stamp::Error::Vector`).
+The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
 
 See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
         #[inline]
@@ -3134,6 +3147,14 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
             "embedding",
             __stamp_encode_embedding,
         );
+    }
+    ///The inline filters of vector index `VECTOR1` of `Product`, the only attributes the condition of a `search_similar_vector1(…).filter(|f| …)` may compare: a field that is not one does not compile.
+    #[derive(Clone, Copy, Debug)]
+    pub struct ProductVector1Filters {}
+    #[automatically_derived]
+    impl ::stamp::VectorFilters<::stamp::Vector<1u8>> for Product {
+        type Filters = ProductVector1Filters;
+        const FILTERS: ProductVector1Filters = ProductVector1Filters {};
     }
 };
 

@@ -20,5 +20,6 @@ mod sharding;
 mod time_fields;
 mod transactions;
 mod updates;
+mod vector_rules;
 pub(crate) mod vector_search;
 mod writes;

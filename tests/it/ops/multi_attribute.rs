@@ -13,10 +13,7 @@ use stamp::error::{DefinitionError, KeyError, Refusal};
 
 use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ScalarAttributeType};
 use serde::{Deserialize, Serialize};
-use stamp::{
-    Cursor, Entity, Error, Item, Table, TableDefinition,
-    schema::{IndexKind, KeyAttributeType},
-};
+use stamp::{Cursor, Entity, Error, Item, Table, TableDefinition, schema::{IndexKind, KeyAttributeType}};
 
 /// A match of a tournament, found by tenant and region, in round order,
 /// then bracket and sequence. A match without a bracket is not scheduled:
@@ -1215,7 +1212,7 @@ fn another_entitys_field_of_another_type_under_a_key_attribute_is_refused() {
     );
     assert_eq!(
         error.to_string(),
-        "`Note` stores field `round` as `round` (S), which is a key attribute of index `GSI3` \
+        "`Note` stores field `round` as `round` (S), which is a key or search attribute of index `GSI3` \
          written by `Match` (N): DynamoDB would put its items in that index under a key Stamp \
          does not build, or refuse every write of one whose value has another type (\"Type \
          mismatch for Index Key\"); rename the field (`#[serde(rename = \"…\")]`) or the index \

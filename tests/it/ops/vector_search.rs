@@ -25,15 +25,10 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
 use stamp::AttributeMap;
-use stamp::{
-    Entity, Error, Item, TableDefinition,
-    error::{DefinitionError, Refusal, VectorError},
-    schema::{
+use stamp::{Entity, Error, Item, TableDefinition, error::{DefinitionError, Refusal, VectorError}, schema::{
         IndexKeyField, IndexKeySchema, IndexKind, IndexSchema, KeyAttributeType, SchemaDifference,
         TableBilling, Vector,
-    },
-    vector::{DistanceFunction, SimilaritySearch, VectorIndexSchema, VectorProjection},
-};
+    }, vector::{DistanceFunction, SimilaritySearch, VectorIndexSchema, VectorProjection}};
 
 use crate::common;
 
@@ -327,27 +322,28 @@ async fn a_query_vector_of_the_wrong_length_or_not_finite_is_refused_before_send
     ));
 }
 
+/// A condition on `attribute` built by hand, as the generated filters
+/// cannot: `filter(|f| …)` names only inline filters (a compile error
+/// otherwise, `stamp-ui/tests/ui/vector/search-filter-*`), and the search
+/// still refuses any other before sending.
+fn by_hand<T: Serialize>(
+    attribute: stamp::Attribute<Product, T, impl Sized>,
+) -> stamp::vector::SearchAttribute<Product, Vector<1>, T> {
+    stamp::vector::SearchAttribute::new(attribute)
+}
+
 #[tokio::test]
 async fn a_filter_on_another_attribute_or_with_another_function_is_refused_before_sending() {
     assert_eq!(
         refusal_of(
-            Product::search_similar("t1", &QUERY).filter(Product::SKU.eq(&"A-1".to_owned()))
+            Product::search_similar("t1", &QUERY)
+                .filter_by(by_hand(Product::SKU).eq(&"A-1".to_owned()))
         )
         .await,
         VectorError::NotAFilter {
             index: "VECTOR1",
             attribute: "sku".into(),
             filters: vec!["price", "category"],
-        }
-    );
-    assert_eq!(
-        refusal_of(
-            Product::search_similar("t1", &QUERY).filter(Product::CATEGORY.begins_with("sh"))
-        )
-        .await,
-        VectorError::UnsupportedCondition {
-            index: "VECTOR1",
-            function: "begins_with"
         }
     );
 }
@@ -382,7 +378,7 @@ static BY_TENANT: IndexSchema = IndexSchema {
 async fn a_range_on_the_partition_element_or_no_partition_value_is_refused_before_sending() {
     let search: SimilaritySearch<Product, Vector<1>> =
         SimilaritySearch::new(&BY_TENANT, Ok(Some(AttributeValue::S("t1".into()))), &QUERY)
-            .filter(Product::TENANT_ID.gt(&"a".to_owned()));
+            .filter_by(by_hand(Product::TENANT_ID).gt(&"a".to_owned()));
     assert_eq!(
         refusal_of(search).await,
         VectorError::RangeOnPartition {
@@ -405,7 +401,7 @@ async fn a_range_on_the_partition_element_or_no_partition_value_is_refused_befor
 fn the_request_is_what_send_sends() {
     let search = Product::search_similar("t1", &[1.0, 0.5, 0.0, 0.25])
         .top_k(7)
-        .filter(Product::PRICE.lt(&5000));
+        .filter(|f| f.price.lt(&5000));
     let input = search.request("products").unwrap();
     assert_eq!(input.table_name(), Some("products"));
     assert_eq!(input.index_name(), Some("VECTOR1"));
@@ -476,7 +472,7 @@ async fn a_search_returns_the_nearest_items_of_the_tenant_in_similarity_order() 
 
     // Equality on an inline filter.
     let hats = Product::search_similar("t1", &[1.0, 0.0, 0.0, 0.0])
-        .filter(Product::CATEGORY.eq(&"hats".to_owned()))
+        .filter(|f| f.category.eq(&"hats".to_owned()))
         .send(&table)
         .await
         .unwrap();
@@ -486,7 +482,7 @@ async fn a_search_returns_the_nearest_items_of_the_tenant_in_similarity_order() 
     // A range on an inline filter: DynamoDB documents comparison and range
     // operators for INLINE_FILTER elements.
     let cheap = Product::search_similar("t1", &[1.0, 0.0, 0.0, 0.0])
-        .filter(Product::PRICE.lt(&5000))
+        .filter(|f| f.price.lt(&5000))
         .send(&table)
         .await;
     if ["dynoxide", "ministack"].contains(&common::server().as_str()) {

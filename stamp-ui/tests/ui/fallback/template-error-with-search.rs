@@ -19,7 +19,7 @@ fn main() {
     let vector = [0.5f32, 0.25, 1.0];
     let _ = Product::search_similar("t-1", &vector)
         .top_k(5)
-        .filter(Product::PRICE.lt(&100));
+        .filter(|f| f.price.lt(&100));
     let _ = Product::search_similar_vector1("t-1", &vector).top_k(3);
     let _ = Product::search_similar_vector2(&vector).top_k(3);
 }
