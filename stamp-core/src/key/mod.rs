@@ -8,6 +8,7 @@
 //! [`KeyBuilder`]: crate::KeyBuilder
 //! [`KeyTemplate::split`]: crate::KeyTemplate::split
 
+pub(crate) mod fill;
 pub(crate) mod part;
 pub(crate) mod shard;
 pub(crate) mod template;
