@@ -184,12 +184,12 @@ pub fn key_example<T: crate::KeyPart>(field: &str) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
+/// The example key segment of a field (`EntitySchema::key_example`).
+pub type KeyExample = fn(field: &str) -> Option<String>;
+
 /// The example key segment of `field` from `examples` (each key field with
 /// its [`key_example`]): `EntitySchema::key_example`.
-pub fn key_example_of(
-    field: &str,
-    examples: &[(&str, fn(&str) -> Option<String>)],
-) -> Option<String> {
+pub fn key_example_of(field: &str, examples: &[(&str, KeyExample)]) -> Option<String> {
     let (name, example) = examples.iter().find(|(name, _)| *name == field)?;
     example(name)
 }

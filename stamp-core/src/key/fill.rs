@@ -6,6 +6,12 @@
 //! escaping and the length limit are here, compiled once, not once per key
 //! function and entity (issue 41, point 1). Not a public API: reached as
 //! `stamp::__private`.
+//!
+//! A release build inlines these functions (`inline(always)` without debug
+//! assertions): the schema and the arguments are constants at each call,
+//! so the walk over the segments folds back to the straight-line code a
+//! derive would write (the key benches' instruction counts, BENCHMARKS.md
+//! point 3c). A debug build calls them, so it compiles them once.
 
 use std::borrow::Cow;
 
@@ -45,7 +51,8 @@ impl At {
     ///
     /// When `schema` has no template there: the derive emits only places
     /// its schema has.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn template(self, schema: &'static EntitySchema) -> &'static KeyTemplate {
         let template = match self {
             At::Pk => Some(&schema.partition_key.template),
@@ -59,7 +66,7 @@ impl At {
     }
 
     /// DynamoDB's length limit of a key value at this place.
-    #[inline]
+    #[inline(always)]
     fn limit(self) -> usize {
         match self {
             At::Pk | At::IndexPk(_) | At::PreviousPk => MAX_PARTITION_KEY_BYTES,
@@ -110,7 +117,8 @@ impl<T: KeyPart> DynKeyPart for T {
 /// # Errors
 ///
 /// [`build_key`]'s.
-#[inline]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn primary_key<E: Entity>(
     pk: &[KeyArg<'_>],
     sk: &[KeyArg<'_>],
@@ -127,7 +135,8 @@ pub fn primary_key<E: Entity>(
 /// # Errors
 ///
 /// [`build_key`]'s.
-#[inline]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn previous_key<E: Entity>(
     pk: &[KeyArg<'_>],
     sk: &[KeyArg<'_>],
@@ -144,7 +153,8 @@ pub fn previous_key<E: Entity>(
 ///
 /// [`KeyError::InvalidShard`] for a shard number at or above the count;
 /// [`build_key`]'s.
-#[inline]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn index_key<E: Entity>(
     position: usize,
     pk: &[KeyArg<'_>],
@@ -165,6 +175,7 @@ pub fn index_key<E: Entity>(
 }
 
 /// Refuses a shard argument at or above the index's shard count.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn check_shard(
     schema: &'static EntitySchema,
     position: usize,
@@ -191,7 +202,8 @@ fn check_shard(
 /// A query of `E` on the partition the template at `at` gives `args`
 /// (`query`, `query_gsiN`, `query_lsiN`); an error is kept in the query
 /// until it is sent.
-#[inline]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn query<E: Entity, I: QueryIndex>(at: At, args: &[KeyArg<'_>]) -> Query<E, I> {
     Query::new(build_key(E::SCHEMA, at, args))
 }
@@ -202,7 +214,8 @@ pub fn query<E: Entity, I: QueryIndex>(at: At, args: &[KeyArg<'_>]) -> Query<E, 
 /// # Errors
 ///
 /// [`build_key`]'s.
-#[inline]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn key_from_values(
     schema: &'static EntitySchema,
     at: At,
@@ -268,6 +281,8 @@ pub fn parse_key<E: Entity>(at: At, key: &str) -> Result<SplitKey<'_>, Error> {
 /// # Errors
 ///
 /// [`KeyBuilder::field`]'s and [`KeyBuilder::finish_within`]'s.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn build_key(
     schema: &'static EntitySchema,
     at: At,
@@ -284,6 +299,8 @@ pub fn build_key(
 /// # Errors
 ///
 /// [`build_key`]'s.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn key_prefix(
     schema: &'static EntitySchema,
     at: At,
@@ -301,7 +318,9 @@ pub fn key_prefix(
     if matches!(template.segments.get(end), Some(Segment::Literal(_))) {
         end += 1;
     }
-    let complete = template.fields().count() == args.len();
+    let complete = !template.segments[end..]
+        .iter()
+        .any(|segment| matches!(segment, Segment::Field(_)));
     let text = fill(
         schema,
         template,
@@ -315,6 +334,8 @@ pub fn key_prefix(
 /// Walks `segments` of `template`, taking the next of `args` at each
 /// placeholder, and checks the length against `limit`; stops before a
 /// `<shard>` with no argument left, and then does not check the length.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn fill(
     schema: &'static EntitySchema,
     template: &'static KeyTemplate,
