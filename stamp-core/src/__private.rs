@@ -4,11 +4,17 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use crate::KeyPart;
 pub use crate::item::builder::ItemBuilder;
 pub use crate::item::value::select as codec;
+pub use crate::key::fill::{
+    At, DynKeyPart, KeyArg, SplitKey, build_key, index_key, insert_index_key, key_from_values,
+    key_prefix, parse_key, previous_key, primary_key, query, shard_from_values, split_key,
+};
 pub use crate::key::template::KeyBuilder;
 pub use crate::model::collection::{share_partition, share_vector_index};
 pub use crate::model::multi_attribute::key_part_attribute;
+pub use crate::model::statics::{field_attribute, key_attribute, template};
 use crate::{AttributeMap, EntitySchema, Error, KeyPartError};
 use crate::{DecodeError, KeyError, Refusal};
 pub use aws_sdk_dynamodb::types::AttributeValue;
@@ -167,20 +173,34 @@ pub fn decode_key_segment<T>(
     Ok(value)
 }
 
-/// The example key segment of a field for the catalogue: `example` (the
-/// field type's `KeyPart::example`) encoded with `encode` (its
-/// `KeyPart::encode_key`), `None` when the type has no example or it
-/// encodes to the empty string. Takes the functions, not a trait bound, as
-/// [`decode_key_segment`] does.
-pub fn key_example<T>(
-    field: &str,
-    example: fn(&str) -> Option<T>,
-    encode: fn(&T, &mut String) -> Result<(), KeyPartError>,
-) -> Option<String> {
-    let value = example(field)?;
+/// The example key segment of a field for the catalogue: `T`'s
+/// `KeyPart::example` encoded by its `KeyPart::encode_key`, `None` when
+/// the type has no example or it encodes to the empty string. The derive
+/// spans its use at the field's type.
+pub fn key_example<T: crate::KeyPart>(field: &str) -> Option<String> {
+    let value = T::example(field)?;
     let mut out = String::new();
-    encode(&value, &mut out).ok()?;
+    value.encode_key(&mut out).ok()?;
     (!out.is_empty()).then_some(out)
+}
+
+/// The example key segment of a field (`EntitySchema::key_example`).
+pub type KeyExample = fn(field: &str) -> Option<String>;
+
+/// The example key segment of `field` from `examples` (each key field with
+/// its [`key_example`]): `EntitySchema::key_example`.
+pub fn key_example_of(field: &str, examples: &[(&str, KeyExample)]) -> Option<String> {
+    let (name, example) = examples.iter().find(|(name, _)| *name == field)?;
+    example(name)
+}
+
+/// Adds the stored form of `value` of `attribute` to `known` (the key
+/// values an `update(…)` is given), unless it stores none or does not
+/// encode.
+pub fn know<E, T, K>(known: &mut AttributeMap, attribute: &crate::Attribute<E, T, K>, value: &T) {
+    if let Ok(Some(value)) = attribute.stored(value) {
+        known.insert(attribute.name().to_owned(), value);
+    }
 }
 
 /// Stores a TTL field as a Number of epoch seconds (or leaves it out when

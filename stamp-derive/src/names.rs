@@ -135,11 +135,6 @@ pub fn field_serializer(field: &str) -> Ident {
     format_ident!("__stamp_serialize_{}", field)
 }
 
-/// The local variable of the field at `position` while decoding.
-pub fn field_slot(position: usize) -> Ident {
-    format_ident!("__stamp_field_{}", position)
-}
-
 /// `name` as an identifier.
 pub fn ident(name: &str) -> Ident {
     format_ident!("{}", name)

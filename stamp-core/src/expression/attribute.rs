@@ -150,6 +150,27 @@ impl<E, T, K> Attribute<E, T, K> {
             marker: PhantomData,
         }
     }
+
+    /// `value` as the item stores it, through the field's encoder
+    /// (`Ok(None)`: no attribute). For generated code, which makes every
+    /// attribute constant with its encoder: the one place a field's
+    /// encoder is written.
+    ///
+    /// # Errors
+    ///
+    /// The encoder's.
+    ///
+    /// # Panics
+    ///
+    /// For an attribute made with [`new`](Self::new), which has none.
+    #[doc(hidden)]
+    #[inline]
+    pub fn stored(&self, value: &T) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+        let encode = self
+            .encode
+            .expect("the derive makes every attribute constant with its encoder");
+        encode(value)
+    }
 }
 
 impl<E, T: Serialize, K> Attribute<E, T, K> {

@@ -6,6 +6,7 @@
 // (`template`: `KeyTemplate`, `KeyBuilder`, `KeyTemplate::split`), and the
 // shard of a sharded index (`shard`).
 
+pub(crate) mod fill;
 pub(crate) mod part;
 pub(crate) mod shard;
 pub(crate) mod template;

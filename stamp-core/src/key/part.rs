@@ -90,6 +90,36 @@ pub trait KeyPart: Sized {
         let _ = field;
         None
     }
+
+    // For generated code, named `<T as KeyPart>::…` at the field's type, so
+    // an unmet bound is one plain error (a bounded helper adds its own).
+
+    /// The value as a key function's argument (`stamp::__private::KeyArg`).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __stamp_key_arg(&self) -> crate::key::fill::KeyArg<'_> {
+        crate::key::fill::KeyArg::Part(self)
+    }
+
+    /// The field at `position` of a split key value (the key parsers).
+    ///
+    /// # Errors
+    ///
+    /// `KeyError::KeyDecode` when the segment is not this type's encoding.
+    #[doc(hidden)]
+    #[inline]
+    fn __stamp_parse(
+        key: &crate::key::fill::SplitKey<'_>,
+        position: usize,
+    ) -> Result<Self, crate::Error> {
+        key.field::<Self>(position)
+    }
+
+    /// The example key segment of field `field` (the catalogue).
+    #[doc(hidden)]
+    fn __stamp_example(field: &str) -> Option<String> {
+        crate::__private::key_example::<Self>(field)
+    }
 }
 
 /// Why a value could not be encoded into, or decoded from, a key segment.

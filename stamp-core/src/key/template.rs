@@ -78,6 +78,7 @@ impl KeyTemplate {
 
     /// The shard count when the template ends in the shard placeholder
     /// `<shard>` (the partition key of a sharded GSI).
+    #[inline]
     pub fn shards(&self) -> Option<u16> {
         match self.segments.last() {
             Some(Segment::Shard(count)) => Some(*count),
@@ -96,6 +97,7 @@ impl KeyTemplate {
     }
 
     /// The sum of the lengths of the literal segments, in bytes.
+    #[inline]
     pub const fn literal_len(&self) -> usize {
         let mut total = 0;
         let mut index = 0;

@@ -10,5 +10,6 @@ pub(crate) mod entity;
 pub(crate) mod index;
 pub(crate) mod multi_attribute;
 pub(crate) mod projection;
+pub(crate) mod statics;
 pub(crate) mod ttl;
 pub(crate) mod vector;

@@ -97,6 +97,11 @@ impl<E, I, T: Serialize> SearchAttribute<E, I, T> {
         Self::wrap(self.attribute.ne(value))
     }
 
+}
+
+/// The order comparisons, for the types whose stored form sorts as their
+/// values ([`Ordered`](crate::Ordered)).
+impl<E, I, T: Serialize + crate::Ordered> SearchAttribute<E, I, T> {
     /// `attribute < value`
     pub fn lt(self, value: &T) -> SearchCondition<E, I> {
         Self::wrap(self.attribute.lt(value))

@@ -6,8 +6,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::check::{Key, Model, Stored, distinct_fields};
-use crate::expand::codecs::{decoder_name, encoder_name};
-use crate::expand::keys::{TemplatePlace, build_key, index_template_keys};
+use crate::expand::codecs::{decode_call, encoder};
+use crate::expand::keys::{TemplatePlace, index_template_keys, key_args};
 use crate::names;
 
 /// One `pub const FIELD: Attribute<Self, T, Kind>` per stored field.
@@ -33,7 +33,7 @@ pub fn attribute_constants(model: &Model) -> Vec<TokenStream> {
                 (quote!(#krate::Required), "an update may set it")
             };
             let doc = format!("The `{attribute}` attribute of `{ident}`, for conditions, filters and updates ({what}).");
-            let encoder = encoder_name(field);
+            let encoder = encoder(model, field);
             quote! {
                 #[doc = #doc]
                 pub const #constant: #krate::Attribute<Self, #ty, #kind> = #krate::Attribute::with_encoder(#attribute, #encoder);
@@ -70,27 +70,22 @@ fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePla
     let bindings = fields.iter().map(|field| {
         let ident = field.ident;
         let ty = field.key_type();
-        let stored = field.serialized.clone().unwrap_or_else(|| field.name.clone());
-        let decoder = decoder_name(field);
-        let decoded = quote! {
-            #krate::__private::codec::decoded(__schema, #decoder(__values.get(#stored)))?
-        };
+        let stored = field
+            .serialized
+            .clone()
+            .unwrap_or_else(|| field.name.clone());
+        let decoded = decode_call(model, field, &stored);
         if field.option_inner.is_some() {
             quote! {
-                let #ident: #ty = match #decoded {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => return ::core::result::Result::Ok(::core::option::Option::None),
+                let ::core::option::Option::Some(ref #ident) = #decoded? else {
+                    return ::core::result::Result::Ok(::core::option::Option::None);
                 };
-                let #ident = &#ident;
             }
         } else {
-            quote! {
-                let #ident: #ty = #decoded;
-                let #ident = &#ident;
-            }
+            quote!(let #ident: &#ty = &#decoded?;)
         }
     });
-    let build = build_key(model, key, &place);
+    let (at, args) = (place.at(), key_args(&key.segments));
     // A sharded index: the shard follows from the primary key, which the
     // update knows.
     let shard = key.shards().map(|count| {
@@ -99,23 +94,14 @@ fn from_values_arm(model: &Model, key: &Key, attribute: &str, place: TemplatePla
             &model.container.sk_attribute.value,
         );
         quote! {
-            let __shard = match (__values.get(#pk), __values.get(#sk)) {
-                (
-                    ::core::option::Option::Some(#krate::__private::AttributeValue::S(__pk)),
-                    ::core::option::Option::Some(#krate::__private::AttributeValue::S(__sk)),
-                ) => #krate::shard_of(__pk, __sk, #count),
-                _ => return ::core::result::Result::Err(#krate::Error::Refused(#krate::Refusal::InvalidUpdate {
-                    entity: __schema.type_name,
-                    reason: #krate::UpdateReason::ShardNeedsPrimaryKey,
-                })),
-            };
+            let __shard = __stamp::shard_from_values(__schema, __values, (#pk, #sk), #count)?;
         }
     });
     quote! {
         #attribute => {
             #shard
             #(#bindings)*
-            ::core::result::Result::Ok(::core::option::Option::Some(#build))
+            __stamp::key_from_values(__schema, #at, #args)
         }
     }
 }

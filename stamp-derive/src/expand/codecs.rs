@@ -19,7 +19,9 @@ pub fn codecs(model: &Model) -> Vec<TokenStream> {
     let krate = model.krate;
     let mut codecs: Vec<TokenStream> = model
         .stored_fields()
-        .map(|stored| field_encoder(krate, stored.field, model.is_index_key_field(stored.field)))
+        .filter_map(|stored| {
+            field_encoder(krate, stored.field, model.is_index_key_field(stored.field))
+        })
         .collect();
     let index_keys: Vec<&Key> = index_template_keys(model)
         .into_iter()
@@ -29,19 +31,67 @@ pub fn codecs(model: &Model) -> Vec<TokenStream> {
         distinct_fields(&index_keys)
             .into_iter()
             .filter(|field| field.serialized.is_some())
-            .map(|field| field_decoder(krate, field)),
+            .filter_map(|field| field_decoder(krate, field)),
     );
     codecs
 }
 
-/// The name of the generated encoder of `field`.
-pub fn encoder_name(field: &Field) -> Ident {
+/// The name of the generated encoder of `field`, when it has one of its
+/// own (a TTL, a key attribute of a multi-attribute GSI, a field with a
+/// serde serializer); any other field's encoder is the generic one,
+/// chosen by type, in its attribute constant.
+fn encoder_name(field: &Field) -> Ident {
     names::field_encoder(&field.name)
 }
 
 /// The name of the generated decoder of `field`.
-pub fn decoder_name(field: &Field) -> Ident {
+fn decoder_name(field: &Field) -> Ident {
     names::field_decoder(&field.name)
+}
+
+/// Whether `field` is stored by the encoder Stamp chooses by its type
+/// (`__private::codec`), with no function of its own.
+fn generic_encoder(field: &Field, index_key: bool) -> bool {
+    field.ttl.is_none() && !index_key && !field.serde.custom_serialize()
+}
+
+/// The encoder of `field` in its attribute constant: a closure over the
+/// codec chosen by type, or the field's own function.
+pub fn encoder(model: &Model, field: &Field) -> TokenStream {
+    if generic_encoder(field, model.is_index_key_field(field)) {
+        let ty = field.key_type();
+        quote_spanned! {ty.span()=>
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored()
+        }
+    } else {
+        let name = encoder_name(field);
+        quote!(#name)
+    }
+}
+
+/// A call of `field`'s encoder on `value` (a `&T` of its key type),
+/// through its attribute constant: the stored form, `None` for none.
+pub fn encode_call(model: &Model, field: &Field, value: TokenStream) -> TokenStream {
+    let krate = model.krate;
+    let entity = model.ident;
+    let constant = names::attribute_constant(&field.name, proc_macro2::Span::call_site());
+    quote!(#krate::Attribute::stored(&#entity::#constant, #value))
+}
+
+/// A call of the decoder of `field` (a field of an index template) on
+/// attribute `stored` of `__values`: a `Result` of the field's type and
+/// `stamp::Error`, given `__schema`.
+pub fn decode_call(_model: &Model, field: &Field, stored: &str) -> TokenStream {
+    let serde = &field.serde;
+    if field.ttl.is_none() && serde.with.is_none() && serde.deserialize_with.is_none() {
+        let ty = field.ty;
+        quote_spanned! {ty.span()=>
+            (&&&__stamp::codec::Decode::<#ty>::new()).__stamp_known(__schema, __values, #stored)
+        }
+    } else {
+        let name = decoder_name(field);
+        quote!(__stamp::codec::decoded(__schema, #name(__values.get(#stored))))
+    }
 }
 
 /// `#[serde(crate = "…")]` for the wrapper structs of the codecs.
@@ -56,43 +106,38 @@ fn serde_crate(krate: &syn::Path) -> String {
 /// attribute (an empty set, a skipped value). A TTL is epoch seconds; a
 /// key attribute of a multi-attribute GSI (`index_key`) is its
 /// `IndexKeyAttribute::to_key_attribute`, the form that sorts.
-fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStream {
+fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> Option<TokenStream> {
+    if generic_encoder(field, index_key) {
+        return None;
+    }
     let name = encoder_name(field);
     let key_ty = field.key_type();
     let ty = field.ty;
     if field.ttl.is_some() {
-        return quote_spanned! {ty.span()=>
+        return Some(quote_spanned! {ty.span()=>
             #[allow(non_snake_case)]
             #[inline]
-            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
-                ::core::result::Result::Ok(::core::option::Option::Some(#krate::__private::AttributeValue::N(
+            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<__stamp::AttributeValue>, __stamp::serde_dynamo::Error> {
+                ::core::result::Result::Ok(::core::option::Option::Some(__stamp::AttributeValue::N(
                     ::std::string::ToString::to_string(&<#key_ty as #krate::TimeToLive>::epoch_seconds(__value)),
                 )))
             }
-        };
+        });
     }
     if index_key {
-        return quote_spanned! {key_ty.span()=>
+        return Some(quote_spanned! {key_ty.span()=>
             #[allow(non_snake_case)]
             #[inline]
-            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<__stamp::AttributeValue>, __stamp::serde_dynamo::Error> {
                 <#key_ty as #krate::IndexKeyAttribute>::to_key_attribute(__value).map(::core::option::Option::Some)
             }
-        };
+        });
     }
     let serde_path = serde_crate(krate);
     let serde = &field.serde;
-    if !serde.custom_serialize() {
-        return quote_spanned! {key_ty.span()=>
-            #[allow(non_snake_case)]
-            #[inline]
-            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
-                #krate::__private::codec::stored((&&&#krate::__private::codec::Field(__value)).__stamp_encode())
-            }
-        };
-    }
     // Only `skip_serializing_if`: the value's own form (as `to_item`
-    // stores it, through the codec), or no attribute when skipped.
+    // stores it, through the codec chosen by type), or no attribute when
+    // skipped.
     if serde.with.is_none()
         && serde.serialize_with.is_none()
         && let Some(skip) = &serde.skip_serializing_if
@@ -105,16 +150,16 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
         } else {
             quote!(__value)
         };
-        return quote_spanned! {key_ty.span()=>
+        return Some(quote_spanned! {key_ty.span()=>
             #[allow(non_snake_case)]
             #[inline]
-            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+            fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<__stamp::AttributeValue>, __stamp::serde_dynamo::Error> {
                 if #skip(#whole) {
                     return ::core::result::Result::Ok(::core::option::Option::None);
                 }
-                #krate::__private::codec::stored((&&&#krate::__private::codec::Field(__value)).__stamp_encode())
+                (&&&__stamp::codec::Field(__value)).__stamp_stored()
             }
-        };
+        });
     }
     let serialize = match (&serde.with, &serde.serialize_with) {
         (Some(with), _) => {
@@ -129,7 +174,7 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
     };
     let serialize_helper = serialize.map(|path| {
         quote! {
-            fn __serialize<__S: #krate::__private::serde::Serializer>(__value: &&#ty, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+            fn __serialize<__S: __stamp::serde::Serializer>(__value: &&#ty, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
                 #path(*__value, __serializer)
             }
         }
@@ -158,14 +203,14 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
         quote!(__value)
     };
     let serializer = direct::serializer_name(field);
-    quote! {
+    Some(quote! {
         /// The field's whole value as `to_item` stores it, through its serde attributes.
         #[allow(non_snake_case)]
         #[inline]
-        fn #serializer(__value: &#ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
+        fn #serializer(__value: &#ty) -> ::core::result::Result<::core::option::Option<__stamp::AttributeValue>, __stamp::serde_dynamo::Error> {
             #serialize_helper
             #skip_helper
-            #[derive(#krate::__private::serde::Serialize)]
+            #[derive(__stamp::serde::Serialize)]
             #[serde(crate = #serde_path)]
             struct __Wrapper<'__stamp> {
                 #[serde(rename = "v")]
@@ -173,21 +218,21 @@ fn field_encoder(krate: &syn::Path, field: &Field, index_key: bool) -> TokenStre
                 #skip_attribute
                 v: &'__stamp #ty,
             }
-            #krate::__private::codec::serialized(&__Wrapper { v: __value })
+            __stamp::codec::serialized(&__Wrapper { v: __value })
         }
 
         #[allow(non_snake_case)]
         #[inline]
-        fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::__private::serde_dynamo::Error> {
-            ::core::result::Result::Ok(#serializer(#value)?.filter(|__value| !#krate::__private::codec::is_empty_set(__value)))
+        fn #name(__value: &#key_ty) -> ::core::result::Result<::core::option::Option<__stamp::AttributeValue>, __stamp::serde_dynamo::Error> {
+            ::core::result::Result::Ok(#serializer(#value)?.filter(|__value| !__stamp::codec::is_empty_set(__value)))
         }
-    }
+    })
 }
 
 /// The decoder of one field used in a GSI template: its stored attribute
 /// value (absent or `NULL` for none) back to the field's type, through the
 /// field's own serde attributes; a TTL from epoch seconds.
-fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
+fn field_decoder(krate: &syn::Path, field: &Field) -> Option<TokenStream> {
     let name = decoder_name(field);
     let ty = field.ty;
     if field.ttl.is_some() {
@@ -197,28 +242,18 @@ fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
         } else {
             quote!(__value)
         };
-        return quote_spanned! {ty.span()=>
+        return Some(quote_spanned! {ty.span()=>
             #[allow(non_snake_case)]
             #[inline]
-            fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
-                let __value: #key_ty = #krate::__private::decode_time_to_live(__stored, <#key_ty as #krate::TimeToLive>::from_epoch_seconds)?;
+            fn #name(__stored: ::core::option::Option<&__stamp::AttributeValue>) -> ::core::result::Result<#ty, __stamp::serde_dynamo::Error> {
+                let __value: #key_ty = __stamp::decode_time_to_live(__stored, <#key_ty as #krate::TimeToLive>::from_epoch_seconds)?;
                 ::core::result::Result::Ok(#wrap)
             }
-        };
+        });
     }
     let serde = &field.serde;
     if serde.with.is_none() && serde.deserialize_with.is_none() {
-        let stored = field
-            .serialized
-            .clone()
-            .unwrap_or_else(|| field.name.clone());
-        return quote_spanned! {ty.span()=>
-            #[allow(non_snake_case)]
-            #[inline]
-            fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
-                (&&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#stored, #krate::__private::codec::present(__stored))
-            }
-        };
+        return None;
     }
     let serde_path = serde_crate(krate);
     let with = serde
@@ -234,11 +269,11 @@ fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
         .option_inner
         .is_some()
         .then(|| quote!(#[serde(default)]));
-    quote! {
+    Some(quote! {
         #[allow(non_snake_case)]
         #[inline]
-        fn #name(__stored: ::core::option::Option<&#krate::__private::AttributeValue>) -> ::core::result::Result<#ty, #krate::__private::serde_dynamo::Error> {
-            #[derive(#krate::__private::serde::Deserialize)]
+        fn #name(__stored: ::core::option::Option<&__stamp::AttributeValue>) -> ::core::result::Result<#ty, __stamp::serde_dynamo::Error> {
+            #[derive(__stamp::serde::Deserialize)]
             #[serde(crate = #serde_path)]
             struct __Wrapper {
                 #[serde(rename = "v")]
@@ -247,7 +282,7 @@ fn field_decoder(krate: &syn::Path, field: &Field) -> TokenStream {
                 #default
                 v: #ty,
             }
-            #krate::__private::decode_field(__stored).map(|__wrapper: __Wrapper| __wrapper.v)
+            __stamp::decode_field(__stored).map(|__wrapper: __Wrapper| __wrapper.v)
         }
-    }
+    })
 }

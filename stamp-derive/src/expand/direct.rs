@@ -48,23 +48,22 @@ pub fn direct_decode(model: &Model) -> bool {
 /// The statements that build `__item` from the fields (the TTL is stored
 /// later, as epoch seconds), or the whole-struct serialization.
 pub fn encode_fields(model: &Model) -> TokenStream {
-    let krate = model.krate;
     let index_keys = model
         .stored_fields()
         .filter(|stored| model.is_index_key_field(stored.field));
     if !direct_encode(model) {
-        let index_keys = index_keys.map(|stored| index_key_insert(krate, &stored));
+        let index_keys = index_keys.map(|stored| index_key_insert(model, &stored));
         // serde stores a byte string as a list and a time with the digits
         // it needs; binary fields are `B`, times in the form that sorts.
         let binaries = plain_fields(model).map(|Stored { field, attribute }| {
             let ident = field.ident;
             quote_spanned! {field.ty.span()=>
-                (&&&#krate::__private::codec::Field(&self.#ident)).__stamp_store_own_form(__schema, &mut __item, #attribute)?;
+                (&&&__stamp::codec::Field(&self.#ident)).__stamp_store_own_form(__schema, &mut __item, #attribute)?;
             }
         });
         return quote! {
             let _ = __check;
-            let mut __item = #krate::__private::codec::serialized_item(#krate::__private::serialize_fields(__schema, self)?);
+            let mut __item = __stamp::codec::serialized_item(__stamp::serialize_fields(__schema, self)?);
             #(#binaries)*
             #(#index_keys)*
         };
@@ -76,7 +75,7 @@ pub fn encode_fields(model: &Model) -> TokenStream {
     let count = stored.len();
     let inserts = stored.iter().map(|stored| {
         if model.is_index_key_field(stored.field) {
-            return index_key_insert(krate, stored);
+            return index_key_insert(model, stored);
         }
         let Stored { field, attribute } = stored;
         let ident = field.ident;
@@ -84,11 +83,11 @@ pub fn encode_fields(model: &Model) -> TokenStream {
         if serde.with.is_some() || serde.serialize_with.is_some() {
             let serializer = serializer_name(field);
             return quote! {
-                #krate::__private::codec::insert_serialized(__schema, &mut __item, #attribute, #serializer(&self.#ident))?;
+                __stamp::codec::insert_serialized(__schema, &mut __item, #attribute, #serializer(&self.#ident))?;
             };
         }
         let insert = quote_spanned! {field.ty.span()=>
-            (&&&#krate::__private::codec::Field(&self.#ident)).__stamp_insert(__schema, &mut __item, #attribute)?;
+            (&&&__stamp::codec::Field(&self.#ident)).__stamp_insert(__schema, &mut __item, #attribute)?;
         };
         match &serde.skip_serializing_if {
             Some(path) => {
@@ -103,7 +102,7 @@ pub fn encode_fields(model: &Model) -> TokenStream {
         }
     });
     quote! {
-        let mut __item = #krate::__private::codec::item(__schema, #count, __check);
+        let mut __item = __stamp::codec::item(__schema, #count, __check);
         #(#inserts)*
     }
 }
@@ -119,19 +118,20 @@ fn plain_fields<'a>(model: &'a Model<'a>) -> impl Iterator<Item = Stored<'a>> + 
 /// Stores a key attribute of a multi-attribute GSI through its encoder
 /// (`IndexKeyAttribute::to_key_attribute`), checked as a key value; a
 /// `None` stores nothing.
-fn index_key_insert(krate: &syn::Path, stored: &Stored) -> TokenStream {
+fn index_key_insert(model: &Model, stored: &Stored) -> TokenStream {
     let Stored { field, attribute } = stored;
     let ident = field.ident;
-    let encoder = crate::expand::codecs::encoder_name(field);
+    let encode = |value| crate::expand::codecs::encode_call(model, field, value);
+    let (some, plain) = (encode(quote!(__value)), encode(quote!(&self.#ident)));
     if field.option_inner.is_some() {
         quote! {
             if let ::core::option::Option::Some(__value) = &self.#ident {
-                #krate::__private::insert_index_key_encoded(__schema, &mut __item, #attribute, #encoder(__value))?;
+                __stamp::insert_index_key_encoded(__schema, &mut __item, #attribute, #some)?;
             }
         }
     } else {
         quote! {
-            #krate::__private::insert_index_key_encoded(__schema, &mut __item, #attribute, #encoder(&self.#ident))?;
+            __stamp::insert_index_key_encoded(__schema, &mut __item, #attribute, #plain)?;
         }
     }
 }
@@ -150,39 +150,27 @@ pub fn decode_fields(model: &Model) -> TokenStream {
         let binaries = plain_fields(model).map(|Stored { field, attribute }| {
             let ty = field.ty;
             quote_spanned! {ty.span()=>
-                (&&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_serde_form(&mut item, #attribute);
+                (&&&__stamp::codec::Decode::<#ty>::new()).__stamp_serde_form(&mut item, #attribute);
             }
         });
         return quote! {
             #(#binaries)*
-            #krate::__private::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
+            __stamp::deserialize_fields(<Self as #krate::Entity>::SCHEMA, item)
         };
     }
-    let fields: Vec<(Stored, Ident)> = model
-        .stored_fields()
-        .enumerate()
-        .map(|(position, stored)| (stored, names::field_slot(position)))
-        .collect();
-    let decode = |field: &Field, attribute: &str, stored: TokenStream| {
-        let ty = field.ty;
-        quote_spanned! {ty.span()=>
-            #krate::__private::codec::decoded(
-                __schema,
-                (&&&#krate::__private::codec::Decode::<#ty>::new()).__stamp_decode(#attribute, #stored),
-            )?
-        }
-    };
-    let locals = fields.iter().map(|(_, local)| {
-        quote!(let mut #local: ::core::option::Option<#krate::__private::AttributeValue> = ::core::option::Option::None;)
-    });
-    let arms = fields
-        .iter()
-        .map(|(Stored { attribute, .. }, local)| quote!(#attribute => #local = ::core::option::Option::Some(__stored),));
-    let values = fields.iter().map(|(Stored { field, attribute }, local)| {
+    let count = proc_macro2::Literal::usize_unsuffixed(model.stored_fields().count());
+    let values = model.stored_fields().enumerate().map(|(slot, Stored { field, attribute })| {
+        let slot = proc_macro2::Literal::usize_unsuffixed(slot);
         let ident = field.ident;
+        let ty = field.ty;
+        let decode = |stored: TokenStream| {
+            quote_spanned! {ty.span()=>
+                (&&&__stamp::codec::Decode::<#ty>::new()).__stamp_field(__schema, #attribute, #stored)?
+            }
+        };
         let default = match &field.serde.default {
             None => {
-                let decoded = decode(field, attribute, quote!(#local));
+                let decoded = decode(quote!(__slots[#slot].take()));
                 return quote!(#ident: #decoded,);
             }
             Some(None) => quote!(::core::default::Default::default()),
@@ -191,13 +179,9 @@ pub fn decode_fields(model: &Model) -> TokenStream {
                 quote!(#path())
             }
         };
-        let decoded = decode(
-            field,
-            attribute,
-            quote!(::core::option::Option::Some(__stored)),
-        );
+        let decoded = decode(quote!(::core::option::Option::Some(__stored)));
         quote! {
-            #ident: match #local {
+            #ident: match __slots[#slot].take() {
                 ::core::option::Option::Some(__stored) => #decoded,
                 ::core::option::Option::None => #default,
             },
@@ -205,14 +189,7 @@ pub fn decode_fields(model: &Model) -> TokenStream {
     });
     quote! {
         let __schema = <Self as #krate::Entity>::SCHEMA;
-        #krate::__private::codec::check_type(__schema, &item)?;
-        #(#locals)*
-        for (__name, __stored) in item {
-            match __name.as_str() {
-                #(#arms)*
-                _ => {}
-            }
-        }
+        let mut __slots = __stamp::codec::slots::<#count>(__schema, item)?;
         ::core::result::Result::Ok(Self {
             #(#values)*
         })

@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{IndexKeys, LocalIndexKeys, Model, Stored, distinct_fields};
-use crate::expand::codecs::encoder_name;
+use crate::expand::codecs::encode_call;
 use crate::expand::keys::{
     TemplatePlace, build_key, index_key_function_name, input_name, pass_arguments, self_arguments,
 };
@@ -53,12 +53,12 @@ pub fn entity_impl(model: &Model) -> TokenStream {
         quote_spanned! {ty.span()=>
             #[inline]
             fn version(&self) -> ::core::option::Option<u64> {
-                ::core::option::Option::Some(<#ty as #krate::__private::VersionNumber>::as_u64(self.#ident))
+                ::core::option::Option::Some(<#ty as __stamp::VersionNumber>::as_u64(self.#ident))
             }
 
             #[inline]
             fn max_version() -> u64 {
-                <#ty as #krate::__private::VersionNumber>::MAX
+                <#ty as __stamp::VersionNumber>::MAX
             }
         }
     });
@@ -90,20 +90,20 @@ pub fn entity_impl(model: &Model) -> TokenStream {
                 &self,
                 __time: ::core::option::Option<#krate::WriteTime>,
                 __check: bool,
-            ) -> ::core::result::Result<#krate::__private::ItemBuilder, #krate::Error> {
+            ) -> ::core::result::Result<__stamp::ItemBuilder, #krate::Error> {
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let (__partition_key, __sort_key) = <Self as #krate::Entity>::primary_key(self)?.into_parts();
                 #(#shards)*
                 #encode_fields
                 let _ = &__time;
                 #(#stamps)*
-                #krate::__private::insert_key_string(&mut __item, #pk_attribute, __partition_key);
-                #krate::__private::insert_key_string(&mut __item, #sk_attribute, __sort_key);
+                __stamp::insert_key_string(&mut __item, #pk_attribute, __partition_key);
+                __stamp::insert_key_string(&mut __item, #sk_attribute, __sort_key);
                 #(#index_attributes)*
                 #(#local_index_attributes)*
                 #(#vector_index_attributes)*
                 #ttl_to_item
-                #krate::__private::insert_string(&mut __item, #type_attribute, ::std::string::String::from(#type_name));
+                __stamp::insert_string(&mut __item, #type_attribute, ::std::string::String::from(#type_name));
                 ::core::result::Result::Ok(__item)
             }
 
@@ -151,7 +151,7 @@ fn time_to_live(model: &Model) -> (TokenStream, TokenStream) {
     };
     (
         quote_spanned! {ty.span()=>
-            #krate::__private::store_time_to_live(
+            __stamp::store_time_to_live(
                 &mut __item,
                 #attribute,
                 #value,
@@ -159,7 +159,7 @@ fn time_to_live(model: &Model) -> (TokenStream, TokenStream) {
             );
         },
         quote_spanned! {ty.span()=>
-            #krate::__private::load_time_to_live(
+            __stamp::load_time_to_live(
                 <Self as #krate::Entity>::SCHEMA,
                 &mut item,
                 #attribute,
@@ -172,7 +172,6 @@ fn time_to_live(model: &Model) -> (TokenStream, TokenStream) {
 /// `encode_item_at` stamps the time fields, in the stored attribute and in the
 /// index attributes built from them (the locals `__stamp_<field>`).
 fn stamps(model: &Model) -> Vec<TokenStream> {
-    let krate = model.krate;
     [(model.created_at, true), (model.updated_at, false)]
         .into_iter()
         .filter_map(|(stored, creating_only)| {
@@ -185,7 +184,7 @@ fn stamps(model: &Model) -> Vec<TokenStream> {
             } else {
                 quote!(__time)
             };
-            let encoder = encoder_name(field);
+            let encode = encode_call(model, field, quote!(&__time.now));
             // A stamped key attribute of a multi-attribute index is checked
             // as one.
             let insert = if model.is_index_key_field(field) {
@@ -196,7 +195,7 @@ fn stamps(model: &Model) -> Vec<TokenStream> {
             Some(quote_spanned! {ty.span()=>
                 let #local: #ty = match #when {
                     ::core::option::Option::Some(__time) => {
-                        #krate::__private::#insert(__schema, &mut __item, #attribute, #encoder(&__time.now))?;
+                        __stamp::#insert(__schema, &mut __item, #attribute, #encode)?;
                         __time.now
                     }
                     ::core::option::Option::None => ::core::clone::Clone::clone(&self.#ident),
@@ -209,7 +208,6 @@ fn stamps(model: &Model) -> Vec<TokenStream> {
 /// The statements of `encode_item_at` that write one index's attributes; for a
 /// sparse index, only when every `Option` field is `Some`.
 fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
-    let krate = model.krate;
     let keys: Vec<_> = std::iter::once(&index.pk).chain(&index.sk).collect();
     let fields = distinct_fields(&keys);
     let function = index_key_function_name(index);
@@ -230,11 +228,7 @@ fn index_attributes(model: &Model, index: &IndexKeys) -> TokenStream {
         }
     });
     let insert = quote! {
-        let (__partition_key, __sort_key) = Self::#function(#arguments #shard)?.into_parts();
-        #krate::__private::insert_key_string(&mut __item, #pk_name, __partition_key);
-        if let ::core::option::Option::Some(__sort_key) = __sort_key {
-            #krate::__private::insert_key_string(&mut __item, #sk_name, __sort_key);
-        }
+        __stamp::insert_index_key(&mut __item, (#pk_name, #sk_name), Self::#function(#arguments #shard)?.into_parts());
     };
     sparse(&fields, insert)
 }
@@ -280,7 +274,6 @@ fn sparse(fields: &[&Field], insert: TokenStream) -> TokenStream {
 /// The statements of `encode_item_at` that write one LSI's sort key; for a
 /// sparse index, only when every `Option` field is `Some`.
 fn local_index_attributes(model: &Model, position: usize, index: &LocalIndexKeys) -> TokenStream {
-    let krate = model.krate;
     let fields = distinct_fields(&[&index.sk]);
     let sk_name = &index.index.sk_attribute.value;
     let bindings = fields.iter().map(|field| {
@@ -295,8 +288,8 @@ fn local_index_attributes(model: &Model, position: usize, index: &LocalIndexKeys
     );
     let insert = quote! {
         #(#bindings)*
-        let __sort_key: ::std::string::String = #build;
-        #krate::__private::insert_key_string(&mut __item, #sk_name, __sort_key);
+        let __sort_key: ::std::string::String = #build?;
+        __stamp::insert_key_string(&mut __item, #sk_name, __sort_key);
     };
     sparse(&fields, insert)
 }
@@ -309,9 +302,9 @@ fn time_stamp_function(model: &Model) -> Option<TokenStream> {
         .into_iter()
         .flatten()
         .map(|Stored { field, attribute }| {
-            let encoder = encoder_name(field);
+            let encode = encode_call(model, field, quote!(&__now));
             quote! {
-                #attribute => #encoder(&__now).map_err(|__source| #krate::Error::Refused(#krate::Refusal::Serialize {
+                #attribute => #encode.map_err(|__source| #krate::Error::Refused(#krate::Refusal::Serialize {
                     entity: <Self as #krate::Entity>::SCHEMA.type_name,
                     source: __source,
                 })),
@@ -323,8 +316,8 @@ fn time_stamp_function(model: &Model) -> Option<TokenStream> {
             #[inline]
             fn time_stamp_value(
                 __attribute: &str,
-                __now: #krate::__private::chrono::DateTime<#krate::__private::chrono::Utc>,
-            ) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::Error> {
+                __now: __stamp::chrono::DateTime<__stamp::chrono::Utc>,
+            ) -> ::core::result::Result<::core::option::Option<__stamp::AttributeValue>, #krate::Error> {
                 match __attribute {
                     #(#arms)*
                     _ => ::core::result::Result::Ok(::core::option::Option::None),

@@ -84,55 +84,15 @@ pub fn index_template_keys<'m, 'a>(model: &'m Model<'a>) -> Vec<IndexTemplateKey
     keys
 }
 
-impl TemplatePlace {
-    /// The expression of the template, given `__schema`.
-    pub fn path(&self) -> TokenStream {
-        match self {
-            TemplatePlace::PartitionKey => quote!(__schema.partition_key.template),
-            TemplatePlace::SortKey => quote!(__schema.sort_key.template),
-            TemplatePlace::IndexPartitionKey(position) => {
-                quote!(__schema.indexes[#position].partition_template().expect("a template index"))
-            }
-            TemplatePlace::IndexSortKey(position) | TemplatePlace::LocalSortKey(position) => {
-                quote!(__schema.indexes[#position].sort_template().expect("the index has a sort key"))
-            }
-            TemplatePlace::VectorPartitionKey(position) => {
-                quote!(__schema.indexes[#position].partition_template().expect("a vector index partitioned by a template"))
-            }
-            TemplatePlace::PreviousPartitionKey => {
-                quote!(
-                    __schema
-                        .previous_key
-                        .as_ref()
-                        .expect("the entity has a previous key format")
-                        .partition_key
-                )
-            }
-            TemplatePlace::PreviousSortKey => {
-                quote!(
-                    __schema
-                        .previous_key
-                        .as_ref()
-                        .expect("the entity has a previous key format")
-                        .sort_key
-                )
-            }
-        }
-    }
-
-    fn is_partition_key(&self) -> bool {
-        matches!(
-            self,
-            TemplatePlace::PartitionKey
-                | TemplatePlace::IndexPartitionKey(_)
-                | TemplatePlace::PreviousPartitionKey
-                | TemplatePlace::VectorPartitionKey(_)
-        )
-    }
-}
-
 /// The static `KeyTemplate` of `key`.
 pub fn key_template_tokens(krate: &syn::Path, key: &Key) -> TokenStream {
+    let parts = template_parts(krate, key);
+    quote!(__stamp::template(#parts))
+}
+
+/// The source and segments of `key`'s template, as `__private::template`
+/// and `__private::key_attribute` take them.
+pub fn template_parts(krate: &syn::Path, key: &Key) -> TokenStream {
     let source = key.source();
     let segments = key.segments.iter().map(|segment| match segment {
         Segment::Literal(text) => quote!(#krate::Segment::Literal(#text)),
@@ -142,88 +102,63 @@ pub fn key_template_tokens(krate: &syn::Path, key: &Key) -> TokenStream {
         }
         Segment::Shard(count) => quote!(#krate::Segment::Shard(#count)),
     });
-    quote! {
-        #krate::KeyTemplate {
-            source: #source,
-            segments: &[#(#segments),*],
-            escaped: #krate::KeyTemplate::ESCAPED,
+    quote!(#source, &[#(#segments),*])
+}
+
+impl TemplatePlace {
+    /// The place as stamp-core's `__private::At`, which the generic key
+    /// functions take.
+    pub fn at(&self) -> TokenStream {
+        let position = |position: &usize| proc_macro2::Literal::usize_unsuffixed(*position);
+        match self {
+            TemplatePlace::PartitionKey => quote!(__stamp::At::Pk),
+            TemplatePlace::SortKey => quote!(__stamp::At::Sk),
+            TemplatePlace::IndexPartitionKey(at) | TemplatePlace::VectorPartitionKey(at) => {
+                let at = position(at);
+                quote!(__stamp::At::IndexPk(#at))
+            }
+            TemplatePlace::IndexSortKey(at) | TemplatePlace::LocalSortKey(at) => {
+                let at = position(at);
+                quote!(__stamp::At::IndexSk(#at))
+            }
+            TemplatePlace::PreviousPartitionKey => quote!(__stamp::At::PreviousPk),
+            TemplatePlace::PreviousSortKey => quote!(__stamp::At::PreviousSk),
         }
     }
 }
 
-/// An expression building one key attribute value from the parameters named
-/// after the template's fields.
+/// The key arguments (`__private::KeyArg`) of `segments`' placeholders,
+/// from the locals named after the fields (and `__shard`): a string field
+/// as `&str`, any other through `KeyPart::__stamp_key_arg`, spanned at its type so a type
+/// without `KeyPart` gives its one error at the field.
+pub fn key_args(segments: &[Segment]) -> TokenStream {
+    let args = segments.iter().filter_map(|segment| match segment {
+        Segment::Literal(_) => None,
+        Segment::Shard(_) => Some(quote!(__stamp::KeyArg::Shard(__shard))),
+        Segment::Field(field) => {
+            let ident = field.ident;
+            Some(if field.is_string() {
+                quote!(__stamp::KeyArg::Str(#ident))
+            } else {
+                let ty = field.key_type();
+                quote_spanned!(ty.span()=> <#ty as __stamp::KeyPart>::__stamp_key_arg(#ident))
+            })
+        }
+    });
+    quote!(&[#(#args),*])
+}
+
+/// An expression building one key attribute value from the locals named
+/// after the template's fields: a `Result<String, Error>`, by stamp-core's
+/// generic `build_key`.
 pub fn build_key(model: &Model, key: &Key, place: &TemplatePlace) -> TokenStream {
-    build_key_from(model, &key.segments, place)
+    build_segments(model, &key.segments, place)
 }
 
-/// The same, for the first `segments` of a template (a sort-key prefix).
-pub fn build_key_from(model: &Model, segments: &[Segment], place: &TemplatePlace) -> TokenStream {
-    build_segments(model, segments, place, true)
-}
-
-/// The text of `segments` without the length check: the part of a sharded
-/// partition key before the shard, which the query checks with each
-/// shard's number appended.
-pub fn build_key_unchecked(
-    model: &Model,
-    segments: &[Segment],
-    place: &TemplatePlace,
-) -> TokenStream {
-    build_segments(model, segments, place, false)
-}
-
-fn build_segments(
-    model: &Model,
-    segments: &[Segment],
-    place: &TemplatePlace,
-    checked: bool,
-) -> TokenStream {
-    let krate = model.krate;
-    let template_path = place.path();
-    let mut capacity = vec![quote!(#template_path.literal_len())];
-    let limit = if place.is_partition_key() {
-        quote!(#krate::limits::MAX_PARTITION_KEY_BYTES)
-    } else {
-        quote!(#krate::limits::MAX_SORT_KEY_BYTES)
-    };
-    let finish = if checked {
-        quote!(__builder.finish_within(#limit)?)
-    } else {
-        quote!(__builder.finish())
-    };
-    let mut steps = Vec::new();
-    for segment in segments {
-        match segment {
-            Segment::Literal(text) => steps.push(quote!(__builder.literal(#text);)),
-            // The shard number, from the local `__shard` of the caller.
-            Segment::Shard(_) => {
-                capacity.push(quote!(2));
-                steps.push(quote!(__builder.shard(__shard);));
-            }
-            Segment::Field(field) => {
-                let ident = field.ident;
-                let name = &field.name;
-                if field.is_string() {
-                    capacity.push(quote!(#ident.len()));
-                    steps.push(quote!(__builder.str_field(#name, #ident)?;));
-                } else {
-                    let ty = field.key_type();
-                    capacity.push(quote_spanned!(ty.span()=> <#ty as #krate::KeyPart>::LEN_HINT));
-                    steps.push(quote_spanned!(ty.span()=> __builder.field::<#ty>(#name, #ident)?;));
-                }
-            }
-        }
-    }
-    quote! {{
-        let mut __builder = #krate::__private::KeyBuilder::new(
-            __schema.type_name,
-            &#template_path,
-            #(#capacity)+*,
-        );
-        #(#steps)*
-        #finish
-    }}
+fn build_segments(_model: &Model, segments: &[Segment], place: &TemplatePlace) -> TokenStream {
+    let at = place.at();
+    let args = key_args(segments);
+    quote!(__stamp::build_key(__schema, #at, #args))
 }
 
 /// The parameter type a key builder takes for `field`.
@@ -386,18 +321,18 @@ pub fn primary_key_function(
     let KeyInputs {
         parameters, unpack, ..
     } = inputs;
-    let build_pk = build_key(model, pk, &places.0);
-    let build_sk = build_key(model, sk, &places.1);
+    let build = match places.0 {
+        TemplatePlace::PreviousPartitionKey => quote!(__stamp::previous_key),
+        _ => quote!(__stamp::primary_key),
+    };
+    let (pk_args, sk_args) = (key_args(&pk.segments), key_args(&sk.segments));
     let doc = format!("{summary}\n\n{KEY_ERRORS}");
     quote! {
         #[doc = #doc]
         #[inline]
         pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::PrimaryKey<Self>, #krate::Error> {
             #unpack
-            let __schema = <Self as #krate::Entity>::SCHEMA;
-            let __partition_key = #build_pk;
-            let __sort_key = #build_sk;
-            ::core::result::Result::Ok(#krate::PrimaryKey::from_parts(__partition_key, __sort_key))
+            #build(#pk_args, #sk_args)
         }
     }
 }
@@ -454,25 +389,10 @@ pub fn index_key_function(
         &format!("the key in index `{}`", index.index.name),
     );
     let function = index_key_function_name(index);
-    let build_pk = build_key(
-        model,
-        &index.pk,
-        &TemplatePlace::IndexPartitionKey(position),
-    );
-    let (shard_parameter, shard_check, shard_doc) = match index.pk.shards() {
+    let (shard_parameter, shard_binding, shard_doc) = match index.pk.shards() {
         Some(count) => (
             Some(quote!(shard: u16)),
-            quote! {
-                let __shard = shard;
-                if __shard >= #count {
-                    return ::core::result::Result::Err(#krate::Error::Key(#krate::KeyError::InvalidShard {
-                        entity: <Self as #krate::Entity>::SCHEMA.type_name,
-                        index: <Self as #krate::Entity>::SCHEMA.indexes[#position].name,
-                        shard: __shard,
-                        shards: #count,
-                    }));
-                }
-            },
+            quote!(let __shard = shard;),
             format!(
                 "\n\nThe index is sharded over {count} partition keys: `shard` (0 to {}) is the item's shard, `stamp::shard_of(PK, SK, {count})` of its primary key; `stamp::KeyError::InvalidShard` for another.",
                 count - 1,
@@ -480,10 +400,11 @@ pub fn index_key_function(
         ),
         None => (None, quote!(), String::new()),
     };
-    let build_sk = match &index.sk {
+    let pk_args = key_args(&index.pk.segments);
+    let sk_args = match &index.sk {
         Some(key) => {
-            let build = build_key(model, key, &TemplatePlace::IndexSortKey(position));
-            quote!(::core::option::Option::Some(#build))
+            let args = key_args(&key.segments);
+            quote!(::core::option::Option::Some(#args))
         }
         None => quote!(::core::option::Option::None),
     };
@@ -500,12 +421,9 @@ pub fn index_key_function(
         #[doc = #doc]
         #[inline]
         pub fn #function(#(#parameters),*) -> ::core::result::Result<#krate::IndexKey<Self>, #krate::Error> {
-            #shard_check
+            #shard_binding
             #unpack
-            let __schema = <Self as #krate::Entity>::SCHEMA;
-            let __partition_key = #build_pk;
-            let __sort_key = #build_sk;
-            ::core::result::Result::Ok(#krate::IndexKey::from_parts(&__schema.indexes[#position], __partition_key, __sort_key))
+            __stamp::index_key(#position, #pk_args, #sk_args)
         }
     };
     (function, definition)

@@ -109,6 +109,7 @@ fn generate(model: &Model) -> TokenStream {
         const _: () = {
             // The codec selection of `__private::codec`: each field's
             // conversion, direct or through serde_dynamo, by its type.
+            use #krate::__private as __stamp;
             #[allow(unused_imports)]
             use #krate::__private::codec::{
                 DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,

@@ -13,7 +13,7 @@ use syn::spanned::Spanned;
 use crate::ast::Field;
 use crate::check::{Model, MultiIndexKeys, Stored};
 use crate::expand::IndexRef;
-use crate::expand::codecs::encoder_name;
+use crate::expand::codecs::encode_call;
 use crate::expand::keys::{KeyInputs, input_name, key_inputs};
 use crate::names;
 
@@ -84,19 +84,19 @@ fn fields<'a>(stored: &[Stored<'a>]) -> Vec<&'a Field<'a>> {
 fn encoded_value(model: &Model, stored: &Stored, binding: TokenStream) -> TokenStream {
     let krate = model.krate;
     let Stored { field, attribute } = stored;
-    let encoder = encoder_name(field);
     let ty = field.key_type();
     let value = if field.is_string() {
         quote!(&::std::string::String::from(#binding))
     } else {
         binding
     };
+    let encode = encode_call(model, field, value);
     quote_spanned! {ty.span()=>
-        #krate::__private::index_key_value(
+        __stamp::index_key_value(
             __schema,
             #attribute,
             <#ty as #krate::IndexKeyAttribute>::TYPE,
-            #encoder(#value),
+            #encode,
         )
     }
 }
@@ -169,7 +169,7 @@ pub fn query_functions(model: &Model) -> (Vec<TokenStream>, Vec<TokenStream>) {
                 #unpack
                 let __schema = <Self as #krate::Entity>::SCHEMA;
                 let __values = (|| -> ::core::result::Result<
-                    ::std::vec::Vec<#krate::__private::AttributeValue>,
+                    ::std::vec::Vec<__stamp::AttributeValue>,
                     #krate::Error,
                 > {
                     ::core::result::Result::Ok(::std::vec![#(#values),*])
@@ -257,12 +257,12 @@ pub fn sort_impls(model: &Model) -> Vec<TokenStream> {
                     type Next = #next;
 
                     #[inline]
-                    fn values(&self) -> ::core::result::Result<::std::vec::Vec<#krate::__private::AttributeValue>, #krate::Error> {
+                    fn values(&self) -> ::core::result::Result<::std::vec::Vec<__stamp::AttributeValue>, #krate::Error> {
                         #body
                     }
 
                     #[inline]
-                    fn next_value(__next: &Self::Next) -> ::core::result::Result<#krate::__private::AttributeValue, #krate::Error> {
+                    fn next_value(__next: &Self::Next) -> ::core::result::Result<__stamp::AttributeValue, #krate::Error> {
                         #next_value
                     }
                 }

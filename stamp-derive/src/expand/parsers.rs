@@ -73,22 +73,12 @@ fn parse_function(
 ) -> TokenStream {
     let krate = model.krate;
     let function: Ident = format_ident!("{function}");
-    let template_path = place.path();
+    let at = place.at();
     let fields: Vec<_> = key.fields().collect();
     let types = fields.iter().map(|field| field.key_type());
     let decoded = fields.iter().enumerate().map(|(position, field)| {
-        let name = &field.name;
         let ty = field.key_type();
-        quote_spanned! {ty.span()=>
-            #krate::__private::decode_key_segment(
-                __schema.type_name,
-                #name,
-                key,
-                &__segments[#position],
-                <#ty as #krate::KeyPart>::decode_key,
-                <#ty as #krate::KeyPart>::encode_key,
-            )?
-        }
+        quote_spanned!(ty.span()=> <#ty as __stamp::KeyPart>::__stamp_parse(&__key, #position)?)
     });
     let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
     let doc = format!(
@@ -104,14 +94,16 @@ fn parse_function(
         },
         key.source(),
     );
-    let unused = fields.is_empty().then(|| quote!(let _ = &__segments;));
+    let binding = if fields.is_empty() {
+        quote!(let _ = )
+    } else {
+        quote!(let __key = )
+    };
     quote! {
         #[doc = #doc]
         #[inline]
         pub fn #function(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::Error> {
-            let __schema = <Self as #krate::Entity>::SCHEMA;
-            let __segments = #template_path.split(__schema.type_name, key)?;
-            #unused
+            #binding __stamp::parse_key::<Self>(#at, key)?;
             ::core::result::Result::Ok((#(#decoded,)*))
         }
     }

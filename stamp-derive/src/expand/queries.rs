@@ -7,11 +7,7 @@ use syn::Ident;
 
 use crate::check::{Key, Model, Segment, distinct_fields};
 use crate::expand::IndexRef;
-use crate::expand::codecs::encoder_name;
-use crate::expand::keys::{
-    KeyInputs, TemplatePlace, build_key, build_key_from, build_key_unchecked, input_name,
-    key_inputs,
-};
+use crate::expand::keys::{KeyInputs, TemplatePlace, input_name, key_args, key_inputs};
 use crate::names;
 
 /// The inherent query functions: one per key (table and GSIs), scoped to
@@ -131,20 +127,17 @@ fn query_function(
     definitions.extend(definition);
     // A sharded index: the text before the shard, which the query completes
     // with each shard number.
-    let build = match pk.shards() {
-        Some(_) => build_key_unchecked(model, &pk.segments[..pk.segments.len() - 1], &place),
-        None => build_key(model, pk, &place),
+    let segments = match pk.shards() {
+        Some(_) => &pk.segments[..pk.segments.len() - 1],
+        None => &pk.segments[..],
     };
+    let (at, args) = (place.at(), key_args(segments));
     quote! {
         #[doc = #doc]
         #[inline]
         pub fn #function(#(#parameters),*) -> #krate::Query<Self, #marker> {
             #unpack
-            let __schema = <Self as #krate::Entity>::SCHEMA;
-            let __partition_key = (|| -> ::core::result::Result<::std::string::String, #krate::Error> {
-                ::core::result::Result::Ok(#build)
-            })();
-            #krate::Query::new(__partition_key)
+            __stamp::query(#at, #args)
         }
     }
 }
@@ -180,19 +173,16 @@ fn update_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
         ..
     } = inputs;
     let known_key_values = key_fields.iter().filter_map(|field| {
-        let attribute = field.serialized.as_deref()?;
+        // A field serde does not store is no known value.
+        field.serialized.as_ref()?;
         let ident = field.ident;
-        let encoder = encoder_name(field);
         let value = if field.is_string() {
             quote!(&::std::string::String::from(#ident))
         } else {
             quote!(#ident)
         };
-        Some(quote! {
-            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = #encoder(#value) {
-                __known.insert(::std::string::String::from(#attribute), __value);
-            }
-        })
+        let constant = names::attribute_constant(&field.name, proc_macro2::Span::call_site());
+        Some(quote!(__stamp::know(&mut __known, &Self::#constant, #value);))
     });
     let doc = format!(
         "An update of the `{ident}` item with this primary key. Set fields through the attribute \
@@ -291,16 +281,15 @@ fn sort_key_prefixes(
         } else {
             (quote!((#(#types),*)), quote!(let (#(#idents),*) = *self;))
         };
-        let build = build_key_from(model, prefix, place);
-        let complete = count == field_positions.len();
+        let at = place.at();
+        let args = key_args(prefix);
         impls.push(quote! {
             #[automatically_derived]
             impl<'__a> #krate::SortKeyPrefix<#ident, #index> for #self_type {
                 #[inline]
                 fn sort_key_prefix(&self) -> ::core::result::Result<#krate::SortKeyText, #krate::Error> {
-                    let __schema = <#ident as #krate::Entity>::SCHEMA;
                     #binding
-                    ::core::result::Result::Ok(#krate::SortKeyText { text: #build, complete: #complete })
+                    __stamp::key_prefix(<#ident as #krate::Entity>::SCHEMA, #at, #args)
                 }
             }
         });

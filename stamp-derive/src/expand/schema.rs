@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{Key, Model, Segment, Stored};
-use crate::expand::keys::{index_template_keys, key_template_tokens};
+use crate::expand::keys::{index_template_keys, key_template_tokens, template_parts};
 use crate::names;
 
 /// `Some("name")` or `None`, for an optional attribute name.
@@ -23,7 +23,6 @@ fn optional_name(stored: Option<Stored>) -> TokenStream {
 /// catalogue. Each arm is spanned at the field's type, so that a type
 /// without `KeyPart` gets the one error the key builders already give.
 fn key_example(model: &Model) -> TokenStream {
-    let krate = model.krate;
     let keys: Vec<&Key> = [&model.pk, &model.sk]
         .into_iter()
         .chain(index_template_keys(model).into_iter().map(|key| key.key))
@@ -38,27 +37,13 @@ fn key_example(model: &Model) -> TokenStream {
             }
         }
     }
-    let arms = fields.iter().map(|field| {
+    let examples = fields.iter().map(|field| {
         let name = &field.name;
         let ty = field.key_type();
-        quote_spanned! {ty.span()=>
-            #name => #krate::__private::key_example(
-                #name,
-                <#ty as #krate::KeyPart>::example,
-                <#ty as #krate::KeyPart>::encode_key,
-            ),
-        }
+        let example = quote_spanned!(ty.span()=> <#ty as __stamp::KeyPart>::__stamp_example);
+        quote!((#name, #example))
     });
-    quote! {{
-        #[inline]
-        fn __key_example(__field: &str) -> ::core::option::Option<::std::string::String> {
-            match __field {
-                #(#arms)*
-                _ => ::core::option::Option::None,
-            }
-        }
-        __key_example
-    }}
+    quote!(|__field| __stamp::key_example_of(__field, &[#(#examples),*]))
 }
 
 /// The `&EntitySchema` expression of `SCHEMA`.
@@ -69,18 +54,18 @@ pub fn schema(model: &Model) -> TokenStream {
     let type_attribute = &container.type_attribute.value;
     let pk_attribute = &container.pk_attribute.value;
     let sk_attribute = &container.sk_attribute.value;
-    let pk_template = key_template_tokens(krate, &model.pk);
-    let sk_template = key_template_tokens(krate, &model.sk);
+    let pk_template = template_parts(krate, &model.pk);
+    let sk_template = template_parts(krate, &model.sk);
     let index_schemas = model.indexes.iter().map(|index| {
         let number = index.number;
         let name = &index.index.name;
         let index_pk = &index.index.pk_attribute.value;
-        let index_pk_template = key_template_tokens(krate, &index.pk);
+        let index_pk_template = template_parts(krate, &index.pk);
         let sort_key = match &index.sk {
             Some(key) => {
                 let index_sk = &index.index.sk_attribute.value;
-                let index_sk_template = key_template_tokens(krate, key);
-                quote!(::core::option::Option::Some(#krate::KeyAttribute { name: #index_sk, template: #index_sk_template }))
+                let index_sk_template = template_parts(krate, key);
+                quote!(::core::option::Option::Some(__stamp::key_attribute(#index_sk, #index_sk_template)))
             }
             None => quote!(::core::option::Option::None),
         };
@@ -96,7 +81,7 @@ pub fn schema(model: &Model) -> TokenStream {
                 kind: #krate::IndexKind::Global { shards: #shards },
                 read_method: #read_method,
                 key: #krate::IndexKeySchema::Templates {
-                    partition_key: #krate::KeyAttribute { name: #index_pk, template: #index_pk_template },
+                    partition_key: __stamp::key_attribute(#index_pk, #index_pk_template),
                     sort_key: #sort_key,
                 },
             }
@@ -107,7 +92,7 @@ pub fn schema(model: &Model) -> TokenStream {
         let name = &index.index.name;
         let sk_attribute = &index.index.sk_attribute.value;
         let pk_template = &pk_template;
-        let template = key_template_tokens(krate, &index.sk);
+        let template = template_parts(krate, &index.sk);
         // An LSI's partition key is the table's.
         let read_method = names::query_lsi(number);
         quote! {
@@ -117,8 +102,8 @@ pub fn schema(model: &Model) -> TokenStream {
                 kind: #krate::IndexKind::Local,
                 read_method: #read_method,
                 key: #krate::IndexKeySchema::Templates {
-                    partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
-                    sort_key: ::core::option::Option::Some(#krate::KeyAttribute { name: #sk_attribute, template: #template }),
+                    partition_key: __stamp::key_attribute(#pk_attribute, #pk_template),
+                    sort_key: ::core::option::Option::Some(__stamp::key_attribute(#sk_attribute, #template)),
                 },
             }
         }
@@ -127,11 +112,8 @@ pub fn schema(model: &Model) -> TokenStream {
     let field_attributes = model.stored_fields().map(|Stored { field, attribute }| {
         let name = &field.name;
         let optional = field.option_inner.is_some();
-        let stored_type = match field.stored_type() {
-            Some(stored) => quote!(::core::option::Option::Some(#stored)),
-            None => quote!(::core::option::Option::None),
-        };
-        quote!(#krate::FieldAttribute { field: #name, attribute: #attribute, optional: #optional, stored_type: #stored_type })
+        let stored_type = field.stored_type().unwrap_or_default();
+        quote!(__stamp::field_attribute(#name, #attribute, #optional, #stored_type))
     });
     let ttl_attribute = optional_name(model.ttl);
     let version_attribute = optional_name(model.version);
@@ -161,8 +143,8 @@ pub fn schema(model: &Model) -> TokenStream {
         &#krate::EntitySchema {
             type_name: #type_name,
             type_attribute: #type_attribute,
-            partition_key: #krate::KeyAttribute { name: #pk_attribute, template: #pk_template },
-            sort_key: #krate::KeyAttribute { name: #sk_attribute, template: #sk_template },
+            partition_key: __stamp::key_attribute(#pk_attribute, #pk_template),
+            sort_key: __stamp::key_attribute(#sk_attribute, #sk_template),
             indexes: &[#(#index_schemas,)* #(#multi_attribute_indexes,)* #(#local_index_schemas,)* #(#vector_indexes),*],
             fields: &[#(#serialized),*],
             ttl_attribute: #ttl_attribute,

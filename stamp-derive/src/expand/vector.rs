@@ -12,7 +12,7 @@ use crate::ast::Field;
 use crate::check::Model;
 use crate::check::vector::VectorKeys;
 use crate::expand::IndexRef;
-use crate::expand::keys::{TemplatePlace, build_key, input_name, key_inputs, key_template_tokens};
+use crate::expand::keys::{TemplatePlace, build_key, input_name, key_inputs, template_parts};
 use crate::names;
 
 /// The `IndexSchema` of each vector index, of kind `IndexKind::Vector`
@@ -32,10 +32,10 @@ pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
             let optional = index.field.field.option_inner.is_some();
             let key = match &index.pk {
                 Some(key) => {
-                    let template = key_template_tokens(krate, key);
+                    let template = template_parts(krate, key);
                     let pk_name = &index.index.pk_attribute.value;
                     quote!(#krate::IndexKeySchema::Templates {
-                        partition_key: #krate::KeyAttribute { name: #pk_name, template: #template },
+                        partition_key: __stamp::key_attribute(#pk_name, #template),
                         sort_key: ::core::option::Option::None,
                     })
                 }
@@ -91,7 +91,6 @@ pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
 /// checked (length, finite elements), and when it is there the partition
 /// attribute written; an item without its vector has neither (sparse).
 pub fn to_item_statements(model: &Model) -> Vec<TokenStream> {
-    let krate = model.krate;
     model
         .vector_indexes
         .iter()
@@ -111,12 +110,12 @@ pub fn to_item_statements(model: &Model) -> Vec<TokenStream> {
                 let pk_name = &index.index.pk_attribute.value;
                 quote! {
                     #(#bindings)*
-                    let __vector_partition: ::std::string::String = #build;
-                    #krate::__private::insert_key_string(&mut __item, #pk_name, __vector_partition);
+                    let __vector_partition: ::std::string::String = #build?;
+                    __stamp::insert_key_string(&mut __item, #pk_name, __vector_partition);
                 }
             });
             quote! {
-                if #krate::__private::check_vector_attribute(
+                if __stamp::check_vector_attribute(
                     __schema,
                     &__schema.indexes[#absolute],
                     &__item,
@@ -170,10 +169,7 @@ fn search_function(
                 &TemplatePlace::VectorPartitionKey(model.vector_position(position)),
             );
             quote! {
-                (|| -> ::core::result::Result<::std::string::String, #krate::Error> {
-                    ::core::result::Result::Ok(#build)
-                })()
-                .map(|__key| ::core::option::Option::Some(#krate::aws_sdk_dynamodb::types::AttributeValue::S(__key)))
+                #build.map(|__key| ::core::option::Option::Some(#krate::aws_sdk_dynamodb::types::AttributeValue::S(__key)))
             }
         }
         None => quote!(::core::result::Result::Ok(::core::option::Option::None)),

@@ -56,153 +56,49 @@ const _: () = {
 
 // #[derive(Item)] Customer
 const _: () = {
+    use ::stamp::__private as __stamp;
     #[allow(unused_imports)]
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
         EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
         StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
     };
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_customer_id(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_name(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_email(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_order_count(
-        __value: &u32,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_created_at(
-        __value: &DateTime<Utc>,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
     #[automatically_derived]
     impl ::stamp::Entity for Customer {
         const SCHEMA: &'static ::stamp::EntitySchema = &::stamp::EntitySchema {
             type_name: "Customer",
             type_attribute: "Type",
-            partition_key: ::stamp::KeyAttribute {
-                name: "PK",
-                template: ::stamp::KeyTemplate {
-                    source: "CUST#<customer_id>",
-                    segments: &[
-                        ::stamp::Segment::Literal("CUST#"),
-                        ::stamp::Segment::Field("customer_id"),
-                    ],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
-            sort_key: ::stamp::KeyAttribute {
-                name: "SK",
-                template: ::stamp::KeyTemplate {
-                    source: "PROFILE",
-                    segments: &[::stamp::Segment::Literal("PROFILE")],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
+            partition_key: __stamp::key_attribute(
+                "PK",
+                "CUST#<customer_id>",
+                &[
+                    ::stamp::Segment::Literal("CUST#"),
+                    ::stamp::Segment::Field("customer_id"),
+                ],
+            ),
+            sort_key: __stamp::key_attribute(
+                "SK",
+                "PROFILE",
+                &[::stamp::Segment::Literal("PROFILE")],
+            ),
             indexes: &[],
             fields: &["customer_id", "name", "email", "order_count", "created_at"],
             ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
-                ::stamp::FieldAttribute {
-                    field: "customer_id",
-                    attribute: "customer_id",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "name",
-                    attribute: "name",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "email",
-                    attribute: "email",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "order_count",
-                    attribute: "order_count",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("N"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "created_at",
-                    attribute: "created_at",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
+                __stamp::field_attribute("customer_id", "customer_id", false, "S"),
+                __stamp::field_attribute("name", "name", false, "S"),
+                __stamp::field_attribute("email", "email", false, "S"),
+                __stamp::field_attribute("order_count", "order_count", false, "N"),
+                __stamp::field_attribute("created_at", "created_at", false, "S"),
             ],
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
-            key_example: {
-                #[inline]
-                fn __key_example(
-                    __field: &str,
-                ) -> ::core::option::Option<::std::string::String> {
-                    match __field {
-                        "customer_id" => {
-                            ::stamp::__private::key_example(
-                                "customer_id",
-                                <String as ::stamp::KeyPart>::example,
-                                <String as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        _ => ::core::option::Option::None,
-                    }
-                }
-                __key_example
-            },
+            key_example: |__field| __stamp::key_example_of(
+                __field,
+                &[("customer_id", <String as __stamp::KeyPart>::__stamp_example)],
+            ),
             named_inputs: &[],
         };
         #[inline]
@@ -216,27 +112,27 @@ const _: () = {
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
             __check: bool,
-        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
+        ) -> ::core::result::Result<__stamp::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
-            let mut __item = ::stamp::__private::codec::item(__schema, 5usize, __check);
-            (&&&::stamp::__private::codec::Field(&self.customer_id))
+            let mut __item = __stamp::codec::item(__schema, 5usize, __check);
+            (&&&__stamp::codec::Field(&self.customer_id))
                 .__stamp_insert(__schema, &mut __item, "customer_id")?;
-            (&&&::stamp::__private::codec::Field(&self.name))
+            (&&&__stamp::codec::Field(&self.name))
                 .__stamp_insert(__schema, &mut __item, "name")?;
-            (&&&::stamp::__private::codec::Field(&self.email))
+            (&&&__stamp::codec::Field(&self.email))
                 .__stamp_insert(__schema, &mut __item, "email")?;
-            (&&&::stamp::__private::codec::Field(&self.order_count))
+            (&&&__stamp::codec::Field(&self.order_count))
                 .__stamp_insert(__schema, &mut __item, "order_count")?;
-            (&&&::stamp::__private::codec::Field(&self.created_at))
+            (&&&__stamp::codec::Field(&self.created_at))
                 .__stamp_insert(__schema, &mut __item, "created_at")?;
             let _ = &__time;
-            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
-            ::stamp::__private::insert_string(
+            __stamp::insert_key_string(&mut __item, "PK", __partition_key);
+            __stamp::insert_key_string(&mut __item, "SK", __sort_key);
+            __stamp::insert_string(
                 &mut __item,
                 "Type",
                 ::std::string::String::from("Customer"),
@@ -249,64 +145,18 @@ const _: () = {
             mut item: ::stamp::AttributeMap,
         ) -> ::core::result::Result<Self, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_4: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            for (__name, __stored) in item {
-                match __name.as_str() {
-                    "customer_id" => {
-                        __stamp_field_0 = ::core::option::Option::Some(__stored);
-                    }
-                    "name" => __stamp_field_1 = ::core::option::Option::Some(__stored),
-                    "email" => __stamp_field_2 = ::core::option::Option::Some(__stored),
-                    "order_count" => {
-                        __stamp_field_3 = ::core::option::Option::Some(__stored);
-                    }
-                    "created_at" => {
-                        __stamp_field_4 = ::core::option::Option::Some(__stored);
-                    }
-                    _ => {}
-                }
-            }
+            let mut __slots = __stamp::codec::slots::<5>(__schema, item)?;
             ::core::result::Result::Ok(Self {
-                customer_id: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("customer_id", __stamp_field_0),
-                )?,
-                name: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("name", __stamp_field_1),
-                )?,
-                email: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("email", __stamp_field_2),
-                )?,
-                order_count: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<u32>::new())
-                        .__stamp_decode("order_count", __stamp_field_3),
-                )?,
-                created_at: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<DateTime<Utc>>::new())
-                        .__stamp_decode("created_at", __stamp_field_4),
-                )?,
+                customer_id: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "customer_id", __slots[0].take())?,
+                name: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "name", __slots[1].take())?,
+                email: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "email", __slots[2].take())?,
+                order_count: (&&&__stamp::codec::Decode::<u32>::new())
+                    .__stamp_field(__schema, "order_count", __slots[3].take())?,
+                created_at: (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
+                    .__stamp_field(__schema, "created_at", __slots[4].take())?,
             })
         }
         #[inline]
@@ -335,52 +185,14 @@ const _: () = {
         pub fn key(
             customer_id: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.partition_key.template,
-                    __schema.partition_key.template.literal_len() + customer_id.len(),
-                );
-                __builder.literal("CUST#");
-                __builder.str_field("customer_id", customer_id)?;
-                __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-            };
-            let __sort_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.sort_key.template,
-                    __schema.sort_key.template.literal_len(),
-                );
-                __builder.literal("PROFILE");
-                __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-            };
-            ::core::result::Result::Ok(
-                ::stamp::PrimaryKey::from_parts(__partition_key, __sort_key),
-            )
+            __stamp::primary_key(&[__stamp::KeyArg::Str(customer_id)], &[])
         }
         /**A query of `Customer` items on the table: `PK = CUST#<customer_id>` and the sort key `SK` within `PROFILE`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
         #[inline]
         pub fn query(customer_id: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::stamp::Error,
-            > {
-                ::core::result::Result::Ok({
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema.partition_key.template,
-                        __schema.partition_key.template.literal_len() + customer_id.len(),
-                    );
-                    __builder.literal("CUST#");
-                    __builder.str_field("customer_id", customer_id)?;
-                    __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                })
-            })();
-            ::stamp::Query::new(__partition_key)
+            __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(customer_id)])
         }
         ///A scan of the table for `Customer` items (type attribute `Type` = `Customer`): reads every item of the table. Nothing is sent until `stream`.
         #[inline]
@@ -392,11 +204,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn update(customer_id: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
             let mut __known = ::stamp::AttributeMap::new();
-            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = __stamp_encode_customer_id(
+            __stamp::know(
+                &mut __known,
+                &Self::CUSTOMER_ID,
                 &::std::string::String::from(customer_id),
-            ) {
-                __known.insert(::std::string::String::from("customer_id"), __value);
-            }
+            );
             ::stamp::Update::new(Self::key(customer_id)).with_known_values(__known)
         }
         /**Parses a `PK` value of `Customer` back into its fields (customer_id), following the template `CUST#<customer_id>`.
@@ -408,20 +220,9 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .partition_key
-                .template
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::Pk, key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "customer_id",
-                    key,
-                    &__segments[0usize],
-                    <String as ::stamp::KeyPart>::decode_key,
-                    <String as ::stamp::KeyPart>::encode_key,
-                )?,
+                <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `SK` value of `Customer` back into its fields (none: the template is a constant), following the template `PROFILE`.
@@ -431,9 +232,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
         #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
-            let _ = &__segments;
+            let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
             ::core::result::Result::Ok(())
         }
         ///The `customer_id` attribute of `Customer`, for conditions, filters and updates (a primary-key field: conditions only, no update).
@@ -441,211 +240,69 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             Self,
             String,
             ::stamp::PrimaryKeyField,
-        > = ::stamp::Attribute::with_encoder("customer_id", __stamp_encode_customer_id);
+        > = ::stamp::Attribute::with_encoder(
+            "customer_id",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
         ///The `name` attribute of `Customer`, for conditions, filters and updates (an update may set it).
         pub const NAME: ::stamp::Attribute<Self, String, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "name",
-            __stamp_encode_name,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `email` attribute of `Customer`, for conditions, filters and updates (an update may set it).
         pub const EMAIL: ::stamp::Attribute<Self, String, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "email",
-            __stamp_encode_email,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `order_count` attribute of `Customer`, for conditions, filters and updates (an update may set it).
         pub const ORDER_COUNT: ::stamp::Attribute<Self, u32, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "order_count",
-            __stamp_encode_order_count,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `created_at` attribute of `Customer`, for conditions, filters and updates (an update may set it).
         pub const CREATED_AT: ::stamp::Attribute<
             Self,
             DateTime<Utc>,
             ::stamp::Required,
-        > = ::stamp::Attribute::with_encoder("created_at", __stamp_encode_created_at);
+        > = ::stamp::Attribute::with_encoder(
+            "created_at",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
     }
 };
 
 // #[derive(Item)] Order
 const _: () = {
+    use ::stamp::__private as __stamp;
     #[allow(unused_imports)]
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
         EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
         StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
     };
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_customer_id(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_order_id(
-        __value: &Uuid,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_created_at(
-        __value: &DateTime<Utc>,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_created_month(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_status(
-        __value: &OrderStatus,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_updated_at(
-        __value: &DateTime<Utc>,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_total_cents(
-        __value: &u64,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_line_count(
-        __value: &u32,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_embedding(
-        __value: &Vec<f32>,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_decode_status(
-        __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
-    ) -> ::core::result::Result<
-        Option<OrderStatus>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        (&&&::stamp::__private::codec::Decode::<Option<OrderStatus>>::new())
-            .__stamp_decode("status", ::stamp::__private::codec::present(__stored))
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_decode_updated_at(
-        __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
-    ) -> ::core::result::Result<DateTime<Utc>, ::stamp::__private::serde_dynamo::Error> {
-        (&&&::stamp::__private::codec::Decode::<DateTime<Utc>>::new())
-            .__stamp_decode("updated_at", ::stamp::__private::codec::present(__stored))
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_decode_order_id(
-        __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
-    ) -> ::core::result::Result<Uuid, ::stamp::__private::serde_dynamo::Error> {
-        (&&&::stamp::__private::codec::Decode::<Uuid>::new())
-            .__stamp_decode("order_id", ::stamp::__private::codec::present(__stored))
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_decode_customer_id(
-        __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
-    ) -> ::core::result::Result<String, ::stamp::__private::serde_dynamo::Error> {
-        (&&&::stamp::__private::codec::Decode::<String>::new())
-            .__stamp_decode("customer_id", ::stamp::__private::codec::present(__stored))
-    }
     #[automatically_derived]
     impl ::stamp::Entity for Order {
         const SCHEMA: &'static ::stamp::EntitySchema = &::stamp::EntitySchema {
             type_name: "Order",
             type_attribute: "Type",
-            partition_key: ::stamp::KeyAttribute {
-                name: "PK",
-                template: ::stamp::KeyTemplate {
-                    source: "CUST#<customer_id>",
-                    segments: &[
-                        ::stamp::Segment::Literal("CUST#"),
-                        ::stamp::Segment::Field("customer_id"),
-                    ],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
-            sort_key: ::stamp::KeyAttribute {
-                name: "SK",
-                template: ::stamp::KeyTemplate {
-                    source: "ORDER#<created_at>#<order_id>",
-                    segments: &[
-                        ::stamp::Segment::Literal("ORDER#"),
-                        ::stamp::Segment::Field("created_at"),
-                        ::stamp::Segment::Literal("#"),
-                        ::stamp::Segment::Field("order_id"),
-                    ],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
+            partition_key: __stamp::key_attribute(
+                "PK",
+                "CUST#<customer_id>",
+                &[
+                    ::stamp::Segment::Literal("CUST#"),
+                    ::stamp::Segment::Field("customer_id"),
+                ],
+            ),
+            sort_key: __stamp::key_attribute(
+                "SK",
+                "ORDER#<created_at>#<order_id>",
+                &[
+                    ::stamp::Segment::Literal("ORDER#"),
+                    ::stamp::Segment::Field("created_at"),
+                    ::stamp::Segment::Literal("#"),
+                    ::stamp::Segment::Field("order_id"),
+                ],
+            ),
             indexes: &[
                 ::stamp::IndexSchema {
                     number: 1u8,
@@ -655,27 +312,23 @@ const _: () = {
                     },
                     read_method: "query_gsi1",
                     key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: ::stamp::KeyAttribute {
-                            name: "GSI1PK",
-                            template: ::stamp::KeyTemplate {
-                                source: "STATUS#<status>#<shard>",
-                                segments: &[
-                                    ::stamp::Segment::Literal("STATUS#"),
-                                    ::stamp::Segment::Field("status"),
-                                    ::stamp::Segment::Literal("#"),
-                                    ::stamp::Segment::Shard(16u16),
-                                ],
-                                escaped: ::stamp::KeyTemplate::ESCAPED,
-                            },
-                        },
-                        sort_key: ::core::option::Option::Some(::stamp::KeyAttribute {
-                            name: "GSI1SK",
-                            template: ::stamp::KeyTemplate {
-                                source: "<updated_at>",
-                                segments: &[::stamp::Segment::Field("updated_at")],
-                                escaped: ::stamp::KeyTemplate::ESCAPED,
-                            },
-                        }),
+                        partition_key: __stamp::key_attribute(
+                            "GSI1PK",
+                            "STATUS#<status>#<shard>",
+                            &[
+                                ::stamp::Segment::Literal("STATUS#"),
+                                ::stamp::Segment::Field("status"),
+                                ::stamp::Segment::Literal("#"),
+                                ::stamp::Segment::Shard(16u16),
+                            ],
+                        ),
+                        sort_key: ::core::option::Option::Some(
+                            __stamp::key_attribute(
+                                "GSI1SK",
+                                "<updated_at>",
+                                &[::stamp::Segment::Field("updated_at")],
+                            ),
+                        ),
                     },
                 },
                 ::stamp::IndexSchema {
@@ -686,25 +339,21 @@ const _: () = {
                     },
                     read_method: "query_gsi2",
                     key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: ::stamp::KeyAttribute {
-                            name: "GSI2PK",
-                            template: ::stamp::KeyTemplate {
-                                source: "ORDER#<order_id>",
-                                segments: &[
-                                    ::stamp::Segment::Literal("ORDER#"),
-                                    ::stamp::Segment::Field("order_id"),
-                                ],
-                                escaped: ::stamp::KeyTemplate::ESCAPED,
-                            },
-                        },
-                        sort_key: ::core::option::Option::Some(::stamp::KeyAttribute {
-                            name: "GSI2SK",
-                            template: ::stamp::KeyTemplate {
-                                source: "ORDER",
-                                segments: &[::stamp::Segment::Literal("ORDER")],
-                                escaped: ::stamp::KeyTemplate::ESCAPED,
-                            },
-                        }),
+                        partition_key: __stamp::key_attribute(
+                            "GSI2PK",
+                            "ORDER#<order_id>",
+                            &[
+                                ::stamp::Segment::Literal("ORDER#"),
+                                ::stamp::Segment::Field("order_id"),
+                            ],
+                        ),
+                        sort_key: ::core::option::Option::Some(
+                            __stamp::key_attribute(
+                                "GSI2SK",
+                                "ORDER",
+                                &[::stamp::Segment::Literal("ORDER")],
+                            ),
+                        ),
                     },
                 },
                 ::stamp::IndexSchema {
@@ -729,17 +378,14 @@ const _: () = {
                         },
                     ),
                     key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: ::stamp::KeyAttribute {
-                            name: "VECTOR2PK",
-                            template: ::stamp::KeyTemplate {
-                                source: "CUST#<customer_id>",
-                                segments: &[
-                                    ::stamp::Segment::Literal("CUST#"),
-                                    ::stamp::Segment::Field("customer_id"),
-                                ],
-                                escaped: ::stamp::KeyTemplate::ESCAPED,
-                            },
-                        },
+                        partition_key: __stamp::key_attribute(
+                            "VECTOR2PK",
+                            "CUST#<customer_id>",
+                            &[
+                                ::stamp::Segment::Literal("CUST#"),
+                                ::stamp::Segment::Field("customer_id"),
+                            ],
+                        ),
                         sort_key: ::core::option::Option::None,
                     },
                 },
@@ -757,111 +403,30 @@ const _: () = {
             ],
             ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
-                ::stamp::FieldAttribute {
-                    field: "customer_id",
-                    attribute: "customer_id",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "order_id",
-                    attribute: "order_id",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "created_at",
-                    attribute: "created_at",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "created_month",
-                    attribute: "created_month",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "status",
-                    attribute: "status",
-                    optional: true,
-                    stored_type: ::core::option::Option::None,
-                },
-                ::stamp::FieldAttribute {
-                    field: "updated_at",
-                    attribute: "updated_at",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "total_cents",
-                    attribute: "total_cents",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("N"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "line_count",
-                    attribute: "line_count",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("N"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "embedding",
-                    attribute: "order_embedding",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("L"),
-                },
+                __stamp::field_attribute("customer_id", "customer_id", false, "S"),
+                __stamp::field_attribute("order_id", "order_id", false, "S"),
+                __stamp::field_attribute("created_at", "created_at", false, "S"),
+                __stamp::field_attribute("created_month", "created_month", false, "S"),
+                __stamp::field_attribute("status", "status", true, ""),
+                __stamp::field_attribute("updated_at", "updated_at", false, "S"),
+                __stamp::field_attribute("total_cents", "total_cents", false, "N"),
+                __stamp::field_attribute("line_count", "line_count", false, "N"),
+                __stamp::field_attribute("embedding", "order_embedding", false, "L"),
             ],
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
-            key_example: {
-                #[inline]
-                fn __key_example(
-                    __field: &str,
-                ) -> ::core::option::Option<::std::string::String> {
-                    match __field {
-                        "customer_id" => {
-                            ::stamp::__private::key_example(
-                                "customer_id",
-                                <String as ::stamp::KeyPart>::example,
-                                <String as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        "created_at" => {
-                            ::stamp::__private::key_example(
-                                "created_at",
-                                <DateTime<Utc> as ::stamp::KeyPart>::example,
-                                <DateTime<Utc> as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        "order_id" => {
-                            ::stamp::__private::key_example(
-                                "order_id",
-                                <Uuid as ::stamp::KeyPart>::example,
-                                <Uuid as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        "status" => {
-                            ::stamp::__private::key_example(
-                                "status",
-                                <OrderStatus as ::stamp::KeyPart>::example,
-                                <OrderStatus as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        "updated_at" => {
-                            ::stamp::__private::key_example(
-                                "updated_at",
-                                <DateTime<Utc> as ::stamp::KeyPart>::example,
-                                <DateTime<Utc> as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        _ => ::core::option::Option::None,
-                    }
-                }
-                __key_example
-            },
+            key_example: |__field| __stamp::key_example_of(
+                __field,
+                &[
+                    ("customer_id", <String as __stamp::KeyPart>::__stamp_example),
+                    ("created_at", <DateTime<Utc> as __stamp::KeyPart>::__stamp_example),
+                    ("order_id", <Uuid as __stamp::KeyPart>::__stamp_example),
+                    ("status", <OrderStatus as __stamp::KeyPart>::__stamp_example),
+                    ("updated_at", <DateTime<Utc> as __stamp::KeyPart>::__stamp_example),
+                ],
+            ),
             named_inputs: &[],
         };
         #[inline]
@@ -875,101 +440,64 @@ const _: () = {
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
             __check: bool,
-        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
+        ) -> ::core::result::Result<__stamp::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
             let __shard_1 = ::stamp::shard_of(&__partition_key, &__sort_key, 16u16);
-            let mut __item = ::stamp::__private::codec::item(__schema, 9usize, __check);
-            (&&&::stamp::__private::codec::Field(&self.customer_id))
+            let mut __item = __stamp::codec::item(__schema, 9usize, __check);
+            (&&&__stamp::codec::Field(&self.customer_id))
                 .__stamp_insert(__schema, &mut __item, "customer_id")?;
-            (&&&::stamp::__private::codec::Field(&self.order_id))
+            (&&&__stamp::codec::Field(&self.order_id))
                 .__stamp_insert(__schema, &mut __item, "order_id")?;
-            (&&&::stamp::__private::codec::Field(&self.created_at))
+            (&&&__stamp::codec::Field(&self.created_at))
                 .__stamp_insert(__schema, &mut __item, "created_at")?;
-            (&&&::stamp::__private::codec::Field(&self.created_month))
+            (&&&__stamp::codec::Field(&self.created_month))
                 .__stamp_insert(__schema, &mut __item, "created_month")?;
-            (&&&::stamp::__private::codec::Field(&self.status))
+            (&&&__stamp::codec::Field(&self.status))
                 .__stamp_insert(__schema, &mut __item, "status")?;
-            (&&&::stamp::__private::codec::Field(&self.updated_at))
+            (&&&__stamp::codec::Field(&self.updated_at))
                 .__stamp_insert(__schema, &mut __item, "updated_at")?;
-            (&&&::stamp::__private::codec::Field(&self.total_cents))
+            (&&&__stamp::codec::Field(&self.total_cents))
                 .__stamp_insert(__schema, &mut __item, "total_cents")?;
-            (&&&::stamp::__private::codec::Field(&self.line_count))
+            (&&&__stamp::codec::Field(&self.line_count))
                 .__stamp_insert(__schema, &mut __item, "line_count")?;
-            (&&&::stamp::__private::codec::Field(&self.embedding))
+            (&&&__stamp::codec::Field(&self.embedding))
                 .__stamp_insert(__schema, &mut __item, "order_embedding")?;
             let _ = &__time;
-            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
+            __stamp::insert_key_string(&mut __item, "PK", __partition_key);
+            __stamp::insert_key_string(&mut __item, "SK", __sort_key);
             if let (::core::option::Option::Some(__value_status),) = (&self.status,) {
-                let (__partition_key, __sort_key) = Self::gsi1_key(
-                        __value_status,
-                        &self.updated_at,
-                        __shard_1,
-                    )?
-                    .into_parts();
-                ::stamp::__private::insert_key_string(
+                __stamp::insert_index_key(
                     &mut __item,
-                    "GSI1PK",
-                    __partition_key,
+                    ("GSI1PK", "GSI1SK"),
+                    Self::gsi1_key(__value_status, &self.updated_at, __shard_1)?
+                        .into_parts(),
                 );
-                if let ::core::option::Option::Some(__sort_key) = __sort_key {
-                    ::stamp::__private::insert_key_string(
-                        &mut __item,
-                        "GSI1SK",
-                        __sort_key,
-                    );
-                }
             }
             {
-                let (__partition_key, __sort_key) = Self::gsi2_key(&self.order_id)?
-                    .into_parts();
-                ::stamp::__private::insert_key_string(
+                __stamp::insert_index_key(
                     &mut __item,
-                    "GSI2PK",
-                    __partition_key,
+                    ("GSI2PK", "GSI2SK"),
+                    Self::gsi2_key(&self.order_id)?.into_parts(),
                 );
-                if let ::core::option::Option::Some(__sort_key) = __sort_key {
-                    ::stamp::__private::insert_key_string(
-                        &mut __item,
-                        "GSI2SK",
-                        __sort_key,
-                    );
-                }
             }
-            if ::stamp::__private::check_vector_attribute(
+            if __stamp::check_vector_attribute(
                 __schema,
                 &__schema.indexes[2usize],
                 &__item,
             )? {
                 let customer_id = &self.customer_id;
-                let __vector_partition: ::std::string::String = {
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema
-                            .indexes[2usize]
-                            .partition_template()
-                            .expect("a vector index partitioned by a template"),
-                        __schema
-                            .indexes[2usize]
-                            .partition_template()
-                            .expect("a vector index partitioned by a template")
-                            .literal_len() + customer_id.len(),
-                    );
-                    __builder.literal("CUST#");
-                    __builder.str_field("customer_id", customer_id)?;
-                    __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                };
-                ::stamp::__private::insert_key_string(
-                    &mut __item,
-                    "VECTOR2PK",
-                    __vector_partition,
-                );
+                let __vector_partition: ::std::string::String = __stamp::build_key(
+                    __schema,
+                    __stamp::At::IndexPk(2),
+                    &[__stamp::KeyArg::Str(customer_id)],
+                )?;
+                __stamp::insert_key_string(&mut __item, "VECTOR2PK", __vector_partition);
             }
-            ::stamp::__private::insert_string(
+            __stamp::insert_string(
                 &mut __item,
                 "Type",
                 ::std::string::String::from("Order"),
@@ -982,110 +510,26 @@ const _: () = {
             mut item: ::stamp::AttributeMap,
         ) -> ::core::result::Result<Self, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_4: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_5: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_6: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_7: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_8: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            for (__name, __stored) in item {
-                match __name.as_str() {
-                    "customer_id" => {
-                        __stamp_field_0 = ::core::option::Option::Some(__stored);
-                    }
-                    "order_id" => {
-                        __stamp_field_1 = ::core::option::Option::Some(__stored);
-                    }
-                    "created_at" => {
-                        __stamp_field_2 = ::core::option::Option::Some(__stored);
-                    }
-                    "created_month" => {
-                        __stamp_field_3 = ::core::option::Option::Some(__stored);
-                    }
-                    "status" => __stamp_field_4 = ::core::option::Option::Some(__stored),
-                    "updated_at" => {
-                        __stamp_field_5 = ::core::option::Option::Some(__stored);
-                    }
-                    "total_cents" => {
-                        __stamp_field_6 = ::core::option::Option::Some(__stored);
-                    }
-                    "line_count" => {
-                        __stamp_field_7 = ::core::option::Option::Some(__stored);
-                    }
-                    "order_embedding" => {
-                        __stamp_field_8 = ::core::option::Option::Some(__stored);
-                    }
-                    _ => {}
-                }
-            }
+            let mut __slots = __stamp::codec::slots::<9>(__schema, item)?;
             ::core::result::Result::Ok(Self {
-                customer_id: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("customer_id", __stamp_field_0),
-                )?,
-                order_id: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<Uuid>::new())
-                        .__stamp_decode("order_id", __stamp_field_1),
-                )?,
-                created_at: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<DateTime<Utc>>::new())
-                        .__stamp_decode("created_at", __stamp_field_2),
-                )?,
-                created_month: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("created_month", __stamp_field_3),
-                )?,
-                status: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<Option<OrderStatus>>::new())
-                        .__stamp_decode("status", __stamp_field_4),
-                )?,
-                updated_at: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<DateTime<Utc>>::new())
-                        .__stamp_decode("updated_at", __stamp_field_5),
-                )?,
-                total_cents: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<u64>::new())
-                        .__stamp_decode("total_cents", __stamp_field_6),
-                )?,
-                line_count: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<u32>::new())
-                        .__stamp_decode("line_count", __stamp_field_7),
-                )?,
-                embedding: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
-                        .__stamp_decode("order_embedding", __stamp_field_8),
-                )?,
+                customer_id: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "customer_id", __slots[0].take())?,
+                order_id: (&&&__stamp::codec::Decode::<Uuid>::new())
+                    .__stamp_field(__schema, "order_id", __slots[1].take())?,
+                created_at: (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
+                    .__stamp_field(__schema, "created_at", __slots[2].take())?,
+                created_month: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "created_month", __slots[3].take())?,
+                status: (&&&__stamp::codec::Decode::<Option<OrderStatus>>::new())
+                    .__stamp_field(__schema, "status", __slots[4].take())?,
+                updated_at: (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
+                    .__stamp_field(__schema, "updated_at", __slots[5].take())?,
+                total_cents: (&&&__stamp::codec::Decode::<u64>::new())
+                    .__stamp_field(__schema, "total_cents", __slots[6].take())?,
+                line_count: (&&&__stamp::codec::Decode::<u32>::new())
+                    .__stamp_field(__schema, "line_count", __slots[7].take())?,
+                embedding: (&&&__stamp::codec::Decode::<Vec<f32>>::new())
+                    .__stamp_field(__schema, "order_embedding", __slots[8].take())?,
             })
         }
         #[inline]
@@ -1100,158 +544,63 @@ const _: () = {
             let _ = (&__schema, &__values);
             match __attribute {
                 "GSI1PK" => {
-                    let __shard = match (__values.get("PK"), __values.get("SK")) {
-                        (
-                            ::core::option::Option::Some(
-                                ::stamp::__private::AttributeValue::S(__pk),
-                            ),
-                            ::core::option::Option::Some(
-                                ::stamp::__private::AttributeValue::S(__sk),
-                            ),
-                        ) => ::stamp::shard_of(__pk, __sk, 16u16),
-                        _ => {
-                            return ::core::result::Result::Err(
-                                ::stamp::Error::Refused(::stamp::Refusal::InvalidUpdate {
-                                    entity: __schema.type_name,
-                                    reason: ::stamp::UpdateReason::ShardNeedsPrimaryKey,
-                                }),
-                            );
-                        }
-                    };
-                    let status: OrderStatus = match ::stamp::__private::codec::decoded(
+                    let __shard = __stamp::shard_from_values(
                         __schema,
-                        __stamp_decode_status(__values.get("status")),
-                    )? {
-                        ::core::option::Option::Some(__value) => __value,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Ok(
-                                ::core::option::Option::None,
-                            );
-                        }
+                        __values,
+                        ("PK", "SK"),
+                        16u16,
+                    )?;
+                    let ::core::option::Option::Some(ref status) = (&&&__stamp::codec::Decode::<
+                        Option<OrderStatus>,
+                    >::new())
+                        .__stamp_known(__schema, __values, "status")? else {
+                        return ::core::result::Result::Ok(::core::option::Option::None);
                     };
-                    let status = &status;
-                    ::core::result::Result::Ok(
-                        ::core::option::Option::Some({
-                            let mut __builder = ::stamp::__private::KeyBuilder::new(
-                                __schema.type_name,
-                                &__schema
-                                    .indexes[0usize]
-                                    .partition_template()
-                                    .expect("a template index"),
-                                __schema
-                                    .indexes[0usize]
-                                    .partition_template()
-                                    .expect("a template index")
-                                    .literal_len() + <OrderStatus as ::stamp::KeyPart>::LEN_HINT
-                                    + 2,
-                            );
-                            __builder.literal("STATUS#");
-                            __builder.field::<OrderStatus>("status", status)?;
-                            __builder.literal("#");
-                            __builder.shard(__shard);
-                            __builder
-                                .finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                        }),
+                    __stamp::key_from_values(
+                        __schema,
+                        __stamp::At::IndexPk(0),
+                        &[
+                            <OrderStatus as __stamp::KeyPart>::__stamp_key_arg(status),
+                            __stamp::KeyArg::Shard(__shard),
+                        ],
                     )
                 }
                 "GSI1SK" => {
-                    let updated_at: DateTime<Utc> = ::stamp::__private::codec::decoded(
+                    let updated_at: &DateTime<Utc> = &(&&&__stamp::codec::Decode::<
+                        DateTime<Utc>,
+                    >::new())
+                        .__stamp_known(__schema, __values, "updated_at")?;
+                    __stamp::key_from_values(
                         __schema,
-                        __stamp_decode_updated_at(__values.get("updated_at")),
-                    )?;
-                    let updated_at = &updated_at;
-                    ::core::result::Result::Ok(
-                        ::core::option::Option::Some({
-                            let mut __builder = ::stamp::__private::KeyBuilder::new(
-                                __schema.type_name,
-                                &__schema
-                                    .indexes[0usize]
-                                    .sort_template()
-                                    .expect("the index has a sort key"),
-                                __schema
-                                    .indexes[0usize]
-                                    .sort_template()
-                                    .expect("the index has a sort key")
-                                    .literal_len()
-                                    + <DateTime<Utc> as ::stamp::KeyPart>::LEN_HINT,
-                            );
-                            __builder.field::<DateTime<Utc>>("updated_at", updated_at)?;
-                            __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-                        }),
+                        __stamp::At::IndexSk(0),
+                        &[
+                            <DateTime<
+                                Utc,
+                            > as __stamp::KeyPart>::__stamp_key_arg(updated_at),
+                        ],
                     )
                 }
                 "GSI2PK" => {
-                    let order_id: Uuid = ::stamp::__private::codec::decoded(
+                    let order_id: &Uuid = &(&&&__stamp::codec::Decode::<Uuid>::new())
+                        .__stamp_known(__schema, __values, "order_id")?;
+                    __stamp::key_from_values(
                         __schema,
-                        __stamp_decode_order_id(__values.get("order_id")),
-                    )?;
-                    let order_id = &order_id;
-                    ::core::result::Result::Ok(
-                        ::core::option::Option::Some({
-                            let mut __builder = ::stamp::__private::KeyBuilder::new(
-                                __schema.type_name,
-                                &__schema
-                                    .indexes[1usize]
-                                    .partition_template()
-                                    .expect("a template index"),
-                                __schema
-                                    .indexes[1usize]
-                                    .partition_template()
-                                    .expect("a template index")
-                                    .literal_len() + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                            );
-                            __builder.literal("ORDER#");
-                            __builder.field::<Uuid>("order_id", order_id)?;
-                            __builder
-                                .finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                        }),
+                        __stamp::At::IndexPk(1),
+                        &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
                     )
                 }
                 "GSI2SK" => {
-                    ::core::result::Result::Ok(
-                        ::core::option::Option::Some({
-                            let mut __builder = ::stamp::__private::KeyBuilder::new(
-                                __schema.type_name,
-                                &__schema
-                                    .indexes[1usize]
-                                    .sort_template()
-                                    .expect("the index has a sort key"),
-                                __schema
-                                    .indexes[1usize]
-                                    .sort_template()
-                                    .expect("the index has a sort key")
-                                    .literal_len(),
-                            );
-                            __builder.literal("ORDER");
-                            __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-                        }),
-                    )
+                    __stamp::key_from_values(__schema, __stamp::At::IndexSk(1), &[])
                 }
                 "VECTOR2PK" => {
-                    let customer_id: String = ::stamp::__private::codec::decoded(
+                    let customer_id: &String = &(&&&__stamp::codec::Decode::<
+                        String,
+                    >::new())
+                        .__stamp_known(__schema, __values, "customer_id")?;
+                    __stamp::key_from_values(
                         __schema,
-                        __stamp_decode_customer_id(__values.get("customer_id")),
-                    )?;
-                    let customer_id = &customer_id;
-                    ::core::result::Result::Ok(
-                        ::core::option::Option::Some({
-                            let mut __builder = ::stamp::__private::KeyBuilder::new(
-                                __schema.type_name,
-                                &__schema
-                                    .indexes[2usize]
-                                    .partition_template()
-                                    .expect("a vector index partitioned by a template"),
-                                __schema
-                                    .indexes[2usize]
-                                    .partition_template()
-                                    .expect("a vector index partitioned by a template")
-                                    .literal_len() + customer_id.len(),
-                            );
-                            __builder.literal("CUST#");
-                            __builder.str_field("customer_id", customer_id)?;
-                            __builder
-                                .finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                        }),
+                        __stamp::At::IndexPk(2),
+                        &[__stamp::KeyArg::Str(customer_id)],
                     )
                 }
                 _ => ::core::result::Result::Ok(::core::option::Option::None),
@@ -1271,33 +620,12 @@ const _: () = {
             created_at: &DateTime<Utc>,
             order_id: &Uuid,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.partition_key.template,
-                    __schema.partition_key.template.literal_len() + customer_id.len(),
-                );
-                __builder.literal("CUST#");
-                __builder.str_field("customer_id", customer_id)?;
-                __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-            };
-            let __sort_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.sort_key.template,
-                    __schema.sort_key.template.literal_len()
-                        + <DateTime<Utc> as ::stamp::KeyPart>::LEN_HINT
-                        + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                );
-                __builder.literal("ORDER#");
-                __builder.field::<DateTime<Utc>>("created_at", created_at)?;
-                __builder.literal("#");
-                __builder.field::<Uuid>("order_id", order_id)?;
-                __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-            };
-            ::core::result::Result::Ok(
-                ::stamp::PrimaryKey::from_parts(__partition_key, __sort_key),
+            __stamp::primary_key(
+                &[__stamp::KeyArg::Str(customer_id)],
+                &[
+                    <DateTime<Utc> as __stamp::KeyPart>::__stamp_key_arg(created_at),
+                    <Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id),
+                ],
             )
         }
         /**Builds the key of a `Order` in index `GSI1`: `GSI1PK` = `STATUS#<status>#<shard>`, `GSI1SK` = `<updated_at>`.
@@ -1314,57 +642,14 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
             shard: u16,
         ) -> ::core::result::Result<::stamp::IndexKey<Self>, ::stamp::Error> {
             let __shard = shard;
-            if __shard >= 16u16 {
-                return ::core::result::Result::Err(
-                    ::stamp::Error::Key(::stamp::KeyError::InvalidShard {
-                        entity: <Self as ::stamp::Entity>::SCHEMA.type_name,
-                        index: <Self as ::stamp::Entity>::SCHEMA.indexes[0usize].name,
-                        shard: __shard,
-                        shards: 16u16,
-                    }),
-                );
-            }
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema
-                        .indexes[0usize]
-                        .partition_template()
-                        .expect("a template index"),
-                    __schema
-                        .indexes[0usize]
-                        .partition_template()
-                        .expect("a template index")
-                        .literal_len() + <OrderStatus as ::stamp::KeyPart>::LEN_HINT + 2,
-                );
-                __builder.literal("STATUS#");
-                __builder.field::<OrderStatus>("status", status)?;
-                __builder.literal("#");
-                __builder.shard(__shard);
-                __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-            };
-            let __sort_key = ::core::option::Option::Some({
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema
-                        .indexes[0usize]
-                        .sort_template()
-                        .expect("the index has a sort key"),
-                    __schema
-                        .indexes[0usize]
-                        .sort_template()
-                        .expect("the index has a sort key")
-                        .literal_len() + <DateTime<Utc> as ::stamp::KeyPart>::LEN_HINT,
-                );
-                __builder.field::<DateTime<Utc>>("updated_at", updated_at)?;
-                __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-            });
-            ::core::result::Result::Ok(
-                ::stamp::IndexKey::from_parts(
-                    &__schema.indexes[0usize],
-                    __partition_key,
-                    __sort_key,
+            __stamp::index_key(
+                0usize,
+                &[
+                    <OrderStatus as __stamp::KeyPart>::__stamp_key_arg(status),
+                    __stamp::KeyArg::Shard(__shard),
+                ],
+                ::core::option::Option::Some(
+                    &[<DateTime<Utc> as __stamp::KeyPart>::__stamp_key_arg(updated_at)],
                 ),
             )
         }
@@ -1377,46 +662,10 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
         pub fn gsi2_key(
             order_id: &Uuid,
         ) -> ::core::result::Result<::stamp::IndexKey<Self>, ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema
-                        .indexes[1usize]
-                        .partition_template()
-                        .expect("a template index"),
-                    __schema
-                        .indexes[1usize]
-                        .partition_template()
-                        .expect("a template index")
-                        .literal_len() + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                );
-                __builder.literal("ORDER#");
-                __builder.field::<Uuid>("order_id", order_id)?;
-                __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-            };
-            let __sort_key = ::core::option::Option::Some({
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema
-                        .indexes[1usize]
-                        .sort_template()
-                        .expect("the index has a sort key"),
-                    __schema
-                        .indexes[1usize]
-                        .sort_template()
-                        .expect("the index has a sort key")
-                        .literal_len(),
-                );
-                __builder.literal("ORDER");
-                __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-            });
-            ::core::result::Result::Ok(
-                ::stamp::IndexKey::from_parts(
-                    &__schema.indexes[1usize],
-                    __partition_key,
-                    __sort_key,
-                ),
+            __stamp::index_key(
+                1usize,
+                &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
+                ::core::option::Option::Some(&[]),
             )
         }
         /**A query of `Order` items on the table: `PK = CUST#<customer_id>` and the sort key `SK` within `ORDER#<created_at>#<order_id>`.
@@ -1424,23 +673,7 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
         #[inline]
         pub fn query(customer_id: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::stamp::Error,
-            > {
-                ::core::result::Result::Ok({
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema.partition_key.template,
-                        __schema.partition_key.template.literal_len() + customer_id.len(),
-                    );
-                    __builder.literal("CUST#");
-                    __builder.str_field("customer_id", customer_id)?;
-                    __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                })
-            })();
-            ::stamp::Query::new(__partition_key)
+            __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(customer_id)])
         }
         /**A query of `Order` items on index `GSI1`: `GSI1PK = STATUS#<status>#<shard>` and the sort key `GSI1SK` within `<updated_at>`.
 
@@ -1449,61 +682,20 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn query_gsi1(
             status: &OrderStatus,
         ) -> ::stamp::Query<Self, ::stamp::Gsi<1u8>> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::stamp::Error,
-            > {
-                ::core::result::Result::Ok({
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema
-                            .indexes[0usize]
-                            .partition_template()
-                            .expect("a template index"),
-                        __schema
-                            .indexes[0usize]
-                            .partition_template()
-                            .expect("a template index")
-                            .literal_len() + <OrderStatus as ::stamp::KeyPart>::LEN_HINT,
-                    );
-                    __builder.literal("STATUS#");
-                    __builder.field::<OrderStatus>("status", status)?;
-                    __builder.literal("#");
-                    __builder.finish()
-                })
-            })();
-            ::stamp::Query::new(__partition_key)
+            __stamp::query(
+                __stamp::At::IndexPk(0),
+                &[<OrderStatus as __stamp::KeyPart>::__stamp_key_arg(status)],
+            )
         }
         /**A query of `Order` items on index `GSI2`: `GSI2PK = ORDER#<order_id>` and the sort key `GSI2SK` within `ORDER`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
         #[inline]
         pub fn query_gsi2(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::Gsi<2u8>> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::stamp::Error,
-            > {
-                ::core::result::Result::Ok({
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema
-                            .indexes[1usize]
-                            .partition_template()
-                            .expect("a template index"),
-                        __schema
-                            .indexes[1usize]
-                            .partition_template()
-                            .expect("a template index")
-                            .literal_len() + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                    );
-                    __builder.literal("ORDER#");
-                    __builder.field::<Uuid>("order_id", order_id)?;
-                    __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                })
-            })();
-            ::stamp::Query::new(__partition_key)
+            __stamp::query(
+                __stamp::At::IndexPk(1),
+                &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
+            )
         }
         ///A scan of the table for `Order` items (type attribute `Type` = `Order`): reads every item of the table. Nothing is sent until `stream`.
         #[inline]
@@ -1519,21 +711,13 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         ) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
             let mut __known = ::stamp::AttributeMap::new();
-            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = __stamp_encode_customer_id(
+            __stamp::know(
+                &mut __known,
+                &Self::CUSTOMER_ID,
                 &::std::string::String::from(customer_id),
-            ) {
-                __known.insert(::std::string::String::from("customer_id"), __value);
-            }
-            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = __stamp_encode_created_at(
-                created_at,
-            ) {
-                __known.insert(::std::string::String::from("created_at"), __value);
-            }
-            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = __stamp_encode_order_id(
-                order_id,
-            ) {
-                __known.insert(::std::string::String::from("order_id"), __value);
-            }
+            );
+            __stamp::know(&mut __known, &Self::CREATED_AT, created_at);
+            __stamp::know(&mut __known, &Self::ORDER_ID, order_id);
             ::stamp::Update::new(Self::key(customer_id, created_at, order_id))
                 .with_known_values(__known)
         }
@@ -1550,26 +734,11 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             ::stamp::SimilaritySearch::new(
                 &__schema.indexes[2usize],
-                (|| -> ::core::result::Result<::std::string::String, ::stamp::Error> {
-                    ::core::result::Result::Ok({
-                        let mut __builder = ::stamp::__private::KeyBuilder::new(
-                            __schema.type_name,
-                            &__schema
-                                .indexes[2usize]
-                                .partition_template()
-                                .expect("a vector index partitioned by a template"),
-                            __schema
-                                .indexes[2usize]
-                                .partition_template()
-                                .expect("a vector index partitioned by a template")
-                                .literal_len() + customer_id.len(),
-                        );
-                        __builder.literal("CUST#");
-                        __builder.str_field("customer_id", customer_id)?;
-                        __builder
-                            .finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                    })
-                })()
+                __stamp::build_key(
+                        __schema,
+                        __stamp::At::IndexPk(2),
+                        &[__stamp::KeyArg::Str(customer_id)],
+                    )
                     .map(|__key| ::core::option::Option::Some(
                         ::stamp::aws_sdk_dynamodb::types::AttributeValue::S(__key),
                     )),
@@ -1585,20 +754,9 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .partition_key
-                .template
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::Pk, key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "customer_id",
-                    key,
-                    &__segments[0usize],
-                    <String as ::stamp::KeyPart>::decode_key,
-                    <String as ::stamp::KeyPart>::encode_key,
-                )?,
+                <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `SK` value of `Order` back into its fields (created_at, order_id), following the template `ORDER#<created_at>#<order_id>`.
@@ -1610,25 +768,10 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         pub fn parse_sort_key(
             key: &str,
         ) -> ::core::result::Result<(DateTime<Utc>, Uuid), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "created_at",
-                    key,
-                    &__segments[0usize],
-                    <DateTime<Utc> as ::stamp::KeyPart>::decode_key,
-                    <DateTime<Utc> as ::stamp::KeyPart>::encode_key,
-                )?,
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "order_id",
-                    key,
-                    &__segments[1usize],
-                    <Uuid as ::stamp::KeyPart>::decode_key,
-                    <Uuid as ::stamp::KeyPart>::encode_key,
-                )?,
+                <DateTime<Utc> as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
+                <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 1usize)?,
             ))
         }
         /**Parses a `GSI1PK` value of `Order` back into its fields (status), following the template `STATUS#<status>#<shard>`.
@@ -1640,21 +783,9 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         pub fn parse_gsi1_partition_key(
             key: &str,
         ) -> ::core::result::Result<(OrderStatus,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .indexes[0usize]
-                .partition_template()
-                .expect("a template index")
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::IndexPk(0), key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "status",
-                    key,
-                    &__segments[0usize],
-                    <OrderStatus as ::stamp::KeyPart>::decode_key,
-                    <OrderStatus as ::stamp::KeyPart>::encode_key,
-                )?,
+                <OrderStatus as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `GSI1SK` value of `Order` back into its fields (updated_at), following the template `<updated_at>`.
@@ -1666,21 +797,9 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         pub fn parse_gsi1_sort_key(
             key: &str,
         ) -> ::core::result::Result<(DateTime<Utc>,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .indexes[0usize]
-                .sort_template()
-                .expect("the index has a sort key")
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::IndexSk(0), key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "updated_at",
-                    key,
-                    &__segments[0usize],
-                    <DateTime<Utc> as ::stamp::KeyPart>::decode_key,
-                    <DateTime<Utc> as ::stamp::KeyPart>::encode_key,
-                )?,
+                <DateTime<Utc> as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `GSI2PK` value of `Order` back into its fields (order_id), following the template `ORDER#<order_id>`.
@@ -1692,21 +811,9 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         pub fn parse_gsi2_partition_key(
             key: &str,
         ) -> ::core::result::Result<(Uuid,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .indexes[1usize]
-                .partition_template()
-                .expect("a template index")
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::IndexPk(1), key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "order_id",
-                    key,
-                    &__segments[0usize],
-                    <Uuid as ::stamp::KeyPart>::decode_key,
-                    <Uuid as ::stamp::KeyPart>::encode_key,
-                )?,
+                <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `GSI2SK` value of `Order` back into its fields (none: the template is a constant), following the template `ORDER`.
@@ -1718,13 +825,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         pub fn parse_gsi2_sort_key(
             key: &str,
         ) -> ::core::result::Result<(), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .indexes[1usize]
-                .sort_template()
-                .expect("the index has a sort key")
-                .split(__schema.type_name, key)?;
-            let _ = &__segments;
+            let _ = __stamp::parse_key::<Self>(__stamp::At::IndexSk(1), key)?;
             ::core::result::Result::Ok(())
         }
         /**Parses a `VECTOR2PK` value of `Order` back into its fields (customer_id), following the template `CUST#<customer_id>`.
@@ -1736,21 +837,9 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         pub fn parse_vector2_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .indexes[2usize]
-                .partition_template()
-                .expect("a vector index partitioned by a template")
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::IndexPk(2), key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "customer_id",
-                    key,
-                    &__segments[0usize],
-                    <String as ::stamp::KeyPart>::decode_key,
-                    <String as ::stamp::KeyPart>::encode_key,
-                )?,
+                <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         ///The `customer_id` attribute of `Order`, for conditions, filters and updates (a primary-key field: conditions only, no update).
@@ -1758,48 +847,57 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
             Self,
             String,
             ::stamp::PrimaryKeyField,
-        > = ::stamp::Attribute::with_encoder("customer_id", __stamp_encode_customer_id);
+        > = ::stamp::Attribute::with_encoder(
+            "customer_id",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
         ///The `order_id` attribute of `Order`, for conditions, filters and updates (a primary-key field: conditions only, no update).
         pub const ORDER_ID: ::stamp::Attribute<Self, Uuid, ::stamp::PrimaryKeyField> = ::stamp::Attribute::with_encoder(
             "order_id",
-            __stamp_encode_order_id,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `created_at` attribute of `Order`, for conditions, filters and updates (a primary-key field: conditions only, no update).
         pub const CREATED_AT: ::stamp::Attribute<
             Self,
             DateTime<Utc>,
             ::stamp::PrimaryKeyField,
-        > = ::stamp::Attribute::with_encoder("created_at", __stamp_encode_created_at);
+        > = ::stamp::Attribute::with_encoder(
+            "created_at",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
         ///The `created_month` attribute of `Order`, for conditions, filters and updates (an update may set it).
         pub const CREATED_MONTH: ::stamp::Attribute<Self, String, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "created_month",
-            __stamp_encode_created_month,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `status` attribute of `Order`, for conditions, filters and updates (optional: an update may set or remove it).
         pub const STATUS: ::stamp::Attribute<Self, OrderStatus, ::stamp::Optional> = ::stamp::Attribute::with_encoder(
             "status",
-            __stamp_encode_status,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `updated_at` attribute of `Order`, for conditions, filters and updates (an update may set it).
         pub const UPDATED_AT: ::stamp::Attribute<
             Self,
             DateTime<Utc>,
             ::stamp::Required,
-        > = ::stamp::Attribute::with_encoder("updated_at", __stamp_encode_updated_at);
+        > = ::stamp::Attribute::with_encoder(
+            "updated_at",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
         ///The `total_cents` attribute of `Order`, for conditions, filters and updates (an update may set it).
         pub const TOTAL_CENTS: ::stamp::Attribute<Self, u64, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "total_cents",
-            __stamp_encode_total_cents,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `line_count` attribute of `Order`, for conditions, filters and updates (an update may set it).
         pub const LINE_COUNT: ::stamp::Attribute<Self, u32, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "line_count",
-            __stamp_encode_line_count,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `order_embedding` attribute of `Order`, for conditions, filters and updates (an update may set it).
         pub const EMBEDDING: ::stamp::Attribute<Self, Vec<f32>, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "order_embedding",
-            __stamp_encode_embedding,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
     }
     #[automatically_derived]
@@ -1809,23 +907,12 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
-            let __schema = <Order as ::stamp::Entity>::SCHEMA;
             let created_at = *self;
-            ::core::result::Result::Ok(::stamp::SortKeyText {
-                text: {
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema.sort_key.template,
-                        __schema.sort_key.template.literal_len()
-                            + <DateTime<Utc> as ::stamp::KeyPart>::LEN_HINT,
-                    );
-                    __builder.literal("ORDER#");
-                    __builder.field::<DateTime<Utc>>("created_at", created_at)?;
-                    __builder.literal("#");
-                    __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-                },
-                complete: false,
-            })
+            __stamp::key_prefix(
+                <Order as ::stamp::Entity>::SCHEMA,
+                __stamp::At::Sk,
+                &[<DateTime<Utc> as __stamp::KeyPart>::__stamp_key_arg(created_at)],
+            )
         }
     }
     #[automatically_derived]
@@ -1835,25 +922,15 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
-            let __schema = <Order as ::stamp::Entity>::SCHEMA;
             let (created_at, order_id) = *self;
-            ::core::result::Result::Ok(::stamp::SortKeyText {
-                text: {
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema.sort_key.template,
-                        __schema.sort_key.template.literal_len()
-                            + <DateTime<Utc> as ::stamp::KeyPart>::LEN_HINT
-                            + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                    );
-                    __builder.literal("ORDER#");
-                    __builder.field::<DateTime<Utc>>("created_at", created_at)?;
-                    __builder.literal("#");
-                    __builder.field::<Uuid>("order_id", order_id)?;
-                    __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-                },
-                complete: true,
-            })
+            __stamp::key_prefix(
+                <Order as ::stamp::Entity>::SCHEMA,
+                __stamp::At::Sk,
+                &[
+                    <DateTime<Utc> as __stamp::KeyPart>::__stamp_key_arg(created_at),
+                    <Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id),
+                ],
+            )
         }
     }
     #[automatically_derived]
@@ -1862,28 +939,12 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
-            let __schema = <Order as ::stamp::Entity>::SCHEMA;
             let updated_at = *self;
-            ::core::result::Result::Ok(::stamp::SortKeyText {
-                text: {
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema
-                            .indexes[0usize]
-                            .sort_template()
-                            .expect("the index has a sort key"),
-                        __schema
-                            .indexes[0usize]
-                            .sort_template()
-                            .expect("the index has a sort key")
-                            .literal_len()
-                            + <DateTime<Utc> as ::stamp::KeyPart>::LEN_HINT,
-                    );
-                    __builder.field::<DateTime<Utc>>("updated_at", updated_at)?;
-                    __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-                },
-                complete: true,
-            })
+            __stamp::key_prefix(
+                <Order as ::stamp::Entity>::SCHEMA,
+                __stamp::At::IndexSk(0),
+                &[<DateTime<Utc> as __stamp::KeyPart>::__stamp_key_arg(updated_at)],
+            )
         }
     }
     ///The inline filters of vector index `VECTOR2` of `Order`, the only attributes the condition of a `search_similar_vector2(…).filter(|f| …)` may compare: a field that is not one does not compile.
@@ -1903,115 +964,31 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 
 // #[derive(Item)] LineItem
 const _: () = {
+    use ::stamp::__private as __stamp;
     #[allow(unused_imports)]
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
         EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
         StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
     };
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_order_id(
-        __value: &Uuid,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_line_no(
-        __value: &u32,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_sku(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_quantity(
-        __value: &u32,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_unit_price_cents(
-        __value: &u64,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_decode_order_id(
-        __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
-    ) -> ::core::result::Result<Uuid, ::stamp::__private::serde_dynamo::Error> {
-        (&&&::stamp::__private::codec::Decode::<Uuid>::new())
-            .__stamp_decode("order_id", ::stamp::__private::codec::present(__stored))
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_decode_line_no(
-        __stored: ::core::option::Option<&::stamp::__private::AttributeValue>,
-    ) -> ::core::result::Result<u32, ::stamp::__private::serde_dynamo::Error> {
-        (&&&::stamp::__private::codec::Decode::<u32>::new())
-            .__stamp_decode("line_no", ::stamp::__private::codec::present(__stored))
-    }
     #[automatically_derived]
     impl ::stamp::Entity for LineItem {
         const SCHEMA: &'static ::stamp::EntitySchema = &::stamp::EntitySchema {
             type_name: "LineItem",
             type_attribute: "Type",
-            partition_key: ::stamp::KeyAttribute {
-                name: "PK",
-                template: ::stamp::KeyTemplate {
-                    source: "ORDER#<order_id>",
-                    segments: &[
-                        ::stamp::Segment::Literal("ORDER#"),
-                        ::stamp::Segment::Field("order_id"),
-                    ],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
-            sort_key: ::stamp::KeyAttribute {
-                name: "SK",
-                template: ::stamp::KeyTemplate {
-                    source: "ITEM#<line_no>",
-                    segments: &[
-                        ::stamp::Segment::Literal("ITEM#"),
-                        ::stamp::Segment::Field("line_no"),
-                    ],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
+            partition_key: __stamp::key_attribute(
+                "PK",
+                "ORDER#<order_id>",
+                &[
+                    ::stamp::Segment::Literal("ORDER#"),
+                    ::stamp::Segment::Field("order_id"),
+                ],
+            ),
+            sort_key: __stamp::key_attribute(
+                "SK",
+                "ITEM#<line_no>",
+                &[::stamp::Segment::Literal("ITEM#"), ::stamp::Segment::Field("line_no")],
+            ),
             indexes: &[
                 ::stamp::IndexSchema {
                     number: 2u8,
@@ -2021,94 +998,52 @@ const _: () = {
                     },
                     read_method: "query_gsi2",
                     key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: ::stamp::KeyAttribute {
-                            name: "GSI2PK",
-                            template: ::stamp::KeyTemplate {
-                                source: "ORDER#<order_id>",
-                                segments: &[
-                                    ::stamp::Segment::Literal("ORDER#"),
-                                    ::stamp::Segment::Field("order_id"),
-                                ],
-                                escaped: ::stamp::KeyTemplate::ESCAPED,
-                            },
-                        },
-                        sort_key: ::core::option::Option::Some(::stamp::KeyAttribute {
-                            name: "GSI2SK",
-                            template: ::stamp::KeyTemplate {
-                                source: "ITEM#<line_no>",
-                                segments: &[
+                        partition_key: __stamp::key_attribute(
+                            "GSI2PK",
+                            "ORDER#<order_id>",
+                            &[
+                                ::stamp::Segment::Literal("ORDER#"),
+                                ::stamp::Segment::Field("order_id"),
+                            ],
+                        ),
+                        sort_key: ::core::option::Option::Some(
+                            __stamp::key_attribute(
+                                "GSI2SK",
+                                "ITEM#<line_no>",
+                                &[
                                     ::stamp::Segment::Literal("ITEM#"),
                                     ::stamp::Segment::Field("line_no"),
                                 ],
-                                escaped: ::stamp::KeyTemplate::ESCAPED,
-                            },
-                        }),
+                            ),
+                        ),
                     },
                 },
             ],
             fields: &["order_id", "line_no", "sku", "quantity", "unit_price_cents"],
             ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
-                ::stamp::FieldAttribute {
-                    field: "order_id",
-                    attribute: "order_id",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "line_no",
-                    attribute: "line_no",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("N"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "sku",
-                    attribute: "sku",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "quantity",
-                    attribute: "quantity",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("N"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "unit_price_cents",
-                    attribute: "unit_price_cents",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("N"),
-                },
+                __stamp::field_attribute("order_id", "order_id", false, "S"),
+                __stamp::field_attribute("line_no", "line_no", false, "N"),
+                __stamp::field_attribute("sku", "sku", false, "S"),
+                __stamp::field_attribute("quantity", "quantity", false, "N"),
+                __stamp::field_attribute(
+                    "unit_price_cents",
+                    "unit_price_cents",
+                    false,
+                    "N",
+                ),
             ],
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
-            key_example: {
-                #[inline]
-                fn __key_example(
-                    __field: &str,
-                ) -> ::core::option::Option<::std::string::String> {
-                    match __field {
-                        "order_id" => {
-                            ::stamp::__private::key_example(
-                                "order_id",
-                                <Uuid as ::stamp::KeyPart>::example,
-                                <Uuid as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        "line_no" => {
-                            ::stamp::__private::key_example(
-                                "line_no",
-                                <u32 as ::stamp::KeyPart>::example,
-                                <u32 as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        _ => ::core::option::Option::None,
-                    }
-                }
-                __key_example
-            },
+            key_example: |__field| __stamp::key_example_of(
+                __field,
+                &[
+                    ("order_id", <Uuid as __stamp::KeyPart>::__stamp_example),
+                    ("line_no", <u32 as __stamp::KeyPart>::__stamp_example),
+                ],
+            ),
             named_inputs: &[],
         };
         #[inline]
@@ -2122,46 +1057,34 @@ const _: () = {
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
             __check: bool,
-        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
+        ) -> ::core::result::Result<__stamp::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
-            let mut __item = ::stamp::__private::codec::item(__schema, 5usize, __check);
-            (&&&::stamp::__private::codec::Field(&self.order_id))
+            let mut __item = __stamp::codec::item(__schema, 5usize, __check);
+            (&&&__stamp::codec::Field(&self.order_id))
                 .__stamp_insert(__schema, &mut __item, "order_id")?;
-            (&&&::stamp::__private::codec::Field(&self.line_no))
+            (&&&__stamp::codec::Field(&self.line_no))
                 .__stamp_insert(__schema, &mut __item, "line_no")?;
-            (&&&::stamp::__private::codec::Field(&self.sku))
+            (&&&__stamp::codec::Field(&self.sku))
                 .__stamp_insert(__schema, &mut __item, "sku")?;
-            (&&&::stamp::__private::codec::Field(&self.quantity))
+            (&&&__stamp::codec::Field(&self.quantity))
                 .__stamp_insert(__schema, &mut __item, "quantity")?;
-            (&&&::stamp::__private::codec::Field(&self.unit_price_cents))
+            (&&&__stamp::codec::Field(&self.unit_price_cents))
                 .__stamp_insert(__schema, &mut __item, "unit_price_cents")?;
             let _ = &__time;
-            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
+            __stamp::insert_key_string(&mut __item, "PK", __partition_key);
+            __stamp::insert_key_string(&mut __item, "SK", __sort_key);
             {
-                let (__partition_key, __sort_key) = Self::gsi2_key(
-                        &self.order_id,
-                        &self.line_no,
-                    )?
-                    .into_parts();
-                ::stamp::__private::insert_key_string(
+                __stamp::insert_index_key(
                     &mut __item,
-                    "GSI2PK",
-                    __partition_key,
+                    ("GSI2PK", "GSI2SK"),
+                    Self::gsi2_key(&self.order_id, &self.line_no)?.into_parts(),
                 );
-                if let ::core::option::Option::Some(__sort_key) = __sort_key {
-                    ::stamp::__private::insert_key_string(
-                        &mut __item,
-                        "GSI2SK",
-                        __sort_key,
-                    );
-                }
             }
-            ::stamp::__private::insert_string(
+            __stamp::insert_string(
                 &mut __item,
                 "Type",
                 ::std::string::String::from("LineItem"),
@@ -2174,64 +1097,18 @@ const _: () = {
             mut item: ::stamp::AttributeMap,
         ) -> ::core::result::Result<Self, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_4: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            for (__name, __stored) in item {
-                match __name.as_str() {
-                    "order_id" => {
-                        __stamp_field_0 = ::core::option::Option::Some(__stored);
-                    }
-                    "line_no" => __stamp_field_1 = ::core::option::Option::Some(__stored),
-                    "sku" => __stamp_field_2 = ::core::option::Option::Some(__stored),
-                    "quantity" => {
-                        __stamp_field_3 = ::core::option::Option::Some(__stored);
-                    }
-                    "unit_price_cents" => {
-                        __stamp_field_4 = ::core::option::Option::Some(__stored);
-                    }
-                    _ => {}
-                }
-            }
+            let mut __slots = __stamp::codec::slots::<5>(__schema, item)?;
             ::core::result::Result::Ok(Self {
-                order_id: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<Uuid>::new())
-                        .__stamp_decode("order_id", __stamp_field_0),
-                )?,
-                line_no: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<u32>::new())
-                        .__stamp_decode("line_no", __stamp_field_1),
-                )?,
-                sku: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("sku", __stamp_field_2),
-                )?,
-                quantity: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<u32>::new())
-                        .__stamp_decode("quantity", __stamp_field_3),
-                )?,
-                unit_price_cents: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<u64>::new())
-                        .__stamp_decode("unit_price_cents", __stamp_field_4),
-                )?,
+                order_id: (&&&__stamp::codec::Decode::<Uuid>::new())
+                    .__stamp_field(__schema, "order_id", __slots[0].take())?,
+                line_no: (&&&__stamp::codec::Decode::<u32>::new())
+                    .__stamp_field(__schema, "line_no", __slots[1].take())?,
+                sku: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "sku", __slots[2].take())?,
+                quantity: (&&&__stamp::codec::Decode::<u32>::new())
+                    .__stamp_field(__schema, "quantity", __slots[3].take())?,
+                unit_price_cents: (&&&__stamp::codec::Decode::<u64>::new())
+                    .__stamp_field(__schema, "unit_price_cents", __slots[4].take())?,
             })
         }
         #[inline]
@@ -2246,56 +1123,21 @@ const _: () = {
             let _ = (&__schema, &__values);
             match __attribute {
                 "GSI2PK" => {
-                    let order_id: Uuid = ::stamp::__private::codec::decoded(
+                    let order_id: &Uuid = &(&&&__stamp::codec::Decode::<Uuid>::new())
+                        .__stamp_known(__schema, __values, "order_id")?;
+                    __stamp::key_from_values(
                         __schema,
-                        __stamp_decode_order_id(__values.get("order_id")),
-                    )?;
-                    let order_id = &order_id;
-                    ::core::result::Result::Ok(
-                        ::core::option::Option::Some({
-                            let mut __builder = ::stamp::__private::KeyBuilder::new(
-                                __schema.type_name,
-                                &__schema
-                                    .indexes[0usize]
-                                    .partition_template()
-                                    .expect("a template index"),
-                                __schema
-                                    .indexes[0usize]
-                                    .partition_template()
-                                    .expect("a template index")
-                                    .literal_len() + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                            );
-                            __builder.literal("ORDER#");
-                            __builder.field::<Uuid>("order_id", order_id)?;
-                            __builder
-                                .finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                        }),
+                        __stamp::At::IndexPk(0),
+                        &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
                     )
                 }
                 "GSI2SK" => {
-                    let line_no: u32 = ::stamp::__private::codec::decoded(
+                    let line_no: &u32 = &(&&&__stamp::codec::Decode::<u32>::new())
+                        .__stamp_known(__schema, __values, "line_no")?;
+                    __stamp::key_from_values(
                         __schema,
-                        __stamp_decode_line_no(__values.get("line_no")),
-                    )?;
-                    let line_no = &line_no;
-                    ::core::result::Result::Ok(
-                        ::core::option::Option::Some({
-                            let mut __builder = ::stamp::__private::KeyBuilder::new(
-                                __schema.type_name,
-                                &__schema
-                                    .indexes[0usize]
-                                    .sort_template()
-                                    .expect("the index has a sort key"),
-                                __schema
-                                    .indexes[0usize]
-                                    .sort_template()
-                                    .expect("the index has a sort key")
-                                    .literal_len() + <u32 as ::stamp::KeyPart>::LEN_HINT,
-                            );
-                            __builder.literal("ITEM#");
-                            __builder.field::<u32>("line_no", line_no)?;
-                            __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-                        }),
+                        __stamp::At::IndexSk(0),
+                        &[<u32 as __stamp::KeyPart>::__stamp_key_arg(line_no)],
                     )
                 }
                 _ => ::core::result::Result::Ok(::core::option::Option::None),
@@ -2314,31 +1156,9 @@ const _: () = {
             order_id: &Uuid,
             line_no: &u32,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.partition_key.template,
-                    __schema.partition_key.template.literal_len()
-                        + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                );
-                __builder.literal("ORDER#");
-                __builder.field::<Uuid>("order_id", order_id)?;
-                __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-            };
-            let __sort_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.sort_key.template,
-                    __schema.sort_key.template.literal_len()
-                        + <u32 as ::stamp::KeyPart>::LEN_HINT,
-                );
-                __builder.literal("ITEM#");
-                __builder.field::<u32>("line_no", line_no)?;
-                __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-            };
-            ::core::result::Result::Ok(
-                ::stamp::PrimaryKey::from_parts(__partition_key, __sort_key),
+            __stamp::primary_key(
+                &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
+                &[<u32 as __stamp::KeyPart>::__stamp_key_arg(line_no)],
             )
         }
         /**Builds the key of a `LineItem` in index `GSI2`: `GSI2PK` = `ORDER#<order_id>`, `GSI2SK` = `ITEM#<line_no>`.
@@ -2351,46 +1171,11 @@ const _: () = {
             order_id: &Uuid,
             line_no: &u32,
         ) -> ::core::result::Result<::stamp::IndexKey<Self>, ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema
-                        .indexes[0usize]
-                        .partition_template()
-                        .expect("a template index"),
-                    __schema
-                        .indexes[0usize]
-                        .partition_template()
-                        .expect("a template index")
-                        .literal_len() + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                );
-                __builder.literal("ORDER#");
-                __builder.field::<Uuid>("order_id", order_id)?;
-                __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-            };
-            let __sort_key = ::core::option::Option::Some({
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema
-                        .indexes[0usize]
-                        .sort_template()
-                        .expect("the index has a sort key"),
-                    __schema
-                        .indexes[0usize]
-                        .sort_template()
-                        .expect("the index has a sort key")
-                        .literal_len() + <u32 as ::stamp::KeyPart>::LEN_HINT,
-                );
-                __builder.literal("ITEM#");
-                __builder.field::<u32>("line_no", line_no)?;
-                __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-            });
-            ::core::result::Result::Ok(
-                ::stamp::IndexKey::from_parts(
-                    &__schema.indexes[0usize],
-                    __partition_key,
-                    __sort_key,
+            __stamp::index_key(
+                0usize,
+                &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
+                ::core::option::Option::Some(
+                    &[<u32 as __stamp::KeyPart>::__stamp_key_arg(line_no)],
                 ),
             )
         }
@@ -2399,54 +1184,20 @@ const _: () = {
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
         #[inline]
         pub fn query(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::BaseTable> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::stamp::Error,
-            > {
-                ::core::result::Result::Ok({
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema.partition_key.template,
-                        __schema.partition_key.template.literal_len()
-                            + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                    );
-                    __builder.literal("ORDER#");
-                    __builder.field::<Uuid>("order_id", order_id)?;
-                    __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                })
-            })();
-            ::stamp::Query::new(__partition_key)
+            __stamp::query(
+                __stamp::At::Pk,
+                &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
+            )
         }
         /**A query of `LineItem` items on index `GSI2`: `GSI2PK = ORDER#<order_id>` and the sort key `GSI2SK` within `ITEM#<line_no>`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
         #[inline]
         pub fn query_gsi2(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::Gsi<2u8>> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::stamp::Error,
-            > {
-                ::core::result::Result::Ok({
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema
-                            .indexes[0usize]
-                            .partition_template()
-                            .expect("a template index"),
-                        __schema
-                            .indexes[0usize]
-                            .partition_template()
-                            .expect("a template index")
-                            .literal_len() + <Uuid as ::stamp::KeyPart>::LEN_HINT,
-                    );
-                    __builder.literal("ORDER#");
-                    __builder.field::<Uuid>("order_id", order_id)?;
-                    __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                })
-            })();
-            ::stamp::Query::new(__partition_key)
+            __stamp::query(
+                __stamp::At::IndexPk(0),
+                &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
+            )
         }
         ///A scan of the table for `LineItem` items (type attribute `Type` = `LineItem`): reads every item of the table. Nothing is sent until `stream`.
         #[inline]
@@ -2458,16 +1209,8 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn update(order_id: &Uuid, line_no: &u32) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
             let mut __known = ::stamp::AttributeMap::new();
-            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = __stamp_encode_order_id(
-                order_id,
-            ) {
-                __known.insert(::std::string::String::from("order_id"), __value);
-            }
-            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = __stamp_encode_line_no(
-                line_no,
-            ) {
-                __known.insert(::std::string::String::from("line_no"), __value);
-            }
+            __stamp::know(&mut __known, &Self::ORDER_ID, order_id);
+            __stamp::know(&mut __known, &Self::LINE_NO, line_no);
             ::stamp::Update::new(Self::key(order_id, line_no)).with_known_values(__known)
         }
         /**Parses a `PK` value of `LineItem` back into its fields (order_id), following the template `ORDER#<order_id>`.
@@ -2479,20 +1222,9 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(Uuid,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .partition_key
-                .template
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::Pk, key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "order_id",
-                    key,
-                    &__segments[0usize],
-                    <Uuid as ::stamp::KeyPart>::decode_key,
-                    <Uuid as ::stamp::KeyPart>::encode_key,
-                )?,
+                <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `SK` value of `LineItem` back into its fields (line_no), following the template `ITEM#<line_no>`.
@@ -2504,17 +1236,9 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn parse_sort_key(
             key: &str,
         ) -> ::core::result::Result<(u32,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "line_no",
-                    key,
-                    &__segments[0usize],
-                    <u32 as ::stamp::KeyPart>::decode_key,
-                    <u32 as ::stamp::KeyPart>::encode_key,
-                )?,
+                <u32 as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `GSI2PK` value of `LineItem` back into its fields (order_id), following the template `ORDER#<order_id>`.
@@ -2526,21 +1250,9 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn parse_gsi2_partition_key(
             key: &str,
         ) -> ::core::result::Result<(Uuid,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .indexes[0usize]
-                .partition_template()
-                .expect("a template index")
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::IndexPk(0), key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "order_id",
-                    key,
-                    &__segments[0usize],
-                    <Uuid as ::stamp::KeyPart>::decode_key,
-                    <Uuid as ::stamp::KeyPart>::encode_key,
-                )?,
+                <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `GSI2SK` value of `LineItem` back into its fields (line_no), following the template `ITEM#<line_no>`.
@@ -2552,47 +1264,35 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn parse_gsi2_sort_key(
             key: &str,
         ) -> ::core::result::Result<(u32,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .indexes[0usize]
-                .sort_template()
-                .expect("the index has a sort key")
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::IndexSk(0), key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "line_no",
-                    key,
-                    &__segments[0usize],
-                    <u32 as ::stamp::KeyPart>::decode_key,
-                    <u32 as ::stamp::KeyPart>::encode_key,
-                )?,
+                <u32 as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         ///The `order_id` attribute of `LineItem`, for conditions, filters and updates (a primary-key field: conditions only, no update).
         pub const ORDER_ID: ::stamp::Attribute<Self, Uuid, ::stamp::PrimaryKeyField> = ::stamp::Attribute::with_encoder(
             "order_id",
-            __stamp_encode_order_id,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `line_no` attribute of `LineItem`, for conditions, filters and updates (a primary-key field: conditions only, no update).
         pub const LINE_NO: ::stamp::Attribute<Self, u32, ::stamp::PrimaryKeyField> = ::stamp::Attribute::with_encoder(
             "line_no",
-            __stamp_encode_line_no,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `sku` attribute of `LineItem`, for conditions, filters and updates (an update may set it).
         pub const SKU: ::stamp::Attribute<Self, String, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "sku",
-            __stamp_encode_sku,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `quantity` attribute of `LineItem`, for conditions, filters and updates (an update may set it).
         pub const QUANTITY: ::stamp::Attribute<Self, u32, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "quantity",
-            __stamp_encode_quantity,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `unit_price_cents` attribute of `LineItem`, for conditions, filters and updates (an update may set it).
         pub const UNIT_PRICE_CENTS: ::stamp::Attribute<Self, u64, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "unit_price_cents",
-            __stamp_encode_unit_price_cents,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
     }
     #[automatically_derived]
@@ -2601,22 +1301,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
-            let __schema = <LineItem as ::stamp::Entity>::SCHEMA;
             let line_no = *self;
-            ::core::result::Result::Ok(::stamp::SortKeyText {
-                text: {
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema.sort_key.template,
-                        __schema.sort_key.template.literal_len()
-                            + <u32 as ::stamp::KeyPart>::LEN_HINT,
-                    );
-                    __builder.literal("ITEM#");
-                    __builder.field::<u32>("line_no", line_no)?;
-                    __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-                },
-                complete: true,
-            })
+            __stamp::key_prefix(
+                <LineItem as ::stamp::Entity>::SCHEMA,
+                __stamp::At::Sk,
+                &[<u32 as __stamp::KeyPart>::__stamp_key_arg(line_no)],
+            )
         }
     }
     #[automatically_derived]
@@ -2625,136 +1315,40 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         fn sort_key_prefix(
             &self,
         ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
-            let __schema = <LineItem as ::stamp::Entity>::SCHEMA;
             let line_no = *self;
-            ::core::result::Result::Ok(::stamp::SortKeyText {
-                text: {
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema
-                            .indexes[0usize]
-                            .sort_template()
-                            .expect("the index has a sort key"),
-                        __schema
-                            .indexes[0usize]
-                            .sort_template()
-                            .expect("the index has a sort key")
-                            .literal_len() + <u32 as ::stamp::KeyPart>::LEN_HINT,
-                    );
-                    __builder.literal("ITEM#");
-                    __builder.field::<u32>("line_no", line_no)?;
-                    __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-                },
-                complete: true,
-            })
+            __stamp::key_prefix(
+                <LineItem as ::stamp::Entity>::SCHEMA,
+                __stamp::At::IndexSk(0),
+                &[<u32 as __stamp::KeyPart>::__stamp_key_arg(line_no)],
+            )
         }
     }
 };
 
 // #[derive(Item)] Product
 const _: () = {
+    use ::stamp::__private as __stamp;
     #[allow(unused_imports)]
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
         EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
         StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
     };
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_sku(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_name(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_category(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_price_cents(
-        __value: &u64,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_stock(
-        __value: &u32,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_embedding(
-        __value: &Vec<f32>,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
     #[automatically_derived]
     impl ::stamp::Entity for Product {
         const SCHEMA: &'static ::stamp::EntitySchema = &::stamp::EntitySchema {
             type_name: "Product",
             type_attribute: "Type",
-            partition_key: ::stamp::KeyAttribute {
-                name: "PK",
-                template: ::stamp::KeyTemplate {
-                    source: "PRODUCT#<sku>",
-                    segments: &[
-                        ::stamp::Segment::Literal("PRODUCT#"),
-                        ::stamp::Segment::Field("sku"),
-                    ],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
-            sort_key: ::stamp::KeyAttribute {
-                name: "SK",
-                template: ::stamp::KeyTemplate {
-                    source: "PRODUCT",
-                    segments: &[::stamp::Segment::Literal("PRODUCT")],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
+            partition_key: __stamp::key_attribute(
+                "PK",
+                "PRODUCT#<sku>",
+                &[::stamp::Segment::Literal("PRODUCT#"), ::stamp::Segment::Field("sku")],
+            ),
+            sort_key: __stamp::key_attribute(
+                "SK",
+                "PRODUCT",
+                &[::stamp::Segment::Literal("PRODUCT")],
+            ),
             indexes: &[
                 ::stamp::IndexSchema {
                     number: 1u8,
@@ -2777,65 +1371,21 @@ const _: () = {
             fields: &["sku", "name", "category", "price_cents", "stock", "embedding"],
             ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
-                ::stamp::FieldAttribute {
-                    field: "sku",
-                    attribute: "sku",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "name",
-                    attribute: "name",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "category",
-                    attribute: "category",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "price_cents",
-                    attribute: "price_cents",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("N"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "stock",
-                    attribute: "stock",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("N"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "embedding",
-                    attribute: "embedding",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("L"),
-                },
+                __stamp::field_attribute("sku", "sku", false, "S"),
+                __stamp::field_attribute("name", "name", false, "S"),
+                __stamp::field_attribute("category", "category", false, "S"),
+                __stamp::field_attribute("price_cents", "price_cents", false, "N"),
+                __stamp::field_attribute("stock", "stock", false, "N"),
+                __stamp::field_attribute("embedding", "embedding", false, "L"),
             ],
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
-            key_example: {
-                #[inline]
-                fn __key_example(
-                    __field: &str,
-                ) -> ::core::option::Option<::std::string::String> {
-                    match __field {
-                        "sku" => {
-                            ::stamp::__private::key_example(
-                                "sku",
-                                <String as ::stamp::KeyPart>::example,
-                                <String as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        _ => ::core::option::Option::None,
-                    }
-                }
-                __key_example
-            },
+            key_example: |__field| __stamp::key_example_of(
+                __field,
+                &[("sku", <String as __stamp::KeyPart>::__stamp_example)],
+            ),
             named_inputs: &[],
         };
         #[inline]
@@ -2849,34 +1399,34 @@ const _: () = {
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
             __check: bool,
-        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
+        ) -> ::core::result::Result<__stamp::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
-            let mut __item = ::stamp::__private::codec::item(__schema, 6usize, __check);
-            (&&&::stamp::__private::codec::Field(&self.sku))
+            let mut __item = __stamp::codec::item(__schema, 6usize, __check);
+            (&&&__stamp::codec::Field(&self.sku))
                 .__stamp_insert(__schema, &mut __item, "sku")?;
-            (&&&::stamp::__private::codec::Field(&self.name))
+            (&&&__stamp::codec::Field(&self.name))
                 .__stamp_insert(__schema, &mut __item, "name")?;
-            (&&&::stamp::__private::codec::Field(&self.category))
+            (&&&__stamp::codec::Field(&self.category))
                 .__stamp_insert(__schema, &mut __item, "category")?;
-            (&&&::stamp::__private::codec::Field(&self.price_cents))
+            (&&&__stamp::codec::Field(&self.price_cents))
                 .__stamp_insert(__schema, &mut __item, "price_cents")?;
-            (&&&::stamp::__private::codec::Field(&self.stock))
+            (&&&__stamp::codec::Field(&self.stock))
                 .__stamp_insert(__schema, &mut __item, "stock")?;
-            (&&&::stamp::__private::codec::Field(&self.embedding))
+            (&&&__stamp::codec::Field(&self.embedding))
                 .__stamp_insert(__schema, &mut __item, "embedding")?;
             let _ = &__time;
-            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
-            if ::stamp::__private::check_vector_attribute(
+            __stamp::insert_key_string(&mut __item, "PK", __partition_key);
+            __stamp::insert_key_string(&mut __item, "SK", __sort_key);
+            if __stamp::check_vector_attribute(
                 __schema,
                 &__schema.indexes[0usize],
                 &__item,
             )? {}
-            ::stamp::__private::insert_string(
+            __stamp::insert_string(
                 &mut __item,
                 "Type",
                 ::std::string::String::from("Product"),
@@ -2889,73 +1439,20 @@ const _: () = {
             mut item: ::stamp::AttributeMap,
         ) -> ::core::result::Result<Self, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_3: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_4: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_5: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            for (__name, __stored) in item {
-                match __name.as_str() {
-                    "sku" => __stamp_field_0 = ::core::option::Option::Some(__stored),
-                    "name" => __stamp_field_1 = ::core::option::Option::Some(__stored),
-                    "category" => {
-                        __stamp_field_2 = ::core::option::Option::Some(__stored);
-                    }
-                    "price_cents" => {
-                        __stamp_field_3 = ::core::option::Option::Some(__stored);
-                    }
-                    "stock" => __stamp_field_4 = ::core::option::Option::Some(__stored),
-                    "embedding" => {
-                        __stamp_field_5 = ::core::option::Option::Some(__stored);
-                    }
-                    _ => {}
-                }
-            }
+            let mut __slots = __stamp::codec::slots::<6>(__schema, item)?;
             ::core::result::Result::Ok(Self {
-                sku: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("sku", __stamp_field_0),
-                )?,
-                name: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("name", __stamp_field_1),
-                )?,
-                category: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("category", __stamp_field_2),
-                )?,
-                price_cents: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<u64>::new())
-                        .__stamp_decode("price_cents", __stamp_field_3),
-                )?,
-                stock: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<u32>::new())
-                        .__stamp_decode("stock", __stamp_field_4),
-                )?,
-                embedding: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<Vec<f32>>::new())
-                        .__stamp_decode("embedding", __stamp_field_5),
-                )?,
+                sku: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "sku", __slots[0].take())?,
+                name: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "name", __slots[1].take())?,
+                category: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "category", __slots[2].take())?,
+                price_cents: (&&&__stamp::codec::Decode::<u64>::new())
+                    .__stamp_field(__schema, "price_cents", __slots[3].take())?,
+                stock: (&&&__stamp::codec::Decode::<u32>::new())
+                    .__stamp_field(__schema, "stock", __slots[4].take())?,
+                embedding: (&&&__stamp::codec::Decode::<Vec<f32>>::new())
+                    .__stamp_field(__schema, "embedding", __slots[5].take())?,
             })
         }
         #[inline]
@@ -2984,52 +1481,14 @@ const _: () = {
         pub fn key(
             sku: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.partition_key.template,
-                    __schema.partition_key.template.literal_len() + sku.len(),
-                );
-                __builder.literal("PRODUCT#");
-                __builder.str_field("sku", sku)?;
-                __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-            };
-            let __sort_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.sort_key.template,
-                    __schema.sort_key.template.literal_len(),
-                );
-                __builder.literal("PRODUCT");
-                __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-            };
-            ::core::result::Result::Ok(
-                ::stamp::PrimaryKey::from_parts(__partition_key, __sort_key),
-            )
+            __stamp::primary_key(&[__stamp::KeyArg::Str(sku)], &[])
         }
         /**A query of `Product` items on the table: `PK = PRODUCT#<sku>` and the sort key `SK` within `PRODUCT`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
         #[inline]
         pub fn query(sku: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::stamp::Error,
-            > {
-                ::core::result::Result::Ok({
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema.partition_key.template,
-                        __schema.partition_key.template.literal_len() + sku.len(),
-                    );
-                    __builder.literal("PRODUCT#");
-                    __builder.str_field("sku", sku)?;
-                    __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                })
-            })();
-            ::stamp::Query::new(__partition_key)
+            __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(sku)])
         }
         ///A scan of the table for `Product` items (type attribute `Type` = `Product`): reads every item of the table. Nothing is sent until `stream`.
         #[inline]
@@ -3041,11 +1500,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn update(sku: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
             let mut __known = ::stamp::AttributeMap::new();
-            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = __stamp_encode_sku(
-                &::std::string::String::from(sku),
-            ) {
-                __known.insert(::std::string::String::from("sku"), __value);
-            }
+            __stamp::know(&mut __known, &Self::SKU, &::std::string::String::from(sku));
             ::stamp::Update::new(Self::key(sku)).with_known_values(__known)
         }
         /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
@@ -3089,20 +1544,9 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .partition_key
-                .template
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::Pk, key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "sku",
-                    key,
-                    &__segments[0usize],
-                    <String as ::stamp::KeyPart>::decode_key,
-                    <String as ::stamp::KeyPart>::encode_key,
-                )?,
+                <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `SK` value of `Product` back into its fields (none: the template is a constant), following the template `PRODUCT`.
@@ -3112,40 +1556,38 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
         #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
-            let _ = &__segments;
+            let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
             ::core::result::Result::Ok(())
         }
         ///The `sku` attribute of `Product`, for conditions, filters and updates (a primary-key field: conditions only, no update).
         pub const SKU: ::stamp::Attribute<Self, String, ::stamp::PrimaryKeyField> = ::stamp::Attribute::with_encoder(
             "sku",
-            __stamp_encode_sku,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `name` attribute of `Product`, for conditions, filters and updates (an update may set it).
         pub const NAME: ::stamp::Attribute<Self, String, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "name",
-            __stamp_encode_name,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `category` attribute of `Product`, for conditions, filters and updates (an update may set it).
         pub const CATEGORY: ::stamp::Attribute<Self, String, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "category",
-            __stamp_encode_category,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `price_cents` attribute of `Product`, for conditions, filters and updates (an update may set it).
         pub const PRICE_CENTS: ::stamp::Attribute<Self, u64, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "price_cents",
-            __stamp_encode_price_cents,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `stock` attribute of `Product`, for conditions, filters and updates (an update may set it).
         pub const STOCK: ::stamp::Attribute<Self, u32, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "stock",
-            __stamp_encode_stock,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `embedding` attribute of `Product`, for conditions, filters and updates (an update may set it).
         pub const EMBEDDING: ::stamp::Attribute<Self, Vec<f32>, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "embedding",
-            __stamp_encode_embedding,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
     }
     ///The inline filters of vector index `VECTOR1` of `Product`, the only attributes the condition of a `search_similar_vector1(…).filter(|f| …)` may compare: a field that is not one does not compile.
@@ -3160,6 +1602,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
 
 // #[derive(Item)] Session
 const _: () = {
+    use ::stamp::__private as __stamp;
     #[allow(unused_imports)]
     use ::stamp::__private::codec::{
         DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
@@ -3168,39 +1611,15 @@ const _: () = {
     };
     #[allow(non_snake_case)]
     #[inline]
-    fn __stamp_encode_token(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
-    fn __stamp_encode_customer_id(
-        __value: &String,
-    ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
-    > {
-        ::stamp::__private::codec::stored(
-            (&&&::stamp::__private::codec::Field(__value)).__stamp_encode(),
-        )
-    }
-    #[allow(non_snake_case)]
-    #[inline]
     fn __stamp_encode_expires_at(
         __value: &DateTime<Utc>,
     ) -> ::core::result::Result<
-        ::core::option::Option<::stamp::__private::AttributeValue>,
-        ::stamp::__private::serde_dynamo::Error,
+        ::core::option::Option<__stamp::AttributeValue>,
+        __stamp::serde_dynamo::Error,
     > {
         ::core::result::Result::Ok(
             ::core::option::Option::Some(
-                ::stamp::__private::AttributeValue::N(
+                __stamp::AttributeValue::N(
                     ::std::string::ToString::to_string(
                         &<DateTime<Utc> as ::stamp::TimeToLive>::epoch_seconds(__value),
                     ),
@@ -3213,70 +1632,35 @@ const _: () = {
         const SCHEMA: &'static ::stamp::EntitySchema = &::stamp::EntitySchema {
             type_name: "Session",
             type_attribute: "Type",
-            partition_key: ::stamp::KeyAttribute {
-                name: "PK",
-                template: ::stamp::KeyTemplate {
-                    source: "SESSION#<token>",
-                    segments: &[
-                        ::stamp::Segment::Literal("SESSION#"),
-                        ::stamp::Segment::Field("token"),
-                    ],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
-            sort_key: ::stamp::KeyAttribute {
-                name: "SK",
-                template: ::stamp::KeyTemplate {
-                    source: "SESSION",
-                    segments: &[::stamp::Segment::Literal("SESSION")],
-                    escaped: ::stamp::KeyTemplate::ESCAPED,
-                },
-            },
+            partition_key: __stamp::key_attribute(
+                "PK",
+                "SESSION#<token>",
+                &[
+                    ::stamp::Segment::Literal("SESSION#"),
+                    ::stamp::Segment::Field("token"),
+                ],
+            ),
+            sort_key: __stamp::key_attribute(
+                "SK",
+                "SESSION",
+                &[::stamp::Segment::Literal("SESSION")],
+            ),
             indexes: &[],
             fields: &["token", "customer_id", "expires_at"],
             ttl_attribute: ::core::option::Option::Some("expires_at"),
             field_attributes: &[
-                ::stamp::FieldAttribute {
-                    field: "token",
-                    attribute: "token",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "customer_id",
-                    attribute: "customer_id",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("S"),
-                },
-                ::stamp::FieldAttribute {
-                    field: "expires_at",
-                    attribute: "expires_at",
-                    optional: false,
-                    stored_type: ::core::option::Option::Some("N"),
-                },
+                __stamp::field_attribute("token", "token", false, "S"),
+                __stamp::field_attribute("customer_id", "customer_id", false, "S"),
+                __stamp::field_attribute("expires_at", "expires_at", false, "N"),
             ],
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             previous_key: ::core::option::Option::None,
-            key_example: {
-                #[inline]
-                fn __key_example(
-                    __field: &str,
-                ) -> ::core::option::Option<::std::string::String> {
-                    match __field {
-                        "token" => {
-                            ::stamp::__private::key_example(
-                                "token",
-                                <String as ::stamp::KeyPart>::example,
-                                <String as ::stamp::KeyPart>::encode_key,
-                            )
-                        }
-                        _ => ::core::option::Option::None,
-                    }
-                }
-                __key_example
-            },
+            key_example: |__field| __stamp::key_example_of(
+                __field,
+                &[("token", <String as __stamp::KeyPart>::__stamp_example)],
+            ),
             named_inputs: &[],
         };
         #[inline]
@@ -3290,27 +1674,27 @@ const _: () = {
             &self,
             __time: ::core::option::Option<::stamp::WriteTime>,
             __check: bool,
-        ) -> ::core::result::Result<::stamp::__private::ItemBuilder, ::stamp::Error> {
+        ) -> ::core::result::Result<__stamp::ItemBuilder, ::stamp::Error> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
                     self,
                 )?
                 .into_parts();
-            let mut __item = ::stamp::__private::codec::item(__schema, 2usize, __check);
-            (&&&::stamp::__private::codec::Field(&self.token))
+            let mut __item = __stamp::codec::item(__schema, 2usize, __check);
+            (&&&__stamp::codec::Field(&self.token))
                 .__stamp_insert(__schema, &mut __item, "token")?;
-            (&&&::stamp::__private::codec::Field(&self.customer_id))
+            (&&&__stamp::codec::Field(&self.customer_id))
                 .__stamp_insert(__schema, &mut __item, "customer_id")?;
             let _ = &__time;
-            ::stamp::__private::insert_key_string(&mut __item, "PK", __partition_key);
-            ::stamp::__private::insert_key_string(&mut __item, "SK", __sort_key);
-            ::stamp::__private::store_time_to_live(
+            __stamp::insert_key_string(&mut __item, "PK", __partition_key);
+            __stamp::insert_key_string(&mut __item, "SK", __sort_key);
+            __stamp::store_time_to_live(
                 &mut __item,
                 "expires_at",
                 ::core::option::Option::Some(&self.expires_at),
                 <DateTime<Utc> as ::stamp::TimeToLive>::epoch_seconds,
             );
-            ::stamp::__private::insert_string(
+            __stamp::insert_string(
                 &mut __item,
                 "Type",
                 ::std::string::String::from("Session"),
@@ -3322,51 +1706,21 @@ const _: () = {
             #[allow(unused_mut)]
             mut item: ::stamp::AttributeMap,
         ) -> ::core::result::Result<Self, ::stamp::Error> {
-            ::stamp::__private::load_time_to_live(
+            __stamp::load_time_to_live(
                 <Self as ::stamp::Entity>::SCHEMA,
                 &mut item,
                 "expires_at",
                 <DateTime<Utc> as ::stamp::TimeToLive>::from_epoch_seconds,
             )?;
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            ::stamp::__private::codec::check_type(__schema, &item)?;
-            let mut __stamp_field_0: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_1: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            let mut __stamp_field_2: ::core::option::Option<
-                ::stamp::__private::AttributeValue,
-            > = ::core::option::Option::None;
-            for (__name, __stored) in item {
-                match __name.as_str() {
-                    "token" => __stamp_field_0 = ::core::option::Option::Some(__stored),
-                    "customer_id" => {
-                        __stamp_field_1 = ::core::option::Option::Some(__stored);
-                    }
-                    "expires_at" => {
-                        __stamp_field_2 = ::core::option::Option::Some(__stored);
-                    }
-                    _ => {}
-                }
-            }
+            let mut __slots = __stamp::codec::slots::<3>(__schema, item)?;
             ::core::result::Result::Ok(Self {
-                token: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("token", __stamp_field_0),
-                )?,
-                customer_id: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<String>::new())
-                        .__stamp_decode("customer_id", __stamp_field_1),
-                )?,
-                expires_at: ::stamp::__private::codec::decoded(
-                    __schema,
-                    (&&&::stamp::__private::codec::Decode::<DateTime<Utc>>::new())
-                        .__stamp_decode("expires_at", __stamp_field_2),
-                )?,
+                token: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "token", __slots[0].take())?,
+                customer_id: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "customer_id", __slots[1].take())?,
+                expires_at: (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
+                    .__stamp_field(__schema, "expires_at", __slots[2].take())?,
             })
         }
         #[inline]
@@ -3395,52 +1749,14 @@ const _: () = {
         pub fn key(
             token: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.partition_key.template,
-                    __schema.partition_key.template.literal_len() + token.len(),
-                );
-                __builder.literal("SESSION#");
-                __builder.str_field("token", token)?;
-                __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-            };
-            let __sort_key = {
-                let mut __builder = ::stamp::__private::KeyBuilder::new(
-                    __schema.type_name,
-                    &__schema.sort_key.template,
-                    __schema.sort_key.template.literal_len(),
-                );
-                __builder.literal("SESSION");
-                __builder.finish_within(::stamp::limits::MAX_SORT_KEY_BYTES)?
-            };
-            ::core::result::Result::Ok(
-                ::stamp::PrimaryKey::from_parts(__partition_key, __sort_key),
-            )
+            __stamp::primary_key(&[__stamp::KeyArg::Str(token)], &[])
         }
         /**A query of `Session` items on the table: `PK = SESSION#<token>` and the sort key `SK` within `SESSION`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
         #[inline]
         pub fn query(token: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __partition_key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::stamp::Error,
-            > {
-                ::core::result::Result::Ok({
-                    let mut __builder = ::stamp::__private::KeyBuilder::new(
-                        __schema.type_name,
-                        &__schema.partition_key.template,
-                        __schema.partition_key.template.literal_len() + token.len(),
-                    );
-                    __builder.literal("SESSION#");
-                    __builder.str_field("token", token)?;
-                    __builder.finish_within(::stamp::limits::MAX_PARTITION_KEY_BYTES)?
-                })
-            })();
-            ::stamp::Query::new(__partition_key)
+            __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(token)])
         }
         ///A scan of the table for `Session` items (type attribute `Type` = `Session`): reads every item of the table. Nothing is sent until `stream`.
         #[inline]
@@ -3452,11 +1768,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn update(token: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
             let mut __known = ::stamp::AttributeMap::new();
-            if let ::core::result::Result::Ok(::core::option::Option::Some(__value)) = __stamp_encode_token(
+            __stamp::know(
+                &mut __known,
+                &Self::TOKEN,
                 &::std::string::String::from(token),
-            ) {
-                __known.insert(::std::string::String::from("token"), __value);
-            }
+            );
             ::stamp::Update::new(Self::key(token)).with_known_values(__known)
         }
         /**Parses a `PK` value of `Session` back into its fields (token), following the template `SESSION#<token>`.
@@ -3468,20 +1784,9 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         pub fn parse_partition_key(
             key: &str,
         ) -> ::core::result::Result<(String,), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema
-                .partition_key
-                .template
-                .split(__schema.type_name, key)?;
+            let __key = __stamp::parse_key::<Self>(__stamp::At::Pk, key)?;
             ::core::result::Result::Ok((
-                ::stamp::__private::decode_key_segment(
-                    __schema.type_name,
-                    "token",
-                    key,
-                    &__segments[0usize],
-                    <String as ::stamp::KeyPart>::decode_key,
-                    <String as ::stamp::KeyPart>::encode_key,
-                )?,
+                <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
         /**Parses a `SK` value of `Session` back into its fields (none: the template is a constant), following the template `SESSION`.
@@ -3491,20 +1796,18 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
         #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let __segments = __schema.sort_key.template.split(__schema.type_name, key)?;
-            let _ = &__segments;
+            let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
             ::core::result::Result::Ok(())
         }
         ///The `token` attribute of `Session`, for conditions, filters and updates (a primary-key field: conditions only, no update).
         pub const TOKEN: ::stamp::Attribute<Self, String, ::stamp::PrimaryKeyField> = ::stamp::Attribute::with_encoder(
             "token",
-            __stamp_encode_token,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `customer_id` attribute of `Session`, for conditions, filters and updates (an update may set it).
         pub const CUSTOMER_ID: ::stamp::Attribute<Self, String, ::stamp::Required> = ::stamp::Attribute::with_encoder(
             "customer_id",
-            __stamp_encode_customer_id,
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
         ///The `expires_at` attribute of `Session`, for conditions, filters and updates (an update may set it).
         pub const EXPIRES_AT: ::stamp::Attribute<

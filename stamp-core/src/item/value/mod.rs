@@ -45,6 +45,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::Error as _;
 
 pub mod binary;
+mod fields;
 mod impls;
 pub mod json;
 pub mod select;

@@ -25,10 +25,14 @@ use serde::de::{self, DeserializeOwned, Visitor};
 
 use super::AttributeCodec;
 use super::binary::BinaryAttribute;
+use super::fields::insert_value;
+pub use super::fields::{
+    check_type, decoded, insert, insert_serialized, is_empty_set, item, present, serialized,
+    serialized_item, slots, stored,
+};
 use crate::item::builder::ItemBuilder;
 use crate::item::check::checked_size;
 use crate::{AttributeMap, EntitySchema, Error};
-use crate::{DecodeError, Refusal};
 
 /// A field value to encode.
 pub struct Field<'a, T: ?Sized>(pub &'a T);
@@ -38,6 +42,12 @@ pub struct Field<'a, T: ?Sized>(pub &'a T);
 pub trait EncodeBinary {
     /// The stored form of the field value.
     fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error>;
+
+    /// The encoder of an attribute constant: [`stored`] of the stored form.
+    #[inline(always)]
+    fn __stamp_stored(&self) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+        stored(self.__stamp_encode())
+    }
 
     /// Stores the field value as attribute `name` of `item` (`to_item`).
     ///
@@ -132,7 +142,7 @@ impl<T: AttributeCodec> StoreDirect for &Field<'_, T> {
         }
         if let Some(stored) = item.unchecked_mut().get_mut(name) {
             *stored = self.0.try_to_attribute().map_err(|source| {
-                Error::Refused(Refusal::Serialize {
+                Error::Refused(crate::Refusal::Serialize {
                     entity: schema.type_name,
                     source,
                 })
@@ -175,6 +185,12 @@ pub trait EncodeDirect {
     /// The stored form of the field value.
     fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error>;
 
+    /// The encoder of an attribute constant: [`stored`] of the stored form.
+    #[inline(always)]
+    fn __stamp_stored(&self) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+        stored(self.__stamp_encode())
+    }
+
     /// Stores the field value as attribute `name` of `item` (`to_item`),
     /// leaving out a top-level `NULL`.
     ///
@@ -209,7 +225,7 @@ impl<T: AttributeCodec> EncodeDirect for &Field<'_, T> {
     ) -> Result<(), Error> {
         let value = if T::OWN_FORM {
             self.0.try_to_attribute().map_err(|source| {
-                Error::Refused(Refusal::Serialize {
+                Error::Refused(crate::Refusal::Serialize {
                     entity: schema.type_name,
                     source,
                 })
@@ -226,6 +242,12 @@ impl<T: AttributeCodec> EncodeDirect for &Field<'_, T> {
 pub trait EncodeSerde {
     /// The stored form of the field value.
     fn __stamp_encode(&self) -> Result<AttributeValue, serde_dynamo::Error>;
+
+    /// The encoder of an attribute constant: [`stored`] of the stored form.
+    #[inline(always)]
+    fn __stamp_stored(&self) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+        stored(self.__stamp_encode())
+    }
 
     /// Stores the field value as attribute `name` of `item` (`to_item`),
     /// leaving out a top-level `NULL`.
@@ -276,6 +298,28 @@ pub trait DecodeBinary<T> {
         stored: Option<AttributeValue>,
     ) -> Result<T, serde_dynamo::Error>;
 
+    /// The same, an error as [`decoded`] gives it (`from_item`'s slots).
+    #[inline(always)]
+    fn __stamp_field(
+        &self,
+        schema: &EntitySchema,
+        field: &'static str,
+        stored: Option<AttributeValue>,
+    ) -> Result<T, Error> {
+        decoded(schema, self.__stamp_decode(field, stored))
+    }
+
+    /// The field stored as attribute `name` of an update's `values`.
+    #[inline]
+    fn __stamp_known(
+        &self,
+        schema: &EntitySchema,
+        values: &AttributeMap,
+        name: &'static str,
+    ) -> Result<T, Error> {
+        self.__stamp_field(schema, name, present(values.get(name)))
+    }
+
     /// The stored attribute `name` of `item` in the form `T`'s own
     /// `Deserialize` reads (before a whole-struct decoding by serde).
     fn __stamp_serde_form(&self, item: &mut AttributeMap, name: &str);
@@ -321,6 +365,28 @@ pub trait DecodeDirect<T> {
         field: &'static str,
         stored: Option<AttributeValue>,
     ) -> Result<T, serde_dynamo::Error>;
+
+    /// The same, an error as [`decoded`] gives it (`from_item`'s slots).
+    #[inline(always)]
+    fn __stamp_field(
+        &self,
+        schema: &EntitySchema,
+        field: &'static str,
+        stored: Option<AttributeValue>,
+    ) -> Result<T, Error> {
+        decoded(schema, self.__stamp_decode(field, stored))
+    }
+
+    /// The field stored as attribute `name` of an update's `values`.
+    #[inline]
+    fn __stamp_known(
+        &self,
+        schema: &EntitySchema,
+        values: &AttributeMap,
+        name: &'static str,
+    ) -> Result<T, Error> {
+        self.__stamp_field(schema, name, present(values.get(name)))
+    }
 }
 
 impl<T: AttributeCodec> DecodeDirect<T> for &Decode<T> {
@@ -345,6 +411,28 @@ pub trait DecodeSerde<T> {
         field: &'static str,
         stored: Option<AttributeValue>,
     ) -> Result<T, serde_dynamo::Error>;
+
+    /// The same, an error as [`decoded`] gives it (`from_item`'s slots).
+    #[inline(always)]
+    fn __stamp_field(
+        &self,
+        schema: &EntitySchema,
+        field: &'static str,
+        stored: Option<AttributeValue>,
+    ) -> Result<T, Error> {
+        decoded(schema, self.__stamp_decode(field, stored))
+    }
+
+    /// The field stored as attribute `name` of an update's `values`.
+    #[inline]
+    fn __stamp_known(
+        &self,
+        schema: &EntitySchema,
+        values: &AttributeMap,
+        name: &'static str,
+    ) -> Result<T, Error> {
+        self.__stamp_field(schema, name, present(values.get(name)))
+    }
 }
 
 impl<T: DeserializeOwned> DecodeSerde<T> for Decode<T> {
@@ -380,162 +468,4 @@ impl<'de> de::Deserializer<'de> for Missing {
         bytes byte_buf unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
     }
-}
-
-/// The item `to_item` fills, with room for `fields` fields and the key,
-/// index and type attributes of `schema`; counted for its checks when
-/// `check` ([`ItemBuilder`]).
-#[inline]
-pub fn item(schema: &EntitySchema, fields: usize, check: bool) -> ItemBuilder {
-    let keys = schema.added_attribute_count();
-    ItemBuilder::with_capacity(fields + keys, check)
-}
-
-/// The item a whole-struct serialization made, to finish as `to_item`
-/// does (its checks are `check_item`'s, after it is finished).
-pub fn serialized_item(item: AttributeMap) -> ItemBuilder {
-    ItemBuilder::unchecked(item)
-}
-
-/// Stores an encoded field as attribute `name`, leaving out a top-level
-/// `NULL` (a `None`), as `to_item` always has.
-///
-/// # Errors
-///
-/// [`Refusal::Serialize`] with the encoder's error.
-#[inline]
-pub fn insert(
-    schema: &EntitySchema,
-    item: &mut ItemBuilder,
-    name: &str,
-    value: Result<AttributeValue, serde_dynamo::Error>,
-) -> Result<(), Error> {
-    match value {
-        Ok(AttributeValue::Null(_)) => Ok(()),
-        Ok(value) => {
-            item.insert(name, value);
-            Ok(())
-        }
-        Err(source) => Err(Error::Refused(Refusal::Serialize {
-            entity: schema.type_name,
-            source,
-        })),
-    }
-}
-
-/// Stores `value` as attribute `name`, counted with `size` while the item
-/// is counted ([`ItemBuilder::insert_sized`]), leaving out a top-level
-/// `NULL` (a `None`), as `to_item` always has.
-#[inline(always)]
-fn insert_value(
-    item: &mut ItemBuilder,
-    name: &str,
-    value: AttributeValue,
-    size: impl Fn(&AttributeValue) -> Option<usize>,
-) {
-    if !matches!(value, AttributeValue::Null(_)) {
-        item.insert_sized(name, value, size);
-    }
-}
-
-/// A decoded field, or [`DecodeError::Deserialize`].
-///
-/// # Errors
-///
-/// [`DecodeError::Deserialize`] with the decoder's error.
-#[inline]
-pub fn decoded<T>(
-    schema: &EntitySchema,
-    value: Result<T, serde_dynamo::Error>,
-) -> Result<T, Error> {
-    value.map_err(|source| {
-        Error::Decode(DecodeError::Deserialize {
-            entity: schema.type_name,
-            source,
-        })
-    })
-}
-
-/// The encoder of an attribute constant or a stamp: the stored form, or
-/// `None` when the item would hold no attribute (`NULL`, an empty set,
-/// which `check_item` leaves out).
-pub fn stored(
-    value: Result<AttributeValue, serde_dynamo::Error>,
-) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
-    Ok(Some(value?).filter(|value| {
-        !matches!(value, AttributeValue::Null(_)) && !crate::item::check::is_empty_set(value)
-    }))
-}
-
-/// A stored value for a decoder (`None` and `NULL` are absent, as a
-/// one-field item would read them).
-pub fn present(stored: Option<&AttributeValue>) -> Option<AttributeValue> {
-    stored
-        .filter(|value| !matches!(value, AttributeValue::Null(_)))
-        .cloned()
-}
-
-/// Refuses an item whose type attribute names another entity (an item
-/// without one is accepted).
-///
-/// # Errors
-///
-/// [`DecodeError::EntityTypeMismatch`].
-pub fn check_type(schema: &EntitySchema, item: &AttributeMap) -> Result<(), Error> {
-    match item.get(schema.type_attribute) {
-        None => Ok(()),
-        Some(AttributeValue::S(found)) if found == schema.type_name => Ok(()),
-        Some(other) => Err(Error::Decode(DecodeError::EntityTypeMismatch {
-            attribute: schema.type_attribute,
-            expected: schema.type_name,
-            found: match other {
-                AttributeValue::S(found) => found.clone(),
-                other => format!("{other:?}"),
-            },
-        })),
-    }
-}
-
-/// The attribute value `to_item` stores for the one field (named `v`) of
-/// `wrapper`, a struct the derive generates with a field's custom serde
-/// serializer: `None` when it stores none (`None`, a skipped value).
-///
-/// # Errors
-///
-/// The serializer's error.
-pub fn serialized<W: Serialize>(
-    wrapper: &W,
-) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
-    let mut item = crate::item::codec::to_item(wrapper, 0)?;
-    Ok(item.remove("v"))
-}
-
-/// Stores the value of a [`serialized`] field as attribute `name`, or
-/// nothing when it has none.
-///
-/// # Errors
-///
-/// [`Refusal::Serialize`] with the serializer's error.
-pub fn insert_serialized(
-    schema: &EntitySchema,
-    item: &mut ItemBuilder,
-    name: &str,
-    value: Result<Option<AttributeValue>, serde_dynamo::Error>,
-) -> Result<(), Error> {
-    match value {
-        Ok(Some(value)) => {
-            item.insert(name, value);
-            Ok(())
-        }
-        Ok(None) => Ok(()),
-        Err(source) => Err(Error::Refused(Refusal::Serialize {
-            entity: schema.type_name,
-            source,
-        })),
-    }
-}
-
-/// Whether `value` is an empty set, which `check_item` leaves out.
-pub fn is_empty_set(value: &AttributeValue) -> bool {
-    crate::item::check::is_empty_set(value)
 }
