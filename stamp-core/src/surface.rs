@@ -82,9 +82,9 @@ pub mod capacity {
 pub mod vector {
     #[doc(no_inline)]
     pub use crate::{
-        DEFAULT_TOP_K, DistanceFunction, Projected, SearchAttribute, SearchCondition,
-        SearchDecode, SearchResults, Similar, SimilaritySearch, VectorElement, VectorFilters,
-        VectorIndexSchema, VectorProjection, Whole, check_stored_vector, vector_of, vector_value,
+        DEFAULT_TOP_K, DistanceFunction, Projected, SearchAttribute, SearchCondition, SearchDecode,
+        SearchResults, Similar, SimilaritySearch, VectorElement, VectorFilters, VectorIndexSchema,
+        VectorProjection, Whole, check_stored_vector, vector_of, vector_value,
     };
 }
 

@@ -33,7 +33,10 @@ use axum::routing::{get, put};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use stamp::{Cursor, Error, Page, Table, error::{CancellationCode, Refusal}};
+use stamp::{
+    Cursor, Error, Page, Table,
+    error::{CancellationCode, Refusal},
+};
 use uuid::Uuid;
 
 use crate::scenario::{self, OrderLine, Placement};

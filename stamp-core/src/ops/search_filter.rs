@@ -96,7 +96,6 @@ impl<E, I, T: Serialize> SearchAttribute<E, I, T> {
     pub fn ne(self, value: &T) -> SearchCondition<E, I> {
         Self::wrap(self.attribute.ne(value))
     }
-
 }
 
 /// The order comparisons, for the types whose stored form sorts as their

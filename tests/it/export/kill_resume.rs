@@ -26,7 +26,10 @@ use serde::de::DeserializeOwned;
 use stamp::export::{
     Export, ExportFormat, ExportOutcome, MANIFEST, PARTIAL_SUFFIX, SUCCESS_MARKER,
 };
-use stamp::{Error, Table, error::{ExportObjectReason, JobError}};
+use stamp::{
+    Error, Table,
+    error::{ExportObjectReason, JobError},
+};
 use stamp_examples::data::{self, DataSet, Size};
 use stamp_examples::{Customer, LineItem, Order, Product, Session};
 

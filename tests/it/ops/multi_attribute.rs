@@ -13,7 +13,10 @@ use stamp::error::{DefinitionError, KeyError, Refusal};
 
 use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ScalarAttributeType};
 use serde::{Deserialize, Serialize};
-use stamp::{Cursor, Entity, Error, Item, Table, TableDefinition, schema::{IndexKind, KeyAttributeType}};
+use stamp::{
+    Cursor, Entity, Error, Item, Table, TableDefinition,
+    schema::{IndexKind, KeyAttributeType},
+};
 
 /// A match of a tournament, found by tenant and region, in round order,
 /// then bracket and sequence. A match without a bracket is not scheduled:

@@ -14,7 +14,10 @@ use chrono::{DateTime, NaiveDate, Utc};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
-use stamp::{Attribute, BatchWrite, Condition, Entity, Item, Query, TableDefinition, expression::{Ordered, Required}};
+use stamp::{
+    Attribute, BatchWrite, Condition, Entity, Item, Query, TableDefinition,
+    expression::{Ordered, Required},
+};
 use uuid::Uuid;
 
 use crate::common;

@@ -16,7 +16,11 @@
 //!   zero vectors in cosine indexes: Stamp refuses them before sending.
 
 use serde::{Deserialize, Serialize};
-use stamp::{Entity, Error, Item, TableDefinition, error::{DefinitionError, Refusal, VectorError}, schema::KeyAttributeType};
+use stamp::{
+    Entity, Error, Item, TableDefinition,
+    error::{DefinitionError, Refusal, VectorError},
+    schema::KeyAttributeType,
+};
 
 use crate::common;
 

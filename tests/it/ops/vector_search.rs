@@ -25,10 +25,15 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
 use stamp::AttributeMap;
-use stamp::{Entity, Error, Item, TableDefinition, error::{DefinitionError, Refusal, VectorError}, schema::{
+use stamp::{
+    Entity, Error, Item, TableDefinition,
+    error::{DefinitionError, Refusal, VectorError},
+    schema::{
         IndexKeyField, IndexKeySchema, IndexKind, IndexSchema, KeyAttributeType, SchemaDifference,
         TableBilling, Vector,
-    }, vector::{DistanceFunction, SimilaritySearch, VectorIndexSchema, VectorProjection}};
+    },
+    vector::{DistanceFunction, SimilaritySearch, VectorIndexSchema, VectorProjection},
+};
 
 use crate::common;
 

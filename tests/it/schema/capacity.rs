@@ -22,7 +22,12 @@ use aws_sdk_dynamodb::types::{
 use chrono::{DateTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 use stamp::AttributeMap;
-use stamp::{Entity, Item, Table, TableDefinition, TransactWrite, capacity::{EntityCapacity, PAGE_ITEMS, WriteUnits}, item::item_size, schema::IndexProjection};
+use stamp::{
+    Entity, Item, Table, TableDefinition, TransactWrite,
+    capacity::{EntityCapacity, PAGE_ITEMS, WriteUnits},
+    item::item_size,
+    schema::IndexProjection,
+};
 use stamp_examples::Order;
 use stamp_examples::examples::{customer, line_item, order, product};
 
