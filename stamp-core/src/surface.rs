@@ -33,8 +33,8 @@ pub mod error {
         CancellationCode, CancellationReason, CursorReason, DecodeError, DefinitionError, Error,
         ExportReason, ItemKey, JobError, KeyError, KeyMismatchReason, KeyPartError,
         MigrationCheckpointReason, QueryReason, Refusal, RequestOutcome, StreamRecordReason,
-        TableNameReason, Throttle, ThrottleLimit, ThrottledAccess, ThrottledResource, UpdateReason,
-        VectorError,
+        TableNameReason, TableSettingError, Throttle, ThrottleLimit, ThrottledAccess,
+        ThrottledResource, UpdateReason, VectorError,
     };
 }
 
@@ -56,6 +56,11 @@ pub mod schema {
         IndexProjection, IndexSchema, KeyAttribute, KeyAttributeType, KeyNames, Lsi,
         PreviousKeyFormat, QueryIndex, SchemaDifference, TableBilling, TableDefinition, TableIndex,
         Throughput, TimeToLive, Vector, WriteTime,
+    };
+    #[doc(no_inline)]
+    pub use crate::{
+        MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS, MAX_TAG_VALUE_CHARS, MAX_TAGS, MaxThroughput,
+        TableClass, TableEncryption, TableSettings, WarmThroughput,
     };
 }
 

@@ -238,6 +238,78 @@ pub enum DefinitionError {
         /// Which rule it breaks.
         reason: TableNameReason,
     },
+
+    /// A setting of the table (tags, encryption, maximum throughput,
+    /// resource policy, …) that DynamoDB would refuse, found before
+    /// anything is sent ([`TableSettingError`]).
+    #[error(transparent)]
+    TableSetting(TableSettingError),
+}
+
+/// Which of DynamoDB's rules a table setting of a
+/// [`TableDefinition`](crate::TableDefinition) breaks, in
+/// [`DefinitionError::TableSetting`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableSettingError {
+    /// A maximum throughput on a provisioned table: `OnDemandThroughput`
+    /// applies to on-demand tables and their GSIs only
+    /// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode-max-throughput.html>).
+    #[error("a maximum throughput is for on-demand tables only; this table is provisioned")]
+    MaxThroughputNotOnDemand,
+    /// More tags than a table can have
+    /// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TaggingRestrictions.html>).
+    #[error("the table has {count} tags; DynamoDB allows at most {limit}")]
+    TooManyTags {
+        /// The tags declared.
+        count: usize,
+        /// [`MAX_TAGS`](crate::schema::MAX_TAGS).
+        limit: usize,
+    },
+    /// A tag key DynamoDB refuses.
+    #[error("the tag key `{key}` is not valid: {reason}")]
+    InvalidTagKey {
+        /// The key.
+        key: String,
+        /// The rule it breaks.
+        reason: &'static str,
+    },
+    /// A tag value DynamoDB refuses: over 256 characters, or a character
+    /// other than letters, white space, numbers and `+ - = . _ : /`.
+    #[error(
+        "the value of tag `{key}` is not valid: at most 256 characters of letters, white space, numbers and `+ - = . _ : /`, found `{value}`"
+    )]
+    InvalidTagValue {
+        /// The tag's key.
+        key: String,
+        /// The value.
+        value: String,
+    },
+    /// A tag key declared twice (DynamoDB keeps one value per key).
+    #[error("the tag key `{key}` is declared twice; a table has one value per tag key")]
+    DuplicateTagKey {
+        /// The key.
+        key: String,
+    },
+    /// [`TableEncryption::CustomerKey`](crate::schema::TableEncryption::CustomerKey)
+    /// with an empty key ID.
+    #[error("the customer managed KMS key of the table's encryption is empty")]
+    EmptyKmsKey,
+    /// A resource-based policy over 20 KB
+    /// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/rbac-considerations.html>).
+    #[error("the resource policy has {bytes} bytes; DynamoDB allows at most {limit}")]
+    ResourcePolicyTooLarge {
+        /// Its size in bytes.
+        bytes: usize,
+        /// [`MAX_RESOURCE_POLICY_BYTES`](crate::schema::MAX_RESOURCE_POLICY_BYTES).
+        limit: usize,
+    },
+    /// A resource-based policy that is not a JSON object.
+    #[error("the resource policy is not a JSON policy document: {detail}")]
+    InvalidResourcePolicy {
+        /// What the JSON parser said.
+        detail: String,
+    },
 }
 
 /// Which of DynamoDB's naming rules a table name breaks, in

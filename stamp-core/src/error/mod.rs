@@ -27,7 +27,7 @@ mod refusal;
 mod vector;
 
 pub use decode::DecodeError;
-pub use definition::{DefinitionError, TableNameReason};
+pub use definition::{DefinitionError, TableNameReason, TableSettingError};
 pub use item_key::ItemKey;
 #[cfg(feature = "streams")]
 pub use job::CheckpointReason;

@@ -23,6 +23,10 @@ use aws_sdk_dynamodb::operation::delete_item::{
 use aws_sdk_dynamodb::operation::delete_table::{
     DeleteTableError, DeleteTableInput, DeleteTableOutput,
 };
+use aws_sdk_dynamodb::operation::describe_contributor_insights::{
+    DescribeContributorInsightsError, DescribeContributorInsightsInput,
+    DescribeContributorInsightsOutput,
+};
 use aws_sdk_dynamodb::operation::describe_table::{
     DescribeTableError, DescribeTableInput, DescribeTableOutput,
 };
@@ -30,6 +34,12 @@ use aws_sdk_dynamodb::operation::describe_time_to_live::{
     DescribeTimeToLiveError, DescribeTimeToLiveInput, DescribeTimeToLiveOutput,
 };
 use aws_sdk_dynamodb::operation::get_item::{GetItemError, GetItemInput, GetItemOutput};
+use aws_sdk_dynamodb::operation::get_resource_policy::{
+    GetResourcePolicyError, GetResourcePolicyInput, GetResourcePolicyOutput,
+};
+use aws_sdk_dynamodb::operation::list_tags_of_resource::{
+    ListTagsOfResourceError, ListTagsOfResourceInput, ListTagsOfResourceOutput,
+};
 use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput, PutItemOutput};
 use aws_sdk_dynamodb::operation::query::{QueryError, QueryInput, QueryOutput};
 use aws_sdk_dynamodb::operation::scan::{ScanError, ScanInput, ScanOutput};
@@ -41,6 +51,9 @@ use aws_sdk_dynamodb::operation::transact_get_items::{
 };
 use aws_sdk_dynamodb::operation::transact_write_items::{
     TransactWriteItemsError, TransactWriteItemsInput, TransactWriteItemsOutput,
+};
+use aws_sdk_dynamodb::operation::update_contributor_insights::{
+    UpdateContributorInsightsError, UpdateContributorInsightsInput, UpdateContributorInsightsOutput,
 };
 use aws_sdk_dynamodb::operation::update_item::{
     UpdateItemError, UpdateItemInput, UpdateItemOutput,
@@ -371,4 +384,40 @@ impl Operation for UpdateTimeToLiveInput {
     dispatch!(update_time_to_live {
         set_table_name(table_name), set_time_to_live_specification(time_to_live_specification),
     });
+}
+
+impl Operation for UpdateContributorInsightsInput {
+    const NAME: &'static str = "UpdateContributorInsights";
+    type Output = UpdateContributorInsightsOutput;
+    type Error = UpdateContributorInsightsError;
+
+    dispatch!(update_contributor_insights {
+        set_table_name(table_name), set_index_name(index_name),
+        set_contributor_insights_action(contributor_insights_action),
+        set_contributor_insights_mode(contributor_insights_mode),
+    });
+}
+
+impl Operation for DescribeContributorInsightsInput {
+    const NAME: &'static str = "DescribeContributorInsights";
+    type Output = DescribeContributorInsightsOutput;
+    type Error = DescribeContributorInsightsError;
+
+    dispatch!(describe_contributor_insights { set_table_name(table_name), set_index_name(index_name) });
+}
+
+impl Operation for ListTagsOfResourceInput {
+    const NAME: &'static str = "ListTagsOfResource";
+    type Output = ListTagsOfResourceOutput;
+    type Error = ListTagsOfResourceError;
+
+    dispatch!(list_tags_of_resource { set_resource_arn(resource_arn), set_next_token(next_token) });
+}
+
+impl Operation for GetResourcePolicyInput {
+    const NAME: &'static str = "GetResourcePolicy";
+    type Output = GetResourcePolicyOutput;
+    type Error = GetResourcePolicyError;
+
+    dispatch!(get_resource_policy { set_resource_arn(resource_arn) });
 }

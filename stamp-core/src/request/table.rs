@@ -345,7 +345,7 @@ impl Table {
                 table: self.name.to_string(),
                 detail,
             })?;
-        crate::schema::verify::enable_time_to_live(self, definition).await?;
+        crate::schema::verify::after_create(self, definition).await?;
         Ok(())
     }
 

@@ -117,6 +117,87 @@ struct TableProperties {
     point_in_time_recovery_specification: PointInTimeRecoverySpecification,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream_specification: Option<StreamSpecification>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    deletion_protection_enabled: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table_class: Option<&'static str>,
+    #[serde(rename = "SSESpecification", skip_serializing_if = "Option::is_none")]
+    sse_specification: Option<SseSpecification>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tags: Vec<Tag>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contributor_insights_specification: Option<ContributorInsightsSpecification>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warm_throughput: Option<WarmThroughput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    on_demand_throughput: Option<OnDemandThroughput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resource_policy: Option<ResourcePolicy>,
+}
+
+/// `AWS::DynamoDB::Table SSESpecification`.
+#[derive(Debug, Clone, Serialize)]
+struct SseSpecification {
+    #[serde(rename = "SSEEnabled")]
+    enabled: bool,
+    #[serde(rename = "SSEType")]
+    sse_type: &'static str,
+    #[serde(rename = "KMSMasterKeyId", skip_serializing_if = "Option::is_none")]
+    kms_master_key_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Tag {
+    key: String,
+    value: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct ContributorInsightsSpecification {
+    enabled: bool,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct WarmThroughput {
+    read_units_per_second: u64,
+    write_units_per_second: u64,
+}
+
+impl From<super::WarmThroughput> for WarmThroughput {
+    fn from(warm: super::WarmThroughput) -> Self {
+        WarmThroughput {
+            read_units_per_second: warm.read_units_per_second.get(),
+            write_units_per_second: warm.write_units_per_second.get(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct OnDemandThroughput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_read_request_units: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_write_request_units: Option<u64>,
+}
+
+impl From<super::MaxThroughput> for OnDemandThroughput {
+    fn from(max: super::MaxThroughput) -> Self {
+        OnDemandThroughput {
+            max_read_request_units: max.max_read_request_units.map(|units| units.get()),
+            max_write_request_units: max.max_write_request_units.map(|units| units.get()),
+        }
+    }
+}
+
+/// `AWS::DynamoDB::Table ResourcePolicy`: the policy document as JSON.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct ResourcePolicy {
+    policy_document: serde_json::Value,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -166,6 +247,10 @@ struct GlobalSecondaryIndex {
     projection: Projection,
     #[serde(skip_serializing_if = "Option::is_none")]
     provisioned_throughput: Option<Throughput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warm_throughput: Option<WarmThroughput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    on_demand_throughput: Option<OnDemandThroughput>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -298,6 +383,8 @@ impl TableDefinition {
                     key_schema: index_key_schema,
                     projection,
                     provisioned_throughput: throughput.clone(),
+                    warm_throughput: self.settings.index_warm(index.name).map(Into::into),
+                    on_demand_throughput: self.settings.index_max(index.name).map(Into::into),
                 }),
                 IndexKind::Local => local_secondary_indexes.push(LocalSecondaryIndex {
                     index_name: index.name,
@@ -379,6 +466,42 @@ impl TableDefinition {
                 .map(|view_type| StreamSpecification {
                     stream_view_type: view_type.as_str().to_owned(),
                 }),
+            deletion_protection_enabled: self.settings.deletion_protection,
+            table_class: self.settings.table_class.map(|class| class.as_str()),
+            sse_specification: match &self.settings.encryption {
+                super::TableEncryption::AwsOwned => None,
+                super::TableEncryption::AwsManaged => Some(SseSpecification {
+                    enabled: true,
+                    sse_type: "KMS",
+                    kms_master_key_id: None,
+                }),
+                super::TableEncryption::CustomerKey(key) => Some(SseSpecification {
+                    enabled: true,
+                    sse_type: "KMS",
+                    kms_master_key_id: Some(key.clone()),
+                }),
+            },
+            tags: self
+                .settings
+                .tags
+                .iter()
+                .map(|(key, value)| Tag {
+                    key: key.clone(),
+                    value: value.clone(),
+                })
+                .collect(),
+            contributor_insights_specification: self
+                .settings
+                .contributor_insights
+                .then_some(ContributorInsightsSpecification { enabled: true }),
+            warm_throughput: self.settings.warm_throughput.map(Into::into),
+            on_demand_throughput: self.settings.max_throughput.map(Into::into),
+            resource_policy: self.settings.resource_policy.as_deref().map(|policy| {
+                ResourcePolicy {
+                    policy_document: serde_json::from_str(policy)
+                        .expect("check parsed the policy document"),
+                }
+            }),
         };
         let mut outputs = BTreeMap::from([
             (

@@ -61,9 +61,16 @@ impl TableDefinition {
     /// table), and the billing mode, with the provisioned throughput of
     /// the table and each GSI when provisioned.
     ///
-    /// TTL and point-in-time recovery are not part of `CreateTable`;
-    /// [`Table::create_table`](crate::Table::create_table) sends
-    /// `UpdateTimeToLive` after it.
+    /// The [settings](super::TableSettings) go in as DynamoDB takes them:
+    /// `DeletionProtectionEnabled` (when on), `TableClass` (when set),
+    /// `SSESpecification` (for an AWS managed or customer managed key),
+    /// `Tags`, `WarmThroughput` and `OnDemandThroughput` (on the table and
+    /// each GSI they are set for) and `ResourcePolicy`.
+    ///
+    /// TTL, point-in-time recovery and Contributor Insights are not part of
+    /// `CreateTable`; [`Table::create_table`](crate::Table::create_table)
+    /// sends `UpdateTimeToLive` (and `UpdateContributorInsights`, when on)
+    /// after it.
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html>.
     ///
@@ -109,6 +116,14 @@ impl TableDefinition {
                         .set_key_schema(Some(index_key_schema))
                         .projection(index.projection.to_sdk())
                         .set_provisioned_throughput(self.billing.provisioned_throughput())
+                        .set_warm_throughput(
+                            self.settings
+                                .index_warm(index.name)
+                                .map(|warm| warm.to_sdk()),
+                        )
+                        .set_on_demand_throughput(
+                            self.settings.index_max(index.name).map(|max| max.to_sdk()),
+                        )
                         .build()
                         .expect("name, key schema and projection are set"),
                 ),
@@ -156,6 +171,13 @@ impl TableDefinition {
             .billing_mode(self.billing.billing_mode())
             .set_provisioned_throughput(self.billing.provisioned_throughput())
             .set_stream_specification(self.stream_specification())
+            .set_deletion_protection_enabled(self.settings.deletion_protection.then_some(true))
+            .set_table_class(self.settings.table_class.map(|class| class.to_sdk()))
+            .set_sse_specification(self.settings.encryption.to_sdk())
+            .set_tags(self.settings.sdk_tags())
+            .set_warm_throughput(self.settings.warm_throughput.map(|warm| warm.to_sdk()))
+            .set_on_demand_throughput(self.settings.max_throughput.map(|max| max.to_sdk()))
+            .set_resource_policy(self.settings.resource_policy.clone())
             .build()
             .expect("CreateTableInput has no required fields"))
     }

@@ -179,6 +179,84 @@ pub enum SchemaDifference {
         /// The live stream's view type, if the stream is on.
         found: Option<String>,
     },
+    /// Deletion protection is on when it should be off, or off when it
+    /// should be on.
+    DeletionProtection {
+        /// The definition's setting.
+        expected: bool,
+        /// The live setting.
+        found: bool,
+    },
+    /// The table class differs (a table that describes none is `STANDARD`).
+    TableClass {
+        /// The definition's class, such as `STANDARD`.
+        expected: String,
+        /// The live class.
+        found: String,
+    },
+    /// The table is encrypted with another kind of key, or another customer
+    /// managed key (compared by key ID or ARN; a key given as an alias is
+    /// compared by kind only, as `DescribeTable` gives the key's ARN).
+    Encryption {
+        /// The definition's encryption, as text (`AWS owned key`,
+        /// `KMS key`, `KMS key <id>`).
+        expected: String,
+        /// The live encryption, as text (`KMS key <ARN>`).
+        found: String,
+    },
+    /// The table's tags differ (compared as sets; tags with the `aws:`
+    /// prefix, which AWS assigns, are left out).
+    Tags {
+        /// The definition's tags, sorted by key.
+        expected: Vec<(String, String)>,
+        /// The live tags, sorted by key.
+        found: Vec<(String, String)>,
+    },
+    /// The on-demand maximum throughput of the table (`index: None`) or a
+    /// GSI differs (`None`: no maximum).
+    MaxThroughput {
+        /// The GSI, or `None` for the table.
+        index: Option<String>,
+        /// The definition's maximum.
+        expected: Option<super::MaxThroughput>,
+        /// The live maximum.
+        found: Option<super::MaxThroughput>,
+    },
+    /// The warm throughput of the table (`index: None`) or a GSI is below
+    /// the definition's (DynamoDB raises warm throughput by itself and
+    /// never lowers it, so a higher live value is no difference).
+    WarmThroughput {
+        /// The GSI, or `None` for the table.
+        index: Option<String>,
+        /// The definition's warm throughput.
+        expected: super::WarmThroughput,
+        /// The live read and write units per second.
+        found: (i64, i64),
+    },
+    /// The resource-based policy differs (compared as JSON values), or is
+    /// missing. Compared only when the definition declares one.
+    ResourcePolicy {
+        /// The definition's policy document.
+        expected: Option<String>,
+        /// The live policy document, if any.
+        found: Option<String>,
+    },
+    /// Contributor Insights is off when the definition turns it on.
+    /// Compared only when the definition turns it on.
+    ContributorInsights {
+        /// The definition's setting.
+        expected: bool,
+        /// The live setting (`ENABLED` or `ENABLING` is on).
+        found: bool,
+    },
+    /// The endpoint does not describe a setting the definition declares
+    /// (it answers `UnknownOperationException`, or describes no warm
+    /// throughput), so it could not be compared. DynamoDB describes every
+    /// one; some local servers do not.
+    NotDescribed {
+        /// The setting, such as `resource policy`.
+        setting: &'static str,
+    },
 }
 
 impl fmt::Display for SchemaDifference {
@@ -257,6 +335,97 @@ impl fmt::Display for SchemaDifference {
             ),
             SchemaDifference::TimeToLive { expected, found } => {
                 write!(f, "TTL is {}, expected {}", ttl(found), ttl(expected))
+            }
+            SchemaDifference::DeletionProtection { expected, found } => {
+                let on = |on: &bool| if *on { "on" } else { "off" };
+                write!(
+                    f,
+                    "deletion protection is {}, expected {}",
+                    on(found),
+                    on(expected)
+                )
+            }
+            SchemaDifference::TableClass { expected, found } => {
+                write!(f, "the table class is {found}, expected {expected}")
+            }
+            SchemaDifference::Encryption { expected, found } => {
+                write!(
+                    f,
+                    "the table is encrypted with {found}, expected {expected}"
+                )
+            }
+            SchemaDifference::Tags { expected, found } => {
+                let tags = |tags: &[(String, String)]| {
+                    let tags: Vec<String> = tags
+                        .iter()
+                        .map(|(key, value)| format!("{key}={value}"))
+                        .collect();
+                    format!("[{}]", tags.join(", "))
+                };
+                write!(
+                    f,
+                    "the tags are {}, expected {}",
+                    tags(found),
+                    tags(expected)
+                )
+            }
+            SchemaDifference::MaxThroughput {
+                index,
+                expected,
+                found,
+            } => {
+                let max = |max: &Option<super::MaxThroughput>| match max {
+                    None => "no maximum".to_owned(),
+                    Some(max) => {
+                        let units = |units: Option<std::num::NonZeroU64>| {
+                            units.map_or_else(|| "-".to_owned(), |units| units.to_string())
+                        };
+                        format!(
+                            "{} read / {} write request units",
+                            units(max.max_read_request_units),
+                            units(max.max_write_request_units)
+                        )
+                    }
+                };
+                write!(
+                    f,
+                    "{} has {}, expected {}",
+                    on(index),
+                    max(found),
+                    max(expected)
+                )
+            }
+            SchemaDifference::WarmThroughput {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{} is warm for {} read / {} write units per second, expected at least {} / {}",
+                on(index),
+                found.0,
+                found.1,
+                expected.read_units_per_second,
+                expected.write_units_per_second
+            ),
+            SchemaDifference::ResourcePolicy { found, .. } => match found {
+                Some(_) => f.write_str("the resource policy differs from the definition's"),
+                None => f.write_str("the table has no resource policy, expected the definition's"),
+            },
+            SchemaDifference::ContributorInsights { expected, found } => {
+                let on = |on: &bool| if *on { "on" } else { "off" };
+                write!(
+                    f,
+                    "Contributor Insights is {}, expected {}",
+                    on(found),
+                    on(expected)
+                )
+            }
+            SchemaDifference::NotDescribed { setting } => {
+                write!(
+                    f,
+                    "the endpoint does not describe the {setting}; not compared"
+                )
             }
             SchemaDifference::Stream { expected, found } => {
                 let stream = |view: &Option<String>| match view {

@@ -25,6 +25,7 @@ mod options;
 #[cfg(feature = "schema-tooling")]
 mod planning;
 mod resolve;
+mod settings;
 mod stream;
 mod vector;
 pub(crate) mod verify;
@@ -44,6 +45,10 @@ pub use difference::{KeyNames, SchemaDifference, Throughput};
 pub use options::{IndexProjection, TableBilling};
 #[cfg(feature = "schema-tooling")]
 pub use planning::{Access, Load, PartitionLoad, Workload};
+pub use settings::{
+    MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS, MAX_TAG_VALUE_CHARS, MAX_TAGS, MaxThroughput,
+    TableClass, TableEncryption, TableSettings, WarmThroughput,
+};
 
 /// One secondary index of a table, of any kind (a GSI, a multi-attribute
 /// GSI, an LSI), merged from the entities that write it.
@@ -183,6 +188,7 @@ pub struct TableDefinition {
     examples: Vec<Example>,
     collections: Vec<CollectionSchema>,
     stream: Option<StreamViewType>,
+    settings: TableSettings,
 }
 
 impl Default for TableDefinition {
@@ -195,6 +201,7 @@ impl Default for TableDefinition {
             examples: Vec::new(),
             collections: Vec::new(),
             stream: None,
+            settings: TableSettings::default(),
         }
     }
 }

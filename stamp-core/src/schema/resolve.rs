@@ -106,6 +106,15 @@ impl TableDefinition {
                 },
             ));
         }
+        let gsis: Vec<&'static str> = indexes
+            .iter()
+            .filter(|index| matches!(index.kind, crate::IndexKind::Global { .. }))
+            .map(|index| index.name)
+            .collect();
+        self.settings.check(
+            &gsis,
+            matches!(self.billing, super::TableBilling::PayPerRequest),
+        )?;
         self.check_key_spaces()?;
         let declared: Vec<(&'static str, &'static crate::IndexSchema)> = self
             .entities

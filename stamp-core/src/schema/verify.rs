@@ -1,6 +1,7 @@
-//! The drift check: a live table (`DescribeTable`, `DescribeTimeToLive`)
-//! compared with its [`TableDefinition`], and the TTL step of
-//! [`Table::create_table`].
+//! The drift check: a live table (`DescribeTable`, `DescribeTimeToLive`,
+//! and for the settings `ListTagsOfResource`, `GetResourcePolicy`,
+//! `DescribeContributorInsights`) compared with its [`TableDefinition`],
+//! and the steps of [`Table::create_table`] after `CreateTable`.
 
 use aws_sdk_dynamodb::operation::describe_table::DescribeTableInput;
 use aws_sdk_dynamodb::operation::describe_time_to_live::DescribeTimeToLiveInput;
@@ -11,6 +12,8 @@ use aws_sdk_dynamodb::types::{
 };
 
 use crate::request::executor::Call;
+
+mod settings;
 
 use super::{IndexProjection, KeyNames, Resolved, SchemaDifference, TableDefinition, Throughput};
 use crate::{Error, Table};
@@ -101,6 +104,7 @@ pub(crate) async fn verify(
     // DynamoDB always describes the table; an empty description shows as
     // every difference rather than none.
     let empty = TableDescription::builder().build();
+    let handle = table;
     let table = described.table().unwrap_or(&empty);
     let mut differences = key_differences(&resolved, table);
     let compare_throughput = billing_differences(definition, table, &mut differences);
@@ -136,7 +140,19 @@ pub(crate) async fn verify(
     if expected != found {
         differences.push(SchemaDifference::Stream { expected, found });
     }
+    settings::setting_differences(handle, definition, table, &mut differences).await?;
     Ok(differences)
+}
+
+/// What [`Table::create_table`] sends after `CreateTable`: TTL on
+/// ([`enable_time_to_live`]), then Contributor Insights on when the
+/// definition asks for it (`UpdateContributorInsights`).
+pub(crate) async fn after_create(table: &Table, definition: &TableDefinition) -> Result<(), Error> {
+    enable_time_to_live(table, definition).await?;
+    if let Some(input) = definition.contributor_insights_request(table.name()) {
+        table.execute_mapped(input, Call::of("")).await?;
+    }
+    Ok(())
 }
 
 /// Turns on TTL on `definition`'s TTL attribute with `UpdateTimeToLive`;

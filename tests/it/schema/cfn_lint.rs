@@ -185,3 +185,20 @@ fn schema_cfn_lint_passes_a_template_with_vector_indexes() {
         let _ = std::fs::remove_file(file);
     }
 }
+
+#[test]
+#[ignore = "needs cfn-lint (Python): `cargo xtask test` runs it with --ignored"]
+fn schema_cfn_lint_passes_a_template_with_every_table_setting() {
+    let template = crate::schema::settings::every_setting()
+        .cloudformation()
+        .unwrap();
+    let files = [
+        temporary("settings.yaml", &template.to_yaml()),
+        temporary("settings.json", &template.to_json()),
+    ];
+    let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    lint(&paths);
+    for file in &files {
+        let _ = std::fs::remove_file(file);
+    }
+}

@@ -6,4 +6,5 @@ mod definition;
 mod drawing;
 mod planning;
 mod server;
+mod settings;
 mod stream;
