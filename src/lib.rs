@@ -225,6 +225,62 @@
 //! which decodes it. A field `Order` does not store is reported as "no
 //! associated item named `FIELD` found for struct `Order`".
 //!
+//! # Which condition failed
+//!
+//! A write whose condition fails hands back the item as stored, which
+//! every conditional request asks for (`ReturnValuesOnConditionCheckFailure
+//! = ALL_OLD`: a put, an update, a delete, and each conditional action of a
+//! [`TransactWrite`]; DynamoDB documents no cost for it). It is decoded as
+//! an entity only when asked: [`Error::stored`] for
+//! [`Error::AlreadyExists`], [`Error::VersionConflict`] and
+//! [`Error::ConditionFailed`], [`CancellationReason::stored`](error::CancellationReason::stored)
+//! for each action of [`Error::TransactionCanceled`]; `stored_item()` is the
+//! `AttributeMap`. `None` when there is no item (an `attribute_exists`
+//! condition on an absent item, an action that did not fail). So a stale
+//! version is told from another failed condition without a read:
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//! use stamp::{Error, Item, Table};
+//!
+//! #[derive(Item, Serialize, Deserialize)]
+//! #[pk = "HOLD#<hold_id>"]
+//! #[sk = "HOLD"]
+//! struct Hold {
+//!     hold_id: String,
+//!     owner: String,
+//!     seats: u32,
+//!     #[stamp(version)]
+//!     version: u64,
+//! }
+//!
+//! /// `Ok(Some(stored))` when the hold was written meanwhile (retry at
+//! /// `stored.version`), `Ok(None)` when it is set.
+//! async fn set_seats(table: &Table, hold: &Hold, seats: u32) -> Result<Option<Hold>, Error> {
+//!     let update = Hold::update(&hold.hold_id)
+//!         .set(Hold::SEATS, &seats)
+//!         .condition(Hold::OWNER.eq(&hold.owner))
+//!         .expect_version(hold.version);
+//!     match update.send(table).await {
+//!         Ok(()) => Ok(None),
+//!         Err(error @ Error::VersionConflict { .. }) => match error.stored::<Hold>() {
+//!             Some(stored) => stored.map(Some),
+//!             None => Err(error), // deleted meanwhile
+//!         },
+//!         // `Error::ConditionFailed`: another owner's; `error.stored::<Hold>()` says whose.
+//!         Err(error) => Err(error),
+//!     }
+//! }
+//! ```
+//!
+//! The request: `UpdateItem` with `ConditionExpression
+//! attribute_exists(#n1) AND #n2 = :v1 AND (#n3 = :v3)` (the item exists,
+//! its version, its owner) and `ReturnValuesOnConditionCheckFailure
+//! ALL_OLD`; a failed condition answers `ConditionalCheckFailedException`
+//! with the `Item`. See
+//! <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html#DDB-UpdateItem-request-ReturnValuesOnConditionCheckFailure>
+//! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CancellationReason.html>.
+//!
 //! # Collections
 //!
 //! `#[derive(Collection)]` on an enum makes it what a page of several

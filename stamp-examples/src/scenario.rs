@@ -422,8 +422,7 @@ pub async fn place_order(
     };
     let mut transaction = TransactWrite::new()
         .create(&order)
-        .update(Customer::update(customer_id).add(Customer::ORDER_COUNT, &1))
-        .return_old_items_on_failure();
+        .update(Customer::update(customer_id).add(Customer::ORDER_COUNT, &1));
     for (position, line) in lines.iter().enumerate() {
         transaction = transaction
             .update(
@@ -459,10 +458,9 @@ pub async fn place_order(
                     let available = reasons
                         .iter()
                         .find(|reason| reason.index == index)
-                        .and_then(|reason| reason.old_item.as_ref())
-                        .and_then(|item| item.get("stock"))
-                        .and_then(|stock| stock.as_n().ok())
-                        .and_then(|stock| stock.parse().ok());
+                        .and_then(|reason| reason.stored::<Product>())
+                        .and_then(Result::ok)
+                        .map(|product| product.stock);
                     return Ok(Placement::OutOfStock {
                         sku: line.sku.clone(),
                         requested: line.quantity,

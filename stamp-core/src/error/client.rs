@@ -196,6 +196,7 @@ mod tests {
                 Error::AlreadyExists {
                     entity: "Order",
                     key: key(),
+                    item: None,
                 },
                 "the item already exists",
             ),
@@ -212,6 +213,7 @@ mod tests {
                     key: key(),
                     expected: 3,
                     found: Some(4),
+                    item: None,
                 },
                 "the item was changed by another request; read it again",
             ),

@@ -24,6 +24,7 @@ mod item_key;
 mod job;
 mod key;
 mod refusal;
+mod stored;
 mod vector;
 
 pub use decode::DecodeError;
@@ -81,6 +82,11 @@ pub enum Error {
         entity: &'static str,
         /// The item's primary key; its `Display` is `PK=…, SK=…`.
         key: ItemKey,
+        /// The item as stored, which the failed condition returned
+        /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`); `None` only
+        /// when DynamoDB returned none. Decode it with
+        /// [`Error::stored`].
+        item: Option<Box<crate::AttributeMap>>,
     },
 
     /// A write that needs an existing item (an update, a conditional write,
@@ -108,6 +114,11 @@ pub enum Error {
         expected: u64,
         /// The stored version, when there is a stored item.
         found: Option<u64>,
+        /// The item as stored, which the failed condition returned
+        /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`); `None` when
+        /// there is none (`found` is `None` then too). Decode it with
+        /// [`Error::stored`].
+        item: Option<Box<crate::AttributeMap>>,
     },
 
     /// A write's condition expression did not hold for the stored item.
@@ -119,7 +130,10 @@ pub enum Error {
         entity: &'static str,
         /// The item's primary key; its `Display` is `PK=…, SK=…`.
         key: ItemKey,
-        /// The stored item (`ReturnValuesOnConditionCheckFailure = ALL_OLD`).
+        /// The item as stored, which the failed condition returned
+        /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`). Always there:
+        /// a condition that fails for want of an item is
+        /// [`Error::ItemNotFound`]. Decode it with [`Error::stored`].
         item: Box<crate::AttributeMap>,
     },
 

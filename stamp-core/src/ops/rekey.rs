@@ -93,7 +93,6 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
     let failure = match crate::TransactWrite::new()
         .delete_key(schema, old_key_map.clone(), Some(guard))
         .put_item(schema, rendered.item, put_condition)
-        .return_old_items_on_failure()
         .execute(table)
         .await?
     {
@@ -130,13 +129,11 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
         )
         .map(|_| ());
     }
-    if service
-        .and_then(|service| failed_check(service, 1))
-        .is_some()
-    {
+    if let Some(stored) = service.and_then(|service| failed_check(service, 1)) {
         return Err(Error::AlreadyExists {
             entity: schema.type_name,
             key: crate::ItemKey::of::<E>(&new_key_map),
+            item: stored.map(Box::new),
         });
     }
     Err(Error::from_failure(table.name(), failure))

@@ -286,6 +286,13 @@ impl<'a, E: Entity> Put<'a, E> {
     /// named `table_name`, without a network (stamped with [`at`](Self::at),
     /// or now).
     ///
+    /// It asks `ReturnValuesOnConditionCheckFailure = ALL_OLD`, so that a
+    /// failed condition returns the item as stored
+    /// ([`Error::stored`]): DynamoDB documents "no additional cost …
+    /// No read capacity units are consumed" for it.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html#DDB-PutItem-request-ReturnValuesOnConditionCheckFailure>.
+    ///
     /// # Errors
     ///
     /// The errors `send` finds before sending.
@@ -310,7 +317,8 @@ impl<'a, E: Entity> Put<'a, E> {
     /// [`Error::ConditionFailed`] with the stored item, or
     /// [`Error::ItemNotFound`] when there is none, for a failed
     /// [`condition`](Self::condition); [`Error::OutcomeUnknown`] or
-    /// [`Error::DynamoDb`].
+    /// [`Error::DynamoDb`]. Each error that found an item holds it as
+    /// stored: [`Error::stored`] decodes it.
     pub async fn send(self, table: &Table) -> Result<(), Error> {
         let rendered = self.rendered()?;
         let key = crate::ItemKey::of::<E>(&rendered.item);
@@ -342,10 +350,16 @@ impl<'a, E: Entity> Put<'a, E> {
             // A create promises `AlreadyExists` whenever an item is there,
             // also of a versioned entity (whose stored version would
             // otherwise make it a version conflict).
-            Err(
-                Error::ConditionFailed { entity, key, .. }
-                | Error::VersionConflict { entity, key, .. },
-            ) if self.create => Err(Error::AlreadyExists { entity, key }),
+            Err(Error::ConditionFailed { entity, key, item }) if self.create => {
+                Err(Error::AlreadyExists {
+                    entity,
+                    key,
+                    item: Some(item),
+                })
+            }
+            Err(Error::VersionConflict {
+                entity, key, item, ..
+            }) if self.create => Err(Error::AlreadyExists { entity, key, item }),
             Err(error) => Err(absent_is_version_conflict(error, expected_version)),
         }
     }
@@ -371,6 +385,7 @@ fn absent_is_version_conflict(error: Error, expected_version: Option<u64>) -> Er
                 key,
                 expected: expected_version.unwrap_or_default(),
                 found: None,
+                item: None,
             }
         }
         other => other,
@@ -509,6 +524,13 @@ impl<E: Entity> Delete<E> {
     /// ([`send_returning_old`](Self::send_returning_old) sends it with
     /// `ReturnValues = ALL_OLD`).
     ///
+    /// It asks `ReturnValuesOnConditionCheckFailure = ALL_OLD`, so that a
+    /// failed condition returns the item as stored
+    /// ([`Error::stored`]): DynamoDB documents "no additional cost …
+    /// No read capacity units are consumed" for it.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html#DDB-DeleteItem-request-ReturnValuesOnConditionCheckFailure>.
+    ///
     /// # Errors
     ///
     /// The errors of the condition, found before sending.
@@ -526,7 +548,8 @@ impl<E: Entity> Delete<E> {
     /// is no item); [`Error::ConditionFailed`] with the stored item, or
     /// [`Error::ItemNotFound`] when there is none, for a failed
     /// [`condition`](Self::condition); [`Error::OutcomeUnknown`] or
-    /// [`Error::DynamoDb`].
+    /// [`Error::DynamoDb`]. Each error that found an item holds it as
+    /// stored: [`Error::stored`] decodes it.
     pub async fn send(self, table: &Table) -> Result<(), Error> {
         self.execute(table, false).await.map(|_| ())
     }

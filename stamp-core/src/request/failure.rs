@@ -366,6 +366,7 @@ where
                 key: key.clone(),
                 expected,
                 found,
+                item: Some(Box::new(old)),
             });
         }
     }

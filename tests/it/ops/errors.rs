@@ -284,7 +284,7 @@ async fn a_write_error_carries_the_key_as_attribute_names_and_values() {
     let customer = customer("c 1#x");
     table.create(&customer).await.unwrap();
     let error = table.create(&customer).await.expect_err("exists");
-    let Error::AlreadyExists { entity, key } = &error else {
+    let Error::AlreadyExists { entity, key, .. } = &error else {
         panic!("expected AlreadyExists, got {error:?}");
     };
     assert_eq!(*entity, "Customer");

@@ -5,6 +5,7 @@ mod comparisons;
 mod cursors;
 mod errors;
 mod executor;
+mod failure_detail;
 mod full_pages;
 mod index_projections;
 pub(crate) mod local_indexes;

@@ -217,7 +217,6 @@ async fn cancel_a_transaction(test: &str) -> Cancelled {
             Condition::attribute_exists("PK"),
         ) // no such item: fails
         .put(&product("C", 10))
-        .return_old_items_on_failure()
         .client_request_token("place-order-o-1")
         .send(&table)
         .await;
@@ -387,8 +386,7 @@ async fn the_request_renders_conditions_with_placeholders() {
             Delete::new(Session::key("s-1").unwrap())
                 .condition(Session::CUSTOMER_ID.eq(&"c-1".to_owned())),
         )
-        .put(&product("D", 1))
-        .return_old_items_on_failure();
+        .put(&product("D", 1));
     let request = transaction
         .request(table.name())
         .unwrap()

@@ -136,7 +136,7 @@ async fn create_stamps_times_and_refuses_an_existing_item() {
     again.total_cents = 1;
     let error = table.create(&again).await.unwrap_err();
     assert!(
-        matches!(&error, Error::AlreadyExists { entity: "Order", key } if key == "PK=CUST#c-1, SK=ORDER#0000000001"),
+        matches!(&error, Error::AlreadyExists { entity: "Order", key, .. } if key == "PK=CUST#c-1, SK=ORDER#0000000001"),
         "{error}"
     );
     assert_eq!(
@@ -797,7 +797,7 @@ async fn each_documented_write_error_happens() {
     assert!(
         matches!(
             &error,
-            Error::AlreadyExists { entity: "Account", key } if key == "PK=ACCOUNT#a-1, SK=ACCOUNT"
+            Error::AlreadyExists { entity: "Account", key, .. } if key == "PK=ACCOUNT#a-1, SK=ACCOUNT"
         ),
         "{error:?}"
     );

@@ -187,10 +187,11 @@ pub struct CancellationReason {
     pub code: CancellationCode,
     /// DynamoDB's message, when it gives one.
     pub message: Option<String>,
-    /// The item as it was, when the condition failed and the transaction
-    /// asked for it with
-    /// [`return_old_items_on_failure`](TransactWrite::return_old_items_on_failure)
-    /// (and the item existed).
+    /// The item as stored when this action's condition failed (every
+    /// conditional action of a [`TransactWrite`] asks
+    /// `ReturnValuesOnConditionCheckFailure = ALL_OLD`); `None` when the
+    /// action did not fail its condition or no item was stored. Decode it
+    /// with [`stored`](Self::stored).
     pub old_item: Option<AttributeMap>,
 }
 
@@ -258,7 +259,8 @@ fn reasons<'a>(
             key: key.clone(),
             code: CancellationCode::parse(reason.code.as_deref()),
             message: reason.message,
-            old_item: reason.item,
+            // An existing item holds its key at least: an empty map is none.
+            old_item: reason.item.filter(|item| !item.is_empty()),
         })
         .collect()
 }

@@ -37,7 +37,6 @@ use crate::{Entity, Error, PrimaryKey, Table};
 ///     .check(Customer::key("c-1")?, Customer::BLOCKED.ne(&true))
 ///     .delete(Delete::new(Cart::key("c-1")?).condition(Cart::ITEMS.size().gt(0)))
 ///     .client_request_token(order.order_id.to_string())
-///     .return_old_items_on_failure()
 ///     .send(&table)
 ///     .await?;
 /// ```
@@ -46,7 +45,6 @@ pub struct TransactWrite {
     actions: Vec<Action>,
     error: Option<Error>,
     client_request_token: Option<String>,
-    return_old_items: bool,
     /// Whether to ask for `ReturnItemCollectionMetrics = SIZE`: an action
     /// writes an entity with an LSI, or
     /// [`item_collection_metrics`](Self::item_collection_metrics) was called.
@@ -67,7 +65,6 @@ impl TransactWrite {
             actions: Vec::new(),
             error: None,
             client_request_token: None,
-            return_old_items: false,
             item_collection_metrics: false,
         }
     }
@@ -247,11 +244,14 @@ impl TransactWrite {
         self
     }
 
-    /// Asks DynamoDB to return, for each action whose condition fails, the
-    /// item as it was (`ReturnValuesOnConditionCheckFailure = ALL_OLD`), in
-    /// [`CancellationReason::old_item`](crate::CancellationReason::old_item).
-    pub fn return_old_items_on_failure(mut self) -> Self {
-        self.return_old_items = true;
+    /// Does nothing: every conditional action asks for the item as stored
+    /// when its condition fails (`ReturnValuesOnConditionCheckFailure =
+    /// ALL_OLD`) without it; see [`request`](Self::request). Kept so that
+    /// code calling it still compiles.
+    #[deprecated(
+        note = "a no-op: every conditional action asks ALL_OLD by default; read it with `CancellationReason::stored`"
+    )]
+    pub fn return_old_items_on_failure(self) -> Self {
         self
     }
 
@@ -270,6 +270,19 @@ impl TransactWrite {
     /// [`client_request_token`](Self::client_request_token), each call (and
     /// each send) makes its own token (a UUID); with one, the request is
     /// the one sent.
+    ///
+    /// Every action with a condition (a create, a versioned put, a put or
+    /// delete with a condition, an update, a check) asks
+    /// `ReturnValuesOnConditionCheckFailure = ALL_OLD`, so that a
+    /// cancellation returns, in that action's reason, the item its condition
+    /// was checked against ([`CancellationReason::stored`](crate::CancellationReason::stored));
+    /// an action without a condition asks nothing (it has no condition to
+    /// fail). For the same parameter of a single write, DynamoDB documents
+    /// "no additional cost … No read capacity units are consumed"; the item
+    /// an action returns is the one its condition was checked against, so
+    /// nothing more is read.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Put.html#DDB-Type-Put-ReturnValuesOnConditionCheckFailure>.
     ///
     /// # Errors
     ///
@@ -328,9 +341,9 @@ impl TransactWrite {
     }
 
     fn item(&self, table: &str, action: &Action) -> TransactWriteItem {
-        let on_failure = self
-            .return_old_items
-            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
+        // The item as stored when a condition fails: asked of every
+        // conditional action (it costs nothing; see `request`).
+        let on_failure = Some(ReturnValuesOnConditionCheckFailure::AllOld);
         let builder = TransactWriteItem::builder();
         match &action.kind {
             Kind::Put { item, condition } => {

@@ -277,6 +277,13 @@ impl<E: Entity> Update<E> {
     /// and [`send_returning_old`](Self::send_returning_old) send it with
     /// their `ReturnValues`).
     ///
+    /// It asks `ReturnValuesOnConditionCheckFailure = ALL_OLD`, so that a
+    /// failed condition returns the item as stored
+    /// ([`Error::stored`]): DynamoDB documents "no additional cost …
+    /// No read capacity units are consumed" for it.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html#DDB-UpdateItem-request-ReturnValuesOnConditionCheckFailure>.
+    ///
     /// # Errors
     ///
     /// The errors `send` finds before sending: a key error;
@@ -348,8 +355,9 @@ impl<E: Entity> Update<E> {
     /// # Errors
     ///
     /// The errors of [`request`](Self::request) before sending; then
-    /// [`Error::ItemNotFound`], [`Error::VersionConflict`],
-    /// [`Error::ConditionFailed`] or [`Error::DynamoDb`].
+    /// [`Error::ItemNotFound`], [`Error::VersionConflict`] (with the item
+    /// as stored), [`Error::ConditionFailed`] (with the item as stored:
+    /// [`Error::stored`] decodes it) or [`Error::DynamoDb`].
     pub async fn send(self, table: &Table) -> Result<(), Error> {
         self.execute(table, ReturnValue::None).await.map(|_| ())
     }
