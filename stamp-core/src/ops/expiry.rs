@@ -51,7 +51,9 @@ fn expired_value(value: Option<&AttributeValue>, now: i64) -> bool {
     match text.parse::<i64>() {
         Ok(seconds) => seconds <= now,
         // A Number with a fraction or an exponent (written by hand).
-        Err(_) => text.parse::<f64>().is_ok_and(|seconds| seconds <= now as f64),
+        Err(_) => text
+            .parse::<f64>()
+            .is_ok_and(|seconds| seconds <= now as f64),
     }
 }
 

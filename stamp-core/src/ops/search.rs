@@ -421,7 +421,8 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
                 }
                 // The TTL, which tells the expired results apart.
                 if !self.include_expired {
-                    for attribute in crate::ops::expiry::ttl_attributes(T::expiring().iter().copied())
+                    for attribute in
+                        crate::ops::expiry::ttl_attributes(T::expiring().iter().copied())
                     {
                         if !wanted.contains(&attribute) {
                             wanted.push(attribute);

@@ -243,10 +243,18 @@ async fn a_query_filters_expired_items_on_the_server() {
         .unwrap();
     assert_eq!(streamed, live());
 
-    let included = Hold::query("r-1").include_expired().send(&table).await.unwrap();
+    let included = Hold::query("r-1")
+        .include_expired()
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(included.items, holds());
     assert_eq!(
-        Hold::query("r-1").include_expired().count(&table).await.unwrap(),
+        Hold::query("r-1")
+            .include_expired()
+            .count(&table)
+            .await
+            .unwrap(),
         4
     );
 
@@ -269,10 +277,20 @@ async fn a_page_of_expired_items_is_empty_with_a_cursor() {
     let first = Hold::query("r-1").limit(2).send(&table).await.unwrap();
     assert_eq!(first.items, Vec::<Hold>::new());
     let cursor = first.cursor.expect("more items after the page");
-    let second = Hold::query("r-1").limit(2).after(&cursor).send(&table).await.unwrap();
+    let second = Hold::query("r-1")
+        .limit(2)
+        .after(&cursor)
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(second.items, live());
     // With `max_items`, `send` follows the pages until it has them.
-    let wanted = Hold::query("r-1").limit(2).max_items(2).send(&table).await.unwrap();
+    let wanted = Hold::query("r-1")
+        .limit(2)
+        .max_items(2)
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(wanted.items, live());
 }
 
@@ -281,6 +299,10 @@ async fn the_expiry_filter_joins_the_scope_and_a_user_filter() {
     let table = table("ttl-user-filter").await;
     let query = Hold::query("r-1").filter(Hold::HOLD_ID.ne(&"d-never".to_owned()));
     let request = query.request(table.name()).unwrap();
+    assert_eq!(
+        request.key_condition_expression(),
+        Some("#n0 = :v0 AND begins_with(#n1, :v1)")
+    );
     assert_eq!(
         request.filter_expression(),
         Some("((#n3 = :v3) AND (#n2 <> :v2)) AND (attribute_not_exists(#n4) OR #n4 > :v4)")
@@ -293,7 +315,10 @@ async fn the_expiry_filter_joins_the_scope_and_a_user_filter() {
         &request.expression_attribute_values().unwrap()[":v4"],
         AttributeValue::N(_)
     ));
-    assert_eq!(query.send(&table).await.unwrap().items, vec![live()[0].clone()]);
+    assert_eq!(
+        query.send(&table).await.unwrap().items,
+        vec![live()[0].clone()]
+    );
 
     let request = Hold::query("r-1")
         .include_expired()
@@ -317,7 +342,10 @@ async fn a_scan_filters_expired_items_on_the_server() {
         .unwrap();
     all.sort_by(|a, b| a.hold_id.cmp(&b.hold_id));
     assert_eq!(all, holds());
-    assert_eq!(Hold::scan().include_expired().count(&table).await.unwrap(), 4);
+    assert_eq!(
+        Hold::scan().include_expired().count(&table).await.unwrap(),
+        4
+    );
     let request = &Hold::scan().requests(table.name()).unwrap()[0];
     assert_eq!(
         request.filter_expression(),
@@ -390,7 +418,11 @@ async fn a_gsi_without_the_ttl_attribute_is_refused_unless_expired_items_are_inc
     // Including expired items, it reads what the index holds: the entity
     // needs `expires_at` to decode, so count (which decodes nothing).
     assert_eq!(
-        Hold::query_gsi1("A1").include_expired().count(&table).await.unwrap(),
+        Hold::query_gsi1("A1")
+            .include_expired()
+            .count(&table)
+            .await
+            .unwrap(),
         4
     );
 }

@@ -457,9 +457,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             Needs::Members(members) => crate::ops::expiry::ttl_attributes(
                 std::iter::once(E::SCHEMA).chain(members.iter().copied()),
             ),
-            Needs::Entity | Needs::Attributes(_) => {
-                crate::ops::expiry::ttl_attributes([E::SCHEMA])
-            }
+            Needs::Entity | Needs::Attributes(_) => crate::ops::expiry::ttl_attributes([E::SCHEMA]),
         }
     }
 
