@@ -337,6 +337,45 @@
 //! results of a similarity search, and `#[stamp(any_partition)]` the change
 //! type of a stream over entities of any partitions (`Change<C>`,
 //! `Table::changes`), which no query reads.
+//!
+//! # Expired items
+//!
+//! A `#[stamp(ttl)]` field is stored as a Number of epoch seconds, and
+//! DynamoDB deletes the item some time after it passes (typically within a
+//! few days); until then every read would return it. Every read leaves out
+//! the items whose TTL is at or before the table's clock
+//! ([`Table::now`]: the system clock, or
+//! [`Table::with_clock`]), as DynamoDB's filter for expired items does:
+//!
+//! - [`Query`] (of the table or any index; a collection by each member's
+//!   TTL attribute) and [`Scan`] on the server, with
+//!   `(attribute_not_exists(#ttl) OR #ttl > :now)` AND-ed with the
+//!   entity's scope and the caller's filter: the expired items are still
+//!   read and charged, and a page may hold fewer items than its `Limit`;
+//! - [`Get`], [`BatchGet`] and [`TransactGet`] on the client (`None` for an
+//!   expired item), and a similarity search, which counts them in
+//!   [`SearchResults::expired`](crate::vector::SearchResults::expired).
+//!
+//! `.include_expired()` on each of them returns every item. A GSI whose
+//! projection leaves out the TTL attribute cannot be filtered on it: a
+//! query of it is refused before sending
+//! ([`Refusal::AttributesNotProjected`](crate::error::Refusal::AttributesNotProjected))
+//! unless it includes expired items. Migrations and exports read every
+//! item; the change feed delivers TTL deletions as such.
+//!
+//! ```no_run
+//! # use chrono::{DateTime, Utc};
+//! # async fn run(table: stamp::Table) -> Result<(), stamp::Error> {
+//! fn story_start() -> DateTime<Utc> {
+//!     "2026-01-01T00:00:00Z".parse().unwrap()
+//! }
+//! let table = table.with_clock(story_start);
+//! assert_eq!(table.now(), story_start());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
 
 #![deny(missing_docs)]
 // trybuild builds this crate without default features (the lean runtime,

@@ -39,10 +39,13 @@ fn endpoint() -> String {
 async fn loaded() -> (Table, RequestCounter, DataSet) {
     let counter = RequestCounter::default();
     let client = client_counting(Some(&endpoint()), Some(&counter)).await;
+    // The data's story starts at `data::epoch`, its sessions expire hours
+    // later: the table's clock is the story's.
     let table = Table::new(
         client,
         format!("stamp-scenario-{}", Uuid::new_v4().simple()),
-    );
+    )
+    .with_clock(data::epoch);
     table.create_table(&table_definition()).await.unwrap();
     let data = data::generate(data::SEED, SIZE);
     let mut last = 0;

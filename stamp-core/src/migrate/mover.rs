@@ -136,9 +136,12 @@ impl<E: Entity> Running<'_, E> {
         start: Option<AttributeMap>,
     ) -> Result<(Vec<AttributeMap>, Option<AttributeMap>), Error> {
         let schema = E::SCHEMA;
+        // Every item moves, expired ones too: a migration changes the
+        // storage format, and DynamoDB deletes them by their TTL later.
         let mut scan = crate::Scan::<E>::new()
             .segments(self.segments)
-            .consistent_read();
+            .consistent_read()
+            .include_expired();
         if let Some(page_size) = self.page_size {
             scan = scan.limit(page_size);
         }

@@ -18,6 +18,11 @@ use crate::{AttributeMap, Entity, Error, PrimaryKey, Table};
 /// one read unit per 4 KB ("Read consistency", Amazon DynamoDB Developer
 /// Guide).
 ///
+/// An item whose TTL has passed at the table's clock ([`Table::now`]) is
+/// left out (`Ok(None)`, judged on the client from the item returned,
+/// which is still read and charged) unless
+/// [`include_expired`](Self::include_expired) is given.
+///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html>.
 ///
 /// # Example
@@ -33,6 +38,7 @@ use crate::{AttributeMap, Entity, Error, PrimaryKey, Table};
 pub struct Get<E> {
     key: PrimaryKey<E>,
     consistent: bool,
+    include_expired: bool,
 }
 
 impl<E: Entity> Get<E> {
@@ -41,7 +47,18 @@ impl<E: Entity> Get<E> {
         Get {
             key,
             consistent: false,
+            include_expired: false,
         }
+    }
+
+    /// Returns the item even when its TTL (`#[stamp(ttl)]`) has passed and
+    /// DynamoDB has not deleted it yet. By default such an item reads as
+    /// `None`.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
+    pub fn include_expired(mut self) -> Self {
+        self.include_expired = true;
+        self
     }
 
     /// Reads strongly consistent (`ConsistentRead = true`): the answer
@@ -66,7 +83,9 @@ impl<E: Entity> Get<E> {
         ))
     }
 
-    /// Reads the item; `Ok(None)` when there is no item with the key.
+    /// Reads the item; `Ok(None)` when there is no item with the key, or
+    /// when its TTL has passed at [`Table::now`] (unless
+    /// [`include_expired`](Self::include_expired)).
     ///
     /// # Errors
     ///
@@ -81,6 +100,10 @@ impl<E: Entity> Get<E> {
                 self.consistent,
             )
             .await?
+            .filter(|item| {
+                self.include_expired
+                    || !crate::ops::expiry::is_expired(item, E::SCHEMA, table.now().timestamp())
+            })
             .map(E::from_item)
             .transpose()
     }

@@ -2,10 +2,12 @@
 //! sent: single items ([`write`]: get, put, create, delete, rekey),
 //! [`update`], [`query`] (with [`cursor`]), [`scan`], [`search`] (similarity
 //! searches of vector indexes, their conditions typed by [`search_filter`]),
-//! [`batch`] and [`transaction`].
+//! [`batch`] and [`transaction`]. [`expiry`] leaves expired items out of
+//! every read.
 
 pub(crate) mod batch;
 pub(crate) mod cursor;
+pub(crate) mod expiry;
 pub(crate) mod get;
 pub(crate) mod query;
 pub(crate) mod rekey;

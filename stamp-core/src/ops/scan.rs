@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use futures::{Stream, StreamExt, TryStreamExt, stream};
 
+use crate::ops::expiry::Expiry;
 use crate::request::executor::Call;
 
 use crate::Refusal;
@@ -18,11 +19,18 @@ use crate::{AttributeMap, Entity, Error, Table};
 /// `Scan::<E>::new()` or the generated `E::scan()`. It reads every item
 /// of the table (consuming read capacity for all of them) and keeps those
 /// whose type attribute names `E`, plus the optional filter.
+///
+/// Items whose TTL (`#[stamp(ttl)]`) has passed at the table's clock
+/// ([`Table::now`]) are left out on the server, by a filter AND-ed with
+/// the others, `(attribute_not_exists(#ttl) OR #ttl > :now)`: they are
+/// still read and charged. [`include_expired`](Self::include_expired)
+/// returns them too.
 pub struct Scan<E> {
     filter: Option<Condition<E>>,
     limit: Option<u32>,
     segments: u32,
     consistent_read: bool,
+    expiry: Expiry,
     entity: PhantomData<fn() -> E>,
 }
 
@@ -40,6 +48,7 @@ impl<E: Entity> Scan<E> {
             limit: None,
             segments: 1,
             consistent_read: false,
+            expiry: Expiry::Live,
             entity: PhantomData,
         }
     }
@@ -72,11 +81,22 @@ impl<E: Entity> Scan<E> {
         self
     }
 
+    /// Returns items whose TTL (`#[stamp(ttl)]`) has passed and that
+    /// DynamoDB has not deleted yet: no expiry filter is sent.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
+    pub fn include_expired(mut self) -> Self {
+        self.expiry = Expiry::Include;
+        self
+    }
+
     /// The exact first `Scan` request of each segment (one for a
     /// sequential scan) that [`stream`](Self::stream) and
     /// [`count`](Self::count) send to the table named `table_name`, without
     /// a network (`count` sends them with `Select = COUNT`). Later pages
-    /// repeat a segment's request with `ExclusiveStartKey`.
+    /// repeat a segment's request with `ExclusiveStartKey`. The expiry
+    /// filter's `:now` is the system clock's here, the table's
+    /// ([`Table::now`]) when sent.
     ///
     /// # Errors
     ///
@@ -116,6 +136,14 @@ impl<E: Entity> Scan<E> {
         if let Some(condition) = &self.filter {
             filter = format!("({filter}) AND ({})", condition.render(&mut placeholders)?);
         }
+        let live = self.expiry.now().and_then(|now| {
+            crate::ops::expiry::live_filter(
+                &crate::ops::expiry::ttl_attributes([schema]),
+                now,
+                &mut placeholders,
+            )
+        });
+        let filter = crate::ops::expiry::and_live(Some(filter), live).expect("the scope is set");
         crate::expression::check_expression_length("filter", &filter)?;
         Ok(segment_input(
             table_name,
@@ -136,8 +164,12 @@ impl<E: Entity> Scan<E> {
     where
         E: Send + 't,
     {
-        let inputs: Vec<Result<ScanInput, Error>> = (0..self.segments.max(1))
-            .map(|segment| self.segment_request(table.name(), segment))
+        let scan = Scan {
+            expiry: self.expiry.at(table),
+            ..self
+        };
+        let inputs: Vec<Result<ScanInput, Error>> = (0..scan.segments.max(1))
+            .map(|segment| scan.segment_request(table.name(), segment))
             .collect();
         let segments = inputs
             .into_iter()
@@ -147,7 +179,7 @@ impl<E: Entity> Scan<E> {
 }
 
 impl<E: Entity> Scan<E> {
-    /// The number of items of `E` (that match the filter), counted by
+    /// The number of live items of `E` (that match the filter), counted by
     /// DynamoDB with `Select = COUNT` over every page of every segment:
     /// no item is sent back, but the read capacity is that of reading every
     /// item of the table.
@@ -159,7 +191,11 @@ impl<E: Entity> Scan<E> {
     /// The errors of [`requests`](Self::requests) before sending, then
     /// [`Error::DynamoDb`].
     pub async fn count(self, table: &Table) -> Result<u64, Error> {
-        let inputs = self.requests(table.name())?;
+        let scan = Scan {
+            expiry: self.expiry.at(table),
+            ..self
+        };
+        let inputs = scan.requests(table.name())?;
         let counts = stream::iter(inputs.into_iter().map(|mut input| async move {
             input.select = Some(aws_sdk_dynamodb::types::Select::Count);
             let mut count = 0_u64;

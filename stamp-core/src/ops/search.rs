@@ -47,6 +47,13 @@ pub trait SearchDecode<E: Entity> {
     ///
     /// The decoding's errors.
     fn decode(item: AttributeMap) -> Result<Self::Output, Error>;
+
+    /// The entities whose TTL decides whether a returned item has expired
+    /// (each judged by its type attribute): `E` alone, or a collection's
+    /// members.
+    fn expiring() -> &'static [&'static EntitySchema] {
+        std::slice::from_ref(&E::SCHEMA)
+    }
 }
 
 /// The entity itself.
@@ -88,6 +95,11 @@ pub struct SearchResults<T> {
     /// search left out (an index whose vector attribute two entities
     /// share); 0 for an index only one entity writes.
     pub other_entities: usize,
+    /// Results whose TTL (`#[stamp(ttl)]`) had passed at the table's clock
+    /// ([`Table::now`]), which the search left out: DynamoDB returned them
+    /// among its `TopK` (and charged them), so `results` holds fewer. 0
+    /// with [`include_expired`](SimilaritySearch::include_expired).
+    pub expired: usize,
 }
 
 /// A similarity search of vector index `I` ([`Vector<N>`](crate::Vector))
@@ -115,6 +127,9 @@ pub struct SimilaritySearch<E: Entity, I: QueryIndex, T = Whole> {
     vector: Vec<f32>,
     top_k: u32,
     filter: Option<Condition<E>>,
+    /// Whether expired results are returned
+    /// ([`include_expired`](Self::include_expired)).
+    include_expired: bool,
     marker: PhantomData<fn() -> (I, T)>,
 }
 
@@ -165,6 +180,7 @@ impl<E: Entity, I: QueryIndex> SimilaritySearch<E, I, Whole> {
             vector: vector.to_vec(),
             top_k: DEFAULT_TOP_K,
             filter: None,
+            include_expired: false,
             marker: PhantomData,
         }
     }
@@ -197,6 +213,7 @@ impl<E: Entity, I: QueryIndex> SimilaritySearch<E, I, Whole> {
             vector: self.vector,
             top_k: self.top_k,
             filter: self.filter,
+            include_expired: self.include_expired,
             marker: PhantomData,
         }
     }
@@ -264,6 +281,20 @@ impl<E: Entity, I: QueryIndex, T> SimilaritySearch<E, I, T> {
             Some(known) => known.and(condition),
             None => condition,
         });
+        self
+    }
+
+    /// Returns results whose TTL (`#[stamp(ttl)]`) has passed and that
+    /// DynamoDB has not deleted yet. By default they are left out on the
+    /// client, at the table's clock ([`Table::now`]), and counted in
+    /// [`SearchResults::expired`]: a search's condition accepts only the
+    /// index's inline filters, so the TTL cannot be filtered in the index.
+    /// Without it the search asks for the TTL attribute, so an index that
+    /// does not project it is refused ([`VectorError::NotProjected`]).
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
+    pub fn include_expired(mut self) -> Self {
+        self.include_expired = true;
         self
     }
 
@@ -388,6 +419,16 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
                 if !wanted.contains(&schema.type_attribute) {
                     wanted.push(schema.type_attribute);
                 }
+                // The TTL, which tells the expired results apart.
+                if !self.include_expired {
+                    for attribute in
+                        crate::ops::expiry::ttl_attributes(T::expiring().iter().copied())
+                    {
+                        if !wanted.contains(&attribute) {
+                            wanted.push(attribute);
+                        }
+                    }
+                }
                 wanted
             }
             None => {
@@ -424,7 +465,9 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
     }
 
     /// Sends the search through `table` (one `SearchVectors` request) and
-    /// decodes its results, most similar first.
+    /// decodes its results, most similar first, leaving out those whose
+    /// TTL has passed at [`Table::now`] (unless
+    /// [`include_expired`](Self::include_expired)).
     ///
     /// # Errors
     ///
@@ -442,11 +485,22 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
             .as_ref()
             .and_then(|capacity| capacity.vector_search_request_bytes);
         let mut other_entities = 0;
+        let mut expired = 0;
+        let now = (!self.include_expired).then(|| table.now().timestamp());
         let mut results = Vec::new();
         for result in output.search_results.unwrap_or_default() {
             let item = result.item.unwrap_or_default();
             if T::SCOPED && !crate::__private::has_type(&item, schema) {
                 other_entities += 1;
+                continue;
+            }
+            if let Some(now) = now
+                && T::expiring().iter().any(|member| {
+                    crate::__private::has_type(&item, member)
+                        && crate::ops::expiry::is_expired(&item, member, now)
+                })
+            {
+                expired += 1;
                 continue;
             }
             results.push(Similar {
@@ -458,6 +512,7 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
             results,
             search_request_bytes,
             other_entities,
+            expired,
         })
     }
 }
@@ -500,6 +555,10 @@ impl<E: CollectionMember<C>, C: Collection> SearchDecode<E> for Members<C> {
 
     fn decode(item: AttributeMap) -> Result<C, Error> {
         C::from_item(item)
+    }
+
+    fn expiring() -> &'static [&'static EntitySchema] {
+        C::MEMBERS
     }
 }
 

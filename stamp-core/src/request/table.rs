@@ -71,6 +71,8 @@ pub struct Table {
     capacity: Option<crate::request::executor::CapacityRecording>,
     /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
     throttle_retries: crate::ThrottleRetries,
+    /// The clock of [`with_clock`](Self::with_clock).
+    clock: fn() -> chrono::DateTime<chrono::Utc>,
     name: Arc<str>,
     cursor_key: Option<CursorKey>,
 }
@@ -87,7 +89,41 @@ impl Table {
             known: Arc::default(),
             capacity: None,
             throttle_retries: crate::ThrottleRetries::default(),
+            clock: chrono::Utc::now,
         }
+    }
+
+    /// This table, reading the time from `clock` instead of the system
+    /// clock (`Utc::now`): what [`now`](Self::now) returns, so the moment
+    /// every read judges expiry by. A TTL (`#[stamp(ttl)]`) at or before
+    /// this moment has passed, and reads leave the item out unless asked
+    /// to include expired items (`include_expired()` on each read); the
+    /// tests of a service whose data is dated give it a clock fitting the
+    /// data.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn run(table: stamp_core::Table) {
+    /// use chrono::{DateTime, TimeZone, Utc};
+    /// fn fixed() -> DateTime<Utc> {
+    ///     Utc.with_ymd_and_hms(2026, 6, 1, 10, 0, 0).unwrap()
+    /// }
+    /// let table = table.with_clock(fixed);
+    /// assert_eq!(table.now(), fixed());
+    /// # }
+    /// ```
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
+    pub fn with_clock(mut self, clock: fn() -> chrono::DateTime<chrono::Utc>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The current time by the table's clock ([`with_clock`](Self::with_clock),
+    /// the system clock by default): the moment reads judge expiry by.
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        (self.clock)()
     }
 
     /// This table, capping the SDK's retries of a throttled request by the

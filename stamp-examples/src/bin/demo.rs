@@ -121,7 +121,10 @@ async fn run(arguments: &Arguments) -> Result<(), Box<dyn std::error::Error>> {
         }
         None => arguments.endpoint.clone().expect("given"),
     };
-    let table = Table::new(client_counting(Some(&endpoint), Some(&counter)).await, name);
+    // The data's story starts at `data::epoch` and its sessions expire
+    // hours later: reads judge expiry by the story's clock.
+    let table = Table::new(client_counting(Some(&endpoint), Some(&counter)).await, name)
+        .with_clock(data::epoch);
     table.create_table(&table_definition()).await?;
     println!(
         "created table `{}` (PK, SK, GSI1, GSI2, vector indexes VECTOR1 and VECTOR2, TTL on expires_at)",

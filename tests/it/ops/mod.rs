@@ -20,6 +20,7 @@ mod requests;
 mod sharding;
 mod time_fields;
 mod transactions;
+mod ttl_reads;
 mod updates;
 mod vector_rules;
 pub(crate) mod vector_search;

@@ -504,7 +504,10 @@ async fn versions_lock_optimistically() {
 
 #[tokio::test]
 async fn a_ttl_is_stored_as_epoch_seconds() {
-    let table = common::fresh_table("ttl", &definition()).await;
+    // A clock before the session's expiry, so reads return it.
+    let table = common::fresh_table("ttl", &definition())
+        .await
+        .with_clock(|| time("2026-06-01T09:00:00Z"));
     let session = Session {
         token: "t-1".into(),
         customer_id: "c-1".into(),

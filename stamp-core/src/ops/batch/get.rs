@@ -27,7 +27,10 @@ use crate::{AttributeMap, BatchRetry, Entity, Error, PrimaryKey, Table};
 /// keys, runs up to [`max_concurrency`](Self::max_concurrency) of them at
 /// once, retries unprocessed keys and throttled requests under
 /// [`BatchRetry`], and returns one `Option<E>` per key, in the order of the
-/// keys (`None` when there is no such item).
+/// keys (`None` when there is no such item, or when its TTL has passed at
+/// the table's clock, [`Table::now`], judged on the client: such an item is
+/// still read and charged; [`include_expired`](Self::include_expired)
+/// returns it).
 ///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html>.
 ///
@@ -40,6 +43,7 @@ use crate::{AttributeMap, BatchRetry, Entity, Error, PrimaryKey, Table};
 pub struct BatchGet<E> {
     keys: Vec<PrimaryKey<E>>,
     consistent_read: bool,
+    include_expired: bool,
     max_concurrency: usize,
     retry: BatchRetry,
     entity: PhantomData<fn() -> E>,
@@ -51,6 +55,7 @@ impl<E> std::fmt::Debug for BatchGet<E> {
             .field("entity", &std::any::type_name::<E>())
             .field("keys", &self.keys.len())
             .field("consistent_read", &self.consistent_read)
+            .field("include_expired", &self.include_expired)
             .field("max_concurrency", &self.max_concurrency)
             .field("retry", &self.retry)
             .finish()
@@ -64,6 +69,7 @@ impl<E: Entity> BatchGet<E> {
         BatchGet {
             keys: keys.into_iter().collect(),
             consistent_read: false,
+            include_expired: false,
             max_concurrency: DEFAULT_BATCH_CONCURRENCY,
             retry: BatchRetry::default(),
             entity: PhantomData,
@@ -73,6 +79,15 @@ impl<E: Entity> BatchGet<E> {
     /// Reads with strong consistency (twice the read capacity).
     pub fn consistent_read(mut self) -> Self {
         self.consistent_read = true;
+        self
+    }
+
+    /// Returns items whose TTL (`#[stamp(ttl)]`) has passed and that
+    /// DynamoDB has not deleted yet; by default each reads as `None`.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
+    pub fn include_expired(mut self) -> Self {
+        self.include_expired = true;
         self
     }
 
@@ -90,8 +105,9 @@ impl<E: Entity> BatchGet<E> {
         self
     }
 
-    /// Reads the items from `table`: one `Option<E>` per key, in the order of the keys.
-    /// No key sends nothing.
+    /// Reads the items from `table`: one `Option<E>` per key, in the order of the keys
+    /// (`None` for an item whose TTL has passed at [`Table::now`], unless
+    /// [`include_expired`](Self::include_expired)). No key sends nothing.
     ///
     /// # Errors
     ///
@@ -112,6 +128,7 @@ impl<E: Entity> BatchGet<E> {
         .collect()
         .await;
 
+        let now = (!self.include_expired).then(|| table.now().timestamp());
         let mut found: Vec<Option<AttributeMap>> = vec![None; self.keys.len()];
         let mut unprocessed = Vec::new();
         let mut cause = None;
@@ -121,6 +138,9 @@ impl<E: Entity> BatchGet<E> {
             unprocessed.extend(outcome.unprocessed);
             cause = cause.or(outcome.cause);
             for item in outcome.found {
+                if now.is_some_and(|now| crate::ops::expiry::is_expired(&item, schema, now)) {
+                    continue;
+                }
                 let identity = key_values(schema.partition_key.name, schema.sort_key.name, &item);
                 if let Some(&position) = positions.get(&identity) {
                     found[position] = Some(item);

@@ -158,6 +158,11 @@ impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
         self.map(|query| query.filter(filter))
     }
 
+    /// [`Query::include_expired`]: returns items whose TTL has passed too.
+    pub fn include_expired(self) -> Self {
+        self.map(Query::include_expired)
+    }
+
     /// [`Query::after`]: starts after a previous page's cursor.
     pub fn after(self, cursor: &crate::Cursor) -> Self {
         self.map(|query| query.after(cursor))

@@ -30,6 +30,7 @@ pub use attributes::MultiAttributeQuery;
 pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
 pub use send::Page;
 
+use crate::ops::expiry::Expiry;
 use projected::Needs;
 use range::{Bound, SortCondition, inclusive_upper};
 
@@ -64,6 +65,18 @@ pub const DEFAULT_MAX_REQUESTS: u32 = 10;
 /// [`max_items`](Self::max_items), `send` follows the pages until it has
 /// the items.
 ///
+/// Items whose TTL (`#[stamp(ttl)]`) has passed at the table's clock
+/// ([`Table::now`](crate::Table::now)) are left out on the server, by a
+/// filter AND-ed with the others: `(attribute_not_exists(#ttl) OR #ttl >
+/// :now)` (for a [`collection`](Self::collection), one such term per TTL
+/// attribute of its members). DynamoDB still reads, and charges, the
+/// expired items the filter drops, so a page may hold fewer items than
+/// `Limit` and carry a cursor. [`include_expired`](Self::include_expired)
+/// returns them too. A GSI whose projection leaves out the TTL attribute
+/// cannot be filtered on it: with a table that knows its definition, such
+/// a query is refused before sending ([`Refusal::AttributesNotProjected`]
+/// naming the index and the attribute) unless it includes expired items.
+///
 /// Errors in building it (a bad key value, an invalid option) are kept and
 /// returned by the call that would send it, before anything is sent.
 pub struct Query<E, I: QueryIndex = BaseTable, O = E> {
@@ -87,6 +100,9 @@ pub struct Query<E, I: QueryIndex = BaseTable, O = E> {
     /// collection, which reads the whole partition).
     scoped: bool,
     decode: fn(AttributeMap) -> Result<O, Error>,
+    /// Whether expired items are left out, and at what time
+    /// ([`include_expired`](Self::include_expired)).
+    expiry: Expiry,
     entity: PhantomData<fn() -> (E, I)>,
 }
 
@@ -109,6 +125,7 @@ impl<E, I: QueryIndex, O> Clone for Query<E, I, O> {
             start: self.start.clone(),
             scoped: self.scoped,
             decode: self.decode,
+            expiry: self.expiry,
             entity: PhantomData,
         }
     }
@@ -137,6 +154,7 @@ impl<E: Entity, I: QueryIndex> Query<E, I, E> {
             start: None,
             scoped: true,
             decode: E::from_item,
+            expiry: Expiry::Live,
             entity: PhantomData,
         }
     }
@@ -417,6 +435,38 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         self
     }
 
+    /// Returns items whose TTL (`#[stamp(ttl)]`) has passed and that
+    /// DynamoDB has not deleted yet: no expiry filter is sent. By default
+    /// they are left out on the server at the table's clock
+    /// ([`Table::now`](crate::Table::now)).
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
+    pub fn include_expired(mut self) -> Self {
+        self.expiry = Expiry::Include;
+        self
+    }
+
+    /// The TTL attributes the expiry filter names: the entity's, or for a
+    /// collection every member's (each once); none when the query
+    /// includes expired items.
+    pub(super) fn ttl_attributes(&self) -> Vec<&'static str> {
+        if self.expiry == Expiry::Include {
+            return Vec::new();
+        }
+        match self.needs {
+            Needs::Members(members) => crate::ops::expiry::ttl_attributes(
+                std::iter::once(E::SCHEMA).chain(members.iter().copied()),
+            ),
+            Needs::Entity | Needs::Attributes(_) => crate::ops::expiry::ttl_attributes([E::SCHEMA]),
+        }
+    }
+
+    /// This query, judging expiry at `table`'s clock.
+    pub(super) fn at_clock_of(mut self, table: &crate::Table) -> Self {
+        self.expiry = self.expiry.at(table);
+        self
+    }
+
     /// Starts after the item a previous page's cursor points at. The
     /// cursor must come from the same query: the same table, index,
     /// partition, sort-key condition and order
@@ -460,6 +510,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             start: self.start,
             scoped: self.scoped,
             decode,
+            expiry: self.expiry,
             entity: PhantomData,
         }
     }

@@ -332,7 +332,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         // The entity's scope: other item types can share the partition and
         // the literal prefix (`ORDER#…#ITEM#…` beside `ORDER#…`), so an
         // entity query keeps only items of its type, as a scan does.
-        Ok(if self.scoped {
+        let filter = if self.scoped {
             let scope = format!(
                 "{} = {}",
                 placeholders.name(E::SCHEMA.type_attribute),
@@ -344,7 +344,13 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             })
         } else {
             user_filter
-        })
+        };
+        // Expired items left out (`ops/expiry.rs`), at the time a send
+        // fixed (or now, for a `request` without a table).
+        let live = self.expiry.now().and_then(|now| {
+            crate::ops::expiry::live_filter(&self.ttl_attributes(), now, placeholders)
+        });
+        Ok(crate::ops::expiry::and_live(filter, live))
     }
 
     /// The projected attributes, with the key attributes a cursor needs.

@@ -43,7 +43,8 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// Refuses the query when the table's definition gives the GSI it reads
     /// a projection that leaves out an attribute it needs: the attributes
     /// it decodes (when `decoding`; a count decodes nothing), the type
-    /// attribute of its scope, and those its filter names.
+    /// attribute of its scope, the TTL attributes of its expiry filter
+    /// (unless it includes expired items), and those its filter names.
     pub(super) fn check_projection(&self, table: &Table, decoding: bool) -> Result<(), Error> {
         let Some(index) = Self::global_index_name() else {
             return Ok(());
@@ -80,6 +81,8 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         if self.scoped {
             need(E::SCHEMA.type_attribute);
         }
+        // The expiry filter's TTL attributes (none with `include_expired`).
+        self.ttl_attributes().into_iter().for_each(&mut need);
         if let Some(filter) = &self.filter {
             let mut placeholders = Placeholders::default();
             filter.render(&mut placeholders)?;

@@ -106,6 +106,12 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// [`Refusal::CursorMismatch`]. After: [`Error::DynamoDb`], and the
     /// errors of decoding an item.
     pub async fn send(self, table: &Table) -> Result<Page<O>, Error> {
+        let this = self.at_clock_of(table);
+        this.send_at_clock(table).await
+    }
+
+    /// [`send`](Self::send), with the time of expiry fixed.
+    async fn send_at_clock(self, table: &Table) -> Result<Page<O>, Error> {
         self.check_projection(table, true)?;
         if Self::shards().is_some() {
             return self.send_sharded(table).await;
@@ -251,10 +257,11 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             /// A sharded query's merge, after the first page.
             merge: Option<super::shards::ShardMerge>,
         }
+        let query = self.at_clock_of(table);
         let state = State {
-            cursor: self.start.clone(),
-            remaining: self.max_items,
-            query: self,
+            cursor: query.start.clone(),
+            remaining: query.max_items,
+            query,
             done: false,
             shorts: 0,
             merge: None,
@@ -343,6 +350,12 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     ///
     /// The errors of [`send`](Self::send).
     pub async fn count(self, table: &Table) -> Result<u64, Error> {
+        let this = self.at_clock_of(table);
+        this.count_at_clock(table).await
+    }
+
+    /// [`count`](Self::count), with the time of expiry fixed.
+    async fn count_at_clock(self, table: &Table) -> Result<u64, Error> {
         self.check_projection(table, false)?;
         if Self::shards().is_some() {
             return self.count_sharded(table).await;

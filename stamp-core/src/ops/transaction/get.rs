@@ -53,6 +53,10 @@ impl<E> fmt::Debug for Slot<E> {
 ///
 /// Refused before sending: no get, more than 100, and one item twice.
 ///
+/// An item whose TTL has passed at the table's clock ([`Table::now`]) reads
+/// as `None` (judged on the client from the item returned, still read and
+/// charged) unless [`include_expired`](Self::include_expired) is given.
+///
 /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html>.
 ///
 /// # Example
@@ -67,7 +71,8 @@ impl<E> fmt::Debug for Slot<E> {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct TransactGet {
-    gets: Vec<(&'static str, AttributeMap, crate::ItemKey)>,
+    gets: Vec<(&'static crate::EntitySchema, AttributeMap, crate::ItemKey)>,
+    include_expired: bool,
 }
 
 /// The items of a [`TransactGet`], by position.
@@ -80,7 +85,19 @@ impl TransactGet {
     /// An empty read transaction: add gets, then [`send`](Self::send) it to
     /// a table.
     pub fn new() -> Self {
-        TransactGet { gets: Vec::new() }
+        TransactGet {
+            gets: Vec::new(),
+            include_expired: false,
+        }
+    }
+
+    /// Returns items whose TTL (`#[stamp(ttl)]`) has passed and that
+    /// DynamoDB has not deleted yet; by default each reads as `None`.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
+    pub fn include_expired(&mut self) -> &mut Self {
+        self.include_expired = true;
+        self
     }
 
     /// Adds a get of the item with primary key `key`, and returns the slot
@@ -88,7 +105,7 @@ impl TransactGet {
     pub fn get<E: Entity>(&mut self, key: &PrimaryKey<E>) -> Slot<E> {
         let map = key.to_attribute_map();
         let item_key = crate::ItemKey::of::<E>(&map);
-        self.gets.push((E::SCHEMA.type_name, map, item_key));
+        self.gets.push((E::SCHEMA, map, item_key));
         Slot {
             index: self.gets.len() - 1,
             entity: PhantomData,
@@ -112,7 +129,11 @@ impl TransactGet {
     ///
     /// The errors `send` finds before sending.
     pub fn request(&self, table_name: &str) -> Result<TransactGetItemsInput, Error> {
-        check_actions(self.gets.iter().map(|(entity, _, key)| (*entity, key)))?;
+        check_actions(
+            self.gets
+                .iter()
+                .map(|(schema, _, key)| (schema.type_name, key)),
+        )?;
         let items: Vec<TransactGetItem> = self
             .gets
             .iter()
@@ -147,7 +168,7 @@ impl TransactGet {
     pub async fn send(self, table: &Table) -> Result<TransactGetOutput, Error> {
         let name = table.name();
         let input = self.request(name)?;
-        let entity = common_entity(self.gets.iter().map(|(entity, _, _)| *entity));
+        let entity = common_entity(self.gets.iter().map(|(schema, _, _)| schema.type_name));
         let result = table
             .execute(input, Call::of(entity).items(self.gets.len()))
             .await;
@@ -160,6 +181,17 @@ impl TransactGet {
                     .map(|response| response.item)
                     .collect();
                 items.resize(self.gets.len(), None);
+                if !self.include_expired {
+                    let now = table.now().timestamp();
+                    for (item, (schema, _, _)) in items.iter_mut().zip(&self.gets) {
+                        if item
+                            .as_ref()
+                            .is_some_and(|item| crate::ops::expiry::is_expired(item, schema, now))
+                        {
+                            *item = None;
+                        }
+                    }
+                }
                 Ok(TransactGetOutput { items })
             }
             Err(error) => Err(failure(
@@ -171,7 +203,9 @@ impl TransactGet {
                     }
                     _ => None,
                 },
-                self.gets.iter().map(|(entity, _, key)| (*entity, key)),
+                self.gets
+                    .iter()
+                    .map(|(schema, _, key)| (schema.type_name, key)),
             )),
         }
     }
@@ -192,7 +226,8 @@ impl TransactGetOutput {
             .transpose()
     }
 
-    /// The raw items, one per get in order, `None` where there is none.
+    /// The raw items, one per get in order, `None` where there is none (or
+    /// its TTL had passed, unless the read included expired items).
     pub fn into_items(self) -> Vec<Option<AttributeMap>> {
         self.items
     }
