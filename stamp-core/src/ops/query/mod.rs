@@ -20,6 +20,7 @@ use crate::{
 };
 
 mod attributes;
+mod hydrate;
 mod plan;
 mod projected;
 mod range;
@@ -86,6 +87,9 @@ pub struct Query<E, I: QueryIndex = BaseTable, O = E> {
     /// Whether the sort key stays within the entity's prefix (not for a
     /// collection, which reads the whole partition).
     scoped: bool,
+    /// Whether each page's items are read whole from the table by their
+    /// keys ([`hydrate`](Query::hydrate), `hydrate.rs`).
+    hydrate: bool,
     decode: fn(AttributeMap) -> Result<O, Error>,
     entity: PhantomData<fn() -> (E, I)>,
 }
@@ -108,6 +112,7 @@ impl<E, I: QueryIndex, O> Clone for Query<E, I, O> {
             projection: self.projection.clone(),
             start: self.start.clone(),
             scoped: self.scoped,
+            hydrate: self.hydrate,
             decode: self.decode,
             entity: PhantomData,
         }
@@ -136,6 +141,7 @@ impl<E: Entity, I: QueryIndex> Query<E, I, E> {
             projection: None,
             start: None,
             scoped: true,
+            hydrate: false,
             decode: E::from_item,
             entity: PhantomData,
         }
@@ -459,6 +465,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             projection: self.projection,
             start: self.start,
             scoped: self.scoped,
+            hydrate: self.hydrate,
             decode,
             entity: PhantomData,
         }
