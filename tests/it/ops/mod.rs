@@ -6,6 +6,7 @@ mod cursors;
 mod errors;
 mod executor;
 mod full_pages;
+mod hydrate;
 mod index_projections;
 pub(crate) mod local_indexes;
 mod multi_attribute;
