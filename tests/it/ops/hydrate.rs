@@ -521,3 +521,55 @@ async fn a_keys_only_lsi_is_hydrated_consistently() {
     );
     assert_eq!(counter.operations(), ["Query", "BatchGetItem"]);
 }
+
+#[test]
+fn the_capacity_model_counts_the_batch_reads_of_a_hydrated_page() {
+    use stamp::capacity::{Access, Load, Workload};
+    // An item of about 5.1 KB: 2 read units strongly consistent, 1
+    // eventually, each time it is read alone (`BatchGetItem` charges each
+    // item as a `GetItem`, rounded up to 4 KB).
+    let big = Ticket {
+        body: "x".repeat(5_000),
+        ..ticket(1)
+    };
+    let definition = definition().example(&big).unwrap();
+    let cost = definition
+        .capacity()
+        .unwrap()
+        .into_iter()
+        .find(|cost| cost.entity == "Ticket")
+        .unwrap();
+    // The index pages: 25 keys-only (or `title`) entries, under 4 KB.
+    assert_eq!(
+        cost.index_query_pages,
+        [("GSI1", 0.5), ("GSI2", 0.5), ("GSI3", 0.5)]
+    );
+    // The batch read of a page: 25 items at 1 unit each.
+    assert_eq!(
+        cost.index_query_hydrations,
+        [("GSI1", 25.0), ("GSI2", 25.0), ("GSI3", 25.0)]
+    );
+    // A page of whole items on the table rounds their sum instead.
+    assert_eq!(cost.query_page.eventual, 16.0);
+
+    let workload = Workload::new()
+        .load(Load::of::<Ticket>(Access::HydratedQueryPage(1), 10.0))
+        .spread("TICKET#<ticket_id>", 250.0);
+    let plan = definition.plan(&workload).unwrap();
+    let loads: Vec<(&str, &str, f64)> = plan
+        .iter()
+        .map(|load| (load.index, load.template, load.read_units))
+        .collect();
+    assert_eq!(
+        loads,
+        [
+            ("table", "TICKET#<ticket_id>", 1.0),
+            ("GSI1", "QUEUE#<queue>", 5.0)
+        ]
+    );
+    let markdown = definition.catalogue().unwrap();
+    assert!(
+        markdown.contains("GSI1 0.5 (hydrated: + batch get 25)"),
+        "{markdown}"
+    );
+}

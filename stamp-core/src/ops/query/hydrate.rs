@@ -51,7 +51,7 @@ impl<E: Entity, const N: u8, O> Query<E, Gsi<N>, O> {
     /// [`project`](Self::project)ions (decoded from the whole items) and
     /// sharded GSIs. [`count`](Self::count) is not hydrated (it decodes
     /// nothing). Each page costs the index read plus one read of each
-    /// item, rounded up to 4 KB ([`EntityCapacity::index_query_hydrations`](crate::schema::EntityCapacity::index_query_hydrations)).
+    /// item, rounded up to 4 KB (`EntityCapacity::index_query_hydrations` in `stamp::capacity`).
     ///
     /// # Errors
     ///
