@@ -222,12 +222,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             }
             taken += entries.len();
             let mut kept = Vec::new();
-            take(
-                &mut kept,
-                self.slots(table, entries).await?,
-                None,
-                missing,
-            );
+            take(&mut kept, self.slots(table, entries).await?, None, missing);
             raw.extend(kept.into_iter().filter_map(Slot::into_item));
             if !self.hydrate {
                 return Ok(taken);
