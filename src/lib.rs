@@ -376,6 +376,51 @@
 //! ```
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
+//!
+//! # Hydrated index reads
+//!
+//! A GSI or LSI that projects `KEYS_ONLY` or `INCLUDE`
+//! ([`TableDefinition::index_projection`]) does not hold every attribute of
+//! an entity, so a query for whole entities is refused before sending
+//! ([`error::Refusal::AttributesNotProjected`], on a table that knows its
+//! definition). [`Query::hydrate`] reads such an index in two steps per
+//! page: the `Query` of the index asking only for the key attributes
+//! (`ProjectionExpression = PK, SK, GSI1PK, GSI1SK`), then `BatchGetItem`
+//! of those keys (at most 100 a request, sent together, unprocessed keys
+//! retried with the batch backoff, `BatchRetry`), returning whole entities in the
+//! index's order. An item deleted between the two reads is left out and
+//! counted in [`Page::missing`]; the cursor is the index page's:
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//! use stamp::Item;
+//!
+//! #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+//! #[pk = "TICKET#<ticket_id>"]
+//! #[sk = "TICKET"]
+//! #[gsi1(pk = "QUEUE#<queue>", sk = "<opened>")] // KEYS_ONLY in the definition
+//! struct Ticket {
+//!     ticket_id: String,
+//!     queue: String,
+//!     opened: u32,
+//!     body: String,
+//! }
+//!
+//! // Step 1, the index query: the keys only, and no type filter (the
+//! // index holds no `Type`; the items read are checked instead).
+//! let request = Ticket::query_gsi1("support").hydrate().request("tickets").unwrap();
+//! assert_eq!(request.index_name.as_deref(), Some("GSI1"));
+//! let names = request.expression_attribute_names.unwrap();
+//! let projected: Vec<&str> = request.projection_expression.as_deref().unwrap()
+//!     .split(", ").map(|placeholder| names[placeholder].as_str()).collect();
+//! assert_eq!(projected, ["PK", "SK", "GSI1PK", "GSI1SK"]);
+//! assert_eq!(request.filter_expression, None);
+//! // Step 2, `send`: `BatchGetItem` of the page's `PK`/`SK`.
+//! ```
+//!
+//! It works for entity queries, collections, projections, sharded GSIs and
+//! LSIs; a filter runs on the index (only projected attributes), and the
+//! capacity model counts the batch reads (`EntityCapacity::index_query_hydrations`).
 
 #![deny(missing_docs)]
 // trybuild builds this crate without default features (the lean runtime,

@@ -31,7 +31,10 @@
 //!   `INCLUDE` or `KEYS_ONLY` LSI send) reads the index entries and also
 //!   fetches each whole item from the table, charged as a table read
 //!   ("Provisioned throughput considerations for Local Secondary Indexes",
-//!   read capacity units).
+//!   read capacity units);
+//! - a hydrated query page ([`Query::hydrate`](crate::Query::hydrate))
+//!   reads the index entries, then each item with `BatchGetItem`, charged
+//!   as a `GetItem` of it (rounded up to 4 KB item by item).
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/capacity-unit-calculations.html>,
 //! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations>,
@@ -125,6 +128,16 @@ pub struct EntityCapacity {
     /// and charges the read of the whole item. An LSI page costs its entry
     /// in `index_query_pages` plus this.
     pub index_query_fetches: Vec<(&'static str, f64)>,
+    /// For each GSI and LSI that holds the item but does not project all
+    /// of its attributes, the read units a [`hydrate`](crate::Query::hydrate)d
+    /// page of [`PAGE_ITEMS`] items adds to the index read of
+    /// [`index_query_pages`](Self::index_query_pages), eventually
+    /// consistent: the `BatchGetItem` of the page's keys, which DynamoDB
+    /// charges per item as a `GetItem`, each item rounded up to 4 KB
+    /// ("Read request units", capacity unit calculations, and
+    /// `BatchGetItem` in the API reference), on the table. The index read
+    /// is charged by the entry whatever a `ProjectionExpression` asks.
+    pub index_query_hydrations: Vec<(&'static str, f64)>,
     /// A put of a new item.
     pub put: WriteUnits,
     /// An update that changes attributes that are no index key and that no
@@ -386,6 +399,17 @@ impl TableDefinition {
              does not project every attribute, `+ table N` is the fetch of the whole items from the \
              table.\n"
         );
+        if capacity
+            .iter()
+            .any(|entity| !entity.index_query_hydrations.is_empty())
+        {
+            let _ = writeln!(
+                out,
+                "On an index that does not project every attribute, `(hydrated: + batch get N)` is \
+                 what a hydrated page (`Query::hydrate`) adds: a `BatchGetItem` of its items from the \
+                 table, each rounded up to 4 KB.\n"
+            );
+        }
         let _ = writeln!(
             out,
             "| entity | item | get (eventual / strong) | query page (eventual / strong) | query page on indexes | put | update | update of index keys | delete | put in a transaction |"
@@ -409,15 +433,28 @@ impl TableDefinition {
                         .find(|(name, _)| *name == index)
                         .map(|(_, units)| *units)
                 };
+                let hydration = |index: &str| {
+                    entity
+                        .index_query_hydrations
+                        .iter()
+                        .find(|(name, _)| *name == index)
+                        .map(|(_, units)| *units)
+                };
                 entity
                     .index_query_pages
                     .iter()
-                    .map(|(index, units)| match (shards(index), fetch(index)) {
-                        (Some(count), _) => {
-                            format!("{index} {units} ×{count} = {}", units * f64::from(count))
+                    .map(|(index, units)| {
+                        let page = match (shards(index), fetch(index)) {
+                            (Some(count), _) => {
+                                format!("{index} {units} ×{count} = {}", units * f64::from(count))
+                            }
+                            (None, Some(fetched)) => format!("{index} {units} + table {fetched}"),
+                            (None, None) => format!("{index} {units}"),
+                        };
+                        match hydration(index) {
+                            Some(batch) => format!("{page} (hydrated: + batch get {batch})"),
+                            None => page,
                         }
-                        (None, Some(fetched)) => format!("{index} {units} + table {fetched}"),
-                        (None, None) => format!("{index} {units}"),
                     })
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -626,6 +663,18 @@ fn entity_capacity(
             .iter()
             .filter(|(priced, entry)| priced.local && entry.stored.len() < item.len())
             .map(|(priced, _)| (priced.index.name, read_units(PAGE_ITEMS * bytes, false)))
+            .collect(),
+        // An entry without every attribute of the item: a hydrated page
+        // reads each item with `BatchGetItem`, rounded up item by item.
+        index_query_hydrations: entries
+            .iter()
+            .filter(|(_, entry)| entry.stored.len() < item.len())
+            .map(|(priced, _)| {
+                (
+                    priced.index.name,
+                    PAGE_ITEMS as f64 * read_units(bytes, false),
+                )
+            })
             .collect(),
         put: WriteUnits {
             table,

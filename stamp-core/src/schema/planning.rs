@@ -35,6 +35,15 @@ pub enum Access {
     /// ([`EntityCapacity::index_query_fetches`](super::EntityCapacity::index_query_fetches)),
     /// both on the table's partition.
     LocalQueryPage(u8),
+    /// A [`hydrate`](crate::Query::hydrate)d `Query` page
+    /// ([`PAGE_ITEMS`](super::PAGE_ITEMS) items) on GSI `n`: the index
+    /// read on the index's partition, and the `BatchGetItem` of the items
+    /// ([`EntityCapacity::index_query_hydrations`](super::EntityCapacity::index_query_hydrations))
+    /// on the table's.
+    HydratedQueryPage(u8),
+    /// A hydrated `Query` page on LSI `n`: the index read and the
+    /// `BatchGetItem` of the items, both on the table's partition.
+    HydratedLocalQueryPage(u8),
     /// A put of a new item.
     Put,
     /// An update that changes no index key.
@@ -296,11 +305,33 @@ fn charges(
             })
             .unwrap_or_default()
     };
+    // A hydrated page: the index read where the index is, and the batch
+    // read of the items from the table.
+    let hydrated_page = |index: Option<&'static crate::IndexSchema>| {
+        index
+            .and_then(|index| {
+                let units = |list: &[(&'static str, f64)]| {
+                    list.iter()
+                        .find(|(known, _)| *known == index.name)
+                        .map(|(_, units)| *units)
+                };
+                let page = units(&cost.index_query_pages)?;
+                let batch = units(&cost.index_query_hydrations).unwrap_or(0.0);
+                let (name, template, shards) = partition(index);
+                Some(vec![
+                    (name, template, page, 0.0, shards),
+                    (table.0, table.1, batch, 0.0, 1),
+                ])
+            })
+            .unwrap_or_default()
+    };
     match request {
         Access::Get => vec![(table.0, table.1, cost.get.eventual, 0.0, 1)],
         Access::QueryPage(0) => vec![(table.0, table.1, cost.query_page.eventual, 0.0, 1)],
         Access::QueryPage(number) => query_page(entity.gsi(number)),
         Access::LocalQueryPage(number) => query_page(entity.lsi(number)),
+        Access::HydratedQueryPage(number) => hydrated_page(entity.gsi(number)),
+        Access::HydratedLocalQueryPage(number) => hydrated_page(entity.lsi(number)),
         Access::Put => writes(&cost.put),
         Access::Update => writes(&cost.update),
         Access::Delete => writes(&cost.delete),

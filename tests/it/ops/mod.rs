@@ -7,6 +7,7 @@ mod errors;
 mod executor;
 mod failure_detail;
 mod full_pages;
+mod hydrate;
 mod index_projections;
 pub(crate) mod local_indexes;
 mod multi_attribute;

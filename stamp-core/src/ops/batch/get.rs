@@ -17,7 +17,7 @@ use crate::item::size::MAX_BATCH_GET_KEYS;
 use crate::request::dispatch::Operation;
 use crate::request::executor::Call;
 use crate::request::retry::is_retryable;
-use crate::{AttributeMap, BatchRetry, Entity, Error, PrimaryKey, Table};
+use crate::{AttributeMap, BatchRetry, Entity, EntitySchema, Error, PrimaryKey, Table};
 
 /// A batch get of items of entity `E` by primary key, built by
 /// [`BatchGet::new`]. Nothing is sent until [`send`](Self::send) names the
@@ -115,52 +115,23 @@ impl<E: Entity> BatchGet<E> {
     /// [`Error::UnprocessedKeys`] with exactly the keys not read and the
     /// items that were, and the errors of [`Entity::from_item`].
     pub async fn send(self, table: &Table) -> Result<Vec<Option<E>>, Error> {
-        let schema = E::SCHEMA;
-        let positions = self.check()?;
+        self.check()?;
         let maps: Vec<AttributeMap> = self.keys.iter().map(PrimaryKey::to_attribute_map).collect();
-        let stop = AtomicBool::new(false);
-        let outcomes: Vec<GroupOutcome<AttributeMap>> = stream::iter(
-            chunks(maps, |_| 0, MAX_BATCH_GET_KEYS, usize::MAX)
-                .into_iter()
-                .map(|group| self.read_group(table, group, &stop)),
+        fetch(
+            table,
+            E::SCHEMA,
+            maps,
+            Fetch {
+                consistent_read: self.consistent_read,
+                max_concurrency: self.max_concurrency,
+                retry: self.retry,
+                now: (!self.include_expired).then(|| table.now().timestamp()),
+            },
         )
-        .buffer_unordered(self.max_concurrency)
+        .await?
+        .into_iter()
+        .map(|item| item.map(E::from_item).transpose())
         .collect()
-        .await;
-
-        let now = (!self.include_expired).then(|| table.now().timestamp());
-        let mut found: Vec<Option<AttributeMap>> = vec![None; self.keys.len()];
-        let mut unprocessed = Vec::new();
-        let mut cause = None;
-        let mut attempts = 0;
-        for outcome in outcomes {
-            attempts = attempts.max(outcome.attempts);
-            unprocessed.extend(outcome.unprocessed);
-            cause = cause.or(outcome.cause);
-            for item in outcome.found {
-                if now.is_some_and(|now| crate::ops::expiry::is_expired(&item, schema, now)) {
-                    continue;
-                }
-                let identity = key_values(schema.partition_key.name, schema.sort_key.name, &item);
-                if let Some(&position) = positions.get(&identity) {
-                    found[position] = Some(item);
-                }
-            }
-        }
-        if !unprocessed.is_empty() {
-            return Err(Error::UnprocessedKeys {
-                table: table.name().to_owned(),
-                entity: schema.type_name,
-                attempts,
-                keys: unprocessed,
-                items: found.into_iter().flatten().collect(),
-                cause,
-            });
-        }
-        found
-            .into_iter()
-            .map(|item| item.map(E::from_item).transpose())
-            .collect()
     }
 
     /// The exact `BatchGetItem` requests [`send`](Self::send) starts with on
@@ -196,51 +167,155 @@ impl<E: Entity> BatchGet<E> {
         }
         Ok(positions)
     }
+}
 
-    /// Reads one group of at most 100 keys, retrying what is left.
-    async fn read_group(
-        &self,
-        table: &Table,
-        pending: Vec<AttributeMap>,
-        stop: &AtomicBool,
-    ) -> GroupOutcome<AttributeMap> {
-        let name = table.name();
-        let consistent_read = self.consistent_read;
-        run_group(
-            (<BatchGetItemInput as Operation>::NAME, name),
-            self.retry,
-            stop,
-            pending,
-            |pending| async move {
-                let count = pending.len();
-                let input = batch_get_input(name, pending, consistent_read);
-                let result = table
-                    .execute(input, Call::of(E::SCHEMA.type_name).items(count))
-                    .await;
-                match result {
-                    Ok(mut response) => {
-                        let found = response
-                            .responses
-                            .as_mut()
-                            .and_then(|responses| responses.remove(name))
-                            .unwrap_or_default();
-                        let left = response
-                            .unprocessed_keys
-                            .as_mut()
-                            .and_then(|unprocessed| unprocessed.remove(name))
-                            .map(|keys| keys.keys)
-                            .unwrap_or_default();
-                        Sent::Answered { left, found }
-                    }
-                    Err(failure) if is_retryable(&failure.error) => {
-                        Sent::Retryable(failure.error.into())
-                    }
-                    Err(failure) => Sent::Failed(failure.error.into()),
-                }
-            },
-        )
-        .await
+/// How [`fetch`] sends its requests.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fetch {
+    /// `ConsistentRead` of every request.
+    pub(crate) consistent_read: bool,
+    /// How many requests run at once.
+    pub(crate) max_concurrency: usize,
+    /// How unprocessed keys and throttled requests are retried.
+    pub(crate) retry: BatchRetry,
+    /// The table's clock in epoch seconds: an item expired at it
+    /// ([`is_expired`](crate::ops::expiry::is_expired)) reads as absent.
+    /// `None` reads every item.
+    pub(crate) now: Option<i64>,
+}
+
+impl Default for Fetch {
+    fn default() -> Self {
+        Fetch {
+            consistent_read: false,
+            max_concurrency: DEFAULT_BATCH_CONCURRENCY,
+            retry: BatchRetry::default(),
+            now: None,
+        }
     }
+}
+
+/// The one batch read of items by primary key, for [`BatchGet`] and for a
+/// hydrated query (`ops/query/hydrate.rs`): `keys` (the table's key
+/// attributes of items of `schema`'s table) read in `BatchGetItem`
+/// requests of at most [`MAX_BATCH_GET_KEYS`] keys, up to
+/// `max_concurrency` at once, keys DynamoDB leaves unprocessed (its 16 MB
+/// answer limit, throttling) retried under `retry`; one `Option` per key,
+/// in the order of the keys (`None`: no such item). A key given twice is
+/// read once and answered at each of its places. Whatever reads must leave
+/// out of every batch read belongs here.
+///
+/// # Errors
+///
+/// [`Error::UnprocessedKeys`] with exactly the keys not read and the items
+/// that were.
+pub(crate) async fn fetch(
+    table: &Table,
+    schema: &'static EntitySchema,
+    keys: Vec<AttributeMap>,
+    options: Fetch,
+) -> Result<Vec<Option<AttributeMap>>, Error> {
+    let (partition, sort) = (schema.partition_key.name, schema.sort_key.name);
+    let mut positions: HashMap<(String, String), Vec<usize>> = HashMap::with_capacity(keys.len());
+    let mut unique = Vec::with_capacity(keys.len());
+    for (position, key) in keys.into_iter().enumerate() {
+        let places = positions
+            .entry(key_values(partition, sort, &key))
+            .or_default();
+        if places.is_empty() {
+            unique.push(key);
+        }
+        places.push(position);
+    }
+    let count = positions.values().map(Vec::len).sum();
+    let stop = AtomicBool::new(false);
+    let outcomes: Vec<GroupOutcome<AttributeMap>> = stream::iter(
+        chunks(unique, |_| 0, MAX_BATCH_GET_KEYS, usize::MAX)
+            .into_iter()
+            .map(|group| read_group(table, schema, group, options, &stop)),
+    )
+    .buffer_unordered(options.max_concurrency.max(1))
+    .collect()
+    .await;
+
+    let mut found: Vec<Option<AttributeMap>> = vec![None; count];
+    let mut unprocessed = Vec::new();
+    let mut cause = None;
+    let mut attempts = 0;
+    for outcome in outcomes {
+        attempts = attempts.max(outcome.attempts);
+        unprocessed.extend(outcome.unprocessed);
+        cause = cause.or(outcome.cause);
+        for item in outcome.found {
+            if options
+                .now
+                .is_some_and(|now| crate::ops::expiry::is_expired(&item, schema, now))
+            {
+                continue;
+            }
+            if let Some(places) = positions.get(&key_values(partition, sort, &item)) {
+                for &position in places {
+                    found[position] = Some(item.clone());
+                }
+            }
+        }
+    }
+    if !unprocessed.is_empty() {
+        return Err(Error::UnprocessedKeys {
+            table: table.name().to_owned(),
+            entity: schema.type_name,
+            attempts,
+            keys: unprocessed,
+            items: found.into_iter().flatten().collect(),
+            cause,
+        });
+    }
+    Ok(found)
+}
+
+/// Reads one group of at most 100 keys, retrying what is left.
+async fn read_group(
+    table: &Table,
+    schema: &'static EntitySchema,
+    pending: Vec<AttributeMap>,
+    options: Fetch,
+    stop: &AtomicBool,
+) -> GroupOutcome<AttributeMap> {
+    let name = table.name();
+    run_group(
+        (<BatchGetItemInput as Operation>::NAME, name),
+        options.retry,
+        stop,
+        pending,
+        |pending| async move {
+            let count = pending.len();
+            let input = batch_get_input(name, pending, options.consistent_read);
+            let result = table
+                .execute(input, Call::of(schema.type_name).items(count))
+                .await;
+            match result {
+                Ok(mut response) => {
+                    let found = response
+                        .responses
+                        .as_mut()
+                        .and_then(|responses| responses.remove(name))
+                        .unwrap_or_default();
+                    let left = response
+                        .unprocessed_keys
+                        .as_mut()
+                        .and_then(|unprocessed| unprocessed.remove(name))
+                        .map(|keys| keys.keys)
+                        .unwrap_or_default();
+                    Sent::Answered { left, found }
+                }
+                Err(failure) if is_retryable(&failure.error) => {
+                    Sent::Retryable(failure.error.into())
+                }
+                Err(failure) => Sent::Failed(failure.error.into()),
+            }
+        },
+    )
+    .await
 }
 
 /// One `BatchGetItem` of `keys` (at most 100) on table `table_name`.

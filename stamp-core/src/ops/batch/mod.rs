@@ -19,6 +19,7 @@ mod get;
 mod write;
 
 pub use get::BatchGet;
+pub(crate) use get::{Fetch, fetch};
 pub use write::{BatchWrite, BatchWriteOutput};
 
 /// How many batch requests run at once unless set otherwise.

@@ -20,6 +20,7 @@ use crate::{
 };
 
 mod attributes;
+mod hydrate;
 mod plan;
 mod projected;
 mod range;
@@ -99,6 +100,9 @@ pub struct Query<E, I: QueryIndex = BaseTable, O = E> {
     /// Whether the sort key stays within the entity's prefix (not for a
     /// collection, which reads the whole partition).
     scoped: bool,
+    /// Whether each page's items are read whole from the table by their
+    /// keys ([`hydrate`](Query::hydrate), `hydrate.rs`).
+    hydrate: bool,
     decode: fn(AttributeMap) -> Result<O, Error>,
     /// Whether expired items are left out, and at what time
     /// ([`include_expired`](Self::include_expired)).
@@ -124,6 +128,7 @@ impl<E, I: QueryIndex, O> Clone for Query<E, I, O> {
             projection: self.projection.clone(),
             start: self.start.clone(),
             scoped: self.scoped,
+            hydrate: self.hydrate,
             decode: self.decode,
             expiry: self.expiry,
             entity: PhantomData,
@@ -153,6 +158,7 @@ impl<E: Entity, I: QueryIndex> Query<E, I, E> {
             projection: None,
             start: None,
             scoped: true,
+            hydrate: false,
             decode: E::from_item,
             expiry: Expiry::Live,
             entity: PhantomData,
@@ -509,6 +515,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             projection: self.projection,
             start: self.start,
             scoped: self.scoped,
+            hydrate: self.hydrate,
             decode,
             expiry: self.expiry,
             entity: PhantomData,

@@ -209,7 +209,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         }
         let fingerprint = fingerprint
             .unwrap_or_else(|| self.fingerprint(table_name, &key_condition, &placeholders));
-        let filter = self.filter_expression(&mut placeholders)?;
+        let filter = self.filter_expression(&mut placeholders, self.hydrates() && !count_only)?;
         let local = Self::reads_local_index();
         // A count of an LSI reads the items, whole, and counts them: the
         // entity's scope filters on its type attribute, which a `KEYS_ONLY`
@@ -218,7 +218,17 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         // projection names), not for `COUNT`.
         let count_by_items = count_only && local;
         let count_by_projection = count_only && !local && excluded_sort_key.is_some();
-        let projection = if count_by_projection {
+        // A hydrated query reads the index entries' keys only; the items
+        // come whole from the table (`hydrate.rs`).
+        let hydrated = self.hydrates() && !count_only;
+        let projection = if hydrated {
+            Some(
+                Self::cursor_attributes()
+                    .into_iter()
+                    .map(|name| placeholders.name(name))
+                    .collect(),
+            )
+        } else if count_by_projection {
             Some(vec![
                 placeholders.name(sort_attribute.expect("a sort key was excluded")),
             ])
@@ -323,7 +333,13 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     }
 
     /// The filter: the entity's scope (its type attribute), and the user's.
-    fn filter_expression(&self, placeholders: &mut Placeholders) -> Result<Option<String>, Error> {
+    /// Without the scope when `hydrated`: the index may not hold the type
+    /// attribute, and the fetched items are checked instead (`hydrate.rs`).
+    fn filter_expression(
+        &self,
+        placeholders: &mut Placeholders,
+        hydrated: bool,
+    ) -> Result<Option<String>, Error> {
         let user_filter = self
             .filter
             .as_ref()
@@ -332,7 +348,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         // The entity's scope: other item types can share the partition and
         // the literal prefix (`ORDER#…#ITEM#…` beside `ORDER#…`), so an
         // entity query keeps only items of its type, as a scan does.
-        let filter = if self.scoped {
+        let filter = if self.scoped && !hydrated {
             let scope = format!(
                 "{} = {}",
                 placeholders.name(E::SCHEMA.type_attribute),

@@ -64,7 +64,10 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                 needed.push(name.to_owned());
             }
         };
-        if decoding {
+        // A hydrated query reads its items whole from the table, and checks
+        // their type there: only its filter runs on the index.
+        let hydrated = decoding && self.hydrates();
+        if decoding && !hydrated {
             match self.needs {
                 Needs::Entity => E::SCHEMA
                     .field_attributes
@@ -78,7 +81,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                 }
             }
         }
-        if self.scoped {
+        if self.scoped && !hydrated {
             need(E::SCHEMA.type_attribute);
         }
         // The expiry filter's TTL attributes (none with `include_expired`).

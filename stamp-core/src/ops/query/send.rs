@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use futures::{Stream, StreamExt, TryStreamExt, stream};
 
 use super::Query;
+use super::hydrate::{Slot, take};
 use super::plan::Plan;
 use crate::QueryIndex;
 use crate::Refusal;
@@ -31,6 +32,12 @@ pub struct Page<O> {
     pub cursor: Option<Cursor>,
     /// Items DynamoDB evaluated before the filter (`ScannedCount`).
     pub scanned_count: u32,
+    /// Of a [`hydrate`](Query::hydrate)d query: the index entries of the
+    /// page whose item the table no longer held when it was read (deleted
+    /// between the index read and the `BatchGetItem`), left out of
+    /// `items`; 0 otherwise. The cursor is after them: the next page does
+    /// not count them again.
+    pub missing: u32,
 }
 
 impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
@@ -124,10 +131,11 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         )?;
         let Some(wanted) = self.max_items else {
             let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
-            return self.page(plan, response, None);
+            return self.page(table, plan, response, None).await;
         };
         let budget = self.max_requests.unwrap_or(DEFAULT_MAX_REQUESTS);
-        let mut raw: Vec<AttributeMap> = Vec::new();
+        let mut raw: Vec<Slot> = Vec::new();
+        let mut missing = 0;
         let mut scanned_count = 0;
         let mut sent = 0;
         let mut shorts = 0;
@@ -140,24 +148,30 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                 .into_iter()
                 .filter(|item| !plan.excludes(item))
                 .collect();
+            let found = self.slots(table, found).await?;
+            let items_found = found
+                .iter()
+                .filter(|slot| !matches!(slot, Slot::Missing))
+                .count();
             if plan
                 .input
                 .limit
-                .is_some_and(|limit| found.len() < limit.max(0) as usize)
+                .is_some_and(|limit| items_found < limit.max(0) as usize)
             {
                 shorts += 1;
             } else {
                 shorts = 0;
             }
             let remaining = wanted - raw.len();
-            let more_found = found.len() > remaining;
-            raw.extend(found.into_iter().take(remaining));
+            let more_found = take(&mut raw, found, Some(remaining), &mut missing);
             match response.last_evaluated_key {
                 // Enough: the cursor is after the last item returned, when
                 // the query goes on.
                 last if raw.len() == wanted => {
-                    break (last.is_some() || more_found)
-                        .then(|| self.cursor_key(raw.last().expect("wanted > 0")));
+                    break (last.is_some() || more_found).then(|| {
+                        let last = raw.last().and_then(Slot::entry).expect("wanted > 0");
+                        self.cursor_key(last)
+                    });
                 }
                 None => break None,
                 Some(last) if sent >= budget => break Some(last),
@@ -175,10 +189,12 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         Ok(Page {
             items: raw
                 .into_iter()
+                .filter_map(Slot::into_item)
                 .map(self.decode)
                 .collect::<Result<Vec<O>, Error>>()?,
             cursor,
             scanned_count,
+            missing,
         })
     }
 
@@ -190,41 +206,51 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             .collect()
     }
 
-    fn page(
+    /// The page of one response (hydrated when the query is), of at most
+    /// `remaining` items.
+    async fn page(
         &self,
+        table: &Table,
         plan: Plan,
         response: Response,
         remaining: Option<usize>,
     ) -> Result<Page<O>, Error> {
-        let mut raw: Vec<AttributeMap> = response
+        let found: Vec<AttributeMap> = response
             .items
             .into_iter()
             .filter(|item| !plan.excludes(item))
             .collect();
+        let found = self.slots(table, found).await?;
+        let mut raw = Vec::new();
+        let mut missing = 0;
+        let more_found = take(&mut raw, found, remaining, &mut missing);
         let mut cursor = response
             .last_evaluated_key
             .map(|key| Cursor::encode(&plan.fingerprint, plan.signing.as_ref(), &key))
             .transpose()?;
-        if let Some(remaining) = remaining {
-            let more_found = raw.len() > remaining;
-            raw.truncate(remaining);
-            if raw.len() == remaining && remaining > 0 && (cursor.is_some() || more_found) {
-                let key = self.cursor_key(raw.last().expect("remaining > 0"));
-                cursor = Some(Cursor::encode(
-                    &plan.fingerprint,
-                    plan.signing.as_ref(),
-                    &key,
-                )?);
-            }
+        if let Some(remaining) = remaining
+            && raw.len() == remaining
+            && remaining > 0
+            && (cursor.is_some() || more_found)
+        {
+            let last = raw.last().and_then(Slot::entry).expect("remaining > 0");
+            let key = self.cursor_key(last);
+            cursor = Some(Cursor::encode(
+                &plan.fingerprint,
+                plan.signing.as_ref(),
+                &key,
+            )?);
         }
         let items = raw
             .into_iter()
+            .filter_map(Slot::into_item)
             .map(self.decode)
             .collect::<Result<Vec<O>, Error>>()?;
         Ok(Page {
             items,
             cursor,
             scanned_count: response.scanned_count,
+            missing,
         })
     }
 
@@ -288,21 +314,17 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                     .fill(table, merge, state.remaining, None)
                     .await?;
                 let mut raw = Vec::new();
-                while state
-                    .remaining
-                    .is_none_or(|remaining| raw.len() < remaining)
-                {
-                    match state.query.pop(merge) {
-                        Some(item) => raw.push(item),
-                        None => break,
-                    }
-                }
+                let mut missing = 0;
+                let taken = state
+                    .query
+                    .take_merged(table, merge, state.remaining, &mut raw, &mut missing)
+                    .await?;
                 if let Some(remaining) = state.remaining.as_mut() {
                     *remaining -= raw.len();
                 }
                 // Every round reads on (see `shards.rs`); a round that
                 // neither sent nor returned anything has nothing left.
-                state.done = merge.finished() || (!sent && raw.is_empty());
+                state.done = merge.finished() || (!sent && taken == 0);
                 let items = raw
                     .into_iter()
                     .map(state.query.decode)
@@ -315,7 +337,10 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
                 .query
                 .plan(table.name(), table.cursor_key(), false, limit)?;
             let response = execute::<E>(table, plan.input.clone(), Self::index_name()).await?;
-            let page = state.query.page(plan, response, state.remaining)?;
+            let page = state
+                .query
+                .page(table, plan, response, state.remaining)
+                .await?;
             if limit.is_some_and(|limit| page.items.len() < limit as usize) {
                 state.shorts += 1;
             } else {

@@ -399,15 +399,12 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             .max_items
             .map(|_| self.max_requests.unwrap_or(crate::DEFAULT_MAX_REQUESTS));
         let mut raw = Vec::new();
+        let mut missing = 0;
         loop {
             let remaining = self.max_items.map(|wanted| wanted - raw.len());
             let sent = self.fill(table, &mut merge, remaining, budget).await?;
-            while cap.is_none_or(|cap| raw.len() < cap) {
-                match self.pop(&mut merge) {
-                    Some(item) => raw.push(item),
-                    None => break,
-                }
-            }
+            self.take_merged(table, &mut merge, cap, &mut raw, &mut missing)
+                .await?;
             if self.max_items.is_none() || !sent || cap.is_some_and(|cap| raw.len() >= cap) {
                 break;
             }
@@ -425,6 +422,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
             items: raw.into_iter().map(self.decode).collect::<Result<_, _>>()?,
             cursor,
             scanned_count: merge.scanned_count,
+            missing,
         })
     }
 
