@@ -94,6 +94,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -210,6 +211,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &::std::string::String::from(customer_id),
             );
             ::stamp::Update::new(Self::key(customer_id)).with_known_values(__known)
+        }
+        ///An upsert of the `Customer` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Customer::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(customer_id: &str) -> ::stamp::Update<Self> {
+            Self::update(customer_id).into_upsert()
         }
         /**Parses a `PK` value of `Customer` back into its fields (customer_id), following the template `CUST#<customer_id>`.
 
@@ -416,6 +422,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -720,6 +727,15 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::ORDER_ID, order_id);
             ::stamp::Update::new(Self::key(customer_id, created_at, order_id))
                 .with_known_values(__known)
+        }
+        ///An upsert of the `Order` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Order::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(
+            customer_id: &str,
+            created_at: &DateTime<Utc>,
+            order_id: &Uuid,
+        ) -> ::stamp::Update<Self> {
+            Self::update(customer_id, created_at, order_id).into_upsert()
         }
         /**A similarity search of vector index `VECTOR2` (`order_embedding`, 64 dimensions, Cosine) of `Order` for the items nearest `vector`, in the partition `VECTOR2PK` = `CUST#<customer_id>`: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
 
@@ -1036,6 +1052,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -1213,6 +1230,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::LINE_NO, line_no);
             ::stamp::Update::new(Self::key(order_id, line_no)).with_known_values(__known)
         }
+        ///An upsert of the `LineItem` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`LineItem::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(order_id: &Uuid, line_no: &u32) -> ::stamp::Update<Self> {
+            Self::update(order_id, line_no).into_upsert()
+        }
         /**Parses a `PK` value of `LineItem` back into its fields (order_id), following the template `ORDER#<order_id>`.
 
 # Errors
@@ -1381,6 +1403,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -1502,6 +1525,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             let mut __known = ::stamp::AttributeMap::new();
             __stamp::know(&mut __known, &Self::SKU, &::std::string::String::from(sku));
             ::stamp::Update::new(Self::key(sku)).with_known_values(__known)
+        }
+        ///An upsert of the `Product` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Product::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(sku: &str) -> ::stamp::Update<Self> {
+            Self::update(sku).into_upsert()
         }
         /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
 
@@ -1656,6 +1684,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -1774,6 +1803,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &::std::string::String::from(token),
             );
             ::stamp::Update::new(Self::key(token)).with_known_values(__known)
+        }
+        ///An upsert of the `Session` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Session::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(token: &str) -> ::stamp::Update<Self> {
+            Self::update(token).into_upsert()
         }
         /**Parses a `PK` value of `Session` back into its fields (token), following the template `SESSION#<token>`.
 

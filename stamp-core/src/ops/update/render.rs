@@ -20,7 +20,8 @@ pub(crate) struct UpdateRequest {
     pub key: AttributeMap,
     /// The `UpdateExpression`.
     pub update_expression: String,
-    /// The `ConditionExpression`.
+    /// The `ConditionExpression`; empty for none (an upsert without
+    /// conditions).
     pub condition_expression: String,
     /// `ExpressionAttributeNames`.
     pub names: HashMap<String, String>,
@@ -133,6 +134,9 @@ impl<E: Entity> Update<E> {
                 None => Action::Remove(updated_at),
             });
         }
+        if self.upsert {
+            self.upsert_actions(&mut actions, now)?;
+        }
         // Every value is checked as an item's values are, before sending.
         for action in &actions {
             if let Some(value) = action.value() {
@@ -166,18 +170,23 @@ impl<E: Entity> Update<E> {
         Ok(actions)
     }
 
-    /// The condition: the item exists, the expected version (whose `ADD`
-    /// joins `adds`), and the user's condition.
+    /// The condition: the item exists (not for an upsert), the expected
+    /// version (whose `ADD` joins `adds`; an upsert's also admits an absent
+    /// item), and the user's condition. Empty when there is none.
     fn condition_expression(
         &self,
         placeholders: &mut Placeholders,
         adds: &mut Vec<String>,
     ) -> Result<String, Error> {
         let schema = E::SCHEMA;
-        let mut conditions = vec![format!(
-            "attribute_exists({})",
-            placeholders.name(schema.partition_key.name)
-        )];
+        let mut conditions = Vec::new();
+        // An upsert creates the item when it is absent; an update must not.
+        if !self.upsert {
+            conditions.push(format!(
+                "attribute_exists({})",
+                placeholders.name(schema.partition_key.name)
+            ));
+        }
         if let Some(version) = schema.version_attribute {
             let expected =
                 self.expected_version
@@ -190,7 +199,15 @@ impl<E: Entity> Update<E> {
                     version: expected,
                 }));
             }
-            conditions.push(placeholders.version_is(version, expected));
+            let check = placeholders.version_is(version, expected);
+            conditions.push(if self.upsert {
+                format!(
+                    "(attribute_not_exists({}) OR {check})",
+                    placeholders.name(schema.partition_key.name)
+                )
+            } else {
+                check
+            });
             let name = placeholders.name(version);
             adds.push(format!(
                 "{name} {}",
@@ -205,7 +222,7 @@ impl<E: Entity> Update<E> {
 
     /// The update as a transaction action, rendered at its time
     /// ([`Update::at`], or now), for `TransactWrite::update`. It keeps the
-    /// `attribute_exists` guard and the version check.
+    /// `attribute_exists` guard (none for an upsert) and the version check.
     ///
     /// # Errors
     ///
@@ -216,7 +233,8 @@ impl<E: Entity> Update<E> {
             item_key: crate::ItemKey::of::<E>(&rendered.key),
             key: rendered.key,
             update_expression: rendered.update_expression,
-            condition_expression: Some(rendered.condition_expression),
+            condition_expression: Some(rendered.condition_expression)
+                .filter(|condition| !condition.is_empty()),
             names: rendered.names,
             values: rendered.values,
             entity: E::SCHEMA.type_name,
@@ -319,8 +337,14 @@ impl Clauses {
                 }
                 Action::Remove(_) => removes.push(name),
                 Action::Add(_, v) => adds.push(format!("{name} {}", value(placeholders, v)?)),
+                // From 0 when the attribute is absent, as `ADD` does, so
+                // an update and an upsert agree.
                 Action::Subtract(_, v) => {
-                    sets.push(format!("{name} = {name} - {}", value(placeholders, v)?))
+                    let zero = placeholders.add_value(AttributeValue::N("0".to_owned()));
+                    sets.push(format!(
+                        "{name} = if_not_exists({name}, {zero}) - {}",
+                        value(placeholders, v)?
+                    ))
                 }
                 Action::Delete(_, v) => deletes.push(format!("{name} {}", value(placeholders, v)?)),
             }
