@@ -20,6 +20,7 @@ mod sharding;
 mod time_fields;
 mod transactions;
 mod updates;
+mod upsert;
 mod vector_rules;
 pub(crate) mod vector_search;
 mod writes;

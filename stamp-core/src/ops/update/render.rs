@@ -44,7 +44,13 @@ impl<E: Entity> Update<E> {
     ) -> Result<(UpdateRequest, UpdateEffect), Error> {
         let key = self.key.as_ref().map_err(Clone::clone)?;
         let actions = self.checked_actions(now)?;
-        let (index_sets, index_removes) = rebuild_indexes::<E>(&actions, &self.known, key)?;
+        let key_fields: Vec<&str> = if self.upsert {
+            self.key_values.keys().map(String::as_str).collect()
+        } else {
+            Vec::new()
+        };
+        let (index_sets, index_removes) =
+            rebuild_indexes::<E>(&actions, &self.known, key, &key_fields)?;
         let effect =
             UpdateEffect::of::<E>(&actions, &index_sets, &index_removes, self.expected_version);
         let mut placeholders = Placeholders::default();
@@ -103,7 +109,9 @@ impl<E: Entity> Update<E> {
                 reason,
             })
         };
-        if self.actions.is_empty() {
+        // An upsert with no action of its own still writes the key fields
+        // and the type (it creates the item when absent).
+        if self.actions.is_empty() && !self.upsert {
             return Err(invalid(crate::error::UpdateReason::ChangesNothing));
         }
         let mut actions = self.actions.clone();
