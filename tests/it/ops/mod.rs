@@ -21,6 +21,7 @@ mod time_fields;
 mod transactions;
 mod updates;
 mod upsert;
+mod upsert_equals;
 mod vector_rules;
 pub(crate) mod vector_search;
 mod writes;
