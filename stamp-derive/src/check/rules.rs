@@ -267,9 +267,21 @@ fn check_write_once(cx: &mut Ctxt, container: &Container) {
         };
         let name = &field.name;
         let clash = [
-            (field.created_at.is_some(), "created_at", "which an upsert already writes once"),
-            (field.updated_at.is_some(), "updated_at", "which every write stamps"),
-            (field.version.is_some(), "version", "which every write increments"),
+            (
+                field.created_at.is_some(),
+                "created_at",
+                "which an upsert already writes once",
+            ),
+            (
+                field.updated_at.is_some(),
+                "updated_at",
+                "which every write stamps",
+            ),
+            (
+                field.version.is_some(),
+                "version",
+                "which every write increments",
+            ),
         ]
         .into_iter()
         .find(|(marked, ..)| *marked);

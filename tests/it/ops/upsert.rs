@@ -173,7 +173,10 @@ async fn the_upsert_request_has_no_existence_condition_and_counts_from_zero() {
     let balance = name("balance");
     let first_order = name("first_order");
     let first_sale = name("first_sale");
-    assert!(expression.contains(&format!("ADD {units} :")), "{expression}");
+    assert!(
+        expression.contains(&format!("ADD {units} :")),
+        "{expression}"
+    );
     assert!(
         expression.contains(&format!("{balance} = if_not_exists({balance}, :")),
         "{expression}"
@@ -232,7 +235,16 @@ async fn an_update_still_refuses_an_absent_item() {
         .send(&table)
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::ItemNotFound { entity: "Sales", .. }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            Error::ItemNotFound {
+                entity: "Sales",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
     let key = Sales::key("SKU-1", &20260601).unwrap();
     assert_eq!(raw(&table, key.to_attribute_map()).await, None);
 }
@@ -520,7 +532,11 @@ async fn an_upsert_that_could_leave_half_an_index_is_refused_before_sending() {
     assert_eq!(stored.get("GSI1PK"), None);
     assert_eq!(stored.get("GSI1SK"), None);
     assert_eq!(
-        table.get(&Task::key("t-1").unwrap()).await.unwrap().unwrap(),
+        table
+            .get(&Task::key("t-1").unwrap())
+            .await
+            .unwrap()
+            .unwrap(),
         Task {
             id: "t-1".into(),
             label: None,

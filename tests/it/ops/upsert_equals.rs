@@ -87,7 +87,12 @@ fn arbitrary_listing() -> impl Strategy<Value = Listing> {
 /// added to the stored one, which is 0 when absent), the `Option`s set or
 /// removed. `write_once` chooses `set` (an upsert makes it
 /// `if_not_exists`) or `set_if_not_exists` (what an update needs to match).
-fn changes(mut update: Update<Listing>, to: &Listing, stock: u64, write_once_set: bool) -> Update<Listing> {
+fn changes(
+    mut update: Update<Listing>,
+    to: &Listing,
+    stock: u64,
+    write_once_set: bool,
+) -> Update<Listing> {
     update = update
         .set(Listing::PRICE, &to.price)
         .set(Listing::BUCKET, &to.bucket)

@@ -95,8 +95,11 @@ impl<E: Entity> Update<E> {
     /// from them can be rebuilt.
     #[doc(hidden)]
     pub fn with_known_values(mut self, values: AttributeMap) -> Self {
-        self.key_values
-            .extend(values.iter().map(|(name, value)| (name.clone(), value.clone())));
+        self.key_values.extend(
+            values
+                .iter()
+                .map(|(name, value)| (name.clone(), value.clone())),
+        );
         self.known.extend(values);
         self
     }

@@ -90,7 +90,9 @@ impl<E: Entity> Update<E> {
             }
         }
         if let Some(created_at) = schema.created_at_attribute
-            && !actions.iter().any(|action| action.attribute() == created_at)
+            && !actions
+                .iter()
+                .any(|action| action.attribute() == created_at)
             && let Some(value) = E::time_stamp_value(created_at, now)?
         {
             actions.push(Action::SetIfNotExists(created_at, Ok(value)));
