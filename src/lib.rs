@@ -117,6 +117,11 @@
 //! - `#[stamp(updated_at)]`: a `DateTime<Utc>` set to the time of every
 //!   put and update (`Put::at`, `Update::at` give another time), in the
 //!   attribute and in index keys built from it.
+//! - `#[stamp(write_once)]`: a field an upsert (`E::upsert(…)`,
+//!   [`Update::into_upsert`]) sets with `if_not_exists`, so the value of
+//!   the write that created the item stays, as `created_at`'s does (an
+//!   upsert stamps `created_at` that way too). Not on a field of the
+//!   primary key, nor on `created_at`, `updated_at` or `version`.
 //!
 //! Serde's own field attributes (`rename`, `skip`, `default`, `with`, …)
 //! apply as usual: a field is stored under its serde name.

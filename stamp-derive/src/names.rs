@@ -17,6 +17,8 @@ pub const QUERY: &str = "query";
 pub const SCAN: &str = "scan";
 /// The typed update, `Order::update(..)`.
 pub const UPDATE: &str = "update";
+/// The upsert of an item, `Order::upsert(..)`.
+pub const UPSERT: &str = "upsert";
 /// The primary key in the earlier format, `Order::previous_key(..)`.
 pub const PREVIOUS_KEY: &str = "previous_key";
 /// The first vector index's similarity search, `Order::search_similar(..)`.

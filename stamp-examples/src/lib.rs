@@ -6,6 +6,7 @@
 //! | order | `CUST#<customer_id>` | `ORDER#<created_at>#<order_id>` | `STATUS#<status>#<shard>` (16 shards) / `<updated_at>` while it has a status; GSI2: `ORDER#<order_id>` / `ORDER` |
 //! | line item | `ORDER#<order_id>` | `ITEM#<line_no>` | GSI2: `ORDER#<order_id>` / `ITEM#<line_no>` |
 //! | product | `PRODUCT#<sku>` | `PRODUCT` | |
+//! | product sales of a day | `PRODUCT#<sku>` | `SALES#<day>` | |
 //! | session | `SESSION#<token>` | `SESSION` | |
 //!
 //! Two vector indexes hold the vectors [`embedding`] computes from the
@@ -36,7 +37,7 @@ pub mod scenario;
 pub mod soak;
 pub mod web;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use stamp::{Item, KeyPart, TableDefinition};
 use uuid::Uuid;
@@ -186,6 +187,31 @@ impl Product {
     }
 }
 
+/// The units of a product sold in a day, and their revenue: a counter
+/// item that the day's first sale creates and every sale increments, with
+/// one upsert ([`scenario::record_sale`]: `ProductSales::upsert(…)`, one
+/// `UpdateItem` whose `ADD`s start from 0), never a create first.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "PRODUCT#<sku>"]
+#[sk = "SALES#<day>"]
+pub struct ProductSales {
+    /// The product's SKU.
+    pub sku: String,
+    /// The day of the sales (UTC).
+    pub day: NaiveDate,
+    /// Units sold that day.
+    pub units: u64,
+    /// Revenue of those units, in cents.
+    pub revenue_cents: u64,
+    /// The time of the day's first sale: written once, by the upsert that
+    /// creates the item.
+    #[stamp(created_at)]
+    pub first_sale_at: DateTime<Utc>,
+    /// The time of the day's latest sale.
+    #[stamp(updated_at)]
+    pub last_sale_at: DateTime<Utc>,
+}
+
 /// A login session, which expires.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "SESSION#<token>"]
@@ -231,6 +257,7 @@ pub fn table_definition() -> TableDefinition {
         .entity::<Order>()
         .entity::<LineItem>()
         .entity::<Product>()
+        .entity::<ProductSales>()
         .entity::<Session>()
         .collection::<CustomerWithOrders>()
         .collection::<OrderWithItems>()

@@ -13,7 +13,8 @@ use crate::data::DataSet;
 use crate::embedding;
 use crate::requests::RequestCounter;
 use crate::{
-    Customer, CustomerWithOrders, LineItem, Order, OrderStatus, OrderWithItems, Product, Session,
+    Customer, CustomerWithOrders, LineItem, Order, OrderStatus, OrderWithItems, Product,
+    ProductSales, Session,
 };
 
 /// One run of an access pattern.
@@ -205,6 +206,34 @@ pub async fn product_by_sku(
 ) -> Result<Run<Option<Product>>, Error> {
     let key = Product::key(sku)?;
     measure(counter, "a product by SKU", key_text(&key), table.get(&key)).await
+}
+
+/// Counts a sale of `units` of `sku` at `price_cents` each, at `at`, in
+/// the product's sales of that day: one `UpdateItem` (an upsert), which
+/// creates the day's counter with its first sale and increments it after
+/// (`ADD units :u, revenue_cents :r`, `first_sale_at` with
+/// `if_not_exists`), and returns the counter after it.
+pub async fn record_sale(
+    table: &Table,
+    counter: &RequestCounter,
+    sku: &str,
+    units: u64,
+    price_cents: u64,
+    at: DateTime<Utc>,
+) -> Result<Run<ProductSales>, Error> {
+    let day = at.date_naive();
+    let key = ProductSales::key(sku, &day)?;
+    let upsert = ProductSales::upsert(sku, &day)
+        .add(ProductSales::UNITS, &units)
+        .add(ProductSales::REVENUE_CENTS, &(units * price_cents))
+        .at(at);
+    measure(
+        counter,
+        "count a sale (upsert)",
+        key_text(&key),
+        upsert.send_returning_new(table),
+    )
+    .await
 }
 
 /// The `count` most recently updated orders in `status`, of all customers:

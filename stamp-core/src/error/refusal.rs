@@ -138,6 +138,21 @@ pub enum Refusal {
         missing: Vec<String>,
     },
 
+    /// An upsert ([`Update::into_upsert`](crate::Update::into_upsert)) that
+    /// could create an item that does not decode: a field that is not an
+    /// `Option` is neither in the primary key nor written by the upsert
+    /// (`set`, `set_if_not_exists`, `add`, `subtract`, `append`,
+    /// `add_to_set`). Found before sending; nothing is sent.
+    #[error(
+        "the upsert of entity `{entity}` could create the item without {missing:?}, which are not `Option` fields, so it would not decode: write them in the upsert (`set_if_not_exists` keeps a stored value), or use `update` for an item that exists"
+    )]
+    IncompleteUpsert {
+        /// The entity type name.
+        entity: &'static str,
+        /// The attributes of the fields the upsert must write as well.
+        missing: Vec<String>,
+    },
+
     /// A write of a versioned entity at the largest version its field type
     /// holds: there is no next version to store. Found before sending.
     #[error(

@@ -62,6 +62,11 @@ pub struct EntitySchema {
     pub created_at_attribute: Option<&'static str>,
     /// The `#[stamp(updated_at)]` attribute, stamped by every write.
     pub updated_at_attribute: Option<&'static str>,
+    /// The attributes of the fields marked `#[stamp(write_once)]`: an
+    /// upsert ([`Update::into_upsert`](crate::Update::into_upsert)) sets
+    /// them with `if_not_exists`, so the value of the write that created
+    /// the item stays (as the `created_at` attribute does).
+    pub write_once_attributes: &'static [&'static str],
     /// The earlier primary key format declared with
     /// `#[stamp(previous(pk = "…", sk = "…"))]`, which
     /// [`Migration`](crate::migrate::Migration) moves items out of; `None`
@@ -133,6 +138,7 @@ impl PartialEq for EntitySchema {
             version_attribute,
             created_at_attribute,
             updated_at_attribute,
+            write_once_attributes,
             previous_key,
             key_example: _,
             named_inputs,
@@ -148,6 +154,7 @@ impl PartialEq for EntitySchema {
             && *version_attribute == other.version_attribute
             && *created_at_attribute == other.created_at_attribute
             && *updated_at_attribute == other.updated_at_attribute
+            && *write_once_attributes == other.write_once_attributes
             && *previous_key == other.previous_key
             && *named_inputs == other.named_inputs
     }

@@ -322,6 +322,7 @@ mod tests {
             version_attribute: None,
             created_at_attribute: None,
             updated_at_attribute: None,
+            write_once_attributes: &[],
             previous_key: None,
             key_example: |_| None,
             named_inputs: &[],

@@ -20,6 +20,7 @@ pub fn read_field<'a>(
     let mut version = Attr::none();
     let mut created_at = Attr::none();
     let mut updated_at = Attr::none();
+    let mut write_once = Attr::none();
     for attribute in field.attrs.iter().filter(|a| a.path().is_ident("stamp")) {
         let result = attribute.parse_nested_meta(|meta| {
             for (option, slot) in [
@@ -27,6 +28,7 @@ pub fn read_field<'a>(
                 ("version", &mut version),
                 ("created_at", &mut created_at),
                 ("updated_at", &mut updated_at),
+                ("write_once", &mut write_once),
             ] {
                 if meta.path.is_ident(option) {
                     slot.set(cx, &meta.path, meta.path.clone(), || {
@@ -37,7 +39,7 @@ pub fn read_field<'a>(
             }
             let option = attr::option_name(&meta);
             Err(meta.error(format!(
-                "unknown option `{option}` in `#[stamp(…)]` on field `{name}` of `{struct_name}`; field options are: ttl, version, created_at, updated_at"
+                "unknown option `{option}` in `#[stamp(…)]` on field `{name}` of `{struct_name}`; field options are: ttl, version, created_at, updated_at, write_once"
             )))
         });
         if let Err(error) = result {
@@ -56,6 +58,7 @@ pub fn read_field<'a>(
         version: version.get(),
         created_at: created_at.get(),
         updated_at: updated_at.get(),
+        write_once: write_once.get(),
         serde: serde.serde,
     }
 }

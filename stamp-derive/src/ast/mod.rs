@@ -165,6 +165,9 @@ pub struct Field<'a> {
     pub created_at: Option<syn::Path>,
     /// The `updated_at` of `#[stamp(updated_at)]`: stamped on every write.
     pub updated_at: Option<syn::Path>,
+    /// The `write_once` of `#[stamp(write_once)]`: an upsert sets the field
+    /// with `if_not_exists`.
+    pub write_once: Option<syn::Path>,
     /// serde's field attributes that change how the value is stored, which
     /// the generated encoders and decoders copy.
     pub serde: SerdeField,

@@ -34,6 +34,8 @@ pub struct Model<'a> {
     pub version: Option<Stored<'a>>,
     pub created_at: Option<Stored<'a>>,
     pub updated_at: Option<Stored<'a>>,
+    /// The `#[stamp(write_once)]` fields, in field order.
+    pub write_once: Vec<Stored<'a>>,
 }
 
 /// A key template whose placeholders name fields of the struct.
@@ -221,6 +223,15 @@ impl<'a> Model<'a> {
             version: special(|field| field.version.is_some()),
             created_at: special(|field| field.created_at.is_some()),
             updated_at: special(|field| field.updated_at.is_some()),
+            write_once: container
+                .fields
+                .iter()
+                .filter(|field| field.write_once.is_some())
+                .filter_map(|field| {
+                    let attribute = field.serialized.as_deref()?;
+                    Some(Stored { field, attribute })
+                })
+                .collect(),
         })
     }
 

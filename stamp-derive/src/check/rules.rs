@@ -115,6 +115,7 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
     check_names(cx, container);
     check_index_field_forms(cx, container);
     check_special_fields(cx, container);
+    check_write_once(cx, container);
     check_previous(cx, container);
 }
 
@@ -244,6 +245,63 @@ fn check_special_fields(cx: &mut Ctxt, container: &Container) {
                     ),
                 );
             }
+        }
+    }
+}
+
+/// `#[stamp(write_once)]`: on a stored field outside the primary key (a
+/// key field never changes), and not on a field Stamp writes itself
+/// (`created_at` is written once already; `updated_at`, `version` and the
+/// TTL change on every write that sets them).
+fn check_write_once(cx: &mut Ctxt, container: &Container) {
+    let ident = container.ident;
+    let key_fields: Vec<&str> = container
+        .pk
+        .iter()
+        .chain(&container.sk)
+        .flat_map(|template| template.fields())
+        .collect();
+    for field in &container.fields {
+        let Some(marker) = &field.write_once else {
+            continue;
+        };
+        let name = &field.name;
+        let clash = [
+            (
+                field.created_at.is_some(),
+                "created_at",
+                "which an upsert already writes once",
+            ),
+            (
+                field.updated_at.is_some(),
+                "updated_at",
+                "which every write stamps",
+            ),
+            (
+                field.version.is_some(),
+                "version",
+                "which every write increments",
+            ),
+        ]
+        .into_iter()
+        .find(|(marked, ..)| *marked);
+        let message = if key_fields.contains(&name.as_str()) {
+            Some(format!(
+                "the `#[stamp(write_once)]` field `{name}` of `{ident}` is in the primary key, which no write changes: remove `write_once`"
+            ))
+        } else if let Some((_, kind, reason)) = clash {
+            Some(format!(
+                "the field `{name}` of `{ident}` is `#[stamp({kind})]`, {reason}: it cannot also be `write_once`"
+            ))
+        } else if field.serialized.is_none() {
+            Some(format!(
+                "the `#[stamp(write_once)]` field `{name}` of `{ident}` is skipped or flattened by serde, so it would never be stored"
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = message {
+            cx.error_spanned_by(marker, message);
         }
     }
 }

@@ -334,13 +334,15 @@ fn stub_functions(krate: &syn::Path, container: &Container) -> (TokenStream, Vec
         None,
         quote!(#krate::Scan<Self>),
     );
-    stubs.function(
-        names::UPDATE,
-        &key,
-        names::KEY_INPUT,
-        None,
-        quote!(#krate::Update<Self>),
-    );
+    for function in [names::UPDATE, names::UPSERT] {
+        stubs.function(
+            function,
+            &key,
+            names::KEY_INPUT,
+            None,
+            quote!(#krate::Update<Self>),
+        );
+    }
     stubs.sort_key_prefixes(krate, &sk, IndexRef::Table);
     stubs.functions.extend([
         parse_stub(krate, container, names::PARSE_PARTITION_KEY, &pk),

@@ -97,6 +97,7 @@ pub fn query_functions(
     }
     functions.push(scan_function(model));
     functions.push(update_function(model, key_inputs));
+    functions.push(upsert_function(model, key_inputs));
     (functions, definitions)
 }
 
@@ -199,6 +200,33 @@ fn update_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
             let mut __known = #krate::AttributeMap::new();
             #(#known_key_values)*
             #krate::Update::new(Self::key(#forward)).with_known_values(__known)
+        }
+    }
+}
+
+/// `upsert(…)`: the update of the same key, made an upsert by stamp-core.
+fn upsert_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
+    let krate = model.krate;
+    let ident = model.ident;
+    let KeyInputs {
+        parameters,
+        unpack,
+        forward,
+        ..
+    } = inputs;
+    let doc = format!(
+        "An upsert of the `{ident}` item with this primary key: one `UpdateItem` that creates the item \
+         when it is absent and updates it otherwise (`{ident}::update(…).into_upsert()`, see \
+         `Update::into_upsert`). Nothing is sent until `send`."
+    );
+    let update = names::ident(names::UPDATE);
+    let upsert = names::ident(names::UPSERT);
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        pub fn #upsert(#(#parameters),*) -> #krate::Update<Self> {
+            #unpack
+            Self::#update(#forward).into_upsert()
         }
     }
 }

@@ -119,6 +119,7 @@ pub fn schema(model: &Model) -> TokenStream {
     let version_attribute = optional_name(model.version);
     let created_at_attribute = optional_name(model.created_at);
     let updated_at_attribute = optional_name(model.updated_at);
+    let write_once_attributes = model.write_once.iter().map(|stored| stored.attribute);
     let key_example = key_example(model);
     let named_inputs = named_inputs(model).into_iter().map(|(function, input)| {
         let input = input.to_string();
@@ -152,6 +153,7 @@ pub fn schema(model: &Model) -> TokenStream {
             version_attribute: #version_attribute,
             created_at_attribute: #created_at_attribute,
             updated_at_attribute: #updated_at_attribute,
+            write_once_attributes: &[#(#write_once_attributes),*],
             previous_key: #previous_key,
             key_example: #key_example,
             named_inputs: &[#(#named_inputs),*],
@@ -172,6 +174,7 @@ fn named_inputs(model: &Model) -> Vec<(String, syn::Ident)> {
     let primary = distinct_fields(&[&model.pk, &model.sk]);
     add(names::KEY.to_owned(), &primary, names::KEY_INPUT);
     add(names::UPDATE.to_owned(), &primary, names::KEY_INPUT);
+    add(names::UPSERT.to_owned(), &primary, names::KEY_INPUT);
     add(
         names::QUERY.to_owned(),
         &distinct_fields(&[&model.pk]),

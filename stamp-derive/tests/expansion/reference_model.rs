@@ -94,6 +94,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -210,6 +211,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &::std::string::String::from(customer_id),
             );
             ::stamp::Update::new(Self::key(customer_id)).with_known_values(__known)
+        }
+        ///An upsert of the `Customer` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Customer::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(customer_id: &str) -> ::stamp::Update<Self> {
+            Self::update(customer_id).into_upsert()
         }
         /**Parses a `PK` value of `Customer` back into its fields (customer_id), following the template `CUST#<customer_id>`.
 
@@ -416,6 +422,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -720,6 +727,15 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::ORDER_ID, order_id);
             ::stamp::Update::new(Self::key(customer_id, created_at, order_id))
                 .with_known_values(__known)
+        }
+        ///An upsert of the `Order` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Order::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(
+            customer_id: &str,
+            created_at: &DateTime<Utc>,
+            order_id: &Uuid,
+        ) -> ::stamp::Update<Self> {
+            Self::update(customer_id, created_at, order_id).into_upsert()
         }
         /**A similarity search of vector index `VECTOR2` (`order_embedding`, 64 dimensions, Cosine) of `Order` for the items nearest `vector`, in the partition `VECTOR2PK` = `CUST#<customer_id>`: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
 
@@ -1036,6 +1052,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -1213,6 +1230,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::LINE_NO, line_no);
             ::stamp::Update::new(Self::key(order_id, line_no)).with_known_values(__known)
         }
+        ///An upsert of the `LineItem` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`LineItem::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(order_id: &Uuid, line_no: &u32) -> ::stamp::Update<Self> {
+            Self::update(order_id, line_no).into_upsert()
+        }
         /**Parses a `PK` value of `LineItem` back into its fields (order_id), following the template `ORDER#<order_id>`.
 
 # Errors
@@ -1381,6 +1403,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -1503,6 +1526,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::SKU, &::std::string::String::from(sku));
             ::stamp::Update::new(Self::key(sku)).with_known_values(__known)
         }
+        ///An upsert of the `Product` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Product::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(sku: &str) -> ::stamp::Update<Self> {
+            Self::update(sku).into_upsert()
+        }
         /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
 
 The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
@@ -1600,6 +1628,328 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
     }
 };
 
+// #[derive(Item)] ProductSales
+const _: () = {
+    use ::stamp::__private as __stamp;
+    #[allow(unused_imports)]
+    use ::stamp::__private::codec::{
+        DecodeBinary as _, DecodeDirect as _, DecodeSerde as _, EncodeBinary as _,
+        EncodeDirect as _, EncodeSerde as _, SerdeFormAsStored as _,
+        StoreAsSerialized as _, StoreBinary as _, StoreDirect as _,
+    };
+    #[automatically_derived]
+    impl ::stamp::Entity for ProductSales {
+        const SCHEMA: &'static ::stamp::EntitySchema = &::stamp::EntitySchema {
+            type_name: "ProductSales",
+            type_attribute: "Type",
+            partition_key: __stamp::key_attribute(
+                "PK",
+                "PRODUCT#<sku>",
+                &[::stamp::Segment::Literal("PRODUCT#"), ::stamp::Segment::Field("sku")],
+            ),
+            sort_key: __stamp::key_attribute(
+                "SK",
+                "SALES#<day>",
+                &[::stamp::Segment::Literal("SALES#"), ::stamp::Segment::Field("day")],
+            ),
+            indexes: &[],
+            fields: &[
+                "sku",
+                "day",
+                "units",
+                "revenue_cents",
+                "first_sale_at",
+                "last_sale_at",
+            ],
+            ttl_attribute: ::core::option::Option::None,
+            field_attributes: &[
+                __stamp::field_attribute("sku", "sku", false, "S"),
+                __stamp::field_attribute("day", "day", false, "S"),
+                __stamp::field_attribute("units", "units", false, "N"),
+                __stamp::field_attribute("revenue_cents", "revenue_cents", false, "N"),
+                __stamp::field_attribute("first_sale_at", "first_sale_at", false, "S"),
+                __stamp::field_attribute("last_sale_at", "last_sale_at", false, "S"),
+            ],
+            version_attribute: ::core::option::Option::None,
+            created_at_attribute: ::core::option::Option::Some("first_sale_at"),
+            updated_at_attribute: ::core::option::Option::Some("last_sale_at"),
+            write_once_attributes: &[],
+            previous_key: ::core::option::Option::None,
+            key_example: |__field| __stamp::key_example_of(
+                __field,
+                &[
+                    ("sku", <String as __stamp::KeyPart>::__stamp_example),
+                    ("day", <NaiveDate as __stamp::KeyPart>::__stamp_example),
+                ],
+            ),
+            named_inputs: &[],
+        };
+        #[inline]
+        fn primary_key(
+            &self,
+        ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
+            Self::key(&self.sku, &self.day)
+        }
+        #[inline]
+        fn encode_item_at(
+            &self,
+            __time: ::core::option::Option<::stamp::WriteTime>,
+            __check: bool,
+        ) -> ::core::result::Result<__stamp::ItemBuilder, ::stamp::Error> {
+            let __schema = <Self as ::stamp::Entity>::SCHEMA;
+            let (__partition_key, __sort_key) = <Self as ::stamp::Entity>::primary_key(
+                    self,
+                )?
+                .into_parts();
+            let mut __item = __stamp::codec::item(__schema, 6usize, __check);
+            (&&&__stamp::codec::Field(&self.sku))
+                .__stamp_insert(__schema, &mut __item, "sku")?;
+            (&&&__stamp::codec::Field(&self.day))
+                .__stamp_insert(__schema, &mut __item, "day")?;
+            (&&&__stamp::codec::Field(&self.units))
+                .__stamp_insert(__schema, &mut __item, "units")?;
+            (&&&__stamp::codec::Field(&self.revenue_cents))
+                .__stamp_insert(__schema, &mut __item, "revenue_cents")?;
+            (&&&__stamp::codec::Field(&self.first_sale_at))
+                .__stamp_insert(__schema, &mut __item, "first_sale_at")?;
+            (&&&__stamp::codec::Field(&self.last_sale_at))
+                .__stamp_insert(__schema, &mut __item, "last_sale_at")?;
+            let _ = &__time;
+            let __stamp_first_sale_at: DateTime<Utc> = match __time
+                .filter(|__time| __time.creating)
+            {
+                ::core::option::Option::Some(__time) => {
+                    __stamp::insert_encoded(
+                        __schema,
+                        &mut __item,
+                        "first_sale_at",
+                        ::stamp::Attribute::stored(
+                            &ProductSales::FIRST_SALE_AT,
+                            &__time.now,
+                        ),
+                    )?;
+                    __time.now
+                }
+                ::core::option::Option::None => {
+                    ::core::clone::Clone::clone(&self.first_sale_at)
+                }
+            };
+            let __stamp_last_sale_at: DateTime<Utc> = match __time {
+                ::core::option::Option::Some(__time) => {
+                    __stamp::insert_encoded(
+                        __schema,
+                        &mut __item,
+                        "last_sale_at",
+                        ::stamp::Attribute::stored(
+                            &ProductSales::LAST_SALE_AT,
+                            &__time.now,
+                        ),
+                    )?;
+                    __time.now
+                }
+                ::core::option::Option::None => {
+                    ::core::clone::Clone::clone(&self.last_sale_at)
+                }
+            };
+            __stamp::insert_key_string(&mut __item, "PK", __partition_key);
+            __stamp::insert_key_string(&mut __item, "SK", __sort_key);
+            __stamp::insert_string(
+                &mut __item,
+                "Type",
+                ::std::string::String::from("ProductSales"),
+            );
+            ::core::result::Result::Ok(__item)
+        }
+        #[inline]
+        fn from_item(
+            #[allow(unused_mut)]
+            mut item: ::stamp::AttributeMap,
+        ) -> ::core::result::Result<Self, ::stamp::Error> {
+            let __schema = <Self as ::stamp::Entity>::SCHEMA;
+            let mut __slots = __stamp::codec::slots::<6>(__schema, item)?;
+            ::core::result::Result::Ok(Self {
+                sku: (&&&__stamp::codec::Decode::<String>::new())
+                    .__stamp_field(__schema, "sku", __slots[0].take())?,
+                day: (&&&__stamp::codec::Decode::<NaiveDate>::new())
+                    .__stamp_field(__schema, "day", __slots[1].take())?,
+                units: (&&&__stamp::codec::Decode::<u64>::new())
+                    .__stamp_field(__schema, "units", __slots[2].take())?,
+                revenue_cents: (&&&__stamp::codec::Decode::<u64>::new())
+                    .__stamp_field(__schema, "revenue_cents", __slots[3].take())?,
+                first_sale_at: (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
+                    .__stamp_field(__schema, "first_sale_at", __slots[4].take())?,
+                last_sale_at: (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
+                    .__stamp_field(__schema, "last_sale_at", __slots[5].take())?,
+            })
+        }
+        #[inline]
+        fn time_stamp_value(
+            __attribute: &str,
+            __now: __stamp::chrono::DateTime<__stamp::chrono::Utc>,
+        ) -> ::core::result::Result<
+            ::core::option::Option<__stamp::AttributeValue>,
+            ::stamp::Error,
+        > {
+            match __attribute {
+                "first_sale_at" => {
+                    ::stamp::Attribute::stored(&ProductSales::FIRST_SALE_AT, &__now)
+                        .map_err(|__source| ::stamp::Error::Refused(::stamp::Refusal::Serialize {
+                            entity: <Self as ::stamp::Entity>::SCHEMA.type_name,
+                            source: __source,
+                        }))
+                }
+                "last_sale_at" => {
+                    ::stamp::Attribute::stored(&ProductSales::LAST_SALE_AT, &__now)
+                        .map_err(|__source| ::stamp::Error::Refused(::stamp::Refusal::Serialize {
+                            entity: <Self as ::stamp::Entity>::SCHEMA.type_name,
+                            source: __source,
+                        }))
+                }
+                _ => ::core::result::Result::Ok(::core::option::Option::None),
+            }
+        }
+        #[inline]
+        fn key_attribute_from_values(
+            __attribute: &str,
+            __values: &::stamp::AttributeMap,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::std::string::String>,
+            ::stamp::Error,
+        > {
+            let __schema = <Self as ::stamp::Entity>::SCHEMA;
+            let _ = (&__schema, &__values);
+            match __attribute {
+                _ => ::core::result::Result::Ok(::core::option::Option::None),
+            }
+        }
+    }
+    #[automatically_derived]
+    impl ProductSales {
+        /**Builds the primary key of a `ProductSales`: `PK` = `PRODUCT#<sku>`, `SK` = `SALES#<day>`.
+
+# Errors
+
+`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
+        pub fn key(
+            sku: &str,
+            day: &NaiveDate,
+        ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
+            __stamp::primary_key(
+                &[__stamp::KeyArg::Str(sku)],
+                &[<NaiveDate as __stamp::KeyPart>::__stamp_key_arg(day)],
+            )
+        }
+        /**A query of `ProductSales` items on the table: `PK = PRODUCT#<sku>` and the sort key `SK` within `SALES#<day>`.
+
+Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
+        pub fn query(sku: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
+            __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(sku)])
+        }
+        ///A scan of the table for `ProductSales` items (type attribute `Type` = `ProductSales`): reads every item of the table. Nothing is sent until `stream`.
+        #[inline]
+        pub fn scan() -> ::stamp::Scan<Self> {
+            ::stamp::Scan::new()
+        }
+        ///An update of the `ProductSales` item with this primary key. Set fields through the attribute constants (`ProductSales::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        #[inline]
+        pub fn update(sku: &str, day: &NaiveDate) -> ::stamp::Update<Self> {
+            #[allow(unused_mut)]
+            let mut __known = ::stamp::AttributeMap::new();
+            __stamp::know(&mut __known, &Self::SKU, &::std::string::String::from(sku));
+            __stamp::know(&mut __known, &Self::DAY, day);
+            ::stamp::Update::new(Self::key(sku, day)).with_known_values(__known)
+        }
+        ///An upsert of the `ProductSales` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`ProductSales::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(sku: &str, day: &NaiveDate) -> ::stamp::Update<Self> {
+            Self::update(sku, day).into_upsert()
+        }
+        /**Parses a `PK` value of `ProductSales` back into its fields (sku), following the template `PRODUCT#<sku>`.
+
+# Errors
+
+`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
+        pub fn parse_partition_key(
+            key: &str,
+        ) -> ::core::result::Result<(String,), ::stamp::Error> {
+            let __key = __stamp::parse_key::<Self>(__stamp::At::Pk, key)?;
+            ::core::result::Result::Ok((
+                <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
+            ))
+        }
+        /**Parses a `SK` value of `ProductSales` back into its fields (day), following the template `SALES#<day>`.
+
+# Errors
+
+`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
+        pub fn parse_sort_key(
+            key: &str,
+        ) -> ::core::result::Result<(NaiveDate,), ::stamp::Error> {
+            let __key = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
+            ::core::result::Result::Ok((
+                <NaiveDate as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
+            ))
+        }
+        ///The `sku` attribute of `ProductSales`, for conditions, filters and updates (a primary-key field: conditions only, no update).
+        pub const SKU: ::stamp::Attribute<Self, String, ::stamp::PrimaryKeyField> = ::stamp::Attribute::with_encoder(
+            "sku",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
+        ///The `day` attribute of `ProductSales`, for conditions, filters and updates (a primary-key field: conditions only, no update).
+        pub const DAY: ::stamp::Attribute<Self, NaiveDate, ::stamp::PrimaryKeyField> = ::stamp::Attribute::with_encoder(
+            "day",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
+        ///The `units` attribute of `ProductSales`, for conditions, filters and updates (an update may set it).
+        pub const UNITS: ::stamp::Attribute<Self, u64, ::stamp::Required> = ::stamp::Attribute::with_encoder(
+            "units",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
+        ///The `revenue_cents` attribute of `ProductSales`, for conditions, filters and updates (an update may set it).
+        pub const REVENUE_CENTS: ::stamp::Attribute<Self, u64, ::stamp::Required> = ::stamp::Attribute::with_encoder(
+            "revenue_cents",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
+        ///The `first_sale_at` attribute of `ProductSales`, for conditions, filters and updates (an update may set it).
+        pub const FIRST_SALE_AT: ::stamp::Attribute<
+            Self,
+            DateTime<Utc>,
+            ::stamp::Required,
+        > = ::stamp::Attribute::with_encoder(
+            "first_sale_at",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
+        ///The `last_sale_at` attribute of `ProductSales`, for conditions, filters and updates (an update may set it).
+        pub const LAST_SALE_AT: ::stamp::Attribute<
+            Self,
+            DateTime<Utc>,
+            ::stamp::Required,
+        > = ::stamp::Attribute::with_encoder(
+            "last_sale_at",
+            |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
+        );
+    }
+    #[automatically_derived]
+    impl<'__a> ::stamp::SortKeyPrefix<ProductSales, ::stamp::BaseTable>
+    for &'__a NaiveDate {
+        #[inline]
+        fn sort_key_prefix(
+            &self,
+        ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
+            let day = *self;
+            __stamp::key_prefix(
+                <ProductSales as ::stamp::Entity>::SCHEMA,
+                __stamp::At::Sk,
+                &[<NaiveDate as __stamp::KeyPart>::__stamp_key_arg(day)],
+            )
+        }
+    }
+};
+
 // #[derive(Item)] Session
 const _: () = {
     use ::stamp::__private as __stamp;
@@ -1656,6 +2006,7 @@ const _: () = {
             version_attribute: ::core::option::Option::None,
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
+            write_once_attributes: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -1774,6 +2125,11 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &::std::string::String::from(token),
             );
             ::stamp::Update::new(Self::key(token)).with_known_values(__known)
+        }
+        ///An upsert of the `Session` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Session::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        #[inline]
+        pub fn upsert(token: &str) -> ::stamp::Update<Self> {
+            Self::update(token).into_upsert()
         }
         /**Parses a `PK` value of `Session` back into its fields (token), following the template `SESSION#<token>`.
 

@@ -108,6 +108,7 @@ fn the_catalogue_shows_the_calls_as_they_compile() {
         [
             ("key", "MembershipKey"),
             ("update", "MembershipKey"),
+            ("upsert", "MembershipKey"),
             ("gsi1_key", "MembershipGsi1Key"),
             ("previous_key", "MembershipPreviousKey"),
         ]

@@ -23,6 +23,8 @@ mod time_fields;
 mod transactions;
 mod ttl_reads;
 mod updates;
+mod upsert;
+mod upsert_equals;
 mod vector_rules;
 pub(crate) mod vector_search;
 mod writes;

@@ -254,7 +254,7 @@ fn schema_defaults_are_on_demand_all_projections_and_point_in_time_recovery() {
 #[test]
 fn schema_adding_an_entity_twice_adds_it_once() {
     let definition = reference().entity::<stamp_examples::Order>();
-    assert_eq!(definition.entities().len(), 5);
+    assert_eq!(definition.entities().len(), 6);
 }
 
 // --- Key spaces. ---
@@ -732,7 +732,10 @@ fn schema_the_catalogue_lists_recorded_collections_and_sparse_indexes() {
          `Customer::query(customer_id).collection::<CustomerWithOrders>()` | `PK = CUST#customer_id-1` |\n\
          | `OrderWithItems` | `GSI2` | `GSI2PK = ORDER#<order_id>` | `Order` (`GSI2SK = ORDER`)<br>\
          `LineItem` (`GSI2SK = ITEM#<line_no>`) | `Order::query_gsi2(order_id).collection::<OrderWithItems>()` | \
-         `GSI2PK = ORDER#00000000-0000-0000-0000-000000000001` |\n\n"
+         `GSI2PK = ORDER#00000000-0000-0000-0000-000000000001` |\n\
+         | — | table | `PK = PRODUCT#<sku>` | `Product` (`SK = PRODUCT`)<br>\
+         `ProductSales` (`SK = SALES#<day>`) | `Product::query(sku).collection::<…>()` | \
+         `PK = PRODUCT#sku-1` |\n\n"
     );
     // The example key's shard is the example primary key's (2, as
     // `stamp::key::shard_of` gives for it; the catalogue draws the same item).

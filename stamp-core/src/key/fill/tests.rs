@@ -28,6 +28,7 @@ static SCHEMA: EntitySchema = EntitySchema {
     version_attribute: None,
     created_at_attribute: None,
     updated_at_attribute: None,
+    write_once_attributes: &[],
     previous_key: Some(crate::PreviousKeyFormat {
         partition_key: template("C#<customer>", &[Literal("C#"), Field("customer")]),
         sort_key: template("O#<number>", &[Literal("O#"), Field("number")]),

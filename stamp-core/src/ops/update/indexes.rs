@@ -33,10 +33,20 @@ type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);
 /// (About 120 lines: one loop over the indexes whose three rules above
 /// read in order; split, they would need the same five locals passed
 /// around.)
+///
+/// An upsert also writes the primary-key fields (`key_fields`, empty for
+/// an update), which the stored item already has: an index they touch is
+/// written whole when every value it needs is known (so that an item the
+/// upsert creates is in it, as a put would put it), and left alone
+/// otherwise when nothing else touches it (a stored item keeps its
+/// attributes, and a created one lacks the unknown `Option` fields, so
+/// it is in no sparse index built from them). Every index an upsert
+/// touches is rewritten whole, never one attribute of the pair.
 pub(super) fn rebuild_indexes<E: Entity>(
     actions: &[Action],
     known_before: &AttributeMap,
     key: &PrimaryKey<E>,
+    key_fields: &[&str],
 ) -> Result<IndexChanges, Error> {
     let schema = E::SCHEMA;
     let invalid = |reason: crate::error::UpdateReason| {
@@ -149,7 +159,13 @@ pub(super) fn rebuild_indexes<E: Entity>(
         let enters_index = optional_fields
             .iter()
             .any(|field| changed.contains_key(*field));
-        let rebuilt: Vec<&(&'static str, Vec<&'static str>)> = if enters_index {
+        let upsert = !key_fields.is_empty();
+        let by_key_fields_only = upsert
+            && !sparse_by.is_some_and(|vector| changed.contains_key(vector))
+            && !all_fields
+                .iter()
+                .any(|field| changed.contains_key(*field) && !key_fields.contains(field));
+        let rebuilt: Vec<&(&'static str, Vec<&'static str>)> = if enters_index || upsert {
             parts.iter().collect()
         } else {
             touched
@@ -163,6 +179,9 @@ pub(super) fn rebuild_indexes<E: Entity>(
             if !known.contains_key(field) && !missing.iter().any(|known| known == field) {
                 missing.push(field.to_owned());
             }
+        }
+        if !missing.is_empty() && by_key_fields_only {
+            continue;
         }
         if !missing.is_empty() {
             return Err(Error::Refused(Refusal::IncompleteIndexUpdate {

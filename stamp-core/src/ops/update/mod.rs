@@ -16,6 +16,7 @@ use crate::{AttributeMap, Entity, Error, PrimaryKey, Table};
 
 mod indexes;
 mod render;
+mod upsert;
 mod values;
 
 pub use values::{Number, Set};
@@ -50,7 +51,10 @@ use values::{Action, is_set, typed_value};
 /// - `#[stamp(version)]`: [`expect_version`](Self::expect_version) is
 ///   required; the update checks it and adds 1.
 /// - The item must exist (`attribute_exists` on the partition key):
-///   DynamoDB would otherwise create a partial item.
+///   DynamoDB would otherwise create a partial item. An upsert
+///   ([`into_upsert`](Self::into_upsert), the generated `E::upsert(…)`)
+///   creates the item when it is absent, and is refused before sending
+///   when the item it could create would not decode.
 pub struct Update<E> {
     key: Result<PrimaryKey<E>, Error>,
     actions: Vec<Action>,
@@ -62,6 +66,12 @@ pub struct Update<E> {
     /// The time stamped into `updated_at`: [`at`](Self::at), or the time of
     /// sending.
     at: Option<chrono::DateTime<Utc>>,
+    /// The primary-key fields' values (encoded, by attribute), which an
+    /// upsert writes so that an item it creates has them.
+    key_values: AttributeMap,
+    /// Made an upsert by [`into_upsert`](Self::into_upsert): no existence
+    /// condition.
+    upsert: bool,
 }
 
 impl<E: Entity> Update<E> {
@@ -74,6 +84,8 @@ impl<E: Entity> Update<E> {
             expected_version: None,
             known: AttributeMap::new(),
             at: None,
+            key_values: AttributeMap::new(),
+            upsert: false,
         }
     }
 
@@ -83,6 +95,11 @@ impl<E: Entity> Update<E> {
     /// from them can be rebuilt.
     #[doc(hidden)]
     pub fn with_known_values(mut self, values: AttributeMap) -> Self {
+        self.key_values.extend(
+            values
+                .iter()
+                .map(|(name, value)| (name.clone(), value.clone())),
+        );
         self.known.extend(values);
         self
     }
@@ -153,7 +170,9 @@ impl<E: Entity> Update<E> {
     }
 
     /// `ADD attribute value` on a number: adds `value` (negative to
-    /// subtract); an absent attribute counts as 0.
+    /// subtract); an absent attribute counts as 0 (DynamoDB's `ADD`), so in
+    /// an upsert ([`into_upsert`](Self::into_upsert)) a counter needs no
+    /// create first.
     pub fn add<T: Number, K: Settable>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
         let value = typed_value(&attribute, value, "number to add", |value| {
             matches!(value, AttributeValue::N(_))
@@ -162,9 +181,11 @@ impl<E: Entity> Update<E> {
         self
     }
 
-    /// `SET attribute = attribute - value` on a number the item has, such as
-    /// a stock decremented by a quantity (guard it with a condition such as
-    /// `Product::STOCK.ge(&quantity)` so it cannot go below zero).
+    /// `SET attribute = if_not_exists(attribute, :zero) - value` on a
+    /// number, such as a stock decremented by a quantity (guard it with a
+    /// condition such as `Product::STOCK.ge(&quantity)` so it cannot go
+    /// below zero). An absent attribute counts as 0, as with
+    /// [`add`](Self::add), so an update and an upsert agree.
     pub fn subtract<T: Number, K: Settable>(
         mut self,
         attribute: Attribute<E, T, K>,
@@ -257,7 +278,9 @@ impl<E: Entity> Update<E> {
             .table_name(table_name)
             .set_key(Some(rendered.key))
             .update_expression(rendered.update_expression)
-            .condition_expression(rendered.condition_expression)
+            .set_condition_expression(
+                Some(rendered.condition_expression).filter(|condition| !condition.is_empty()),
+            )
             .set_expression_attribute_names(non_empty(rendered.names))
             .set_expression_attribute_values(non_empty(rendered.values))
             .return_values(return_value)
@@ -314,6 +337,21 @@ impl<E: Entity> Update<E> {
             Ok(output) => return Ok(output.attributes),
             Err(failure) => failure,
         };
+        // An upsert's condition failed on an absent item: its own
+        // condition (no existence condition, and the version check admits
+        // an absent item), and no attempt was applied (it would have
+        // created the item).
+        if self.upsert
+            && let Some(UpdateItemError::ConditionalCheckFailedException(refused)) =
+                failure.service_error()
+            && refused.item.is_none()
+        {
+            return Err(Error::ConditionFailed {
+                entity: E::SCHEMA.type_name,
+                key: crate::ItemKey::of::<E>(&key),
+                item: Box::default(),
+            });
+        }
         let effect = match &effect.attributes {
             Some(attributes) => Effect::Attributes(
                 attributes

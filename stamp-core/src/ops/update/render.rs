@@ -20,7 +20,8 @@ pub(crate) struct UpdateRequest {
     pub key: AttributeMap,
     /// The `UpdateExpression`.
     pub update_expression: String,
-    /// The `ConditionExpression`.
+    /// The `ConditionExpression`; empty for none (an upsert without
+    /// conditions).
     pub condition_expression: String,
     /// `ExpressionAttributeNames`.
     pub names: HashMap<String, String>,
@@ -43,7 +44,13 @@ impl<E: Entity> Update<E> {
     ) -> Result<(UpdateRequest, UpdateEffect), Error> {
         let key = self.key.as_ref().map_err(Clone::clone)?;
         let actions = self.checked_actions(now)?;
-        let (index_sets, index_removes) = rebuild_indexes::<E>(&actions, &self.known, key)?;
+        let key_fields: Vec<&str> = if self.upsert {
+            self.key_values.keys().map(String::as_str).collect()
+        } else {
+            Vec::new()
+        };
+        let (index_sets, index_removes) =
+            rebuild_indexes::<E>(&actions, &self.known, key, &key_fields)?;
         let effect =
             UpdateEffect::of::<E>(&actions, &index_sets, &index_removes, self.expected_version);
         let mut placeholders = Placeholders::default();
@@ -102,7 +109,9 @@ impl<E: Entity> Update<E> {
                 reason,
             })
         };
-        if self.actions.is_empty() {
+        // An upsert with no action of its own still writes the key fields
+        // and the type (it creates the item when absent).
+        if self.actions.is_empty() && !self.upsert {
             return Err(invalid(crate::error::UpdateReason::ChangesNothing));
         }
         let mut actions = self.actions.clone();
@@ -132,6 +141,9 @@ impl<E: Entity> Update<E> {
                 Some(value) => Action::Set(updated_at, Ok(value)),
                 None => Action::Remove(updated_at),
             });
+        }
+        if self.upsert {
+            self.upsert_actions(&mut actions, now)?;
         }
         // Every value is checked as an item's values are, before sending.
         for action in &actions {
@@ -166,18 +178,23 @@ impl<E: Entity> Update<E> {
         Ok(actions)
     }
 
-    /// The condition: the item exists, the expected version (whose `ADD`
-    /// joins `adds`), and the user's condition.
+    /// The condition: the item exists (not for an upsert), the expected
+    /// version (whose `ADD` joins `adds`; an upsert's also admits an absent
+    /// item), and the user's condition. Empty when there is none.
     fn condition_expression(
         &self,
         placeholders: &mut Placeholders,
         adds: &mut Vec<String>,
     ) -> Result<String, Error> {
         let schema = E::SCHEMA;
-        let mut conditions = vec![format!(
-            "attribute_exists({})",
-            placeholders.name(schema.partition_key.name)
-        )];
+        let mut conditions = Vec::new();
+        // An upsert creates the item when it is absent; an update must not.
+        if !self.upsert {
+            conditions.push(format!(
+                "attribute_exists({})",
+                placeholders.name(schema.partition_key.name)
+            ));
+        }
         if let Some(version) = schema.version_attribute {
             let expected =
                 self.expected_version
@@ -190,7 +207,15 @@ impl<E: Entity> Update<E> {
                     version: expected,
                 }));
             }
-            conditions.push(placeholders.version_is(version, expected));
+            let check = placeholders.version_is(version, expected);
+            conditions.push(if self.upsert {
+                format!(
+                    "(attribute_not_exists({}) OR {check})",
+                    placeholders.name(schema.partition_key.name)
+                )
+            } else {
+                check
+            });
             let name = placeholders.name(version);
             adds.push(format!(
                 "{name} {}",
@@ -205,7 +230,7 @@ impl<E: Entity> Update<E> {
 
     /// The update as a transaction action, rendered at its time
     /// ([`Update::at`], or now), for `TransactWrite::update`. It keeps the
-    /// `attribute_exists` guard and the version check.
+    /// `attribute_exists` guard (none for an upsert) and the version check.
     ///
     /// # Errors
     ///
@@ -216,7 +241,8 @@ impl<E: Entity> Update<E> {
             item_key: crate::ItemKey::of::<E>(&rendered.key),
             key: rendered.key,
             update_expression: rendered.update_expression,
-            condition_expression: Some(rendered.condition_expression),
+            condition_expression: Some(rendered.condition_expression)
+                .filter(|condition| !condition.is_empty()),
             names: rendered.names,
             values: rendered.values,
             entity: E::SCHEMA.type_name,
@@ -319,8 +345,14 @@ impl Clauses {
                 }
                 Action::Remove(_) => removes.push(name),
                 Action::Add(_, v) => adds.push(format!("{name} {}", value(placeholders, v)?)),
+                // From 0 when the attribute is absent, as `ADD` does, so
+                // an update and an upsert agree.
                 Action::Subtract(_, v) => {
-                    sets.push(format!("{name} = {name} - {}", value(placeholders, v)?))
+                    let zero = placeholders.add_value(AttributeValue::N("0".to_owned()));
+                    sets.push(format!(
+                        "{name} = if_not_exists({name}, {zero}) - {}",
+                        value(placeholders, v)?
+                    ))
                 }
                 Action::Delete(_, v) => deletes.push(format!("{name} {}", value(placeholders, v)?)),
             }

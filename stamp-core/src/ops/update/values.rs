@@ -33,6 +33,21 @@ impl Action {
         }
     }
 
+    /// Whether the attribute exists after the action whether or not it
+    /// existed before (`ADD` and a subtraction start from 0, an append from
+    /// the empty list): what an upsert that creates the item needs of each
+    /// field that is not an `Option`.
+    pub(super) fn creates_attribute(&self) -> bool {
+        matches!(
+            self,
+            Action::Set(..)
+                | Action::SetIfNotExists(..)
+                | Action::Add(..)
+                | Action::Subtract(..)
+                | Action::Append(..)
+        )
+    }
+
     pub(super) fn attribute(&self) -> &'static str {
         match self {
             Action::Set(name, _)
