@@ -1,0 +1,5 @@
+//! The test kit (`stamp::testing`), called as a user's tests call it:
+//! whole-table snapshots, faults on demand, Lambda events from the stream.
+
+mod model;
+mod snapshot;
