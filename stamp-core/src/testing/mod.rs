@@ -50,6 +50,10 @@
 //! CUST#c-1 | PROFILE                   | Customer | customer_id="c-1", name="Ada"
 //! ```
 
+#[cfg(feature = "streams")]
+mod events;
 mod snapshot;
 
+#[cfg(feature = "streams")]
+pub use events::{DEFAULT_BATCH_SIZE, LambdaEvents, MAX_BATCH_SIZE};
 pub use snapshot::TableSnapshot;

@@ -1,5 +1,6 @@
 //! The test kit (`stamp::testing`), called as a user's tests call it:
 //! whole-table snapshots, faults on demand, Lambda events from the stream.
 
+mod events;
 mod model;
 mod snapshot;
