@@ -52,8 +52,10 @@
 
 #[cfg(feature = "streams")]
 mod events;
+mod faults;
 mod snapshot;
 
 #[cfg(feature = "streams")]
 pub use events::{DEFAULT_BATCH_SIZE, LambdaEvents, MAX_BATCH_SIZE};
+pub use faults::{Fault, FaultCounts, FaultKind, Faults, On, ThrottlingException};
 pub use snapshot::TableSnapshot;

@@ -2,5 +2,6 @@
 //! whole-table snapshots, faults on demand, Lambda events from the stream.
 
 mod events;
+mod faults;
 mod model;
 mod snapshot;
