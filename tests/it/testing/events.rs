@@ -141,3 +141,24 @@ async fn a_table_without_a_stream_is_a_typed_error() {
         "{error:?}"
     );
 }
+
+/// `LocalDynamoDb::lambda_events`: the embedded server's own reader, as in
+/// the docs.
+#[tokio::test]
+async fn the_embedded_server_hands_its_stream_over_as_lambda_events() {
+    let dynamodb = stamp::local::LocalDynamoDb::start().await.unwrap();
+    let table = dynamodb.table("shop");
+    table
+        .create_table(&definition().stream(StreamViewType::NewImage))
+        .await
+        .unwrap();
+    table.put(&ada()).await.unwrap();
+    let mut events = dynamodb.lambda_events(&table);
+    let event = events.next_batch().await.unwrap().unwrap();
+    assert_eq!(described(&event), ["Insert c-1"]);
+    assert_eq!(
+        event.records[0].event_source_arn.as_deref(),
+        Some(stream_arn(&table).await.as_str())
+    );
+    assert!(events.next_batch().await.unwrap().is_none());
+}

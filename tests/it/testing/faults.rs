@@ -269,3 +269,53 @@ async fn random_faults_repeat_with_their_seed_at_the_rate_of_each_kind() {
     assert_eq!(failures(&table, &none).await, vec![false; 40]);
     assert_eq!(none.counts().total(), 0);
 }
+
+#[tokio::test]
+async fn keys_left_unprocessed_by_a_batch_get_are_asked_again() {
+    let table = common::fresh_table("kit-unprocessed-get", &definition()).await;
+    let orders: Vec<Order> = (1..=3).map(|n| order("c-1", n)).collect();
+    BatchWrite::new()
+        .put_all(&orders)
+        .send(&table)
+        .await
+        .unwrap();
+    let faults = Faults::new();
+    let faulty = faults.table(&table);
+    faults.next(
+        On::operation("BatchGetItem").table(table.name()),
+        Fault::Unprocessed(vec![
+            Order::key("c-1", &1).unwrap().to_attribute_map(),
+            Order::key("c-1", &3).unwrap().to_attribute_map(),
+        ]),
+    );
+    let keys = (1..=4).map(|n| Order::key("c-1", &n).unwrap());
+    let read = stamp::BatchGet::new(keys).send(&faulty).await.unwrap();
+    assert_eq!(
+        read,
+        [
+            Some(orders[0].clone()),
+            Some(orders[1].clone()),
+            Some(orders[2].clone()),
+            None
+        ]
+    );
+    assert_eq!(faults.counts().requests_of("BatchGetItem"), 2);
+}
+
+#[tokio::test]
+async fn a_scripted_fault_waits_for_a_request_that_matches() {
+    let table = common::fresh_table("kit-matches", &definition()).await;
+    let faults = Faults::new();
+    let faulty = faults.table(&table);
+    // Another table's puts, and batch faults, do not match a put here.
+    faults.next(
+        On::operation("PutItem").table("another-table"),
+        Fault::ServerErrorNotSent,
+    );
+    faults.next(On::any(), Fault::Unprocessed(vec![]));
+    faulty.put(&ada()).await.unwrap();
+    faulty.put(&lamp()).await.unwrap();
+    assert_eq!(faults.pending(), 2);
+    assert_eq!(faults.counts().total(), 0);
+    assert_eq!(faults.counts().requests_of("PutItem"), 2);
+}

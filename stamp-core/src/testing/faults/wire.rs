@@ -283,3 +283,108 @@ pub(super) fn with_unprocessed(
     }
     answer
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn key(pk: &str, sk: u8) -> AttributeMap {
+        [
+            ("PK".to_owned(), AttributeValue::S(pk.to_owned())),
+            ("SK".to_owned(), AttributeValue::N(sk.to_string())),
+        ]
+        .into_iter()
+        .collect()
+    }
+
+    fn write_request((pk, sk, put): &(String, u8, bool)) -> Value {
+        let key = Value::Object(map_json(&key(pk, *sk)));
+        if *put {
+            let mut item = key.as_object().cloned().unwrap();
+            item.insert("note".into(), json!({ "S": "x" }));
+            json!({ "PutRequest": { "Item": item } })
+        } else {
+            json!({ "DeleteRequest": { "Key": key } })
+        }
+    }
+
+    proptest! {
+        /// A plain model of a batch left partly unprocessed: every request
+        /// is either sent or unprocessed, in its order; the unprocessed
+        /// ones are exactly those whose key was named; nothing is sent when
+        /// nothing is left; the answer carries the server's unprocessed
+        /// requests and the kit's.
+        #[test]
+        fn a_batch_write_splits_exactly_by_the_keys_named(
+            requests in proptest::collection::vec(("[ab]", 0u8..4, any::<bool>()), 1..12),
+            named in proptest::collection::vec(("[ab]", 0u8..4), 0..6),
+        ) {
+            let body = json!({
+                "RequestItems": { "t": requests.iter().map(write_request).collect::<Vec<_>>() }
+            });
+            let keys: Vec<AttributeMap> = named.iter().map(|(pk, sk)| key(pk, *sk)).collect();
+            let split = split_batch("BatchWriteItem", &body, &keys);
+            let is_named = |(pk, sk, _): &(String, u8, bool)| named.iter().any(|(p, s)| p == pk && s == sk);
+            let expected_sent: Vec<Value> = requests.iter().filter(|r| !is_named(r)).map(write_request).collect();
+            let expected_unprocessed: Vec<Value> = requests.iter().filter(|r| is_named(r)).map(write_request).collect();
+            let sent: Vec<Value> = split
+                .send
+                .as_ref()
+                .map(|send| send["RequestItems"]["t"].as_array().cloned().unwrap())
+                .unwrap_or_default();
+            prop_assert_eq!(&sent, &expected_sent);
+            prop_assert_eq!(split.send.is_none(), expected_sent.is_empty());
+            let unprocessed = split.unprocessed.get("t").and_then(Value::as_array).cloned().unwrap_or_default();
+            prop_assert_eq!(&unprocessed, &expected_unprocessed);
+            let server = json!({ "UnprocessedItems": { "t": [write_request(&("z".to_owned(), 9, true))] } });
+            let answer = with_unprocessed("BatchWriteItem", Some(server), split.unprocessed);
+            let all = answer["UnprocessedItems"]["t"].as_array().cloned().unwrap();
+            prop_assert_eq!(all.len(), 1 + expected_unprocessed.len());
+        }
+    }
+
+    #[test]
+    fn a_batch_get_keeps_the_tables_parameters_for_its_unprocessed_keys() {
+        let body = json!({
+            "RequestItems": { "t": {
+                "Keys": [map_json(&key("a", 1)), map_json(&key("a", 2))],
+                "ConsistentRead": true,
+            }}
+        });
+        let split = split_batch("BatchGetItem", &body, &[key("a", 2)]);
+        assert_eq!(
+            split.send.unwrap(),
+            json!({ "RequestItems": { "t": { "Keys": [map_json(&key("a", 1))], "ConsistentRead": true } } })
+        );
+        let answer = with_unprocessed("BatchGetItem", None, split.unprocessed);
+        assert_eq!(
+            answer,
+            json!({
+                "Responses": {},
+                "UnprocessedKeys": { "t": { "Keys": [map_json(&key("a", 2))], "ConsistentRead": true } }
+            })
+        );
+    }
+
+    #[test]
+    fn a_throttled_body_is_dynamodbs() {
+        let body: Value = serde_json::from_str(&throttled(
+            super::super::ThrottlingException::Throttling,
+            "TableWriteKeyRangeThroughputExceeded",
+            "arn:aws:dynamodb:us-east-1:123456789012:table/t",
+        ))
+        .unwrap();
+        assert_eq!(
+            body,
+            json!({
+                "__type": "com.amazonaws.dynamodb.v20120810#ThrottlingException",
+                "message": "Throughput exceeds the current throughput limit for your key range",
+                "throttlingReasons": [{
+                    "reason": "TableWriteKeyRangeThroughputExceeded",
+                    "resource": "arn:aws:dynamodb:us-east-1:123456789012:table/t",
+                }],
+            })
+        );
+    }
+}
