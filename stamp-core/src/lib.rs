@@ -27,6 +27,9 @@
 //! - [`local`]: SDK clients for a local server, and (feature `local`)
 //!   `local::LocalDynamoDb`, an embedded DynamoDB (dynoxide) on a loopback
 //!   port of your process, for tests and tools: no Docker, JVM or Python.
+//! - `testing` (feature `local`): the test kit, the chapter "Testing a
+//!   service" (whole-table assertions in entities, faults on demand,
+//!   Lambda events from the embedded stream).
 //! - [`Error`]: every error, in DynamoDB's terms.
 //!
 //! # Key encodings
@@ -62,6 +65,8 @@ mod request;
 mod schema;
 #[cfg(feature = "streams")]
 pub mod streams;
+#[cfg(feature = "local")]
+pub mod testing;
 
 #[doc(hidden)]
 pub mod __private;

@@ -22,8 +22,11 @@
 //! listed in Stamp's
 //! [design notes, "Servers"](https://github.com/stamp-rs/stamp/blob/main/docs/design-notes.md#servers);
 //! among others, it does not
-//! throttle, and it deletes expired TTL items only when asked
-//! (`LocalDynamoDb::database`, `sweep_ttl`).
+//! throttle (the test kit's `stamp::testing::Faults` makes a client whose
+//! requests are throttled, fail or lose their answers as DynamoDB's do),
+//! and it deletes expired TTL items only when asked
+//! (`LocalDynamoDb::database`, `sweep_ttl`). The test kit, `stamp::testing`
+//! (same feature), is the chapter "Testing a service".
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 

@@ -9,6 +9,8 @@
 pub use crate::export;
 #[cfg(feature = "streams")]
 pub use crate::streams;
+#[cfg(feature = "local")]
+pub use crate::testing;
 pub use crate::{limits, local};
 
 /// Errors by stage, their typed reasons, and the outcome of a request.

@@ -1,24 +1,20 @@
 //! The service examples of `stamp-examples`, run for real: the web API
 //! ([`stamp_examples::web`]) on a free loopback port over the embedded
 //! DynamoDB, called with an HTTP client; and the Lambda consumer
-//! ([`stamp_examples::lambda`]) invoked with events captured from the
-//! embedded server's DynamoDB Stream.
+//! ([`stamp_examples::lambda`]) invoked with the events of the server's
+//! DynamoDB Stream. Both through Stamp's test kit (`stamp::testing`):
+//! faults and request counts from `Faults`, the Lambda events from
+//! `LambdaEvents`.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use aws_sdk_dynamodb::config::interceptors::BeforeDeserializationInterceptorContextMut;
-use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::types::StreamViewType;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
-use stamp::streams::Event;
+use stamp::streams::{Event, EventRecord};
+use stamp::testing::{Fault, Faults, LambdaEvents, On};
 use stamp::{BatchWrite, Table};
-use stamp_examples::requests::RequestCounter;
 use stamp_examples::web::{ErrorBody, OrdersPage, Placed};
-use stamp_examples::{
-    Customer, Order, OrderStatus, Product, client_counting, lambda, table_definition, web,
-};
+use stamp_examples::{Customer, Order, OrderStatus, Product, lambda, table_definition, web};
 use uuid::Uuid;
 
 /// This binary's embedded DynamoDB, on a thread of its own so that it
@@ -112,13 +108,18 @@ async fn serve(table: Table) -> String {
     base
 }
 
-/// The API over a loaded table, its base URL and the table's request counter.
-async fn api(test: &str) -> (Table, String, RequestCounter) {
-    let counter = RequestCounter::default();
-    let client = client_counting(Some(&endpoint()), Some(&counter)).await;
-    let table = loaded(test, Table::new(client, "unused")).await;
+/// The API over a loaded table, its base URL and the kit's `Faults` the
+/// API's requests go through (none scripted: it counts them).
+async fn api(test: &str) -> (Table, String, Faults) {
+    let loaded = loaded(
+        test,
+        Table::new(stamp::local::client(&endpoint()), "unused"),
+    )
+    .await;
+    let faults = Faults::new();
+    let table = faults.table(&loaded);
     let base = serve(table.clone()).await;
-    (table, base, counter)
+    (table, base, faults)
 }
 
 /// The web API (`web_api::` is the filter of these tests).
@@ -186,7 +187,7 @@ mod web_api {
 
     #[tokio::test]
     async fn a_tampered_cursor_is_refused_with_400_before_anything_is_sent() {
-        let (_table, base, counter) = api("web-tampered").await;
+        let (_table, base, faults) = api("web-tampered").await;
         let http = reqwest::Client::new();
         let first: OrdersPage = http
             .get(format!("{base}/customers/c-1/orders?limit=3"))
@@ -206,7 +207,7 @@ mod web_api {
             "not-a-cursor",
             cursor.split('.').next().unwrap(),
         ] {
-            let before = counter.count();
+            let before = faults.counts().requests;
             let response = http
                 .get(format!("{base}/customers/c-1/orders"))
                 .query(&[("limit", "3"), ("cursor", forged)])
@@ -222,10 +223,14 @@ mod web_api {
             assert_eq!(body.error, "invalid_cursor", "{forged}: {}", body.message);
             // Error::client_message: nothing of the table, the key or the signature.
             assert_eq!(body.message, "the cursor is not valid for this request");
-            assert_eq!(counter.count(), before, "nothing sent for {forged}");
+            assert_eq!(
+                faults.counts().requests,
+                before,
+                "nothing sent for {forged}"
+            );
         }
         // The cursor of another customer's query is refused the same way.
-        let before = counter.count();
+        let before = faults.counts().requests;
         let response = http
             .get(format!("{base}/customers/c-2/orders"))
             .query(&[("limit", "3"), ("cursor", cursor.as_str())])
@@ -233,7 +238,7 @@ mod web_api {
             .await
             .unwrap();
         assert_eq!(response.status(), reqwest::StatusCode::BAD_REQUEST);
-        assert_eq!(counter.count(), before);
+        assert_eq!(faults.counts().requests, before);
     }
 
     #[tokio::test]
@@ -356,58 +361,21 @@ mod web_api {
         assert_eq!(body.message, "the item does not exist");
     }
 
-    /// Answers every `Query` with DynamoDB's throttling error.
-    #[derive(Debug, Clone, Default)]
-    struct Throttle {
-        seen: Arc<AtomicUsize>,
-    }
-
-    /// DynamoDB's throttling of a hot partition, with its reason.
-    const HOT_KEY: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Throughput exceeds the current throughput limit for your key range","throttlingReasons":[{"reason":"TableReadKeyRangeThroughputExceeded","resource":"arn:aws:dynamodb:us-east-1:123456789012:table/shop"}]}"#;
-
-    impl Intercept for Throttle {
-        fn name(&self) -> &'static str {
-            "Throttle"
-        }
-
-        fn modify_before_deserialization(
-            &self,
-            context: &mut BeforeDeserializationInterceptorContextMut<'_>,
-            _runtime_components: &RuntimeComponents,
-            cfg: &mut ConfigBag,
-        ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
-            let operation = cfg.load::<aws_smithy_runtime_api::client::orchestrator::Metadata>();
-            if operation.is_none_or(|operation| operation.name() != "Query") {
-                return Ok(());
-            }
-            self.seen.fetch_add(1, Ordering::SeqCst);
-            let mut response = aws_smithy_runtime_api::http::Response::new(
-                aws_smithy_runtime_api::http::StatusCode::try_from(400).unwrap(),
-                aws_smithy_types::body::SdkBody::from(HOT_KEY),
-            );
-            response
-                .headers_mut()
-                .insert("content-type", "application/x-amz-json-1.0");
-            *context.response_mut() = response;
-            Ok(())
-        }
-    }
-
     #[tokio::test]
     async fn a_throttled_query_is_503_with_retry_after() {
-        let throttle = Throttle::default();
-        let config = stamp::local::config(&endpoint())
-            .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
-            .interceptor(throttle.clone())
-            .build();
-        let plain = loaded(
-            "web-throttled",
-            Table::new(stamp::local::client(&endpoint()), "x"),
-        )
-        .await;
-        let throttled = Table::new(aws_sdk_dynamodb::Client::from_conf(config), plain.name())
-            .with_cursor_key(CURSOR_KEY);
-        let base = serve(throttled).await;
+        // No SDK retries, so that the one throttled answer reaches the API.
+        let client = aws_sdk_dynamodb::Client::from_conf(
+            stamp::local::config(&endpoint())
+                .retry_config(RetryConfig::disabled())
+                .build(),
+        );
+        let plain = loaded("web-throttled", Table::new(client, "x")).await;
+        let faults = Faults::new();
+        faults.next(
+            On::operation("Query").table(plain.name()),
+            Fault::throttled("TableReadKeyRangeThroughputExceeded"),
+        );
+        let base = serve(faults.table(&plain)).await;
         let response = reqwest::get(format!("{base}/customers/c-1/orders"))
             .await
             .unwrap();
@@ -423,7 +391,8 @@ mod web_api {
         assert_eq!(body.error, "throttled", "{}", body.message);
         // Not DynamoDB's message, nor the table's ARN in its reasons.
         assert_eq!(body.message, "the service is busy; retry later");
-        assert_eq!(throttle.seen.load(Ordering::SeqCst), 1);
+        assert_eq!(faults.counts().requests_of("Query"), 1);
+        assert_eq!(faults.pending(), 0);
     }
 }
 
@@ -431,84 +400,15 @@ mod web_api {
 mod lambda_consumer {
     use super::*;
 
-    /// One call of the DynamoDB Streams API, as JSON over HTTP: what a Lambda
-    /// event source mapping reads for the function.
-    async fn streams_call(http: &reqwest::Client, target: &str, body: Value) -> Value {
-        let response = http
-            .post(endpoint())
-            .header("x-amz-target", format!("DynamoDBStreams_20120810.{target}"))
-            .header("content-type", "application/x-amz-json-1.0")
-            // Local servers check that a request is signed, not its signature.
-            .header("x-amz-date", "20260601T000000Z")
-            .header(
-                "authorization",
-                "AWS4-HMAC-SHA256 Credential=local/20260601/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0",
-            )
-            .body(body.to_string())
-            .send()
-            .await
-            .unwrap();
-        let status = response.status();
-        let text = response.text().await.unwrap();
-        assert!(status.is_success(), "{target}: {status} {text}");
-        serde_json::from_str(&text).unwrap()
-    }
-
-    /// Every record of `table`'s stream, from the start of each shard, as
-    /// `GetRecords` answers them, with `eventSourceARN` as Lambda adds it: the
-    /// `Records` of a Lambda event.
-    async fn captured_records(table: &Table) -> Vec<Value> {
-        let described = table
-            .client()
-            .describe_table()
-            .table_name(table.name())
-            .send()
-            .await
-            .unwrap();
-        let arn = described
-            .table()
-            .unwrap()
-            .latest_stream_arn()
-            .unwrap()
-            .to_owned();
-        let http = reqwest::Client::new();
-        let stream = streams_call(&http, "DescribeStream", json!({"StreamArn": arn})).await;
-        let mut records = Vec::new();
-        for shard in stream["StreamDescription"]["Shards"].as_array().unwrap() {
-            let iterator = streams_call(
-                &http,
-                "GetShardIterator",
-                json!({"StreamArn": arn, "ShardId": shard["ShardId"], "ShardIteratorType": "TRIM_HORIZON"}),
-            )
-            .await;
-            let mut iterator = iterator["ShardIterator"].clone();
-            for _ in 0..10 {
-                if iterator.is_null() {
-                    break;
-                }
-                let page =
-                    streams_call(&http, "GetRecords", json!({"ShardIterator": iterator})).await;
-                let page_records = page["Records"].as_array().cloned().unwrap_or_default();
-                if page_records.is_empty() && !records.is_empty() {
-                    break;
-                }
-                for mut record in page_records {
-                    record["eventSourceARN"] = json!(arn);
-                    records.push(record);
-                }
-                iterator = page["NextShardIterator"].clone();
-            }
-        }
-        records
-    }
-
-    fn event(records: &[Value]) -> Event {
-        serde_json::from_value(json!({ "Records": records })).unwrap()
+    fn event(records: &[EventRecord]) -> Event {
+        let mut event = Event::default();
+        event.records = records.to_vec();
+        event
     }
 
     /// A table with a stream, and its records after writing customer `c-1`
-    /// and orders 1 to 4, in that order.
-    async fn stream_records(test: &str) -> Vec<Value> {
+    /// and orders 1 to 4, in that order: one Lambda event.
+    async fn stream_records(test: &str) -> Vec<EventRecord> {
         let table = Table::new(
             stamp::local::client(&endpoint()),
             format!("stamp-{test}-{}", Uuid::new_v4().simple()),
@@ -521,21 +421,22 @@ mod lambda_consumer {
         for n in 1..=4 {
             table.put(&order("c-1", n)).await.unwrap();
         }
-        let records = captured_records(&table).await;
+        let streams = stamp::local::streams_client(&endpoint());
+        let mut events = LambdaEvents::new(&table, streams).batch_size(10);
+        let mut batches = events.batches().await.unwrap();
+        assert_eq!(batches.len(), 1, "{batches:#?}");
+        let records = batches.remove(0).records;
         assert_eq!(records.len(), 5, "{records:#?}");
         records
     }
 
-    fn sequence_number(record: &Value) -> String {
-        record["dynamodb"]["SequenceNumber"]
-            .as_str()
-            .unwrap()
-            .to_owned()
+    fn sequence_number(record: &EventRecord) -> String {
+        record.change.sequence_number.clone().unwrap()
     }
 
     /// Runs the handler over `records`; the lines `describe` gave for the
     /// changes processed, and the response as Lambda reads it.
-    async fn invoke(records: &[Value], fail_order: Option<u128>) -> (Vec<String>, Value) {
+    async fn invoke(records: &[EventRecord], fail_order: Option<u128>) -> (Vec<String>, Value) {
         let mut processed = Vec::new();
         let response = lambda::handle(event(records), |change| {
             let failed = matches!(
@@ -588,7 +489,9 @@ mod lambda_consumer {
         let mut records = stream_records("lambda-undecodable").await;
         // Order 2's new image with a total that is not a number: Order cannot
         // read it.
-        records[2]["dynamodb"]["NewImage"]["total_cents"] = json!({"S": "lots"});
+        let mut record = serde_json::to_value(&records[2]).unwrap();
+        record["dynamodb"]["NewImage"]["total_cents"] = json!({"S": "lots"});
+        records[2] = serde_json::from_value(record).unwrap();
         let (processed, response) = invoke(&records, None).await;
         assert_eq!(processed, ["customer c-1 joined".to_owned(), placed(1)]);
         assert_eq!(

@@ -19,3 +19,4 @@ mod migrate;
 mod ops;
 mod schema;
 mod streams;
+mod testing;

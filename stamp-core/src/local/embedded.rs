@@ -201,6 +201,15 @@ impl LocalDynamoDb {
         super::streams_client(&self.endpoint)
     }
 
+    /// The records of `table`'s stream on this server as the DynamoDB
+    /// events a Lambda function receives, from the oldest
+    /// ([`LambdaEvents`](crate::testing::LambdaEvents)). Features `local`
+    /// and `streams`.
+    #[cfg(feature = "streams")]
+    pub fn lambda_events(&self, table: &Table) -> crate::testing::LambdaEvents {
+        crate::testing::LambdaEvents::new(table, self.streams_client())
+    }
+
     /// A [`Table`] named `name` on [`client`](Self::client). The table is not
     /// created: call [`Table::create_table`].
     pub fn table(&self, name: impl Into<String>) -> Table {

@@ -126,6 +126,14 @@ impl Table {
         (self.clock)()
     }
 
+    /// This table (its name and every option) through another client: the
+    /// test kit's faulty client (`stamp::testing::Faults::table`).
+    #[cfg(feature = "local")]
+    pub(crate) fn with_client(mut self, client: Client) -> Self {
+        self.client = client;
+        self
+    }
+
     /// This table, capping the SDK's retries of a throttled request by the
     /// class of DynamoDB's `ThrottlingReasons`: `retries.hot_key` after a
     /// hot partition (`…KeyRangeThroughputExceeded`), `retries.limits` after

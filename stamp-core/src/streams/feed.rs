@@ -86,7 +86,7 @@ pub const DEFAULT_MIN_ERROR_BACKOFF: Duration = Duration::from_secs(1);
 pub const DEFAULT_MAX_ERROR_BACKOFF: Duration = Duration::from_secs(60);
 
 /// [`Table::changes`].
-pub(crate) fn changes<C: Collection>(table: &Table, streams: StreamsClient) -> ChangeFeed<C> {
+pub(crate) fn changes<C>(table: &Table, streams: StreamsClient) -> ChangeFeed<C> {
     ChangeFeed {
         table: table.clone(),
         client: streams,
@@ -125,13 +125,6 @@ pub struct ChangeFeed<C> {
 }
 
 impl<C: Collection> ChangeFeed<C> {
-    /// Starts after `checkpoint` (taken from an earlier feed of the same
-    /// table's stream) instead of at the oldest record of every shard.
-    pub fn resume(mut self, checkpoint: Checkpoint) -> Self {
-        self.resume = Some(checkpoint);
-        self
-    }
-
     /// How long to sleep after a round of reads that found nothing: `min`
     /// first, doubling up to `max` (defaults [`DEFAULT_MIN_BACKOFF`] and
     /// [`DEFAULT_MAX_BACKOFF`]). DynamoDB allows about 5 `GetRecords` per
@@ -165,16 +158,6 @@ impl<C: Collection> ChangeFeed<C> {
         self.min_error_backoff = min;
         self.max_error_backoff = max.max(min);
         self
-    }
-
-    /// How far the feed has read: every change returned so far, and none
-    /// after. `None` before the first read; then the checkpoint given to
-    /// [`resume`](Self::resume), advanced by each change returned.
-    pub fn checkpoint(&self) -> Option<&Checkpoint> {
-        self.state
-            .as_ref()
-            .map(|state| &state.checkpoint)
-            .or(self.resume.as_ref())
     }
 
     /// The next change, waiting (with the idle backoff) until one comes.
@@ -215,38 +198,11 @@ impl<C: Collection> ChangeFeed<C> {
     ///
     /// As [`next`](Self::next).
     pub async fn next_ready(&mut self) -> Result<Option<Change<C>>, Error> {
-        if self.state.is_none() {
-            self.state = Some(self.start().await?);
-        }
-        loop {
-            let state = self.state.as_mut().expect("started");
-            match state.buffer.pop_front() {
-                Some(Buffered::Record(shard_id, record)) => {
-                    state.backoff = self.min_backoff;
-                    let sequence_number = record
-                        .dynamodb
-                        .as_ref()
-                        .and_then(|stream| stream.sequence_number.clone());
-                    if let Some(sequence_number) = &sequence_number {
-                        state.checkpoint.advance(&shard_id, sequence_number);
-                    }
-                    return decode(*record).map(Some);
-                }
-                Some(Buffered::End(shard_id)) => {
-                    state.checkpoint.finish(&shard_id);
-                    if let Some(shard) = state.shards.iter_mut().find(|s| s.info.id == shard_id) {
-                        shard.finished = true;
-                    }
-                }
-                None => {
-                    if !self.poll_round().await? {
-                        return Ok(None);
-                    }
-                }
-            }
+        match self.next_ready_record().await? {
+            Some((_, record)) => decode(record).map(Some),
+            None => Ok(None),
         }
     }
-
     /// The feed as a `futures::Stream` of each change with the checkpoint
     /// that counts it. It never ends while the stream is on.
     ///
@@ -278,6 +234,68 @@ impl<C: Collection> ChangeFeed<C> {
             };
             Some((item, (feed, errors)))
         })
+    }
+}
+
+/// The reading itself, which needs no collection: the test kit's Lambda
+/// events (`stamp::testing::LambdaEvents`) read the raw records with it.
+impl<C> ChangeFeed<C> {
+    /// Starts after `checkpoint` (taken from an earlier feed of the same
+    /// table's stream) instead of at the oldest record of every shard.
+    pub fn resume(mut self, checkpoint: Checkpoint) -> Self {
+        self.resume = Some(checkpoint);
+        self
+    }
+
+    /// How far the feed has read: every change returned so far, and none
+    /// after. `None` before the first read; then the checkpoint given to
+    /// [`resume`](Self::resume), advanced by each change returned.
+    pub fn checkpoint(&self) -> Option<&Checkpoint> {
+        self.state
+            .as_ref()
+            .map(|state| &state.checkpoint)
+            .or(self.resume.as_ref())
+    }
+
+    /// The next record as `GetRecords` answered it, with its shard's id,
+    /// if the stream has one now (see [`ChangeFeed::next_ready`]); it is
+    /// counted in the checkpoint.
+    pub(crate) async fn next_ready_record(&mut self) -> Result<Option<(String, Record)>, Error> {
+        if self.state.is_none() {
+            self.state = Some(self.start().await?);
+        }
+        loop {
+            let state = self.state.as_mut().expect("started");
+            match state.buffer.pop_front() {
+                Some(Buffered::Record(shard_id, record)) => {
+                    state.backoff = self.min_backoff;
+                    let sequence_number = record
+                        .dynamodb
+                        .as_ref()
+                        .and_then(|stream| stream.sequence_number.clone());
+                    if let Some(sequence_number) = &sequence_number {
+                        state.checkpoint.advance(&shard_id, sequence_number);
+                    }
+                    return Ok(Some((shard_id, *record)));
+                }
+                Some(Buffered::End(shard_id)) => {
+                    state.checkpoint.finish(&shard_id);
+                    if let Some(shard) = state.shards.iter_mut().find(|s| s.info.id == shard_id) {
+                        shard.finished = true;
+                    }
+                }
+                None => {
+                    if !self.poll_round().await? {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The stream's ARN, once the feed has started.
+    pub(crate) fn stream_arn(&self) -> Option<&str> {
+        self.state.as_ref().map(|state| state.stream_arn.as_str())
     }
 
     /// `DescribeTable` for the stream, `DescribeStream` for its shards, and

@@ -1,7 +1,10 @@
 //! A concurrent fault soak of the reference service: many tasks do its
 //! work at random over one table, through a client whose HTTP path injects
-//! faults ([`faults`]), and the final table is compared with a plain Rust
-//! model of what Stamp acknowledged.
+//! faults (Stamp's test kit, [`stamp::testing::Faults`]: throttling with
+//! its reasons, server errors, a proxy's HTML 502, answers cut short, lost
+//! or timed out after the server applied the request, slow answers), and
+//! the final table is compared with a plain Rust model of what Stamp
+//! acknowledged.
 //!
 //! The work: orders placed in one transaction each ([`place_order`]:
 //! the order, its lines, the stock and the customer's count), versioned
@@ -28,7 +31,6 @@
 //! `cargo xtask soak` runs it over a sweep of seeds; a bounded run is a
 //! test (`tests/soak.rs`). A failure names its seed.
 
-pub mod faults;
 mod report;
 mod verify;
 mod worker;
@@ -49,8 +51,8 @@ use uuid::Uuid;
 
 use crate::scenario::{OrderLine, Placement, place_order};
 use crate::{Customer, LineItem, Order, Product, Session};
-use faults::{FaultCounts, FaultyHttpClient};
 pub use report::{OperationCounts, SoakFailure, SoakReport};
+use stamp::testing::{FaultCounts, FaultKind, Faults};
 use verify::verify;
 use worker::{Shared, Worker};
 
@@ -231,11 +233,7 @@ pub async fn run(endpoint: &str, options: &SoakOptions) -> Result<SoakReport, So
     let products = seed_items(&plain)
         .await
         .map_err(|error| fail(format!("writing the initial items: {error}")))?;
-    let faulty_http = FaultyHttpClient::new(
-        options.seed,
-        options.fault_rate,
-        options.dishonest_throttling,
-    );
+    let faults = soak_faults(options);
     let retry = if options.sdk_retries {
         RetryConfig::standard()
             .with_max_attempts(3)
@@ -245,8 +243,8 @@ pub async fn run(endpoint: &str, options: &SoakOptions) -> Result<SoakReport, So
     };
     let faulty = Table::new(
         aws_sdk_dynamodb::Client::from_conf(
-            stamp::local::config(endpoint)
-                .http_client(faulty_http.shared())
+            faults
+                .configure(stamp::local::config(endpoint))
                 .retry_config(retry)
                 .build(),
         ),
@@ -294,7 +292,7 @@ pub async fn run(endpoint: &str, options: &SoakOptions) -> Result<SoakReport, So
         options: options.clone(),
         elapsed,
         operations: model.latencies.len() as u64,
-        faults: faulty_http.counts(),
+        faults: faults.counts(),
         by_operation: model
             .counts
             .iter()
@@ -303,6 +301,21 @@ pub async fn run(endpoint: &str, options: &SoakOptions) -> Result<SoakReport, So
         latencies: model.latencies,
         invariants_checked,
     })
+}
+
+/// The faults of a run: `fault_rate` of the requests, each of the kit's
+/// honest kinds equally often, drawn from the seed; a dishonest run answers
+/// "throttled" where an honest one answers a server error after applying.
+fn soak_faults(options: &SoakOptions) -> Faults {
+    let faults = Faults::seeded(options.seed).rate_each(options.fault_rate);
+    if options.dishonest_throttling {
+        let share = options.fault_rate / FaultKind::HONEST.len() as f64;
+        faults
+            .rate(FaultKind::ServerErrorAfterApplied, 0.0)
+            .rate(FaultKind::ThrottledAfterApplied, share)
+    } else {
+        faults
+    }
 }
 
 fn customer_id(number: usize) -> String {
