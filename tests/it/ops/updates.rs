@@ -465,7 +465,14 @@ proptest! {
             table.put(&expected).await.unwrap();
             apply(which, &mut expected, &from).send(&table).await.unwrap();
             let updated = raw(&table, Kinds::key("k").unwrap().to_attribute_map()).await;
-            let read = table.get(&Kinds::key("k").unwrap()).await.unwrap().unwrap();
+            // The TTL field takes any value, a past one too: read it back
+            // even if it has expired.
+            let read = stamp::Get::new(Kinds::key("k").unwrap())
+                .include_expired()
+                .send(&table)
+                .await
+                .unwrap()
+                .unwrap();
             table.put(&expected).await.unwrap();
             let put = raw(&table, Kinds::key("k").unwrap().to_attribute_map()).await;
             table.delete_table().await.unwrap();
