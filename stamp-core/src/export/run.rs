@@ -22,7 +22,7 @@ impl Export {
     /// their `.partial` names, and no `_SUCCESS` is written; an export to
     /// S3 keeps the objects it completed (the parts an entity rolled over),
     /// writes no `_SUCCESS` and aborts its multipart uploads under way (see
-    /// [a run that does not finish](self#a-run-that-does-not-finish): it
+    /// [a run that does not finish](crate::export#a-run-that-does-not-finish): it
     /// is run again).
     pub async fn run(mut self, table: &Table) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
