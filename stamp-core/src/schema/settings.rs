@@ -209,19 +209,13 @@ impl TableSettings {
                 known: gsis.to_vec(),
             }))
         };
-        for (index, _) in self
-            .index_warm_throughput
-            .iter()
-            .map(|(index, _)| (index, ()))
-            .chain(
-                self.index_max_throughput
-                    .iter()
-                    .map(|(index, _)| (index, ())),
-            )
+        let warm = self.index_warm_throughput.iter().map(|(index, _)| index);
+        let max = self.index_max_throughput.iter().map(|(index, _)| index);
+        if let Some(index) = warm
+            .chain(max)
+            .find(|index| !gsis.contains(&index.as_str()))
         {
-            if !gsis.contains(&index.as_str()) {
-                return unknown(index);
-            }
+            return unknown(index);
         }
         // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_OnDemandThroughput.html:
         // a maximum only applies to on-demand tables and indexes.

@@ -61,35 +61,47 @@ pub(super) async fn setting_differences(
     };
     tag_differences(table, definition, arn, differences).await?;
     if let Some(expected) = &settings.resource_policy {
-        let input = GetResourcePolicyInput::builder()
-            .resource_arn(arn)
-            .build()
-            .expect("GetResourcePolicyInput has no required fields");
-        let found = match table.execute_mapped(input, Call::of("")).await {
-            Ok(output) => output.policy().map(str::to_owned),
-            Err(Error::DynamoDb {
-                code: Some(code), ..
-            }) if code == "PolicyNotFoundException" => None,
-            Err(error) if unknown_operation(&error) => {
-                differences.push(SchemaDifference::NotDescribed {
-                    setting: "resource policy",
-                });
-                return contributor_insights_difference(table, definition, differences).await;
-            }
-            Err(error) => return Err(error),
-        };
-        let same = found.as_deref().is_some_and(|found| {
-            serde_json::from_str::<serde_json::Value>(found).ok()
-                == serde_json::from_str::<serde_json::Value>(expected).ok()
-        });
-        if !same {
-            differences.push(SchemaDifference::ResourcePolicy {
-                expected: Some(expected.clone()),
-                found,
-            });
-        }
+        policy_difference(table, expected, arn, differences).await?;
     }
     contributor_insights_difference(table, definition, differences).await
+}
+
+/// The resource policy, when the definition declares one (compared as
+/// JSON values).
+async fn policy_difference(
+    table: &Table,
+    expected: &str,
+    arn: &str,
+    differences: &mut Vec<SchemaDifference>,
+) -> Result<(), Error> {
+    let input = GetResourcePolicyInput::builder()
+        .resource_arn(arn)
+        .build()
+        .expect("GetResourcePolicyInput has no required fields");
+    let found = match table.execute_mapped(input, Call::of("")).await {
+        Ok(output) => output.policy().map(str::to_owned),
+        Err(Error::DynamoDb {
+            code: Some(code), ..
+        }) if code == "PolicyNotFoundException" => None,
+        Err(error) if unknown_operation(&error) => {
+            differences.push(SchemaDifference::NotDescribed {
+                setting: "resource policy",
+            });
+            return Ok(());
+        }
+        Err(error) => return Err(error),
+    };
+    let same = found.as_deref().is_some_and(|found| {
+        serde_json::from_str::<serde_json::Value>(found).ok()
+            == serde_json::from_str::<serde_json::Value>(expected).ok()
+    });
+    if !same {
+        differences.push(SchemaDifference::ResourcePolicy {
+            expected: Some(expected.to_owned()),
+            found,
+        });
+    }
+    Ok(())
 }
 
 /// Contributor Insights, when the definition turns it on.
