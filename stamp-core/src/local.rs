@@ -69,9 +69,18 @@ pub fn client(endpoint_url: &str) -> aws_sdk_dynamodb::Client {
 /// DynamoDB's), with the region and dummy credentials of [`config`]: what
 /// [`Table::changes`](crate::Table::changes) takes for a
 /// local table. Feature `streams`.
+///
+/// Its `GetRecords` answers are read with a TTL deletion's `userIdentity`
+/// whole: the embedded server (dynoxide 3.2) spells the identity's members
+/// as Lambda does (`principalId`, `type`) where DynamoDB Streams has
+/// `PrincipalId` and `Type`, so the SDK reads an identity with neither;
+/// since DynamoDB writes an identity only on TTL deletions, such an
+/// identity is read as the TTL's, and the deletion is
+/// [`removed_by_ttl`](crate::streams::Change::removed_by_ttl).
 #[cfg(feature = "streams")]
 pub fn streams_config(endpoint_url: &str) -> aws_sdk_dynamodbstreams::config::Builder {
     aws_sdk_dynamodbstreams::Config::builder()
+        .interceptor(identity::StreamsIdentitySpelling)
         .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
         .endpoint_url(endpoint_url)
         .region(Region::new("us-east-1"))
@@ -90,6 +99,9 @@ pub fn streams_config(endpoint_url: &str) -> aws_sdk_dynamodbstreams::config::Bu
 pub fn streams_client(endpoint_url: &str) -> aws_sdk_dynamodbstreams::Client {
     aws_sdk_dynamodbstreams::Client::from_conf(streams_config(endpoint_url).build())
 }
+
+#[cfg(feature = "streams")]
+mod identity;
 
 #[cfg(feature = "local")]
 mod embedded;

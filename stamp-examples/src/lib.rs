@@ -143,12 +143,15 @@ pub struct LineItem {
     pub unit_price_cents: u64,
 }
 
-/// A product, looked up by SKU, and searched by similarity in vector index
-/// `VECTOR1` (every product's vector, [`embedding::product`]: the words of
-/// its name and category): `Product::search_similar(&product.embedding)`.
+/// A product, looked up by SKU, listed by category in GSI3 (a `KEYS_ONLY`
+/// index: a query of it is hydrated, [`scenario::products_in_category`]),
+/// and searched by similarity in vector index `VECTOR1` (every product's
+/// vector, [`embedding::product`]: the words of its name and category):
+/// `Product::search_similar(&product.embedding)`.
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "PRODUCT#<sku>"]
 #[sk = "PRODUCT"]
+#[gsi3(pk = "CATEGORY#<category>", sk = "<sku>")]
 #[vector1(field = embedding, dimensions = 64, distance = cosine)]
 pub struct Product {
     /// The stock-keeping unit, such as `SKU-00042`.
@@ -261,6 +264,9 @@ pub fn table_definition() -> TableDefinition {
         .entity::<Session>()
         .collection::<CustomerWithOrders>()
         .collection::<OrderWithItems>()
+        // Products by category: only the keys, so the index costs the
+        // least storage and write capacity; its queries are hydrated.
+        .index_projection("GSI3", stamp::schema::IndexProjection::KeysOnly)
 }
 
 /// A client for `endpoint`, or for AWS when there is none.

@@ -323,6 +323,48 @@ pub async fn similar_recent_orders(
     .await
 }
 
+/// The first `count` products of `category`, whole, in SKU order: a page
+/// of the `KEYS_ONLY` GSI3 (`CATEGORY#<category>`), then one
+/// `BatchGetItem` of its keys (`hydrate()`): two requests, where the index
+/// alone could not answer (it holds no name or price).
+pub async fn products_in_category(
+    table: &Table,
+    counter: &RequestCounter,
+    category: &str,
+    count: u32,
+) -> Result<Run<Vec<Product>>, Error> {
+    let query = Product::query_gsi3(category).hydrate().limit(count);
+    let key_condition = readable(&query.request(table.name())?);
+    measure(
+        counter,
+        "the products of a category (keys-only GSI3, hydrated)",
+        key_condition,
+        async { Ok(query.send(table).await?.items) },
+    )
+    .await
+}
+
+/// A session by token read at `at` by the table's clock: one `GetItem`.
+/// Once its TTL has passed the session is not returned (`None`), though
+/// DynamoDB deletes it only within days of expiry; `include_expired()`
+/// would return it.
+pub async fn session_at(
+    table: &Table,
+    counter: &RequestCounter,
+    token: &str,
+    at: DateTime<Utc>,
+) -> Result<Run<Option<Session>>, Error> {
+    let key = Session::key(token)?;
+    let later = table.clone().with_clock(move || at);
+    measure(
+        counter,
+        "the same session after its TTL (expired: not returned)",
+        key_text(&key),
+        async move { later.get(&key).await },
+    )
+    .await
+}
+
 /// A session by token: one `GetItem` (the item expires by TTL).
 pub async fn session_by_token(
     table: &Table,

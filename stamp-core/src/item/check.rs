@@ -24,7 +24,7 @@ mod number;
 pub(crate) use number::{NumberProblem, check_number, number_digits};
 
 /// The item a batch writes for `entity`, checked: [`Entity::to_item_at`]
-/// with `updated_at` stamped now, checked as [`check_item`] checks it
+/// with `updated_at` stamped at `now`, checked as [`check_item`] checks it
 /// (counted while it is encoded, [`ItemBuilder`](crate::item::builder::ItemBuilder)).
 /// Returns the item and its size in bytes.
 ///
@@ -33,7 +33,10 @@ pub(crate) use number::{NumberProblem, check_number, number_digits};
 /// [`Refusal::VersionedBatchWrite`] for an entity with a `#[stamp(version)]`
 /// field (a batch cannot check a version); the errors of
 /// [`Entity::to_item`] and of [`check_item`].
-pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(AttributeMap, usize), Error> {
+pub(crate) fn item_for_write<E: Entity>(
+    entity: &E,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(AttributeMap, usize), Error> {
     if entity.version().is_some() {
         return Err(Error::Refused(Refusal::VersionedBatchWrite {
             entity: E::SCHEMA.type_name,
@@ -42,7 +45,7 @@ pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<(AttributeMap, usi
     entity
         .encode_item_at(
             Some(crate::WriteTime {
-                now: chrono::Utc::now(),
+                now,
                 creating: false,
             }),
             true,

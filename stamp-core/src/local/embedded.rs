@@ -22,6 +22,9 @@ pub enum LocalDynamoDbError {
         /// dynoxide's message.
         message: String,
     },
+    /// A TTL sweep ([`LocalDynamoDb::sweep_ttl`]) failed.
+    #[error("the embedded DynamoDB's TTL sweep failed: {0}")]
+    Sweep(String),
     /// [`LocalDynamoDb::start`] was called outside a tokio runtime.
     #[error(
         "the embedded DynamoDB needs a tokio runtime: call LocalDynamoDb::start inside \
@@ -58,9 +61,11 @@ pub struct LocalDynamoDb {
 }
 
 /// Where the server keeps its data.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 enum Storage {
     Memory,
+    /// In memory, the TTL sweeps and stream records at a test's clock.
+    MemoryAt(crate::testing::TestClock),
     File(PathBuf),
 }
 
@@ -68,6 +73,10 @@ impl Storage {
     fn open(&self) -> Result<dynoxide::Database, LocalDynamoDbError> {
         let (location, opened) = match self {
             Storage::Memory => ("memory".to_owned(), dynoxide::Database::memory()),
+            Storage::MemoryAt(clock) => (
+                "memory".to_owned(),
+                dynoxide::Database::memory_with_clock(std::sync::Arc::new(clock.clone())),
+            ),
             Storage::File(path) => (
                 path.display().to_string(),
                 dynoxide::Database::new(&path.to_string_lossy()),
@@ -91,6 +100,23 @@ impl LocalDynamoDb {
     /// [`LocalDynamoDbError::Bind`] when no loopback port can be bound.
     pub async fn start() -> Result<Self, LocalDynamoDbError> {
         Self::start_with(Storage::Memory).await
+    }
+
+    /// As [`start`](Self::start), with the server's time read from `clock`
+    /// (a test's [`TestClock`](crate::testing::TestClock)): the time its
+    /// TTL sweeps ([`sweep_ttl`](Self::sweep_ttl)) judge expiry by and its
+    /// stream records carry. Give the tables the same clock
+    /// ([`Table::with_clock`] with [`TestClock::reader`](crate::testing::TestClock::reader))
+    /// so that what they stamp, what reads leave out and what a sweep
+    /// deletes agree.
+    ///
+    /// # Errors
+    ///
+    /// As [`start`](Self::start).
+    pub async fn start_with_clock(
+        clock: &crate::testing::TestClock,
+    ) -> Result<Self, LocalDynamoDbError> {
+        Self::start_with(Storage::MemoryAt(clock.clone())).await
     }
 
     /// As [`start`](Self::start), with the data in the SQLite file at
@@ -216,9 +242,33 @@ impl LocalDynamoDb {
         Table::new(self.client(), name)
     }
 
-    /// The database behind the server, for what the HTTP API does not offer:
-    /// `sweep_ttl()` deletes the items whose TTL has passed, as DynamoDB does
-    /// on its own within days.
+    /// Deletes now the items whose TTL has passed in every table with TTL
+    /// enabled, as DynamoDB does on its own within a few days of expiry,
+    /// and returns how many it deleted. Each deletion reaches the table's
+    /// stream as DynamoDB's TTL deletions do (a `REMOVE` by the service
+    /// principal `dynamodb.amazonaws.com`), so a change feed or a Lambda
+    /// consumer under test sees it.
+    ///
+    /// The server's clock judges expiry (the system clock, or the
+    /// [`TestClock`](crate::testing::TestClock) of
+    /// [`start_with_clock`](Self::start_with_clock)); dynoxide deletes an
+    /// item whose TTL is before that second, while Stamp's reads already
+    /// leave out an item whose TTL is at or before their clock's time.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/howitworks-ttl.html>.
+    ///
+    /// # Errors
+    ///
+    /// [`LocalDynamoDbError::Sweep`] with dynoxide's message when the sweep
+    /// fails.
+    pub fn sweep_ttl(&self) -> Result<usize, LocalDynamoDbError> {
+        self.database
+            .sweep_ttl()
+            .map_err(|error| LocalDynamoDbError::Sweep(error.to_string()))
+    }
+
+    /// The database behind the server, for what the HTTP API does not offer
+    /// (a TTL sweep is [`sweep_ttl`](Self::sweep_ttl)).
     pub fn database(&self) -> &dynoxide::Database {
         &self.database
     }

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 
 use crate::Refusal;
 use crate::expression::Placeholders;
-use crate::ops::write::{Placed, PutMode, render_put, unchanged_condition};
+use crate::ops::write::{Placed, PutMode, render_put_at, unchanged_condition};
 use crate::request::failure::{Effect, conditional_failure};
 use crate::{AttributeMap, Entity, Error, Table};
 
@@ -34,12 +34,13 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
         let unchanged = unchanged_condition(schema, &old_item);
         crate::expression::check_expression_length("condition", &unchanged.expression)?;
     }
-    let mut rendered = render_put(
+    let mut rendered = render_put_at(
         new,
         PutMode::Move {
             from_version: old.version(),
         },
         None,
+        table.now(),
     )?;
     // The item as stored now: the attributes the entity does not write
     // (added by other code) are carried to the new key and guarded.

@@ -43,19 +43,10 @@ pub(crate) struct RenderedPut {
     pub(crate) size: usize,
 }
 
-/// Renders a put: the stamped, checked item with its version incremented,
+/// Renders a put stamped at `now`: the stamped, checked item with its version incremented,
 /// and the condition: `attribute_not_exists(PK)` for a create, a move or a
 /// versioned entity at version 0, `version = v` for one at version v (not
 /// for a move: its new key holds no item), AND `condition`.
-pub(crate) fn render_put<E: Entity>(
-    entity: &E,
-    mode: PutMode,
-    condition: Option<&Condition<E>>,
-) -> Result<RenderedPut, Error> {
-    render_put_at(entity, mode, condition, Utc::now())
-}
-
-/// [`render_put`] with the time stamps of `now`.
 pub(crate) fn render_put_at<E: Entity>(
     entity: &E,
     mode: PutMode,
@@ -267,8 +258,9 @@ impl<'a, E: Entity> Put<'a, E> {
         self
     }
 
-    /// The item, condition and placeholders this put sends.
-    pub(crate) fn rendered(&self) -> Result<RenderedPut, Error> {
+    /// The item, condition and placeholders this put sends, stamped at
+    /// [`at`](Self::at) or else at `now`.
+    pub(crate) fn rendered(&self, now: DateTime<Utc>) -> Result<RenderedPut, Error> {
         let mode = if self.create {
             PutMode::Create
         } else {
@@ -278,7 +270,7 @@ impl<'a, E: Entity> Put<'a, E> {
             self.entity,
             mode,
             self.condition.as_ref(),
-            self.at.unwrap_or_else(Utc::now),
+            self.at.unwrap_or(now),
         )
     }
 
@@ -297,7 +289,7 @@ impl<'a, E: Entity> Put<'a, E> {
     ///
     /// The errors `send` finds before sending.
     pub fn request(&self, table_name: &str) -> Result<PutItemInput, Error> {
-        Ok(put_item_input::<E>(table_name, self.rendered()?))
+        Ok(put_item_input::<E>(table_name, self.rendered(Utc::now())?))
     }
 
     /// Sends the put.
@@ -320,7 +312,7 @@ impl<'a, E: Entity> Put<'a, E> {
     /// [`Error::DynamoDb`]. Each error that found an item holds it as
     /// stored: [`Error::stored`] decodes it.
     pub async fn send(self, table: &Table) -> Result<(), Error> {
-        let rendered = self.rendered()?;
+        let rendered = self.rendered(table.now())?;
         let key = crate::ItemKey::of::<E>(&rendered.item);
         let sent = rendered.item.clone();
         let expected_version = rendered.expected_version;

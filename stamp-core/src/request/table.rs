@@ -72,7 +72,7 @@ pub struct Table {
     /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
     throttle_retries: crate::ThrottleRetries,
     /// The clock of [`with_clock`](Self::with_clock).
-    clock: fn() -> chrono::DateTime<chrono::Utc>,
+    clock: Clock,
     name: Arc<str>,
     cursor_key: Option<CursorKey>,
 }
@@ -89,17 +89,28 @@ impl Table {
             known: Arc::default(),
             capacity: None,
             throttle_retries: crate::ThrottleRetries::default(),
-            clock: chrono::Utc::now,
+            clock: Clock(Arc::new(chrono::Utc::now)),
         }
     }
 
     /// This table, reading the time from `clock` instead of the system
     /// clock (`Utc::now`): what [`now`](Self::now) returns, so the moment
-    /// every read judges expiry by. A TTL (`#[stamp(ttl)]`) at or before
-    /// this moment has passed, and reads leave the item out unless asked
-    /// to include expired items (`include_expired()` on each read); the
-    /// tests of a service whose data is dated give it a clock fitting the
-    /// data.
+    /// every read judges expiry by and the time every write stamps into
+    /// `created_at`/`updated_at` (`#[stamp(created_at)]`,
+    /// `#[stamp(updated_at)]`) unless the write was given its own time
+    /// (`at(…)`). A TTL (`#[stamp(ttl)]`) at or before this moment has
+    /// passed, and reads leave the item out unless asked to include expired
+    /// items (`include_expired()` on each read).
+    ///
+    /// `clock` is any `Fn() -> DateTime<Utc>`: a function, or the reader of
+    /// the test kit's settable clock (`stamp::testing::TestClock::reader`),
+    /// which the embedded server can share so that its TTL sweeps happen at
+    /// the same time (`LocalDynamoDb::start_with_clock`).
+    ///
+    /// Transactions and batches stamp their items when an action is added,
+    /// before they know the table: build them with
+    /// [`transact_write`](Self::transact_write) and
+    /// [`batch_write`](Self::batch_write) to stamp at this clock.
     ///
     /// # Example
     ///
@@ -115,15 +126,32 @@ impl Table {
     /// ```
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html>.
-    pub fn with_clock(mut self, clock: fn() -> chrono::DateTime<chrono::Utc>) -> Self {
-        self.clock = clock;
+    pub fn with_clock(
+        mut self,
+        clock: impl Fn() -> chrono::DateTime<chrono::Utc> + Send + Sync + 'static,
+    ) -> Self {
+        self.clock = Clock(Arc::new(clock));
         self
     }
 
     /// The current time by the table's clock ([`with_clock`](Self::with_clock),
-    /// the system clock by default): the moment reads judge expiry by.
+    /// the system clock by default): the moment reads judge expiry by and
+    /// writes stamp.
     pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
-        (self.clock)()
+        (self.clock.0)()
+    }
+
+    /// An empty write transaction whose puts and updates are stamped at
+    /// this table's [`now`](Self::now) (unless given their own `at`):
+    /// `TransactWrite::new().at(table.now())`.
+    pub fn transact_write(&self) -> crate::TransactWrite {
+        crate::TransactWrite::new().at(self.now())
+    }
+
+    /// An empty batch write whose items are stamped at this table's
+    /// [`now`](Self::now): `BatchWrite::new().at(table.now())`.
+    pub fn batch_write(&self) -> crate::BatchWrite {
+        crate::BatchWrite::new().at(self.now())
     }
 
     /// This table (its name and every option) through another client: the
@@ -624,5 +652,15 @@ impl Table {
         >,
     {
         super::executor::execute_mapped(self, input, call).await
+    }
+}
+
+/// The time source of a [`Table`] ([`Table::with_clock`]).
+#[derive(Clone)]
+struct Clock(Arc<dyn Fn() -> chrono::DateTime<chrono::Utc> + Send + Sync>);
+
+impl std::fmt::Debug for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Clock")
     }
 }

@@ -15,6 +15,8 @@
 //! - **feeds a Lambda handler the stream's records** ([`LambdaEvents`]): the
 //!   records since a point, as the `aws_lambda_events` DynamoDB event Lambda
 //!   delivers, in batches of a chosen size;
+//! - **moves time** ([`TestClock`]): the time writes stamp, reads judge
+//!   expiry by and the embedded server sweeps expired items at;
 //! - **asserts the whole table, or one partition, as entities**
 //!   ([`TableSnapshot`]): a failing `assert_eq!` prints the table as people
 //!   draw it (partition key, sort key, type, attributes), not nested maps.
@@ -97,6 +99,29 @@
 //! }
 //! ```
 //!
+//! # Moving time
+//!
+//! [`TestClock`] is a time the test sets: the table stamps `created_at` and
+//! `updated_at` with it and judges TTLs by it, and the embedded server
+//! sweeps expired items at it when asked, so "stamped at", "expired" and
+//! "deleted by TTL" are exact values in a test:
+//!
+//! ```ignore
+//! use stamp::testing::TestClock;
+//!
+//! let clock = TestClock::at("2026-06-01T10:00:00Z".parse()?);
+//! let dynamodb = LocalDynamoDb::start_with_clock(&clock).await?;
+//! let table = dynamodb.table("shop").with_clock(clock.reader());
+//! table.create(&session).await?;              // created_at = 10:00, expires_at = 10:30
+//! clock.advance(chrono::TimeDelta::minutes(31));
+//! assert_eq!(Session::get(&table, key).await?, None);   // expired, not yet deleted
+//! assert_eq!(dynamodb.sweep_ttl()?, 1);                  // the sweep DynamoDB runs within days
+//! ```
+//!
+//! Transactions and batches stamp their items when an action is added:
+//! start them with `table.transact_write()` and `table.batch_write()` to
+//! stamp at the table's clock.
+//!
 //! # Asserting the table
 //!
 //! [`TableSnapshot::read`] scans the table (strongly consistent) and decodes
@@ -124,11 +149,13 @@
 //! The kit's own tests (`tests/it/testing/` in Stamp's repository) run every
 //! example here on the embedded server and on ministack.
 
+mod clock;
 #[cfg(feature = "streams")]
 mod events;
 mod faults;
 mod snapshot;
 
+pub use clock::TestClock;
 #[cfg(feature = "streams")]
 pub use events::{DEFAULT_BATCH_SIZE, LambdaEvents, MAX_BATCH_SIZE};
 pub use faults::{Fault, FaultCounts, FaultKind, Faults, On, ThrottlingException};

@@ -127,7 +127,7 @@ async fn run(arguments: &Arguments) -> Result<(), Box<dyn std::error::Error>> {
         .with_clock(data::epoch);
     table.create_table(&table_definition()).await?;
     println!(
-        "created table `{}` (PK, SK, GSI1, GSI2, vector indexes VECTOR1 and VECTOR2, TTL on expires_at)",
+        "created table `{}` (PK, SK, GSI1, GSI2, keys-only GSI3, vector indexes VECTOR1 and VECTOR2, TTL on expires_at)",
         table.name()
     );
     let result = scenario_run(&table, &counter).await;
@@ -344,6 +344,36 @@ async fn read_patterns(
                 session.token,
                 session.customer_id,
                 session.expires_at.format("%Y-%m-%d %H:%M")
+            )
+        })
+        .collect();
+    show(&run, rows);
+    let after_expiry = session.expires_at + Duration::seconds(1);
+    let run = scenario::session_at(table, counter, &session.token, after_expiry).await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|session| format!("session   {} (still returned)", session.token))
+        .collect();
+    show(&run, rows);
+    if run.result.is_none() {
+        println!(
+            "    none: expired at {}, still stored until DynamoDB's TTL deletes it",
+            session.expires_at.format("%Y-%m-%d %H:%M")
+        );
+    }
+
+    let category = &data.products[0].category;
+    let run = scenario::products_in_category(table, counter, category, 5).await?;
+    let rows = run
+        .result
+        .iter()
+        .map(|product| {
+            format!(
+                "{}  {:<28} {}",
+                product.sku,
+                product.name,
+                money(product.price_cents)
             )
         })
         .collect();

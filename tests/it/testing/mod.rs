@@ -5,3 +5,4 @@ mod events;
 mod faults;
 mod model;
 mod snapshot;
+mod time;

@@ -68,6 +68,9 @@ pub struct BatchWrite {
     /// Whether an entry writes an entity with an LSI, so that every request
     /// asks for `ReturnItemCollectionMetrics = SIZE`.
     item_collection_metrics: bool,
+    /// The time [`put`](Self::put) stamps `updated_at` with
+    /// ([`at`](Self::at)); the system clock when `None`.
+    at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// What a [`BatchWrite`] did.
@@ -99,7 +102,17 @@ impl BatchWrite {
             max_concurrency: DEFAULT_BATCH_CONCURRENCY,
             retry: BatchRetry::default(),
             item_collection_metrics: false,
+            at: None,
         }
+    }
+
+    /// Stamps the items of the puts added after this call with `now`
+    /// (`#[stamp(updated_at)]`) instead of the system clock's time when
+    /// each is added. [`Table::batch_write`](crate::Table::batch_write)
+    /// starts a batch at the table's clock.
+    pub fn at(mut self, now: chrono::DateTime<chrono::Utc>) -> Self {
+        self.at = Some(now);
+        self
     }
 
     fn keep_error(&mut self, error: Error) {
@@ -112,7 +125,7 @@ impl BatchWrite {
     /// Errors in making the item (serialization, numbers, size) are returned
     /// by [`send`](Self::send), before anything is sent.
     pub fn put<E: Entity>(mut self, entity: &E) -> Self {
-        match crate::item::check::item_for_write(entity) {
+        match crate::item::check::item_for_write(entity, self.at.unwrap_or_else(chrono::Utc::now)) {
             Ok((item, size)) => {
                 let key = crate::ItemKey::of::<E>(&item);
                 let identity =

@@ -49,6 +49,9 @@ pub struct TransactWrite {
     /// writes an entity with an LSI, or
     /// [`item_collection_metrics`](Self::item_collection_metrics) was called.
     item_collection_metrics: bool,
+    /// The time puts and updates without their own `at` are stamped at
+    /// ([`at`](Self::at)); the system clock's when each is added if `None`.
+    at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 impl Default for TransactWrite {
@@ -66,7 +69,23 @@ impl TransactWrite {
             error: None,
             client_request_token: None,
             item_collection_metrics: false,
+            at: None,
         }
+    }
+
+    /// Stamps the puts and updates added after this call that have no time
+    /// of their own (`Put::at`, `Update::at`) with `now` instead of the
+    /// system clock's time when each is added (`created_at`, `updated_at`).
+    /// [`Table::transact_write`](crate::Table::transact_write) starts a
+    /// transaction at the table's clock.
+    pub fn at(mut self, now: chrono::DateTime<chrono::Utc>) -> Self {
+        self.at = Some(now);
+        self
+    }
+
+    /// The time an action added now is stamped at, unless it has its own.
+    fn stamp_time(&self) -> chrono::DateTime<chrono::Utc> {
+        self.at.unwrap_or_else(chrono::Utc::now)
     }
 
     fn keep_error(&mut self, error: Error) {
@@ -82,7 +101,7 @@ impl TransactWrite {
     /// rendering are returned by [`request`](Self::request) and
     /// [`send`](Self::send).
     pub fn put<'a, E: Entity + 'a>(mut self, put: impl Into<crate::Put<'a, E>>) -> Self {
-        match put.into().rendered() {
+        match put.into().rendered(self.stamp_time()) {
             Ok(rendered) => {
                 let condition = rendered.condition.map(|expression| Rendered {
                     expression,
@@ -185,7 +204,7 @@ impl TransactWrite {
     /// of rendering are returned by [`request`](Self::request) and
     /// [`send`](Self::send).
     pub fn update<E: Entity>(mut self, update: crate::Update<E>) -> Self {
-        let update = match update.to_action() {
+        let update = match update.to_action(self.stamp_time()) {
             Ok(update) => update,
             Err(error) => {
                 self.keep_error(error);

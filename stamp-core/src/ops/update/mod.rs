@@ -260,9 +260,9 @@ impl<E: Entity> Update<E> {
         self
     }
 
-    /// The time the update stamps: [`at`](Self::at), or now.
-    pub(crate) fn stamped_at(&self) -> chrono::DateTime<Utc> {
-        self.at.unwrap_or_else(Utc::now)
+    /// The time the update stamps: [`at`](Self::at), or `now`.
+    pub(crate) fn stamped_at(&self, now: chrono::DateTime<Utc>) -> chrono::DateTime<Utc> {
+        self.at.unwrap_or(now)
     }
 
     /// The `UpdateItem` input that `send…` sends, rendered at time `now`
@@ -314,7 +314,7 @@ impl<E: Entity> Update<E> {
     /// version set by hand); [`Refusal::MissingExpectedVersion`](crate::Refusal::MissingExpectedVersion);
     /// [`Refusal::IncompleteIndexUpdate`](crate::Refusal::IncompleteIndexUpdate); [`Refusal::InvalidExpressionValue`](crate::Refusal::InvalidExpressionValue).
     pub fn request(&self, table_name: &str) -> Result<UpdateItemInput, Error> {
-        self.input(table_name, self.stamped_at(), ReturnValue::None)
+        self.input(table_name, self.stamped_at(Utc::now()), ReturnValue::None)
             .map(|(input, _)| input)
     }
 
@@ -323,7 +323,11 @@ impl<E: Entity> Update<E> {
         table: &Table,
         return_value: ReturnValue,
     ) -> Result<Option<AttributeMap>, Error> {
-        let (input, effect) = self.input(table.name(), self.stamped_at(), return_value.clone())?;
+        let (input, effect) = self.input(
+            table.name(),
+            self.stamped_at(table.now()),
+            return_value.clone(),
+        )?;
         let key = input.key.clone().unwrap_or_default();
         // An update that is not idempotent (a counter, an append) is not
         // sent again by the SDK after an attempt that may have been applied.

@@ -229,14 +229,17 @@ impl<E: Entity> Update<E> {
     }
 
     /// The update as a transaction action, rendered at its time
-    /// ([`Update::at`], or now), for `TransactWrite::update`. It keeps the
+    /// ([`Update::at`], or `now`), for `TransactWrite::update`. It keeps the
     /// `attribute_exists` guard (none for an upsert) and the version check.
     ///
     /// # Errors
     ///
     /// The errors of [`Update::request`].
-    pub(crate) fn to_action(&self) -> Result<crate::ops::transaction::UpdateAction, Error> {
-        let (rendered, _) = self.render_with_effect(self.stamped_at())?;
+    pub(crate) fn to_action(
+        &self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<crate::ops::transaction::UpdateAction, Error> {
+        let (rendered, _) = self.render_with_effect(self.stamped_at(now))?;
         Ok(crate::ops::transaction::UpdateAction {
             item_key: crate::ItemKey::of::<E>(&rendered.key),
             key: rendered.key,
