@@ -445,14 +445,16 @@ pub use stamp_core::{
     TableDefinition, TransactGet, TransactWrite, Update,
 };
 pub use stamp_core::{aws_sdk_dynamodb, serde_dynamo};
-pub use stamp_derive::{Collection, Item, KeyPart, Projection};
+pub use stamp_derive::{Attributes, Collection, Item, KeyPart, Projection};
 
 /// The common imports: `use stamp::prelude::*;` brings the derives and
 /// their traits, [`Table`](crate::Table), [`Entity`](crate::Entity),
 /// [`Error`](crate::Error) and [`Condition`](crate::Condition).
 pub mod prelude {
     #[doc(no_inline)]
-    pub use crate::{Collection, Condition, Entity, Error, Item, KeyPart, Projection, Table};
+    pub use crate::{
+        Attributes, Collection, Condition, Entity, Error, Item, KeyPart, Projection, Table,
+    };
 }
 
 /// Every item of `stamp-core` at its flat path of earlier releases
