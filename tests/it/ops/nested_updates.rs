@@ -57,6 +57,17 @@ struct Customer {
     #[serde(default)]
     notes: Option<Vec<String>>,
     history: Vec<Address>,
+    grid: Vec<Vec<u32>>,
+}
+
+/// A vector index reads `v` whole.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "DOC#<id>"]
+#[sk = "DOC"]
+#[vector1(field = v, dimensions = 2, distance = dot_product)]
+struct Doc {
+    id: String,
+    v: Vec<f32>,
 }
 
 fn definition() -> TableDefinition {
@@ -91,6 +102,7 @@ fn customer() -> Customer {
         visits: vec![at(1_700_000_100)],
         notes: None,
         history: vec![address("Old Rd 9")],
+        grid: vec![vec![1, 2]],
     }
 }
 
@@ -270,6 +282,57 @@ fn overlapping_paths_are_refused_before_sending() {
     Customer::update("c")
         .set(Customer::TAGS.at(0), &"x".to_owned())
         .remove(Customer::TAGS.at(1))
+        .request("t")
+        .unwrap();
+}
+
+#[test]
+fn a_path_into_an_attribute_an_index_reads_is_refused_before_sending() {
+    let error = Doc::update("d")
+        .set(Doc::V.at(0), &1.0)
+        .request("t")
+        .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::Refused(Refusal::InvalidUpdate {
+                entity: "Doc",
+                reason: UpdateReason::PathIntoIndexAttribute { attribute: "v", path },
+            }) if path == "v[0]"
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn an_element_of_an_element_is_refused_before_sending_and_the_outer_one_is_encoded() {
+    let error = Customer::update("c")
+        .set(Customer::GRID.at(0).at(1), &5)
+        .request("t")
+        .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::Refused(Refusal::InvalidExpressionValue { detail })
+                if detail == "`grid[0][1]` is an element of a list inside a list element, which Stamp cannot encode; set the outer element whole"
+        ),
+        "{error:?}"
+    );
+    let request = Customer::update("c")
+        .set(Customer::GRID.at(0), &vec![5, 6])
+        .request("t")
+        .unwrap();
+    assert_eq!(
+        request.expression_attribute_values().unwrap()[":v0"],
+        AttributeValue::L(vec![
+            AttributeValue::N("5".to_owned()),
+            AttributeValue::N("6".to_owned())
+        ])
+    );
+    // A condition that takes no value works at any depth.
+    Customer::update("c")
+        .set(Customer::TAGS.at(0), &"x".to_owned())
+        .condition(Customer::GRID.at(0).at(1).exists())
         .request("t")
         .unwrap();
 }
@@ -490,6 +553,54 @@ async fn a_condition_on_a_nested_path_that_fails_changes_nothing() {
     expected.tags[0] = "z".to_owned();
     let (updated, put) = stored_and_put(&table, &expected).await;
     assert_eq!(updated, put);
+    table.delete_table().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_field_of_an_absent_struct_is_refused_by_dynamodb_and_nothing_changes() {
+    let table = common::fresh_table("nested-absent", &definition()).await;
+    let stored = customer();
+    table.put(&stored).await.unwrap();
+    let before = raw(&table).await;
+    // `previous` is `None`, so absent: DynamoDB refuses a path below it
+    // ("The document path provided in the update expression is invalid
+    // for update"), a `ValidationException`.
+    let error = Customer::update("c")
+        .set(
+            Customer::OLD_ADDRESS.then(Address::STREET_LINE),
+            &"x".to_owned(),
+        )
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::DynamoDb { code: Some(code), .. } if code == "ValidationException"),
+        "{error:?}"
+    );
+    assert!(!error.may_have_been_applied());
+    assert_eq!(raw(&table).await, before);
+    // Set whole, then field by field.
+    Customer::update("c")
+        .set(Customer::OLD_ADDRESS, &address("Prior Ln 4"))
+        .send(&table)
+        .await
+        .unwrap();
+    Customer::update("c")
+        .set(
+            Customer::OLD_ADDRESS.then(Address::STREET_LINE),
+            &"Prior Ln 5".to_owned(),
+        )
+        .send(&table)
+        .await
+        .unwrap();
+    let mut expected = stored;
+    expected.old_address = Some(address("Prior Ln 5"));
+    let (updated, put) = stored_and_put(&table, &expected).await;
+    assert_eq!(updated, put);
+    assert_eq!(
+        map_of(&updated["previous"])["streetLine"],
+        s("Prior Ln 5")
+    );
     table.delete_table().await.unwrap();
 }
 
