@@ -597,10 +597,7 @@ async fn a_field_of_an_absent_struct_is_refused_by_dynamodb_and_nothing_changes(
     expected.old_address = Some(address("Prior Ln 5"));
     let (updated, put) = stored_and_put(&table, &expected).await;
     assert_eq!(updated, put);
-    assert_eq!(
-        map_of(&updated["previous"])["streetLine"],
-        s("Prior Ln 5")
-    );
+    assert_eq!(map_of(&updated["previous"])["streetLine"], s("Prior Ln 5"));
     table.delete_table().await.unwrap();
 }
 
