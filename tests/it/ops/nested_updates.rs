@@ -601,6 +601,28 @@ async fn a_field_of_an_absent_struct_is_refused_by_dynamodb_and_nothing_changes(
     table.delete_table().await.unwrap();
 }
 
+#[tokio::test]
+async fn a_nested_update_in_a_transaction_stores_the_put_of_the_updated_struct() {
+    let table = common::fresh_table("nested-transaction", &definition()).await;
+    let mut expected = customer();
+    table.put(&expected).await.unwrap();
+    stamp::TransactWrite::new()
+        .update(
+            Customer::update("c")
+                .set(Customer::TAGS.at(2), &"C".to_owned())
+                .prepend(Customer::ADDRESS.then(Address::LINES), &strings(&["attn"]))
+                .condition(Customer::ADDRESS.then(Address::ZIP).eq(&"10115".to_owned())),
+        )
+        .send(&table)
+        .await
+        .unwrap();
+    expected.tags[2] = "C".to_owned();
+    expected.address.lines = strings(&["attn", "floor 2"]);
+    let (updated, put) = stored_and_put(&table, &expected).await;
+    assert_eq!(updated, put);
+    table.delete_table().await.unwrap();
+}
+
 // The property: a sequence of nested and list updates stores what a put of
 // the same changes, made to the struct in Rust, stores.
 
