@@ -130,7 +130,9 @@
 //! `#[stamp(vector = N)]` or `#[stamp(any_partition)]` ("Collections"
 //! below); `#[derive(Projection)]` takes `#[stamp(entity = Order)]`;
 //! `#[derive(KeyPart)]` takes `#[stamp(rename_all = "…")]` on the enum and
-//! `#[stamp(rename = "…")]` on a variant (serde's are read too).
+//! `#[stamp(rename = "…")]` on a variant (serde's are read too);
+//! `#[derive(Attributes)]`, on a struct stored inside an entity, takes
+//! `#[stamp(crate = "…")]` ("Nested and list updates" below).
 //!
 //! The key encodings and their escaping, a storage format, are documented
 //! in [`key`].
@@ -229,6 +231,31 @@
 //! `Query::project::<P>()`; the struct also derives `serde::Deserialize`,
 //! which decodes it. A field `Order` does not store is reported as "no
 //! associated item named `FIELD` found for struct `Order`".
+//!
+//! # Nested and list updates
+//!
+//! `#[derive(Attributes)]` on a struct stored inside an entity generates
+//! the same constants for its fields (`Address::CITY: Attribute<Address,
+//! String, Required>`, by serde's names); [`Attribute::then`] joins them
+//! to the entity's into a typed document path and [`Attribute::at`] names
+//! a list element, for conditions and every update action:
+//!
+//! ```text
+//! Customer::update("c-1")
+//!     .set(Customer::ADDRESS.then(Address::CITY), &"Berlin".to_owned())  // SET address.city = :v0
+//!     .set(Customer::TAGS.at(2), &"vip".to_owned())                      // SET tags[2] = :v1
+//!     .prepend(Customer::TAGS_SEEN, &["new".to_owned()])                 // list_append(:v2, if_not_exists(…))
+//!     .remove(Customer::ADDRESS.then(Address::ZIP))                      // SET address.zip = NULL, as to_item stores None
+//!     .condition(Customer::ADDRESS.then(Address::CITY).eq(&"Bonn".to_owned()))
+//! ```
+//!
+//! A path that does not exist does not compile. Each value is encoded as
+//! `to_item` encodes it at that place (the nested struct's serde
+//! attributes at every level, a list's element as the list's), so the item
+//! stays the put of the updated struct. A path below a map the item does
+//! not have (an `Option` struct that is `None`) is DynamoDB's
+//! `ValidationException`: set the struct whole. The README's tour has the
+//! request and DynamoDB's list rules.
 //!
 //! # Which condition failed
 //!
@@ -445,14 +472,16 @@ pub use stamp_core::{
     TableDefinition, TransactGet, TransactWrite, Update,
 };
 pub use stamp_core::{aws_sdk_dynamodb, serde_dynamo};
-pub use stamp_derive::{Collection, Item, KeyPart, Projection};
+pub use stamp_derive::{Attributes, Collection, Item, KeyPart, Projection};
 
 /// The common imports: `use stamp::prelude::*;` brings the derives and
 /// their traits, [`Table`](crate::Table), [`Entity`](crate::Entity),
 /// [`Error`](crate::Error) and [`Condition`](crate::Condition).
 pub mod prelude {
     #[doc(no_inline)]
-    pub use crate::{Collection, Condition, Entity, Error, Item, KeyPart, Projection, Table};
+    pub use crate::{
+        Attributes, Collection, Condition, Entity, Error, Item, KeyPart, Projection, Table,
+    };
 }
 
 /// Every item of `stamp-core` at its flat path of earlier releases

@@ -35,6 +35,34 @@ pub fn encode_field<W: Serialize>(
         .filter(|value| !crate::item::check::is_empty_set(value)))
 }
 
+/// The encoder of a field of a struct stored inside an item
+/// (`#[derive(Attributes)]`): serde_dynamo's form, as `to_item` stores a
+/// struct it serializes whole (a time in chrono's serde form, bytes as a
+/// list), `NULL` included.
+///
+/// # Errors
+///
+/// serde_dynamo's.
+pub fn nested_field<T: Serialize>(
+    value: &T,
+) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+    crate::item::value::json::to_attribute_value(value).map(Some)
+}
+
+/// The encoder of a field of a struct stored inside an item with its own
+/// serde serializer: the one field (named `v`) of `wrapper`, serialized as
+/// serde_dynamo serializes the struct; `None` when serde skips it.
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn nested_serialized<W: Serialize>(
+    wrapper: &W,
+) -> Result<Option<AttributeValue>, serde_dynamo::Error> {
+    let mut item = crate::item::value::json::to_item(wrapper)?;
+    Ok(item.remove("v"))
+}
+
 /// Reads the one field (named `v`) of `W` from a stored attribute value:
 /// `None` or `NULL` is an absent attribute.
 pub fn decode_field<W: DeserializeOwned>(

@@ -84,8 +84,8 @@ pub use error::{
     TableNameReason, TableSettingError, UpdateReason, VectorError,
 };
 pub use expression::{
-    Attribute, AttributeType, Condition, Encoder, Optional, Ordered, Placeholders, PrimaryKeyField,
-    Required, Settable, Size, check_expression_length,
+    Attribute, AttributeType, Condition, Encoder, MAX_PATH_STEPS, Optional, Ordered, Path,
+    Placeholders, PrimaryKeyField, Required, Settable, Size, check_expression_length,
 };
 pub use item::check::{check_item, check_value};
 pub use item::size::{attribute_value_size, item_size};

@@ -170,8 +170,8 @@ pub mod item {
 pub mod expression {
     #[doc(no_inline)]
     pub use crate::{
-        Attribute, AttributeType, Condition, Encoder, Optional, Ordered, Placeholders,
-        PrimaryKeyField, Required, Settable, Size, check_expression_length,
+        Attribute, AttributeType, Condition, Encoder, MAX_PATH_STEPS, Optional, Ordered, Path,
+        Placeholders, PrimaryKeyField, Required, Settable, Size, check_expression_length,
     };
 }
 

@@ -22,6 +22,7 @@ mod expand;
 mod key_part;
 mod limits;
 mod names;
+mod nested;
 mod projection;
 #[cfg(test)]
 mod snapshot;
@@ -116,4 +117,25 @@ pub fn derive_collection(input: TokenStream) -> TokenStream {
 pub fn derive_projection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     projection::derive(&input).into()
+}
+
+/// Derives the attribute constants of a struct stored inside an entity (a
+/// map attribute), one per serialized field, as `#[derive(Item)]` does for
+/// an entity: `Address::CITY: stamp::Attribute<Address, String,
+/// stamp::Required>` (an `Option<T>` field is `Optional`, of type `T`),
+/// under the name serde stores it (`rename`, `rename_all`), encoded as
+/// serde stores it inside the struct (`with`, `serialize_with`,
+/// `skip_serializing_if`). `Attribute::then` joins them to the entity's:
+/// `Customer::ADDRESS.then(Address::CITY)` is the document path
+/// `address.city`, for conditions and updates. Fields serde skips or
+/// flattens have none. Takes `#[stamp(crate = "…")]`.
+///
+/// ```text
+/// #[derive(stamp::Attributes, Serialize, Deserialize, Clone)]
+/// struct Address { city: String, #[serde(rename = "zip_code")] zip: Option<String> }
+/// ```
+#[proc_macro_derive(Attributes, attributes(stamp))]
+pub fn derive_attributes(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    nested::derive(&input).into()
 }

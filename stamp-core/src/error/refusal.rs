@@ -284,6 +284,17 @@ pub enum Refusal {
         limit: usize,
     },
 
+    /// A document path of more steps than Stamp holds
+    /// ([`MAX_PATH_STEPS`](crate::expression::MAX_PATH_STEPS)), built with
+    /// `Attribute::then` and `Attribute::at`. Found before sending.
+    #[error("the document path `{path}` has more than {limit} steps")]
+    PathTooDeep {
+        /// The path, as far as it is held.
+        path: String,
+        /// The most steps, 16.
+        limit: usize,
+    },
+
     /// A transaction has no action. Found before sending.
     #[error("the transaction has no action; DynamoDB needs from 1 to 100")]
     EmptyTransaction,
@@ -588,6 +599,15 @@ pub enum UpdateReason {
         attribute: &'static str,
         /// The field it is built from.
         field: &'static str,
+    },
+    /// A path inside an index attribute (an element of a vector, a
+    /// field of a key attribute): the index needs the attribute whole.
+    #[error("`{path}` is inside `{attribute}`, which an index reads: set `{attribute}` whole")]
+    PathIntoIndexAttribute {
+        /// The attribute.
+        attribute: &'static str,
+        /// The path.
+        path: String,
     },
     /// A sharded index's key is rebuilt from the primary key, which the
     /// update was not given.

@@ -8,6 +8,7 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
+use super::path::Path;
 use super::{AttributeType, MAX_EXPRESSION_BYTES, Placeholders, check_expression_length};
 use crate::Refusal;
 use crate::{Entity, Error};
@@ -44,14 +45,14 @@ pub(super) fn to_value<T: Serialize + ?Sized>(value: &T) -> Value {
 
 #[derive(Debug, Clone)]
 pub(super) enum Node {
-    Compare(&'static str, Comparator, Value),
-    Size(&'static str, Comparator, Value),
-    Between(&'static str, Value, Value),
-    BeginsWith(&'static str, Value),
-    Contains(&'static str, Value),
-    Exists(&'static str),
-    NotExists(&'static str),
-    Type(&'static str, AttributeType),
+    Compare(Path, Comparator, Value),
+    Size(Path, Comparator, Value),
+    Between(Path, Value, Value),
+    BeginsWith(Path, Value),
+    Contains(Path, Value),
+    Exists(Path),
+    NotExists(Path),
+    Type(Path, AttributeType),
     /// Two or more terms; `and` of an `And` appends, so a condition folded
     /// from many terms stays one level deep.
     And(Vec<Node>),
@@ -84,7 +85,7 @@ impl Node {
         match self {
             Node::And(terms) | Node::Or(terms) => into.append(terms),
             Node::Not(inner) => {
-                let inner = std::mem::replace(&mut **inner, Node::Exists(""));
+                let inner = std::mem::replace(&mut **inner, Node::Exists(Path::top("")));
                 into.push(inner);
             }
             _ => {}
@@ -152,18 +153,22 @@ impl<E> Condition<E> {
 
     /// `attribute_exists(name)` on any attribute, such as a key attribute.
     pub fn attribute_exists(name: &'static str) -> Self {
-        Self::from_node(Node::Exists(name))
+        Self::from_node(Node::Exists(Path::top(name)))
     }
 
     /// `attribute_not_exists(name)` on any attribute, such as `PK` for an
     /// idempotent create.
     pub fn attribute_not_exists(name: &'static str) -> Self {
-        Self::from_node(Node::NotExists(name))
+        Self::from_node(Node::NotExists(Path::top(name)))
     }
 
     /// `name = value` on any attribute, such as the type attribute.
     pub fn attribute_equals<V: Serialize + ?Sized>(name: &'static str, value: &V) -> Self {
-        Self::from_node(Node::Compare(name, Comparator::Eq, to_value(value)))
+        Self::from_node(Node::Compare(
+            Path::top(name),
+            Comparator::Eq,
+            to_value(value),
+        ))
     }
 
     /// `(self) AND (other)`. A chain of `and`s renders as one list,
@@ -247,13 +252,14 @@ impl<E> Condition<E> {
             .collect()
     }
 
-    /// Every leaf of the condition, with its attribute, in no particular
-    /// order (walked without recursion).
+    /// Every leaf of the condition, with its top-level attribute, in no
+    /// particular order (walked without recursion). A leaf on a path below
+    /// its attribute is the function `document path`.
     pub(crate) fn leaves(&self) -> Vec<(&'static str, LeafKind)> {
         let mut leaves = Vec::new();
         let mut pending = vec![&self.node];
         while let Some(node) = pending.pop() {
-            let leaf = match node {
+            let (path, kind) = match node {
                 Node::And(terms) | Node::Or(terms) => {
                     pending.extend(terms.iter());
                     continue;
@@ -262,17 +268,22 @@ impl<E> Condition<E> {
                     pending.push(inner);
                     continue;
                 }
-                Node::Compare(name, Comparator::Eq, _) => (*name, LeafKind::Equal),
-                Node::Compare(name, _, _) => (*name, LeafKind::Compare),
-                Node::Between(name, _, _) => (*name, LeafKind::Between),
-                Node::Size(name, _, _) => (*name, LeafKind::Function("size")),
-                Node::BeginsWith(name, _) => (*name, LeafKind::Function("begins_with")),
-                Node::Contains(name, _) => (*name, LeafKind::Function("contains")),
-                Node::Exists(name) => (*name, LeafKind::Function("attribute_exists")),
-                Node::NotExists(name) => (*name, LeafKind::Function("attribute_not_exists")),
-                Node::Type(name, _) => (*name, LeafKind::Function("attribute_type")),
+                Node::Compare(path, Comparator::Eq, _) => (path, LeafKind::Equal),
+                Node::Compare(path, _, _) => (path, LeafKind::Compare),
+                Node::Between(path, _, _) => (path, LeafKind::Between),
+                Node::Size(path, _, _) => (path, LeafKind::Function("size")),
+                Node::BeginsWith(path, _) => (path, LeafKind::Function("begins_with")),
+                Node::Contains(path, _) => (path, LeafKind::Function("contains")),
+                Node::Exists(path) => (path, LeafKind::Function("attribute_exists")),
+                Node::NotExists(path) => (path, LeafKind::Function("attribute_not_exists")),
+                Node::Type(path, _) => (path, LeafKind::Function("attribute_type")),
             };
-            leaves.push(leaf);
+            let kind = if path.is_nested() {
+                LeafKind::Function("document path")
+            } else {
+                kind
+            };
+            leaves.push((path.top_name(), kind));
         }
         leaves
     }
@@ -338,41 +349,41 @@ fn render_leaf(
 ) -> Result<(), Error> {
     match node {
         Node::Compare(name, comparator, value) => {
-            let name = placeholders.name(name);
+            let name = name.render(placeholders)?;
             let value = placeholders.value(value)?;
             write!(out, "{name} {} {value}", comparator.symbol())
         }
         Node::Size(name, comparator, value) => {
-            let name = placeholders.name(name);
+            let name = name.render(placeholders)?;
             let value = placeholders.value(value)?;
             write!(out, "size({name}) {} {value}", comparator.symbol())
         }
         Node::Between(name, low, high) => {
-            let name = placeholders.name(name);
+            let name = name.render(placeholders)?;
             let low = placeholders.value(low)?;
             let high = placeholders.value(high)?;
             write!(out, "{name} BETWEEN {low} AND {high}")
         }
         Node::BeginsWith(name, prefix) => {
-            let name = placeholders.name(name);
+            let name = name.render(placeholders)?;
             let prefix = placeholders.value(prefix)?;
             write!(out, "begins_with({name}, {prefix})")
         }
         Node::Contains(name, operand) => {
-            let name = placeholders.name(name);
+            let name = name.render(placeholders)?;
             let operand = placeholders.value(operand)?;
             write!(out, "contains({name}, {operand})")
         }
         Node::Exists(name) => {
-            let name = placeholders.name(name);
+            let name = name.render(placeholders)?;
             write!(out, "attribute_exists({name})")
         }
         Node::NotExists(name) => {
-            let name = placeholders.name(name);
+            let name = name.render(placeholders)?;
             write!(out, "attribute_not_exists({name})")
         }
         Node::Type(name, attribute_type) => {
-            let name = placeholders.name(name);
+            let name = name.render(placeholders)?;
             let code =
                 placeholders.value(&Ok(AttributeValue::S(attribute_type.code().to_owned())))?;
             write!(out, "attribute_type({name}, {code})")

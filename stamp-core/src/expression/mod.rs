@@ -7,6 +7,7 @@
 //! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.OperatorsAndFunctions.html>.
 //!
 //! [`attribute`] holds the typed attributes and their comparisons
+//! ([`path`]: their document paths, `address.city`, `tags[2]`)
 //! ([`order`]: the types that offer order comparisons),
 //! [`condition`] the condition tree and its rendering, [`placeholders`] the
 //! names and values of one request.
@@ -14,6 +15,7 @@
 mod attribute;
 mod condition;
 mod order;
+mod path;
 mod placeholders;
 
 pub use attribute::{
@@ -22,6 +24,7 @@ pub use attribute::{
 pub use condition::Condition;
 pub(crate) use condition::LeafKind;
 pub use order::Ordered;
+pub use path::{MAX_PATH_STEPS, Path};
 pub use placeholders::Placeholders;
 
 use crate::Error;

@@ -25,6 +25,8 @@ pub enum Derive {
     Collection,
     /// `#[derive(Projection)]`
     Projection,
+    /// `#[derive(Attributes)]`
+    Attributes,
 }
 
 impl Derive {
@@ -35,6 +37,7 @@ impl Derive {
             Derive::KeyPart => "KeyPart",
             Derive::Collection => "Collection",
             Derive::Projection => "Projection",
+            Derive::Attributes => "Attributes",
         }
     }
 
@@ -52,6 +55,7 @@ impl Derive {
             Derive::KeyPart => &["crate", "rename_all"],
             Derive::Collection => &["index", "vector", "any_partition", "crate"],
             Derive::Projection => &["entity", "crate"],
+            Derive::Attributes => &["crate"],
         }
     }
 }

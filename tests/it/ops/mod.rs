@@ -11,6 +11,7 @@ mod hydrate;
 mod index_projections;
 pub(crate) mod local_indexes;
 mod multi_attribute;
+mod nested_updates;
 mod order;
 mod outcomes;
 mod outcomes_resent;

@@ -60,14 +60,17 @@ pub(super) fn rebuild_indexes<E: Entity>(
     let mut unknown: Vec<&'static str> = Vec::new();
     for action in actions {
         match action {
-            Action::Set(name, value) => {
+            // A path below the attribute: its new value depends on the
+            // stored one.
+            other if other.path().is_nested() => unknown.push(other.attribute()),
+            Action::Set(path, value) => {
                 let value = value
                     .clone()
                     .map_err(|detail| Error::Refused(Refusal::InvalidExpressionValue { detail }))?;
-                changed.insert((*name).to_owned(), value);
+                changed.insert(path.top_name().to_owned(), value);
             }
-            Action::Remove(name) => {
-                changed.insert((*name).to_owned(), AttributeValue::Null(true));
+            Action::Remove(path) => {
+                changed.insert(path.top_name().to_owned(), AttributeValue::Null(true));
             }
             other => unknown.push(other.attribute()),
         }

@@ -111,7 +111,10 @@ impl<E: Entity> Update<E> {
     /// know, such as the status of an order whose `updated_at` (in its
     /// GSI sort key) every update stamps.
     pub fn given<T: Serialize, K>(mut self, attribute: Attribute<E, T, K>, value: &T) -> Self {
-        if let Ok(Some(encoded)) = attribute.encode(value) {
+        // A value below a top-level attribute is a condition only.
+        if !attribute.path().is_nested()
+            && let Ok(Some(encoded)) = attribute.encode(value)
+        {
             self.known.insert(attribute.name().to_owned(), encoded);
         }
         self.condition(attribute.eq(value))
@@ -122,50 +125,68 @@ impl<E: Entity> Update<E> {
     /// (`attribute_not_exists(attribute)`): the item is then known to be
     /// outside the sparse indexes built from it.
     pub fn given_none<T: Serialize>(mut self, attribute: Attribute<E, T, Optional>) -> Self {
-        self.known
-            .insert(attribute.name().to_owned(), AttributeValue::Null(true));
+        if !attribute.path().is_nested() {
+            self.known
+                .insert(attribute.name().to_owned(), AttributeValue::Null(true));
+        }
         self.condition(attribute.not_exists())
     }
 
     /// `SET attribute = value`, with `value` encoded as `to_item` encodes the
     /// field; `REMOVE attribute` when `to_item` would store no attribute
     /// for it (an empty set, a value serde skips).
+    ///
+    /// `attribute` may be a path below a top-level attribute
+    /// ([`Attribute::then`], [`Attribute::at`]): `SET address.city = :v`,
+    /// `SET tags[2] = :v` (DynamoDB appends the element when the list is
+    /// shorter). DynamoDB fails the update with a `ValidationException`
+    /// when the path's parent does not exist (an absent `Option` struct or
+    /// list).
     pub fn set<T: Serialize, K: Settable>(
         mut self,
         attribute: Attribute<E, T, K>,
         value: &T,
     ) -> Self {
+        let path = attribute.path();
         self.actions.push(match attribute.encode(value) {
-            Ok(Some(encoded)) => Action::Set(attribute.name(), Ok(encoded)),
-            Ok(None) => Action::Remove(attribute.name()),
-            Err(reason) => Action::Set(attribute.name(), Err(reason)),
+            Ok(Some(encoded)) => Action::Set(path, Ok(encoded)),
+            Ok(None) => Action::Remove(path),
+            Err(reason) => Action::Set(path, Err(reason)),
         });
         self
     }
 
     /// `SET attribute = if_not_exists(attribute, value)`: sets it only when
-    /// the item does not have it yet. A value `to_item` stores as no
+    /// the item does not have it yet, at any path (`SET address.city =
+    /// if_not_exists(address.city, :v)`). A value `to_item` stores as no
     /// attribute (an empty set) changes nothing.
     pub fn set_if_not_exists<T: Serialize, K: Settable>(
         mut self,
         attribute: Attribute<E, T, K>,
         value: &T,
     ) -> Self {
+        let path = attribute.path();
         match attribute.encode(value) {
-            Ok(Some(encoded)) => self
-                .actions
-                .push(Action::SetIfNotExists(attribute.name(), Ok(encoded))),
+            Ok(Some(encoded)) => self.actions.push(Action::SetIfNotExists(path, Ok(encoded))),
             Ok(None) => {}
-            Err(reason) => self
-                .actions
-                .push(Action::SetIfNotExists(attribute.name(), Err(reason))),
+            Err(reason) => self.actions.push(Action::SetIfNotExists(path, Err(reason))),
         }
         self
     }
 
-    /// `REMOVE attribute`: the field becomes `None`.
+    /// `REMOVE attribute`: the field becomes `None`. On a list element
+    /// (`REMOVE tags[2]`) the elements after it move down one. On a field
+    /// of a nested struct that serde stores as `NULL` when `None` (no
+    /// `skip_serializing_if`), `SET address.zip = :null`, so that the item
+    /// holds what `to_item` stores for the struct.
     pub fn remove<T>(mut self, attribute: Attribute<E, T, Optional>) -> Self {
-        self.actions.push(Action::Remove(attribute.name()));
+        let path = attribute.path();
+        self.actions
+            .push(if path.is_nested() && attribute.none_is_null() {
+                Action::Set(path, Ok(AttributeValue::Null(true)))
+            } else {
+                Action::Remove(path)
+            });
         self
     }
 
@@ -177,7 +198,7 @@ impl<E: Entity> Update<E> {
         let value = typed_value(&attribute, value, "number to add", |value| {
             matches!(value, AttributeValue::N(_))
         });
-        self.actions.push(Action::Add(attribute.name(), value));
+        self.actions.push(Action::Add(attribute.path(), value));
         self
     }
 
@@ -194,7 +215,7 @@ impl<E: Entity> Update<E> {
         let value = typed_value(&attribute, value, "number to subtract", |value| {
             matches!(value, AttributeValue::N(_))
         });
-        self.actions.push(Action::Subtract(attribute.name(), value));
+        self.actions.push(Action::Subtract(attribute.path(), value));
         self
     }
 
@@ -205,7 +226,7 @@ impl<E: Entity> Update<E> {
         elements: &T,
     ) -> Self {
         let elements = typed_value(&attribute, elements, "set of elements", is_set);
-        self.actions.push(Action::Add(attribute.name(), elements));
+        self.actions.push(Action::Add(attribute.path(), elements));
         self
     }
 
@@ -217,13 +238,15 @@ impl<E: Entity> Update<E> {
     ) -> Self {
         let elements = typed_value(&attribute, elements, "set of elements", is_set);
         self.actions
-            .push(Action::Delete(attribute.name(), elements));
+            .push(Action::Delete(attribute.path(), elements));
         self
     }
 
-    /// `SET attribute = list_append(if_not_exists(attribute, []), values)`:
-    /// appends to a list. The values are encoded as `to_item` encodes the
-    /// field (so they are cloned into a `Vec` first).
+    /// `SET attribute = list_append(if_not_exists(attribute, :empty), values)`:
+    /// appends to a list (`list_append` needs both operands to be lists, so
+    /// an absent list counts as the empty list). The values are encoded as
+    /// `to_item` encodes the field (so they are cloned into a `Vec`
+    /// first). At any path, such as `Customer::ADDRESS.then(Address::LINES)`.
     pub fn append<X: Serialize + Clone, K: Settable>(
         mut self,
         attribute: Attribute<E, Vec<X>, K>,
@@ -232,7 +255,26 @@ impl<E: Entity> Update<E> {
         let values = typed_value(&attribute, &values.to_vec(), "list to append", |value| {
             matches!(value, AttributeValue::L(_))
         });
-        self.actions.push(Action::Append(attribute.name(), values));
+        self.actions.push(Action::Append(attribute.path(), values));
+        self
+    }
+
+    /// `SET attribute = list_append(values, if_not_exists(attribute, :empty))`:
+    /// puts `values` before the list's elements, in their order. An
+    /// absent list counts as the empty list (DynamoDB's `list_append`
+    /// refuses an operand that is not a list), so prepending to a list the
+    /// item does not have yet stores `values`. Encoded as
+    /// [`append`](Self::append) encodes them; not idempotent, as an append.
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html#Expressions.UpdateExpressions.SET.UpdatingListElements>.
+    pub fn prepend<X: Serialize + Clone, K: Settable>(
+        mut self,
+        attribute: Attribute<E, Vec<X>, K>,
+        values: &[X],
+    ) -> Self {
+        let values = typed_value(&attribute, &values.to_vec(), "list to prepend", |value| {
+            matches!(value, AttributeValue::L(_))
+        });
+        self.actions.push(Action::Prepend(attribute.path(), values));
         self
     }
 

@@ -10,7 +10,7 @@ use super::Update;
 use super::indexes::rebuild_indexes;
 use super::values::{Action, Value};
 use crate::Refusal;
-use crate::expression::Placeholders;
+use crate::expression::{Path, Placeholders};
 use crate::{AttributeMap, Entity, Error, VectorError};
 
 /// A rendered `UpdateItem`, without the table name.
@@ -115,10 +115,12 @@ impl<E: Entity> Update<E> {
             return Err(invalid(crate::error::UpdateReason::ChangesNothing));
         }
         let mut actions = self.actions.clone();
+        // DynamoDB refuses two actions on one path, or on a path and a
+        // path inside it ("Two document paths overlap").
         for (position, action) in actions.iter().enumerate() {
             if actions[..position]
                 .iter()
-                .any(|earlier| earlier.attribute() == action.attribute())
+                .any(|earlier| earlier.path().overlaps(action.path()))
             {
                 return Err(invalid(crate::error::UpdateReason::ChangedTwice {
                     attribute: action.attribute(),
@@ -138,12 +140,32 @@ impl<E: Entity> Update<E> {
                 .any(|action| action.attribute() == updated_at)
         {
             actions.push(match E::time_stamp_value(updated_at, now)? {
-                Some(value) => Action::Set(updated_at, Ok(value)),
-                None => Action::Remove(updated_at),
+                Some(value) => Action::Set(Path::top(updated_at), Ok(value)),
+                None => Action::Remove(Path::top(updated_at)),
             });
         }
         if self.upsert {
             self.upsert_actions(&mut actions, now)?;
+        }
+        // A path inside an attribute an index reads (a vector, a key
+        // attribute of a multi-attribute GSI) would change the index
+        // without the checks of the whole value.
+        for action in actions.iter().filter(|action| action.path().is_nested()) {
+            let attribute = action.attribute();
+            let indexed = schema.index_key_field(attribute).is_some()
+                || schema.indexes.iter().any(|index| {
+                    index
+                        .vector()
+                        .is_some_and(|vector| vector.attribute == attribute)
+                });
+            if indexed {
+                return Err(invalid(
+                    crate::error::UpdateReason::PathIntoIndexAttribute {
+                        attribute,
+                        path: action.path().to_string(),
+                    },
+                ));
+            }
         }
         // Every value is checked as an item's values are, before sending.
         for action in &actions {
@@ -280,13 +302,20 @@ impl UpdateEffect {
                 Action::Add(_, Ok(AttributeValue::N(_)))
                     | Action::Subtract(..)
                     | Action::Append(..)
+                    | Action::Prepend(..)
             )
         });
         let mut attributes = Vec::new();
         for action in actions {
             match action {
-                Action::Set(name, Ok(value)) => attributes.push((*name, Some(value.clone()))),
-                Action::Remove(name) => attributes.push((*name, None)),
+                // A path below a top-level attribute leaves the rest of
+                // it as stored: its result depends on the stored item.
+                Action::Set(path, Ok(value)) if !path.is_nested() => {
+                    attributes.push((path.top_name(), Some(value.clone())));
+                }
+                Action::Remove(path) if !path.is_nested() => {
+                    attributes.push((path.top_name(), None));
+                }
                 _ => {
                     return UpdateEffect {
                         attributes: None,
@@ -330,7 +359,7 @@ impl Clauses {
         let (mut sets, mut removes, mut adds, mut deletes) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for action in actions {
-            let name = placeholders.name(action.attribute());
+            let name = action.path().render(placeholders)?;
             match action {
                 Action::Set(_, v) => sets.push(format!("{name} = {}", value(placeholders, v)?)),
                 Action::SetIfNotExists(_, v) => {
@@ -344,6 +373,13 @@ impl Clauses {
                     sets.push(format!(
                         "{name} = list_append(if_not_exists({name}, {empty}), {})",
                         value(placeholders, v)?
+                    ));
+                }
+                Action::Prepend(_, v) => {
+                    let values = value(placeholders, v)?;
+                    let empty = placeholders.add_value(AttributeValue::L(Vec::new()));
+                    sets.push(format!(
+                        "{name} = list_append({values}, if_not_exists({name}, {empty}))"
                     ));
                 }
                 Action::Remove(_) => removes.push(name),

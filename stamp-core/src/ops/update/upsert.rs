@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::Update;
 use super::values::Action;
+use crate::expression::Path;
 use crate::{Entity, Error, Refusal};
 
 impl<E: Entity> Update<E> {
@@ -82,11 +83,11 @@ impl<E: Entity> Update<E> {
                 || schema.write_once_attributes.contains(&attribute)
         };
         for action in actions.iter_mut() {
-            if let Action::Set(name, value) = action
-                && write_once(name)
+            if let Action::Set(path, value) = action
+                && write_once(path.top_name())
             {
-                let (name, value) = (*name, value.clone());
-                *action = Action::SetIfNotExists(name, value);
+                let (path, value) = (*path, value.clone());
+                *action = Action::SetIfNotExists(path, value);
             }
         }
         if let Some(created_at) = schema.created_at_attribute
@@ -95,7 +96,7 @@ impl<E: Entity> Update<E> {
                 .any(|action| action.attribute() == created_at)
             && let Some(value) = E::time_stamp_value(created_at, now)?
         {
-            actions.push(Action::SetIfNotExists(created_at, Ok(value)));
+            actions.push(Action::SetIfNotExists(Path::top(created_at), Ok(value)));
         }
         // The key fields, in the order of the schema's fields, so the
         // request is the same at every call.
@@ -105,11 +106,11 @@ impl<E: Entity> Update<E> {
                     .iter()
                     .any(|action| action.attribute() == field.attribute)
             {
-                actions.push(Action::Set(field.attribute, Ok(value.clone())));
+                actions.push(Action::Set(Path::top(field.attribute), Ok(value.clone())));
             }
         }
         actions.push(Action::Set(
-            schema.type_attribute,
+            Path::top(schema.type_attribute),
             Ok(AttributeValue::S(schema.type_name.to_owned())),
         ));
         let missing: Vec<String> = schema

@@ -5,19 +5,23 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
-use crate::expression::Attribute;
+use crate::expression::{Attribute, Path};
 
 pub(super) type Value = Result<AttributeValue, String>;
 
+/// One action on a document path (a top-level attribute, or a path below
+/// one).
 #[derive(Debug, Clone)]
 pub(super) enum Action {
-    Set(&'static str, Value),
-    SetIfNotExists(&'static str, Value),
-    Remove(&'static str),
-    Add(&'static str, Value),
-    Subtract(&'static str, Value),
-    Append(&'static str, Value),
-    Delete(&'static str, Value),
+    Set(Path, Value),
+    SetIfNotExists(Path, Value),
+    Remove(Path),
+    Add(Path, Value),
+    Subtract(Path, Value),
+    Append(Path, Value),
+    /// `list_append(values, if_not_exists(path, []))`: values first.
+    Prepend(Path, Value),
+    Delete(Path, Value),
 }
 
 impl Action {
@@ -29,6 +33,7 @@ impl Action {
             | Action::Add(_, value)
             | Action::Subtract(_, value)
             | Action::Append(_, value)
+            | Action::Prepend(_, value)
             | Action::Delete(_, value) => Some(value),
         }
     }
@@ -36,28 +41,39 @@ impl Action {
     /// Whether the attribute exists after the action whether or not it
     /// existed before (`ADD` and a subtraction start from 0, an append from
     /// the empty list): what an upsert that creates the item needs of each
-    /// field that is not an `Option`.
+    /// field that is not an `Option`. Never for a path below the
+    /// attribute, which needs its parent to exist.
     pub(super) fn creates_attribute(&self) -> bool {
-        matches!(
-            self,
-            Action::Set(..)
-                | Action::SetIfNotExists(..)
-                | Action::Add(..)
-                | Action::Subtract(..)
-                | Action::Append(..)
-        )
+        !self.path().is_nested()
+            && matches!(
+                self,
+                Action::Set(..)
+                    | Action::SetIfNotExists(..)
+                    | Action::Add(..)
+                    | Action::Subtract(..)
+                    | Action::Append(..)
+                    | Action::Prepend(..)
+            )
     }
 
-    pub(super) fn attribute(&self) -> &'static str {
+    /// The document path the action changes.
+    pub(super) fn path(&self) -> &Path {
         match self {
-            Action::Set(name, _)
-            | Action::SetIfNotExists(name, _)
-            | Action::Remove(name)
-            | Action::Add(name, _)
-            | Action::Subtract(name, _)
-            | Action::Append(name, _)
-            | Action::Delete(name, _) => name,
+            Action::Set(path, _)
+            | Action::SetIfNotExists(path, _)
+            | Action::Remove(path)
+            | Action::Add(path, _)
+            | Action::Subtract(path, _)
+            | Action::Append(path, _)
+            | Action::Prepend(path, _)
+            | Action::Delete(path, _) => path,
         }
+    }
+
+    /// The top-level attribute the action changes (all of it, or a path
+    /// below it).
+    pub(super) fn attribute(&self) -> &'static str {
+        self.path().top_name()
     }
 }
 
@@ -120,12 +136,12 @@ pub(super) fn typed_value<E, T: Serialize, K>(
         Some(encoded) if fits(&encoded) => Ok(encoded),
         Some(other) => Err(format!(
             "`{}` is stored as {}, so it takes no {what}",
-            attribute.name(),
+            attribute.path(),
             describe_type(&other)
         )),
         None => Err(format!(
             "{what} for `{}` is empty (DynamoDB refuses empty sets and has nothing to add)",
-            attribute.name()
+            attribute.path()
         )),
     }
 }
