@@ -165,7 +165,7 @@
 //!   time or a `NaiveDate` outside years 0 to 9999 has no form that sorts
 //!   and is refused before a write or a comparison
 //!   (`Refusal::Serialize`). Which types offer order comparisons, and why,
-//!   is [`Ordered`](expression::Ordered).
+//!   is [`Ordered`].
 //!
 //!   Items written before (by an earlier Stamp or by serde_dynamo) keep
 //!   chrono's form until they are written again: they read back as
@@ -174,12 +174,12 @@
 //!   fractions. Rewrite them once, by reading each item and putting it
 //!   back (`Order::scan().stream(&table)`, then `table.put(&order)` of
 //!   each, with the entity's version condition if writers run meanwhile;
-//!   a [`Migration`](migrate::Migration) keeps attributes as stored and does not). A time inside a nested struct or in a flattened field's
+//!   a [`Migration`] keeps attributes as stored and does not). A time inside a nested struct or in a flattened field's
 //!   struct is stored as serde writes it (no typed comparison reaches it),
 //!   and so is a field with a serde codec of its own (`with`,
 //!   `serialize_with`): its attribute keeps its type's comparisons, which
 //!   are right only when that codec's form sorts as the values do (see
-//!   [`Ordered`](expression::Ordered)).
+//!   [`Ordered`]).
 //! - Byte strings, `Vec<u8>`, `[u8; N]` and `bytes::Bytes` (and `Option`s
 //!   of them), are binary `B`, as `#[serde(with = "serde_bytes")]` stores
 //!   them, not lists of Numbers; the list form of older items reads back.
@@ -391,7 +391,7 @@
 //! `.include_expired()` on each of them returns every item. A GSI whose
 //! projection leaves out the TTL attribute cannot be filtered on it: a
 //! query of it is refused before sending
-//! ([`Refusal::AttributesNotProjected`](crate::error::Refusal::AttributesNotProjected))
+//! ([`Refusal::AttributesNotProjected`])
 //! unless it includes expired items. Migrations and exports read every
 //! item; the change feed delivers TTL deletions as such.
 //!
@@ -475,8 +475,8 @@ pub use stamp_core::{aws_sdk_dynamodb, serde_dynamo};
 pub use stamp_derive::{Attributes, Collection, Item, KeyPart, Projection};
 
 /// The common imports: `use stamp::prelude::*;` brings the derives and
-/// their traits, [`Table`](crate::Table), [`Entity`](crate::Entity),
-/// [`Error`](crate::Error) and [`Condition`](crate::Condition).
+/// their traits, [`Table`], [`Entity`],
+/// [`Error`] and [`Condition`].
 pub mod prelude {
     #[doc(no_inline)]
     pub use crate::{

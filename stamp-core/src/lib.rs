@@ -35,7 +35,7 @@
 //! # Key encodings
 //!
 //! The encodings of key fields and their escaping are a storage format:
-//! [`key`] documents them.
+//! [`surface::key`] (`stamp::key`) documents them.
 
 #![deny(missing_docs)]
 // trybuild builds this crate without default features (the lean runtime,

@@ -17,11 +17,11 @@ pub use crate::{limits, local};
 ///
 /// [`Error`](crate::Error) (also at the root) is what every operation
 /// returns; its top-level variants are the outcomes a caller matches on, and
-/// the enums here are the reasons nested in them: [`DefinitionError`] (the
-/// table's definition), [`KeyError`] (a key value), [`Refusal`] (refused
-/// before sending), [`DecodeError`] (an item that does not decode),
-/// [`JobError`] (a migration, an export or a change feed), the
-/// cancellation reasons of a transaction, and [`Throttle`] (why DynamoDB
+/// the enums here are the reasons nested in them: [`DefinitionError`](crate::DefinitionError) (the
+/// table's definition), [`KeyError`](crate::KeyError) (a key value), [`Refusal`](crate::Refusal) (refused
+/// before sending), [`DecodeError`](crate::DecodeError) (an item that does not decode),
+/// [`JobError`](crate::JobError) (a migration, an export or a change feed), the
+/// cancellation reasons of a transaction, and [`Throttle`](crate::Throttle) (why DynamoDB
 /// throttled a request).
 pub mod error {
     #[cfg(feature = "streams")]
@@ -42,10 +42,10 @@ pub mod error {
 
 /// The schema as data: what the derive describes of each entity (its
 /// attributes, key templates and indexes) and the table a set of entities
-/// makes ([`TableDefinition`], also at the root: `CreateTable`,
+/// makes ([`TableDefinition`](crate::TableDefinition), also at the root: `CreateTable`,
 /// CloudFormation, the drift check, the catalogue).
 ///
-/// The index markers ([`BaseTable`], [`Gsi`], [`Lsi`], [`Vector`]) are the
+/// The index markers ([`BaseTable`](crate::BaseTable), [`Gsi`](crate::Gsi), [`Lsi`](crate::Lsi), [`Vector`](crate::Vector)) are the
 /// second parameter of [`Query`](crate::Query).
 pub mod schema {
     #[cfg(feature = "schema-tooling")]
@@ -67,7 +67,7 @@ pub mod schema {
 }
 
 /// Capacity: the units each request consumed, as DynamoDB reports them
-/// ([`CapacityLog`], `Table::with_capacity_log`), and (feature
+/// ([`CapacityLog`](crate::CapacityLog), `Table::with_capacity_log`), and (feature
 /// `schema-tooling`) the units a workload will consume, computed from the
 /// definition by DynamoDB's rules.
 pub mod capacity {
@@ -187,7 +187,7 @@ pub mod ops {
     };
 }
 
-/// Key migrations and index backfills: [`Migration`], resumable, each item
+/// Key migrations and index backfills: [`Migration`](crate::Migration), resumable, each item
 /// moved once.
 pub mod migrate {
     #[doc(no_inline)]

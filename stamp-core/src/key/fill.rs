@@ -80,7 +80,7 @@ impl At {
 pub enum KeyArg<'a> {
     /// A string field, taken as `&str`.
     Str(&'a str),
-    /// Any other field, by its [`KeyPart`] encoding ([`key_arg`]).
+    /// Any other field, by its [`KeyPart`] encoding (`key_arg`).
     Part(&'a dyn DynKeyPart),
     /// The shard number of a sharded GSI's `<shard>`.
     Shard(u16),

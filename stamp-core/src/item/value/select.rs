@@ -119,7 +119,7 @@ pub trait StoreDirect {
     ///
     /// # Errors
     ///
-    /// [`Refusal::Serialize`] for a value without one (a time outside years
+    /// [`Refusal::Serialize`](crate::Refusal::Serialize) for a value without one (a time outside years
     /// 0 to 9999).
     fn __stamp_store_own_form(
         &self,
@@ -196,7 +196,7 @@ pub trait EncodeDirect {
     ///
     /// # Errors
     ///
-    /// [`Refusal::Serialize`] for a value without a stored form (a time or
+    /// [`Refusal::Serialize`](crate::Refusal::Serialize) for a value without a stored form (a time or
     /// a date outside years 0 to 9999); no other type fails.
     fn __stamp_insert(
         &self,
@@ -254,7 +254,7 @@ pub trait EncodeSerde {
     ///
     /// # Errors
     ///
-    /// [`Refusal::Serialize`] with serde_dynamo's error.
+    /// [`Refusal::Serialize`](crate::Refusal::Serialize) with serde_dynamo's error.
     fn __stamp_insert(
         &self,
         schema: &EntitySchema,
