@@ -1348,6 +1348,14 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
 };
 
 // #[derive(Item)] Product
+///The fields of the key in index `GSI3` of `Product`, by name: two of them have the same type, so the key functions take them named, never by position, and they cannot be swapped.
+#[derive(Clone, Copy)]
+pub struct ProductGsi3Key<'a> {
+    ///The `category` field of the `Product`.
+    pub category: &'a str,
+    ///The `sku` field of the `Product`.
+    pub sku: &'a str,
+}
 const _: () = {
     use ::stamp::__private as __stamp;
     #[allow(unused_imports)]
@@ -1372,6 +1380,31 @@ const _: () = {
                 &[::stamp::Segment::Literal("PRODUCT")],
             ),
             indexes: &[
+                ::stamp::IndexSchema {
+                    number: 3u8,
+                    name: "GSI3",
+                    kind: ::stamp::IndexKind::Global {
+                        shards: ::core::option::Option::None,
+                    },
+                    read_method: "query_gsi3",
+                    key: ::stamp::IndexKeySchema::Templates {
+                        partition_key: __stamp::key_attribute(
+                            "GSI3PK",
+                            "CATEGORY#<category>",
+                            &[
+                                ::stamp::Segment::Literal("CATEGORY#"),
+                                ::stamp::Segment::Field("category"),
+                            ],
+                        ),
+                        sort_key: ::core::option::Option::Some(
+                            __stamp::key_attribute(
+                                "GSI3SK",
+                                "<sku>",
+                                &[::stamp::Segment::Field("sku")],
+                            ),
+                        ),
+                    },
+                },
                 ::stamp::IndexSchema {
                     number: 1u8,
                     name: "VECTOR1",
@@ -1407,9 +1440,12 @@ const _: () = {
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
-                &[("sku", <String as __stamp::KeyPart>::__stamp_example)],
+                &[
+                    ("sku", <String as __stamp::KeyPart>::__stamp_example),
+                    ("category", <String as __stamp::KeyPart>::__stamp_example),
+                ],
             ),
-            named_inputs: &[],
+            named_inputs: &[("gsi3_key", "ProductGsi3Key")],
         };
         #[inline]
         fn primary_key(
@@ -1444,9 +1480,20 @@ const _: () = {
             let _ = &__time;
             __stamp::insert_key_string(&mut __item, "PK", __partition_key);
             __stamp::insert_key_string(&mut __item, "SK", __sort_key);
+            {
+                __stamp::insert_index_key(
+                    &mut __item,
+                    ("GSI3PK", "GSI3SK"),
+                    Self::gsi3_key(ProductGsi3Key {
+                            category: &self.category,
+                            sku: &self.sku,
+                        })?
+                        .into_parts(),
+                );
+            }
             if __stamp::check_vector_attribute(
                 __schema,
-                &__schema.indexes[0usize],
+                &__schema.indexes[1usize],
                 &__item,
             )? {}
             __stamp::insert_string(
@@ -1489,6 +1536,24 @@ const _: () = {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             let _ = (&__schema, &__values);
             match __attribute {
+                "GSI3PK" => {
+                    let category: &String = &(&&&__stamp::codec::Decode::<String>::new())
+                        .__stamp_known(__schema, __values, "category")?;
+                    __stamp::key_from_values(
+                        __schema,
+                        __stamp::At::IndexPk(0),
+                        &[__stamp::KeyArg::Str(category)],
+                    )
+                }
+                "GSI3SK" => {
+                    let sku: &String = &(&&&__stamp::codec::Decode::<String>::new())
+                        .__stamp_known(__schema, __values, "sku")?;
+                    __stamp::key_from_values(
+                        __schema,
+                        __stamp::At::IndexSk(0),
+                        &[__stamp::KeyArg::Str(sku)],
+                    )
+                }
                 _ => ::core::result::Result::Ok(::core::option::Option::None),
             }
         }
@@ -1506,12 +1571,35 @@ const _: () = {
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             __stamp::primary_key(&[__stamp::KeyArg::Str(sku)], &[])
         }
+        /**Builds the key of a `Product` in index `GSI3`: `GSI3PK` = `CATEGORY#<category>`, `GSI3SK` = `<sku>`.
+
+# Errors
+
+`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        #[inline]
+        pub fn gsi3_key(
+            key: ProductGsi3Key<'_>,
+        ) -> ::core::result::Result<::stamp::IndexKey<Self>, ::stamp::Error> {
+            let ProductGsi3Key { category, sku } = key;
+            __stamp::index_key(
+                0usize,
+                &[__stamp::KeyArg::Str(category)],
+                ::core::option::Option::Some(&[__stamp::KeyArg::Str(sku)]),
+            )
+        }
         /**A query of `Product` items on the table: `PK = PRODUCT#<sku>` and the sort key `SK` within `PRODUCT`.
 
 Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
         #[inline]
         pub fn query(sku: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(sku)])
+        }
+        /**A query of `Product` items on index `GSI3`: `GSI3PK = CATEGORY#<category>` and the sort key `GSI3SK` within `<sku>`.
+
+Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        #[inline]
+        pub fn query_gsi3(category: &str) -> ::stamp::Query<Self, ::stamp::Gsi<3u8>> {
+            __stamp::query(__stamp::At::IndexPk(0), &[__stamp::KeyArg::Str(category)])
         }
         ///A scan of the table for `Product` items (type attribute `Type` = `Product`): reads every item of the table. Nothing is sent until `stream`.
         #[inline]
@@ -1542,7 +1630,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         ) -> ::stamp::SimilaritySearch<Self, ::stamp::Vector<1u8>> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             ::stamp::SimilaritySearch::new(
-                &__schema.indexes[0usize],
+                &__schema.indexes[1usize],
                 ::core::result::Result::Ok(::core::option::Option::None),
                 vector,
             )
@@ -1558,7 +1646,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         ) -> ::stamp::SimilaritySearch<Self, ::stamp::Vector<1u8>> {
             let __schema = <Self as ::stamp::Entity>::SCHEMA;
             ::stamp::SimilaritySearch::new(
-                &__schema.indexes[0usize],
+                &__schema.indexes[1usize],
                 ::core::result::Result::Ok(::core::option::Option::None),
                 vector,
             )
@@ -1586,6 +1674,34 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
             ::core::result::Result::Ok(())
+        }
+        /**Parses a `GSI3PK` value of `Product` back into its fields (category), following the template `CATEGORY#<category>`.
+
+# Errors
+
+`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
+        pub fn parse_gsi3_partition_key(
+            key: &str,
+        ) -> ::core::result::Result<(String,), ::stamp::Error> {
+            let __key = __stamp::parse_key::<Self>(__stamp::At::IndexPk(0), key)?;
+            ::core::result::Result::Ok((
+                <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
+            ))
+        }
+        /**Parses a `GSI3SK` value of `Product` back into its fields (sku), following the template `<sku>`.
+
+# Errors
+
+`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        #[inline]
+        pub fn parse_gsi3_sort_key(
+            key: &str,
+        ) -> ::core::result::Result<(String,), ::stamp::Error> {
+            let __key = __stamp::parse_key::<Self>(__stamp::At::IndexSk(0), key)?;
+            ::core::result::Result::Ok((
+                <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
+            ))
         }
         ///The `sku` attribute of `Product`, for conditions, filters and updates (a primary-key field: conditions only, no update).
         pub const SKU: ::stamp::Attribute<Self, String, ::stamp::PrimaryKeyField> = ::stamp::Attribute::with_encoder(
@@ -1617,6 +1733,20 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
             "embedding",
             |__v| (&&&__stamp::codec::Field(__v)).__stamp_stored(),
         );
+    }
+    #[automatically_derived]
+    impl<'__a> ::stamp::SortKeyPrefix<Product, ::stamp::Gsi<3u8>> for &'__a str {
+        #[inline]
+        fn sort_key_prefix(
+            &self,
+        ) -> ::core::result::Result<::stamp::SortKeyText, ::stamp::Error> {
+            let sku = *self;
+            __stamp::key_prefix(
+                <Product as ::stamp::Entity>::SCHEMA,
+                __stamp::At::IndexSk(0),
+                &[__stamp::KeyArg::Str(sku)],
+            )
+        }
     }
     ///The inline filters of vector index `VECTOR1` of `Product`, the only attributes the condition of a `search_similar_vector1(…).filter(|f| …)` may compare: a field that is not one does not compile.
     #[derive(Clone, Copy, Debug)]
