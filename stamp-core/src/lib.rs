@@ -63,6 +63,7 @@ mod model;
 mod ops;
 mod request;
 mod schema;
+mod unit;
 #[cfg(feature = "streams")]
 pub mod streams;
 #[cfg(feature = "local")]
@@ -93,7 +94,8 @@ pub use item::value::AttributeCodec;
 pub use key::part::{KeyPart, KeyPartError};
 pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, Segment};
-pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
+pub use migrate::{Migration, MigrationCheck, MigrationOutcome, MigrationProgress, SkippedItem};
+pub use unit::{ParseScanSegmentError, ScanSegment};
 pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
     AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,

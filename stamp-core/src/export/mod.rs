@@ -115,7 +115,9 @@ use serde::de::DeserializeOwned;
 
 pub use self::directory::MANIFEST;
 use self::out::Out;
-pub use self::outcome::{ExportOutcome, ExportProgress, ExportedFile, ExportedObject};
+pub use self::outcome::{ExportCheck, ExportOutcome, ExportProgress, ExportedFile, ExportedObject};
+#[doc(no_inline)]
+pub use crate::unit::{ParseScanSegmentError, ScanSegment};
 use self::router::{EXPORT_FILE_PAGE, Router, make_sink, scan};
 use crate::JobError;
 use crate::{AttributeMap, Entity, EntitySchema, Error, Table};
