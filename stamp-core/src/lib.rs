@@ -63,11 +63,11 @@ mod model;
 mod ops;
 mod request;
 mod schema;
-mod unit;
 #[cfg(feature = "streams")]
 pub mod streams;
 #[cfg(feature = "local")]
 pub mod testing;
+mod unit;
 
 #[doc(hidden)]
 pub mod __private;
@@ -95,7 +95,6 @@ pub use key::part::{KeyPart, KeyPartError};
 pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, Segment};
 pub use migrate::{Migration, MigrationCheck, MigrationOutcome, MigrationProgress, SkippedItem};
-pub use unit::{ParseScanSegmentError, ScanSegment};
 pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
     AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,
@@ -150,3 +149,4 @@ pub use schema::{
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.
 pub use serde_dynamo;
+pub use unit::{ParseScanSegmentError, ScanSegment};

@@ -253,8 +253,7 @@ pub(super) fn scan(
     concurrency: u32,
 ) -> impl Stream<Item = Result<Vec<AttributeMap>, Error>> + '_ {
     futures::stream::iter(segments.into_iter().map(move |segment| {
-        let input =
-            crate::ops::scan::segment_input(table.name(), (segment, of), None, false, None);
+        let input = crate::ops::scan::segment_input(table.name(), (segment, of), None, false, None);
         crate::ops::scan::pages(table, Ok(input), "(mixed)").boxed()
     }))
     .flatten_unordered(concurrency as usize)

@@ -98,9 +98,7 @@ fn assert_complete(dir: &Path, data: &DataSet, format: ExportFormat, seed: u64) 
             .collect();
         if found.contains("_unknown.ndjson") {
             own.insert("_unknown.ndjson".to_owned());
-            unknown.extend(ndjson::<serde_json::Value>(
-                &folder.join("_unknown.ndjson"),
-            ));
+            unknown.extend(ndjson::<serde_json::Value>(&folder.join("_unknown.ndjson")));
         }
         assert_eq!(found, own, "seed {seed}: unit {unit}");
         assert!(
@@ -109,15 +107,31 @@ fn assert_complete(dir: &Path, data: &DataSet, format: ExportFormat, seed: u64) 
         );
     }
     let customers: Vec<Customer> = gathered(dir, "Customer", format);
-    assert_eq!(sorted(customers), sorted(data.customers.clone()), "seed {seed}");
+    assert_eq!(
+        sorted(customers),
+        sorted(data.customers.clone()),
+        "seed {seed}"
+    );
     let orders: Vec<Order> = gathered(dir, "Order", format);
     assert_eq!(sorted(orders), sorted(data.orders.clone()), "seed {seed}");
     let line_items: Vec<LineItem> = gathered(dir, "LineItem", format);
-    assert_eq!(sorted(line_items), sorted(data.line_items.clone()), "seed {seed}");
+    assert_eq!(
+        sorted(line_items),
+        sorted(data.line_items.clone()),
+        "seed {seed}"
+    );
     let products: Vec<Product> = gathered(dir, "Product", format);
-    assert_eq!(sorted(products), sorted(data.products.clone()), "seed {seed}");
+    assert_eq!(
+        sorted(products),
+        sorted(data.products.clone()),
+        "seed {seed}"
+    );
     let sessions: Vec<Session> = gathered(dir, "Session", format);
-    assert_eq!(sorted(sessions), sorted(data.sessions.clone()), "seed {seed}");
+    assert_eq!(
+        sorted(sessions),
+        sorted(data.sessions.clone()),
+        "seed {seed}"
+    );
     assert_eq!(
         sorted(unknown),
         [
@@ -173,11 +187,7 @@ async fn run_by_workers(table: &Table, data: &DataSet, seed: u64) -> u64 {
                 let run = killer
                     .run({
                         let dir = dir.clone();
-                        async move {
-                            export(&dir, format)
-                                .run_segment(&killed_table, unit)
-                                .await
-                        }
+                        async move { export(&dir, format).run_segment(&killed_table, unit).await }
                     })
                     .await;
                 match run {
@@ -250,7 +260,10 @@ async fn the_check_of_an_export_with_a_unit_never_run_or_of_another_count_fails(
     let dir = directory("export-units-missing");
     let format = ExportFormat::Ndjson;
     for unit in ScanSegment::all(UNITS).filter(|unit| unit.index != 2) {
-        export(&dir, format).run_segment(&table, unit).await.unwrap();
+        export(&dir, format)
+            .run_segment(&table, unit)
+            .await
+            .unwrap();
     }
     match export(&dir, format).check_segments(UNITS) {
         Err(Error::Job(JobError::ExportIncomplete {

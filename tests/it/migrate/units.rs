@@ -286,9 +286,8 @@ async fn the_check_of_a_migration_with_a_unit_never_run_fails_with_the_items_lef
             assert_eq!(entity, "Player");
             assert_eq!(remaining, left.len() as u64);
             assert!(
-                left.iter()
-                    .any(|item| first.to_string()
-                        == format!("PK={}, SK={}", text(item, "PK"), text(item, "SK"))),
+                left.iter().any(|item| first.to_string()
+                    == format!("PK={}, SK={}", text(item, "PK"), text(item, "SK"))),
                 "{first} is one of the items left"
             );
         }
