@@ -67,6 +67,7 @@ mod schema;
 pub mod streams;
 #[cfg(feature = "local")]
 pub mod testing;
+mod unit;
 
 #[doc(hidden)]
 pub mod __private;
@@ -93,7 +94,7 @@ pub use item::value::AttributeCodec;
 pub use key::part::{KeyPart, KeyPartError};
 pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, Segment};
-pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
+pub use migrate::{Migration, MigrationCheck, MigrationOutcome, MigrationProgress, SkippedItem};
 pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
     AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,
@@ -148,3 +149,4 @@ pub use schema::{
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.
 pub use serde_dynamo;
+pub use unit::{ParseScanSegmentError, ScanSegment};

@@ -191,5 +191,8 @@ pub mod ops {
 /// moved once.
 pub mod migrate {
     #[doc(no_inline)]
-    pub use crate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
+    pub use crate::{
+        Migration, MigrationCheck, MigrationOutcome, MigrationProgress, ParseScanSegmentError,
+        ScanSegment, SkippedItem,
+    };
 }

@@ -6,7 +6,11 @@
 //! cargo run -p stamp-examples -- schema --format markdown         # the access-pattern catalogue
 //! cargo run -p stamp-examples -- verify --endpoint URL --table NAME
 //! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME [--seed N] [--checkpoint FILE]
+//! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME --segment I --of N   # one unit of a job
+//! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME --check [--of N]     # the job's final step
 //! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR [--format parquet|ndjson]
+//! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR --segment I --of N
+//! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR --check --of N
 //! cargo run -p stamp-examples -- dynamodb [--port 8000]           # the embedded DynamoDB, in the foreground
 //! ```
 //!
@@ -21,6 +25,7 @@ mod cli {
 }
 
 use clap::{Parser, Subcommand, ValueEnum};
+use stamp::migrate::ScanSegment;
 use stamp::{Table, TableDefinition};
 use stamp_examples::{client, table_definition};
 
@@ -70,6 +75,18 @@ enum Command {
         /// The checkpoint file; an interrupted run resumes from it.
         #[arg(long)]
         checkpoint: Option<std::path::PathBuf>,
+        /// Run one unit of the migration: segment INDEX (from 0) of
+        /// `--of` (a worker of a job spread over machines, such as an
+        /// indexed Kubernetes Job's `$JOB_COMPLETION_INDEX`).
+        #[arg(long, requires = "of", conflicts_with_all = ["seed", "check"])]
+        segment: Option<u32>,
+        /// The segment count of a job run in units (`--segment`, `--check`).
+        #[arg(long)]
+        of: Option<u32>,
+        /// The final step of a job run in units: check that no review is
+        /// left at its old key (exits with 1 when one is).
+        #[arg(long, conflicts_with = "seed")]
+        check: bool,
     },
     /// Write every item of the table into one file per entity type
     /// (`<Type>.parquet` or `.ndjson`, `_unknown.ndjson` for other types)
@@ -94,6 +111,20 @@ enum Command {
         /// (`*.json.gz`) instead of scanning the table.
         #[arg(long, num_args = 1..)]
         from_export_files: Vec<std::path::PathBuf>,
+        /// Run one unit of the export: segment INDEX (from 0) of `--of`,
+        /// into `DIR/segment-INDEX-of-N/` (a worker of a job spread over
+        /// machines, such as an indexed Kubernetes Job's
+        /// `$JOB_COMPLETION_INDEX`).
+        #[arg(long, requires = "of", conflicts_with_all = ["from_export_files", "check"])]
+        segment: Option<u32>,
+        /// The segment count of a job run in units (`--segment`, `--check`).
+        #[arg(long)]
+        of: Option<u32>,
+        /// The final step of a job run in units: check that every unit's
+        /// folder is complete, then write `DIR/_SUCCESS` (exits with 1 when
+        /// one is not).
+        #[arg(long, requires = "of", conflicts_with = "from_export_files")]
+        check: bool,
     },
     /// Serve the embedded DynamoDB (dynoxide, in memory) on 127.0.0.1 until
     /// Ctrl-C, for your own experiments (`cargo xtask dynamodb`).
@@ -206,9 +237,20 @@ async fn main() -> ExitCode {
             format,
             segments,
             from_export_files,
+            segment,
+            of,
+            check,
         } => {
             let table = Table::new(client(endpoint.as_deref()).await, table);
-            cli::export_command::run(&table, dir, format, segments, from_export_files).await
+            let job = match (segment, of, check) {
+                (_, Some(of), true) => cli::export_command::Job::Check { of },
+                (Some(index), Some(of), false) => {
+                    cli::export_command::Job::Unit(ScanSegment::new(index, of))
+                }
+                _ if from_export_files.is_empty() => cli::export_command::Job::Scan { segments },
+                _ => cli::export_command::Job::Files(from_export_files),
+            };
+            cli::export_command::run(&table, dir, format, job).await
         }
         Command::Migrate {
             endpoint,
@@ -216,12 +258,34 @@ async fn main() -> ExitCode {
             seed,
             segments,
             checkpoint,
+            segment,
+            of,
+            check,
         } => {
             let table = Table::new(client(endpoint.as_deref()).await, table);
+            if check {
+                return match stamp_examples::migration::check(&table, of.unwrap_or(segments)).await
+                {
+                    Ok(found) => {
+                        println!(
+                            "complete: {} reviews at their current key ({} that cannot be moved)",
+                            found.current, found.unmovable
+                        );
+                        ExitCode::SUCCESS
+                    }
+                    Err(error) => {
+                        eprintln!("migrate --check: {error}");
+                        ExitCode::FAILURE
+                    }
+                };
+            }
             let options = stamp_examples::migration::MigrateOptions {
                 seed,
                 segments,
                 checkpoint,
+                unit: segment
+                    .zip(of)
+                    .map(|(index, of)| ScanSegment::new(index, of)),
             };
             match stamp_examples::migration::run(&table, &options).await {
                 Ok(outcome) => {
@@ -296,6 +360,90 @@ mod tests {
     #[test]
     fn schema_golden_catalogue_markdown() {
         check_golden(Format::Markdown);
+    }
+
+    #[test]
+    fn unit_flags_parse_together_and_alone_are_refused() {
+        let cli = Cli::try_parse_from([
+            "stamp-examples",
+            "migrate",
+            "--table",
+            "shop",
+            "--segment",
+            "3",
+            "--of",
+            "16",
+        ])
+        .unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Migrate {
+                segment: Some(3),
+                of: Some(16),
+                check: false,
+                ..
+            }
+        ));
+        let cli = Cli::try_parse_from([
+            "stamp-examples",
+            "export",
+            "--table",
+            "shop",
+            "--dir",
+            "out",
+            "--check",
+            "--of",
+            "16",
+        ])
+        .unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Export {
+                segment: None,
+                of: Some(16),
+                check: true,
+                ..
+            }
+        ));
+        for refused in [
+            &["migrate", "--table", "shop", "--segment", "3"][..],
+            &[
+                "migrate",
+                "--table",
+                "shop",
+                "--segment",
+                "3",
+                "--of",
+                "4",
+                "--check",
+            ],
+            &[
+                "export",
+                "--table",
+                "shop",
+                "--dir",
+                "out",
+                "--segment",
+                "3",
+            ],
+            &["export", "--table", "shop", "--dir", "out", "--check"],
+            &[
+                "export",
+                "--table",
+                "shop",
+                "--dir",
+                "out",
+                "--segment",
+                "1",
+                "--of",
+                "2",
+                "--from-export-files",
+                "a.json.gz",
+            ],
+        ] {
+            let args = std::iter::once("stamp-examples").chain(refused.iter().copied());
+            assert!(Cli::try_parse_from(args).is_err(), "{refused:?}");
+        }
     }
 
     #[test]

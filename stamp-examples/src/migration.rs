@@ -20,7 +20,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use stamp::{
     Item, Table,
-    migrate::{Migration, MigrationOutcome},
+    migrate::{Migration, MigrationCheck, MigrationOutcome, ScanSegment},
 };
 use uuid::Uuid;
 
@@ -89,6 +89,24 @@ pub struct MigrateOptions {
     pub segments: u32,
     /// The checkpoint file; the run resumes from it when it exists.
     pub checkpoint: Option<PathBuf>,
+    /// Run this one unit (segment `index` of `of`) instead of every
+    /// segment: a worker of a job spread over machines.
+    pub unit: Option<ScanSegment>,
+}
+
+/// The final step of the review migration run in units: checks that no
+/// review is left to move ([`Migration::check`], a scan of `segments`
+/// segments).
+///
+/// # Errors
+///
+/// [`stamp::error::JobError::MigrationIncomplete`] when a review is still
+/// at its old key, and the errors of [`Migration::check`].
+pub async fn check(table: &Table, segments: u32) -> Result<MigrationCheck, stamp::Error> {
+    Migration::<Review>::new()
+        .segments(segments)
+        .check(table)
+        .await
 }
 
 /// Runs the review migration on `table`, with an indicatif progress bar on
@@ -98,7 +116,7 @@ pub struct MigrateOptions {
 ///
 /// The errors of creating the table and writing the seed reviews
 /// ([`stamp::Error::DynamoDb`], [`stamp::Error::UnprocessedItems`]), and of
-/// [`Migration::run`].
+/// [`Migration::run`] (or [`Migration::run_segment`] for a unit).
 pub async fn run(
     table: &Table,
     options: &MigrateOptions,
@@ -148,7 +166,10 @@ pub async fn run(
     if let Some(path) = &options.checkpoint {
         migration = migration.checkpoint_file(path);
     }
-    let outcome = migration.run(table).await;
+    let outcome = match options.unit {
+        Some(unit) => migration.run_segment(table, unit).await,
+        None => migration.run(table).await,
+    };
     bar.finish_and_clear();
     outcome
 }

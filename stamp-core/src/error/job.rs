@@ -79,6 +79,45 @@ pub enum JobError {
         source: Box<Error>,
     },
 
+    /// The check of a key migration run in units
+    /// ([`Migration::check`](crate::Migration::check)) found items of the
+    /// entity still to move: at their previous key, or with index
+    /// attributes that are not what the entity's templates give. A unit
+    /// was not run, or did not finish, or an item's new key is taken (a
+    /// conflict the runs report): run the units again, then check again.
+    #[error(
+        "the key migration of entity `{entity}` is not complete: {remaining} items still to move, the first with key {first}"
+    )]
+    MigrationIncomplete {
+        /// The entity type name.
+        entity: &'static str,
+        /// How many items the check found still to move.
+        remaining: u64,
+        /// The first of them the check read (its `Display` is `PK=…, SK=…`).
+        first: ItemKey,
+    },
+
+    /// The check of an export run in units (`Export::check_segments`,
+    /// feature `export`) found units whose output is not complete (no
+    /// `_SUCCESS` in the unit's folder), or the outputs of units of another
+    /// segment count, which a reader would read with the job's. Nothing was
+    /// written; run the missing units (or delete the stray folders), then
+    /// check again.
+    #[error(
+        "the export in `{location}` is not complete: {} units not done ({}){}",
+        .missing.len(),
+        .missing.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
+        if .stray.is_empty() { String::new() } else { format!("; folders of another segment count: {}", .stray.join(", ")) }
+    )]
+    ExportIncomplete {
+        /// The export's directory.
+        location: String,
+        /// The units without a complete output, in order.
+        missing: Vec<crate::ScanSegment>,
+        /// The names of the unit folders of another segment count.
+        stray: Vec<String>,
+    },
+
     /// A DynamoDB Streams record cannot be decoded into a change: an
     /// `eventName` other than `INSERT`, `MODIFY` and `REMOVE`, no `Keys`, or
     /// an image of a member entity that the entity cannot read.
@@ -315,6 +354,14 @@ pub enum ExportReason {
     #[cfg(feature = "s3")]
     #[error("the bucket name is empty")]
     EmptyBucket,
+    /// An export to S3 was asked to run in units
+    /// (`Export::run_segment`, `Export::check_segments`), which write and
+    /// check a directory's unit folders.
+    #[cfg(feature = "s3")]
+    #[error(
+        "an export runs in units into a directory (`Export::new`); an export to S3 runs whole (`Export::run`)"
+    )]
+    SegmentsToS3,
     /// The multipart upload part size is outside S3's bounds (5 MiB to
     /// 5 GiB).
     #[cfg(feature = "s3")]

@@ -115,9 +115,11 @@ use serde::de::DeserializeOwned;
 
 pub use self::directory::MANIFEST;
 use self::out::Out;
-pub use self::outcome::{ExportOutcome, ExportProgress, ExportedFile, ExportedObject};
+pub use self::outcome::{ExportCheck, ExportOutcome, ExportProgress, ExportedFile, ExportedObject};
 use self::router::{EXPORT_FILE_PAGE, Router, make_sink, scan};
 use crate::JobError;
+#[doc(no_inline)]
+pub use crate::unit::{ParseScanSegmentError, ScanSegment};
 use crate::{AttributeMap, Entity, EntitySchema, Error, Table};
 
 /// The file name (without extension) of the items of unknown type.

@@ -76,3 +76,13 @@ impl ExportOutcome {
         files.map(|file| file.items).sum::<u64>() + objects.map(|object| object.items).sum::<u64>()
     }
 }
+
+/// What [`Export::check_segments`] found: every unit of the export run in
+/// units complete, and the export marked complete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportCheck {
+    /// The folder of each unit, in order (`<directory>/segment-03-of-16`).
+    pub units: Vec<PathBuf>,
+    /// The marker written, `<directory>/_SUCCESS`.
+    pub marker: PathBuf,
+}

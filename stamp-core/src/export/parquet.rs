@@ -81,6 +81,14 @@ impl<E: Entity + Serialize + Send> ParquetSink<E> {
         let out = self.out.take().expect("between two files");
         let location = out.location();
         let fields = self.fields.clone().expect("columns known");
+        if let Some(field) = fields.iter().find(|field| has_union(field.data_type())) {
+            // Parquet has no union type (its writer would panic): an enum
+            // with data has no column.
+            return Err(location.error(&NoColumns(format!(
+                "field `{}` is an enum with data, which Parquet cannot store",
+                field.name()
+            ))));
+        }
         let schema = Arc::new(Schema::new(fields));
         let writer =
             ArrowWriter::try_new(out, schema, None).map_err(|error| location.error(&error))?;
@@ -109,7 +117,7 @@ impl<E: Entity + Serialize + Send> ParquetSink<E> {
                         let out = self.out.as_ref().expect("not opened");
                         out.error(&NoColumns(error.to_string()))
                     })?;
-                self.fields = Some(fields);
+                self.fields = Some(fields.into_iter().map(unit_enum_as_string).collect());
             }
             self.open()?;
         }
@@ -136,6 +144,44 @@ impl<E: Entity + Serialize + Send> ParquetSink<E> {
 }
 
 /// serde_arrow found no Arrow columns for the entity's fields.
+/// `field` with a unit-only enum as a dictionary-encoded string column.
+/// Traced from samples, an enum of which some variants were never seen is
+/// a union (serde_arrow cannot tell that an unseen variant has no data):
+/// a union whose every variant is `Null` is a unit-only enum, stored as
+/// [`options`] stores one traced from its type.
+fn unit_enum_as_string(field: FieldRef) -> FieldRef {
+    match field.data_type() {
+        DataType::Union(variants, _)
+            if variants
+                .iter()
+                .all(|(_, variant)| variant.data_type() == &DataType::Null) =>
+        {
+            Arc::new(Field::new(
+                field.name(),
+                DataType::Dictionary(Box::new(DataType::UInt32), Box::new(DataType::Utf8)),
+                true,
+            ))
+        }
+        DataType::Struct(children) => Arc::new(field.as_ref().clone().with_data_type(
+            DataType::Struct(children.iter().cloned().map(unit_enum_as_string).collect()),
+        )),
+        _ => field,
+    }
+}
+
+/// Whether `data_type` is or holds a union, which Parquet cannot store.
+fn has_union(data_type: &DataType) -> bool {
+    match data_type {
+        DataType::Union(..) => true,
+        DataType::Struct(children) => children.iter().any(|child| has_union(child.data_type())),
+        DataType::List(child) | DataType::LargeList(child) | DataType::FixedSizeList(child, _) => {
+            has_union(child.data_type())
+        }
+        DataType::Map(child, _) => has_union(child.data_type()),
+        _ => false,
+    }
+}
+
 #[derive(Debug)]
 struct NoColumns(String);
 

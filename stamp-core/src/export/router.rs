@@ -244,16 +244,16 @@ where
     }
 }
 
-/// The pages of a parallel scan of `segments` segments, `concurrency` of
-/// them read at once.
+/// The pages of `segments` of a parallel scan of `of` segments,
+/// `concurrency` of them read at once.
 pub(super) fn scan(
     table: &Table,
-    segments: u32,
+    segments: Vec<u32>,
+    of: u32,
     concurrency: u32,
 ) -> impl Stream<Item = Result<Vec<AttributeMap>, Error>> + '_ {
-    futures::stream::iter((0..segments).map(move |segment| {
-        let input =
-            crate::ops::scan::segment_input(table.name(), (segment, segments), None, false, None);
+    futures::stream::iter(segments.into_iter().map(move |segment| {
+        let input = crate::ops::scan::segment_input(table.name(), (segment, of), None, false, None);
         crate::ops::scan::pages(table, Ok(input), "(mixed)").boxed()
     }))
     .flatten_unordered(concurrency as usize)

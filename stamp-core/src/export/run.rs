@@ -24,12 +24,147 @@ impl Export {
     /// writes no `_SUCCESS` and aborts its multipart uploads under way (see
     /// [a run that does not finish](crate::export#a-run-that-does-not-finish): it
     /// is run again).
-    pub async fn run(mut self, table: &Table) -> Result<ExportOutcome, Error> {
+    pub async fn run(self, table: &Table) -> Result<ExportOutcome, Error> {
+        let segments = self.segments;
+        self.run_scan(table, (0..segments).collect(), segments)
+            .await
+    }
+
+    /// Runs one unit of the export on `table` (an export to a directory):
+    /// segment `segment.index` of `segment.of` of the parallel scan, and no
+    /// other, into the unit's own folder `<directory>/<segment.name()>/`
+    /// (`segment-03-of-16/`), which holds what [`run`](Self::run) writes
+    /// into a directory (`<Type>.<extension>`, `_unknown.ndjson`,
+    /// [`MANIFEST`], [`SUCCESS_MARKER`]) for that segment's items. A runner
+    /// outside Stamp (a Step Functions distributed map, an indexed
+    /// Kubernetes Job, the reference CLI's `export --segment i --of N`)
+    /// spreads the units over workers and machines, then runs
+    /// [`check_segments`](Self::check_segments) once, which marks the whole
+    /// export complete.
+    ///
+    /// A unit is idempotent on its own: it first deletes
+    /// `<directory>/_SUCCESS` (the job is not complete while a unit runs),
+    /// then replaces its folder's earlier output as a run into a used
+    /// directory does (files written as `.partial` and renamed once
+    /// complete, the folder's `_SUCCESS` deleted first and written last).
+    /// So running a unit twice, or again from its start on another machine
+    /// after a kill, leaves each item of its segment exactly once in its
+    /// folder, and a unit killed midway leaves no `_SUCCESS` in its folder.
+    /// The folders must be on storage every worker sees (a shared file
+    /// system), or gathered before the check. [`segments`](Self::segments)
+    /// and [`concurrency`](Self::concurrency) are not used: the unit names
+    /// its count, and reads its one segment page after page.
+    ///
+    /// # Errors
+    ///
+    /// As [`run`](Self::run); [`Refusal`](crate::Refusal::InvalidQuery)
+    /// with [`QueryReason::ScanSegment`](crate::QueryReason::ScanSegment)
+    /// for a segment DynamoDB does not have, and (feature `s3`)
+    /// [`ExportReason::SegmentsToS3`](crate::ExportReason::SegmentsToS3)
+    /// for an export to S3, before any request.
+    pub async fn run_segment(
+        mut self,
+        table: &Table,
+        segment: ScanSegment,
+    ) -> Result<ExportOutcome, Error> {
+        segment.check()?;
+        self.segments = segment.of;
+        self.concurrency = 1;
+        self.check()?;
+        let directory = self.unit_directory()?.to_path_buf();
+        std::fs::create_dir_all(&directory).map_err(|error| file_error(&directory, &error))?;
+        remove_if_there(&directory.join(SUCCESS_MARKER))?;
+        self.output = Output::Directory(directory.join(segment.name()));
+        self.run_scan(table, vec![segment.index], segment.of).await
+    }
+
+    /// The final step of an export run in units of `of` segments
+    /// ([`run_segment`](Self::run_segment)): checks that the folder of
+    /// every unit holds its `_SUCCESS`, and that no folder of another
+    /// segment count is there (a reader would read its files with the
+    /// job's, each item twice), then writes `<directory>/_SUCCESS`
+    /// ([`SUCCESS_MARKER`]): the export is complete. Sends no request;
+    /// reads no entity file.
+    ///
+    /// A reader of the job's output reads every
+    /// `<directory>/segment-*/<Type>.<extension>` once `_SUCCESS` is there.
+    ///
+    /// # Errors
+    ///
+    /// [`JobError::ExportIncomplete`] naming the units not done and the
+    /// stray folders (nothing is written); [`JobError::InvalidExport`] for
+    /// a count of 0 or above [`MAX_SEGMENTS`] and (feature `s3`) for an
+    /// export to S3; [`JobError::ExportFile`] when the directory cannot be
+    /// read or the marker written.
+    pub fn check_segments(&self, of: u32) -> Result<ExportCheck, Error> {
+        let invalid =
+            |reason: crate::error::ExportReason| Error::Job(JobError::InvalidExport { reason });
+        if of == 0 || of > MAX_SEGMENTS {
+            return Err(invalid(crate::error::ExportReason::Segments {
+                segments: of,
+                limit: MAX_SEGMENTS,
+            }));
+        }
+        let directory = self.unit_directory()?;
+        let units: Vec<PathBuf> = ScanSegment::all(of)
+            .map(|segment| directory.join(segment.name()))
+            .collect();
+        let missing: Vec<ScanSegment> = ScanSegment::all(of)
+            .zip(&units)
+            .filter(|(_, folder)| !folder.join(SUCCESS_MARKER).is_file())
+            .map(|(segment, _)| segment)
+            .collect();
+        let mut stray = Vec::new();
+        match std::fs::read_dir(directory) {
+            Ok(entries) => {
+                for entry in entries {
+                    let entry = entry.map_err(|error| file_error(directory, &error))?;
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    if ScanSegment::from_name(&name).is_some_and(|unit| unit.of != of) {
+                        stray.push(name);
+                    }
+                }
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => return Err(file_error(directory, &error)),
+        }
+        stray.sort();
+        if !missing.is_empty() || !stray.is_empty() {
+            return Err(Error::Job(JobError::ExportIncomplete {
+                location: directory.display().to_string(),
+                missing,
+                stray,
+            }));
+        }
+        let marker = directory.join(SUCCESS_MARKER);
+        std::fs::write(&marker, b"").map_err(|error| file_error(&marker, &error))?;
+        Ok(ExportCheck { units, marker })
+    }
+
+    /// The directory of an export run in units, or the typed refusal of an
+    /// export to S3.
+    fn unit_directory(&self) -> Result<&Path, Error> {
+        match &self.output {
+            Output::Directory(directory) => Ok(directory),
+            #[cfg(feature = "s3")]
+            Output::S3(_) => Err(Error::Job(JobError::InvalidExport {
+                reason: crate::error::ExportReason::SegmentsToS3,
+            })),
+        }
+    }
+
+    /// Scans `segments` of `of` into the output.
+    async fn run_scan(
+        mut self,
+        table: &Table,
+        segments: Vec<u32>,
+        of: u32,
+    ) -> Result<ExportOutcome, Error> {
         let type_attribute = self.check()?;
         self.output.prepare(&self.file_names()).await?;
         let mut router = Router::new(&self, type_attribute)?;
         let read = async {
-            let mut pages = scan(table, self.segments, self.concurrency);
+            let mut pages = scan(table, segments, of, self.concurrency);
             while let Some(page) = pages.next().await {
                 router.page(page?, &mut self.progress)?;
                 router.upload().await?;

@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use crate::item::size::MAX_TRANSACTION_ACTIONS;
 use crate::{AttributeMap, BatchRetry, Entity, Error, Table};
-use crate::{JobError, Refusal};
+use crate::{JobError, Refusal, ScanSegment};
 
 mod checkpoint;
 mod mover;
@@ -192,6 +192,20 @@ pub struct MigrationOutcome {
     pub elapsed: Duration,
 }
 
+/// What [`Migration::check`] found in a table where the migration is
+/// complete: every item of the entity at its current key with its current
+/// index attributes, but those it cannot move.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MigrationCheck {
+    /// Items of the entity read by the check's scan.
+    pub scanned: u64,
+    /// Items at their current key with their current index attributes.
+    pub current: u64,
+    /// Items a migration leaves alone ([`MigrationOutcome::skipped`]
+    /// says why: they do not decode, or their key fits neither format).
+    pub unmovable: u64,
+}
+
 impl<E: Entity> Migration<E> {
     /// A migration of `E`'s items: 4 segments, 4 transactions in
     /// flight per segment, pages of up to 1 MB (DynamoDB's default), no
@@ -283,7 +297,95 @@ impl<E: Entity> Migration<E> {
     /// checkpoint cannot be written. After an error, everything moved so far
     /// stays moved; run again to resume.
     pub async fn run(self, table: &Table) -> Result<MigrationOutcome, Error> {
-        let started = Instant::now();
+        self.run_units(table, None).await
+    }
+
+    /// Runs one unit of the migration on `table`: segment `segment.index`
+    /// of `segment.of` to its end, and no other, so that a runner outside
+    /// Stamp (a Step Functions distributed map, an indexed Kubernetes Job,
+    /// the reference CLI's `migrate --segment i --of N`) spreads the
+    /// segments over workers and machines, then runs
+    /// [`check`](Self::check) once every unit has finished.
+    ///
+    /// A unit is idempotent on its own: each move is one conditional
+    /// `TransactWriteItems` and an item already at its new key is left
+    /// alone, so running a unit twice, or again from its start on another
+    /// machine after a kill, moves each item of the segment exactly once.
+    /// The checkpoint file ([`checkpoint_file`](Self::checkpoint_file)) is
+    /// an optimisation there, not the source of truth: a unit started
+    /// without it scans its segment from the start and finds the moved
+    /// items current. Give each unit a file of its own (two processes
+    /// writing one file at once would garble it); a file written by a run
+    /// of `segment.of` segments resumes this unit's segment, and its other
+    /// segments are left as they are. [`segments`](Self::segments) is not
+    /// used: the unit names its count.
+    ///
+    /// [`MigrationOutcome::progress`] counts this unit; `total_segments`
+    /// is `segment.of`, and `segments_done` counts the segments the
+    /// checkpoint marks done.
+    ///
+    /// # Errors
+    ///
+    /// As [`run`](Self::run), and [`Refusal::InvalidQuery`] with
+    /// [`QueryReason::ScanSegment`](crate::QueryReason::ScanSegment) for a
+    /// segment DynamoDB does not have (`of` outside 1 to 1,000,000, or
+    /// `index` not below it), before sending.
+    pub async fn run_segment(
+        mut self,
+        table: &Table,
+        segment: ScanSegment,
+    ) -> Result<MigrationOutcome, Error> {
+        segment.check()?;
+        self.segments = segment.of;
+        self.run_units(table, Some(segment.index)).await
+    }
+
+    /// The final step of a migration run in units: scans the whole table
+    /// (in [`segments`](Self::segments) parallel segments, strongly
+    /// consistent) and checks that no item of the entity is still to move,
+    /// that is at its previous key or with index attributes the entity's
+    /// templates do not give. Sends only `Scan`s; writes nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`JobError::MigrationIncomplete`] with the count and the first key
+    /// when an item is still to move (a unit not run, or not finished, or
+    /// an item whose new key is taken); before sending, as
+    /// [`run`](Self::run); [`Error::DynamoDb`] for a failed scan.
+    pub async fn check(self, table: &Table) -> Result<MigrationCheck, Error> {
+        self.check_ready()?;
+        let running = Running {
+            migration: self,
+            table,
+        };
+        let found = futures::future::try_join_all(
+            (0..running.segments).map(|segment| running.check_segment(segment)),
+        )
+        .await?;
+        let mut check = MigrationCheck::default();
+        let mut first = None;
+        let mut remaining = 0;
+        for (segment_check, segment_remaining, segment_first) in found {
+            check.scanned += segment_check.scanned;
+            check.current += segment_check.current;
+            check.unmovable += segment_check.unmovable;
+            remaining += segment_remaining;
+            if first.is_none() {
+                first = segment_first;
+            }
+        }
+        match first {
+            Some(first) => Err(Error::Job(JobError::MigrationIncomplete {
+                entity: E::SCHEMA.type_name,
+                remaining,
+                first: crate::ItemKey::of_schema(E::SCHEMA, &first),
+            })),
+            None => Ok(check),
+        }
+    }
+
+    /// The checks made before any request of a run or a check.
+    fn check_ready(&self) -> Result<(), Error> {
         let schema = E::SCHEMA;
         if schema.previous_key.is_none() && schema.indexes.is_empty() {
             return Err(Error::Job(JobError::NoPreviousKeyFormat {
@@ -304,6 +406,13 @@ impl<E: Entity> Migration<E> {
                 },
             }));
         }
+        Ok(())
+    }
+
+    /// Runs every segment (`only` is `None`) or one.
+    async fn run_units(self, table: &Table, only: Option<u32>) -> Result<MigrationOutcome, Error> {
+        let started = Instant::now();
+        self.check_ready()?;
         let running = Running {
             migration: self,
             table,
@@ -312,7 +421,10 @@ impl<E: Entity> Migration<E> {
         let resumed_segments = checkpoint
             .segments
             .iter()
-            .filter(|segment| segment.pages > 0)
+            .enumerate()
+            .filter(|(segment, state)| {
+                state.pages > 0 && only.is_none_or(|only| only as usize == *segment)
+            })
             .count() as u32;
         let segments_done = checkpoint
             .segments
@@ -330,7 +442,11 @@ impl<E: Entity> Migration<E> {
             checkpoint: Mutex::new(checkpoint),
             permits: tokio::sync::Semaphore::new(running.concurrency),
         };
-        futures::future::try_join_all((0..running.segments).map(|segment| {
+        let segments: Vec<u32> = match only {
+            Some(segment) => vec![segment],
+            None => (0..running.segments).collect(),
+        };
+        futures::future::try_join_all(segments.into_iter().map(|segment| {
             running
                 .run_segment(segment, &shared)
                 .instrument(tracing::debug_span!("stamp.migration.segment", segment))

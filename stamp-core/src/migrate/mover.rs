@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::checkpoint::CheckpointFile;
 use super::moves::Move;
-use super::{Migration, MigrationProgress, SkippedItem};
+use super::{Migration, MigrationCheck, MigrationProgress, SkippedItem};
 use crate::item::size::item_size;
 use crate::limits::MAX_EXPRESSION_BYTES;
 use crate::ops::write::unchanged_condition;
@@ -123,6 +123,38 @@ impl<E: Entity> Running<'_, E> {
             match next {
                 Some(key) => start = Some(key),
                 None => return Ok(()),
+            }
+        }
+    }
+
+    /// Reads one segment to its end and sorts its items: current,
+    /// unmovable, or still to move (counted, and the first one's key).
+    pub(super) async fn check_segment(
+        &self,
+        segment: u32,
+    ) -> Result<(MigrationCheck, u64, Option<AttributeMap>), Error> {
+        let mut check = MigrationCheck::default();
+        let mut remaining = 0;
+        let mut first = None;
+        let mut start = None;
+        loop {
+            let (items, next) = self.scan_page(segment, start.take()).await?;
+            for item in items {
+                check.scanned += 1;
+                match Self::plan(&item) {
+                    Plan::Current => check.current += 1,
+                    Plan::Skip(_) => check.unmovable += 1,
+                    Plan::Move(..) | Plan::Reindex => {
+                        remaining += 1;
+                        if first.is_none() {
+                            first = Some(crate::item::check::key_of(E::SCHEMA, &item));
+                        }
+                    }
+                }
+            }
+            match next {
+                Some(key) => start = Some(key),
+                None => return Ok((check, remaining, first)),
             }
         }
     }

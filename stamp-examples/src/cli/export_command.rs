@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use stamp::Table;
-use stamp::export::ExportFormat;
+use stamp::export::{ExportFormat, ScanSegment};
 
 /// The file format of `export`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -17,14 +17,27 @@ pub enum FileFormat {
     Ndjson,
 }
 
+/// What `export` runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Job {
+    /// The whole table, in a parallel scan of this many segments.
+    Scan {
+        /// The segment count.
+        segments: u32,
+    },
+    /// These DYNAMODB_JSON files of an ExportTableToPointInTime.
+    Files(Vec<PathBuf>),
+    /// One unit of a job spread over machines, into its folder.
+    Unit(ScanSegment),
+    /// The final step of a job run in units of `of` segments.
+    Check {
+        /// The segment count.
+        of: u32,
+    },
+}
+
 /// Runs the export and prints one line per file.
-pub async fn run(
-    table: &Table,
-    directory: PathBuf,
-    format: FileFormat,
-    segments: u32,
-    from_export_files: Vec<PathBuf>,
-) -> ExitCode {
+pub async fn run(table: &Table, directory: PathBuf, format: FileFormat, job: Job) -> ExitCode {
     let format = match format {
         FileFormat::Parquet => ExportFormat::Parquet,
         FileFormat::Ndjson => ExportFormat::Ndjson,
@@ -35,19 +48,21 @@ pub async fn run(
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     let shown = bar.clone();
-    let export = stamp_examples::export::export(&directory, format)
-        .segments(segments)
-        .progress(move |progress| {
-            shown.set_message(format!(
-                "{} items read in {} pages",
-                progress.scanned, progress.pages
-            ));
-            shown.tick();
-        });
-    let result = if from_export_files.is_empty() {
-        export.run(table).await
-    } else {
-        export.run_from_files(from_export_files).await
+    let export = stamp_examples::export::export(&directory, format).progress(move |progress| {
+        shown.set_message(format!(
+            "{} items read in {} pages",
+            progress.scanned, progress.pages
+        ));
+        shown.tick();
+    });
+    let result = match job {
+        Job::Scan { segments } => export.segments(segments).run(table).await,
+        Job::Files(files) => export.run_from_files(files).await,
+        Job::Unit(unit) => export.run_segment(table, unit).await,
+        Job::Check { of } => {
+            bar.finish_and_clear();
+            return check(&directory, format, of);
+        }
     };
     bar.finish_and_clear();
     match result {
@@ -65,6 +80,24 @@ pub async fn run(
         }
         Err(error) => {
             eprintln!("export: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `export --check --of N`: the final step of an export run in units.
+fn check(directory: &std::path::Path, format: ExportFormat, of: u32) -> ExitCode {
+    match stamp_examples::export::export(directory, format).check_segments(of) {
+        Ok(check) => {
+            println!(
+                "complete: {} units; wrote {}",
+                check.units.len(),
+                check.marker.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("export --check: {error}");
             ExitCode::FAILURE
         }
     }

@@ -51,7 +51,7 @@ const SIZE: Size = Size {
 /// server that deletes expired items by their TTL (ministack does, DynamoDB
 /// within days) would take the generated ones, which expired in 2026,
 /// while the seeds read the table.
-async fn loaded_for_long(test: &str) -> (Table, DataSet) {
+pub(super) async fn loaded_for_long(test: &str) -> (Table, DataSet) {
     let (table, mut data) = loaded(test, SIZE).await;
     let tomorrow = chrono::Utc::now().timestamp() + 24 * 3600;
     for session in &mut data.sessions {
@@ -79,7 +79,7 @@ fn contents(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-fn read<T: DeserializeOwned>(path: &Path, format: ExportFormat) -> Vec<T> {
+pub(super) fn read<T: DeserializeOwned>(path: &Path, format: ExportFormat) -> Vec<T> {
     match format {
         ExportFormat::Ndjson => ndjson(path),
         ExportFormat::Parquet => parquet(path),

@@ -5,3 +5,4 @@ mod kill_resume;
 mod memory;
 mod rerun;
 mod s3;
+mod units;

@@ -2,3 +2,4 @@
 
 mod kill_resume;
 mod migration;
+mod units;
