@@ -2,6 +2,8 @@
 //! `AWS::DynamoDB::Table` resource, written as YAML and as JSON from the
 //! same serde value.
 
+mod global;
+
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -94,7 +96,16 @@ struct Resource {
     r#type: &'static str,
     deletion_policy: &'static str,
     update_replace_policy: &'static str,
-    properties: TableProperties,
+    properties: Properties,
+}
+
+/// The properties of `AWS::DynamoDB::Table`, or of
+/// `AWS::DynamoDB::GlobalTable` when the definition declares a global table.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+enum Properties {
+    Table(Box<TableProperties>),
+    Global(Box<global::GlobalTableProperties>),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -521,7 +532,37 @@ impl TableDefinition {
                 },
             ),
         ]);
-        if self.stream_view_type().is_some() {
+        let (resource_type, properties) = match &self.settings.global_table {
+            None => (
+                "AWS::DynamoDB::Table",
+                Properties::Table(Box::new(properties)),
+            ),
+            Some(global) => {
+                // `AWS::DynamoDB::GlobalTable` has no `VectorIndexes`
+                // (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-globaltable.html).
+                if let Some(index) = properties.vector_indexes.first() {
+                    return Err(crate::DefinitionError::GlobalTable(
+                        crate::error::GlobalTableError::VectorIndexInCloudFormation {
+                            index: index.index_name,
+                        },
+                    )
+                    .into());
+                }
+                (
+                    "AWS::DynamoDB::GlobalTable",
+                    Properties::Global(Box::new(global::properties(
+                        properties,
+                        global,
+                        &self.settings.encryption,
+                    ))),
+                )
+            }
+        };
+        let has_stream = match &properties {
+            Properties::Table(table) => table.stream_specification.is_some(),
+            Properties::Global(global) => global.has_stream(),
+        };
+        if has_stream {
             outputs.insert(
                 "StreamArn",
                 Output {
@@ -552,7 +593,7 @@ impl TableDefinition {
                 resources: BTreeMap::from([(
                     RESOURCE,
                     Resource {
-                        r#type: "AWS::DynamoDB::Table",
+                        r#type: resource_type,
                         deletion_policy: "Retain",
                         update_replace_policy: "Retain",
                         properties,
