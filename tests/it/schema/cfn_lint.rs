@@ -103,7 +103,9 @@ fn schema_cfn_lint_passes_the_reference_model_templates() {
     let json = directory.join("cloudformation.json");
     // The committed files are what the definition generates (the golden
     // tests compare them with the command's output too).
-    let template = stamp_examples::table_definition().cloudformation().unwrap();
+    let template = stamp_examples::deployed_definition()
+        .cloudformation()
+        .unwrap();
     assert_eq!(std::fs::read_to_string(&yaml).unwrap(), template.to_yaml());
     assert_eq!(std::fs::read_to_string(&json).unwrap(), template.to_json());
     // The reference model has vector indexes (VECTOR1, VECTOR2).
