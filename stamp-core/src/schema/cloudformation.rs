@@ -41,7 +41,24 @@ const TABLE_NAME_PARAMETER: &str = "TableName";
 /// - `DeletionPolicy` and `UpdateReplacePolicy` `Retain`, so that deleting
 ///   or replacing the stack keeps the data.
 ///
-/// See <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-table.html>.
+/// A definition with a [`GlobalTable`](crate::GlobalTable) makes one
+/// `AWS::DynamoDB::GlobalTable` instead, logical ID `Table` too: the keys,
+/// indexes, TTL, stream, SSE type, warm throughput and maximum write
+/// throughput table-wide, `MultiRegionConsistency` and
+/// `GlobalTableWitnesses`, and one `Replicas` entry per Region with
+/// deletion protection, table class, point-in-time recovery, tags,
+/// Contributor Insights, the resource policy, the customer managed key and
+/// the read capacity or maximum read throughput. Provisioned write capacity
+/// becomes `WriteCapacityAutoScalingSettings` with the minimum and maximum
+/// both at the declared units (the resource takes write capacity only as
+/// auto scaling). An eventually consistent global table always has a
+/// stream (`NEW_AND_OLD_IMAGES` unless the definition chose a view):
+/// DynamoDB replicates through it. The stack must be deployed in one of
+/// the replicas' Regions. The resource has no `VectorIndexes`: a vector
+/// index is refused ([`GlobalTableError::VectorIndexInCloudFormation`](crate::GlobalTableError::VectorIndexInCloudFormation)).
+///
+/// See <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-table.html>
+/// and <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-globaltable.html>.
 #[derive(Debug, Clone)]
 pub struct CloudFormationTemplate {
     template: Template,

@@ -339,7 +339,8 @@ impl TableDefinition {
     /// - Eventual consistency: one request per other replica, each a
     ///   `ReplicaUpdates` `Create` with the replica's Region and overrides
     ///   (`KMSMasterKeyId`, `TableClassOverride`,
-    ///   `OnDemandThroughputOverride`), one Region at a time.
+    ///   `OnDemandThroughputOverride`): one Region at a time, as DynamoDB's
+    ///   tutorials add them, each after the table is `ACTIVE` again.
     /// - Strong consistency: one request with both `Create`s (two other
     ///   replicas, or one replica and the witness in
     ///   `GlobalTableWitnessUpdates`) and `MultiRegionConsistency: STRONG`,
