@@ -80,9 +80,9 @@ pub use error::CheckpointReason;
 #[cfg(feature = "s3")]
 pub use error::ExportObjectReason;
 pub use error::{
-    CursorReason, DecodeError, DefinitionError, Error, ExportReason, ItemKey, JobError, KeyError,
-    KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal, StreamRecordReason,
-    TableNameReason, TableSettingError, UpdateReason, VectorError,
+    CursorReason, DecodeError, DefinitionError, Error, ExportReason, GlobalTableError, ItemKey,
+    JobError, KeyError, KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal,
+    StreamRecordReason, TableNameReason, TableSettingError, UpdateReason, VectorError,
 };
 pub use expression::{
     Attribute, AttributeType, Condition, Encoder, MAX_PATH_STEPS, Optional, Ordered, Path,
@@ -140,6 +140,10 @@ pub use request::throttling::{
 pub use schema::{
     Access, CloudFormationTemplate, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits,
     Workload, WriteUnits, read_units, write_units,
+};
+pub use schema::{
+    GlobalTable, MultiRegionConsistency, Replica, STRONG_CONSISTENCY_REGION_SETS,
+    STRONG_CONSISTENCY_REGIONS,
 };
 pub use schema::{
     IndexProjection, KeyNames, MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS, MAX_TAG_VALUE_CHARS,

@@ -33,10 +33,10 @@ pub mod error {
     #[doc(no_inline)]
     pub use crate::{
         CancellationCode, CancellationReason, CursorReason, DecodeError, DefinitionError, Error,
-        ExportReason, ItemKey, JobError, KeyError, KeyMismatchReason, KeyPartError,
-        MigrationCheckpointReason, QueryReason, Refusal, RequestOutcome, StreamRecordReason,
-        TableNameReason, TableSettingError, Throttle, ThrottleLimit, ThrottledAccess,
-        ThrottledResource, UpdateReason, VectorError,
+        ExportReason, GlobalTableError, ItemKey, JobError, KeyError, KeyMismatchReason,
+        KeyPartError, MigrationCheckpointReason, QueryReason, Refusal, RequestOutcome,
+        StreamRecordReason, TableNameReason, TableSettingError, Throttle, ThrottleLimit,
+        ThrottledAccess, ThrottledResource, UpdateReason, VectorError,
     };
 }
 
@@ -58,6 +58,11 @@ pub mod schema {
         IndexProjection, IndexSchema, KeyAttribute, KeyAttributeType, KeyNames, Lsi,
         PreviousKeyFormat, QueryIndex, SchemaDifference, TableBilling, TableDefinition, TableIndex,
         Throughput, TimeToLive, Vector, WriteTime,
+    };
+    #[doc(no_inline)]
+    pub use crate::{
+        GlobalTable, MultiRegionConsistency, Replica, STRONG_CONSISTENCY_REGION_SETS,
+        STRONG_CONSISTENCY_REGIONS,
     };
     #[doc(no_inline)]
     pub use crate::{

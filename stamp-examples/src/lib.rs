@@ -269,6 +269,43 @@ pub fn table_definition() -> TableDefinition {
         .index_projection("GSI3", stamp::schema::IndexProjection::KeysOnly)
 }
 
+/// The resource-based policy of the deployed table: a read-only analytics
+/// role of the account (111122223333 is the documentation's example
+/// account; a deployment puts its own) may get, query and scan it.
+pub const RESOURCE_POLICY: &str = r#"{"Version":"2012-10-17","Statement":[{"Sid":"AnalyticsReadOnly","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111122223333:role/orders-analytics"},"Action":["dynamodb:GetItem","dynamodb:Query","dynamodb:Scan"],"Resource":"*"}]}"#;
+
+/// The settings the service deploys its table with, besides the keys and
+/// indexes of [`table_definition`]: warm throughput ahead of a sale
+/// (15,000 reads and 5,000 writes per second), the resource policy
+/// [`RESOURCE_POLICY`], deletion protection, and the tags `service` and
+/// `team`.
+///
+/// They are kept apart from [`table_definition`], which the tests create
+/// and delete many tables from: deletion protection makes `DeleteTable`
+/// fail, so the demo, which creates its table from
+/// [`deployed_definition`], turns protection off
+/// ([`scenario::lift_deletion_protection`]) before it deletes the table.
+pub fn with_deployed_settings(definition: TableDefinition) -> TableDefinition {
+    let units = |units| std::num::NonZeroU64::new(units).expect("not zero");
+    definition
+        .warm_throughput(stamp::schema::WarmThroughput {
+            read_units_per_second: units(15_000),
+            write_units_per_second: units(5_000),
+        })
+        .resource_policy(RESOURCE_POLICY)
+        .deletion_protection(true)
+        .tag("service", "stamp-reference")
+        .tag("team", "orders")
+}
+
+/// The table as the service deploys it: [`table_definition`] with
+/// [`with_deployed_settings`]. The CloudFormation template
+/// (`schema --format cloudformation`, `stamp-examples/schema/`) and the
+/// demo's table and drift check come from it.
+pub fn deployed_definition() -> TableDefinition {
+    with_deployed_settings(table_definition())
+}
+
 /// A client for `endpoint`, or for AWS when there is none.
 ///
 /// The standard credential chain and region come from `aws-config`. When an

@@ -159,9 +159,11 @@ impl Format {
 }
 
 /// The table definition with one example item per entity, whose keys the
-/// catalogue shows as they are stored.
+/// catalogue shows as they are stored, and the settings the service
+/// deploys with ([`stamp_examples::with_deployed_settings`]), which the
+/// CloudFormation template declares.
 fn definition() -> Result<TableDefinition, stamp::Error> {
-    stamp_examples::examples::definition()
+    stamp_examples::examples::definition().map(stamp_examples::with_deployed_settings)
 }
 
 /// The text `schema --format FORMAT` prints.

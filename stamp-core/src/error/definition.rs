@@ -244,6 +244,130 @@ pub enum DefinitionError {
     /// anything is sent ([`TableSettingError`]).
     #[error(transparent)]
     TableSetting(TableSettingError),
+
+    /// A [`GlobalTable`](crate::GlobalTable) DynamoDB would refuse (its
+    /// Regions, its consistency mode with the table's TTL or LSIs), found
+    /// before anything is sent ([`GlobalTableError`]).
+    #[error(transparent)]
+    GlobalTable(GlobalTableError),
+}
+
+/// Which of DynamoDB's rules for global tables a
+/// [`GlobalTable`](crate::GlobalTable) breaks, in
+/// [`DefinitionError::GlobalTable`]. Each rule is from "How DynamoDB
+/// global tables work"
+/// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/V2globaltables_HowItWorks.html>)
+/// unless another page is named.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GlobalTableError {
+    /// A Region name that is not one: lowercase letters, digits and `-`,
+    /// such as `us-east-1`.
+    #[error("`{region}` is not an AWS Region name such as `us-east-1`")]
+    InvalidRegion {
+        /// The name given.
+        region: String,
+    },
+    /// Two replicas (or a replica and the witness) in one Region: a global
+    /// table has one replica per Region, and the witness is in a Region
+    /// other than the replicas'.
+    #[error(
+        "the Region `{region}` is given twice; a global table has one replica (or witness) per Region"
+    )]
+    DuplicateRegion {
+        /// The Region.
+        region: String,
+    },
+    /// Fewer than two replicas: a global table is two or more replicas.
+    #[error("the global table has {count} replica(s); a global table has two or more")]
+    TooFewReplicas {
+        /// The replicas declared.
+        count: usize,
+    },
+    /// A witness on an eventually consistent (MREC) global table: a witness
+    /// is part of an MRSC global table only
+    /// (<https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html>,
+    /// `GlobalTableWitnessUpdates`).
+    #[error(
+        "the witness `{region}` is for multi-Region strong consistency only; this global table is eventually consistent"
+    )]
+    WitnessWithoutStrongConsistency {
+        /// The witness Region.
+        region: String,
+    },
+    /// A strongly consistent (MRSC) global table not in exactly three
+    /// Regions: three replicas, or two replicas and one witness.
+    #[error(
+        "a strongly consistent global table is in exactly 3 Regions (3 replicas, or 2 replicas and a witness); this one has {replicas} replica(s) and {witnesses} witness(es)"
+    )]
+    StrongConsistencyRegionCount {
+        /// The replicas declared.
+        replicas: usize,
+        /// The witnesses declared (0 or 1).
+        witnesses: usize,
+    },
+    /// A Region outside the Region sets that offer strong consistency
+    /// ([`STRONG_CONSISTENCY_REGION_SETS`](crate::schema::STRONG_CONSISTENCY_REGION_SETS)).
+    #[error(
+        "multi-Region strong consistency is not available in `{region}`; it is in the US (us-east-1, us-east-2, us-west-2), EU (eu-west-1, eu-west-2, eu-west-3, eu-central-1) and AP (ap-northeast-1, ap-northeast-2, ap-northeast-3) Region sets"
+    )]
+    RegionWithoutStrongConsistency {
+        /// The Region.
+        region: String,
+    },
+    /// Regions of two Region sets in one strongly consistent global table.
+    #[error(
+        "a strongly consistent global table cannot span Region sets: `{first}` and `{second}` are in different sets"
+    )]
+    RegionSetsMixed {
+        /// The first Region, of one set.
+        first: String,
+        /// A Region of another set.
+        second: String,
+    },
+    /// Time to Live on a strongly consistent global table: "Time to Live
+    /// (TTL) is not supported for MRSC global tables."
+    #[error(
+        "the table expires items on `{attribute}` (TTL), which a strongly consistent global table does not support"
+    )]
+    StrongConsistencyWithTimeToLive {
+        /// The TTL attribute.
+        attribute: &'static str,
+    },
+    /// A local secondary index on a strongly consistent global table:
+    /// "Local secondary indexes (LSIs) are not supported for MRSC global
+    /// tables."
+    #[error(
+        "the table has the local secondary index `{index}`, which a strongly consistent global table does not support"
+    )]
+    StrongConsistencyWithLocalIndex {
+        /// The LSI's name.
+        index: &'static str,
+    },
+    /// A vector index on a global table's CloudFormation template: the
+    /// `AWS::DynamoDB::GlobalTable` resource has no `VectorIndexes`
+    /// (<https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-globaltable.html>),
+    /// so the template could not create it. Returned by
+    /// [`TableDefinition::cloudformation`](crate::TableDefinition::cloudformation) only.
+    #[error(
+        "the vector index `{index}` cannot be declared in an AWS::DynamoDB::GlobalTable resource, which has no VectorIndexes"
+    )]
+    VectorIndexInCloudFormation {
+        /// The vector index's name.
+        index: &'static str,
+    },
+    /// [`TableDefinition::replica_requests`](crate::TableDefinition::replica_requests)
+    /// on a definition without a global table.
+    #[error("the definition declares no global table")]
+    NotGlobal,
+    /// The Region the table is created in is not one of its replicas'.
+    #[error(
+        "the table is created in `{region}`, which is not one of the global table's replica Regions"
+    )]
+    HomeRegionNotReplica {
+        /// The Region given.
+        region: String,
+    },
 }
 
 /// Which of DynamoDB's rules a table setting of a

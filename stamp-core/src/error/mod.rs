@@ -28,7 +28,7 @@ mod stored;
 mod vector;
 
 pub use decode::DecodeError;
-pub use definition::{DefinitionError, TableNameReason, TableSettingError};
+pub use definition::{DefinitionError, GlobalTableError, TableNameReason, TableSettingError};
 pub use item_key::ItemKey;
 #[cfg(feature = "streams")]
 pub use job::CheckpointReason;

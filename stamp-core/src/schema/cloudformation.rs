@@ -2,6 +2,8 @@
 //! `AWS::DynamoDB::Table` resource, written as YAML and as JSON from the
 //! same serde value.
 
+mod global;
+
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -39,7 +41,24 @@ const TABLE_NAME_PARAMETER: &str = "TableName";
 /// - `DeletionPolicy` and `UpdateReplacePolicy` `Retain`, so that deleting
 ///   or replacing the stack keeps the data.
 ///
-/// See <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-table.html>.
+/// A definition with a [`GlobalTable`](crate::GlobalTable) makes one
+/// `AWS::DynamoDB::GlobalTable` instead, logical ID `Table` too: the keys,
+/// indexes, TTL, stream, SSE type, warm throughput and maximum write
+/// throughput table-wide, `MultiRegionConsistency` and
+/// `GlobalTableWitnesses`, and one `Replicas` entry per Region with
+/// deletion protection, table class, point-in-time recovery, tags,
+/// Contributor Insights, the resource policy, the customer managed key and
+/// the read capacity or maximum read throughput. Provisioned write capacity
+/// becomes `WriteCapacityAutoScalingSettings` with the minimum and maximum
+/// both at the declared units (the resource takes write capacity only as
+/// auto scaling). An eventually consistent global table always has a
+/// stream (`NEW_AND_OLD_IMAGES` unless the definition chose a view):
+/// DynamoDB replicates through it. The stack must be deployed in one of
+/// the replicas' Regions. The resource has no `VectorIndexes`: a vector
+/// index is refused ([`GlobalTableError::VectorIndexInCloudFormation`](crate::GlobalTableError::VectorIndexInCloudFormation)).
+///
+/// See <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-table.html>
+/// and <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-globaltable.html>.
 #[derive(Debug, Clone)]
 pub struct CloudFormationTemplate {
     template: Template,
@@ -94,7 +113,16 @@ struct Resource {
     r#type: &'static str,
     deletion_policy: &'static str,
     update_replace_policy: &'static str,
-    properties: TableProperties,
+    properties: Properties,
+}
+
+/// The properties of `AWS::DynamoDB::Table`, or of
+/// `AWS::DynamoDB::GlobalTable` when the definition declares a global table.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+enum Properties {
+    Table(Box<TableProperties>),
+    Global(Box<global::GlobalTableProperties>),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -521,7 +549,37 @@ impl TableDefinition {
                 },
             ),
         ]);
-        if self.stream_view_type().is_some() {
+        let (resource_type, properties) = match &self.settings.global_table {
+            None => (
+                "AWS::DynamoDB::Table",
+                Properties::Table(Box::new(properties)),
+            ),
+            Some(global) => {
+                // `AWS::DynamoDB::GlobalTable` has no `VectorIndexes`
+                // (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-globaltable.html).
+                if let Some(index) = properties.vector_indexes.first() {
+                    return Err(crate::DefinitionError::GlobalTable(
+                        crate::error::GlobalTableError::VectorIndexInCloudFormation {
+                            index: index.index_name,
+                        },
+                    )
+                    .into());
+                }
+                (
+                    "AWS::DynamoDB::GlobalTable",
+                    Properties::Global(Box::new(global::properties(
+                        properties,
+                        global,
+                        &self.settings.encryption,
+                    ))),
+                )
+            }
+        };
+        let has_stream = match &properties {
+            Properties::Table(table) => table.stream_specification.is_some(),
+            Properties::Global(global) => global.has_stream(),
+        };
+        if has_stream {
             outputs.insert(
                 "StreamArn",
                 Output {
@@ -552,7 +610,7 @@ impl TableDefinition {
                 resources: BTreeMap::from([(
                     RESOURCE,
                     Resource {
-                        r#type: "AWS::DynamoDB::Table",
+                        r#type: resource_type,
                         deletion_policy: "Retain",
                         update_replace_policy: "Retain",
                         properties,

@@ -249,6 +249,34 @@ pub enum SchemaDifference {
         /// The live setting (`ENABLED` or `ENABLING` is on).
         found: bool,
     },
+    /// The Regions of the table's replicas differ from the definition's
+    /// [global table](crate::GlobalTable) (`Replicas` of `DescribeTable`,
+    /// with the Region the client talks to counted as a replica of a global
+    /// table). A single-Region table has none; so has every table on an
+    /// embedded server, which does not replicate.
+    Replicas {
+        /// The declared replica Regions, sorted.
+        expected: Vec<String>,
+        /// The live replica Regions, sorted.
+        found: Vec<String>,
+    },
+    /// The witness Region of a strongly consistent global table differs
+    /// (`GlobalTableWitnesses` of `DescribeTable`).
+    Witness {
+        /// The declared witness Region.
+        expected: Option<String>,
+        /// The live witness Region.
+        found: Option<String>,
+    },
+    /// The consistency mode of a live global table differs
+    /// (`MultiRegionConsistency` of `DescribeTable`; absent is `EVENTUAL`).
+    /// Compared only when the live table has replicas.
+    MultiRegionConsistency {
+        /// The definition's mode.
+        expected: super::MultiRegionConsistency,
+        /// The live mode, `EVENTUAL` or `STRONG`.
+        found: String,
+    },
     /// The endpoint does not describe a setting the definition declares
     /// (it answers `UnknownOperationException`, or describes no warm
     /// throughput), so it could not be compared. DynamoDB describes every
@@ -421,6 +449,38 @@ impl fmt::Display for SchemaDifference {
                     on(expected)
                 )
             }
+            SchemaDifference::Replicas { expected, found } => {
+                let list = |regions: &Vec<String>| {
+                    if regions.is_empty() {
+                        "none (a single-Region table)".to_owned()
+                    } else {
+                        regions.join(", ")
+                    }
+                };
+                write!(
+                    f,
+                    "the replicas are in {}, expected {}",
+                    list(found),
+                    list(expected)
+                )
+            }
+            SchemaDifference::Witness { expected, found } => {
+                let witness = |region: &Option<String>| match region {
+                    Some(region) => format!("`{region}`"),
+                    None => "none".to_owned(),
+                };
+                write!(
+                    f,
+                    "the witness is {}, expected {}",
+                    witness(found),
+                    witness(expected)
+                )
+            }
+            SchemaDifference::MultiRegionConsistency { expected, found } => write!(
+                f,
+                "the global table's consistency is {found}, expected {}",
+                expected.as_str()
+            ),
             SchemaDifference::NotDescribed { setting } => {
                 write!(
                     f,

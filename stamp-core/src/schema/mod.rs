@@ -20,6 +20,7 @@ mod collision;
 mod create;
 mod describe;
 mod difference;
+mod global;
 mod multi_attribute;
 mod options;
 #[cfg(feature = "schema-tooling")]
@@ -42,6 +43,10 @@ pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units
 #[cfg(feature = "schema-tooling")]
 pub use cloudformation::CloudFormationTemplate;
 pub use difference::{KeyNames, SchemaDifference, Throughput};
+pub use global::{
+    GlobalTable, MultiRegionConsistency, Replica, STRONG_CONSISTENCY_REGION_SETS,
+    STRONG_CONSISTENCY_REGIONS,
+};
 pub use options::{IndexProjection, TableBilling};
 #[cfg(feature = "schema-tooling")]
 pub use planning::{Access, Load, PartitionLoad, Workload};

@@ -115,6 +115,14 @@ impl TableDefinition {
             &gsis,
             matches!(self.billing, super::TableBilling::PayPerRequest),
         )?;
+        if let Some(global) = &self.settings.global_table {
+            let local: Vec<&'static str> = indexes
+                .iter()
+                .filter(|index| index.is_local())
+                .map(|index| index.name)
+                .collect();
+            global.check(time_to_live, &local)?;
+        }
         self.check_key_spaces()?;
         let declared: Vec<(&'static str, &'static crate::IndexSchema)> = self
             .entities

@@ -49,7 +49,7 @@ impl TableClass {
         }
     }
 
-    pub(super) fn to_sdk(self) -> aws_sdk_dynamodb::types::TableClass {
+    pub(crate) fn to_sdk(self) -> aws_sdk_dynamodb::types::TableClass {
         aws_sdk_dynamodb::types::TableClass::from(self.as_str())
     }
 }
@@ -164,6 +164,9 @@ pub struct TableSettings {
     pub index_max_throughput: Vec<(String, MaxThroughput)>,
     /// The resource-based policy, a JSON policy document.
     pub resource_policy: Option<String>,
+    /// The global table: replicas by Region and multi-Region consistency
+    /// ([`TableDefinition::global_table`]); `None` is a single-Region table.
+    pub global_table: Option<super::GlobalTable>,
 }
 
 impl TableSettings {

@@ -13,6 +13,7 @@ use aws_sdk_dynamodb::types::{
 
 use crate::request::executor::Call;
 
+mod global;
 mod settings;
 
 use super::{IndexProjection, KeyNames, Resolved, SchemaDifference, TableDefinition, Throughput};
@@ -136,10 +137,17 @@ pub(crate) async fn verify(
         });
     let expected = definition
         .stream_view_type()
-        .map(|view| view.as_str().to_owned());
+        .map(|view| view.as_str().to_owned())
+        .or_else(|| global::replication_stream(definition, table));
     if expected != found {
         differences.push(SchemaDifference::Stream { expected, found });
     }
+    let home_region = handle
+        .client()
+        .config()
+        .region()
+        .map(|region| region.as_ref().to_owned());
+    global::global_differences(definition, table, home_region.as_deref(), &mut differences);
     settings::setting_differences(handle, definition, table, &mut differences).await?;
     Ok(differences)
 }

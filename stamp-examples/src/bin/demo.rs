@@ -18,7 +18,7 @@ use stamp_examples::requests::RequestCounter;
 use stamp_examples::scenario::{self, OrderLine, Placement, Run};
 use stamp_examples::{
     Customer, CustomerWithOrders, Order, OrderStatus, OrderWithItems, client_counting,
-    table_definition,
+    deployed_definition,
 };
 use uuid::Uuid;
 
@@ -125,12 +125,18 @@ async fn run(arguments: &Arguments) -> Result<(), Box<dyn std::error::Error>> {
     // hours later: reads judge expiry by the story's clock.
     let table = Table::new(client_counting(Some(&endpoint), Some(&counter)).await, name)
         .with_clock(data::epoch);
-    table.create_table(&table_definition()).await?;
+    let definition = deployed_definition();
+    table.create_table(&definition).await?;
     println!(
         "created table `{}` (PK, SK, GSI1, GSI2, keys-only GSI3, vector indexes VECTOR1 and VECTOR2, TTL on expires_at)",
         table.name()
     );
-    let result = scenario_run(&table, &counter).await;
+    let result = match settings(&table, &definition).await {
+        Ok(()) => scenario_run(&table, &counter).await,
+        Err(error) => Err(error),
+    };
+    // The deployed definition protects the table from deletion.
+    scenario::lift_deletion_protection(&table).await?;
     table.delete_table().await?;
     println!();
     println!(
@@ -140,6 +146,54 @@ async fn run(arguments: &Arguments) -> Result<(), Box<dyn std::error::Error>> {
         started.elapsed().as_secs_f64()
     );
     result
+}
+
+/// Prints the deployed settings as the CloudFormation template declares
+/// them and the drift check of the live table; fails on any drift (a
+/// setting the server does not describe is shown, not compared).
+async fn settings(
+    table: &Table,
+    definition: &stamp::TableDefinition,
+) -> Result<(), Box<dyn std::error::Error>> {
+    heading("the deployed settings: CloudFormation and drift check");
+    let template = definition.cloudformation()?.to_json_value();
+    let resource = &template["Resources"]["Table"];
+    println!(
+        "  CloudFormation {}",
+        resource["Type"].as_str().unwrap_or_default()
+    );
+    let properties = &resource["Properties"];
+    for key in [
+        "DeletionProtectionEnabled",
+        "WarmThroughput",
+        "Tags",
+        "ResourcePolicy",
+    ] {
+        let mut value = properties[key].to_string();
+        if value.chars().count() > 80 {
+            value = format!("{}…", value.chars().take(80).collect::<String>());
+        }
+        println!("    {key:<26} {value}");
+    }
+    let check = scenario::drift_check(table, definition).await?;
+    let drift = check.drift();
+    if drift.is_empty() {
+        println!("  drift check    no difference in what the server describes");
+    }
+    for difference in &drift {
+        println!("  drift          {difference}");
+    }
+    for setting in check.not_described() {
+        println!("  not described  {setting} (this server does not describe it; not compared)");
+    }
+    if !drift.is_empty() {
+        return Err(format!(
+            "the table drifted from its definition: {} difference(s)",
+            drift.len()
+        )
+        .into());
+    }
+    Ok(())
 }
 
 async fn scenario_run(
