@@ -194,6 +194,8 @@ fn schema_the_reference_model_request() {
             ("GSI1SK", s),
             ("GSI2PK", s),
             ("GSI2SK", s),
+            ("GSI3PK", s),
+            ("GSI3SK", s),
             // VECTOR2's search schema: its partition and inline filter.
             ("VECTOR2PK", s),
             ("created_month", s)
@@ -242,12 +244,21 @@ fn schema_defaults_are_on_demand_all_projections_and_point_in_time_recovery() {
     assert_eq!(definition.billing_mode(), TableBilling::PayPerRequest);
     assert_eq!(definition.projection("GSI1"), &IndexProjection::All);
     assert!(definition.point_in_time_recovery_enabled());
-    let indexes = definition.indexes().unwrap();
-    assert_eq!(indexes.len(), 2);
-    assert!(
-        indexes
-            .iter()
-            .all(|index| index.projection == IndexProjection::All)
+    // Every index projects ALL unless the definition says otherwise: the
+    // reference model declares GSI3 keys-only.
+    let projections: Vec<(&str, &IndexProjection)> = definition
+        .indexes()
+        .unwrap()
+        .iter()
+        .map(|index| (index.name, &index.projection))
+        .collect();
+    assert_eq!(
+        projections,
+        [
+            ("GSI1", &IndexProjection::All),
+            ("GSI2", &IndexProjection::All),
+            ("GSI3", &IndexProjection::KeysOnly)
+        ]
     );
 }
 
@@ -430,7 +441,7 @@ fn schema_a_projection_of_an_unknown_index_is_refused() {
     };
     assert_eq!(
         (index.as_str(), known.as_slice()),
-        ("GSI9", &["GSI1", "GSI2"][..])
+        ("GSI9", &["GSI1", "GSI2", "GSI3"][..])
     );
 }
 

@@ -31,14 +31,14 @@ impl TableDefinition {
              key template and in sort-key order (byte order, as DynamoDB sorts), with the key attributes \
              it writes and a few other attributes. Key values are the catalogue's example keys (recorded \
              examples, else each field type's `KeyPart::example`); other attributes show their values \
-             when an example item is recorded, else their names. A blank index cell: the item is not in \
-             that index.\n"
+             when an example item is recorded, else their names; an index's view shows only what it \
+             projects. A blank index cell: the item is not in that index.\n"
         );
         let mut columns = vec![resolved.partition_key, resolved.sort_key];
         let index_columns = resolved.key_attribute_names();
         columns.extend(index_columns.iter().skip(2));
         for group in self.partition_groups(IndexId::Table) {
-            self.draw_group(out, IndexId::Table, &group, &columns);
+            self.draw_group(out, IndexId::Table, &group, &columns, None);
         }
         // Each index's view: its keys, then the table's (an LSI's
         // partition key is the table's, shown once).
@@ -54,7 +54,7 @@ impl TableDefinition {
                 }
             }
             for group in self.partition_groups(index.id()) {
-                self.draw_group(out, index.id(), &group, &columns);
+                self.draw_group(out, index.id(), &group, &columns, Some(&index.projection));
             }
         }
     }
@@ -86,6 +86,7 @@ impl TableDefinition {
         index: IndexId,
         group: &[&'static EntitySchema],
         columns: &[&'static str],
+        projection: Option<&crate::schema::IndexProjection>,
     ) {
         let Some((partition, _)) = keys_on(group[0], index) else {
             return;
@@ -136,7 +137,7 @@ impl TableDefinition {
                 })
                 .collect();
             cells.push(code(row.entity.type_name));
-            cells.push(self.attributes(row.entity));
+            cells.push(self.attributes(row.entity, projection));
             let _ = writeln!(out, "| {} |", cells.join(" | "));
         }
         let sparse: Vec<String> = group
@@ -180,9 +181,22 @@ impl TableDefinition {
     }
 
     /// A few attributes besides the keys: those whose fields are not in
-    /// the primary key templates, `name = value` from a recorded example,
-    /// else their names.
-    fn attributes(&self, entity: &'static EntitySchema) -> String {
+    /// the primary key templates and that the index projects (`None`: the
+    /// table, all of them), `name = value` from a recorded example, else
+    /// their names; `— (KEYS_ONLY)` for an index of the keys only.
+    fn attributes(
+        &self,
+        entity: &'static EntitySchema,
+        projection: Option<&crate::schema::IndexProjection>,
+    ) -> String {
+        use crate::schema::IndexProjection;
+        if let Some(IndexProjection::KeysOnly) = projection {
+            return "— (KEYS_ONLY)".to_owned();
+        }
+        let projected = |attribute: &str| match projection {
+            Some(IndexProjection::Include(names)) => names.iter().any(|name| name == attribute),
+            _ => true,
+        };
         let in_primary_key = |field: &str| {
             entity.partition_key.template.fields().any(|f| f == field)
                 || entity.sort_key.template.fields().any(|f| f == field)
@@ -190,7 +204,7 @@ impl TableDefinition {
         let others: Vec<&str> = entity
             .field_attributes
             .iter()
-            .filter(|field| !in_primary_key(field.field))
+            .filter(|field| !in_primary_key(field.field) && projected(field.attribute))
             .map(|field| field.attribute)
             .collect();
         let example = self.recorded(entity);
