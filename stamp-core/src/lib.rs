@@ -79,9 +79,9 @@ pub use error::CheckpointReason;
 #[cfg(feature = "s3")]
 pub use error::ExportObjectReason;
 pub use error::{
-    CursorReason, DecodeError, DefinitionError, Error, ExportReason, ItemKey, JobError, KeyError,
-    KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal, StreamRecordReason,
-    TableNameReason, TableSettingError, UpdateReason, VectorError,
+    CursorReason, DecodeError, DefinitionError, Error, ExportReason, ImportReason, ItemKey,
+    JobError, KeyError, KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal,
+    StreamRecordReason, TableNameReason, TableSettingError, UpdateReason, VectorError,
 };
 pub use expression::{
     Attribute, AttributeType, Condition, Encoder, Optional, Ordered, Placeholders, PrimaryKeyField,
@@ -141,9 +141,9 @@ pub use schema::{
     Workload, WriteUnits, read_units, write_units,
 };
 pub use schema::{
-    IndexProjection, KeyNames, MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS, MAX_TAG_VALUE_CHARS,
-    MAX_TAGS, MaxThroughput, SchemaDifference, TableBilling, TableClass, TableDefinition,
-    TableEncryption, TableIndex, TableSettings, Throughput, WarmThroughput,
+    ImportSource, IndexProjection, KeyNames, MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS,
+    MAX_TAG_VALUE_CHARS, MAX_TAGS, MaxThroughput, SchemaDifference, TableBilling, TableClass,
+    TableDefinition, TableEncryption, TableIndex, TableSettings, Throughput, WarmThroughput,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.

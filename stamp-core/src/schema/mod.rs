@@ -7,6 +7,9 @@
 //!   ([`TableDefinition::cloudformation`]);
 //! - a Markdown catalogue of the access patterns
 //!   ([`TableDefinition::catalogue`]);
+//! - the `ImportTable` input ([`TableDefinition::import_request`], sent by
+//!   [`Table::start_import`](crate::Table::start_import)): an import from
+//!   S3 into a new table made from the definition;
 //! - a drift check of a live table ([`Table::verify`](crate::Table::verify)),
 //!   which reports each [`SchemaDifference`].
 
@@ -20,6 +23,7 @@ mod collision;
 mod create;
 mod describe;
 mod difference;
+mod import;
 mod multi_attribute;
 mod options;
 #[cfg(feature = "schema-tooling")]
@@ -42,6 +46,7 @@ pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units
 #[cfg(feature = "schema-tooling")]
 pub use cloudformation::CloudFormationTemplate;
 pub use difference::{KeyNames, SchemaDifference, Throughput};
+pub use import::ImportSource;
 pub use options::{IndexProjection, TableBilling};
 #[cfg(feature = "schema-tooling")]
 pub use planning::{Access, Load, PartitionLoad, Workload};

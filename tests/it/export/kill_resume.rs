@@ -83,6 +83,7 @@ fn read<T: DeserializeOwned>(path: &Path, format: ExportFormat) -> Vec<T> {
     match format {
         ExportFormat::Ndjson => ndjson(path),
         ExportFormat::Parquet => parquet(path),
+        ExportFormat::DynamoDbJson => panic!("the kill tests write NDJSON and Parquet"),
     }
 }
 

@@ -4,6 +4,7 @@ mod capacity;
 mod cfn_lint;
 mod definition;
 mod drawing;
+mod import;
 mod planning;
 mod server;
 mod settings;
