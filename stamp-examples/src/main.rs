@@ -6,7 +6,7 @@
 //! cargo run -p stamp-examples -- schema --format markdown         # the access-pattern catalogue
 //! cargo run -p stamp-examples -- verify --endpoint URL --table NAME
 //! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME [--seed N] [--checkpoint FILE]
-//! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR [--format parquet|ndjson]
+//! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR [--format parquet|ndjson|dynamodb-json]
 //! cargo run -p stamp-examples -- dynamodb [--port 8000]           # the embedded DynamoDB, in the foreground
 //! ```
 //!
@@ -72,8 +72,9 @@ enum Command {
         checkpoint: Option<std::path::PathBuf>,
     },
     /// Write every item of the table into one file per entity type
-    /// (`<Type>.parquet` or `.ndjson`, `_unknown.ndjson` for other types)
-    /// from a parallel scan.
+    /// (`<Type>.parquet` or `.ndjson`, `_unknown.ndjson` for other types;
+    /// `.json.gz` files DynamoDB's import from S3 reads with
+    /// `--format dynamodb-json`) from a parallel scan.
     Export {
         /// The DynamoDB endpoint, such as http://localhost:8000; AWS when absent.
         #[arg(long)]

@@ -11,7 +11,9 @@
 //! base64, so the same items give the same bytes. Each file or S3 object
 //! is one whole gzip stream (an object rolled at a line boundary ends its
 //! stream and the next starts a new one), as the import reads each object
-//! on its own.
+//! on its own. An object rolls once its lines reach `file_bytes` before
+//! compression (the import is billed on the uncompressed size), so an
+//! object is smaller than `file_bytes`.
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataImport.Format.html>.
 
@@ -34,6 +36,8 @@ struct GzipLines {
     items: u64,
     /// Items in the object being written.
     in_object: u64,
+    /// Its bytes before compression.
+    raw_in_object: u64,
     /// The line being built, reused.
     line: String,
 }
@@ -74,10 +78,12 @@ impl Sink for GzipLines {
         self.drain()?;
         self.items += 1;
         self.in_object += 1;
-        if self.out.full() {
+        self.raw_in_object += self.line.len() as u64;
+        if self.out.full_before_compression(self.raw_in_object) {
             self.end_stream()?;
             self.out.end_object(self.in_object);
             self.in_object = 0;
+            self.raw_in_object = 0;
         }
         Ok(())
     }
@@ -108,6 +114,7 @@ pub(super) fn sink(out: Out) -> Box<dyn Sink> {
         gzip: encoder(),
         items: 0,
         in_object: 0,
+        raw_in_object: 0,
         line: String::new(),
     })
 }

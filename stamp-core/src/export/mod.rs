@@ -11,8 +11,9 @@
 //! attributes such as `PK`, `SK` and `GSI1PK` are left out: their values
 //! are in the fields). Items whose type names no registered entity, or that
 //! have no type attribute, go to `_unknown.ndjson` as they are stored
-//! (plain JSON of the attribute values, numbers with their exact digits),
-//! so nothing is dropped.
+//! (plain JSON of the attribute values, numbers with their exact digits;
+//! `_unknown.json.gz`, typed, in the [`ExportFormat::DynamoDbJson`]
+//! format), so nothing is dropped.
 //!
 //! | format | file | columns |
 //! |---|---|---|
@@ -413,7 +414,8 @@ impl Export {
 
     /// The size at which an export to S3 ([`to_s3`](Self::to_s3)) ends an
     /// entity's object and starts its next part (`part-00001`, …), at the
-    /// next line (NDJSON) or row group (Parquet, 8 MiB) boundary:
+    /// next line (NDJSON; `DynamoDbJson`, whose lines are counted before
+    /// compression) or row group (Parquet, 8 MiB) boundary:
     /// [`DEFAULT_FILE_BYTES`] (128 MiB) unless set. Smaller objects let
     /// readers split the work; any size keeps the same memory.
     #[cfg(feature = "s3")]
@@ -427,8 +429,9 @@ impl Export {
 
     /// Writes the items of entity `E` (those whose type attribute is
     /// `E`'s type name) to `<Type>.<extension>`, decoded by `E::from_item`
-    /// and written in `E`'s serde form. Registering `E` again changes
-    /// nothing.
+    /// and written in `E`'s serde form (in the
+    /// [`DynamoDbJson`](ExportFormat::DynamoDbJson) format, written as
+    /// stored, not decoded). Registering `E` again changes nothing.
     pub fn entity<E>(mut self) -> Self
     where
         E: Entity + Serialize + DeserializeOwned + Send + 'static,

@@ -262,7 +262,7 @@ impl Table {
     ///
     /// ```no_run
     /// # async fn run(table: stamp_core::Table, definition: stamp_core::TableDefinition) -> Result<(), stamp_core::Error> {
-    /// use stamp_core::schema::ImportSource;
+    /// use stamp_core::ImportSource;
     ///
     /// // Files written by `Export::to_s3(…, "seed/shop").format(ExportFormat::DynamoDbJson)`.
     /// let started = table
