@@ -318,4 +318,30 @@ mod tests {
         ));
         assert!(Cli::try_parse_from(["stamp-examples", "schema", "--format", "toml"]).is_err());
     }
+
+    #[test]
+    fn export_command_line_parses_each_file_format() {
+        use cli::export_command::FileFormat;
+        for (text, format) in [
+            ("parquet", FileFormat::Parquet),
+            ("ndjson", FileFormat::Ndjson),
+            ("dynamodb-json", FileFormat::DynamodbJson),
+        ] {
+            let cli = Cli::try_parse_from([
+                "stamp-examples",
+                "export",
+                "--table",
+                "shop",
+                "--dir",
+                "seed",
+                "--format",
+                text,
+            ])
+            .unwrap();
+            assert!(
+                matches!(cli.command, Command::Export { format: parsed, .. } if parsed == format),
+                "{text}"
+            );
+        }
+    }
 }
