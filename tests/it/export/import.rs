@@ -248,7 +248,7 @@ async fn an_entity_without_items_has_an_empty_import_file() {
 /// the same per-entity files as the export of the table.
 #[tokio::test]
 #[ignore = "needs S3: `cargo xtask test` runs it on ministack (STAMP_S3_ENDPOINT)"]
-async fn import_files_in_s3_round_trip_to_the_same_entity_files() {
+async fn export_s3_import_files_round_trip_to_the_same_entity_files() {
     let (table, data) = loaded("import-s3", SIZE).await;
     let (client, _requests, bucket) = fresh_bucket("import").await;
     let ndjson_dir = directory("import-s3-ndjson");
