@@ -80,9 +80,10 @@ pub use error::CheckpointReason;
 #[cfg(feature = "s3")]
 pub use error::ExportObjectReason;
 pub use error::{
-    CursorReason, DecodeError, DefinitionError, Error, ExportReason, GlobalTableError, ItemKey,
-    JobError, KeyError, KeyMismatchReason, MigrationCheckpointReason, QueryReason, Refusal,
-    StreamRecordReason, TableNameReason, TableSettingError, UpdateReason, VectorError,
+    CursorReason, DecodeError, DefinitionError, Error, ExportReason, GlobalTableError,
+    ImportReason, ItemKey, JobError, KeyError, KeyMismatchReason, MigrationCheckpointReason,
+    QueryReason, Refusal, StreamRecordReason, TableNameReason, TableSettingError, UpdateReason,
+    VectorError,
 };
 pub use expression::{
     Attribute, AttributeType, Condition, Encoder, MAX_PATH_STEPS, Optional, Ordered, Path,
@@ -146,9 +147,9 @@ pub use schema::{
     STRONG_CONSISTENCY_REGIONS,
 };
 pub use schema::{
-    IndexProjection, KeyNames, MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS, MAX_TAG_VALUE_CHARS,
-    MAX_TAGS, MaxThroughput, SchemaDifference, TableBilling, TableClass, TableDefinition,
-    TableEncryption, TableIndex, TableSettings, Throughput, WarmThroughput,
+    ImportSource, IndexProjection, KeyNames, MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS,
+    MAX_TAG_VALUE_CHARS, MAX_TAGS, MaxThroughput, SchemaDifference, TableBilling, TableClass,
+    TableDefinition, TableEncryption, TableIndex, TableSettings, Throughput, WarmThroughput,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.

@@ -33,10 +33,10 @@ pub mod error {
     #[doc(no_inline)]
     pub use crate::{
         CancellationCode, CancellationReason, CursorReason, DecodeError, DefinitionError, Error,
-        ExportReason, GlobalTableError, ItemKey, JobError, KeyError, KeyMismatchReason,
-        KeyPartError, MigrationCheckpointReason, QueryReason, Refusal, RequestOutcome,
-        StreamRecordReason, TableNameReason, TableSettingError, Throttle, ThrottleLimit,
-        ThrottledAccess, ThrottledResource, UpdateReason, VectorError,
+        ExportReason, GlobalTableError, ImportReason, ItemKey, JobError, KeyError,
+        KeyMismatchReason, KeyPartError, MigrationCheckpointReason, QueryReason, Refusal,
+        RequestOutcome, StreamRecordReason, TableNameReason, TableSettingError, Throttle,
+        ThrottleLimit, ThrottledAccess, ThrottledResource, UpdateReason, VectorError,
     };
 }
 
@@ -54,8 +54,8 @@ pub mod schema {
     #[doc(no_inline)]
     pub use crate::{
         AlwaysStored, BaseTable, CollectionMember, CollectionOf, EntitySchema, FieldAttribute, Gsi,
-        IndexId, IndexKey, IndexKeyAttribute, IndexKeyField, IndexKeySchema, IndexKind,
-        IndexProjection, IndexSchema, KeyAttribute, KeyAttributeType, KeyNames, Lsi,
+        ImportSource, IndexId, IndexKey, IndexKeyAttribute, IndexKeyField, IndexKeySchema,
+        IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeyAttributeType, KeyNames, Lsi,
         PreviousKeyFormat, QueryIndex, SchemaDifference, TableBilling, TableDefinition, TableIndex,
         Throughput, TimeToLive, Vector, WriteTime,
     };

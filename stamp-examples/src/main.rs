@@ -8,7 +8,7 @@
 //! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME [--seed N] [--checkpoint FILE]
 //! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME --segment I --of N   # one unit of a job
 //! cargo run -p stamp-examples -- migrate --endpoint URL --table NAME --check [--of N]     # the job's final step
-//! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR [--format parquet|ndjson]
+//! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR [--format parquet|ndjson|dynamodb-json]
 //! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR --segment I --of N
 //! cargo run -p stamp-examples -- export --endpoint URL --table NAME --dir DIR --check --of N
 //! cargo run -p stamp-examples -- dynamodb [--port 8000]           # the embedded DynamoDB, in the foreground
@@ -89,8 +89,9 @@ enum Command {
         check: bool,
     },
     /// Write every item of the table into one file per entity type
-    /// (`<Type>.parquet` or `.ndjson`, `_unknown.ndjson` for other types)
-    /// from a parallel scan.
+    /// (`<Type>.parquet` or `.ndjson`, `_unknown.ndjson` for other types;
+    /// `.json.gz` files DynamoDB's import from S3 reads with
+    /// `--format dynamodb-json`) from a parallel scan.
     Export {
         /// The DynamoDB endpoint, such as http://localhost:8000; AWS when absent.
         #[arg(long)]
@@ -466,5 +467,31 @@ mod tests {
             }
         ));
         assert!(Cli::try_parse_from(["stamp-examples", "schema", "--format", "toml"]).is_err());
+    }
+
+    #[test]
+    fn export_command_line_parses_each_file_format() {
+        use cli::export_command::FileFormat;
+        for (text, format) in [
+            ("parquet", FileFormat::Parquet),
+            ("ndjson", FileFormat::Ndjson),
+            ("dynamodb-json", FileFormat::DynamodbJson),
+        ] {
+            let cli = Cli::try_parse_from([
+                "stamp-examples",
+                "export",
+                "--table",
+                "shop",
+                "--dir",
+                "seed",
+                "--format",
+                text,
+            ])
+            .unwrap();
+            assert!(
+                matches!(cli.command, Command::Export { format: parsed, .. } if parsed == format),
+                "{text}"
+            );
+        }
     }
 }

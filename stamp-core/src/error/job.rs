@@ -18,6 +18,15 @@ pub enum JobError {
         reason: ExportReason,
     },
 
+    /// An import (`ImportTable`) cannot be asked as configured: the
+    /// definition has a local secondary index, or the bucket name is
+    /// empty. Found before sending.
+    #[error("invalid import: {reason}")]
+    InvalidImport {
+        /// What is wrong.
+        reason: ImportReason,
+    },
+
     /// An export file or its directory cannot be written.
     #[error("the export file `{}` cannot be written: {detail}", .path.display())]
     ExportFile {
@@ -300,6 +309,31 @@ pub enum StreamRecordReason {
         /// What `Keys` holds there, `None` when nothing.
         value: Option<Box<aws_sdk_dynamodb::types::AttributeValue>>,
     },
+}
+
+/// Why an import cannot be asked as configured, in
+/// [`JobError::InvalidImport`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ImportReason {
+    /// The definition has local secondary indexes: `ImportTable`'s
+    /// `TableCreationParameters` has no `LocalSecondaryIndexes`, and an
+    /// LSI can only be made with its table, so the imported table would
+    /// lack them for good. Create the table (`Table::create_table`) and
+    /// load it with writes instead.
+    ///
+    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TableCreationParameters.html>.
+    #[error(
+        "the definition has local secondary indexes ({}), which `ImportTable` cannot create and no later request can add",
+        .indexes.join(", ")
+    )]
+    LocalSecondaryIndexes {
+        /// Their names, such as `LSI1`.
+        indexes: Vec<String>,
+    },
+    /// The bucket name is empty.
+    #[error("the bucket name is empty")]
+    EmptyBucket,
 }
 
 /// Why an export cannot run as configured, in [`JobError::InvalidExport`].

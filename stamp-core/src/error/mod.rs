@@ -34,7 +34,9 @@ pub use item_key::ItemKey;
 pub use job::CheckpointReason;
 #[cfg(feature = "s3")]
 pub use job::ExportObjectReason;
-pub use job::{ExportReason, JobError, MigrationCheckpointReason, StreamRecordReason};
+pub use job::{
+    ExportReason, ImportReason, JobError, MigrationCheckpointReason, StreamRecordReason,
+};
 pub use key::{KeyError, KeyMismatchReason};
 pub use refusal::{CursorReason, QueryReason, Refusal, UpdateReason};
 pub use vector::VectorError;

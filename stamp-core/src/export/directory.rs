@@ -26,15 +26,17 @@ use crate::Error;
 pub const MANIFEST: &str = "_MANIFEST";
 
 /// Whether `name`, read from a manifest, is one an export writes: a plain
-/// file name (no separator, not `.` or `..`) ending in `.ndjson` or
-/// `.parquet`. A manifest that names anything else (edited by hand, or
+/// file name (no separator, not `.` or `..`) ending in `.ndjson`,
+/// `.parquet` or `.json.gz`. A manifest that names anything else (edited by hand, or
 /// hostile) does not make a run delete it.
 fn is_export_file(name: &str) -> bool {
     !name.is_empty()
         && name != "."
         && name != ".."
         && !name.contains(['/', '\\', '\0'])
-        && (name.ends_with(".ndjson") || name.ends_with(".parquet"))
+        && [".ndjson", ".parquet", ".json.gz"]
+            .iter()
+            .any(|extension| name.ends_with(extension))
 }
 
 /// The files the manifest in `directory` names, empty when there is none
@@ -90,6 +92,8 @@ mod tests {
             "Order.parquet",
             "_unknown.ndjson",
             "a.b.ndjson",
+            "Order.json.gz",
+            "_unknown.json.gz",
         ] {
             assert!(is_export_file(name), "{name}");
         }

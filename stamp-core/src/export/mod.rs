@@ -11,13 +11,15 @@
 //! attributes such as `PK`, `SK` and `GSI1PK` are left out: their values
 //! are in the fields). Items whose type names no registered entity, or that
 //! have no type attribute, go to `_unknown.ndjson` as they are stored
-//! (plain JSON of the attribute values, numbers with their exact digits),
-//! so nothing is dropped.
+//! (plain JSON of the attribute values, numbers with their exact digits;
+//! `_unknown.json.gz`, typed, in the [`ExportFormat::DynamoDbJson`]
+//! format), so nothing is dropped.
 //!
 //! | format | file | columns |
 //! |---|---|---|
 //! | [`ExportFormat::Ndjson`] | `<Type>.ndjson` | one JSON object per line, the struct's serde form |
 //! | `ExportFormat::Parquet` (feature `parquet`) | `<Type>.parquet` | typed from the entity's fields (`serde_arrow` tracing of the type: integers, booleans, strings; `Option` nullable; unit enums as dictionary-encoded strings); for an entity with no items whose type needs samples, one nullable string column per field; uncompressed |
+//! | [`ExportFormat::DynamoDbJson`] | `<Type>.json.gz` | none: the items as stored (keys and type attribute included), `{"Item": {…}}` a line in DynamoDB's typed JSON, gzipped; what `ImportTable` reads (see [seeding and restoring by import](#seeding-and-restoring-by-import)) |
 //!
 //! A parallel scan is not a snapshot: items written while it runs may or
 //! may not be in the files. Each page costs read capacity as a scan does
@@ -87,9 +89,32 @@
 //! exactly once (`tests/it/export/kill_resume.rs`: 100 seeds, killed at
 //! each of its requests, to a directory and to S3).
 //!
+//! # Seeding and restoring by import
+//!
+//! [`ExportFormat::DynamoDbJson`] writes the files DynamoDB's import from
+//! S3 (`ImportTable`) reads: `InputFormat` `DYNAMODB_JSON`,
+//! `InputCompressionType` `GZIP`, every item whole, as stored. Items of
+//! unknown type go to `_unknown.json.gz` in the same format (not NDJSON),
+//! so the files of a table hold every item of it. Written to S3
+//! ([`Export::to_s3`]), the import of the whole table reads the key prefix
+//! `<prefix>/entity=` (every entity's objects, and not `<prefix>/_SUCCESS`),
+//! the import of one entity `<prefix>/entity=<Type>/`:
+//! [`ImportSource::of_export`](crate::ImportSource::of_export) and
+//! [`ImportSource::of_entity`](crate::ImportSource::of_entity) name
+//! them, and [`Table::start_import`](crate::Table::start_import) starts the
+//! import into a new table created from the definition. Each object is one
+//! gzip stream; the import reads up to 50,000 objects a job (keep
+//! `file_bytes` large enough). The same files are read back as an export's
+//! source ([`Export::run_from_files`]), so export → import files → export
+//! gives the same per-entity files (`tests/it/export/import.rs`).
+//!
+//! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataImport.Format.html>
+//! and <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataImport.Validation.html>.
+//!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan>.
 
 mod directory;
+mod dynamodb_json;
 mod files;
 mod ndjson;
 mod out;
@@ -149,15 +174,34 @@ pub enum ExportFormat {
     /// `parquet`).
     #[cfg(feature = "parquet")]
     Parquet,
+    /// The items as stored (every attribute, keys included), not decoded:
+    /// `<Type>.json.gz`, one `{"Item": {…}}` a line in DynamoDB's typed
+    /// JSON, gzipped; the files `ImportTable` reads (`DYNAMODB_JSON`,
+    /// `GZIP`). Items of unknown type go to `_unknown.json.gz`, in this
+    /// format too. See [seeding and restoring by import](self#seeding-and-restoring-by-import).
+    DynamoDbJson,
 }
 
 impl ExportFormat {
-    /// The file extension, such as `parquet`.
+    /// The file extension, such as `parquet` (`json.gz` for
+    /// [`DynamoDbJson`](Self::DynamoDbJson)).
     pub fn extension(self) -> &'static str {
         match self {
             ExportFormat::Ndjson => "ndjson",
             #[cfg(feature = "parquet")]
             ExportFormat::Parquet => "parquet",
+            ExportFormat::DynamoDbJson => "json.gz",
+        }
+    }
+
+    /// The extension of the file of unknown types: `ndjson` (they have no
+    /// columns to type), but `json.gz` for
+    /// [`DynamoDbJson`](Self::DynamoDbJson), whose files hold every item
+    /// of the table.
+    pub fn unknown_extension(self) -> &'static str {
+        match self {
+            ExportFormat::DynamoDbJson => "json.gz",
+            _ => "ndjson",
         }
     }
 }
@@ -215,11 +259,12 @@ impl Output {
     /// After every file or object is complete: deletes an earlier run's
     /// `_unknown.ndjson` when this one had no item of unknown type, then
     /// writes [`SUCCESS_MARKER`].
-    async fn mark_complete(&self, unknown: u64) -> Result<(), Error> {
+    async fn mark_complete(&self, unknown: u64, format: ExportFormat) -> Result<(), Error> {
         match self {
             Output::Directory(directory) => {
                 if unknown == 0 {
-                    remove_if_there(&directory.join(format!("{UNKNOWN_FILE_STEM}.ndjson")))?;
+                    let extension = format.unknown_extension();
+                    remove_if_there(&directory.join(format!("{UNKNOWN_FILE_STEM}.{extension}")))?;
                 }
                 let marker = directory.join(SUCCESS_MARKER);
                 std::fs::write(&marker, b"").map_err(|error| file_error(&marker, &error))
@@ -371,7 +416,8 @@ impl Export {
 
     /// The size at which an export to S3 ([`to_s3`](Self::to_s3)) ends an
     /// entity's object and starts its next part (`part-00001`, …), at the
-    /// next line (NDJSON) or row group (Parquet, 8 MiB) boundary:
+    /// next line (NDJSON; `DynamoDbJson`, whose lines are counted before
+    /// compression) or row group (Parquet, 8 MiB) boundary:
     /// [`DEFAULT_FILE_BYTES`] (128 MiB) unless set. Smaller objects let
     /// readers split the work; any size keeps the same memory.
     #[cfg(feature = "s3")]
@@ -385,8 +431,9 @@ impl Export {
 
     /// Writes the items of entity `E` (those whose type attribute is
     /// `E`'s type name) to `<Type>.<extension>`, decoded by `E::from_item`
-    /// and written in `E`'s serde form. Registering `E` again changes
-    /// nothing.
+    /// and written in `E`'s serde form (in the
+    /// [`DynamoDbJson`](ExportFormat::DynamoDbJson) format, written as
+    /// stored, not decoded). Registering `E` again changes nothing.
     pub fn entity<E>(mut self) -> Self
     where
         E: Entity + Serialize + DeserializeOwned + Send + 'static,
@@ -401,8 +448,9 @@ impl Export {
         self
     }
 
-    /// The file format of the entity files (the unknown types are always
-    /// NDJSON, having no columns to type).
+    /// The file format of the entity files (the unknown types are NDJSON,
+    /// having no columns to type, but for
+    /// [`ExportFormat::DynamoDbJson`]).
     pub fn format(mut self, format: ExportFormat) -> Self {
         self.format = format;
         self

@@ -94,6 +94,21 @@ impl Out {
         }
     }
 
+    /// Whether the object being written, holding `bytes` bytes before
+    /// compression, has reached its roll size: a compressing sink's
+    /// measure, as its compressed bytes reach the output in blocks. A file
+    /// never is.
+    pub(super) fn full_before_compression(&self, bytes: u64) -> bool {
+        match self {
+            Out::File { .. } => {
+                let _ = bytes;
+                false
+            }
+            #[cfg(feature = "s3")]
+            Out::Objects(staging) => bytes >= staging.file_bytes(),
+        }
+    }
+
     /// Ends the object being written, which holds `items` items: what is
     /// written next starts the next object. A file has one object: nothing.
     pub(super) fn end_object(&mut self, items: u64) {

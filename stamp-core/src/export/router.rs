@@ -64,6 +64,7 @@ impl Entry {
 pub(super) struct Router {
     type_attribute: &'static str,
     output: Output,
+    format: ExportFormat,
     entries: Vec<Entry>,
     by_type: HashMap<&'static str, usize>,
     unknown: Option<Entry>,
@@ -92,6 +93,7 @@ impl Router {
         Ok(Router {
             type_attribute,
             output: export.output.clone(),
+            format: export.format,
             entries,
             by_type,
             unknown: None,
@@ -121,9 +123,18 @@ impl Router {
                 Some(position) => self.entries[position].sink.push(item)?,
                 None => {
                     if self.unknown.is_none() {
-                        self.unknown = Some(Entry::open(&self.output, None, "ndjson", |out| {
-                            Ok(ndjson::unknown_sink(out))
-                        })?);
+                        let format = self.format;
+                        self.unknown = Some(Entry::open(
+                            &self.output,
+                            None,
+                            format.unknown_extension(),
+                            |out| {
+                                Ok(match format {
+                                    ExportFormat::DynamoDbJson => dynamodb_json::sink(out),
+                                    _ => ndjson::unknown_sink(out),
+                                })
+                            },
+                        )?);
                     }
                     self.unknown.as_mut().expect("just made").sink.push(item)?;
                 }
@@ -229,7 +240,9 @@ impl Router {
         #[cfg(not(feature = "s3"))]
         let _ = part_bytes;
         self.done.scanned = self.progress.scanned;
-        self.output.mark_complete(self.done.unknown()).await
+        self.output
+            .mark_complete(self.done.unknown(), self.format)
+            .await
     }
 }
 
@@ -241,6 +254,7 @@ where
         ExportFormat::Ndjson => ndjson::entity_sink::<E>(out),
         #[cfg(feature = "parquet")]
         ExportFormat::Parquet => parquet::entity_sink::<E>(out),
+        ExportFormat::DynamoDbJson => Ok(dynamodb_json::sink(out)),
     }
 }
 

@@ -285,13 +285,17 @@ impl Export {
     }
 
     /// The names of the files a run into a directory may write: each
-    /// entity's `<Type>.<extension>`, and `_unknown.ndjson`.
+    /// entity's `<Type>.<extension>`, and `_unknown.ndjson` (or
+    /// `_unknown.json.gz`).
     fn file_names(&self) -> std::collections::BTreeSet<String> {
         let extension = self.format.extension();
         self.entities
             .iter()
             .map(|(schema, _)| format!("{}.{extension}", schema.type_name))
-            .chain([format!("{UNKNOWN_FILE_STEM}.ndjson")])
+            .chain([format!(
+                "{UNKNOWN_FILE_STEM}.{}",
+                self.format.unknown_extension()
+            )])
             .collect()
     }
 

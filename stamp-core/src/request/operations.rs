@@ -27,6 +27,9 @@ use aws_sdk_dynamodb::operation::describe_contributor_insights::{
     DescribeContributorInsightsError, DescribeContributorInsightsInput,
     DescribeContributorInsightsOutput,
 };
+use aws_sdk_dynamodb::operation::describe_import::{
+    DescribeImportError, DescribeImportInput, DescribeImportOutput,
+};
 use aws_sdk_dynamodb::operation::describe_table::{
     DescribeTableError, DescribeTableInput, DescribeTableOutput,
 };
@@ -36,6 +39,9 @@ use aws_sdk_dynamodb::operation::describe_time_to_live::{
 use aws_sdk_dynamodb::operation::get_item::{GetItemError, GetItemInput, GetItemOutput};
 use aws_sdk_dynamodb::operation::get_resource_policy::{
     GetResourcePolicyError, GetResourcePolicyInput, GetResourcePolicyOutput,
+};
+use aws_sdk_dynamodb::operation::import_table::{
+    ImportTableError, ImportTableInput, ImportTableOutput,
 };
 use aws_sdk_dynamodb::operation::list_tags_of_resource::{
     ListTagsOfResourceError, ListTagsOfResourceInput, ListTagsOfResourceOutput,
@@ -420,4 +426,25 @@ impl Operation for GetResourcePolicyInput {
     type Error = GetResourcePolicyError;
 
     dispatch!(get_resource_policy { set_resource_arn(resource_arn) });
+}
+
+impl Operation for ImportTableInput {
+    const NAME: &'static str = "ImportTable";
+    type Output = ImportTableOutput;
+    type Error = ImportTableError;
+
+    dispatch!(import_table {
+        set_client_token(client_token), set_s3_bucket_source(s3_bucket_source),
+        set_input_format(input_format), set_input_format_options(input_format_options),
+        set_input_compression_type(input_compression_type),
+        set_table_creation_parameters(table_creation_parameters),
+    });
+}
+
+impl Operation for DescribeImportInput {
+    const NAME: &'static str = "DescribeImport";
+    type Output = DescribeImportOutput;
+    type Error = DescribeImportError;
+
+    dispatch!(describe_import { set_import_arn(import_arn) });
 }

@@ -7,6 +7,9 @@
 //!   ([`TableDefinition::cloudformation`]);
 //! - a Markdown catalogue of the access patterns
 //!   ([`TableDefinition::catalogue`]);
+//! - the `ImportTable` input ([`TableDefinition::import_request`], sent by
+//!   [`Table::start_import`](crate::Table::start_import)): an import from
+//!   S3 into a new table made from the definition;
 //! - a drift check of a live table ([`Table::verify`](crate::Table::verify)),
 //!   which reports each [`SchemaDifference`].
 
@@ -21,6 +24,7 @@ mod create;
 mod describe;
 mod difference;
 mod global;
+mod import;
 mod multi_attribute;
 mod options;
 #[cfg(feature = "schema-tooling")]
@@ -47,6 +51,7 @@ pub use global::{
     GlobalTable, MultiRegionConsistency, Replica, STRONG_CONSISTENCY_REGION_SETS,
     STRONG_CONSISTENCY_REGIONS,
 };
+pub use import::ImportSource;
 pub use options::{IndexProjection, TableBilling};
 #[cfg(feature = "schema-tooling")]
 pub use planning::{Access, Load, PartitionLoad, Workload};

@@ -15,6 +15,9 @@ pub enum FileFormat {
     Parquet,
     /// Newline-delimited JSON.
     Ndjson,
+    /// The files DynamoDB's import from S3 reads: gzipped DYNAMODB_JSON,
+    /// every item as stored (`<Type>.json.gz`, `_unknown.json.gz`).
+    DynamodbJson,
 }
 
 /// What `export` runs.
@@ -41,6 +44,7 @@ pub async fn run(table: &Table, directory: PathBuf, format: FileFormat, job: Job
     let format = match format {
         FileFormat::Parquet => ExportFormat::Parquet,
         FileFormat::Ndjson => ExportFormat::Ndjson,
+        FileFormat::DynamodbJson => ExportFormat::DynamoDbJson,
     };
     let bar = ProgressBar::new_spinner();
     bar.set_style(

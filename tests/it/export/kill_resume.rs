@@ -83,6 +83,7 @@ pub(super) fn read<T: DeserializeOwned>(path: &Path, format: ExportFormat) -> Ve
     match format {
         ExportFormat::Ndjson => ndjson(path),
         ExportFormat::Parquet => parquet(path),
+        ExportFormat::DynamoDbJson => panic!("the kill tests write NDJSON and Parquet"),
     }
 }
 

@@ -246,9 +246,8 @@ fn schema_defaults_are_on_demand_all_projections_and_point_in_time_recovery() {
     assert!(definition.point_in_time_recovery_enabled());
     // Every index projects ALL unless the definition says otherwise: the
     // reference model declares GSI3 keys-only.
-    let projections: Vec<(&str, &IndexProjection)> = definition
-        .indexes()
-        .unwrap()
+    let indexes = definition.indexes().unwrap();
+    let projections: Vec<(&str, &IndexProjection)> = indexes
         .iter()
         .map(|index| (index.name, &index.projection))
         .collect();

@@ -5,6 +5,7 @@ mod cfn_lint;
 mod definition;
 mod drawing;
 mod global;
+mod import;
 mod planning;
 mod server;
 mod settings;

@@ -243,6 +243,11 @@ impl Staging {
         self.written += bytes.len() as u64;
     }
 
+    /// The size at which an object ends (`file_bytes`).
+    pub(super) fn file_bytes(&self) -> u64 {
+        self.file_bytes
+    }
+
     pub(super) fn full(&self) -> bool {
         self.written >= self.file_bytes
     }
