@@ -97,7 +97,7 @@ pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
 pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
     AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,
-    PrimaryKey, WriteTime,
+    PrimaryKey, UniqueValue, WriteTime,
 };
 pub use model::index::{
     BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex, Vector,
@@ -125,6 +125,7 @@ pub use ops::search_filter::{SearchAttribute, SearchCondition, VectorFilters};
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
 };
+pub use ops::unique::GetUnique;
 pub use ops::update::{Number, Set, Update};
 pub use ops::write::{Delete, Put};
 pub use request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB;

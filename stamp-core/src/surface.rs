@@ -57,7 +57,7 @@ pub mod schema {
         IndexId, IndexKey, IndexKeyAttribute, IndexKeyField, IndexKeySchema, IndexKind,
         IndexProjection, IndexSchema, KeyAttribute, KeyAttributeType, KeyNames, Lsi,
         PreviousKeyFormat, QueryIndex, SchemaDifference, TableBilling, TableDefinition, TableIndex,
-        Throughput, TimeToLive, Vector, WriteTime,
+        Throughput, TimeToLive, UniqueValue, Vector, WriteTime,
     };
     #[doc(no_inline)]
     pub use crate::{
@@ -182,8 +182,8 @@ pub mod ops {
     #[doc(no_inline)]
     pub use crate::{
         BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, Cursor, DEFAULT_BATCH_CONCURRENCY,
-        DEFAULT_MAX_REQUESTS, Delete, Get, MAX_CURSOR_LEN, Number, Page, Put, Query, Scan, Set,
-        Slot, ThrottleRetries, TransactGet, TransactGetOutput, TransactWrite, Update,
+        DEFAULT_MAX_REQUESTS, Delete, Get, GetUnique, MAX_CURSOR_LEN, Number, Page, Put, Query,
+        Scan, Set, Slot, ThrottleRetries, TransactGet, TransactGetOutput, TransactWrite, Update,
     };
 }
 

@@ -323,6 +323,7 @@ mod tests {
             created_at_attribute: None,
             updated_at_attribute: None,
             write_once_attributes: &[],
+            unique_values: &[],
             previous_key: None,
             key_example: |_| None,
             named_inputs: &[],

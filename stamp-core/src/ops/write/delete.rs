@@ -155,12 +155,18 @@ impl<E: Entity> Delete<E> {
     ///
     /// # Errors
     ///
-    /// As [`send`](Self::send), and the errors of [`Entity::from_item`].
+    /// As [`send`](Self::send), and the errors of [`Entity::from_item`];
+    /// [`Refusal::UniqueReturnValues`] for an entity with unique values
+    /// (its delete is a transaction with its guards, which returns no
+    /// item).
     pub async fn send_returning_old(self, table: &Table) -> Result<Option<E>, Error> {
         self.execute(table, true).await
     }
 
     async fn execute(&self, table: &Table, return_old: bool) -> Result<Option<E>, Error> {
+        if !E::SCHEMA.unique_values.is_empty() {
+            return self.execute_with_guards(table, return_old).await;
+        }
         let input = self.input(table.name(), return_old)?;
         let key = crate::ItemKey::of::<E>(&self.key_map());
         match table
@@ -194,6 +200,53 @@ impl<E: Entity> Delete<E> {
                 )
             }),
         }
+    }
+}
+
+impl<E: Entity> Delete<E> {
+    /// [`execute`](Self::execute) of an entity with unique values: one
+    /// `TransactWriteItems` of the delete and the deletes of its guards
+    /// (see [`TransactWrite::send`](crate::TransactWrite::send)), which
+    /// returns no item.
+    async fn execute_with_guards(
+        &self,
+        table: &Table,
+        return_old: bool,
+    ) -> Result<Option<E>, Error> {
+        if return_old {
+            return Err(Error::Refused(Refusal::UniqueReturnValues {
+                entity: E::SCHEMA.type_name,
+            }));
+        }
+        let key = crate::ItemKey::of::<E>(&self.key_map());
+        let failure = match crate::TransactWrite::new()
+            .delete(Delete {
+                key: self.key.clone(),
+                condition: self.condition.clone(),
+                expected_version: self.expected_version,
+            })
+            .execute(table)
+            .await?
+        {
+            Ok(()) => return Ok(None),
+            Err(failure) => failure,
+        };
+        conditional_failure::<E, _>(
+            table,
+            &key,
+            self.expected_version,
+            failure,
+            Effect::Unknown,
+            |service| crate::ops::transaction::failed_check(service, 0),
+        )
+        .map(|_| None)
+        .map_err(|error| {
+            absent_is_version_conflict(
+                error,
+                self.expected_version
+                    .filter(|_| E::SCHEMA.version_attribute.is_some()),
+            )
+        })
     }
 }
 
