@@ -139,7 +139,7 @@ pub use request::throttling::{
 #[cfg(feature = "schema-tooling")]
 pub use schema::{
     Access, CloudFormationTemplate, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits,
-    Workload, WriteUnits, read_units, write_units,
+    UniqueCapacity, Workload, WriteUnits, read_units, write_units,
 };
 pub use schema::{
     IndexProjection, KeyNames, MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS, MAX_TAG_VALUE_CHARS,

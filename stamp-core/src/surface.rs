@@ -74,8 +74,8 @@ pub mod capacity {
     #[cfg(feature = "schema-tooling")]
     #[doc(no_inline)]
     pub use crate::{
-        Access, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits, Workload, WriteUnits,
-        read_units, write_units,
+        Access, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits, UniqueCapacity,
+        Workload, WriteUnits, read_units, write_units,
     };
     #[doc(no_inline)]
     pub use crate::{

@@ -121,6 +121,39 @@ pub struct UniqueValue {
     pub attributes: &'static [&'static str],
 }
 
+impl UniqueValue {
+    /// The guard items' key as a template, such as
+    /// `UNIQUE#User#email#<email>` or `UNIQUE#Member#org+handle#<org>#<handle>`
+    /// (for the catalogue and the key-space check).
+    pub fn guard_template(&self, type_name: &str) -> String {
+        let mut text = format!("UNIQUE#{type_name}#{}", self.attributes.join("+"));
+        for field in self.fields {
+            text.push_str("#<");
+            text.push_str(field);
+            text.push('>');
+        }
+        text
+    }
+
+    /// The guard items' key as segments of a template, with the literals
+    /// of `type_name`.
+    pub(crate) fn guard_segments(&self, type_name: &'static str) -> Vec<crate::Segment> {
+        use crate::Segment::{Field, Literal};
+        let mut segments = vec![Literal("UNIQUE#"), Literal(type_name), Literal("#")];
+        for (position, attribute) in self.attributes.iter().enumerate() {
+            if position > 0 {
+                segments.push(Literal("+"));
+            }
+            segments.push(Literal(attribute));
+        }
+        for field in self.fields {
+            segments.push(Literal("#"));
+            segments.push(Field(field));
+        }
+        segments
+    }
+}
+
 /// One serialized field of an entity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldAttribute {

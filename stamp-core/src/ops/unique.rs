@@ -91,10 +91,7 @@ pub(crate) fn guard_key(schema: &EntitySchema, unique: &UniqueValue, values: &[S
 }
 
 /// The values `item` holds, one guard each.
-pub(crate) fn guards(
-    schema: &'static EntitySchema,
-    item: &AttributeMap,
-) -> Result<Vec<Guard>, Error> {
+pub(crate) fn guards(schema: &EntitySchema, item: &AttributeMap) -> Result<Vec<Guard>, Error> {
     let mut guards = Vec::new();
     'unique: for unique in schema.unique_values {
         let mut values = Vec::with_capacity(unique.attributes.len());

@@ -719,3 +719,99 @@ fn the_schema_lists_the_unique_values() {
         }]
     );
 }
+
+/// An entity whose key can be a guard's: `<kind>` can be `UNIQUE`, and
+/// `<rest>` anything (escaped), so `UNIQUE#User#email#x` is its key.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "<kind>#User#email#<rest>"]
+#[sk = "<kind>#User#email#<rest>"]
+struct Lookalike {
+    kind: String,
+    rest: String,
+}
+
+#[test]
+fn the_definition_lists_the_guards_and_keeps_their_keys_apart() {
+    let definition = definition();
+    let values: Vec<(&str, String)> = definition
+        .unique_values()
+        .into_iter()
+        .map(|(entity, unique)| (entity, unique.guard_template(entity)))
+        .collect();
+    assert_eq!(
+        values,
+        [
+            ("User", "UNIQUE#User#email#<email>".to_owned()),
+            ("User", "UNIQUE#User#nickname#<nickname>".to_owned()),
+            (
+                "Member",
+                "UNIQUE#Member#org+handle#<org>#<handle>".to_owned()
+            ),
+            ("Account", "UNIQUE#Account#iban#<iban>".to_owned()),
+        ]
+    );
+    definition.check().unwrap();
+    let error = definition.entity::<Lookalike>().check().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::Definition(stamp::error::DefinitionError::GuardKeyCollision {
+                owner: "User",
+                fields: ["email"],
+                entity: "Lookalike",
+                ..
+            })
+        ),
+        "{error:?}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "the guard items of the unique value (email) of entity `User` can collide with the items of entity `Lookalike`: both can have partition key `UNIQUE#User#email#x` and sort key `UNIQUE#User#email#x`; give `Lookalike` a key that does not begin with `UNIQUE#`"
+    );
+}
+
+#[test]
+fn the_catalogue_and_the_capacity_model_list_the_guards() {
+    let definition = definition()
+        .example(&User {
+            user_id: "u-1".into(),
+            email: "ada@example.com".into(),
+            nickname: Some("ace".into()),
+            name: "Ada".into(),
+        })
+        .unwrap();
+    let catalogue = definition.catalogue().unwrap();
+    let section = "\n## Unique values\n\n\
+        Each value is held by a guard item whose partition and sort key are both the text below (values \
+        escaped as key values are), with type `UniqueValue` and the owning item's key in `OwnerPK` and \
+        `OwnerSK`. Every write of the entity puts, moves and deletes its guards in the same \
+        `TransactWriteItems`.\n\n\
+        | entity | unique value | guard item key | lookup |\n\
+        |---|---|---|---|\n\
+        | `User` | `email` | `UNIQUE#User#email#<email>` | `GetUnique::new(User::EMAIL, &email)` |\n\
+        | `User` | `nickname` | `UNIQUE#User#nickname#<nickname>` | `GetUnique::new(User::NICKNAME, &nickname)` |\n\
+        | `Member` | `org, handle` | `UNIQUE#Member#org+handle#<org>#<handle>` | `GetUnique::new(Member::ORG, &org).and(Member::HANDLE, &handle)` |\n\
+        | `Account` | `iban` | `UNIQUE#Account#iban#<iban>` | `GetUnique::new(Account::IBAN, &iban)` |\n";
+    assert!(catalogue.contains(section), "{catalogue}");
+    let capacity = definition.capacity().unwrap();
+    let user = capacity
+        .iter()
+        .find(|entity| entity.entity == "User")
+        .unwrap();
+    // Two guards of under 1 KB: 1 write unit each; a create is the item's
+    // put (1 unit, 2 in a transaction) and the two guards' (2 each).
+    assert_eq!(
+        user.unique,
+        Some(stamp::capacity::UniqueCapacity {
+            guards: 2,
+            guard_writes: 2.0,
+            create: 6.0,
+            read_before_write: 1.0,
+            per_changed_value: 4.0,
+        })
+    );
+    assert!(
+        catalogue.contains("| `User` | 2 | 6 WCU | 1 RCU | + 4 WCU |"),
+        "{catalogue}"
+    );
+}
