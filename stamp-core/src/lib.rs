@@ -93,7 +93,10 @@ pub use item::value::AttributeCodec;
 pub use key::part::{KeyPart, KeyPartError};
 pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, Segment};
-pub use migrate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
+pub use migrate::{
+    Migration, MigrationOutcome, MigrationProgress, SkippedItem, UniqueBackfill,
+    UniqueBackfillOutcome, UniqueConflict,
+};
 pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
     AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,

@@ -188,8 +188,12 @@ pub mod ops {
 }
 
 /// Key migrations and index backfills: [`Migration`], resumable, each item
-/// moved once.
+/// moved once; [`UniqueBackfill`], the guards of values declared unique on
+/// items stored before.
 pub mod migrate {
     #[doc(no_inline)]
-    pub use crate::{Migration, MigrationOutcome, MigrationProgress, SkippedItem};
+    pub use crate::{
+        Migration, MigrationOutcome, MigrationProgress, SkippedItem, UniqueBackfill,
+        UniqueBackfillOutcome, UniqueConflict,
+    };
 }

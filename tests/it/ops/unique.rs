@@ -815,3 +815,76 @@ fn the_catalogue_and_the_capacity_model_list_the_guards() {
         "{catalogue}"
     );
 }
+
+/// `User` as stored before its values were declared unique: the same
+/// type and keys, no guards.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "USER#<user_id>"]
+#[sk = "PROFILE"]
+#[stamp(type_name = "User")]
+struct LegacyUser {
+    user_id: String,
+    email: String,
+    nickname: Option<String>,
+    name: String,
+}
+
+#[tokio::test]
+async fn a_backfill_writes_the_missing_guards_and_reports_conflicts() {
+    use stamp::migrate::UniqueBackfill;
+    let table = common::fresh_table("unique-backfill", &definition()).await;
+    let legacy = |id: &str, email: &str, nickname: Option<&str>| LegacyUser {
+        user_id: id.into(),
+        email: email.into(),
+        nickname: nickname.map(Into::into),
+        name: id.into(),
+    };
+    for user in [
+        legacy("u1", "a@x.com", None),
+        legacy("u2", "b@x.com", None),
+        legacy("u3", "a@x.com", None),
+        legacy("u4", "c@x.com", Some("ace")),
+    ] {
+        table.put(&user).await.unwrap();
+    }
+    assert!(guards(&table).await.is_empty());
+    for run in 0..2 {
+        let outcome = UniqueBackfill::<User>::new().run(&table).await.unwrap();
+        assert_eq!(outcome.items, 4, "run {run}");
+        assert_eq!(outcome.guards, 4, "run {run}");
+        assert!(outcome.changed.is_empty(), "run {run}");
+        assert_eq!(outcome.conflicts.len(), 1, "run {run}: {outcome:?}");
+        let conflict = &outcome.conflicts[0];
+        assert_eq!(conflict.fields, ["email"]);
+        assert_eq!(conflict.values, ["a@x.com"]);
+        let mut pair = vec![
+            conflict.item.to_string(),
+            conflict.holder.as_ref().unwrap().to_string(),
+        ];
+        pair.sort();
+        assert_eq!(pair, ["PK=USER#u1, SK=PROFILE", "PK=USER#u3, SK=PROFILE"]);
+    }
+    let found = guards(&table).await;
+    assert_eq!(
+        found.keys().collect::<Vec<_>>(),
+        [
+            "UNIQUE#User#email#a@x.com",
+            "UNIQUE#User#email#b@x.com",
+            "UNIQUE#User#email#c@x.com",
+            "UNIQUE#User#nickname#ace",
+        ]
+    );
+    assert_eq!(
+        found["UNIQUE#User#nickname#ace"],
+        guard("UNIQUE#User#nickname#ace", "USER#u4", "PROFILE")
+    );
+    // From then on the guards hold: a new claim of a backfilled value fails.
+    let error = table.create(&user("u5", "b@x.com")).await.unwrap_err();
+    assert_taken(
+        error,
+        "User",
+        &["email"],
+        &["b@x.com"],
+        Some("PK=USER#u2, SK=PROFILE"),
+    );
+}

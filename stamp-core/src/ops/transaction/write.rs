@@ -742,6 +742,37 @@ impl TransactWrite {
         self
     }
 
+    /// Adds a put of the guard with key `key` for the item `item` (key
+    /// attributes `owner`), on condition that there is none or the item
+    /// holds it, and a check that the item still holds the unique values
+    /// of `item`: for [`UniqueBackfill`](crate::migrate::UniqueBackfill).
+    pub(crate) fn claim_guard(
+        mut self,
+        schema: &'static crate::EntitySchema,
+        key: &str,
+        owner: &crate::AttributeMap,
+        item: &crate::AttributeMap,
+    ) -> Self {
+        let guard = guard_item(schema, key, owner);
+        let guard_key = crate::item::check::key_of(schema, &guard);
+        let size = item_size(&guard);
+        let kind = Kind::Put {
+            item: guard,
+            condition: Some(Rendered::placed(owner_condition(schema, owner))),
+        };
+        self.push(schema, guard_key, size, kind, None);
+        let (expression, names, values) = unchanged_values(schema, Some(item));
+        let kind = Kind::Check {
+            condition: Rendered {
+                expression,
+                names: Some(names),
+                values: (!values.is_empty()).then_some(values),
+            },
+        };
+        self.push(schema, owner.clone(), item_size(owner), kind, None);
+        self
+    }
+
     /// Adds a delete of the item with key attributes `key` of the entity of
     /// `schema`, guarded by `condition`: as [`put_item`](Self::put_item).
     pub(crate) fn delete_key(
