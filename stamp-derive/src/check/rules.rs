@@ -335,6 +335,7 @@ fn check_unique(cx: &mut Ctxt, container: &Container) {
             continue;
         }
         let mut fields: Vec<String> = Vec::new();
+        let mut resolved = true;
         for name in names {
             let text = name.to_string().trim_start_matches("r#").to_owned();
             let Some(field) = container.field(&text) else {
@@ -344,6 +345,7 @@ fn check_unique(cx: &mut Ctxt, container: &Container) {
                         "`unique(…)` on `{ident}` names `{text}`, which is not a field of `{ident}`"
                     ),
                 );
+                resolved = false;
                 continue;
             };
             if fields.contains(&text) {
@@ -351,6 +353,7 @@ fn check_unique(cx: &mut Ctxt, container: &Container) {
                     name,
                     format!("`unique(…)` on `{ident}` names `{text}` twice"),
                 );
+                resolved = false;
                 continue;
             }
             let written_by_stamp = [
@@ -366,6 +369,11 @@ fn check_unique(cx: &mut Ctxt, container: &Container) {
                     name,
                     format!("the unique field `{text}` of `{ident}` is skipped or flattened by serde, so it would never be stored"),
                 );
+            } else if let Some(stored @ ("L" | "M")) = field.stored_type() {
+                cx.error_spanned_by(
+                    name,
+                    format!("the unique field `{text}` of `{ident}` is stored as a {} (`{stored}`); a unique value is a String, Number, Binary or Boolean", if stored == "L" { "list" } else { "map" }),
+                );
             } else if let Some((_, kind)) = written_by_stamp {
                 cx.error_spanned_by(
                     name,
@@ -376,7 +384,7 @@ fn check_unique(cx: &mut Ctxt, container: &Container) {
         }
         let mut sorted = fields.clone();
         sorted.sort();
-        if !fields.is_empty() && seen.contains(&sorted) {
+        if resolved && seen.contains(&sorted) {
             cx.error_spanned_by(
                 path,
                 format!(

@@ -888,3 +888,77 @@ async fn a_backfill_writes_the_missing_guards_and_reports_conflicts() {
         Some("PK=USER#u2, SK=PROFILE"),
     );
 }
+
+/// A customer keyed by id, as stored before the key migration.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "CLIENT#<id>"]
+#[sk = "CLIENT"]
+#[stamp(type_name = "Client")]
+struct OldClient {
+    region: String,
+    id: String,
+    #[stamp(unique)]
+    email: String,
+}
+
+/// The same customer keyed by region, with its previous format.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "REGION#<region>"]
+#[sk = "CLIENT#<id>"]
+#[stamp(type_name = "Client", previous(pk = "CLIENT#<id>", sk = "CLIENT"))]
+struct Client {
+    region: String,
+    id: String,
+    #[stamp(unique)]
+    email: String,
+}
+
+#[tokio::test]
+async fn a_key_migration_moves_the_guards_with_the_items() {
+    let table = common::fresh_table(
+        "unique-migration",
+        &TableDefinition::new().entity::<Client>(),
+    )
+    .await;
+    for n in 0..30 {
+        table
+            .create(&OldClient {
+                region: "eu".into(),
+                id: format!("c{n:02}"),
+                email: format!("{n}@x.com"),
+            })
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        guards(&table).await["UNIQUE#Client#email#7@x.com"],
+        guard("UNIQUE#Client#email#7@x.com", "CLIENT#c07", "CLIENT")
+    );
+    let outcome = stamp::migrate::Migration::<Client>::new()
+        .run(&table)
+        .await
+        .unwrap();
+    assert!(outcome.conflicts.is_empty(), "{outcome:?}");
+    let found = guards(&table).await;
+    assert_eq!(found.len(), 30);
+    for n in 0..30 {
+        let key = format!("UNIQUE#Client#email#{n}@x.com");
+        assert_eq!(
+            found[&key],
+            guard(&key, "REGION#eu", &format!("CLIENT#c{n:02}")),
+            "{key}"
+        );
+    }
+    assert_eq!(scan_all(&table).await.len(), 60);
+    assert_eq!(
+        table
+            .get_unique(Client::EMAIL, &"7@x.com".to_owned())
+            .await
+            .unwrap(),
+        Some(Client {
+            region: "eu".into(),
+            id: "c07".into(),
+            email: "7@x.com".into()
+        })
+    );
+}
