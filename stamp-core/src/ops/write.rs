@@ -323,6 +323,12 @@ impl<'a, E: Entity> Put<'a, E> {
     /// [`condition`](Self::condition); [`Error::OutcomeUnknown`] or
     /// [`Error::DynamoDb`]. Each error that found an item holds it as
     /// stored: [`Error::stored`] decodes it.
+    ///
+    /// An entity with unique values (`#[stamp(unique)]`) is put in one
+    /// `TransactWriteItems` with its guard items, after a strongly
+    /// consistent read of the item unless it is a create (see
+    /// [`TransactWrite::send`](crate::TransactWrite::send)); a value held
+    /// by another item is [`Error::UniqueValueTaken`], nothing written.
     pub async fn send(self, table: &Table) -> Result<(), Error> {
         if !E::SCHEMA.unique_values.is_empty() {
             return self.send_with_guards(table).await;

@@ -511,8 +511,25 @@ impl TransactWrite {
     /// [`Refusal::DuplicateTransactionItem`],
     /// [`Refusal::InvalidClientRequestToken`] and
     /// [`Refusal::TransactionTooLarge`]. After:
-    /// [`Error::TransactionCanceled`] with a reason per action, and
+    /// [`Error::UniqueValueTaken`] when a unique value is held by another
+    /// item (see below), [`Error::TransactionCanceled`] with a reason per
+    /// action (the caller's actions, at their positions), and
     /// [`Error::DynamoDb`] for other errors.
+    ///
+    /// # Unique values
+    ///
+    /// Actions on entities with unique values (`#[stamp(unique)]`,
+    /// `#[stamp(unique(a, b))]`) bring their guard items: after the
+    /// caller's actions, a put of the guard of each value a write gives its
+    /// item (on condition that no other item holds it) and a delete of
+    /// each it takes away. A create needs nothing more; every other write
+    /// of such an entity (a replacing put, a delete, an update that sets or
+    /// removes a unique field) first reads its item with a strongly
+    /// consistent `GetItem` and is conditioned on its unique values being
+    /// the ones read; when another write changed them in between, the
+    /// transaction is read and sent again (up to 5 times). The guard actions count toward the 100 actions and 4 MB.
+    /// [`request`](Self::request) holds the caller's actions only. See the
+    /// design notes' "Unique values".
     pub async fn send(self, table: &Table) -> Result<(), Error> {
         match self.execute(table).await? {
             Ok(()) => Ok(()),

@@ -509,11 +509,18 @@ impl<E: Entity> Update<E> {
         .map(|_| None)
     }
 
-    /// Sends the update; returns nothing.
+    /// Sends the update; returns nothing. An update that sets or removes a
+    /// unique field (`#[stamp(unique)]`) is sent as one
+    /// `TransactWriteItems` with the guard items, after a strongly
+    /// consistent read of the item (see
+    /// [`TransactWrite::send`](crate::TransactWrite::send)).
     ///
     /// # Errors
     ///
-    /// The errors of [`request`](Self::request) before sending; then
+    /// [`Error::UniqueValueTaken`] when another item holds a unique value
+    /// it sets; [`Refusal::UniqueFieldArithmetic`](crate::Refusal::UniqueFieldArithmetic)
+    /// before sending for an `ADD`, a subtraction, an append or a set
+    /// `DELETE` of a unique field. The errors of [`request`](Self::request) before sending; then
     /// [`Error::ItemNotFound`], [`Error::VersionConflict`] (with the item
     /// as stored), [`Error::ConditionFailed`] (with the item as stored:
     /// [`Error::stored`] decodes it) or [`Error::DynamoDb`].
@@ -526,7 +533,10 @@ impl<E: Entity> Update<E> {
     ///
     /// # Errors
     ///
-    /// As [`send`](Self::send), and the errors of [`Entity::from_item`].
+    /// As [`send`](Self::send), and the errors of [`Entity::from_item`];
+    /// [`Refusal::UniqueReturnValues`](crate::Refusal::UniqueReturnValues)
+    /// for an update that sets or removes a unique field (it is a
+    /// transaction with the guard items, which returns no item).
     pub async fn send_returning_new(self, table: &Table) -> Result<E, Error> {
         let item = self
             .execute(table, ReturnValue::AllNew)

@@ -146,6 +146,11 @@ impl<E: Entity> Delete<E> {
     /// [`condition`](Self::condition); [`Error::OutcomeUnknown`] or
     /// [`Error::DynamoDb`]. Each error that found an item holds it as
     /// stored: [`Error::stored`] decodes it.
+    ///
+    /// An entity with unique values (`#[stamp(unique)]`) is deleted in one
+    /// `TransactWriteItems` with its guard items, after a strongly
+    /// consistent read of the item (see
+    /// [`TransactWrite::send`](crate::TransactWrite::send)).
     pub async fn send(self, table: &Table) -> Result<(), Error> {
         self.execute(table, false).await.map(|_| ())
     }
