@@ -52,11 +52,23 @@ struct Account {
     version: u64,
 }
 
+/// A unique Number.
+#[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[pk = "TICKET#<id>"]
+#[sk = "TICKET"]
+struct Ticket {
+    id: String,
+    #[stamp(unique)]
+    seat: u32,
+    sold: u32,
+}
+
 fn definition() -> TableDefinition {
     TableDefinition::new()
         .entity::<User>()
         .entity::<Member>()
         .entity::<Account>()
+        .entity::<Ticket>()
 }
 
 fn user(id: &str, email: &str) -> User {
@@ -748,6 +760,7 @@ fn the_definition_lists_the_guards_and_keeps_their_keys_apart() {
                 "UNIQUE#Member#org+handle#<org>#<handle>".to_owned()
             ),
             ("Account", "UNIQUE#Account#iban#<iban>".to_owned()),
+            ("Ticket", "UNIQUE#Ticket#seat#<seat>".to_owned()),
         ]
     );
     definition.check().unwrap();
@@ -791,7 +804,8 @@ fn the_catalogue_and_the_capacity_model_list_the_guards() {
         | `User` | `email` | `UNIQUE#User#email#<email>` | `GetUnique::new(User::EMAIL, &email)` |\n\
         | `User` | `nickname` | `UNIQUE#User#nickname#<nickname>` | `GetUnique::new(User::NICKNAME, &nickname)` |\n\
         | `Member` | `org, handle` | `UNIQUE#Member#org+handle#<org>#<handle>` | `GetUnique::new(Member::ORG, &org).and(Member::HANDLE, &handle)` |\n\
-        | `Account` | `iban` | `UNIQUE#Account#iban#<iban>` | `GetUnique::new(Account::IBAN, &iban)` |\n";
+        | `Account` | `iban` | `UNIQUE#Account#iban#<iban>` | `GetUnique::new(Account::IBAN, &iban)` |\n\
+        | `Ticket` | `seat` | `UNIQUE#Ticket#seat#<seat>` | `GetUnique::new(Ticket::SEAT, &seat)` |\n";
     assert!(catalogue.contains(section), "{catalogue}");
     let capacity = definition.capacity().unwrap();
     let user = capacity
@@ -959,6 +973,69 @@ async fn a_key_migration_moves_the_guards_with_the_items() {
             region: "eu".into(),
             id: "c07".into(),
             email: "7@x.com".into()
+        })
+    );
+}
+
+#[tokio::test]
+async fn a_number_is_a_value_and_arithmetic_on_it_is_refused() {
+    let (table, counter) = common::fresh_counted_table("unique-number", &definition()).await;
+    let ticket = Ticket {
+        id: "t1".into(),
+        seat: 12,
+        sold: 0,
+    };
+    table.create(&ticket).await.unwrap();
+    assert_eq!(
+        guards(&table).await,
+        BTreeMap::from([(
+            "UNIQUE#Ticket#seat#12".to_owned(),
+            guard("UNIQUE#Ticket#seat#12", "TICKET#t1", "TICKET")
+        )])
+    );
+    counter.reset();
+    let error = Ticket::update("t1")
+        .add(Ticket::SEAT, &1)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::Refused(Refusal::UniqueFieldArithmetic {
+                entity: "Ticket",
+                field: "seat",
+                action: "ADD"
+            })
+        ),
+        "{error:?}"
+    );
+    assert_eq!(counter.operations(), Vec::<String>::new(), "nothing sent");
+    // An update of another field is one `UpdateItem`, no read.
+    Ticket::update("t1")
+        .add(Ticket::SOLD, &1)
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(counter.operations(), ["UpdateItem"]);
+    // A change of the value: the read, then one transaction.
+    counter.reset();
+    Ticket::update("t1")
+        .set(Ticket::SEAT, &14)
+        .send(&table)
+        .await
+        .unwrap();
+    assert_eq!(counter.operations(), ["GetItem", "TransactWriteItems"]);
+    assert_eq!(
+        guards(&table).await.into_keys().collect::<Vec<_>>(),
+        ["UNIQUE#Ticket#seat#14"]
+    );
+    assert_eq!(
+        table.get_unique(Ticket::SEAT, &14).await.unwrap(),
+        Some(Ticket {
+            id: "t1".into(),
+            seat: 14,
+            sold: 1
         })
     );
 }
