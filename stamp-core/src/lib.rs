@@ -95,11 +95,14 @@ pub use item::value::AttributeCodec;
 pub use key::part::{KeyPart, KeyPartError};
 pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, Segment};
-pub use migrate::{Migration, MigrationCheck, MigrationOutcome, MigrationProgress, SkippedItem};
+pub use migrate::{
+    Migration, MigrationCheck, MigrationOutcome, MigrationProgress, SkippedItem, UniqueBackfill,
+    UniqueBackfillOutcome, UniqueConflict,
+};
 pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
     AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,
-    PrimaryKey, WriteTime,
+    PrimaryKey, UniqueValue, WriteTime,
 };
 pub use model::index::{
     BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex, Vector,
@@ -127,6 +130,7 @@ pub use ops::search_filter::{SearchAttribute, SearchCondition, VectorFilters};
 pub use ops::transaction::{
     CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
 };
+pub use ops::unique::GetUnique;
 pub use ops::update::{Number, Set, Update};
 pub use ops::write::{Delete, Put};
 pub use request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB;
@@ -140,7 +144,7 @@ pub use request::throttling::{
 #[cfg(feature = "schema-tooling")]
 pub use schema::{
     Access, CloudFormationTemplate, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits,
-    Workload, WriteUnits, read_units, write_units,
+    UniqueCapacity, Workload, WriteUnits, read_units, write_units,
 };
 pub use schema::{
     GlobalTable, MultiRegionConsistency, Replica, STRONG_CONSISTENCY_REGION_SETS,

@@ -57,7 +57,7 @@ pub mod schema {
         ImportSource, IndexId, IndexKey, IndexKeyAttribute, IndexKeyField, IndexKeySchema,
         IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeyAttributeType, KeyNames, Lsi,
         PreviousKeyFormat, QueryIndex, SchemaDifference, TableBilling, TableDefinition, TableIndex,
-        Throughput, TimeToLive, Vector, WriteTime,
+        Throughput, TimeToLive, UniqueValue, Vector, WriteTime,
     };
     #[doc(no_inline)]
     pub use crate::{
@@ -79,8 +79,8 @@ pub mod capacity {
     #[cfg(feature = "schema-tooling")]
     #[doc(no_inline)]
     pub use crate::{
-        Access, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits, Workload, WriteUnits,
-        read_units, write_units,
+        Access, EntityCapacity, Load, PAGE_ITEMS, PartitionLoad, ReadUnits, UniqueCapacity,
+        Workload, WriteUnits, read_units, write_units,
     };
     #[doc(no_inline)]
     pub use crate::{
@@ -187,17 +187,19 @@ pub mod ops {
     #[doc(no_inline)]
     pub use crate::{
         BatchGet, BatchRetry, BatchWrite, BatchWriteOutput, Cursor, DEFAULT_BATCH_CONCURRENCY,
-        DEFAULT_MAX_REQUESTS, Delete, Get, MAX_CURSOR_LEN, Number, Page, Put, Query, Scan, Set,
-        Slot, ThrottleRetries, TransactGet, TransactGetOutput, TransactWrite, Update,
+        DEFAULT_MAX_REQUESTS, Delete, Get, GetUnique, MAX_CURSOR_LEN, Number, Page, Put, Query,
+        Scan, Set, Slot, ThrottleRetries, TransactGet, TransactGetOutput, TransactWrite, Update,
     };
 }
 
-/// Key migrations and index backfills: [`Migration`](crate::Migration), resumable, each item
-/// moved once.
+/// Key migrations and index backfills: [`Migration`](crate::Migration),
+/// resumable, each item moved once, also in units ([`ScanSegment`](crate::ScanSegment));
+/// [`UniqueBackfill`](crate::UniqueBackfill), the guards of values declared
+/// unique on items stored before.
 pub mod migrate {
     #[doc(no_inline)]
     pub use crate::{
         Migration, MigrationCheck, MigrationOutcome, MigrationProgress, ParseScanSegmentError,
-        ScanSegment, SkippedItem,
+        ScanSegment, SkippedItem, UniqueBackfill, UniqueBackfillOutcome, UniqueConflict,
     };
 }

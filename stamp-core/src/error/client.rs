@@ -21,6 +21,7 @@ impl Error {
     /// | error | message |
     /// |---|---|
     /// | [`Error::AlreadyExists`] | `the item already exists` |
+    /// | [`Error::UniqueValueTaken`] | `a value that must be unique is taken` |
     /// | [`Error::ItemNotFound`] | `the item does not exist` |
     /// | [`Error::VersionConflict`] | `the item was changed by another request; read it again` |
     /// | [`Error::ConditionFailed`] | `the item is not in the state the request requires` |
@@ -61,6 +62,7 @@ impl Error {
     pub fn client_message(&self) -> &'static str {
         match self {
             Error::AlreadyExists { .. } => "the item already exists",
+            Error::UniqueValueTaken { .. } => "a value that must be unique is taken",
             Error::ItemNotFound { .. } => "the item does not exist",
             Error::VersionConflict { .. } => {
                 "the item was changed by another request; read it again"

@@ -210,6 +210,26 @@ pub enum DefinitionError {
         sort_key: String,
     },
 
+    /// The guard items of a unique value (keys `UNIQUE#<type>#…`) can have
+    /// the key of an entity's item, so a guard could overwrite the item or
+    /// the item the guard.
+    #[error(
+        "the guard items of the unique value ({}) of entity `{owner}` can collide with the items of entity `{entity}`: both can have partition key `{partition_key}` and sort key `{sort_key}`; give `{entity}` a key that does not begin with `UNIQUE#`",
+        .fields.join(", ")
+    )]
+    GuardKeyCollision {
+        /// The entity with the unique value.
+        owner: &'static str,
+        /// The unique value's fields.
+        fields: &'static [&'static str],
+        /// The entity whose keys can be a guard's.
+        entity: &'static str,
+        /// A partition key value both can have.
+        partition_key: String,
+        /// A sort key value both can have.
+        sort_key: String,
+    },
+
     /// An index name (a GSI's, an LSI's or a vector index's, from
     /// `index_name = "…"`) DynamoDB would refuse: index names follow the
     /// rule of table names, 3 to 255 characters of `a-z`, `A-Z`, `0-9`,

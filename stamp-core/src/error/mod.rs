@@ -41,6 +41,15 @@ pub use key::{KeyError, KeyMismatchReason};
 pub use refusal::{CursorReason, QueryReason, Refusal, UpdateReason};
 pub use vector::VectorError;
 
+/// `email = "a@b"` or `(org, handle) = ("acme", "bob")`.
+pub(crate) fn unique_text(fields: &[&str], values: &[String]) -> String {
+    if let ([field], [value]) = (fields, values) {
+        return format!("{field} = {value:?}");
+    }
+    let values: Vec<String> = values.iter().map(|value| format!("{value:?}")).collect();
+    format!("({}) = ({})", fields.join(", "), values.join(", "))
+}
+
 /// The error type of every Stamp operation.
 ///
 /// A caller matches on the outcome of a request (the item variants,
@@ -137,6 +146,29 @@ pub enum Error {
         /// a condition that fails for want of an item is
         /// [`Error::ItemNotFound`]. Decode it with [`Error::stored`].
         item: Box<crate::AttributeMap>,
+    },
+
+    /// A write would give a unique value (`#[stamp(unique)]`,
+    /// `#[stamp(unique(a, b))]`) to a second item: its guard item is held
+    /// by another item. Nothing was written (the guard and the write are
+    /// one `TransactWriteItems`).
+    #[error(
+        "the unique value {} of entity `{entity}` is taken{}",
+        crate::error::unique_text(.fields, .values),
+        .owner.as_ref().map(|owner| format!(" by the item {owner}")).unwrap_or_default()
+    )]
+    UniqueValueTaken {
+        /// The entity type name.
+        entity: &'static str,
+        /// The unique fields, by their names in the struct.
+        fields: &'static [&'static str],
+        /// Their values as the guard's key holds them (a String as is, a
+        /// Number as stored, a Binary in base64, a Boolean `true` or
+        /// `false`), one per field, not escaped.
+        values: Vec<String>,
+        /// The primary key of the item holding the value, read from the
+        /// guard; `None` when DynamoDB returned no guard.
+        owner: Option<ItemKey>,
     },
 
     /// A created table did not become `ACTIVE` in time.

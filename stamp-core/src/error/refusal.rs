@@ -299,6 +299,63 @@ pub enum Refusal {
     #[error("the transaction has no action; DynamoDB needs from 1 to 100")]
     EmptyTransaction,
 
+    /// A unique field (`#[stamp(unique)]` or part of `unique(a, b)`) is
+    /// stored in a form that is not a value: a list, a map, a set or
+    /// `NULL` is not; a String, a Number, a Binary or a Boolean is.
+    #[error(
+        "the unique field `{field}` of entity `{entity}` is stored as a {stored}; a unique value is a String, Number, Binary or Boolean"
+    )]
+    UniqueValueNotScalar {
+        /// The entity type name.
+        entity: &'static str,
+        /// The field, by its name in the struct.
+        field: &'static str,
+        /// The DynamoDB type it is stored as, such as `L`.
+        stored: &'static str,
+    },
+
+    /// A lookup by unique value ([`GetUnique`](crate::GetUnique)) names
+    /// fields that are not one of the entity's unique values (a
+    /// `#[stamp(unique)]` field, or all the fields of a `unique(a, b)`).
+    #[error(
+        "entity `{entity}` has no unique value of the attributes {attributes:?}: name a `#[stamp(unique)]` field, or every field of a `unique(…)`"
+    )]
+    NotUnique {
+        /// The entity type name.
+        entity: &'static str,
+        /// The attributes named.
+        attributes: Vec<String>,
+    },
+
+    /// An update changes a unique field by an action whose result depends
+    /// on the stored value (`ADD`, a subtraction, an append, a set
+    /// `DELETE`): the guard of the new value could not be written in the
+    /// same transaction. Set the field instead.
+    #[error(
+        "the update of entity `{entity}` changes the unique field `{field}` with `{action}`; a unique field is changed by `set` or `remove`"
+    )]
+    UniqueFieldArithmetic {
+        /// The entity type name.
+        entity: &'static str,
+        /// The attribute name.
+        field: &'static str,
+        /// The action, such as `ADD`.
+        action: &'static str,
+    },
+
+    /// `send_returning_new` or `send_returning_old` of an update that
+    /// changes a unique value, or `send_returning_old` of a delete of an
+    /// entity with unique values: these writes are one `TransactWriteItems`
+    /// with their guards, which returns no item. Use `send` and read the
+    /// item.
+    #[error(
+        "a write of entity `{entity}` that keeps its unique values is a transaction, which returns no item: use `send`, then read"
+    )]
+    UniqueReturnValues {
+        /// The entity type name.
+        entity: &'static str,
+    },
+
     /// A transaction has more actions than DynamoDB allows (100). Found
     /// before sending.
     #[error("the transaction has {count} actions, more than DynamoDB's {limit}")]

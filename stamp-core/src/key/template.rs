@@ -365,6 +365,12 @@ impl KeyBuilder {
     }
 }
 
+/// Appends `raw` to `out` escaped as a key value is
+/// ([`KeyTemplate::ESCAPED`]): for the keys of unique values' guards.
+pub(crate) fn escape_key_value(out: &mut String, raw: &str) {
+    escape_into(out, raw, KeyTemplate::ESCAPED);
+}
+
 /// Appends `raw` to `out`, each character of `escaped` as `%XX` per UTF-8
 /// byte, in uppercase hex.
 fn escape_into(out: &mut String, raw: &str, escaped: &str) {

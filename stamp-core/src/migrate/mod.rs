@@ -17,6 +17,9 @@ use crate::{JobError, Refusal, ScanSegment};
 mod checkpoint;
 mod mover;
 mod moves;
+mod unique;
+
+pub use unique::{UniqueBackfill, UniqueBackfillOutcome, UniqueConflict};
 
 use mover::{Running, Shared};
 

@@ -45,9 +45,13 @@ impl<E: Entity> Running<'_, E> {
             .collect();
         let mut groups: Vec<Vec<Move>> = Vec::new();
         let mut bytes = 0;
+        // A move is two actions, and one guard action per unique value.
+        let group_size = self
+            .group_size
+            .min(crate::item::size::MAX_TRANSACTION_ACTIONS / (2 + E::SCHEMA.unique_values.len()));
         for mv in moves {
             let full = groups.last().is_none_or(|group| {
-                group.len() >= self.group_size || bytes + mv.size > MAX_TRANSACTION_BYTES
+                group.len() >= group_size || bytes + mv.size > MAX_TRANSACTION_BYTES
             });
             if full {
                 groups.push(Vec::new());
@@ -200,8 +204,12 @@ impl<E: Entity> Running<'_, E> {
         let mut transaction = crate::TransactWrite::new();
         for mv in moves {
             if mv.in_place {
-                transaction =
-                    transaction.put_item(schema, mv.new_item.clone(), Some(mv.unchanged.clone()));
+                transaction = transaction.put_item(
+                    schema,
+                    mv.new_item.clone(),
+                    Some(mv.unchanged.clone()),
+                    false,
+                );
                 continue;
             }
             let mut absent = crate::expression::Placeholders::default();
@@ -213,7 +221,7 @@ impl<E: Entity> Running<'_, E> {
                 placeholders: absent,
             };
             transaction = transaction
-                .put_item(schema, mv.new_item.clone(), Some(absent))
+                .put_item(schema, mv.new_item.clone(), Some(absent), true)
                 .delete_key(schema, mv.old_key.clone(), Some(mv.unchanged.clone()));
         }
         let permit = shared.permits.acquire().await.expect("never closed");

@@ -67,6 +67,11 @@ pub struct EntitySchema {
     /// them with `if_not_exists`, so the value of the write that created
     /// the item stays (as the `created_at` attribute does).
     pub write_once_attributes: &'static [&'static str],
+    /// The values no two items of the entity may share: each
+    /// `#[stamp(unique)]` field alone, then each `#[stamp(unique(a, b))]`
+    /// combination. Every write keeps one guard item per value in the same
+    /// transaction ([`UniqueValue`]).
+    pub unique_values: &'static [UniqueValue],
     /// The earlier primary key format declared with
     /// `#[stamp(previous(pk = "…", sk = "…"))]`, which
     /// [`Migration`](crate::migrate::Migration) moves items out of; `None`
@@ -94,6 +99,59 @@ pub struct PreviousKeyFormat {
     pub partition_key: KeyTemplate,
     /// The previous sort key template.
     pub sort_key: KeyTemplate,
+}
+
+/// A value no two items of an entity share: one field
+/// (`#[stamp(unique)]`) or a combination (`#[stamp(unique(a, b))]`).
+///
+/// Each value is held by a guard item, written, moved and deleted in the
+/// same `TransactWriteItems` as every write of the entity that sets,
+/// changes or removes it. The guard's partition and sort key are both
+/// `UNIQUE#<type name>#<attributes joined by +>#<values joined by #>`,
+/// each value escaped as key values are (every character up to `%` as
+/// `%XX`), and it holds the owning item's primary key. An item whose field
+/// (or one of the combination's fields) is absent (`None`) holds no value.
+/// Only scalar stored forms are values: a String, a Number (as stored), a
+/// Binary (base64) or a Boolean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UniqueValue {
+    /// The fields, by their names in the struct, in the order written.
+    pub fields: &'static [&'static str],
+    /// The fields' attribute names, in the same order.
+    pub attributes: &'static [&'static str],
+}
+
+impl UniqueValue {
+    /// The guard items' key as a template, such as
+    /// `UNIQUE#User#email#<email>` or `UNIQUE#Member#org+handle#<org>#<handle>`
+    /// (for the catalogue and the key-space check).
+    pub fn guard_template(&self, type_name: &str) -> String {
+        let mut text = format!("UNIQUE#{type_name}#{}", self.attributes.join("+"));
+        for field in self.fields {
+            text.push_str("#<");
+            text.push_str(field);
+            text.push('>');
+        }
+        text
+    }
+
+    /// The guard items' key as segments of a template, with the literals
+    /// of `type_name`.
+    pub(crate) fn guard_segments(&self, type_name: &'static str) -> Vec<crate::Segment> {
+        use crate::Segment::{Field, Literal};
+        let mut segments = vec![Literal("UNIQUE#"), Literal(type_name), Literal("#")];
+        for (position, attribute) in self.attributes.iter().enumerate() {
+            if position > 0 {
+                segments.push(Literal("+"));
+            }
+            segments.push(Literal(attribute));
+        }
+        for field in self.fields {
+            segments.push(Literal("#"));
+            segments.push(Field(field));
+        }
+        segments
+    }
 }
 
 /// One serialized field of an entity.
@@ -139,6 +197,7 @@ impl PartialEq for EntitySchema {
             created_at_attribute,
             updated_at_attribute,
             write_once_attributes,
+            unique_values,
             previous_key,
             key_example: _,
             named_inputs,
@@ -155,6 +214,7 @@ impl PartialEq for EntitySchema {
             && *created_at_attribute == other.created_at_attribute
             && *updated_at_attribute == other.updated_at_attribute
             && *write_once_attributes == other.write_once_attributes
+            && *unique_values == other.unique_values
             && *previous_key == other.previous_key
             && *named_inputs == other.named_inputs
     }

@@ -2,7 +2,8 @@
 //! sent: single items ([`write`]: get, put, create, delete, rekey),
 //! [`update`], [`query`] (with [`cursor`]), [`scan`], [`search`] (similarity
 //! searches of vector indexes, their conditions typed by [`search_filter`]),
-//! [`batch`] and [`transaction`]. [`expiry`] leaves expired items out of
+//! [`batch`] and [`transaction`]; [`unique`] keeps the guard items of
+//! unique values. [`expiry`] leaves expired items out of
 //! every read.
 
 pub(crate) mod batch;
@@ -15,5 +16,6 @@ pub(crate) mod scan;
 pub(crate) mod search;
 pub(crate) mod search_filter;
 pub(crate) mod transaction;
+pub(crate) mod unique;
 pub(crate) mod update;
 pub(crate) mod write;

@@ -93,7 +93,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
     });
     let failure = match crate::TransactWrite::new()
         .delete_key(schema, old_key_map.clone(), Some(guard))
-        .put_item(schema, rendered.item, put_condition)
+        .put_item(schema, rendered.item, put_condition, true)
         .execute(table)
         .await?
     {

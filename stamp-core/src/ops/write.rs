@@ -39,6 +39,9 @@ pub(crate) struct RenderedPut {
     pub(crate) condition: Option<String>,
     pub(crate) placeholders: Placeholders,
     pub(crate) expected_version: Option<u64>,
+    /// Whether the put requires that no item has its key (a create, a
+    /// move, a versioned entity at version 0).
+    pub(crate) creates: bool,
     /// The item's size in bytes.
     pub(crate) size: usize,
 }
@@ -101,6 +104,7 @@ pub(crate) fn render_put_at<E: Entity>(
         item,
         condition: (!conditions.is_empty()).then(|| conditions.join(" AND ")),
         placeholders,
+        creates: must_be_absent,
         expected_version: version
             .filter(|_| checks_version)
             .map(|(_, version)| version),
@@ -311,7 +315,16 @@ impl<'a, E: Entity> Put<'a, E> {
     /// [`condition`](Self::condition); [`Error::OutcomeUnknown`] or
     /// [`Error::DynamoDb`]. Each error that found an item holds it as
     /// stored: [`Error::stored`] decodes it.
+    ///
+    /// An entity with unique values (`#[stamp(unique)]`) is put in one
+    /// `TransactWriteItems` with its guard items, after a strongly
+    /// consistent read of the item unless it is a create (see
+    /// [`TransactWrite::send`](crate::TransactWrite::send)); a value held
+    /// by another item is [`Error::UniqueValueTaken`], nothing written.
     pub async fn send(self, table: &Table) -> Result<(), Error> {
+        if !E::SCHEMA.unique_values.is_empty() {
+            return self.send_with_guards(table).await;
+        }
         let rendered = self.rendered(table.now())?;
         let key = crate::ItemKey::of::<E>(&rendered.item);
         let sent = rendered.item.clone();
@@ -337,23 +350,57 @@ impl<'a, E: Entity> Put<'a, E> {
                 _ => None,
             },
         );
-        match outcome {
-            Ok(_) => Ok(()),
-            // A create promises `AlreadyExists` whenever an item is there,
-            // also of a versioned entity (whose stored version would
-            // otherwise make it a version conflict).
-            Err(Error::ConditionFailed { entity, key, item }) if self.create => {
-                Err(Error::AlreadyExists {
-                    entity,
-                    key,
-                    item: Some(item),
-                })
-            }
-            Err(Error::VersionConflict {
-                entity, key, item, ..
-            }) if self.create => Err(Error::AlreadyExists { entity, key, item }),
-            Err(error) => Err(absent_is_version_conflict(error, expected_version)),
-        }
+        put_outcome(self.create, outcome, expected_version)
+    }
+
+    /// [`send`](Self::send) of an entity with unique values: one
+    /// `TransactWriteItems` of the put and its guards (see
+    /// [`TransactWrite::send`](crate::TransactWrite::send)).
+    async fn send_with_guards(mut self, table: &Table) -> Result<(), Error> {
+        // Rendered once, at one time, for the transaction and the check of
+        // an earlier attempt.
+        self.at = Some(self.at.unwrap_or_else(|| table.now()));
+        let rendered = self.rendered(table.now())?;
+        let key = crate::ItemKey::of::<E>(&rendered.item);
+        let expected_version = rendered.expected_version;
+        let create = self.create;
+        let failure = match crate::TransactWrite::new().put(self).execute(table).await? {
+            Ok(()) => return Ok(()),
+            Err(failure) => failure,
+        };
+        let outcome = conditional_failure::<E, _>(
+            table,
+            &key,
+            expected_version,
+            failure,
+            Effect::Item(&rendered.item),
+            |service| crate::ops::transaction::failed_check(service, 0),
+        );
+        put_outcome(create, outcome, expected_version)
+    }
+}
+
+/// The result of a put (a create when `create`) from the result of its
+/// condition check.
+fn put_outcome(
+    create: bool,
+    outcome: Result<AttributeMap, Error>,
+    expected_version: Option<u64>,
+) -> Result<(), Error> {
+    match outcome {
+        Ok(_) => Ok(()),
+        // A create promises `AlreadyExists` whenever an item is there,
+        // also of a versioned entity (whose stored version would
+        // otherwise make it a version conflict).
+        Err(Error::ConditionFailed { entity, key, item }) if create => Err(Error::AlreadyExists {
+            entity,
+            key,
+            item: Some(item),
+        }),
+        Err(Error::VersionConflict {
+            entity, key, item, ..
+        }) if create => Err(Error::AlreadyExists { entity, key, item }),
+        Err(error) => Err(absent_is_version_conflict(error, expected_version)),
     }
 }
 

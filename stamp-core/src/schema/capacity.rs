@@ -151,6 +151,32 @@ pub struct EntityCapacity {
     pub update_index_keys: WriteUnits,
     /// A delete of the item: the table, and each index the item is in.
     pub delete: WriteUnits,
+    /// What keeping the guard items of the entity's unique values adds;
+    /// `None` for an entity without unique values.
+    pub unique: Option<UniqueCapacity>,
+}
+
+/// What the guard items of an entity's unique values
+/// ([`UniqueValue`](crate::UniqueValue)) add to its writes. Every write of
+/// such an entity is a `TransactWriteItems`, whose writes DynamoDB charges
+/// twice (table and guards alike; the indexes once).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UniqueCapacity {
+    /// The guard items of the example item: one per unique value it holds.
+    pub guards: usize,
+    /// The write units of writing each guard once (outside a transaction;
+    /// a guard is small, 1 unit each).
+    pub guard_writes: f64,
+    /// A create (or a put of a new item, at version 0): the item's put
+    /// and a put of each guard, in one transaction.
+    pub create: f64,
+    /// The strongly consistent `GetItem` of the item that every write but
+    /// a create sends first (to know the values it replaces), in read
+    /// units.
+    pub read_before_write: f64,
+    /// What changing one value adds to a write's transaction: the put of
+    /// the new guard and the delete of the old one, each charged twice.
+    pub per_changed_value: f64,
 }
 
 impl EntityCapacity {
@@ -328,6 +354,36 @@ impl TableDefinition {
                 writes(&entity.delete),
                 entity.transactional_put(),
             );
+        }
+        let unique: Vec<&EntityCapacity> = capacity
+            .iter()
+            .filter(|entity| entity.unique.is_some())
+            .collect();
+        if !unique.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nWith unique values, every write is a `TransactWriteItems` with the guard items (each \
+                 write charged twice); every write but a create first reads the item, strongly consistent:\n"
+            );
+            let _ = writeln!(
+                out,
+                "| entity | guards | create with its guards | read before a write | per changed value |"
+            );
+            let _ = writeln!(out, "|---|---|---|---|---|");
+            for entity in unique {
+                let Some(guards) = &entity.unique else {
+                    continue;
+                };
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {} | {} WCU | {} RCU | + {} WCU |",
+                    entity.entity,
+                    guards.guards,
+                    guards.create,
+                    guards.read_before_write,
+                    guards.per_changed_value
+                );
+            }
         }
         self.vector_capacity_note(out);
         Ok(())

@@ -285,6 +285,7 @@ impl TableDefinition {
             );
         }
 
+        self.unique_rows(&mut out);
         self.drawing(&mut out, &resolved);
         self.collection_rows(&mut out);
 
@@ -418,4 +419,57 @@ fn typed_attributes(fields: &[crate::IndexKeyField]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+impl TableDefinition {
+    /// The catalogue's section of unique values and their guard items,
+    /// when an entity has some.
+    fn unique_rows(&self, out: &mut String) {
+        let rows: Vec<String> = self
+            .entities
+            .iter()
+            .flat_map(|entity| {
+                entity.unique_values.iter().map(move |unique| {
+                    let lookup: Vec<String> = unique
+                        .fields
+                        .iter()
+                        .map(|field| {
+                            format!("{}::{}, &{field}", entity.type_name, field.to_uppercase())
+                        })
+                        .collect();
+                    let lookup = match lookup.split_first() {
+                        Some((first, rest)) => std::iter::once(format!("GetUnique::new({first})"))
+                            .chain(rest.iter().map(|more| format!(".and({more})")))
+                            .collect::<String>(),
+                        None => String::new(),
+                    };
+                    format!(
+                        "| {} | {} | {} | {} |",
+                        code(entity.type_name),
+                        code(&unique.fields.join(", ")),
+                        code(&unique.guard_template(entity.type_name)),
+                        code(&lookup),
+                    )
+                })
+            })
+            .collect();
+        if rows.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "\n## Unique values\n");
+        let _ = writeln!(
+            out,
+            "Each value is held by a guard item whose partition and sort key are both the text below (values \
+             escaped as key values are), with type `{}` and the owning item's key in `{}` and `{}`. Every write \
+             of the entity puts, moves and deletes its guards in the same `TransactWriteItems`.\n",
+            crate::ops::unique::GUARD_TYPE,
+            crate::ops::unique::OWNER_PK,
+            crate::ops::unique::OWNER_SK,
+        );
+        let _ = writeln!(out, "| entity | unique value | guard item key | lookup |");
+        let _ = writeln!(out, "|---|---|---|---|");
+        for row in rows {
+            let _ = writeln!(out, "{row}");
+        }
+    }
 }

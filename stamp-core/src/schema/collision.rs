@@ -44,12 +44,18 @@ struct Automaton {
 impl Automaton {
     /// The automaton of every key `template` can produce.
     fn new(template: &KeyTemplate) -> Self {
+        Automaton::of(template.segments, template.escaped)
+    }
+
+    /// The automaton of every key the segments can produce, with the
+    /// characters of `escaped` escaped in field values.
+    fn of(segments: &[Segment], escaped: &'static str) -> Self {
         let mut automaton = Automaton {
             transitions: vec![Vec::new()],
             accept: 0,
         };
         let mut current = 0;
-        for segment in template.segments {
+        for segment in segments {
             match segment {
                 Segment::Literal(text) => {
                     for c in text.chars() {
@@ -79,8 +85,8 @@ impl Automaton {
                 Segment::Field(_) => {
                     // One unit into the field, then any number of further units.
                     let inside = automaton.state();
-                    automaton.unit(current, inside, template.escaped);
-                    automaton.unit(inside, inside, template.escaped);
+                    automaton.unit(current, inside, escaped);
+                    automaton.unit(inside, inside, escaped);
                     current = inside;
                 }
             }
@@ -135,7 +141,19 @@ fn common_character(first: Label, second: Label) -> Option<char> {
 /// The shortest key value that both templates can produce, or `None` when
 /// their key spaces are disjoint.
 pub(crate) fn shared_key(first: &KeyTemplate, second: &KeyTemplate) -> Option<String> {
-    let (a, b) = (Automaton::new(first), Automaton::new(second));
+    shared_key_of(Automaton::new(first), Automaton::new(second))
+}
+
+/// [`shared_key`] of the guard keys of a unique value (`segments`, with
+/// the derive's escaped set) and a template.
+pub(crate) fn shared_guard_key(segments: &[Segment], template: &KeyTemplate) -> Option<String> {
+    shared_key_of(
+        Automaton::of(segments, KeyTemplate::ESCAPED),
+        Automaton::new(template),
+    )
+}
+
+fn shared_key_of(a: Automaton, b: Automaton) -> Option<String> {
     let start = (0, 0);
     let mut previous: HashMap<(usize, usize), ((usize, usize), char)> = HashMap::new();
     let mut seen = HashSet::from([start]);

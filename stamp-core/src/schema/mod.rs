@@ -43,7 +43,9 @@ use crate::DefinitionError;
 use crate::{Entity, EntitySchema, Error};
 
 #[cfg(feature = "schema-tooling")]
-pub use capacity::{EntityCapacity, PAGE_ITEMS, ReadUnits, WriteUnits, read_units, write_units};
+pub use capacity::{
+    EntityCapacity, PAGE_ITEMS, ReadUnits, UniqueCapacity, WriteUnits, read_units, write_units,
+};
 #[cfg(feature = "schema-tooling")]
 pub use cloudformation::CloudFormationTemplate;
 pub use difference::{KeyNames, SchemaDifference, Throughput};
@@ -272,6 +274,23 @@ impl TableDefinition {
     /// The entities, in the order they were added.
     pub fn entities(&self) -> &[&'static EntitySchema] {
         &self.entities
+    }
+
+    /// Every unique value of the entities, in the order of the entities,
+    /// with its entity's type name: each is a key space of guard items,
+    /// keyed [`UniqueValue::guard_template`](crate::UniqueValue::guard_template)
+    /// (partition and sort key alike), which [`check`](Self::check) keeps
+    /// apart from every entity's keys.
+    pub fn unique_values(&self) -> Vec<(&'static str, &'static crate::UniqueValue)> {
+        self.entities
+            .iter()
+            .flat_map(|entity| {
+                entity
+                    .unique_values
+                    .iter()
+                    .map(|unique| (entity.type_name, unique))
+            })
+            .collect()
     }
 
     /// Sets the billing mode (on demand unless set).

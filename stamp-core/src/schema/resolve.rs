@@ -284,6 +284,28 @@ impl TableDefinition {
                 }
             }
         }
+        // The guard items of unique values (both keys the same text)
+        // against every entity's keys.
+        for owner in &self.entities {
+            for unique in owner.unique_values {
+                let segments = unique.guard_segments(owner.type_name);
+                for entity in &self.entities {
+                    let shared =
+                        collision::shared_guard_key(&segments, &entity.partition_key.template).zip(
+                            collision::shared_guard_key(&segments, &entity.sort_key.template),
+                        );
+                    if let Some((partition_key, sort_key)) = shared {
+                        return Err(Error::Definition(DefinitionError::GuardKeyCollision {
+                            owner: owner.type_name,
+                            fields: unique.fields,
+                            entity: entity.type_name,
+                            partition_key,
+                            sort_key,
+                        }));
+                    }
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -331,6 +353,7 @@ mod tests {
             created_at_attribute: None,
             updated_at_attribute: None,
             write_once_attributes: &[],
+            unique_values: &[],
             previous_key: None,
             key_example: |_| None,
             named_inputs: &[],

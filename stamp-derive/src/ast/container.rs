@@ -87,6 +87,7 @@ impl<'a> Container<'a> {
             vector_indexes,
             fields,
             previous,
+            unique: std::mem::take(&mut options.unique),
             serde_plain: options.serde_plain,
         }
     }

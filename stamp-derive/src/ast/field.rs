@@ -21,6 +21,7 @@ pub fn read_field<'a>(
     let mut created_at = Attr::none();
     let mut updated_at = Attr::none();
     let mut write_once = Attr::none();
+    let mut unique = Attr::none();
     for attribute in field.attrs.iter().filter(|a| a.path().is_ident("stamp")) {
         let result = attribute.parse_nested_meta(|meta| {
             for (option, slot) in [
@@ -29,6 +30,7 @@ pub fn read_field<'a>(
                 ("created_at", &mut created_at),
                 ("updated_at", &mut updated_at),
                 ("write_once", &mut write_once),
+                ("unique", &mut unique),
             ] {
                 if meta.path.is_ident(option) {
                     slot.set(cx, &meta.path, meta.path.clone(), || {
@@ -39,7 +41,7 @@ pub fn read_field<'a>(
             }
             let option = attr::option_name(&meta);
             Err(meta.error(format!(
-                "unknown option `{option}` in `#[stamp(…)]` on field `{name}` of `{struct_name}`; field options are: ttl, version, created_at, updated_at, write_once"
+                "unknown option `{option}` in `#[stamp(…)]` on field `{name}` of `{struct_name}`; field options are: ttl, version, created_at, updated_at, write_once, unique"
             )))
         });
         if let Err(error) = result {
@@ -59,6 +61,7 @@ pub fn read_field<'a>(
         created_at: created_at.get(),
         updated_at: updated_at.get(),
         write_once: write_once.get(),
+        unique: unique.get(),
         serde: serde.serde,
     }
 }

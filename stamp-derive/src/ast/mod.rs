@@ -45,6 +45,9 @@ pub struct Container<'a> {
     pub fields: Vec<Field<'a>>,
     /// The earlier key format of `#[stamp(previous(pk = "…", sk = "…"))]`.
     pub previous: Option<Previous>,
+    /// The `#[stamp(unique(a, b))]` combinations, as written: the path
+    /// (for spans) and the fields named.
+    pub unique: Vec<(syn::Path, Vec<Ident>)>,
     /// Whether the struct's serde attributes keep it a plain map of its
     /// fields (`serde::is_plain_container`).
     pub serde_plain: bool,
@@ -168,6 +171,9 @@ pub struct Field<'a> {
     /// The `write_once` of `#[stamp(write_once)]`: an upsert sets the field
     /// with `if_not_exists`.
     pub write_once: Option<syn::Path>,
+    /// The `unique` of `#[stamp(unique)]`: no two items of the entity hold
+    /// one value of the field (a guard item per value).
+    pub unique: Option<syn::Path>,
     /// serde's field attributes that change how the value is stored, which
     /// the generated encoders and decoders copy.
     pub serde: SerdeField,

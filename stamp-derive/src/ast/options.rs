@@ -4,6 +4,7 @@
 //! serde's `rename_all`, `rename` and container attributes.
 
 use proc_macro2::Span;
+use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident, LitInt, LitStr};
@@ -51,6 +52,7 @@ impl Derive {
                 "sk_attribute",
                 "type_attribute",
                 "previous",
+                "unique",
             ],
             Derive::KeyPart => &["crate", "rename_all"],
             Derive::Collection => &["index", "vector", "any_partition", "crate"],
@@ -81,6 +83,9 @@ pub struct TypeOptions {
     /// Every `previous(…)` given (Item), in order: the Item derive reports
     /// a second one with its own message.
     pub previous: Vec<PreviousFormat>,
+    /// Every `unique(a, b)` given (Item), in order: the path (for spans)
+    /// and the fields named.
+    pub unique: Vec<(syn::Path, Vec<Ident>)>,
     /// `rename_all = "…"` (KeyPart), which wins over serde's.
     pub rename_all: Attr<RenameRule>,
     /// `entity = Path` (Projection).
@@ -118,6 +123,7 @@ pub fn read_type_options(cx: &mut Ctxt, input: &DeriveInput, derive: Derive) -> 
         sk_attribute: Attr::none(),
         type_attribute: Attr::none(),
         previous: Vec::new(),
+        unique: Vec::new(),
         rename_all: Attr::none(),
         entity: Attr::none(),
         index: Attr::none(),
@@ -184,6 +190,14 @@ fn read_type_option(
         "previous" => options
             .previous
             .push((path.clone(), read_previous(meta, ident)?)),
+        "unique" => {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let fields = content.parse_terminated(Ident::parse_any, syn::Token![,])?;
+            options
+                .unique
+                .push((path.clone(), fields.into_iter().collect()));
+        }
         "rename_all" => {
             let literal = string(meta)?;
             let rule = RenameRule::from_name(&literal.value()).ok_or_else(|| {

@@ -36,6 +36,9 @@ pub struct Model<'a> {
     pub updated_at: Option<Stored<'a>>,
     /// The `#[stamp(write_once)]` fields, in field order.
     pub write_once: Vec<Stored<'a>>,
+    /// The unique values: each `#[stamp(unique)]` field alone, in field
+    /// order, then each `#[stamp(unique(a, b))]` combination as written.
+    pub unique: Vec<Vec<Stored<'a>>>,
 }
 
 /// A key template whose placeholders name fields of the struct.
@@ -230,6 +233,27 @@ impl<'a> Model<'a> {
                 .filter_map(|field| {
                     let attribute = field.serialized.as_deref()?;
                     Some(Stored { field, attribute })
+                })
+                .collect(),
+            unique: container
+                .fields
+                .iter()
+                .filter(|field| field.unique.is_some())
+                .map(|field| vec![field])
+                .chain(container.unique.iter().map(|(_, names)| {
+                    names
+                        .iter()
+                        .filter_map(|name| container.field(&name.to_string()))
+                        .collect()
+                }))
+                .map(|fields: Vec<&Field>| {
+                    fields
+                        .into_iter()
+                        .filter_map(|field| {
+                            let attribute = field.serialized.as_deref()?;
+                            Some(Stored { field, attribute })
+                        })
+                        .collect()
                 })
                 .collect(),
         })

@@ -116,6 +116,7 @@ pub fn check(cx: &mut Ctxt, container: &Container) {
     check_index_field_forms(cx, container);
     check_special_fields(cx, container);
     check_write_once(cx, container);
+    check_unique(cx, container);
     check_previous(cx, container);
 }
 
@@ -303,6 +304,96 @@ fn check_write_once(cx: &mut Ctxt, container: &Container) {
         if let Some(message) = message {
             cx.error_spanned_by(marker, message);
         }
+    }
+}
+
+/// `#[stamp(unique)]` and `#[stamp(unique(a, b))]`: each named field
+/// exists, is stored (serde neither skips nor flattens it), is named once,
+/// and is not a field Stamp writes itself (the version, the time stamps,
+/// the TTL change on every write); a combination names at least two
+/// fields, and no value is declared unique twice.
+fn check_unique(cx: &mut Ctxt, container: &Container) {
+    let ident = container.ident;
+    let mut seen: Vec<Vec<String>> = Vec::new();
+    let single = container
+        .fields
+        .iter()
+        .filter_map(|field| Some((field.unique.clone()?, vec![field.ident.clone()])));
+    let written: Vec<(syn::Path, Vec<syn::Ident>)> =
+        single.chain(container.unique.iter().cloned()).collect();
+    for (position, (path, names)) in written.iter().enumerate() {
+        let combination = position >= written.len() - container.unique.len();
+        if combination && names.len() < 2 {
+            cx.error_spanned_by(
+                path,
+                format!(
+                    "`unique(…)` on `{ident}` names {} field{}: a combination names two or more (`unique(a, b)`); mark a single field `#[stamp(unique)]`",
+                    names.len(),
+                    if names.len() == 1 { "" } else { "s" }
+                ),
+            );
+            continue;
+        }
+        let mut fields: Vec<String> = Vec::new();
+        let mut resolved = true;
+        for name in names {
+            let text = name.to_string().trim_start_matches("r#").to_owned();
+            let Some(field) = container.field(&text) else {
+                cx.error_spanned_by(
+                    name,
+                    format!(
+                        "`unique(…)` on `{ident}` names `{text}`, which is not a field of `{ident}`"
+                    ),
+                );
+                resolved = false;
+                continue;
+            };
+            if fields.contains(&text) {
+                cx.error_spanned_by(
+                    name,
+                    format!("`unique(…)` on `{ident}` names `{text}` twice"),
+                );
+                resolved = false;
+                continue;
+            }
+            let written_by_stamp = [
+                (field.version.is_some(), "version"),
+                (field.created_at.is_some(), "created_at"),
+                (field.updated_at.is_some(), "updated_at"),
+                (field.ttl.is_some(), "ttl"),
+            ]
+            .into_iter()
+            .find(|(marked, _)| *marked);
+            if field.serialized.is_none() {
+                cx.error_spanned_by(
+                    name,
+                    format!("the unique field `{text}` of `{ident}` is skipped or flattened by serde, so it would never be stored"),
+                );
+            } else if let Some(stored @ ("L" | "M")) = field.stored_type() {
+                cx.error_spanned_by(
+                    name,
+                    format!("the unique field `{text}` of `{ident}` is stored as a {} (`{stored}`); a unique value is a String, Number, Binary or Boolean", if stored == "L" { "list" } else { "map" }),
+                );
+            } else if let Some((_, kind)) = written_by_stamp {
+                cx.error_spanned_by(
+                    name,
+                    format!("the field `{text}` of `{ident}` is `#[stamp({kind})]`, which Stamp writes itself: it cannot be unique"),
+                );
+            }
+            fields.push(text);
+        }
+        let mut sorted = fields.clone();
+        sorted.sort();
+        if resolved && seen.contains(&sorted) {
+            cx.error_spanned_by(
+                path,
+                format!(
+                    "`{ident}` declares the unique value ({}) twice: declare it once",
+                    fields.join(", ")
+                ),
+            );
+        }
+        seen.push(sorted);
     }
 }
 

@@ -120,6 +120,11 @@ pub fn schema(model: &Model) -> TokenStream {
     let created_at_attribute = optional_name(model.created_at);
     let updated_at_attribute = optional_name(model.updated_at);
     let write_once_attributes = model.write_once.iter().map(|stored| stored.attribute);
+    let unique_values = model.unique.iter().map(|fields| {
+        let names = fields.iter().map(|stored| &stored.field.name);
+        let attributes = fields.iter().map(|stored| stored.attribute);
+        quote!(#krate::UniqueValue { fields: &[#(#names),*], attributes: &[#(#attributes),*] })
+    });
     let key_example = key_example(model);
     let named_inputs = named_inputs(model).into_iter().map(|(function, input)| {
         let input = input.to_string();
@@ -154,6 +159,7 @@ pub fn schema(model: &Model) -> TokenStream {
             created_at_attribute: #created_at_attribute,
             updated_at_attribute: #updated_at_attribute,
             write_once_attributes: &[#(#write_once_attributes),*],
+            unique_values: &[#(#unique_values),*],
             previous_key: #previous_key,
             key_example: #key_example,
             named_inputs: &[#(#named_inputs),*],

@@ -95,6 +95,7 @@ const _: () = {
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             write_once_attributes: &[],
+            unique_values: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -423,6 +424,7 @@ const _: () = {
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             write_once_attributes: &[],
+            unique_values: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -1053,6 +1055,7 @@ const _: () = {
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             write_once_attributes: &[],
+            unique_values: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -1437,6 +1440,7 @@ const _: () = {
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             write_once_attributes: &[],
+            unique_values: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -1804,6 +1808,7 @@ const _: () = {
             created_at_attribute: ::core::option::Option::Some("first_sale_at"),
             updated_at_attribute: ::core::option::Option::Some("last_sale_at"),
             write_once_attributes: &[],
+            unique_values: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
@@ -2137,6 +2142,7 @@ const _: () = {
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             write_once_attributes: &[],
+            unique_values: &[],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,

@@ -23,6 +23,7 @@ mod sharding;
 mod time_fields;
 mod transactions;
 mod ttl_reads;
+mod unique;
 mod updates;
 mod upsert;
 mod upsert_equals;

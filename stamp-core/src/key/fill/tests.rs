@@ -29,6 +29,7 @@ static SCHEMA: EntitySchema = EntitySchema {
     created_at_attribute: None,
     updated_at_attribute: None,
     write_once_attributes: &[],
+    unique_values: &[],
     previous_key: Some(crate::PreviousKeyFormat {
         partition_key: template("C#<customer>", &[Literal("C#"), Field("customer")]),
         sort_key: template("O#<number>", &[Literal("O#"), Field("number")]),

@@ -45,6 +45,9 @@ pub(crate) struct UpdateAction {
     pub entity: &'static str,
     /// The item's key by its entity's key attributes, for errors.
     pub item_key: ItemKey,
+    /// What the update does to the entity's unique values; `None` when it
+    /// changes none.
+    pub unique: Option<crate::ops::unique::UniqueWrite>,
 }
 
 /// A rendered condition: its expression and placeholders.
@@ -107,6 +110,12 @@ struct Action {
     item_key: ItemKey,
     size: usize,
     kind: Kind,
+    /// What the action does to the unique values of its entity, when the
+    /// entity has some: [`TransactWrite::send`] adds the guard actions.
+    unique: Option<(
+        &'static crate::EntitySchema,
+        crate::ops::unique::UniqueWrite,
+    )>,
 }
 
 /// The reason code DynamoDB gives for one action of a cancelled
@@ -263,6 +272,24 @@ fn reasons<'a>(
             old_item: reason.item.filter(|item| !item.is_empty()),
         })
         .collect()
+}
+
+/// The reason of action `position` of a cancelled `TransactWriteItems`
+/// when its condition failed, with the item as it is (`None`: there is
+/// none).
+pub(crate) fn failed_check(
+    error: &aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError,
+    position: usize,
+) -> Option<Option<AttributeMap>> {
+    use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+    let TransactWriteItemsError::TransactionCanceledException(canceled) = error else {
+        return None;
+    };
+    canceled
+        .cancellation_reasons()
+        .get(position)
+        .filter(|reason| reason.code() == Some("ConditionalCheckFailed"))
+        .map(|reason| reason.item.clone().filter(|item| !item.is_empty()))
 }
 
 type Split = (

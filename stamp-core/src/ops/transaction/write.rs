@@ -10,14 +10,89 @@ use aws_sdk_dynamodb::types::{
     ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
 
-use super::{Action, Kind, Rendered, check_actions, failure, split};
+use super::{Action, Kind, Rendered, check_actions, failed_check, failure, split};
 use crate::Refusal;
 use crate::expression::Condition;
+use crate::item::size::MAX_TRANSACTION_ACTIONS;
 use crate::item::size::{MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
+use crate::ops::unique::{
+    Guard, MAX_UNIQUE_ATTEMPTS, UniqueWrite, guard_item, guard_key_map, guards, owner_condition,
+    owner_of, unchanged_values, values_changed,
+};
 use crate::ops::write::Placed;
 use crate::request::executor::{Call, Failure};
 use crate::request::span::common_entity;
+
+/// A transaction with its guard actions: the transaction, the reads of
+/// its writes (action position, schema, item read) and, per guard action
+/// after the caller's, the guard a put claims (`None` for a delete).
+type Expanded = (
+    TransactWrite,
+    Vec<(
+        usize,
+        &'static crate::EntitySchema,
+        Option<crate::AttributeMap>,
+    )>,
+    Vec<Option<(&'static crate::EntitySchema, Guard)>>,
+);
+
+/// Adds `condition` (expression, names, values) to the action's own with
+/// `AND`.
+fn and_condition(
+    kind: &mut Kind,
+    (expression, names, values): (
+        String,
+        std::collections::HashMap<String, String>,
+        std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>,
+    ),
+) {
+    match kind {
+        Kind::Put { condition, .. } | Kind::Delete { condition } => {
+            *condition = Some(match condition.take() {
+                Some(mut rendered) => {
+                    rendered.expression = format!("({}) AND {expression}", rendered.expression);
+                    rendered.names.get_or_insert_default().extend(names);
+                    if !values.is_empty() {
+                        rendered.values.get_or_insert_default().extend(values);
+                    }
+                    rendered
+                }
+                None => Rendered {
+                    expression,
+                    names: Some(names),
+                    values: (!values.is_empty()).then_some(values),
+                },
+            });
+        }
+        Kind::Update(update) => {
+            update.condition_expression = Some(match update.condition_expression.take() {
+                Some(earlier) => format!("({earlier}) AND {expression}"),
+                None => expression,
+            });
+            update.names.extend(names);
+            update.values.extend(values);
+        }
+        Kind::Check { .. } => {}
+    }
+}
 use crate::{Entity, Error, PrimaryKey, Table};
+
+/// What a put of `item` does to the unique values of the entity of
+/// `schema`: it creates them when it requires no item at its key.
+fn put_unique(
+    schema: &crate::EntitySchema,
+    item: &crate::AttributeMap,
+    creates: bool,
+) -> Option<UniqueWrite> {
+    if schema.unique_values.is_empty() {
+        return None;
+    }
+    Some(if creates {
+        UniqueWrite::Create(item.clone())
+    } else {
+        UniqueWrite::Replace(item.clone())
+    })
+}
 
 /// A write transaction on one table, over any entities, built by
 /// [`TransactWrite::new`]: all its actions succeed together or none is
@@ -109,11 +184,12 @@ impl TransactWrite {
                     values: rendered.placeholders.values(),
                 });
                 let key = crate::item::check::key_of(E::SCHEMA, &rendered.item);
+                let unique = put_unique(E::SCHEMA, &rendered.item, rendered.creates);
                 let kind = Kind::Put {
                     item: rendered.item,
                     condition,
                 };
-                self.push(E::SCHEMA, key, rendered.size, kind);
+                self.push(E::SCHEMA, key, rendered.size, kind, unique);
             }
             Err(error) => self.keep_error(error),
         }
@@ -129,6 +205,7 @@ impl TransactWrite {
         key: crate::AttributeMap,
         size: usize,
         kind: Kind,
+        unique: Option<UniqueWrite>,
     ) {
         let condition_size = match &kind {
             Kind::Put { condition, .. } | Kind::Delete { condition } => {
@@ -144,6 +221,9 @@ impl TransactWrite {
             key,
             size: size + condition_size,
             kind,
+            unique: unique
+                .filter(|_| !schema.unique_values.is_empty())
+                .map(|unique| (schema, unique)),
         });
     }
 
@@ -165,12 +245,17 @@ impl TransactWrite {
         self.put(crate::Put::create(entity))
     }
 
-    fn add_keyed<E: Entity>(mut self, key: PrimaryKey<E>, kind: Result<Kind, Error>) -> Self {
+    fn add_keyed<E: Entity>(
+        mut self,
+        key: PrimaryKey<E>,
+        kind: Result<Kind, Error>,
+        unique: Option<UniqueWrite>,
+    ) -> Self {
         match kind {
             Ok(kind) => {
                 let map = key.to_attribute_map();
                 let size = item_size(&map);
-                self.push(E::SCHEMA, map, size, kind);
+                self.push(E::SCHEMA, map, size, kind, unique);
             }
             Err(error) => self.keep_error(error),
         }
@@ -186,7 +271,7 @@ impl TransactWrite {
         let kind = delete.placed_condition().map(|condition| Kind::Delete {
             condition: condition.map(Rendered::placed),
         });
-        self.add_keyed(delete.key(), kind)
+        self.add_keyed(delete.key(), kind, Some(UniqueWrite::Delete))
     }
 
     /// Adds a condition check: the transaction goes through only if the
@@ -194,7 +279,7 @@ impl TransactWrite {
     /// it.
     pub fn check<E: Entity>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
         let kind = Rendered::of(&condition).map(|condition| Kind::Check { condition });
-        self.add_keyed(key, kind)
+        self.add_keyed(key, kind, None)
     }
 
     /// Adds an update, rendered as [`Update::send`](crate::Update::send)
@@ -203,7 +288,12 @@ impl TransactWrite {
     /// checked like an item's ([`check_value`](crate::check_value)); errors
     /// of rendering are returned by [`request`](Self::request) and
     /// [`send`](Self::send).
-    pub fn update<E: Entity>(mut self, update: crate::Update<E>) -> Self {
+    pub fn update<E: Entity>(self, update: crate::Update<E>) -> Self {
+        self.update_ref(&update)
+    }
+
+    /// [`update`](Self::update) of a borrowed update.
+    pub(crate) fn update_ref<E: Entity>(mut self, update: &crate::Update<E>) -> Self {
         let update = match update.to_action(self.stamp_time()) {
             Ok(update) => update,
             Err(error) => {
@@ -224,7 +314,8 @@ impl TransactWrite {
                 .map(attribute_value_size)
                 .sum::<usize>();
         let key = update.key.clone();
-        self.push(E::SCHEMA, key, size, Kind::Update(update));
+        let unique = update.unique.clone();
+        self.push(E::SCHEMA, key, size, Kind::Update(update), unique);
         self
     }
 
@@ -439,8 +530,25 @@ impl TransactWrite {
     /// [`Refusal::DuplicateTransactionItem`],
     /// [`Refusal::InvalidClientRequestToken`] and
     /// [`Refusal::TransactionTooLarge`]. After:
-    /// [`Error::TransactionCanceled`] with a reason per action, and
+    /// [`Error::UniqueValueTaken`] when a unique value is held by another
+    /// item (see below), [`Error::TransactionCanceled`] with a reason per
+    /// action (the caller's actions, at their positions), and
     /// [`Error::DynamoDb`] for other errors.
+    ///
+    /// # Unique values
+    ///
+    /// Actions on entities with unique values (`#[stamp(unique)]`,
+    /// `#[stamp(unique(a, b))]`) bring their guard items: after the
+    /// caller's actions, a put of the guard of each value a write gives its
+    /// item (on condition that no other item holds it) and a delete of
+    /// each it takes away. A create needs nothing more; every other write
+    /// of such an entity (a replacing put, a delete, an update that sets or
+    /// removes a unique field) first reads its item with a strongly
+    /// consistent `GetItem` and is conditioned on its unique values being
+    /// the ones read; when another write changed them in between, the
+    /// transaction is read and sent again (up to 5 times). The guard actions count toward the 100 actions and 4 MB.
+    /// [`request`](Self::request) holds the caller's actions only. See the
+    /// design notes' "Unique values".
     pub async fn send(self, table: &Table) -> Result<(), Error> {
         match self.execute(table).await? {
             Ok(()) => Ok(()),
@@ -464,33 +572,240 @@ impl TransactWrite {
     /// failure as it is, with the attempts: for re-keying and key
     /// migrations, which read the cancellation reasons by position. The
     /// outer error is what [`request`](Self::request) refuses before
-    /// sending.
+    /// sending, and [`Error::UniqueValueTaken`].
+    ///
+    /// With actions on entities with unique values, the guard actions are
+    /// added after the caller's (see [`send`](Self::send)), each write
+    /// that is not a create reads its item first, and the whole is sent
+    /// again (read again) when an item changed between its read and the
+    /// write, up to [`MAX_UNIQUE_ATTEMPTS`] times.
     pub(crate) async fn execute(
         &self,
         table: &Table,
     ) -> Result<Result<(), Failure<TransactWriteItemsError>>, Error> {
-        let input = self.request(table.name())?;
-        let entity = common_entity(self.actions.iter().map(|action| action.entity));
-        let call = Call::of(entity).items(self.actions.len());
-        Ok(table.execute(input, call).await.map(|_| ()))
+        if self.actions.iter().all(|action| action.unique.is_none()) {
+            let input = self.request(table.name())?;
+            let entity = common_entity(self.actions.iter().map(|action| action.entity));
+            let call = Call::of(entity).items(self.actions.len());
+            return Ok(table.execute(input, call).await.map(|_| ()));
+        }
+        self.validate()?;
+        self.check_guard_count()?;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let (expanded, reads, guards) = self.with_guards(table).await?;
+            let input = expanded.request(table.name())?;
+            let entity = common_entity(expanded.actions.iter().map(|action| action.entity));
+            let call = Call::of(entity).items(expanded.actions.len());
+            let failure = match table.execute(input, call).await {
+                Ok(_) => return Ok(Ok(())),
+                Err(failure) => failure,
+            };
+            let Some(service) = failure.service_error() else {
+                return Ok(Err(failure));
+            };
+            // An item changed between its read and the write: read again.
+            let changed = reads.iter().any(|(position, schema, read)| {
+                failed_check(service, *position)
+                    .is_some_and(|now| values_changed(schema, read.as_ref(), now.as_ref()))
+            });
+            if changed && attempt < MAX_UNIQUE_ATTEMPTS {
+                continue;
+            }
+            let item_failed =
+                (0..self.actions.len()).any(|position| failed_check(service, position).is_some());
+            if !item_failed {
+                for (offset, guard) in guards.iter().enumerate() {
+                    if let Some((schema, guard)) = guard
+                        && let Some(stored) = failed_check(service, self.actions.len() + offset)
+                    {
+                        return Err(Error::UniqueValueTaken {
+                            entity: schema.type_name,
+                            fields: guard.unique.fields,
+                            values: guard.values.clone(),
+                            owner: stored.and_then(|stored| owner_of(schema, &stored)),
+                        });
+                    }
+                }
+            }
+            return Ok(Err(failure));
+        }
+    }
+
+    /// Refuses, before any read, a transaction whose actions and the guards
+    /// its creates put are more than DynamoDB's 100 (the guards of other
+    /// writes are known after their reads, and counted then).
+    fn check_guard_count(&self) -> Result<(), Error> {
+        let mut count = self.actions.len();
+        for (schema, write) in self
+            .actions
+            .iter()
+            .filter_map(|action| action.unique.as_ref())
+        {
+            if let UniqueWrite::Create(item) = write {
+                count += guards(schema, item)?.len();
+            }
+        }
+        if count > MAX_TRANSACTION_ACTIONS {
+            return Err(Error::Refused(Refusal::TooManyTransactionActions {
+                count,
+                limit: MAX_TRANSACTION_ACTIONS,
+            }));
+        }
+        Ok(())
+    }
+
+    /// This transaction with the guard actions of its unique values
+    /// appended, each write that is not a create conditioned on the unique
+    /// attributes it read; with the reads (action position, schema, item
+    /// read) and, per guard action, the guard a put claims (`None` for a
+    /// delete).
+    async fn with_guards(&self, table: &Table) -> Result<Expanded, Error> {
+        struct GuardOp {
+            schema: &'static crate::EntitySchema,
+            guard: Guard,
+            put_for: Option<crate::AttributeMap>,
+            delete_for: Option<crate::AttributeMap>,
+        }
+        let mut expanded = self.clone();
+        let mut reads = Vec::new();
+        let mut ops: Vec<GuardOp> = Vec::new();
+        let mut op = |schema, guard: &Guard, owner: &crate::AttributeMap, put: bool| {
+            let index = match ops.iter().position(|op| op.guard.key == guard.key) {
+                Some(index) => index,
+                None => {
+                    ops.push(GuardOp {
+                        schema,
+                        guard: guard.clone(),
+                        put_for: None,
+                        delete_for: None,
+                    });
+                    ops.len() - 1
+                }
+            };
+            let slot = if put {
+                &mut ops[index].put_for
+            } else {
+                &mut ops[index].delete_for
+            };
+            *slot = Some(owner.clone());
+        };
+        for (position, action) in self.actions.iter().enumerate() {
+            let Some((schema, write)) = &action.unique else {
+                continue;
+            };
+            let stored = if write.reads() {
+                let stored = table
+                    .stored_item(schema.type_name, action.key.clone(), true)
+                    .await?;
+                and_condition(
+                    &mut expanded.actions[position].kind,
+                    unchanged_values(schema, stored.as_ref()),
+                );
+                reads.push((position, *schema, stored.clone()));
+                stored
+            } else {
+                None
+            };
+            let before = match &stored {
+                Some(item) => guards(schema, item)?,
+                None => Vec::new(),
+            };
+            let after = match write.after(stored.as_ref()) {
+                Some(item) => guards(schema, &item)?,
+                None => Vec::new(),
+            };
+            for guard in before.iter().filter(|guard| !after.contains(guard)) {
+                op(*schema, guard, &action.key, false);
+            }
+            for guard in after.iter().filter(|guard| !before.contains(guard)) {
+                op(*schema, guard, &action.key, true);
+            }
+        }
+        let mut claims = Vec::with_capacity(ops.len());
+        for op in ops {
+            let key = guard_key_map(op.schema, &op.guard.key);
+            let item_key = crate::item::check::key_of(op.schema, &key);
+            match (op.put_for, op.delete_for) {
+                (Some(owner), previous) => {
+                    // A guard moved from one item to another (a re-key, a
+                    // key migration) is put in place of the old owner's.
+                    let condition = owner_condition(op.schema, previous.as_ref().unwrap_or(&owner));
+                    let item = guard_item(op.schema, &op.guard.key, &owner);
+                    let size = item_size(&item);
+                    let kind = Kind::Put {
+                        item,
+                        condition: Some(Rendered::placed(condition)),
+                    };
+                    expanded.push(op.schema, item_key, size, kind, None);
+                    claims.push(Some((op.schema, op.guard)));
+                }
+                (None, Some(owner)) => {
+                    let condition = owner_condition(op.schema, &owner);
+                    let size = item_size(&key);
+                    let kind = Kind::Delete {
+                        condition: Some(Rendered::placed(condition)),
+                    };
+                    expanded.push(op.schema, item_key, size, kind, None);
+                    claims.push(None);
+                }
+                (None, None) => {}
+            }
+        }
+        Ok((expanded, reads, claims))
     }
 
     /// Adds a put of `item`, already rendered, of the entity of `schema`,
-    /// with its own `condition`: for re-keying and key migrations, whose
-    /// guards are not an entity's conditions.
+    /// with its own `condition` (which requires no item at the key when
+    /// `creates`): for re-keying and key migrations, whose guards are not
+    /// an entity's conditions.
     pub(crate) fn put_item(
         mut self,
         schema: &'static crate::EntitySchema,
         item: crate::AttributeMap,
         condition: Option<Placed>,
+        creates: bool,
     ) -> Self {
         let key = crate::item::check::key_of(schema, &item);
         let size = item_size(&item);
+        let unique = put_unique(schema, &item, creates);
         let kind = Kind::Put {
             item,
             condition: condition.map(Rendered::placed),
         };
-        self.push(schema, key, size, kind);
+        self.push(schema, key, size, kind, unique);
+        self
+    }
+
+    /// Adds a put of the guard with key `key` for the item `item` (key
+    /// attributes `owner`), on condition that there is none or the item
+    /// holds it, and a check that the item still holds the unique values
+    /// of `item`: for [`UniqueBackfill`](crate::migrate::UniqueBackfill).
+    pub(crate) fn claim_guard(
+        mut self,
+        schema: &'static crate::EntitySchema,
+        key: &str,
+        owner: &crate::AttributeMap,
+        item: &crate::AttributeMap,
+    ) -> Self {
+        let guard = guard_item(schema, key, owner);
+        let guard_key = crate::item::check::key_of(schema, &guard);
+        let size = item_size(&guard);
+        let kind = Kind::Put {
+            item: guard,
+            condition: Some(Rendered::placed(owner_condition(schema, owner))),
+        };
+        self.push(schema, guard_key, size, kind, None);
+        let (expression, names, values) = unchanged_values(schema, Some(item));
+        let kind = Kind::Check {
+            condition: Rendered {
+                expression,
+                names: Some(names),
+                values: (!values.is_empty()).then_some(values),
+            },
+        };
+        self.push(schema, owner.clone(), item_size(owner), kind, None);
         self
     }
 
@@ -506,7 +821,7 @@ impl TransactWrite {
         let kind = Kind::Delete {
             condition: condition.map(Rendered::placed),
         };
-        self.push(schema, key, size, kind);
+        self.push(schema, key, size, kind, Some(UniqueWrite::Delete));
         self
     }
 }

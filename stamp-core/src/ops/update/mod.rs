@@ -302,6 +302,81 @@ impl<E: Entity> Update<E> {
         self
     }
 
+    /// What the update does to `E`'s unique values: `None` when it sets
+    /// and removes none of their attributes.
+    ///
+    /// # Errors
+    ///
+    /// [`Refusal::UniqueFieldArithmetic`](crate::Refusal::UniqueFieldArithmetic)
+    /// for an `ADD`, a subtraction, an append or a set `DELETE` of one.
+    pub(crate) fn unique_write(&self) -> Result<Option<crate::ops::unique::UniqueWrite>, Error> {
+        use crate::ops::unique::{Assign, UniqueWrite};
+        let schema = E::SCHEMA;
+        if schema.unique_values.is_empty() {
+            return Ok(None);
+        }
+        let attributes = crate::ops::unique::unique_attributes(schema);
+        let mut assignments = Vec::new();
+        for action in &self.actions {
+            let attribute = action.attribute();
+            if !attributes.contains(&attribute) {
+                continue;
+            }
+            let value = || -> Result<AttributeValue, Error> {
+                match action.value() {
+                    Some(Ok(value)) => Ok(value.clone()),
+                    Some(Err(message)) => {
+                        Err(Error::Refused(crate::Refusal::InvalidExpressionValue {
+                            detail: message.clone(),
+                        }))
+                    }
+                    None => Ok(AttributeValue::Null(true)),
+                }
+            };
+            let write_once = schema.write_once_attributes.contains(&attribute);
+            let assign = match action {
+                Action::Set(..) if self.upsert && write_once => Assign::SetIfNotExists(value()?),
+                Action::Set(..) => Assign::Set(value()?),
+                Action::SetIfNotExists(..) => Assign::SetIfNotExists(value()?),
+                Action::Remove(_) => Assign::Remove,
+                Action::Add(..)
+                | Action::Subtract(..)
+                | Action::Append(..)
+                | Action::Prepend(..)
+                | Action::Delete(..) => {
+                    let name = match action {
+                        Action::Add(..) => "ADD",
+                        Action::Subtract(..) => "subtract",
+                        Action::Append(..) => "append",
+                        Action::Prepend(..) => "prepend",
+                        _ => "DELETE",
+                    };
+                    return Err(Error::Refused(crate::Refusal::UniqueFieldArithmetic {
+                        entity: schema.type_name,
+                        field: attribute,
+                        action: name,
+                    }));
+                }
+            };
+            assignments.push((attribute, assign));
+        }
+        // An upsert that may create the item writes its key fields, which
+        // may be unique values too.
+        if self.upsert {
+            for attribute in &attributes {
+                if let Some(value) = self.key_values.get(*attribute)
+                    && !assignments.iter().any(|(name, _)| name == attribute)
+                {
+                    assignments.push((attribute, Assign::Set(value.clone())));
+                }
+            }
+        }
+        Ok((!assignments.is_empty()).then_some(UniqueWrite::Update {
+            assignments,
+            upsert: self.upsert,
+        }))
+    }
+
     /// The time the update stamps: [`at`](Self::at), or `now`.
     pub(crate) fn stamped_at(&self, now: chrono::DateTime<Utc>) -> chrono::DateTime<Utc> {
         self.at.unwrap_or(now)
@@ -365,6 +440,9 @@ impl<E: Entity> Update<E> {
         table: &Table,
         return_value: ReturnValue,
     ) -> Result<Option<AttributeMap>, Error> {
+        if self.unique_write()?.is_some() {
+            return self.execute_with_guards(table, return_value).await;
+        }
         let (input, effect) = self.input(
             table.name(),
             self.stamped_at(table.now()),
@@ -434,11 +512,64 @@ impl<E: Entity> Update<E> {
         }
     }
 
-    /// Sends the update; returns nothing.
+    /// [`execute`](Self::execute) of an update that changes a unique
+    /// value: one `TransactWriteItems` of the update and its guards (see
+    /// [`TransactWrite::send`](crate::TransactWrite::send)), which returns
+    /// no item.
+    async fn execute_with_guards(
+        &self,
+        table: &Table,
+        return_value: ReturnValue,
+    ) -> Result<Option<AttributeMap>, Error> {
+        if return_value != ReturnValue::None {
+            return Err(Error::Refused(crate::Refusal::UniqueReturnValues {
+                entity: E::SCHEMA.type_name,
+            }));
+        }
+        let key = self.key.clone()?.to_attribute_map();
+        let key = crate::ItemKey::of::<E>(&key);
+        let failure = match crate::TransactWrite::new()
+            .at(table.now())
+            .update_ref(self)
+            .execute(table)
+            .await?
+        {
+            Ok(()) => return Ok(None),
+            Err(failure) => failure,
+        };
+        let failed = |service: &_| crate::ops::transaction::failed_check(service, 0);
+        // An upsert's condition failed on an absent item: its own
+        // condition, as in `execute`.
+        if self.upsert && failure.service_error().and_then(failed) == Some(None) {
+            return Err(Error::ConditionFailed {
+                entity: E::SCHEMA.type_name,
+                key,
+                item: Box::default(),
+            });
+        }
+        conditional_failure::<E, _>(
+            table,
+            &key,
+            self.expected_version,
+            failure,
+            Effect::Unknown,
+            failed,
+        )
+        .map(|_| None)
+    }
+
+    /// Sends the update; returns nothing. An update that sets or removes a
+    /// unique field (`#[stamp(unique)]`) is sent as one
+    /// `TransactWriteItems` with the guard items, after a strongly
+    /// consistent read of the item (see
+    /// [`TransactWrite::send`](crate::TransactWrite::send)).
     ///
     /// # Errors
     ///
-    /// The errors of [`request`](Self::request) before sending; then
+    /// [`Error::UniqueValueTaken`] when another item holds a unique value
+    /// it sets; [`Refusal::UniqueFieldArithmetic`](crate::Refusal::UniqueFieldArithmetic)
+    /// before sending for an `ADD`, a subtraction, an append or a set
+    /// `DELETE` of a unique field. The errors of [`request`](Self::request) before sending; then
     /// [`Error::ItemNotFound`], [`Error::VersionConflict`] (with the item
     /// as stored), [`Error::ConditionFailed`] (with the item as stored:
     /// [`Error::stored`] decodes it) or [`Error::DynamoDb`].
@@ -451,7 +582,10 @@ impl<E: Entity> Update<E> {
     ///
     /// # Errors
     ///
-    /// As [`send`](Self::send), and the errors of [`Entity::from_item`].
+    /// As [`send`](Self::send), and the errors of [`Entity::from_item`];
+    /// [`Refusal::UniqueReturnValues`](crate::Refusal::UniqueReturnValues)
+    /// for an update that sets or removes a unique field (it is a
+    /// transaction with the guard items, which returns no item).
     pub async fn send_returning_new(self, table: &Table) -> Result<E, Error> {
         let item = self
             .execute(table, ReturnValue::AllNew)

@@ -271,6 +271,7 @@ impl<E: Entity> Update<E> {
             names: rendered.names,
             values: rendered.values,
             entity: E::SCHEMA.type_name,
+            unique: self.unique_write()?,
         })
     }
 }

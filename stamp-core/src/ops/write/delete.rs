@@ -146,6 +146,11 @@ impl<E: Entity> Delete<E> {
     /// [`condition`](Self::condition); [`Error::OutcomeUnknown`] or
     /// [`Error::DynamoDb`]. Each error that found an item holds it as
     /// stored: [`Error::stored`] decodes it.
+    ///
+    /// An entity with unique values (`#[stamp(unique)]`) is deleted in one
+    /// `TransactWriteItems` with its guard items, after a strongly
+    /// consistent read of the item (see
+    /// [`TransactWrite::send`](crate::TransactWrite::send)).
     pub async fn send(self, table: &Table) -> Result<(), Error> {
         self.execute(table, false).await.map(|_| ())
     }
@@ -155,12 +160,18 @@ impl<E: Entity> Delete<E> {
     ///
     /// # Errors
     ///
-    /// As [`send`](Self::send), and the errors of [`Entity::from_item`].
+    /// As [`send`](Self::send), and the errors of [`Entity::from_item`];
+    /// [`Refusal::UniqueReturnValues`] for an entity with unique values
+    /// (its delete is a transaction with its guards, which returns no
+    /// item).
     pub async fn send_returning_old(self, table: &Table) -> Result<Option<E>, Error> {
         self.execute(table, true).await
     }
 
     async fn execute(&self, table: &Table, return_old: bool) -> Result<Option<E>, Error> {
+        if !E::SCHEMA.unique_values.is_empty() {
+            return self.execute_with_guards(table, return_old).await;
+        }
         let input = self.input(table.name(), return_old)?;
         let key = crate::ItemKey::of::<E>(&self.key_map());
         match table
@@ -194,6 +205,53 @@ impl<E: Entity> Delete<E> {
                 )
             }),
         }
+    }
+}
+
+impl<E: Entity> Delete<E> {
+    /// [`execute`](Self::execute) of an entity with unique values: one
+    /// `TransactWriteItems` of the delete and the deletes of its guards
+    /// (see [`TransactWrite::send`](crate::TransactWrite::send)), which
+    /// returns no item.
+    async fn execute_with_guards(
+        &self,
+        table: &Table,
+        return_old: bool,
+    ) -> Result<Option<E>, Error> {
+        if return_old {
+            return Err(Error::Refused(Refusal::UniqueReturnValues {
+                entity: E::SCHEMA.type_name,
+            }));
+        }
+        let key = crate::ItemKey::of::<E>(&self.key_map());
+        let failure = match crate::TransactWrite::new()
+            .delete(Delete {
+                key: self.key.clone(),
+                condition: self.condition.clone(),
+                expected_version: self.expected_version,
+            })
+            .execute(table)
+            .await?
+        {
+            Ok(()) => return Ok(None),
+            Err(failure) => failure,
+        };
+        conditional_failure::<E, _>(
+            table,
+            &key,
+            self.expected_version,
+            failure,
+            Effect::Unknown,
+            |service| crate::ops::transaction::failed_check(service, 0),
+        )
+        .map(|_| None)
+        .map_err(|error| {
+            absent_is_version_conflict(
+                error,
+                self.expected_version
+                    .filter(|_| E::SCHEMA.version_attribute.is_some()),
+            )
+        })
     }
 }
 

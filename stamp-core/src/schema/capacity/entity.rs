@@ -121,6 +121,30 @@ pub(super) fn entity_capacity(
         }
     };
     let table = write_units(bytes);
+    let put = WriteUnits {
+        table,
+        indexes: per_index(&|_, entry| EntryChange::Added(entry)),
+    };
+    let unique = (!entity.unique_values.is_empty()).then(|| {
+        let owner = crate::item::check::key_of(entity, item);
+        let guard_units: Vec<f64> = crate::ops::unique::guards(entity, item)
+            .unwrap_or_default()
+            .iter()
+            .map(|guard| {
+                write_units(item_size(&crate::ops::unique::guard_item(
+                    entity, &guard.key, &owner,
+                )))
+            })
+            .collect();
+        let guard_writes: f64 = guard_units.iter().sum();
+        UniqueCapacity {
+            guards: guard_units.len(),
+            guard_writes,
+            create: put.in_transaction() + 2.0 * guard_writes,
+            read_before_write: read_units(bytes, true),
+            per_changed_value: 2.0 * 2.0 * guard_units.first().copied().unwrap_or(1.0),
+        }
+    });
     EntityCapacity {
         entity: entity.type_name,
         item_bytes: bytes,
@@ -160,10 +184,7 @@ pub(super) fn entity_capacity(
                 )
             })
             .collect(),
-        put: WriteUnits {
-            table,
-            indexes: per_index(&|_, entry| EntryChange::Added(entry)),
-        },
+        put,
         update: WriteUnits {
             table,
             indexes: per_index(&update),
@@ -176,5 +197,6 @@ pub(super) fn entity_capacity(
             table,
             indexes: per_index(&|_, entry| EntryChange::Removed(entry)),
         },
+        unique,
     }
 }
