@@ -207,13 +207,15 @@ fn schema_the_reference_model_request() {
         .map(|key| (key.attribute_name(), key.key_type()))
         .collect();
     assert_eq!(keys, [("PK", &KeyType::Hash), ("SK", &KeyType::Range)]);
-    // GSI1: orders by status; GSI2: an order with its line items.
+    // GSI1: orders by status; GSI2: an order with its line items; GSI3:
+    // products by category, keys only.
     let indexes = input.global_secondary_indexes();
-    assert_eq!(indexes.len(), 2, "{indexes:?}");
-    for (index, (name, partition_key, sort_key)) in indexes
-        .iter()
-        .zip([("GSI1", "GSI1PK", "GSI1SK"), ("GSI2", "GSI2PK", "GSI2SK")])
-    {
+    assert_eq!(indexes.len(), 3, "{indexes:?}");
+    for (index, (name, partition_key, sort_key, projection)) in indexes.iter().zip([
+        ("GSI1", "GSI1PK", "GSI1SK", ProjectionType::All),
+        ("GSI2", "GSI2PK", "GSI2SK", ProjectionType::All),
+        ("GSI3", "GSI3PK", "GSI3SK", ProjectionType::KeysOnly),
+    ]) {
         assert_eq!(index.index_name(), name);
         let keys: Vec<(&str, &KeyType)> = index
             .key_schema()
@@ -226,7 +228,7 @@ fn schema_the_reference_model_request() {
         );
         assert_eq!(
             index.projection().unwrap().projection_type(),
-            Some(&ProjectionType::All)
+            Some(&projection)
         );
         assert_eq!(index.provisioned_throughput(), None);
     }
