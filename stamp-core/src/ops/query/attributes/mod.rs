@@ -316,6 +316,3 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {}
