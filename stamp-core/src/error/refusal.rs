@@ -175,6 +175,21 @@ pub enum Refusal {
         entity: &'static str,
     },
 
+    /// A batch write (`BatchWrite::put` or `delete`) of an entity with
+    /// unique values (`#[stamp(unique)]`): `BatchWriteItem` takes no
+    /// condition, so it can neither claim a value's guard item nor release
+    /// it, and a batch would let two items hold one value or leave a value
+    /// taken by no item. Found before sending; write such items with
+    /// `put`, `create`, `Delete` or in a transaction, or load them in a
+    /// batch under another entity and run `UniqueBackfill`.
+    #[error(
+        "entity `{entity}` has unique values, whose guard items a batch write cannot claim or release: write it with put, create, delete or in a transaction"
+    )]
+    UniqueBatchWrite {
+        /// The entity type name.
+        entity: &'static str,
+    },
+
     /// An item is larger than DynamoDB's 400 KB item limit, counted by
     /// DynamoDB's rules ([`item_size`](crate::item_size)). Found before
     /// sending.

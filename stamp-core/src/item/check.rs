@@ -31,7 +31,9 @@ pub(crate) use number::{NumberProblem, check_number, number_digits};
 /// # Errors
 ///
 /// [`Refusal::VersionedBatchWrite`] for an entity with a `#[stamp(version)]`
-/// field (a batch cannot check a version); the errors of
+/// field (a batch cannot check a version), [`Refusal::UniqueBatchWrite`]
+/// for one with unique values (a batch cannot keep their guards); the
+/// errors of
 /// [`Entity::to_item`] and of [`check_item`].
 pub(crate) fn item_for_write<E: Entity>(
     entity: &E,
@@ -39,6 +41,11 @@ pub(crate) fn item_for_write<E: Entity>(
 ) -> Result<(AttributeMap, usize), Error> {
     if entity.version().is_some() {
         return Err(Error::Refused(Refusal::VersionedBatchWrite {
+            entity: E::SCHEMA.type_name,
+        }));
+    }
+    if !E::SCHEMA.unique_values.is_empty() {
+        return Err(Error::Refused(Refusal::UniqueBatchWrite {
             entity: E::SCHEMA.type_name,
         }));
     }

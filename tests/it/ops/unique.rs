@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 use stamp::error::Refusal;
 use stamp::ops::GetUnique;
 use stamp::{
-    AttributeMap, Delete, Entity, Error, Item, Put, Table, TableDefinition, TransactWrite,
+    AttributeMap, BatchWrite, Delete, Entity, Error, Item, Put, Table, TableDefinition,
+    TransactWrite,
 };
 
 use crate::common;
@@ -1038,4 +1039,38 @@ async fn a_number_is_a_value_and_arithmetic_on_it_is_refused() {
             sold: 1
         })
     );
+}
+
+/// A batch write cannot keep guard items (`BatchWriteItem` has no
+/// conditions): a put or a delete of an entity with unique values in a
+/// batch is refused before anything is sent, and the table is unchanged.
+#[tokio::test]
+async fn batch_writes_of_an_entity_with_unique_values_are_refused() {
+    let (table, counter) = common::fresh_counted_table("unique-batch", &definition()).await;
+    let put = BatchWrite::new()
+        .put(&user("u-1", "ada@example.com"))
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &put,
+            Error::Refused(Refusal::UniqueBatchWrite { entity: "User" })
+        ),
+        "{put}"
+    );
+    let delete = BatchWrite::new()
+        .delete(User::key("u-1").unwrap())
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &delete,
+            Error::Refused(Refusal::UniqueBatchWrite { entity: "User" })
+        ),
+        "{delete}"
+    );
+    assert!(counter.operations().is_empty());
+    assert!(scan_all(&table).await.is_empty());
 }

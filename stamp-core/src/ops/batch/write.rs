@@ -161,7 +161,17 @@ impl BatchWrite {
 
     /// Adds a delete of the item with primary key `key` (nothing happens
     /// when there is none).
+    ///
+    /// Refused ([`Refusal::UniqueBatchWrite`], returned by
+    /// [`send`](Self::send)) for an entity with unique values: the delete
+    /// would leave its guard items holding the values.
     pub fn delete<E: Entity>(mut self, key: PrimaryKey<E>) -> Self {
+        if !E::SCHEMA.unique_values.is_empty() {
+            self.keep_error(Error::Refused(Refusal::UniqueBatchWrite {
+                entity: E::SCHEMA.type_name,
+            }));
+            return self;
+        }
         let map = key.to_attribute_map();
         let (partition_key, sort_key) = key.into_parts();
         let request = WriteRequest::builder()
