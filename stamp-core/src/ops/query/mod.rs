@@ -1,3 +1,5 @@
+// Over 500 lines on purpose: `Query`'s inherent methods stay in this one module, so that a
+// compile error of a user's call names `stamp::Query::<E, I, O>::method`, not a private module.
 //! Typed queries on the table or a GSI: a partition key, a sort-key
 //! condition on a leading prefix of the sort-key fields, options, pages with
 //! cursors, and streams across pages.
