@@ -689,3 +689,30 @@ impl Intercept for KillAt {
         Ok(())
     }
 }
+
+/// Every item of `table`, read page by page with a plain client (no
+/// faults, whatever client the table has), by `(PK, SK)`.
+pub async fn items_by_key(
+    table: &Table,
+) -> std::collections::BTreeMap<(String, String), stamp::AttributeMap> {
+    let client = client();
+    let mut items = std::collections::BTreeMap::new();
+    let mut start = None;
+    loop {
+        let page = client
+            .scan()
+            .table_name(table.name())
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .unwrap();
+        for item in page.items.unwrap_or_default() {
+            let text = |name: &str| item[name].as_s().unwrap().clone();
+            items.insert((text("PK"), text("SK")), item);
+        }
+        start = page.last_evaluated_key;
+        if start.is_none() {
+            return items;
+        }
+    }
+}

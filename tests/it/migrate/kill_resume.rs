@@ -6,38 +6,15 @@
 //! ends at its new key exactly once with its attributes, none stays at its
 //! old key, and nothing else is written.
 //!
-//! The entity is this module's own: a migration needs a previous key
+//! The entity is `players.rs`'s (shared with the units test): a migration needs a previous key
 //! format, which the reference model does not have.
 
 use std::collections::BTreeMap;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use serde::{Deserialize, Serialize};
 use stamp::{AttributeMap, BatchWrite, Entity, Table, TableDefinition, migrate::Migration};
 
+use super::players::{Player, PlayerBefore, all_items, player, text};
 use crate::common;
-
-#[derive(stamp::Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "TEAM#<team>"]
-#[sk = "PLAYER#<player_id>"]
-#[stamp(previous(pk = "PLAYER#<player_id>", sk = "PROFILE"))]
-struct Player {
-    team: String,
-    player_id: u32,
-    name: String,
-    goals: Option<u32>,
-}
-
-#[derive(stamp::Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "PLAYER#<player_id>"]
-#[sk = "PROFILE"]
-#[stamp(type_name = "Player")]
-struct PlayerBefore {
-    team: String,
-    player_id: u32,
-    name: String,
-    goals: Option<u32>,
-}
 
 /// Items per seed.
 const PLAYERS: u32 = 30;
@@ -47,15 +24,6 @@ fn seeds() -> u64 {
     common::repetitions(100, 25)
 }
 
-fn player(number: u32) -> PlayerBefore {
-    PlayerBefore {
-        team: format!("team-{}", number % 4),
-        player_id: number,
-        name: format!("Player {number}"),
-        goals: (!number.is_multiple_of(3)).then_some(number * 2),
-    }
-}
-
 fn migration(checkpoint: &std::path::Path) -> Migration<Player> {
     Migration::<Player>::new()
         .segments(2)
@@ -63,26 +31,6 @@ fn migration(checkpoint: &std::path::Path) -> Migration<Player> {
         .group_size(4)
         .page_size(8)
         .checkpoint_file(checkpoint)
-}
-
-async fn all_items(table: &Table) -> Vec<AttributeMap> {
-    let output = table
-        .client()
-        .scan()
-        .table_name(table.name())
-        .consistent_read(true)
-        .send()
-        .await
-        .expect("scan");
-    assert!(output.last_evaluated_key.is_none(), "one page holds them");
-    output.items.unwrap_or_default()
-}
-
-fn text(item: &AttributeMap, name: &str) -> String {
-    match item.get(name) {
-        Some(AttributeValue::S(value)) => value.clone(),
-        other => panic!("{name} is {other:?}"),
-    }
 }
 
 /// One seed: seed the old format, kill the first run at request

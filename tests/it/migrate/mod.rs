@@ -2,4 +2,5 @@
 
 mod kill_resume;
 mod migration;
+mod players;
 mod units;

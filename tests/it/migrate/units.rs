@@ -15,35 +15,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use serde::{Deserialize, Serialize};
 use stamp::error::{JobError, QueryReason, Refusal};
 use stamp::migrate::{Migration, MigrationCheck, ScanSegment};
 use stamp::{AttributeMap, BatchWrite, Entity, Error, Table, TableDefinition};
 
+use super::players::{Player, PlayerBefore, all_items, player, text};
 use crate::common;
-
-#[derive(stamp::Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "TEAM#<team>"]
-#[sk = "PLAYER#<player_id>"]
-#[stamp(previous(pk = "PLAYER#<player_id>", sk = "PROFILE"))]
-struct Player {
-    team: String,
-    player_id: u32,
-    name: String,
-    goals: Option<u32>,
-}
-
-#[derive(stamp::Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[pk = "PLAYER#<player_id>"]
-#[sk = "PROFILE"]
-#[stamp(type_name = "Player")]
-struct PlayerBefore {
-    team: String,
-    player_id: u32,
-    name: String,
-    goals: Option<u32>,
-}
 
 /// Items per seed.
 const PLAYERS: u32 = 40;
@@ -54,15 +31,6 @@ const WORKERS: usize = 4;
 
 fn seeds() -> u64 {
     common::repetitions(24, 6)
-}
-
-fn player(number: u32) -> PlayerBefore {
-    PlayerBefore {
-        team: format!("team-{}", number % 4),
-        player_id: number,
-        name: format!("Player {number}"),
-        goals: (!number.is_multiple_of(3)).then_some(number * 2),
-    }
 }
 
 /// A unit's migration: small pages and groups, so a unit sends several
@@ -97,26 +65,6 @@ async fn seeded_table(test: &str) -> (Table, Vec<PlayerBefore>) {
         .await
         .expect("seed the old format");
     (table, before)
-}
-
-async fn all_items(table: &Table) -> Vec<AttributeMap> {
-    let output = table
-        .client()
-        .scan()
-        .table_name(table.name())
-        .consistent_read(true)
-        .send()
-        .await
-        .expect("scan");
-    assert!(output.last_evaluated_key.is_none(), "one page holds them");
-    output.items.unwrap_or_default()
-}
-
-fn text(item: &AttributeMap, name: &str) -> String {
-    match item.get(name) {
-        Some(AttributeValue::S(value)) => value.clone(),
-        other => panic!("{name} is {other:?}"),
-    }
 }
 
 /// Every player at its new key exactly once, with its attributes; nothing

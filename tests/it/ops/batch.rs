@@ -3,11 +3,10 @@
 //! through an SDK interceptor), and exact reports of what was not written.
 
 use crate::common;
-use stamp::AttributeMap;
 use stamp::error::{DecodeError, Refusal};
 
 use stamp::{BatchGet, BatchWrite};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -54,31 +53,6 @@ fn quick_retry(max_retries: u32) -> BatchRetry {
         max_retries,
         base_delay: Duration::from_millis(1),
         max_delay: Duration::from_millis(20),
-    }
-}
-
-/// Every item of the table, read with a plain client (no faults), by
-/// `(PK, SK)`.
-async fn scan_all(table: &Table) -> BTreeMap<(String, String), AttributeMap> {
-    let client = common::client();
-    let mut items = BTreeMap::new();
-    let mut start = None;
-    loop {
-        let page = client
-            .scan()
-            .table_name(table.name())
-            .set_exclusive_start_key(start)
-            .send()
-            .await
-            .unwrap();
-        for item in page.items.unwrap_or_default() {
-            let text = |name: &str| item[name].as_s().unwrap().clone();
-            items.insert((text("PK"), text("SK")), item);
-        }
-        start = page.last_evaluated_key;
-        if start.is_none() {
-            return items;
-        }
     }
 }
 
@@ -140,7 +114,7 @@ async fn ten_thousand_items_survive_throttling_and_unprocessed_items() {
     assert_eq!(output.requests, 400 + output.retries);
 
     // Read back with a plain scan: exactly the 10,000 items, equal.
-    let stored = scan_all(&table).await;
+    let stored = common::items_by_key(&table).await;
     assert_eq!(stored.len(), 10_000);
     for order in &orders {
         let key = order.primary_key().unwrap();
@@ -231,7 +205,7 @@ async fn when_retries_run_out_the_error_holds_exactly_the_requests_not_written()
 
     // The table holds exactly what the error says: the 90 other puts, and
     // the two items whose delete was not done.
-    let stored: BTreeSet<String> = scan_all(&table)
+    let stored: BTreeSet<String> = common::items_by_key(&table)
         .await
         .into_keys()
         .map(|(_, sort_key)| sort_key)

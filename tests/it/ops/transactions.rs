@@ -97,32 +97,6 @@ struct Gauge {
     reading: f64,
 }
 
-/// Every item of the table, by `(PK, SK)`.
-async fn scan_all(table: &Table) -> BTreeMap<(String, String), AttributeMap> {
-    let output = table
-        .client()
-        .scan()
-        .table_name(table.name())
-        .send()
-        .await
-        .unwrap();
-    assert!(output.last_evaluated_key.is_none());
-    output
-        .items
-        .unwrap_or_default()
-        .into_iter()
-        .map(|item| {
-            (
-                (
-                    item["PK"].as_s().unwrap().clone(),
-                    item["SK"].as_s().unwrap().clone(),
-                ),
-                item,
-            )
-        })
-        .collect()
-}
-
 async fn shop(test: &str) -> (Table, common::RequestCounter) {
     let (table, counter) = common::fresh_counted_table(test, &definition()).await;
     table.put(&customer()).await.unwrap();
@@ -203,7 +177,7 @@ struct Cancelled {
 /// fail (actions 0, 3 and 5), in one request, and returns its cancellation.
 async fn cancel_a_transaction(test: &str) -> Cancelled {
     let (table, counter) = shop(test).await;
-    let before = scan_all(&table).await;
+    let before = common::items_by_key(&table).await;
     counter.reset();
 
     let result = TransactWrite::new()
@@ -374,7 +348,10 @@ async fn a_cancelled_transaction_has_a_message_for_each_failed_action_and_says_w
 async fn a_cancelled_transaction_leaves_every_item_as_it_was() {
     let cancelled = cancel_a_transaction("tx-cancelled-nothing").await;
     // Nothing of it was applied.
-    assert_eq!(scan_all(&cancelled.table).await, cancelled.before);
+    assert_eq!(
+        common::items_by_key(&cancelled.table).await,
+        cancelled.before
+    );
 }
 
 #[tokio::test]

@@ -97,35 +97,9 @@ fn guard(key: &str, owner_pk: &str, owner_sk: &str) -> AttributeMap {
     ])
 }
 
-/// Every item of the table, by `(PK, SK)`.
-async fn scan_all(table: &Table) -> BTreeMap<(String, String), AttributeMap> {
-    let output = table
-        .client()
-        .scan()
-        .table_name(table.name())
-        .send()
-        .await
-        .unwrap();
-    assert!(output.last_evaluated_key.is_none());
-    output
-        .items
-        .unwrap_or_default()
-        .into_iter()
-        .map(|item| {
-            (
-                (
-                    item["PK"].as_s().unwrap().clone(),
-                    item["SK"].as_s().unwrap().clone(),
-                ),
-                item,
-            )
-        })
-        .collect()
-}
-
 /// The guard items of the table, by key.
 async fn guards(table: &Table) -> BTreeMap<String, AttributeMap> {
-    scan_all(table)
+    common::items_by_key(table)
         .await
         .into_iter()
         .filter(|((pk, _), _)| pk.starts_with("UNIQUE#"))
@@ -166,7 +140,7 @@ async fn create_writes_one_guard_per_value_and_a_taken_value_writes_nothing() {
         )]),
         "a None nickname holds no value"
     );
-    let before = scan_all(&table).await;
+    let before = common::items_by_key(&table).await;
     let error = table
         .create(&user("u2", "ada@example.com"))
         .await
@@ -182,7 +156,11 @@ async fn create_writes_one_guard_per_value_and_a_taken_value_writes_nothing() {
         &["ada@example.com"],
         Some("PK=USER#u1, SK=PROFILE"),
     );
-    assert_eq!(scan_all(&table).await, before, "nothing written");
+    assert_eq!(
+        common::items_by_key(&table).await,
+        before,
+        "nothing written"
+    );
     // A plain put of a new item claims the same way.
     let error = table.put(&user("u3", "ada@example.com")).await.unwrap_err();
     assert_taken(
@@ -192,7 +170,11 @@ async fn create_writes_one_guard_per_value_and_a_taken_value_writes_nothing() {
         &["ada@example.com"],
         Some("PK=USER#u1, SK=PROFILE"),
     );
-    assert_eq!(scan_all(&table).await, before, "nothing written");
+    assert_eq!(
+        common::items_by_key(&table).await,
+        before,
+        "nothing written"
+    );
     // Creating the same item again is still `AlreadyExists`.
     let error = table
         .create(&user("u1", "other@example.com"))
@@ -202,7 +184,11 @@ async fn create_writes_one_guard_per_value_and_a_taken_value_writes_nothing() {
         matches!(error, Error::AlreadyExists { entity: "User", .. }),
         "{error:?}"
     );
-    assert_eq!(scan_all(&table).await, before, "nothing written");
+    assert_eq!(
+        common::items_by_key(&table).await,
+        before,
+        "nothing written"
+    );
 }
 
 #[tokio::test]
@@ -233,7 +219,7 @@ async fn put_moves_the_guard_and_refuses_a_taken_value() {
     // Putting the same values again changes no guard.
     table.put(&changed).await.unwrap();
     assert_eq!(guards(&table).await.len(), 3);
-    let before = scan_all(&table).await;
+    let before = common::items_by_key(&table).await;
     let error = table.put(&user("u1", "b@x.com")).await.unwrap_err();
     assert_taken(
         error,
@@ -242,7 +228,11 @@ async fn put_moves_the_guard_and_refuses_a_taken_value() {
         &["b@x.com"],
         Some("PK=USER#u2, SK=PROFILE"),
     );
-    assert_eq!(scan_all(&table).await, before, "nothing written");
+    assert_eq!(
+        common::items_by_key(&table).await,
+        before,
+        "nothing written"
+    );
 }
 
 #[tokio::test]
@@ -281,7 +271,7 @@ async fn update_moves_and_removes_guards() {
         .await
         .unwrap();
     assert_eq!(guards(&table).await.len(), 2);
-    let before = scan_all(&table).await;
+    let before = common::items_by_key(&table).await;
     let error = User::update("u1")
         .set(User::EMAIL, &"b@x.com".to_owned())
         .send(&table)
@@ -294,7 +284,11 @@ async fn update_moves_and_removes_guards() {
         &["b@x.com"],
         Some("PK=USER#u2, SK=PROFILE"),
     );
-    assert_eq!(scan_all(&table).await, before, "nothing written");
+    assert_eq!(
+        common::items_by_key(&table).await,
+        before,
+        "nothing written"
+    );
     // An update that changes a unique value returns no item.
     let error = User::update("u1")
         .set(User::EMAIL, &"z@x.com".to_owned())
@@ -318,7 +312,11 @@ async fn update_moves_and_removes_guards() {
         matches!(error, Error::ItemNotFound { entity: "User", .. }),
         "{error:?}"
     );
-    assert_eq!(scan_all(&table).await, before, "nothing written");
+    assert_eq!(
+        common::items_by_key(&table).await,
+        before,
+        "nothing written"
+    );
 }
 
 #[tokio::test]
@@ -336,9 +334,9 @@ async fn delete_removes_the_guards() {
     // The value is free again.
     table.create(&user("u3", "a@x.com")).await.unwrap();
     // Deleting an absent item still succeeds and changes nothing.
-    let before = scan_all(&table).await;
+    let before = common::items_by_key(&table).await;
     table.delete(&User::key("u1").unwrap()).await.unwrap();
-    assert_eq!(scan_all(&table).await, before);
+    assert_eq!(common::items_by_key(&table).await, before);
     let error = Delete::new(User::key("u3").unwrap())
         .send_returning_old(&table)
         .await
@@ -376,7 +374,7 @@ async fn rekey_moves_the_guard_to_the_new_key() {
             guard("UNIQUE#User#email#b@x.com", "USER#u10", "PROFILE")
         )])
     );
-    assert_eq!(scan_all(&table).await.len(), 2);
+    assert_eq!(common::items_by_key(&table).await.len(), 2);
 }
 
 #[tokio::test]
@@ -406,7 +404,7 @@ async fn upsert_claims_the_values_it_sets() {
         guards(&table).await.into_keys().collect::<Vec<_>>(),
         ["UNIQUE#User#email#b@x.com"]
     );
-    let before = scan_all(&table).await;
+    let before = common::items_by_key(&table).await;
     let error = User::upsert("u2")
         .set(User::EMAIL, &"b@x.com".to_owned())
         .set(User::NAME, &"Bob".to_owned())
@@ -420,7 +418,11 @@ async fn upsert_claims_the_values_it_sets() {
         &["b@x.com"],
         Some("PK=USER#u1, SK=PROFILE"),
     );
-    assert_eq!(scan_all(&table).await, before, "nothing written");
+    assert_eq!(
+        common::items_by_key(&table).await,
+        before,
+        "nothing written"
+    );
 }
 
 #[tokio::test]
@@ -577,7 +579,7 @@ async fn versioned_entity_keeps_its_version_checks() {
         .unwrap();
     assert_eq!(stored.version, 1);
     // A stale version is a version conflict, nothing written.
-    let before = scan_all(&table).await;
+    let before = common::items_by_key(&table).await;
     let stale = Account {
         iban: "DE00 2".into(),
         ..account.clone()
@@ -594,7 +596,11 @@ async fn versioned_entity_keeps_its_version_checks() {
         ),
         "{error:?}"
     );
-    assert_eq!(scan_all(&table).await, before, "nothing written");
+    assert_eq!(
+        common::items_by_key(&table).await,
+        before,
+        "nothing written"
+    );
     let fresh = Account {
         iban: "DE00 2".into(),
         ..stored
@@ -635,7 +641,7 @@ async fn many_tasks_claiming_one_value_exactly_one_wins() {
             guard("UNIQUE#User#email#race@x.com", &winner, "PROFILE")
         )])
     );
-    let users: Vec<_> = scan_all(&table)
+    let users: Vec<_> = common::items_by_key(&table)
         .await
         .into_keys()
         .filter(|(pk, _)| pk.starts_with("USER#"))
@@ -675,10 +681,13 @@ async fn transactions_write_the_guards_and_count_them() {
         ),
         "{error:?}"
     );
-    assert!(scan_all(&table).await.is_empty(), "nothing written");
+    assert!(
+        common::items_by_key(&table).await.is_empty(),
+        "nothing written"
+    );
     // A taken value in a transaction: the typed error, nothing written.
     table.create(&user("a", "a@x.com")).await.unwrap();
-    let before = scan_all(&table).await;
+    let before = common::items_by_key(&table).await;
     let error = TransactWrite::new()
         .create(&user("b", "b@x.com"))
         .put(Put::new(&user("c", "a@x.com")))
@@ -692,7 +701,11 @@ async fn transactions_write_the_guards_and_count_them() {
         &["a@x.com"],
         Some("PK=USER#a, SK=PROFILE"),
     );
-    assert_eq!(scan_all(&table).await, before, "nothing written");
+    assert_eq!(
+        common::items_by_key(&table).await,
+        before,
+        "nothing written"
+    );
     // A delete and an update in one transaction move the values.
     TransactWrite::new()
         .delete(User::key("a").unwrap())
@@ -964,7 +977,7 @@ async fn a_key_migration_moves_the_guards_with_the_items() {
             "{key}"
         );
     }
-    assert_eq!(scan_all(&table).await.len(), 60);
+    assert_eq!(common::items_by_key(&table).await.len(), 60);
     assert_eq!(
         table
             .get_unique(Client::EMAIL, &"7@x.com".to_owned())
@@ -1072,5 +1085,5 @@ async fn batch_writes_of_an_entity_with_unique_values_are_refused() {
         "{delete}"
     );
     assert!(counter.operations().is_empty());
-    assert!(scan_all(&table).await.is_empty());
+    assert!(common::items_by_key(&table).await.is_empty());
 }
