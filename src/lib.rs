@@ -42,6 +42,36 @@
 //! assert_eq!(index_key.partition_key(), "STATUS#PENDING");
 //! ```
 //!
+//! # Where things are
+//!
+//! The root holds what a service uses every day: the derives ([`Item`],
+//! [`Collection`], [`KeyPart`], [`Projection`], [`Attributes`]), [`Table`]
+//! and [`TableDefinition`], the [`Entity`] trait with [`PrimaryKey`] and
+//! [`AttributeMap`], the operations ([`Get`], [`Put`], [`Delete`],
+//! [`Update`], [`Query`], [`Scan`], [`BatchGet`], [`BatchWrite`],
+//! [`TransactGet`], [`TransactWrite`]), their [`Attribute`]s and
+//! [`Condition`]s, [`Page`] and [`Cursor`], and [`Error`] with [`ItemKey`].
+//! `use stamp::prelude::*;` brings the derives, `Table`, `Entity`, `Error`
+//! and `Condition`. Everything else lives in a module named for what it is;
+//! start with the item named after each:
+//!
+//! | module | what it holds | start with |
+//! |---|---|---|
+//! | [`error`] | the reasons nested in [`Error`], by stage | [`error::Refusal`] (refused before sending) |
+//! | [`ops`] | the operations' other types: sets, numbers, slots, batch and retry settings, unique lookups | [`ops::Update`] |
+//! | [`expression`] | attributes, paths, conditions and their placeholders | [`expression::Attribute`] |
+//! | [`key`] | key encodings (a storage format), templates, shards, sort-key prefixes | [`key::KeyPart`] |
+//! | [`item`] | the item codec's checks and sizes (400 KB) | [`item::check_item`] |
+//! | [`schema`] | the schema as data, the table's definition, settings, global tables, import | [`schema::TableDefinition`] |
+//! | [`capacity`] | units consumed (as DynamoDB reports them) and planned | [`capacity::CapacityLog`] |
+//! | [`vector`] | vector indexes and similarity searches | [`vector::SimilaritySearch`] |
+//! | [`migrate`] | re-keying an entity's items, in units; unique-value backfills | [`migrate::Migration`] |
+//! | [`limits`] | DynamoDB's quotas, one constant each | [`limits`] |
+//! | [`local`] | SDK clients for a local server; the embedded DynamoDB (feature `local`) | [`local`] |
+//! | `export` (feature `export`) | the table into files per entity (NDJSON, Parquet, DynamoDB JSON), local or S3 | `export::Export` |
+//! | `streams` (feature `streams`) | the change feed: typed changes of a collection | `streams::Change` |
+//! | `testing` (feature `local`) | the test kit: a clock, faults, whole-table assertions | `testing::TestClock` |
+//!
 //! # Attribute grammar
 //!
 //! - `#[pk = "…"]` and `#[sk = "…"]` (both required) give the primary key
