@@ -262,6 +262,86 @@
 //! which decodes it. A field `Order` does not store is reported as "no
 //! associated item named `FIELD` found for struct `Order`".
 //!
+//! # Upsert and counters
+//!
+//! `E::upsert(key…)` is an [`Update`] without the existence condition: one
+//! `UpdateItem` that creates the item when it is absent and updates it
+//! otherwise. [`Update::add`] (`ADD`) and [`Update::subtract`] start from 0
+//! on an absent attribute, so a counter item needs no create first; the key
+//! fields and the type attribute are written, so a created item is what a
+//! put of the struct stores:
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//! use stamp::Item;
+//!
+//! #[derive(Item, Serialize, Deserialize)]
+//! #[pk = "PRODUCT#<sku>"]
+//! #[sk = "SALES"]
+//! struct ProductSales { sku: String, units: u64 }
+//!
+//! let request = ProductSales::upsert("SKU-1")
+//!     .add(ProductSales::UNITS, &2)
+//!     .request("shop")
+//!     .unwrap();
+//! // UpdateItem  Key: PK = "PRODUCT#SKU-1", SK = "SALES"
+//! //   SET sku = "SKU-1", Type = "ProductSales"  ADD units 2
+//! assert_eq!(request.update_expression.as_deref(), Some("SET #n1 = :v1, #n2 = :v2 ADD #n0 :v0"));
+//! assert_eq!(request.condition_expression, None);
+//! ```
+//!
+//! `#[stamp(created_at)]` and `#[stamp(write_once)]` fields are set with
+//! `if_not_exists`; a versioned entity's `expect_version(v)` is
+//! `attribute_not_exists(PK) OR version = v` and creates at version 1.
+//! Before sending, nothing sent: an upsert that could create an item that
+//! does not decode is [`error::Refusal::IncompleteUpsert`], an index it
+//! could leave with one attribute of its pair
+//! [`error::Refusal::IncompleteIndexUpdate`]. See
+//! [UpdateItem](https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html).
+//!
+//! # Unique values
+//!
+//! `#[stamp(unique)]` on a field (or `#[stamp(unique(a, b))]` on the type,
+//! for a combination) keeps each value on one item: a guard item per value
+//! (`PK = SK = UNIQUE#<Type>#<fields>#<values>`), put, moved and deleted in
+//! the same `TransactWriteItems` as every write that sets, changes or
+//! removes it. A value another item holds is [`Error::UniqueValueTaken`],
+//! naming the fields and the values, and nothing is written;
+//! [`Table::get_unique`] reads the item by its value (a `GetItem` of the
+//! guard, then of the item):
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//! use stamp::{Error, Item, Table};
+//!
+//! #[derive(Item, Serialize, Deserialize)]
+//! #[pk = "USER#<user_id>"]
+//! #[sk = "PROFILE"]
+//! struct User { user_id: String, #[stamp(unique)] email: String }
+//!
+//! // TransactWriteItems
+//! //   Put {PK: "USER#u-1", SK: "PROFILE", …}           attribute_not_exists(PK)
+//! //   Put {PK = SK = "UNIQUE#User#email#ada@example.com", OwnerPK: "USER#u-1", …}
+//! //       attribute_not_exists(PK) OR (OwnerPK = "USER#u-1" AND OwnerSK = "PROFILE")
+//! async fn sign_up(table: &Table, user: &User) -> Result<bool, Error> {
+//!     match table.create(user).await {
+//!         Ok(()) => Ok(true),
+//!         Err(Error::UniqueValueTaken { .. }) => Ok(false),
+//!         Err(error) => Err(error),
+//!     }
+//! }
+//!
+//! async fn by_email(table: &Table, email: &str) -> Result<Option<User>, Error> {
+//!     table.get_unique(User::EMAIL, &email.to_owned()).await
+//! }
+//! ```
+//!
+//! Every other write of such an entity first reads the item (a strongly
+//! consistent `GetItem`) to know the values it replaces. A batch write of
+//! it is refused ([`error::Refusal::UniqueBatchWrite`]): `BatchWriteItem` has no
+//! conditions. [`migrate::UniqueBackfill`] writes the guards of items stored
+//! before a value was unique and reports conflicts instead of choosing.
+//!
 //! # Nested and list updates
 //!
 //! `#[derive(Attributes)]` on a struct stored inside an entity generates
