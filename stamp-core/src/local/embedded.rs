@@ -55,6 +55,9 @@ pub struct LocalDynamoDb {
     endpoint: String,
     database: dynoxide::Database,
     shutdown: Option<oneshot::Sender<()>>,
+    /// The test clock of [`start_with_clock`](LocalDynamoDb::start_with_clock),
+    /// which [`table`](LocalDynamoDb::table) gives its tables.
+    clock: Option<crate::testing::TestClock>,
     // Keeps the background runtime's thread named in the handle; it ends
     // when the shutdown signal arrives.
     _thread: Option<std::thread::JoinHandle<()>>,
@@ -105,10 +108,10 @@ impl LocalDynamoDb {
     /// As [`start`](Self::start), with the server's time read from `clock`
     /// (a test's [`TestClock`](crate::testing::TestClock)): the time its
     /// TTL sweeps ([`sweep_ttl`](Self::sweep_ttl)) judge expiry by and its
-    /// stream records carry. Give the tables the same clock
-    /// ([`Table::with_clock`] with [`TestClock::reader`](crate::testing::TestClock::reader))
-    /// so that what they stamp, what reads leave out and what a sweep
-    /// deletes agree.
+    /// stream records carry. The tables of [`table`](Self::table) read the
+    /// same clock, so that what they stamp, what reads leave out and what a
+    /// sweep deletes agree; a [`Table`] made another way needs
+    /// [`Table::with_clock`] with [`TestClock::reader`](crate::testing::TestClock::reader).
     ///
     /// # Errors
     ///
@@ -140,10 +143,15 @@ impl LocalDynamoDb {
         let endpoint = endpoint_of(&listener)?;
         let (shutdown, stopped) = oneshot::channel::<()>();
         runtime.spawn(serve(listener, database.clone(), stopped));
+        let clock = match storage {
+            Storage::MemoryAt(clock) => Some(clock),
+            Storage::Memory | Storage::File(_) => None,
+        };
         Ok(Self {
             endpoint,
             database,
             shutdown: Some(shutdown),
+            clock,
             _thread: None,
         })
     }
@@ -197,6 +205,7 @@ impl LocalDynamoDb {
             endpoint,
             database,
             shutdown: Some(shutdown),
+            clock: None,
             _thread: Some(thread),
         })
     }
@@ -236,10 +245,16 @@ impl LocalDynamoDb {
         crate::testing::LambdaEvents::new(table, self.streams_client())
     }
 
-    /// A [`Table`] named `name` on [`client`](Self::client). The table is not
-    /// created: call [`Table::create_table`].
+    /// A [`Table`] named `name` on [`client`](Self::client), reading the
+    /// server's test clock when it was started with one
+    /// ([`start_with_clock`](Self::start_with_clock)), the system clock
+    /// otherwise. The table is not created: call [`Table::create_table`].
     pub fn table(&self, name: impl Into<String>) -> Table {
-        Table::new(self.client(), name)
+        let table = Table::new(self.client(), name);
+        match &self.clock {
+            Some(clock) => table.with_clock(clock.reader()),
+            None => table,
+        }
     }
 
     /// Deletes now the items whose TTL has passed in every table with TTL

@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use chrono::{DateTime, TimeDelta, Utc};
 
 /// A clock a test sets and moves: the time a [`Table`](crate::Table)
-/// stamps into `created_at`/`updated_at` and judges TTLs by
-/// ([`Table::with_clock`](crate::Table::with_clock) with
+/// stamps into `created_at`/`updated_at` and judges TTLs by (the tables
+/// of a server started with it, or [`Table::with_clock`](crate::Table::with_clock) with
 /// [`reader`](Self::reader)), and the time the embedded server's TTL
 /// sweeps delete expired items at
 /// ([`LocalDynamoDb::start_with_clock`](crate::local::LocalDynamoDb::start_with_clock),
@@ -25,7 +25,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 ///
 /// let clock = TestClock::at("2026-06-01T10:00:00Z".parse()?);
 /// let dynamodb = LocalDynamoDb::start_with_clock(&clock).await?;
-/// let table = dynamodb.table("shop").with_clock(clock.reader());
+/// let table = dynamodb.table("shop");       // reads the server's clock
 /// table.create(&session).await?;            // created_at = 10:00:00, ttl = 10:30:00
 /// clock.advance(chrono::TimeDelta::minutes(31));
 /// assert_eq!(Session::get(&table, key).await?, None);   // expired: not returned

@@ -111,7 +111,7 @@
 //!
 //! let clock = TestClock::at("2026-06-01T10:00:00Z".parse()?);
 //! let dynamodb = LocalDynamoDb::start_with_clock(&clock).await?;
-//! let table = dynamodb.table("shop").with_clock(clock.reader());
+//! let table = dynamodb.table("shop");       // reads the server's clock
 //! table.create(&session).await?;              // created_at = 10:00, expires_at = 10:30
 //! clock.advance(chrono::TimeDelta::minutes(31));
 //! assert_eq!(Session::get(&table, key).await?, None);   // expired, not yet deleted

@@ -75,7 +75,9 @@ fn definition() -> TableDefinition {
 async fn the_clock_stamps_writes_judges_expiry_and_times_the_sweep() {
     let clock = TestClock::at(time("2026-06-01T10:00:00Z"));
     let dynamodb = LocalDynamoDb::start_with_clock(&clock).await.unwrap();
-    let table = dynamodb.table("sessions-clock").with_clock(clock.reader());
+    // The server's tables read its clock: no `with_clock` needed.
+    let table = dynamodb.table("sessions-clock");
+    assert_eq!(table.now(), time("2026-06-01T10:00:00Z"));
     table
         .create_table(&definition().stream(StreamViewType::NewAndOldImages))
         .await
