@@ -10,23 +10,25 @@
 //! wrapping a nested enum, each in its own file: [`DefinitionError`]
 //! (`definition.rs`), [`KeyError`] (`key.rs`), [`Refusal`] (`refusal.rs`),
 //! [`DecodeError`] (`decode.rs`) and [`JobError`] (`job.rs`). The key of an
-//! item is [`ItemKey`] (`item_key.rs`); the mapping of SDK errors is in
+//! item is [`ItemKey`] (`item_key.rs`); what became of a failed request is
+//! [`RequestOutcome`] (`outcome.rs`); the mapping of SDK errors is in
 //! `request/failure.rs`.
 
 use std::sync::Arc;
 
-use crate::RequestOutcome;
-
+mod cancellation;
 mod client;
 mod decode;
 mod definition;
 mod item_key;
 mod job;
 mod key;
+pub(crate) mod outcome;
 mod refusal;
 mod stored;
 mod vector;
 
+pub use cancellation::{CancellationCode, CancellationReason};
 pub use decode::DecodeError;
 pub use definition::{DefinitionError, GlobalTableError, TableNameReason, TableSettingError};
 pub use item_key::ItemKey;
@@ -38,6 +40,7 @@ pub use job::{
     ExportReason, ImportReason, JobError, MigrationCheckpointReason, StreamRecordReason,
 };
 pub use key::{KeyError, KeyMismatchReason};
+pub use outcome::RequestOutcome;
 pub use refusal::{CursorReason, QueryReason, Refusal, UpdateReason};
 pub use vector::VectorError;
 
@@ -305,7 +308,7 @@ pub enum Error {
     /// that the request timed out and may have been applied.
     #[error(
         "DynamoDB {operation} on table `{table}` {}",
-        crate::request::failure::failure_text(*.outcome, *.status, .code.as_deref(), .message.as_deref(), *.earlier_attempt_may_have_been_applied, .source)
+        outcome::failure_text(*.outcome, *.status, .code.as_deref(), .message.as_deref(), *.earlier_attempt_may_have_been_applied, .source)
     )]
     DynamoDb {
         /// The operation, such as `PutItem`.

@@ -119,6 +119,21 @@ fn get_item_input(table_name: &str, key: AttributeMap, consistent: bool) -> GetI
         .expect("GetItemInput has no required fields")
 }
 
+impl Table {
+    /// The item stored at `key` as DynamoDB holds it, read with one
+    /// `GetItem` (strongly consistent when `consistent`) of entity
+    /// `entity`; `None` when there is none. [`Get`], re-keying and key
+    /// migrations read with it.
+    pub(crate) async fn stored_item(
+        &self,
+        entity: &'static str,
+        key: AttributeMap,
+        consistent: bool,
+    ) -> Result<Option<AttributeMap>, Error> {
+        stored_item(self, entity, key, consistent).await
+    }
+}
+
 /// The item stored at `key` as DynamoDB holds it, read with one `GetItem`
 /// (strongly consistent when `consistent`) of entity `entity`; `None` when
 /// there is none: [`Table::stored_item`].

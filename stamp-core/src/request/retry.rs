@@ -120,7 +120,7 @@ impl Backoff {
 /// `ThrottlingReasons` DynamoDB gave (a hot key range, or a table, index or
 /// account maximum).
 pub(crate) fn log_retry(operation: &'static str, table: &str, error: &aws_sdk_dynamodb::Error) {
-    let throttling_reasons = crate::request::failure::sdk_throttling_reasons(error);
+    let throttling_reasons = crate::error::outcome::sdk_throttling_reasons(error);
     tracing::debug!(
         operation,
         table,

@@ -32,6 +32,7 @@ mod planning;
 mod resolve;
 mod settings;
 mod stream;
+mod table;
 mod vector;
 pub(crate) mod verify;
 
@@ -42,6 +43,7 @@ use aws_sdk_dynamodb::types::StreamViewType;
 use crate::DefinitionError;
 use crate::{Entity, EntitySchema, Error};
 
+use crate::model::index_projection::IndexProjection;
 #[cfg(feature = "schema-tooling")]
 pub use capacity::{
     EntityCapacity, PAGE_ITEMS, ReadUnits, UniqueCapacity, WriteUnits, read_units, write_units,
@@ -54,7 +56,7 @@ pub use global::{
     STRONG_CONSISTENCY_REGIONS,
 };
 pub use import::ImportSource;
-pub use options::{IndexProjection, TableBilling};
+pub use options::TableBilling;
 #[cfg(feature = "schema-tooling")]
 pub use planning::{Access, Load, PartitionLoad, Workload};
 pub use settings::{

@@ -1,7 +1,7 @@
 use super::*;
-use crate::__private::{key_attribute, template};
 use crate::KeyPart;
 use crate::Segment::{Field, Literal};
+use crate::model::statics::{key_attribute, template};
 
 static SCHEMA: EntitySchema = EntitySchema {
     type_name: "Order",

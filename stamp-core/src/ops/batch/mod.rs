@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::request::retry::{Backoff, log_retry};
+use crate::request::table::Table;
 use crate::{AttributeMap, BatchRetry};
 
 mod get;
@@ -21,6 +22,14 @@ mod write;
 pub use get::BatchGet;
 pub(crate) use get::{Fetch, fetch};
 pub use write::{BatchWrite, BatchWriteOutput};
+
+impl Table {
+    /// An empty batch write whose items are stamped at this table's
+    /// [`now`](Self::now): `BatchWrite::new().at(table.now())`.
+    pub fn batch_write(&self) -> BatchWrite {
+        BatchWrite::new().at(self.now())
+    }
+}
 
 /// How many batch requests run at once unless set otherwise.
 pub const DEFAULT_BATCH_CONCURRENCY: usize = 4;

@@ -30,7 +30,7 @@ mod send;
 mod shards;
 
 pub use attributes::MultiAttributeQuery;
-pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
+pub use range::{SortKeyPrefix, prefix_upper_bound};
 pub use send::Page;
 
 use crate::ops::expiry::Expiry;

@@ -9,7 +9,8 @@ use super::attributes::{AttributeAccept, key_condition};
 use super::range::{SortAccept, sort_key_condition};
 use crate::QueryIndex;
 use crate::expression::{Placeholders, check_expression_length};
-use crate::ops::cursor::{CursorKey, Fingerprint};
+use crate::ops::cursor::Fingerprint;
+use crate::request::cursor_key::CursorKey;
 use crate::{AttributeMap, Entity, Error, IndexSchema};
 use crate::{CursorReason, Refusal};
 

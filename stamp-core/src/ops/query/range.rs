@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::Refusal;
 use crate::expression::Placeholders;
+use crate::key::prefix::SortKeyText;
 use crate::{Entity, Error, KeyTemplate, QueryIndex};
 
 /// A value for a leading prefix of the sort-key fields of entity `E` in
@@ -27,18 +28,6 @@ pub trait SortKeyPrefix<E: Entity, I: QueryIndex = crate::BaseTable> {
     /// The errors of building a key: [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue),
     /// [`KeyError::KeyEncode`](crate::KeyError::KeyEncode).
     fn sort_key_prefix(&self) -> Result<SortKeyText, Error>;
-}
-
-/// The text of a sort-key prefix, from [`SortKeyPrefix`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SortKeyText {
-    /// The key text: the literal prefix and fields, then the delimiter that
-    /// follows the last field given, or the whole key when every field is
-    /// given.
-    pub text: String,
-    /// Whether every field of the template is given, so `text` is a whole
-    /// sort key.
-    pub complete: bool,
 }
 
 /// One end of a sort-key range.

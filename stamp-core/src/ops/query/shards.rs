@@ -48,7 +48,8 @@ use super::plan::Plan;
 use super::send::{Page, Response, execute};
 use crate::KeyError;
 use crate::QueryIndex;
-use crate::ops::cursor::{Cursor, CursorKey, Fingerprint, ShardStart};
+use crate::ops::cursor::{Cursor, Fingerprint, ShardStart};
+use crate::request::cursor_key::CursorKey;
 use crate::{AttributeMap, Entity, Error, IndexSchema, Table};
 
 /// One shard in a merge.
