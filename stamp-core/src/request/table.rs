@@ -6,35 +6,16 @@
 //! entry points live with their work (`schema/table.rs`, `ops/batch`,
 //! `ops/transaction`, `schema/import.rs`).
 
+pub(crate) mod known;
+mod options;
+
 use std::sync::{Arc, OnceLock};
 
-use crate::model::index_projection::IndexProjection;
 use crate::request::cursor_key::CursorKey;
 use crate::request::executor::Call;
+use crate::request::table::known::Known;
 use crate::{Delete, Entity, Error, Get, PrimaryKey, Put};
 use aws_sdk_dynamodb::Client;
-
-/// What a table knows of the definition it was made from.
-#[derive(Debug)]
-pub(crate) struct Known {
-    /// The projection of each index.
-    index_projections: Vec<(&'static str, IndexProjection)>,
-    /// Whether it has a local secondary index: then every write asks for
-    /// `ReturnItemCollectionMetrics = SIZE`.
-    has_local_index: bool,
-}
-
-impl Known {
-    pub(crate) fn new(
-        index_projections: Vec<(&'static str, IndexProjection)>,
-        has_local_index: bool,
-    ) -> Self {
-        Known {
-            index_projections,
-            has_local_index,
-        }
-    }
-}
 
 /// One DynamoDB table: an `aws_sdk_dynamodb::Client` plus the table name.
 /// Cheap to clone (the client is reference-counted).
@@ -142,128 +123,6 @@ impl Table {
     pub(crate) fn with_client(mut self, client: Client) -> Self {
         self.client = client;
         self
-    }
-
-    /// This table, capping the SDK's retries of a throttled request by the
-    /// class of DynamoDB's `ThrottlingReasons`: `retries.hot_key` after a
-    /// hot partition (`…KeyRangeThroughputExceeded`), `retries.limits` after
-    /// a provisioned, on-demand maximum or account limit. By default both
-    /// are the SDK's own (its `max_attempts`, 3 in the standard mode). A
-    /// request that meets its cap fails with [`Error::DynamoDb`], whose
-    /// [`throttles`](Error::throttles) name the limit and the resource.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling.html>.
-    pub fn with_throttle_retries(mut self, retries: crate::ThrottleRetries) -> Self {
-        self.throttle_retries = retries;
-        self
-    }
-
-    /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
-    pub(crate) fn throttle_retries(&self) -> crate::ThrottleRetries {
-        self.throttle_retries
-    }
-
-    /// This table, asking DynamoDB for the consumed capacity of every
-    /// request (`ReturnConsumedCapacity = TOTAL`, or `INDEXES` for
-    /// [`CapacityDetail::Indexes`](crate::CapacityDetail)) and recording what
-    /// it reports in `log`: gets, puts, updates, deletes, queries, scans,
-    /// batches, transactions, re-keys, migrations and exports alike. Asking
-    /// costs nothing.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ConsumedCapacity.html>.
-    ///
-    /// # Example
-    ///
-    /// ```no_run
-    /// # async fn run(table: stamp_core::Table) {
-    /// use stamp_core::{CapacityDetail, CapacityLog};
-    /// let log = CapacityLog::new();
-    /// let table = table.with_capacity_log(&log, CapacityDetail::Indexes);
-    /// // … requests on `table` …
-    /// for record in log.take() {
-    ///     println!("{} {}: {} units", record.operation, record.entity, record.units());
-    /// }
-    /// # }
-    /// ```
-    pub fn with_capacity_log(
-        mut self,
-        log: &crate::CapacityLog,
-        detail: crate::CapacityDetail,
-    ) -> Self {
-        self.capacity = Some(crate::request::executor::CapacityRecording {
-            log: log.clone(),
-            detail,
-        });
-        self
-    }
-
-    /// The log of [`with_capacity_log`](Self::with_capacity_log), if any.
-    pub(crate) fn capacity_recording(
-        &self,
-    ) -> Option<&crate::request::executor::CapacityRecording> {
-        self.capacity.as_ref()
-    }
-
-    /// Whether the table's definition, when known, has a local secondary
-    /// index.
-    pub(crate) fn has_local_index(&self) -> bool {
-        self.known.get().is_some_and(|known| known.has_local_index)
-    }
-
-    /// This table, knowing `known` (what
-    /// [`with_definition`](Self::with_definition) read of a definition).
-    pub(crate) fn knowing(mut self, known: Known) -> Self {
-        self.known = Arc::new(OnceLock::from(known));
-        self
-    }
-
-    /// Remembers `known` for this table and its clones, unless they know a
-    /// definition already ([`create_table`](Self::create_table)).
-    pub(crate) fn remember(&self, known: Known) {
-        let _ = self.known.set(known);
-    }
-
-    /// The projection of GSI `index` in the definition given to
-    /// [`with_definition`](Self::with_definition), if any.
-    pub(crate) fn index_projection(&self, index: &str) -> Option<&IndexProjection> {
-        self.known
-            .get()?
-            .index_projections
-            .iter()
-            .find(|(name, _)| *name == index)
-            .map(|(_, projection)| projection)
-    }
-
-    /// This table, logging a `tracing` warning (target
-    /// `stamp::item_collection`) when a write reports an item collection
-    /// whose estimated size may be above `gigabytes`: the upper bound of
-    /// `ItemCollectionMetrics.SizeEstimateRangeGB` is greater than it. The
-    /// default is [`DEFAULT_ITEM_COLLECTION_WARNING_GB`](crate::DEFAULT_ITEM_COLLECTION_WARNING_GB)
-    /// (8 GB); `f64::INFINITY` turns the warning off.
-    ///
-    /// In a table with a local secondary index, the items of one partition
-    /// key value and their LSI entries (an *item collection*) may not
-    /// exceed 10 GB: DynamoDB then refuses writes that would grow it
-    /// (`ItemCollectionSizeLimitExceededException`, an [`Error::DynamoDb`]).
-    /// Every write of an entity with an LSI (put, create, update, delete,
-    /// rekey, batch writes and transactions holding one) asks for
-    /// `ReturnItemCollectionMetrics = SIZE`, so that the warning comes
-    /// before the limit.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections.SizeLimit>.
-    ///
-    /// # Panics
-    ///
-    /// When `gigabytes` is NaN.
-    pub fn warn_item_collection_above_gb(mut self, gigabytes: f64) -> Self {
-        assert!(!gigabytes.is_nan(), "the warning threshold is a number");
-        self.item_collection_warning_gb = gigabytes;
-        self
-    }
-
-    /// The item-collection size above which a write logs a warning.
-    pub fn item_collection_warning_gb(&self) -> f64 {
-        self.item_collection_warning_gb
     }
 
     /// This table, signing the [`Cursor`](crate::Cursor)s of its queries

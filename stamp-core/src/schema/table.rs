@@ -8,7 +8,8 @@ use std::time::Duration;
 use super::verify;
 use super::{SchemaDifference, TableDefinition};
 use crate::request::executor::Call;
-use crate::request::table::{Known, Table};
+use crate::request::table::Table;
+use crate::request::table::known::Known;
 use crate::{Error, TableIndex};
 
 /// How long [`Table::create_table`] waits for the new table to become
