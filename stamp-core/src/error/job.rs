@@ -14,6 +14,7 @@ pub use stream::CheckpointReason;
 pub use stream::StreamRecordReason;
 
 use super::{Error, ItemKey};
+use crate::unit::ScanSegment;
 
 /// A job (a key migration, an export, the change feed) that cannot start,
 /// stopped, or met something it cannot read: its configuration, its
@@ -134,7 +135,7 @@ pub enum JobError {
         /// The export's directory.
         location: String,
         /// The units without a complete output, in order.
-        missing: Vec<crate::ScanSegment>,
+        missing: Vec<ScanSegment>,
         /// The names of the unit folders of another segment count.
         stray: Vec<String>,
     },

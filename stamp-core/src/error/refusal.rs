@@ -9,6 +9,7 @@ pub use query::QueryReason;
 pub use update::UpdateReason;
 
 use super::ItemKey;
+use crate::error::VectorError;
 
 /// A request Stamp refuses before sending it: DynamoDB would refuse it (an
 /// item over 400 KB, a transaction over 100 actions, an expression over
@@ -22,7 +23,7 @@ pub enum Refusal {
     /// indexes: the length or a non-finite element of a vector, `TopK`, the
     /// search condition, the projection ([`VectorError`](crate::VectorError)).
     #[error(transparent)]
-    Vector(crate::VectorError),
+    Vector(VectorError),
 
     /// serde could not turn the entity into DynamoDB attributes.
     #[error("entity `{entity}` cannot be serialized into a DynamoDB item: {source}")]

@@ -9,9 +9,10 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::Mac;
 
+use crate::error::Error;
+use crate::error::{CursorReason, Refusal};
+use crate::model::entity::AttributeMap;
 use crate::request::cursor_key::CursorKey;
-use crate::{AttributeMap, Error};
-use crate::{CursorReason, Refusal};
 
 /// Where the next page of a query starts: text to hand to a client (in a
 /// URL: it is URL-safe base64 without padding) and take back with

@@ -6,8 +6,10 @@
 use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
+use crate::error::Error;
+use crate::model::entity::{AttributeMap, Entity, PrimaryKey};
 use crate::request::executor::Call;
-use crate::{AttributeMap, Entity, Error, PrimaryKey, Table};
+use crate::request::table::Table;
 
 /// A read of the item with one primary key (`GetItem`), built by
 /// [`Get::new`] and sent by [`send`](Self::send); [`Table::get`] is its

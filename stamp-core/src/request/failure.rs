@@ -11,10 +11,14 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::executor::Failure;
+use crate::error::Error;
+use crate::error::ItemKey;
 use crate::error::RequestOutcome;
 use crate::error::outcome::sdk_throttling_reasons;
 use crate::item::stored::{same_attribute, same_item};
-use crate::{AttributeMap, Entity, Error, Table};
+use crate::model::entity::{AttributeMap, Entity};
+use crate::request::table::Table;
+use crate::request::throttling::Throttle;
 
 impl Error {
     /// Why DynamoDB throttled the request, when it did: the
@@ -45,10 +49,10 @@ impl Error {
     /// throttling, or gives no reason.
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling.html>.
-    pub fn throttles(&self) -> Vec<crate::Throttle> {
+    pub fn throttles(&self) -> Vec<Throttle> {
         self.throttling_reasons()
             .iter()
-            .map(|(reason, resource)| crate::Throttle::parse(reason, resource))
+            .map(|(reason, resource)| Throttle::parse(reason, resource))
             .collect()
     }
 
@@ -124,7 +128,7 @@ impl Effect<'_> {
 /// never a plain conflict.
 pub(crate) fn conditional_failure<E: Entity, O>(
     table: &Table,
-    key: &crate::ItemKey,
+    key: &ItemKey,
     expected_version: Option<u64>,
     failure: Failure<O>,
     effect: Effect<'_>,

@@ -132,7 +132,7 @@ pub(crate) fn log_retry(operation: &'static str, table: &str, error: &aws_sdk_dy
 
 /// The same for a failure already made a [`crate::Error`] (the migration's
 /// retries), with the reasons of [`crate::Error::throttling_reasons`].
-pub(crate) fn log_retried(error: &crate::Error) {
+pub(crate) fn log_retried(error: &crate::error::Error) {
     let throttling_reasons = error.throttling_reasons();
     tracing::debug!(%error, ?throttling_reasons, "the request will be retried");
 }

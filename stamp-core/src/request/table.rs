@@ -11,10 +11,16 @@ mod options;
 
 use std::sync::{Arc, OnceLock};
 
+use crate::error::Error;
+#[cfg(feature = "streams")]
+use crate::model::collection::Collection;
+use crate::model::entity::{Entity, PrimaryKey};
+use crate::ops::get::Get;
+use crate::ops::write::{Delete, Put};
 use crate::request::cursor_key::CursorKey;
 use crate::request::executor::Call;
 use crate::request::table::known::Known;
-use crate::{Delete, Entity, Error, Get, PrimaryKey, Put};
+use crate::request::throttling::ThrottleRetries;
 use aws_sdk_dynamodb::Client;
 
 /// One DynamoDB table: an `aws_sdk_dynamodb::Client` plus the table name.
@@ -46,7 +52,7 @@ pub struct Table {
     /// The log of [`with_capacity_log`](Self::with_capacity_log).
     capacity: Option<crate::request::executor::CapacityRecording>,
     /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
-    throttle_retries: crate::ThrottleRetries,
+    throttle_retries: ThrottleRetries,
     /// The clock of [`with_clock`](Self::with_clock).
     clock: Clock,
     name: Arc<str>,
@@ -64,7 +70,7 @@ impl Table {
                 crate::request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB,
             known: Arc::default(),
             capacity: None,
-            throttle_retries: crate::ThrottleRetries::default(),
+            throttle_retries: ThrottleRetries::default(),
             clock: Clock(Arc::new(chrono::Utc::now)),
         }
     }
@@ -330,7 +336,7 @@ impl Table {
     /// # Ok(()) }
     /// ```
     #[cfg(feature = "streams")]
-    pub fn changes<C: crate::Collection>(
+    pub fn changes<C: Collection>(
         &self,
         streams: crate::streams::StreamsClient,
     ) -> crate::streams::ChangeFeed<C> {

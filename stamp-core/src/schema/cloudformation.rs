@@ -8,7 +8,10 @@ mod resource;
 use std::collections::BTreeMap;
 
 use super::{TableBilling, TableDefinition};
-use crate::{Error, IndexKind, VectorProjection};
+use crate::error::DefinitionError;
+use crate::error::Error;
+use crate::model::index::IndexKind;
+use crate::model::vector::VectorProjection;
 use resource::{
     AttributeDefinition, ContributorInsightsSpecification, GetAtt, GlobalSecondaryIndex,
     KeySchemaElement, LocalSecondaryIndex, OnDemandThroughput, Output, OutputValue, Parameter,
@@ -285,7 +288,7 @@ impl TableDefinition {
                 // `AWS::DynamoDB::GlobalTable` has no `VectorIndexes`
                 // (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-globaltable.html).
                 if let Some(index) = properties.vector_indexes.first() {
-                    return Err(crate::DefinitionError::GlobalTable(
+                    return Err(DefinitionError::GlobalTable(
                         crate::error::GlobalTableError::VectorIndexInCloudFormation {
                             index: index.index_name,
                         },

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use super::verify;
 use super::{SchemaDifference, TableDefinition};
+use crate::error::Error;
 use crate::request::executor::Call;
 use crate::request::table::Table;
 use crate::request::table::known::Known;
-use crate::{Error, TableIndex};
+use crate::schema::TableIndex;
 
 /// How long [`Table::create_table`] waits for the new table to become
 /// `ACTIVE`.

@@ -12,9 +12,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::model::entity::AttributeMap;
+use crate::request::retry::BatchRetry;
 use crate::request::retry::{Backoff, log_retry};
 use crate::request::table::Table;
-use crate::{AttributeMap, BatchRetry};
 
 mod get;
 mod write;
@@ -154,8 +155,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::BatchRetry;
     use crate::limits::MAX_BATCH_GET_KEYS;
+    use crate::request::retry::BatchRetry;
 
     #[test]
     fn chunks_respect_count_and_bytes() {

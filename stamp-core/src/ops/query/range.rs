@@ -5,10 +5,14 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
 use crate::expression::Placeholders;
 use crate::key::prefix::SortKeyText;
-use crate::{Entity, Error, KeyTemplate, QueryIndex};
+use crate::key::template::KeyTemplate;
+use crate::model::entity::Entity;
+use crate::model::index::BaseTable;
+use crate::model::index::QueryIndex;
 
 /// A value for a leading prefix of the sort-key fields of entity `E` in
 /// index `I` ([`BaseTable`](crate::BaseTable), [`Gsi<N>`](crate::Gsi),
@@ -20,7 +24,7 @@ use crate::{Entity, Error, KeyTemplate, QueryIndex};
     label = "not the sort-key fields of this key, in order",
     note = "give `&T` for the first sort-key field (`&str` for a `String`, not `&String`), or a tuple `(&A, &B, …)` of the first fields in template order"
 )]
-pub trait SortKeyPrefix<E: Entity, I: QueryIndex = crate::BaseTable> {
+pub trait SortKeyPrefix<E: Entity, I: QueryIndex = BaseTable> {
     /// The sort key text up to these fields.
     ///
     /// # Errors

@@ -11,16 +11,18 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::Refusal;
+use crate::error::Refusal;
 use crate::error::{CancellationCode, CancellationReason};
+use crate::error::{Error, ItemKey};
 use crate::expression::{Condition, Placeholders};
 use crate::item::size::{MAX_TRANSACTION_ACTIONS, attribute_value_size};
+use crate::model::entity::AttributeMap;
 use crate::request::table::Table;
-use crate::{AttributeMap, Error, ItemKey};
 
 mod get;
 mod write;
 
+use crate::model::entity::EntitySchema;
 pub use get::{Slot, TransactGet, TransactGetOutput};
 pub use write::TransactWrite;
 
@@ -122,10 +124,7 @@ struct Action {
     kind: Kind,
     /// What the action does to the unique values of its entity, when the
     /// entity has some: [`TransactWrite::send`] adds the guard actions.
-    unique: Option<(
-        &'static crate::EntitySchema,
-        crate::ops::unique::UniqueWrite,
-    )>,
+    unique: Option<(&'static EntitySchema, crate::ops::unique::UniqueWrite)>,
 }
 
 /// The checks shared by both kinds of transaction: some action, at most

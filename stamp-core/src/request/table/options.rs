@@ -4,6 +4,9 @@
 //! module path a bound's compile error names).
 
 use super::Table;
+use crate::request::executor::CapacityDetail;
+use crate::request::executor::CapacityLog;
+use crate::request::throttling::ThrottleRetries;
 
 impl Table {
     /// This table, capping the SDK's retries of a throttled request by the
@@ -15,13 +18,13 @@ impl Table {
     /// [`throttles`](crate::Error::throttles) name the limit and the resource.
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling.html>.
-    pub fn with_throttle_retries(mut self, retries: crate::ThrottleRetries) -> Self {
+    pub fn with_throttle_retries(mut self, retries: ThrottleRetries) -> Self {
         self.throttle_retries = retries;
         self
     }
 
     /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
-    pub(crate) fn throttle_retries(&self) -> crate::ThrottleRetries {
+    pub(crate) fn throttle_retries(&self) -> ThrottleRetries {
         self.throttle_retries
     }
 
@@ -47,11 +50,7 @@ impl Table {
     /// }
     /// # }
     /// ```
-    pub fn with_capacity_log(
-        mut self,
-        log: &crate::CapacityLog,
-        detail: crate::CapacityDetail,
-    ) -> Self {
+    pub fn with_capacity_log(mut self, log: &CapacityLog, detail: CapacityDetail) -> Self {
         self.capacity = Some(crate::request::executor::CapacityRecording {
             log: log.clone(),
             detail,
