@@ -80,10 +80,10 @@ pub use error::CheckpointReason;
 #[cfg(feature = "s3")]
 pub use error::ExportObjectReason;
 pub use error::{
-    CursorReason, DecodeError, DefinitionError, Error, ExportReason, GlobalTableError,
-    ImportReason, ItemKey, JobError, KeyError, KeyMismatchReason, MigrationCheckpointReason,
-    QueryReason, Refusal, StreamRecordReason, TableNameReason, TableSettingError, UpdateReason,
-    VectorError,
+    CancellationCode, CancellationReason, CursorReason, DecodeError, DefinitionError, Error,
+    ExportReason, GlobalTableError, ImportReason, ItemKey, JobError, KeyError, KeyMismatchReason,
+    MigrationCheckpointReason, QueryReason, Refusal, RequestOutcome, StreamRecordReason,
+    TableNameReason, TableSettingError, UpdateReason, VectorError,
 };
 pub use expression::{
     Attribute, AttributeType, Condition, Encoder, MAX_PATH_STEPS, Optional, Ordered, Path,
@@ -93,6 +93,7 @@ pub use item::check::{check_item, check_value};
 pub use item::size::{attribute_value_size, item_size};
 pub use item::value::AttributeCodec;
 pub use key::part::{KeyPart, KeyPartError};
+pub use key::prefix::SortKeyText;
 pub use key::shard::{MAX_SHARDS, shard_of};
 pub use key::template::{KeyBuilder, KeyTemplate, Segment};
 pub use migrate::{
@@ -107,6 +108,7 @@ pub use model::entity::{
 pub use model::index::{
     BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex, Vector,
 };
+pub use model::index_projection::IndexProjection;
 pub use model::multi_attribute::{
     IndexKeyAttribute, IndexKeyField, KeyAttributeType, NoSortAttributeLeft, SortAttributes,
     TextSortAttribute,
@@ -122,20 +124,17 @@ pub use ops::cursor::Cursor;
 pub use ops::get::Get;
 pub use ops::query::{
     DEFAULT_MAX_REQUESTS, MAX_CURSOR_LEN, MultiAttributeQuery, Page, Query, SortKeyPrefix,
-    SortKeyText, prefix_upper_bound,
+    prefix_upper_bound,
 };
 pub use ops::scan::Scan;
 pub use ops::search::{Projected, SearchDecode, SearchResults, Similar, SimilaritySearch, Whole};
 pub use ops::search_filter::{SearchAttribute, SearchCondition, VectorFilters};
-pub use ops::transaction::{
-    CancellationCode, CancellationReason, Slot, TransactGet, TransactGetOutput, TransactWrite,
-};
+pub use ops::transaction::{Slot, TransactGet, TransactGetOutput, TransactWrite};
 pub use ops::unique::GetUnique;
 pub use ops::update::{Number, Set, Update};
 pub use ops::write::{Delete, Put};
 pub use request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB;
 pub use request::executor::{CapacityDetail, CapacityLog, CapacityRecord};
-pub use request::failure::RequestOutcome;
 pub use request::retry::BatchRetry;
 pub use request::table::Table;
 pub use request::throttling::{
@@ -151,9 +150,9 @@ pub use schema::{
     STRONG_CONSISTENCY_REGIONS,
 };
 pub use schema::{
-    ImportSource, IndexProjection, KeyNames, MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS,
-    MAX_TAG_VALUE_CHARS, MAX_TAGS, MaxThroughput, SchemaDifference, TableBilling, TableClass,
-    TableDefinition, TableEncryption, TableIndex, TableSettings, Throughput, WarmThroughput,
+    ImportSource, KeyNames, MAX_RESOURCE_POLICY_BYTES, MAX_TAG_KEY_CHARS, MAX_TAG_VALUE_CHARS,
+    MAX_TAGS, MaxThroughput, SchemaDifference, TableBilling, TableClass, TableDefinition,
+    TableEncryption, TableIndex, TableSettings, Throughput, WarmThroughput,
 };
 /// serde_dynamo, whose set helpers (`#[serde(with = "stamp::serde_dynamo::string_set")]`,
 /// `number_set`, `binary_set`) store a field as `SS`, `NS` or `BS`.

@@ -85,8 +85,10 @@ pub use aws_lambda_events::event::dynamodb::EventRecord;
 /// of aws_lambda_events 1.x, re-exported.
 pub use aws_lambda_events::event::dynamodb::StreamRecord;
 
-use crate::JobError;
-use crate::{AttributeMap, Collection, Entity, EntitySchema, Error, PrimaryKey};
+use crate::error::Error;
+use crate::error::JobError;
+use crate::model::collection::Collection;
+use crate::model::entity::{AttributeMap, Entity, EntitySchema, PrimaryKey};
 
 mod checkpoint;
 pub(crate) mod feed;
@@ -99,6 +101,7 @@ pub use feed::{
     DEFAULT_MIN_ERROR_BACKOFF, DEFAULT_PAGES_PER_SHARD,
 };
 
+use crate::error::ItemKey;
 /// The DynamoDB Streams client that [`Table::changes`](crate::Table::changes)
 /// reads through (`aws_sdk_dynamodbstreams::Client`), re-exported so that a
 /// feed needs no dependency of its own:
@@ -291,8 +294,8 @@ impl<C: Collection> Change<C> {
                 entity: entity_type.clone(),
                 // The members of one table share its key attributes.
                 key: (!keys.is_empty()).then(|| match C::MEMBERS.first() {
-                    Some(schema) => crate::ItemKey::of_schema(schema, &keys),
-                    None => crate::ItemKey::from_key_map(&keys),
+                    Some(schema) => ItemKey::of_schema(schema, &keys),
+                    None => ItemKey::from_key_map(&keys),
                 }),
                 reason,
             })
@@ -370,7 +373,7 @@ impl<C: Collection> Change<C> {
             other => Err(Error::Job(JobError::InvalidStreamRecord {
                 event_id: self.event_id.clone(),
                 entity: Some(schema.type_name.to_owned()),
-                key: Some(crate::ItemKey::of_schema(schema, &self.keys)),
+                key: Some(ItemKey::of_schema(schema, &self.keys)),
                 reason: crate::error::StreamRecordReason::KeyNotString {
                     attribute: name,
                     entity: schema.type_name,

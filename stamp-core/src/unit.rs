@@ -9,7 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Error, Refusal};
+use crate::error::{Error, Refusal};
 
 /// DynamoDB's largest `TotalSegments` of a parallel scan.
 const MAX_TOTAL_SEGMENTS: u32 = 1_000_000;

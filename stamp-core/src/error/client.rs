@@ -1,7 +1,7 @@
 //! [`Error::client_message`]: what an error means to a client of the
 //! caller's service, without anything internal.
 
-use crate::{CancellationCode, Error, KeyError, Refusal};
+use crate::error::{CancellationCode, Error, KeyError, Refusal};
 
 /// DynamoDB's throttling error codes
 /// (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html>).
@@ -133,7 +133,7 @@ mod tests {
     use aws_sdk_dynamodb::types::AttributeValue;
     use aws_sdk_dynamodb::types::error::ResourceNotFoundException;
 
-    use crate::{
+    use crate::error::{
         CancellationCode, CancellationReason, CursorReason, DecodeError, DefinitionError, Error,
         ItemKey, JobError, KeyError, Refusal, RequestOutcome,
     };

@@ -2,6 +2,8 @@
 //! would mix up the items of its entities. Found by `TableDefinition::build`
 //! (and `Table::with_definition`) before any request is sent.
 
+use crate::error::VectorError;
+
 /// A table definition or schema problem: conflicting key attributes, index
 /// and projection rules, colliding key spaces, an invalid table name. Found
 /// before any request is sent; fix the entities or the definition.
@@ -12,7 +14,7 @@ pub enum DefinitionError {
     /// provisioned table, more than 5, dimensions out of range, one name
     /// declared twice differently ([`VectorError`](crate::VectorError)).
     #[error(transparent)]
-    Vector(crate::VectorError),
+    Vector(VectorError),
 
     /// A table definition has no entity.
     #[error("the table definition has no entity; add one with `TableDefinition::entity::<E>()`")]

@@ -1,5 +1,8 @@
 //! [`ItemKey`]: the primary key of one item, as write errors report it.
 
+use crate::model::entity::AttributeMap;
+use crate::model::entity::Entity;
+use crate::model::entity::EntitySchema;
 use std::sync::Arc;
 
 /// The primary key of one item in an error: attribute names and values as
@@ -13,20 +16,20 @@ impl ItemKey {
     /// The key of entity `E` in the attribute map `item` (an item or a key);
     /// an attribute that is missing is shown as `?`, one that is not a
     /// string in DynamoDB's JSON form.
-    pub(crate) fn of<E: crate::Entity>(item: &crate::AttributeMap) -> Self {
+    pub(crate) fn of<E: Entity>(item: &AttributeMap) -> Self {
         let schema = E::SCHEMA;
         Self::named(item, schema.partition_key.name, schema.sort_key.name)
     }
 
     /// The key of an item of `schema` in the attribute map `item`, as
     /// [`ItemKey::of`] reads it.
-    pub(crate) fn of_schema(schema: &crate::EntitySchema, item: &crate::AttributeMap) -> Self {
+    pub(crate) fn of_schema(schema: &EntitySchema, item: &AttributeMap) -> Self {
         Self::named(item, schema.partition_key.name, schema.sort_key.name)
     }
 
     /// The key attributes `partition_key` and `sort_key` of the attribute
     /// map `item`, as [`ItemKey::of`] reads them.
-    pub(crate) fn named(item: &crate::AttributeMap, partition_key: &str, sort_key: &str) -> Self {
+    pub(crate) fn named(item: &AttributeMap, partition_key: &str, sort_key: &str) -> Self {
         let pair = |name: &str| {
             let value = match item.get(name) {
                 Some(aws_sdk_dynamodb::types::AttributeValue::S(value)) => value.clone(),
@@ -42,7 +45,7 @@ impl ItemKey {
     /// record's `Keys` for a change type without members): its first two
     /// attributes in name order (`PK` before `SK`), `?` for a missing one.
     #[cfg(feature = "streams")]
-    pub(crate) fn from_key_map(key: &crate::AttributeMap) -> Self {
+    pub(crate) fn from_key_map(key: &AttributeMap) -> Self {
         let mut names: Vec<&str> = key.keys().map(String::as_str).collect();
         names.sort_unstable();
         match names.as_slice() {
@@ -63,7 +66,7 @@ impl ItemKey {
     }
 
     /// The key as DynamoDB's attribute map (`Key` of `GetItem`).
-    pub fn to_attribute_map(&self) -> crate::AttributeMap {
+    pub fn to_attribute_map(&self) -> AttributeMap {
         self.0
             .iter()
             .map(|(name, value)| {

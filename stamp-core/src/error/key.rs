@@ -1,6 +1,6 @@
 //! [`KeyError`]: a key value that cannot be built, parsed or stored.
 
-use crate::KeyPartError;
+use crate::key::part::KeyPartError;
 
 /// A key value Stamp cannot build, parse or send: an empty or too long key,
 /// a field with no key encoding, a value that does not match its template, a

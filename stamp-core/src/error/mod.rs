@@ -10,23 +10,26 @@
 //! wrapping a nested enum, each in its own file: [`DefinitionError`]
 //! (`definition.rs`), [`KeyError`] (`key.rs`), [`Refusal`] (`refusal.rs`),
 //! [`DecodeError`] (`decode.rs`) and [`JobError`] (`job.rs`). The key of an
-//! item is [`ItemKey`] (`item_key.rs`); the mapping of SDK errors is in
+//! item is [`ItemKey`] (`item_key.rs`); what became of a failed request is
+//! [`RequestOutcome`] (`outcome.rs`); the mapping of SDK errors is in
 //! `request/failure.rs`.
 
 use std::sync::Arc;
 
-use crate::RequestOutcome;
-
+mod cancellation;
 mod client;
 mod decode;
 mod definition;
 mod item_key;
 mod job;
 mod key;
+pub(crate) mod outcome;
 mod refusal;
 mod stored;
 mod vector;
 
+use crate::model::entity::AttributeMap;
+pub use cancellation::{CancellationCode, CancellationReason};
 pub use decode::DecodeError;
 pub use definition::{DefinitionError, GlobalTableError, TableNameReason, TableSettingError};
 pub use item_key::ItemKey;
@@ -38,6 +41,7 @@ pub use job::{
     ExportReason, ImportReason, JobError, MigrationCheckpointReason, StreamRecordReason,
 };
 pub use key::{KeyError, KeyMismatchReason};
+pub use outcome::RequestOutcome;
 pub use refusal::{CursorReason, QueryReason, Refusal, UpdateReason};
 pub use vector::VectorError;
 
@@ -97,7 +101,7 @@ pub enum Error {
         /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`); `None` only
         /// when DynamoDB returned none. Decode it with
         /// [`Error::stored`].
-        item: Option<Box<crate::AttributeMap>>,
+        item: Option<Box<AttributeMap>>,
     },
 
     /// A write that needs an existing item (an update, a conditional write,
@@ -129,7 +133,7 @@ pub enum Error {
         /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`); `None` when
         /// there is none (`found` is `None` then too). Decode it with
         /// [`Error::stored`].
-        item: Option<Box<crate::AttributeMap>>,
+        item: Option<Box<AttributeMap>>,
     },
 
     /// A write's condition expression did not hold for the stored item.
@@ -145,7 +149,7 @@ pub enum Error {
         /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`). Always there:
         /// a condition that fails for want of an item is
         /// [`Error::ItemNotFound`]. Decode it with [`Error::stored`].
-        item: Box<crate::AttributeMap>,
+        item: Box<AttributeMap>,
     },
 
     /// A write would give a unique value (`#[stamp(unique)]`,
@@ -227,11 +231,11 @@ pub enum Error {
         /// The most requests sent for one group of keys, retries included.
         attempts: u32,
         /// The primary keys not read, as attribute maps.
-        keys: Vec<crate::AttributeMap>,
+        keys: Vec<AttributeMap>,
         /// The items read before the batch gave up, as stored, in the order
         /// of the keys asked for (decode them with `Entity::from_item`).
         /// A key that was read and has no item is in neither list.
-        items: Vec<crate::AttributeMap>,
+        items: Vec<AttributeMap>,
         /// The error that stopped the batch, when it was not only that
         /// retries ran out.
         cause: Option<Arc<aws_sdk_dynamodb::Error>>,
@@ -245,7 +249,7 @@ pub enum Error {
         /// The table name.
         table: String,
         /// One reason per action, in the order of the actions.
-        reasons: Vec<crate::CancellationReason>,
+        reasons: Vec<crate::error::CancellationReason>,
     },
 
     /// DynamoDB Streams or the SDK returned an error for a request
@@ -296,7 +300,7 @@ pub enum Error {
         /// The stored item as the failed condition returned it
         /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`), `None` when
         /// there is none.
-        item: Option<Box<crate::AttributeMap>>,
+        item: Option<Box<AttributeMap>>,
     },
 
     /// DynamoDB or the SDK returned an error for a request. The message
@@ -305,7 +309,7 @@ pub enum Error {
     /// that the request timed out and may have been applied.
     #[error(
         "DynamoDB {operation} on table `{table}` {}",
-        crate::request::failure::failure_text(*.outcome, *.status, .code.as_deref(), .message.as_deref(), *.earlier_attempt_may_have_been_applied, .source)
+        outcome::failure_text(*.outcome, *.status, .code.as_deref(), .message.as_deref(), *.earlier_attempt_may_have_been_applied, .source)
     )]
     DynamoDb {
         /// The operation, such as `PutItem`.
@@ -379,10 +383,10 @@ fn cause_text(cause: &Option<Arc<aws_sdk_dynamodb::Error>>) -> String {
 }
 
 /// The reasons of a cancelled transaction other than `None`.
-fn reasons_text(reasons: &[crate::CancellationReason]) -> String {
+fn reasons_text(reasons: &[crate::error::CancellationReason]) -> String {
     let failed: Vec<String> = reasons
         .iter()
-        .filter(|reason| reason.code != crate::CancellationCode::None)
+        .filter(|reason| reason.code != crate::error::CancellationCode::None)
         .map(|reason| {
             format!(
                 "action {} ({} {}) {}",

@@ -16,7 +16,8 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html#DDB-PutItem-request-ReturnValuesOnConditionCheckFailure>
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CancellationReason.html>.
 
-use crate::{AttributeMap, CancellationReason, Entity, Error};
+use crate::error::{CancellationReason, Error};
+use crate::model::entity::{AttributeMap, Entity};
 
 impl Error {
     /// The item as stored when the write's condition failed, as DynamoDB

@@ -1,6 +1,9 @@
 //! [`VectorError`]: what Stamp refuses about vector indexes and similarity
 //! searches, before any request is sent.
 
+use crate::error::DefinitionError;
+use crate::error::Refusal;
+
 /// A rule of DynamoDB's vector indexes that a definition, an item or a
 /// search breaks; found before sending (nothing was sent). Carried, by
 /// stage, by [`DefinitionError::Vector`](crate::DefinitionError::Vector)
@@ -234,7 +237,7 @@ impl VectorError {
     /// definition's ([`DefinitionError::Vector`](crate::DefinitionError::Vector))
     /// for the table's vector indexes, else a refusal before sending
     /// ([`Refusal::Vector`](crate::Refusal::Vector)).
-    pub fn into_error(self) -> crate::Error {
+    pub fn into_error(self) -> crate::error::Error {
         match self {
             VectorError::ProvisionedTable { .. }
             | VectorError::TooManyVectorIndexes { .. }
@@ -242,7 +245,7 @@ impl VectorError {
             | VectorError::ConflictingVectorIndex { .. }
             | VectorError::ConflictingDimensions { .. }
             | VectorError::ConflictingFilterType { .. } => {
-                crate::Error::Definition(crate::DefinitionError::Vector(self))
+                crate::error::Error::Definition(DefinitionError::Vector(self))
             }
             VectorError::WrongDimensions { .. }
             | VectorError::NotFinite { .. }
@@ -254,7 +257,7 @@ impl VectorError {
             | VectorError::UnsupportedCondition { .. }
             | VectorError::PartitionValue { .. }
             | VectorError::NotProjected { .. } => {
-                crate::Error::Refused(crate::Refusal::Vector(self))
+                crate::error::Error::Refused(Refusal::Vector(self))
             }
         }
     }

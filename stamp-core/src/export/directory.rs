@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::{PARTIAL_SUFFIX, file_error, remove_if_there};
-use crate::Error;
+use crate::error::Error;
 
 /// The file of an export to a directory that names the files the export
 /// writes there (`Order.ndjson`, `_unknown.ndjson`, …), one a line: a

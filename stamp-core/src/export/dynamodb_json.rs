@@ -25,7 +25,8 @@ use flate2::write::GzEncoder;
 
 use super::Sink;
 use super::out::Out;
-use crate::{AttributeMap, Error};
+use crate::error::Error;
+use crate::model::entity::AttributeMap;
 
 /// The items as stored, gzipped `DYNAMODB_JSON` lines, into a file or
 /// objects rolled at a line boundary.

@@ -18,8 +18,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::file_error;
-use crate::JobError;
-use crate::{AttributeMap, Error};
+use crate::error::Error;
+use crate::error::JobError;
+use crate::model::entity::AttributeMap;
 
 /// How many bytes of a local file are read at once.
 const READ_CHUNK_BYTES: usize = 64 * 1024;

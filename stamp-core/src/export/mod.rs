@@ -142,10 +142,12 @@ pub use self::directory::MANIFEST;
 use self::out::Out;
 pub use self::outcome::{ExportCheck, ExportOutcome, ExportProgress, ExportedFile, ExportedObject};
 use self::router::{EXPORT_FILE_PAGE, Router, make_sink, scan};
-use crate::JobError;
+use crate::error::Error;
+use crate::error::JobError;
+use crate::model::entity::{AttributeMap, Entity, EntitySchema};
+use crate::request::table::Table;
 #[doc(no_inline)]
 pub use crate::unit::{ParseScanSegmentError, ScanSegment};
-use crate::{AttributeMap, Entity, EntitySchema, Error, Table};
 
 /// The file name (without extension) of the items of unknown type.
 pub const UNKNOWN_FILE_STEM: &str = "_unknown";

@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use super::Sink;
 use super::out::Out;
-use crate::{AttributeMap, Entity, Error};
+use crate::error::Error;
+use crate::model::entity::{AttributeMap, Entity};
 
 /// JSON lines, into a file or objects rolled at a line boundary.
 struct Lines {

@@ -7,7 +7,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::file_error;
-use crate::Error;
+use crate::error::Error;
 
 /// A file or an object, for an error found after its writer is gone.
 pub(super) enum Location {
@@ -29,10 +29,10 @@ impl Location {
         match self {
             Location::File(path) => file_error(path, error),
             #[cfg(feature = "s3")]
-            Location::Object { bucket, key } => Error::Job(crate::JobError::ExportObject {
+            Location::Object { bucket, key } => Error::Job(crate::error::JobError::ExportObject {
                 bucket: bucket.clone(),
                 key: key.clone(),
-                reason: crate::ExportObjectReason::Encode {
+                reason: crate::error::ExportObjectReason::Encode {
                     detail: error.to_string(),
                 },
             }),

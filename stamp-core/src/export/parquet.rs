@@ -23,7 +23,8 @@ use serde_arrow::schema::{SchemaLike, TracingOptions};
 
 use super::Sink;
 use super::out::Out;
-use crate::{AttributeMap, Entity, Error};
+use crate::error::Error;
+use crate::model::entity::{AttributeMap, Entity};
 
 /// Rows buffered before they are written as one record batch.
 pub const ROWS_PER_BATCH: usize = 8_192;

@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use super::path::Path;
 use super::{AttributeType, MAX_EXPRESSION_BYTES, Placeholders, check_expression_length};
-use crate::Refusal;
-use crate::{Entity, Error};
+use crate::error::Error;
+use crate::error::Refusal;
+use crate::model::entity::Entity;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Comparator {

@@ -27,8 +27,8 @@ pub use order::Ordered;
 pub use path::{MAX_PATH_STEPS, Path};
 pub use placeholders::Placeholders;
 
-use crate::Error;
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
 
 use crate::limits::MAX_EXPRESSION_BYTES;
 

@@ -11,8 +11,8 @@
 use std::fmt::Write as _;
 
 use super::Placeholders;
+use crate::error::{Error, Refusal};
 use crate::limits::MAX_NESTING_DEPTH;
-use crate::{Error, Refusal};
 
 /// The most steps (names and indexes) a [`Path`] holds. DynamoDB nests
 /// documents at most 32 levels deep ([`MAX_NESTING_DEPTH`]); Stamp keeps

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::condition::Value;
-use crate::Error;
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
 
 /// The `#name` and `:value` placeholders of one request, shared by its
 /// key condition, filter, condition, update and projection expressions.

@@ -4,8 +4,9 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::error::Error;
 use crate::item::check::{check_index_key_value, check_item, check_item_size, checked_size};
-use crate::{AttributeMap, EntitySchema, Error};
+use crate::model::entity::{AttributeMap, EntitySchema};
 
 /// An item being encoded (`Entity::encode_item_at`, which the derive
 /// generates), with what [`check_item`] would find counted as each

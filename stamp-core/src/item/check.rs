@@ -10,17 +10,21 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::error::Error;
+use crate::error::{KeyError, Refusal};
 use crate::item::size::{attribute_value_size, item_size, number_size_of_digits};
 use crate::item::stored::duplicate_element;
 use crate::limits::{
     MAX_ITEM_SIZE_BYTES, MAX_NESTING_DEPTH, MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT,
     MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, MIN_NUMBER_EXPONENT,
 };
-use crate::{AttributeMap, Entity, EntitySchema, Error};
-use crate::{KeyError, Refusal};
+use crate::model::entity::{AttributeMap, Entity, EntitySchema};
 
 mod number;
 
+use crate::error::ItemKey;
+use crate::model::entity::WriteTime;
+use crate::model::multi_attribute::KeyAttributeType;
 pub(crate) use number::{NumberProblem, check_number, number_digits};
 
 /// The item a batch writes for `entity`, checked: [`Entity::to_item_at`]
@@ -51,7 +55,7 @@ pub(crate) fn item_for_write<E: Entity>(
     }
     entity
         .encode_item_at(
-            Some(crate::WriteTime {
+            Some(WriteTime {
                 now,
                 creating: false,
             }),
@@ -142,7 +146,7 @@ pub(crate) fn check_item_size(
     if size > MAX_ITEM_SIZE_BYTES {
         return Err(Error::Refused(Refusal::ItemTooLarge {
             entity: schema.type_name,
-            key: crate::ItemKey::of_schema(schema, item),
+            key: ItemKey::of_schema(schema, item),
             size,
             limit: MAX_ITEM_SIZE_BYTES,
         }));
@@ -169,10 +173,7 @@ pub(crate) fn is_empty_set(value: &AttributeValue) -> bool {
 /// Whether `value` can be the value of a multi-attribute key attribute of
 /// type `expected`: that type, and not an empty string or binary, which
 /// DynamoDB refuses in a key.
-pub(crate) fn valid_index_key_value(
-    expected: crate::KeyAttributeType,
-    value: &AttributeValue,
-) -> bool {
+pub(crate) fn valid_index_key_value(expected: KeyAttributeType, value: &AttributeValue) -> bool {
     expected.holds(value)
         && match value {
             AttributeValue::S(text) => !text.is_empty(),
@@ -196,7 +197,7 @@ pub(crate) fn valid_index_key_value(
 pub(crate) fn check_index_key_value(
     schema: &EntitySchema,
     attribute: &'static str,
-    expected: crate::KeyAttributeType,
+    expected: KeyAttributeType,
     value: &AttributeValue,
 ) -> Result<(), Error> {
     if !valid_index_key_value(expected, value) {

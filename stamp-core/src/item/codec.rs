@@ -21,7 +21,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, Visitor};
 use serde::ser::{self, Impossible, Serialize};
 
-use crate::AttributeMap;
+use crate::model::entity::AttributeMap;
 
 /// Serializes `value` into an item with room for `extra` more attributes,
 /// leaving out top-level `NULL`s (`None` fields).

@@ -5,11 +5,11 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::AttributeMap;
 pub use crate::limits::{
     MAX_BATCH_GET_KEYS, MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, MAX_TRANSACTION_ACTIONS,
     MAX_TRANSACTION_BYTES,
 };
+use crate::model::entity::AttributeMap;
 
 /// The size of `item` in bytes, by DynamoDB's rules: for each attribute,
 /// the UTF-8 length of its name plus the size of its value

@@ -21,7 +21,7 @@ use std::collections::HashSet;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::AttributeMap;
+use crate::model::entity::AttributeMap;
 
 /// A valid Number as a value: its sign, its significant digits (no
 /// leading or trailing zero; empty for zero) and the decimal exponent of

@@ -17,13 +17,17 @@ use std::borrow::Cow;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::error::{Error, KeyError, Refusal, UpdateReason};
 use crate::item::builder::ItemBuilder;
+use crate::key::part::KeyPart;
+use crate::key::prefix::SortKeyText;
+use crate::key::shard::shard_of;
 use crate::key::template::KeyBuilder;
+use crate::key::template::{KeyTemplate, Segment};
 use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-use crate::{
-    AttributeMap, Entity, EntitySchema, Error, IndexKey, KeyError, KeyPart, KeyTemplate,
-    PrimaryKey, Query, QueryIndex, Refusal, Segment, SortKeyText, UpdateReason,
-};
+use crate::model::entity::{AttributeMap, Entity, EntitySchema, IndexKey, PrimaryKey};
+use crate::model::index::QueryIndex;
+use crate::ops::query::Query;
 
 /// Where a key template sits in an entity's schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,9 +256,7 @@ pub fn shard_from_values(
     shards: u16,
 ) -> Result<u16, Error> {
     match (values.get(pk), values.get(sk)) {
-        (Some(AttributeValue::S(pk)), Some(AttributeValue::S(sk))) => {
-            Ok(crate::shard_of(pk, sk, shards))
-        }
+        (Some(AttributeValue::S(pk)), Some(AttributeValue::S(sk))) => Ok(shard_of(pk, sk, shards)),
         _ => Err(Error::Refused(Refusal::InvalidUpdate {
             entity: schema.type_name,
             reason: UpdateReason::ShardNeedsPrimaryKey,

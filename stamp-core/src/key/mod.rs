@@ -8,5 +8,6 @@
 
 pub(crate) mod fill;
 pub(crate) mod part;
+pub(crate) mod prefix;
 pub(crate) mod shard;
 pub(crate) mod template;

@@ -113,7 +113,7 @@ pub trait KeyPart: Sized {
     fn __stamp_parse(
         key: &crate::key::fill::SplitKey<'_>,
         position: usize,
-    ) -> Result<Self, crate::Error> {
+    ) -> Result<Self, crate::error::Error> {
         key.field::<Self>(position)
     }
 

@@ -8,8 +8,9 @@
 
 use std::borrow::Cow;
 
-use crate::KeyError;
-use crate::{Error, KeyPart};
+use crate::error::Error;
+use crate::error::KeyError;
+use crate::key::part::KeyPart;
 
 /// One piece of a key template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,6 +206,7 @@ impl KeyTemplate {
     }
 }
 
+use crate::key::part::KeyPartError;
 /// The partition key limit under the name the error messages compare with.
 pub(crate) use crate::limits::MAX_PARTITION_KEY_BYTES as PARTITION_KEY_LIMIT;
 
@@ -274,7 +276,7 @@ impl KeyBuilder {
 
     #[cold]
     #[inline(never)]
-    fn encode_error(&self, field: &'static str, source: crate::KeyPartError) -> Error {
+    fn encode_error(&self, field: &'static str, source: KeyPartError) -> Error {
         Error::Key(KeyError::KeyEncode {
             entity: self.entity,
             field,

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use tokio::sync::oneshot;
 
-use crate::Table;
+use crate::request::table::Table;
 
 /// Why an embedded server did not start.
 #[derive(Debug, thiserror::Error)]

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::mover::Running;
-use crate::JobError;
-use crate::{Entity, Error};
+use crate::error::Error;
+use crate::error::JobError;
+use crate::model::entity::Entity;
 
 /// The format of the checkpoint file this version writes.
 /// The format of the checkpoint file this version writes.

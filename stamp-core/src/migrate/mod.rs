@@ -10,9 +10,13 @@ use std::time::{Duration, Instant};
 
 use tracing::Instrument;
 
+use crate::error::Error;
+use crate::error::{JobError, Refusal};
 use crate::item::size::MAX_TRANSACTION_ACTIONS;
-use crate::{AttributeMap, BatchRetry, Entity, Error, Table};
-use crate::{JobError, Refusal, ScanSegment};
+use crate::model::entity::{AttributeMap, Entity};
+use crate::request::retry::BatchRetry;
+use crate::request::table::Table;
+use crate::unit::ScanSegment;
 
 mod checkpoint;
 mod mover;
@@ -21,6 +25,7 @@ mod unique;
 
 pub use unique::{UniqueBackfill, UniqueBackfillOutcome, UniqueConflict};
 
+use crate::error::ItemKey;
 use mover::{Running, Shared};
 
 /// A key migration of entity `E` on one table, built by
@@ -381,7 +386,7 @@ impl<E: Entity> Migration<E> {
             Some(first) => Err(Error::Job(JobError::MigrationIncomplete {
                 entity: E::SCHEMA.type_name,
                 remaining,
-                first: crate::ItemKey::of_schema(E::SCHEMA, &first),
+                first: ItemKey::of_schema(E::SCHEMA, &first),
             })),
             None => Ok(check),
         }

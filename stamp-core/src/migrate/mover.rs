@@ -10,12 +10,15 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::checkpoint::CheckpointFile;
 use super::moves::Move;
 use super::{Migration, MigrationCheck, MigrationProgress, SkippedItem};
+use crate::error::Error;
 use crate::item::size::item_size;
 use crate::limits::MAX_EXPRESSION_BYTES;
+use crate::model::entity::{AttributeMap, Entity};
+use crate::ops::scan::Scan;
 use crate::ops::write::unchanged_condition;
 use crate::request::executor::Call;
 use crate::request::retry::{Backoff, is_retryable, log_retried};
-use crate::{AttributeMap, Entity, Error, Table};
+use crate::request::table::Table;
 
 /// A migration given its table by [`Migration::run`].
 pub(super) struct Running<'a, E> {
@@ -170,7 +173,7 @@ impl<E: Entity> Running<'_, E> {
         let schema = E::SCHEMA;
         // Every item moves, expired ones too: a migration changes the
         // storage format, and DynamoDB deletes them by their TTL later.
-        let mut scan = crate::Scan::<E>::new()
+        let mut scan = Scan::<E>::new()
             .segments(self.segments)
             .consistent_read()
             .include_expired();

@@ -9,12 +9,15 @@ use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
 use futures::{TryStreamExt, stream};
 
 use super::mover::{Running, Sent, Shared};
-use crate::JobError;
+use crate::error::Error;
+use crate::error::ItemKey;
+use crate::error::JobError;
 use crate::item::size::MAX_TRANSACTION_BYTES;
+use crate::model::entity::{AttributeMap, Entity};
+use crate::ops::transaction::TransactWrite;
 use crate::ops::write::Placed;
 use crate::request::executor::Call;
 use crate::request::retry::{Backoff, is_retryable, log_retried};
-use crate::{AttributeMap, Entity, Error};
 
 /// One item's move: its old key and item, the item under its new key, and
 /// the condition that it is unchanged.
@@ -100,7 +103,7 @@ impl<E: Entity> Running<'_, E> {
                     if !backoff.wait().await {
                         return Err(Error::Job(JobError::MigrationFailed {
                             entity: schema.type_name,
-                            key: crate::ItemKey::of_schema(schema, &group[0].old_key),
+                            key: ItemKey::of_schema(schema, &group[0].old_key),
                             source: Box::new(error),
                         }));
                     }
@@ -108,7 +111,7 @@ impl<E: Entity> Running<'_, E> {
                 Sent::Fatal(error) => {
                     return Err(Error::Job(JobError::MigrationFailed {
                         entity: schema.type_name,
-                        key: crate::ItemKey::of_schema(schema, &group[0].old_key),
+                        key: ItemKey::of_schema(schema, &group[0].old_key),
                         source: Box::new(error),
                     }));
                 }
@@ -120,7 +123,7 @@ impl<E: Entity> Running<'_, E> {
     /// current, conflicting, gone or unmovable.
     async fn move_item(&self, mv: Move, shared: &Shared, moved: &AtomicU64) -> Result<(), Error> {
         let schema = E::SCHEMA;
-        let old_key = crate::ItemKey::of_schema(schema, &mv.old_key);
+        let old_key = ItemKey::of_schema(schema, &mv.old_key);
         let failed = |source: Error| {
             Error::Job(JobError::MigrationFailed {
                 entity: schema.type_name,
@@ -201,7 +204,7 @@ impl<E: Entity> Running<'_, E> {
     async fn send_moves(&self, moves: &[Move], shared: &Shared) -> Sent {
         let schema = E::SCHEMA;
         let table = self.table.name();
-        let mut transaction = crate::TransactWrite::new();
+        let mut transaction = TransactWrite::new();
         for mv in moves {
             if mv.in_place {
                 transaction = transaction.put_item(

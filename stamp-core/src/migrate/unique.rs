@@ -4,9 +4,13 @@
 
 use futures::TryStreamExt;
 
+use crate::error::{Error, ItemKey};
+use crate::model::entity::Entity;
+use crate::ops::scan::Scan;
+use crate::ops::transaction::TransactWrite;
 use crate::ops::transaction::failed_check;
 use crate::ops::unique::{guards, owner_of};
-use crate::{Entity, Error, ItemKey, Scan, Table};
+use crate::request::table::Table;
 
 /// A backfill of the guard items of entity `E`'s unique values
 /// (`#[stamp(unique)]`, `#[stamp(unique(a, b))]`), built by
@@ -111,7 +115,7 @@ impl<E: Entity> UniqueBackfill<E> {
             let owner_key = ItemKey::of_schema(schema, &owner);
             for guard in guards(schema, &item)? {
                 let transaction =
-                    crate::TransactWrite::new().claim_guard(schema, &guard.key, &owner, &item);
+                    TransactWrite::new().claim_guard(schema, &guard.key, &owner, &item);
                 let failure = match transaction.execute(table).await? {
                     Ok(()) => {
                         outcome.guards += 1;

@@ -1,7 +1,12 @@
 //! Item collections: an enum of entities that share a partition, decoded
 //! item by item from a mixed query page by the type attribute.
 
-use crate::{AttributeMap, Entity, EntitySchema, Error, IndexId, KeyTemplate, Segment};
+use crate::error::Error;
+use crate::key::template::{KeyTemplate, Segment};
+use crate::model::entity::{AttributeMap, Entity, EntitySchema};
+use crate::model::index::IndexId;
+use crate::model::index::IndexKeySchema;
+use crate::model::index::QueryIndex;
 
 /// An enum of entities stored in one partition ("a customer and their
 /// orders"), implemented by `#[derive(Collection)]`.
@@ -44,7 +49,7 @@ pub trait Collection: Sized {
     /// The index the members share a partition of: [`BaseTable`](crate::BaseTable),
     /// [`Gsi<N>`](crate::Gsi), or [`Vector<N>`](crate::Vector) for a
     /// collection a similarity search reads (`#[stamp(vector = N)]`).
-    type Index: crate::QueryIndex;
+    type Index: QueryIndex;
 
     /// Whether the members may be in different partitions
     /// (`#[stamp(any_partition)]`): a change type of a table-wide feed, not a
@@ -84,7 +89,7 @@ pub trait CollectionMember<C: Collection>: Entity {}
 /// `<C as Collection>::Index == Vector<N>`" (expected `Vector<N>`, found
 /// `Gsi<M>`): a search of vector index N reads a `#[derive(Collection)]`
 /// enum with `#[stamp(vector = N)]`.
-pub trait CollectionOf<I: crate::QueryIndex>: Collection {}
+pub trait CollectionOf<I: QueryIndex>: Collection {}
 
 impl<C: Collection> CollectionOf<C::Index> for C {}
 
@@ -98,11 +103,11 @@ pub(crate) const fn members_read<E, C, I>() -> &'static [&'static EntitySchema]
 where
     E: CollectionMember<C>,
     C: Collection,
-    I: crate::QueryIndex,
+    I: QueryIndex,
 {
     const {
         assert!(
-            <C::Index as crate::QueryIndex>::ID.same(I::ID),
+            <C::Index as QueryIndex>::ID.same(I::ID),
             "the collection is of another index than the query or search"
         );
     }
@@ -202,10 +207,7 @@ pub const fn share_vector_index(a: &EntitySchema, b: &EntitySchema, number: u8) 
         (Some(x), Some(y)) => same_template_shape(x, y),
         (None, None) => matches!(
             (first.key, second.key),
-            (
-                crate::IndexKeySchema::Unpartitioned,
-                crate::IndexKeySchema::Unpartitioned
-            )
+            (IndexKeySchema::Unpartitioned, IndexKeySchema::Unpartitioned)
         ),
         _ => false,
     }

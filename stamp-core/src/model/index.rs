@@ -3,7 +3,11 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/SecondaryIndexes.html>.
 
-use crate::{IndexKeyField, KeyAttribute, KeyTemplate};
+use crate::key::template::KeyTemplate;
+use crate::model::entity::KeyAttribute;
+use crate::model::multi_attribute::IndexKeyField;
+use crate::model::multi_attribute::KeyAttributeType;
+use crate::model::vector::VectorIndexSchema;
 
 /// A secondary index an entity writes, of any kind: a GSI from
 /// `#[gsiN = "…"]` or `#[gsiN(pk = "…", sk = "…")]` (optionally sharded),
@@ -74,7 +78,7 @@ pub enum IndexKind {
     /// its partition attribute) is not in the index.
     ///
     /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearch.html>.
-    Vector(&'static crate::VectorIndexSchema),
+    Vector(&'static VectorIndexSchema),
 }
 
 /// The key of an [`IndexSchema`].
@@ -137,7 +141,7 @@ impl IndexSchema {
     }
 
     /// What a vector index is besides its key; `None` for a GSI or an LSI.
-    pub const fn vector(&self) -> Option<&'static crate::VectorIndexSchema> {
+    pub const fn vector(&self) -> Option<&'static VectorIndexSchema> {
         match self.kind {
             IndexKind::Vector(vector) => Some(vector),
             IndexKind::Global { .. } | IndexKind::Local => None,
@@ -160,11 +164,11 @@ impl IndexSchema {
     /// The partition (`HASH`) element of a vector index's search schema,
     /// with its type in `AttributeDefinitions` (a template's is `S`); `None`
     /// for an index without one, and for a GSI or an LSI.
-    pub fn search_partition(&self) -> Option<(&'static str, crate::KeyAttributeType)> {
+    pub fn search_partition(&self) -> Option<(&'static str, KeyAttributeType)> {
         self.vector()?;
         match &self.key {
             IndexKeySchema::Templates { partition_key, .. } => {
-                Some((partition_key.name, crate::KeyAttributeType::S))
+                Some((partition_key.name, KeyAttributeType::S))
             }
             IndexKeySchema::Attributes { partition_key, .. } => partition_key
                 .first()

@@ -8,6 +8,7 @@
 pub(crate) mod collection;
 pub(crate) mod entity;
 pub(crate) mod index;
+pub(crate) mod index_projection;
 pub(crate) mod multi_attribute;
 pub(crate) mod projection;
 pub(crate) mod statics;

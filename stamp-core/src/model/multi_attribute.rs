@@ -5,6 +5,8 @@
 //!
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
 
+use crate::item::value::AttributeCodec;
+use crate::model::index::QueryIndex;
 use aws_sdk_dynamodb::types::{AttributeValue, ScalarAttributeType};
 
 /// The DynamoDB type of a key attribute: `S`, `N` or `B`, the only types a
@@ -115,7 +117,7 @@ macro_rules! index_key_attribute {
             const TYPE: KeyAttributeType = KeyAttributeType::$kind;
 
             fn to_key_attribute(&self) -> Result<AttributeValue, serde_dynamo::Error> {
-                Ok(crate::AttributeCodec::to_attribute(self))
+                Ok(AttributeCodec::to_attribute(self))
             }
         })*
     };
@@ -142,7 +144,7 @@ index_key_part!(chrono::NaiveDate, chrono::DateTime<chrono::Utc>);
 /// the stored form of a `#[derive(KeyPart)]` enum, a `DateTime<Utc>` or a
 /// `NaiveDate` in a multi-attribute key.
 #[doc(hidden)]
-pub fn key_part_attribute<T: crate::KeyPart>(
+pub fn key_part_attribute<T: crate::key::part::KeyPart>(
     value: &T,
 ) -> Result<AttributeValue, serde_dynamo::Error> {
     let mut text = String::with_capacity(T::LEN_HINT);
@@ -166,7 +168,7 @@ pub enum NoSortAttributeLeft {}
 /// which a range condition may go; [`NoSortAttributeLeft`] after the last.
 /// A skipped attribute, or a range before the last attribute given, is a
 /// type error.
-pub trait SortAttributes<E, I: crate::QueryIndex> {
+pub trait SortAttributes<E, I: QueryIndex> {
     /// The value type of the next sort-key attribute (`str` for a `String`).
     type Next: ?Sized;
 
@@ -177,14 +179,14 @@ pub trait SortAttributes<E, I: crate::QueryIndex> {
     /// [`Refusal::Serialize`](crate::Refusal::Serialize) or
     /// [`KeyError::InvalidKeyAttribute`](crate::KeyError::InvalidKeyAttribute)
     /// when a value has no key form.
-    fn values(&self) -> Result<Vec<AttributeValue>, crate::Error>;
+    fn values(&self) -> Result<Vec<AttributeValue>, crate::error::Error>;
 
     /// A value of the next attribute, as `to_item` stores it.
     ///
     /// # Errors
     ///
     /// As [`values`](Self::values).
-    fn next_value(next: &Self::Next) -> Result<AttributeValue, crate::Error>;
+    fn next_value(next: &Self::Next) -> Result<AttributeValue, crate::error::Error>;
 }
 
 /// A sort-key attribute type that `begins_with` applies to: a string.

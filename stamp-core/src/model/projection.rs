@@ -1,7 +1,10 @@
 //! [`Projection`]: a type that holds some attributes of an entity, read
 //! with a `ProjectionExpression` made from its own fields.
 
-use crate::{AttributeMap, Entity, Error};
+use crate::error::Error;
+use crate::expression::PrimaryKeyField;
+use crate::expression::Required;
+use crate::model::entity::{AttributeMap, Entity};
 
 /// Some of entity `E`'s attributes, as a type: `#[derive(stamp::Projection)]`
 /// with `#[stamp(entity = E)]` implements it for a struct whose fields are
@@ -50,5 +53,5 @@ pub trait Projection<E: Entity>: Sized {
 )]
 pub trait AlwaysStored {}
 
-impl AlwaysStored for crate::Required {}
-impl AlwaysStored for crate::PrimaryKeyField {}
+impl AlwaysStored for Required {}
+impl AlwaysStored for PrimaryKeyField {}

@@ -2,6 +2,11 @@
 //! (`Entity::SCHEMA`): short calls in the expansion instead of struct
 //! literals. Not a public API: reached as `stamp::__private`.
 
+use crate::key::template::KeyTemplate;
+use crate::key::template::Segment;
+use crate::model::entity::FieldAttribute;
+use crate::model::entity::KeyAttribute;
+
 /// A [`FieldAttribute`](crate::FieldAttribute) of `Entity::SCHEMA`; its
 /// stored type `""` when the derive does not know it.
 pub const fn field_attribute(
@@ -9,8 +14,8 @@ pub const fn field_attribute(
     attribute: &'static str,
     optional: bool,
     stored_type: &'static str,
-) -> crate::FieldAttribute {
-    crate::FieldAttribute {
+) -> FieldAttribute {
+    FieldAttribute {
         field,
         attribute,
         optional,
@@ -25,14 +30,11 @@ pub const fn field_attribute(
 /// A [`KeyTemplate`](crate::KeyTemplate) of `Entity::SCHEMA`: the template
 /// `source` as `segments`, escaping [`KeyTemplate::ESCAPED`](crate::KeyTemplate::ESCAPED), as every
 /// template the derive emits.
-pub const fn template(
-    source: &'static str,
-    segments: &'static [crate::Segment],
-) -> crate::KeyTemplate {
-    crate::KeyTemplate {
+pub const fn template(source: &'static str, segments: &'static [Segment]) -> KeyTemplate {
+    KeyTemplate {
         source,
         segments,
-        escaped: crate::KeyTemplate::ESCAPED,
+        escaped: KeyTemplate::ESCAPED,
     }
 }
 
@@ -41,9 +43,9 @@ pub const fn template(
 pub const fn key_attribute(
     name: &'static str,
     source: &'static str,
-    segments: &'static [crate::Segment],
-) -> crate::KeyAttribute {
-    crate::KeyAttribute {
+    segments: &'static [Segment],
+) -> KeyAttribute {
+    KeyAttribute {
         name,
         template: template(source, segments),
     }

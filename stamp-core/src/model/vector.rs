@@ -13,8 +13,9 @@
 
 use aws_sdk_dynamodb::types::{AttributeValue, VectorDistanceFunction};
 
-use crate::KeyAttributeType;
 use crate::error::VectorError;
+use crate::model::index::IndexSchema;
+use crate::model::multi_attribute::KeyAttributeType;
 
 /// The `TopK` of a similarity search that does not set one.
 pub const DEFAULT_TOP_K: u32 = 10;
@@ -205,7 +206,7 @@ pub fn vector_of(value: &AttributeValue) -> Option<Vec<f32>> {
 /// As [`VectorIndexSchema::check_vector`]; [`VectorError::NotAVector`] for
 /// a value that is not a List of Numbers.
 pub fn check_stored_vector(
-    index: &crate::IndexSchema,
+    index: &IndexSchema,
     entity: &'static str,
     value: Option<&AttributeValue>,
 ) -> Result<Option<Vec<f32>>, VectorError> {
@@ -230,11 +231,11 @@ pub fn check_stored_vector(
 mod tests {
     use super::*;
 
-    const INDEX: crate::IndexSchema = crate::IndexSchema {
+    const INDEX: IndexSchema = IndexSchema {
         number: 1,
         name: "VECTOR1",
         read_method: "search_similar_vector1",
-        kind: crate::IndexKind::Vector(&VectorIndexSchema {
+        kind: crate::model::index::IndexKind::Vector(&VectorIndexSchema {
             field: "embedding",
             attribute: "embedding",
             dimensions: 3,
@@ -243,7 +244,7 @@ mod tests {
             projection: VectorProjection::All,
             optional: false,
         }),
-        key: crate::IndexKeySchema::Unpartitioned,
+        key: crate::model::index::IndexKeySchema::Unpartitioned,
     };
 
     #[test]

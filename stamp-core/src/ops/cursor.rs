@@ -3,16 +3,16 @@
 // Ordered maps: a cursor's text is the same for the same position.
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
+use hmac::Mac;
 
-use crate::{AttributeMap, Error};
-use crate::{CursorReason, Refusal};
+use crate::error::Error;
+use crate::error::{CursorReason, Refusal};
+use crate::model::entity::AttributeMap;
+use crate::request::cursor_key::CursorKey;
 
 /// Where the next page of a query starts: text to hand to a client (in a
 /// URL: it is URL-safe base64 without padding) and take back with
@@ -66,63 +66,6 @@ use crate::{CursorReason, Refusal};
 /// payload still apply).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Cursor(String);
-
-/// The secrets a table signs and checks its cursors with (HMAC-SHA256):
-/// the current key, which signs, and the previous ones, which are still
-/// accepted when a cursor is read, so that a key can be rotated without
-/// breaking the cursors in flight. Cheap to clone; its `Debug` output does
-/// not show the keys.
-#[derive(Clone)]
-pub(crate) struct CursorKey {
-    current: Arc<[u8]>,
-    previous: Arc<[Arc<[u8]>]>,
-}
-
-impl CursorKey {
-    pub(crate) fn new(key: Vec<u8>) -> Self {
-        CursorKey {
-            current: Arc::from(key),
-            previous: Arc::from(Vec::new()),
-        }
-    }
-
-    /// This key, which signs, and `previous`, which are accepted as well.
-    pub(crate) fn with_previous(self, previous: Vec<Vec<u8>>) -> Self {
-        CursorKey {
-            previous: previous.into_iter().map(Arc::from).collect(),
-            ..self
-        }
-    }
-
-    /// The MAC of a cursor's payload text under `key`, with a context
-    /// string so that the key's MACs for other purposes cannot pass as
-    /// cursors.
-    fn mac_with(key: &[u8], payload: &str) -> Hmac<Sha256> {
-        let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
-        mac.update(b"stamp cursor v1\0");
-        mac.update(payload.as_bytes());
-        mac
-    }
-
-    /// The MAC of a cursor's payload text under the current key.
-    fn mac(&self, payload: &str) -> Hmac<Sha256> {
-        Self::mac_with(&self.current, payload)
-    }
-
-    /// Whether `tag` is the MAC of `payload` under the current key or one
-    /// of the previous ones (each compared in constant time).
-    fn accepts(&self, payload: &str, tag: &[u8]) -> bool {
-        std::iter::once(&self.current)
-            .chain(self.previous.iter())
-            .any(|key| Self::mac_with(key, payload).verify_slice(tag).is_ok())
-    }
-}
-
-impl fmt::Debug for CursorKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("CursorKey(<redacted>)")
-    }
-}
 
 /// A 64-bit FNV-1a hash of the parts of a query a cursor depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -30,7 +30,8 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::expression::Placeholders;
-use crate::{AttributeMap, EntitySchema};
+use crate::model::entity::{AttributeMap, EntitySchema};
+use crate::request::table::Table;
 
 /// Whether `item`, an item of the entity `schema` describes, has expired at
 /// `now` (epoch seconds): its TTL attribute is a Number at or before `now`.
@@ -131,7 +132,7 @@ impl Expiry {
 
     /// This expiry, fixed at `table`'s clock unless it includes expired
     /// items.
-    pub(crate) fn at(self, table: &crate::Table) -> Self {
+    pub(crate) fn at(self, table: &Table) -> Self {
         match self {
             Expiry::Include => Expiry::Include,
             Expiry::Live | Expiry::LiveAt(_) => Expiry::LiveAt(table.now().timestamp()),

@@ -6,8 +6,10 @@
 use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
+use crate::error::Error;
+use crate::model::entity::{AttributeMap, Entity, PrimaryKey};
 use crate::request::executor::Call;
-use crate::{AttributeMap, Entity, Error, PrimaryKey, Table};
+use crate::request::table::Table;
 
 /// A read of the item with one primary key (`GetItem`), built by
 /// [`Get::new`] and sent by [`send`](Self::send); [`Table::get`] is its
@@ -117,6 +119,21 @@ fn get_item_input(table_name: &str, key: AttributeMap, consistent: bool) -> GetI
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .build()
         .expect("GetItemInput has no required fields")
+}
+
+impl Table {
+    /// The item stored at `key` as DynamoDB holds it, read with one
+    /// `GetItem` (strongly consistent when `consistent`) of entity
+    /// `entity`; `None` when there is none. [`Get`], re-keying and key
+    /// migrations read with it.
+    pub(crate) async fn stored_item(
+        &self,
+        entity: &'static str,
+        key: AttributeMap,
+        consistent: bool,
+    ) -> Result<Option<AttributeMap>, Error> {
+        stored_item(self, entity, key, consistent).await
+    }
 }
 
 /// The item stored at `key` as DynamoDB holds it, read with one `GetItem`

@@ -5,11 +5,16 @@
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::ItemKey;
+use crate::error::Refusal;
 use crate::expression::Placeholders;
+use crate::model::entity::EntitySchema;
+use crate::model::entity::{AttributeMap, Entity};
+use crate::ops::transaction::TransactWrite;
 use crate::ops::write::{Placed, PutMode, render_put_at, unchanged_condition};
 use crate::request::failure::{Effect, conditional_failure};
-use crate::{AttributeMap, Entity, Error, Table};
+use crate::request::table::Table;
 
 /// [`Table::rekey`].
 pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<(), Error> {
@@ -21,7 +26,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
             first: 0,
             second: 1,
             entity: schema.type_name,
-            key: crate::ItemKey::of::<E>(&new_key_map),
+            key: ItemKey::of::<E>(&new_key_map),
         }));
     }
     let expected_version = schema
@@ -50,7 +55,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
     else {
         return Err(Error::ItemNotFound {
             entity: schema.type_name,
-            key: crate::ItemKey::of::<E>(&old_key_map),
+            key: ItemKey::of::<E>(&old_key_map),
         });
     };
     let foreign: AttributeMap = stored
@@ -91,7 +96,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
         expression,
         placeholders: rendered.placeholders,
     });
-    let failure = match crate::TransactWrite::new()
+    let failure = match TransactWrite::new()
         .delete_key(schema, old_key_map.clone(), Some(guard))
         .put_item(schema, rendered.item, put_condition, true)
         .execute(table)
@@ -122,7 +127,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
     {
         return conditional_failure::<E, _>(
             table,
-            &crate::ItemKey::of::<E>(&old_key_map),
+            &ItemKey::of::<E>(&old_key_map),
             expected_version.map(|(_, version)| version),
             failure,
             Effect::Unknown,
@@ -133,7 +138,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
     if let Some(stored) = service.and_then(|service| failed_check(service, 1)) {
         return Err(Error::AlreadyExists {
             entity: schema.type_name,
-            key: crate::ItemKey::of::<E>(&new_key_map),
+            key: ItemKey::of::<E>(&new_key_map),
             item: stored.map(Box::new),
         });
     }
@@ -142,7 +147,7 @@ pub(crate) async fn rekey<E: Entity>(table: &Table, old: &E, new: &E) -> Result<
 
 /// Whether `to_item` may write attribute `name` for the entity (its key,
 /// type, fields, index attributes, TTL, version and timestamps).
-fn entity_writes(schema: &crate::EntitySchema, name: &str) -> bool {
+fn entity_writes(schema: &EntitySchema, name: &str) -> bool {
     name == schema.partition_key.name
         || name == schema.sort_key.name
         || name == schema.type_attribute

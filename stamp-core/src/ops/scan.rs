@@ -11,9 +11,12 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 use crate::ops::expiry::Expiry;
 use crate::request::executor::Call;
 
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
 use crate::expression::{Condition, Placeholders};
-use crate::{AttributeMap, Entity, Error, Table};
+use crate::model::entity::{AttributeMap, Entity};
+use crate::ops::batch::DEFAULT_BATCH_CONCURRENCY;
+use crate::request::table::Table;
 
 /// A scan of the table for the items of entity `E`, built by
 /// `Scan::<E>::new()` or the generated `E::scan()`. It reads every item
@@ -213,7 +216,7 @@ impl<E: Entity> Scan<E> {
                 }
             }
         }))
-        .buffer_unordered(crate::DEFAULT_BATCH_CONCURRENCY)
+        .buffer_unordered(DEFAULT_BATCH_CONCURRENCY)
         .try_collect::<Vec<u64>>()
         .await?;
         Ok(counts.into_iter().sum())

@@ -20,7 +20,10 @@ use std::marker::PhantomData;
 
 use serde::Serialize;
 
-use crate::{Attribute, Condition, Entity, QueryIndex, Required};
+use crate::expression::Ordered;
+use crate::expression::{Attribute, Condition, Required};
+use crate::model::entity::Entity;
+use crate::model::index::QueryIndex;
 
 /// The inline filters of vector index `I` (a [`Vector<N>`](crate::Vector))
 /// of an entity: `#[derive(Item)]` implements it for every
@@ -100,7 +103,7 @@ impl<E, I, T: Serialize> SearchAttribute<E, I, T> {
 
 /// The order comparisons, for the types whose stored form sorts as their
 /// values ([`Ordered`](crate::Ordered)).
-impl<E, I, T: Serialize + crate::Ordered> SearchAttribute<E, I, T> {
+impl<E, I, T: Serialize + Ordered> SearchAttribute<E, I, T> {
     /// `attribute < value`
     pub fn lt(self, value: &T) -> SearchCondition<E, I> {
         Self::wrap(self.attribute.lt(value))

@@ -29,9 +29,12 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
+use crate::error::KeyError;
+use crate::error::{Error, ItemKey, Refusal};
 use crate::expression::{Attribute, Placeholders};
+use crate::model::entity::{AttributeMap, Entity, EntitySchema, UniqueValue};
 use crate::ops::write::Placed;
-use crate::{AttributeMap, Entity, EntitySchema, Error, ItemKey, Refusal, Table, UniqueValue};
+use crate::request::table::Table;
 
 /// The type attribute of a guard item.
 pub const GUARD_TYPE: &str = "UniqueValue";
@@ -113,7 +116,7 @@ pub(crate) fn guards(schema: &EntitySchema, item: &AttributeMap) -> Result<Vec<G
         }
         let key = guard_key(schema, unique, &values);
         if key.len() > crate::limits::MAX_SORT_KEY_BYTES {
-            return Err(Error::Key(crate::KeyError::KeyTooLong {
+            return Err(Error::Key(KeyError::KeyTooLong {
                 entity: schema.type_name,
                 template: "UNIQUE#<type>#<attributes>#<values>",
                 length: key.len(),

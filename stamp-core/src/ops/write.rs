@@ -11,12 +11,14 @@ use aws_sdk_dynamodb::types::{
 };
 use chrono::{DateTime, Utc};
 
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
 use crate::expression::{Condition, Placeholders};
+use crate::model::entity::{AttributeMap, Entity, PrimaryKey, WriteTime};
 use crate::request::collection_metrics;
 use crate::request::executor::Call;
 use crate::request::failure::{Effect, conditional_failure};
-use crate::{AttributeMap, Entity, Error, PrimaryKey, Table, WriteTime};
+use crate::request::table::Table;
 
 /// How a put is guarded.
 pub(crate) enum PutMode {
@@ -123,7 +125,7 @@ pub(crate) struct Placed {
 /// index attributes, TTL) absent. Key migrations and [`Table::rekey`] guard
 /// the delete of the old key with it. The caller checks its length against
 /// DynamoDB's 4 KB ([`crate::expression::MAX_EXPRESSION_BYTES`]).
-pub(crate) fn unchanged_condition(schema: &crate::EntitySchema, item: &AttributeMap) -> Placed {
+pub(crate) fn unchanged_condition(schema: &EntitySchema, item: &AttributeMap) -> Placed {
     let mut placeholders = Placeholders::default();
     let mut names: Vec<&String> = item.keys().collect();
     names.sort();
@@ -326,7 +328,7 @@ impl<'a, E: Entity> Put<'a, E> {
             return self.send_with_guards(table).await;
         }
         let rendered = self.rendered(table.now())?;
-        let key = crate::ItemKey::of::<E>(&rendered.item);
+        let key = ItemKey::of::<E>(&rendered.item);
         let sent = rendered.item.clone();
         let expected_version = rendered.expected_version;
         let input = put_item_input::<E>(table.name(), rendered);
@@ -361,10 +363,10 @@ impl<'a, E: Entity> Put<'a, E> {
         // an earlier attempt.
         self.at = Some(self.at.unwrap_or_else(|| table.now()));
         let rendered = self.rendered(table.now())?;
-        let key = crate::ItemKey::of::<E>(&rendered.item);
+        let key = ItemKey::of::<E>(&rendered.item);
         let expected_version = rendered.expected_version;
         let create = self.create;
-        let failure = match crate::TransactWrite::new().put(self).execute(table).await? {
+        let failure = match TransactWrite::new().put(self).execute(table).await? {
             Ok(()) => return Ok(()),
             Err(failure) => failure,
         };
@@ -447,4 +449,7 @@ fn put_item_input<E: Entity>(table_name: &str, rendered: RenderedPut) -> PutItem
 
 mod delete;
 
+use crate::error::ItemKey;
+use crate::model::entity::EntitySchema;
+use crate::ops::transaction::TransactWrite;
 pub use delete::Delete;

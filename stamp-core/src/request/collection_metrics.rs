@@ -12,7 +12,8 @@
 
 use aws_sdk_dynamodb::types::{AttributeValue, ItemCollectionMetrics, ReturnItemCollectionMetrics};
 
-use crate::{EntitySchema, Table};
+use crate::model::entity::EntitySchema;
+use crate::request::table::Table;
 
 /// The default threshold of [`Table::warn_item_collection_above_gb`]: 8 GB,
 /// 80 % of DynamoDB's 10 GB item-collection limit.

@@ -77,7 +77,7 @@ pub(crate) trait Operation: Sized + Send + 'static {
 }
 
 /// The SDK client of `table`: the executor's, for [`Operation::dispatch`].
-pub(crate) fn client(table: &crate::Table) -> &Client {
+pub(crate) fn client(table: &Table) -> &Client {
     table.client()
 }
 
@@ -85,7 +85,7 @@ pub(crate) fn client(table: &crate::Table) -> &Client {
 /// `TableExists` waiter, which polls `DescribeTable`); the waiter's error as
 /// text otherwise.
 pub(crate) async fn wait_until_active(
-    table: &crate::Table,
+    table: &Table,
     timeout: std::time::Duration,
 ) -> Result<(), String> {
     use aws_sdk_dynamodb::client::Waiters;
@@ -158,6 +158,7 @@ macro_rules! setters {
     };
 }
 
+use crate::request::table::Table;
 pub(crate) use {dispatch, setters};
 
 /// The change feed's DynamoDB Streams operations, on the Streams client: the

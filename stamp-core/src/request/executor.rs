@@ -39,7 +39,7 @@ use tracing::Instrument;
 
 use super::dispatch::Operation;
 use super::throttling::{Throttle, ThrottleRetries};
-use crate::Table;
+use crate::request::table::Table;
 
 /// What the executor needs to know of a request besides its input.
 #[derive(Debug, Clone, Copy)]
@@ -487,11 +487,11 @@ pub(crate) async fn execute_mapped<Op: Operation>(
     table: &Table,
     input: Op,
     call: Call<'_>,
-) -> Result<Op::Output, crate::Error>
+) -> Result<Op::Output, crate::error::Error>
 where
     aws_sdk_dynamodb::Error: From<SdkError<Op::Error, HttpResponse>>,
 {
     execute(table, input, call)
         .await
-        .map_err(|failure| crate::Error::from_failure(table.name(), failure))
+        .map_err(|failure| crate::error::Error::from_failure(table.name(), failure))
 }

@@ -6,6 +6,7 @@
 //! ([`collection_metrics`]).
 
 pub(crate) mod collection_metrics;
+pub(crate) mod cursor_key;
 pub(crate) mod dispatch;
 pub(crate) mod executor;
 pub(crate) mod failure;

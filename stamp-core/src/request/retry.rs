@@ -120,7 +120,7 @@ impl Backoff {
 /// `ThrottlingReasons` DynamoDB gave (a hot key range, or a table, index or
 /// account maximum).
 pub(crate) fn log_retry(operation: &'static str, table: &str, error: &aws_sdk_dynamodb::Error) {
-    let throttling_reasons = crate::request::failure::sdk_throttling_reasons(error);
+    let throttling_reasons = crate::error::outcome::sdk_throttling_reasons(error);
     tracing::debug!(
         operation,
         table,
@@ -132,7 +132,7 @@ pub(crate) fn log_retry(operation: &'static str, table: &str, error: &aws_sdk_dy
 
 /// The same for a failure already made a [`crate::Error`] (the migration's
 /// retries), with the reasons of [`crate::Error::throttling_reasons`].
-pub(crate) fn log_retried(error: &crate::Error) {
+pub(crate) fn log_retried(error: &crate::error::Error) {
     let throttling_reasons = error.throttling_reasons();
     tracing::debug!(%error, ?throttling_reasons, "the request will be retried");
 }

@@ -1,45 +1,27 @@
-//! [`Table`]: a client and a table name, and every method of it (the one
-//! `impl Table` of the public API): its options, creating, verifying and
-//! deleting the table, the one-line shortcuts of [`Get`], [`Put`] and
-//! [`Delete`], re-keying and the change feed. The operations themselves are
-//! values in `ops/`, sent to a table; the methods here that do more than a
-//! shortcut call the module that holds their logic.
+//! [`Table`]: a client and a table name, its options, and the entry points
+//! with a trait bound: the one-line shortcuts of [`Get`], [`Put`] and
+//! [`Delete`], re-keying and the change feed (here so that a bound's
+//! compile error names `stamp::Table::put`; see the block's comment). The
+//! operations themselves are values in `ops/`, sent to a table; the other
+//! entry points live with their work (`schema/table.rs`, `ops/batch`,
+//! `ops/transaction`, `schema/import.rs`).
+
+pub(crate) mod known;
+mod options;
 
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
-use crate::ops::cursor::CursorKey;
+use crate::error::Error;
+#[cfg(feature = "streams")]
+use crate::model::collection::Collection;
+use crate::model::entity::{Entity, PrimaryKey};
+use crate::ops::get::Get;
+use crate::ops::write::{Delete, Put};
+use crate::request::cursor_key::CursorKey;
 use crate::request::executor::Call;
-use crate::{Delete, Entity, Error, Get, PrimaryKey, Put, TableDefinition};
+use crate::request::table::known::Known;
+use crate::request::throttling::ThrottleRetries;
 use aws_sdk_dynamodb::Client;
-
-/// How long [`Table::create_table`] waits for the new table to become
-/// `ACTIVE`.
-const TABLE_ACTIVE_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// What a table knows of the definition it was made from.
-#[derive(Debug)]
-struct Known {
-    /// The projection of each index.
-    index_projections: Vec<(&'static str, crate::IndexProjection)>,
-    /// Whether it has a local secondary index: then every write asks for
-    /// `ReturnItemCollectionMetrics = SIZE`.
-    has_local_index: bool,
-}
-
-impl Known {
-    fn of(definition: &TableDefinition) -> Result<Self, Error> {
-        definition.check()?;
-        let indexes = definition.indexes()?;
-        Ok(Known {
-            has_local_index: indexes.iter().any(crate::TableIndex::is_local),
-            index_projections: indexes
-                .into_iter()
-                .map(|index| (index.name, index.projection))
-                .collect(),
-        })
-    }
-}
 
 /// One DynamoDB table: an `aws_sdk_dynamodb::Client` plus the table name.
 /// Cheap to clone (the client is reference-counted).
@@ -70,7 +52,7 @@ pub struct Table {
     /// The log of [`with_capacity_log`](Self::with_capacity_log).
     capacity: Option<crate::request::executor::CapacityRecording>,
     /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
-    throttle_retries: crate::ThrottleRetries,
+    throttle_retries: ThrottleRetries,
     /// The clock of [`with_clock`](Self::with_clock).
     clock: Clock,
     name: Arc<str>,
@@ -88,7 +70,7 @@ impl Table {
                 crate::request::collection_metrics::DEFAULT_ITEM_COLLECTION_WARNING_GB,
             known: Arc::default(),
             capacity: None,
-            throttle_retries: crate::ThrottleRetries::default(),
+            throttle_retries: ThrottleRetries::default(),
             clock: Clock(Arc::new(chrono::Utc::now)),
         }
     }
@@ -141,166 +123,12 @@ impl Table {
         (self.clock.0)()
     }
 
-    /// An empty write transaction whose puts and updates are stamped at
-    /// this table's [`now`](Self::now) (unless given their own `at`):
-    /// `TransactWrite::new().at(table.now())`.
-    pub fn transact_write(&self) -> crate::TransactWrite {
-        crate::TransactWrite::new().at(self.now())
-    }
-
-    /// An empty batch write whose items are stamped at this table's
-    /// [`now`](Self::now): `BatchWrite::new().at(table.now())`.
-    pub fn batch_write(&self) -> crate::BatchWrite {
-        crate::BatchWrite::new().at(self.now())
-    }
-
     /// This table (its name and every option) through another client: the
     /// test kit's faulty client (`stamp::testing::Faults::table`).
     #[cfg(feature = "local")]
     pub(crate) fn with_client(mut self, client: Client) -> Self {
         self.client = client;
         self
-    }
-
-    /// This table, capping the SDK's retries of a throttled request by the
-    /// class of DynamoDB's `ThrottlingReasons`: `retries.hot_key` after a
-    /// hot partition (`…KeyRangeThroughputExceeded`), `retries.limits` after
-    /// a provisioned, on-demand maximum or account limit. By default both
-    /// are the SDK's own (its `max_attempts`, 3 in the standard mode). A
-    /// request that meets its cap fails with [`Error::DynamoDb`], whose
-    /// [`throttles`](Error::throttles) name the limit and the resource.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling.html>.
-    pub fn with_throttle_retries(mut self, retries: crate::ThrottleRetries) -> Self {
-        self.throttle_retries = retries;
-        self
-    }
-
-    /// The caps of [`with_throttle_retries`](Self::with_throttle_retries).
-    pub(crate) fn throttle_retries(&self) -> crate::ThrottleRetries {
-        self.throttle_retries
-    }
-
-    /// This table, asking DynamoDB for the consumed capacity of every
-    /// request (`ReturnConsumedCapacity = TOTAL`, or `INDEXES` for
-    /// [`CapacityDetail::Indexes`](crate::CapacityDetail)) and recording what
-    /// it reports in `log`: gets, puts, updates, deletes, queries, scans,
-    /// batches, transactions, re-keys, migrations and exports alike. Asking
-    /// costs nothing.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ConsumedCapacity.html>.
-    ///
-    /// # Example
-    ///
-    /// ```no_run
-    /// # async fn run(table: stamp_core::Table) {
-    /// use stamp_core::{CapacityDetail, CapacityLog};
-    /// let log = CapacityLog::new();
-    /// let table = table.with_capacity_log(&log, CapacityDetail::Indexes);
-    /// // … requests on `table` …
-    /// for record in log.take() {
-    ///     println!("{} {}: {} units", record.operation, record.entity, record.units());
-    /// }
-    /// # }
-    /// ```
-    pub fn with_capacity_log(
-        mut self,
-        log: &crate::CapacityLog,
-        detail: crate::CapacityDetail,
-    ) -> Self {
-        self.capacity = Some(crate::request::executor::CapacityRecording {
-            log: log.clone(),
-            detail,
-        });
-        self
-    }
-
-    /// The log of [`with_capacity_log`](Self::with_capacity_log), if any.
-    pub(crate) fn capacity_recording(
-        &self,
-    ) -> Option<&crate::request::executor::CapacityRecording> {
-        self.capacity.as_ref()
-    }
-
-    /// Whether the table's definition, when known, has a local secondary
-    /// index.
-    pub(crate) fn has_local_index(&self) -> bool {
-        self.known.get().is_some_and(|known| known.has_local_index)
-    }
-
-    /// This table, knowing `definition` (the definition it was created
-    /// from): a query of a GSI (of any kind: template, sharded or
-    /// multi-attribute) that `definition` projects as `KEYS_ONLY` or
-    /// `INCLUDE` is then refused with [`Refusal::AttributesNotProjected`](crate::Refusal::AttributesNotProjected),
-    /// before sending, when it needs an attribute the index does not hold
-    /// (the entity's fields it decodes, its type attribute, the attributes
-    /// its filter names). A table that [`create_table`](Self::create_table)
-    /// made (and its clones) knows the definition it was made from without
-    /// this. Without either, such a query is sent, and fails to decode or
-    /// finds nothing (every entity query filters on the type attribute,
-    /// which such an index may not hold): give a table made elsewhere
-    /// (CloudFormation, another process) its definition.
-    ///
-    /// LSIs need no check, with or without the definition: every query of
-    /// an LSI (entity, collection or projection) sends
-    /// `Select = ALL_ATTRIBUTES`, so DynamoDB fetches from the
-    /// table each item's attributes that the LSI does not project, at the
-    /// cost of reads from the table beside the index's own ("Provisioned
-    /// throughput considerations for Local Secondary Indexes"; no fetch
-    /// when the LSI projects `ALL`).
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Projections>
-    /// and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select>.
-    ///
-    /// # Errors
-    ///
-    /// The errors of [`TableDefinition::check`].
-    pub fn with_definition(mut self, definition: &TableDefinition) -> Result<Self, Error> {
-        self.known = Arc::new(OnceLock::from(Known::of(definition)?));
-        Ok(self)
-    }
-
-    /// The projection of GSI `index` in the definition given to
-    /// [`with_definition`](Self::with_definition), if any.
-    pub(crate) fn index_projection(&self, index: &str) -> Option<&crate::IndexProjection> {
-        self.known
-            .get()?
-            .index_projections
-            .iter()
-            .find(|(name, _)| *name == index)
-            .map(|(_, projection)| projection)
-    }
-
-    /// This table, logging a `tracing` warning (target
-    /// `stamp::item_collection`) when a write reports an item collection
-    /// whose estimated size may be above `gigabytes`: the upper bound of
-    /// `ItemCollectionMetrics.SizeEstimateRangeGB` is greater than it. The
-    /// default is [`DEFAULT_ITEM_COLLECTION_WARNING_GB`](crate::DEFAULT_ITEM_COLLECTION_WARNING_GB)
-    /// (8 GB); `f64::INFINITY` turns the warning off.
-    ///
-    /// In a table with a local secondary index, the items of one partition
-    /// key value and their LSI entries (an *item collection*) may not
-    /// exceed 10 GB: DynamoDB then refuses writes that would grow it
-    /// (`ItemCollectionSizeLimitExceededException`, an [`Error::DynamoDb`]).
-    /// Every write of an entity with an LSI (put, create, update, delete,
-    /// rekey, batch writes and transactions holding one) asks for
-    /// `ReturnItemCollectionMetrics = SIZE`, so that the warning comes
-    /// before the limit.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections.SizeLimit>.
-    ///
-    /// # Panics
-    ///
-    /// When `gigabytes` is NaN.
-    pub fn warn_item_collection_above_gb(mut self, gigabytes: f64) -> Self {
-        assert!(!gigabytes.is_nan(), "the warning threshold is a number");
-        self.item_collection_warning_gb = gigabytes;
-        self
-    }
-
-    /// The item-collection size above which a write logs a warning.
-    pub fn item_collection_warning_gb(&self) -> f64 {
-        self.item_collection_warning_gb
     }
 
     /// This table, signing the [`Cursor`](crate::Cursor)s of its queries
@@ -388,54 +216,45 @@ impl Table {
         &self.name
     }
 
-    /// Creates this table from `definition` and waits, up to two minutes,
-    /// until it is `ACTIVE`; from then on this table and its clones know
-    /// `definition`, as with [`with_definition`](Self::with_definition)
-    /// (unless they were given one already); then, when an entity has a `#[stamp(ttl)]`
-    /// field, turns on TTL on it with `UpdateTimeToLive`. Point-in-time
-    /// recovery is left as DynamoDB creates it (off); it is part of
-    /// `TableDefinition::cloudformation` (feature `schema-tooling`).
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html>.
-    ///
-    /// # Errors
-    ///
-    /// The errors of [`TableDefinition::request`], found before
-    /// sending; [`Error::DynamoDb`] for what the service returns, such as
-    /// `ResourceInUseException` when the table exists; [`Error::TableNotActive`]
-    /// when it does not become `ACTIVE` in time.
-    pub async fn create_table(&self, definition: &TableDefinition) -> Result<(), Error> {
-        let input = definition.request(&self.name)?;
-        let known = Known::of(definition)?;
-        self.execute_mapped(input, Call::of("")).await?;
-        // The table now knows what it was made from (unless it was told
-        // already): its queries are checked against its index projections.
-        let _ = self.known.set(known);
-        crate::request::dispatch::wait_until_active(self, TABLE_ACTIVE_TIMEOUT)
-            .await
-            .map_err(|detail| Error::TableNotActive {
-                table: self.name.to_string(),
-                detail,
-            })?;
-        crate::schema::verify::after_create(self, definition).await?;
-        Ok(())
+    /// Runs `input`: the one place a request of Stamp is sent (see the
+    /// module's documentation).
+    pub(crate) async fn execute<Op: super::dispatch::Operation>(
+        &self,
+        input: Op,
+        call: Call<'_>,
+    ) -> Result<Op::Output, super::executor::Failure<Op::Error>> {
+        super::executor::execute(self, input, call).await
     }
 
-    /// Deletes this table and every item in it.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::DynamoDb`] for what the service returns, such as
-    /// `ResourceNotFoundException` when there is no such table.
-    pub async fn delete_table(&self) -> Result<(), Error> {
-        let input = aws_sdk_dynamodb::operation::delete_table::DeleteTableInput::builder()
-            .table_name(&*self.name)
-            .build()
-            .expect("DeleteTableInput has no required fields");
-        self.execute_mapped(input, Call::of("")).await?;
-        Ok(())
+    /// Runs `input` and maps a failure to [`crate::Error`] (for the requests
+    /// without a conditional failure of their own).
+    pub(crate) async fn execute_mapped<Op: super::dispatch::Operation>(
+        &self,
+        input: Op,
+        call: Call<'_>,
+    ) -> Result<Op::Output, Error>
+    where
+        aws_sdk_dynamodb::Error: From<
+            aws_sdk_dynamodb::error::SdkError<
+                Op::Error,
+                aws_sdk_dynamodb::config::http::HttpResponse,
+            >,
+        >,
+    {
+        super::executor::execute_mapped(self, input, call).await
     }
+}
 
+/// The entry points with a trait bound (`E: Entity`, `C: Collection`) stay
+/// in the module that defines [`Table`], although they belong to the
+/// operations (`ops/`) and the change feed (`streams/`): rustc names a
+/// method of an `impl` outside its type's module by that module's private
+/// path in a bound's error (`stamp_core::ops::write::<impl Table>::put`),
+/// here by the public one (`stamp::Table::put`; fixture
+/// `stamp-ui/tests/ui/table/not-an-entity.rs`). Each is one call of the
+/// module that holds its logic; the layer test (`tests/layers.rs`) allows
+/// this block alone.
+impl Table {
     /// Moves an item to a new primary key: `old` is the item as it was read,
     /// `new` the same item with its key fields changed (and any other change
     /// to make in the same write). Keys are immutable in DynamoDB, so this is
@@ -488,35 +307,6 @@ impl Table {
         crate::ops::rekey::rekey(self, old, new).await
     }
 
-    /// Compares this live table with `definition` and returns every
-    /// difference, in this order: the table's key schema, key attribute
-    /// types, billing mode and capacity, then each GSI of the definition
-    /// (missing, key schema, projection, capacity), the GSIs the
-    /// definition does not have (by name), then each LSI (missing, key
-    /// schema, projection) and the LSIs the definition does not have, TTL,
-    /// and the stream (on or off,
-    /// and its view type). An empty list means the
-    /// table matches. Point-in-time recovery is not compared (DynamoDB Local
-    /// does not support it).
-    ///
-    /// Sends `DescribeTable` and `DescribeTimeToLive`, each in a
-    /// `stamp.request` span.
-    ///
-    /// See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html>
-    /// and <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html>.
-    ///
-    /// # Errors
-    ///
-    /// The errors of [`TableDefinition::check`], found before sending, and
-    /// [`Error::DynamoDb`] for what the service returns, such as
-    /// `ResourceNotFoundException` when there is no such table.
-    pub async fn verify(
-        &self,
-        definition: &TableDefinition,
-    ) -> Result<Vec<crate::SchemaDifference>, Error> {
-        crate::schema::verify::verify(self, definition).await
-    }
-
     /// The table's change feed: every change to its items, from the
     /// table's DynamoDB Stream, decoded into collection `C`'s variants
     /// (feature `streams`), read through `streams`, a DynamoDB Streams
@@ -546,7 +336,7 @@ impl Table {
     /// # Ok(()) }
     /// ```
     #[cfg(feature = "streams")]
-    pub fn changes<C: crate::Collection>(
+    pub fn changes<C: Collection>(
         &self,
         streams: crate::streams::StreamsClient,
     ) -> crate::streams::ChangeFeed<C> {
@@ -611,47 +401,6 @@ impl Table {
     /// As [`Delete::send`].
     pub async fn delete<E: Entity>(&self, key: &PrimaryKey<E>) -> Result<(), Error> {
         Delete::new(key.clone()).send(self).await
-    }
-
-    /// The item stored at `key` as DynamoDB holds it, read with one
-    /// `GetItem` (strongly consistent when `consistent`) of entity
-    /// `entity`; `None` when there is none. [`Get`], re-keying and key
-    /// migrations read with it.
-    pub(crate) async fn stored_item(
-        &self,
-        entity: &'static str,
-        key: crate::AttributeMap,
-        consistent: bool,
-    ) -> Result<Option<crate::AttributeMap>, Error> {
-        crate::ops::get::stored_item(self, entity, key, consistent).await
-    }
-
-    /// Runs `input`: the one place a request of Stamp is sent (see the
-    /// module's documentation).
-    pub(crate) async fn execute<Op: super::dispatch::Operation>(
-        &self,
-        input: Op,
-        call: Call<'_>,
-    ) -> Result<Op::Output, super::executor::Failure<Op::Error>> {
-        super::executor::execute(self, input, call).await
-    }
-
-    /// Runs `input` and maps a failure to [`crate::Error`] (for the requests
-    /// without a conditional failure of their own).
-    pub(crate) async fn execute_mapped<Op: super::dispatch::Operation>(
-        &self,
-        input: Op,
-        call: Call<'_>,
-    ) -> Result<Op::Output, Error>
-    where
-        aws_sdk_dynamodb::Error: From<
-            aws_sdk_dynamodb::error::SdkError<
-                Op::Error,
-                aws_sdk_dynamodb::config::http::HttpResponse,
-            >,
-        >,
-    {
-        super::executor::execute_mapped(self, input, call).await
     }
 }
 

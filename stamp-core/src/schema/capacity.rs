@@ -46,8 +46,10 @@ use std::fmt::Write as _;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{IndexProjection, Resolved, TableDefinition, TableIndex};
+use crate::error::Error;
+use crate::item::size::item_size;
 use crate::limits::{READ_UNIT_BYTES, WRITE_UNIT_BYTES};
-use crate::{AttributeMap, EntitySchema, Error, item_size};
+use crate::model::entity::{AttributeMap, EntitySchema};
 
 /// The read units of reading `bytes` in one request: `bytes` rounded up to
 /// 4 KB (at least one unit), halved for an eventually consistent read.
@@ -303,7 +305,7 @@ impl TableDefinition {
                         .iter()
                         .find(|schema| schema.type_name == entity.entity)
                         .and_then(|schema| schema.index_named(index))
-                        .and_then(crate::IndexSchema::shards)
+                        .and_then(IndexSchema::shards)
                 };
                 let fetch = |index: &str| {
                     entity
@@ -430,5 +432,6 @@ impl TableDefinition {
 mod entity;
 mod entries;
 
+use crate::model::index::IndexSchema;
 use entity::*;
 use entries::*;

@@ -9,7 +9,13 @@ mod drawing;
 mod patterns;
 
 use super::{IndexProjection, Resolved, TableBilling, TableDefinition};
-use crate::{EntitySchema, Error, IndexId, IndexKind, IndexSchema, KeyAttribute, KeyTemplate};
+use crate::error::Error;
+use crate::key::template::KeyTemplate;
+use crate::model::entity::{EntitySchema, KeyAttribute};
+use crate::model::index::IndexKeySchema;
+use crate::model::index::{IndexId, IndexKind, IndexSchema};
+use crate::model::multi_attribute::IndexKeyField;
+use crate::model::vector::VectorProjection;
 
 /// The `Option` fields of an index's templates: the entity writes the
 /// index's attributes only while all of them are set (a sparse index).
@@ -58,7 +64,7 @@ fn index_label(entity: &EntitySchema, index: &IndexSchema) -> String {
 fn key_columns(
     index: &super::TableIndex,
     name: fn(&str) -> String,
-    fields: fn(&[crate::IndexKeyField]) -> String,
+    fields: fn(&[IndexKeyField]) -> String,
 ) -> (String, String) {
     match index.multi_attribute.and_then(IndexSchema::attributes) {
         Some((partition, sort)) => (
@@ -81,12 +87,12 @@ fn key_columns(
 fn catalogue_order(entity: &'static EntitySchema) -> Vec<&'static IndexSchema> {
     let mut indexes: Vec<&'static IndexSchema> = entity.indexes.iter().collect();
     indexes.sort_by_key(|index| match (index.kind, &index.key) {
-        (IndexKind::Global { .. }, crate::IndexKeySchema::Templates { .. }) => 0,
+        (IndexKind::Global { .. }, IndexKeySchema::Templates { .. }) => 0,
         (IndexKind::Local, _) => 1,
-        (IndexKind::Global { .. }, crate::IndexKeySchema::Attributes { .. }) => 2,
+        (IndexKind::Global { .. }, IndexKeySchema::Attributes { .. }) => 2,
         (IndexKind::Vector(_), _) => 3,
         // A GSI always has a key.
-        (IndexKind::Global { .. }, crate::IndexKeySchema::Unpartitioned) => 2,
+        (IndexKind::Global { .. }, IndexKeySchema::Unpartitioned) => 2,
     });
     indexes
 }
@@ -354,9 +360,9 @@ impl TableDefinition {
                 .search_partition()
                 .map_or("—".to_owned(), |(attribute, _)| code(attribute));
             let projection = match vector.projection {
-                crate::VectorProjection::All => "ALL".to_owned(),
-                crate::VectorProjection::KeysOnly => "KEYS_ONLY".to_owned(),
-                crate::VectorProjection::Include(attributes) => format!(
+                VectorProjection::All => "ALL".to_owned(),
+                VectorProjection::KeysOnly => "KEYS_ONLY".to_owned(),
+                VectorProjection::Include(attributes) => format!(
                     "INCLUDE {}",
                     attributes
                         .iter()
@@ -407,7 +413,7 @@ impl TableDefinition {
 }
 
 /// Key attributes with their types: `` `tenant_id` (S), `region` (N) ``.
-fn typed_attributes(fields: &[crate::IndexKeyField]) -> String {
+fn typed_attributes(fields: &[IndexKeyField]) -> String {
     fields
         .iter()
         .map(|field| {

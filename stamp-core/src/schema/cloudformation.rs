@@ -3,13 +3,22 @@
 //! same serde value.
 
 mod global;
+mod resource;
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use super::{TableBilling, TableDefinition};
-use crate::{Error, IndexKind, VectorProjection};
+use crate::error::DefinitionError;
+use crate::error::Error;
+use crate::model::index::IndexKind;
+use crate::model::vector::VectorProjection;
+use resource::{
+    AttributeDefinition, ContributorInsightsSpecification, GetAtt, GlobalSecondaryIndex,
+    KeySchemaElement, LocalSecondaryIndex, OnDemandThroughput, Output, OutputValue, Parameter,
+    PointInTimeRecoverySpecification, Projection, Properties, Ref, Resource, ResourcePolicy,
+    SearchSchemaElement, SseSpecification, StreamSpecification, TableProperties, Tag, Template,
+    Throughput, TimeToLiveSpecification, VectorAttribute, VectorIndex, WarmThroughput, key_schema,
+};
 
 /// The logical ID of the table resource in the template.
 const RESOURCE: &str = "Table";
@@ -84,285 +93,6 @@ impl CloudFormationTemplate {
     pub fn to_json_value(&self) -> serde_json::Value {
         serde_json::to_value(&self.template).expect("the template serializes to JSON")
     }
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Template {
-    #[serde(rename = "AWSTemplateFormatVersion")]
-    format_version: &'static str,
-    description: String,
-    parameters: BTreeMap<&'static str, Parameter>,
-    resources: BTreeMap<&'static str, Resource>,
-    outputs: BTreeMap<&'static str, Output>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Parameter {
-    r#type: &'static str,
-    description: &'static str,
-    min_length: u32,
-    max_length: u32,
-    allowed_pattern: &'static str,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Resource {
-    r#type: &'static str,
-    deletion_policy: &'static str,
-    update_replace_policy: &'static str,
-    properties: Properties,
-}
-
-/// The properties of `AWS::DynamoDB::Table`, or of
-/// `AWS::DynamoDB::GlobalTable` when the definition declares a global table.
-#[derive(Debug, Clone, Serialize)]
-#[serde(untagged)]
-enum Properties {
-    Table(Box<TableProperties>),
-    Global(Box<global::GlobalTableProperties>),
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct TableProperties {
-    table_name: Ref,
-    billing_mode: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    provisioned_throughput: Option<Throughput>,
-    attribute_definitions: Vec<AttributeDefinition>,
-    key_schema: Vec<KeySchemaElement>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    global_secondary_indexes: Vec<GlobalSecondaryIndex>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    local_secondary_indexes: Vec<LocalSecondaryIndex>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    vector_indexes: Vec<VectorIndex>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    time_to_live_specification: Option<TimeToLiveSpecification>,
-    point_in_time_recovery_specification: PointInTimeRecoverySpecification,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stream_specification: Option<StreamSpecification>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    deletion_protection_enabled: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    table_class: Option<&'static str>,
-    #[serde(rename = "SSESpecification", skip_serializing_if = "Option::is_none")]
-    sse_specification: Option<SseSpecification>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tags: Vec<Tag>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    contributor_insights_specification: Option<ContributorInsightsSpecification>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    warm_throughput: Option<WarmThroughput>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    on_demand_throughput: Option<OnDemandThroughput>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    resource_policy: Option<ResourcePolicy>,
-}
-
-/// `AWS::DynamoDB::Table SSESpecification`.
-#[derive(Debug, Clone, Serialize)]
-struct SseSpecification {
-    #[serde(rename = "SSEEnabled")]
-    enabled: bool,
-    #[serde(rename = "SSEType")]
-    sse_type: &'static str,
-    #[serde(rename = "KMSMasterKeyId", skip_serializing_if = "Option::is_none")]
-    kms_master_key_id: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Tag {
-    key: String,
-    value: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct ContributorInsightsSpecification {
-    enabled: bool,
-}
-
-#[derive(Debug, Clone, Copy, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct WarmThroughput {
-    read_units_per_second: u64,
-    write_units_per_second: u64,
-}
-
-impl From<super::WarmThroughput> for WarmThroughput {
-    fn from(warm: super::WarmThroughput) -> Self {
-        WarmThroughput {
-            read_units_per_second: warm.read_units_per_second.get(),
-            write_units_per_second: warm.write_units_per_second.get(),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct OnDemandThroughput {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_read_request_units: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_write_request_units: Option<u64>,
-}
-
-impl From<super::MaxThroughput> for OnDemandThroughput {
-    fn from(max: super::MaxThroughput) -> Self {
-        OnDemandThroughput {
-            max_read_request_units: max.max_read_request_units.map(|units| units.get()),
-            max_write_request_units: max.max_write_request_units.map(|units| units.get()),
-        }
-    }
-}
-
-/// `AWS::DynamoDB::Table ResourcePolicy`: the policy document as JSON.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct ResourcePolicy {
-    policy_document: serde_json::Value,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct StreamSpecification {
-    stream_view_type: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct Ref {
-    #[serde(rename = "Ref")]
-    name: &'static str,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct GetAtt {
-    #[serde(rename = "Fn::GetAtt")]
-    attribute: [&'static str; 2],
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Throughput {
-    read_capacity_units: i64,
-    write_capacity_units: i64,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct AttributeDefinition {
-    attribute_name: &'static str,
-    attribute_type: &'static str,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct KeySchemaElement {
-    attribute_name: &'static str,
-    key_type: &'static str,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct GlobalSecondaryIndex {
-    index_name: &'static str,
-    key_schema: Vec<KeySchemaElement>,
-    projection: Projection,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    provisioned_throughput: Option<Throughput>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    warm_throughput: Option<WarmThroughput>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    on_demand_throughput: Option<OnDemandThroughput>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct LocalSecondaryIndex {
-    index_name: &'static str,
-    key_schema: Vec<KeySchemaElement>,
-    projection: Projection,
-}
-
-/// `AWS::DynamoDB::Table VectorIndex`.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct VectorIndex {
-    index_name: &'static str,
-    vector_attribute: VectorAttribute,
-    dimensions: u32,
-    distance_function: &'static str,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    search_schema: Vec<SearchSchemaElement>,
-    projection: Projection,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct VectorAttribute {
-    attribute_name: &'static str,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct SearchSchemaElement {
-    attribute_name: &'static str,
-    search_schema_element_type: &'static str,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Projection {
-    projection_type: &'static str,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    non_key_attributes: Vec<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct TimeToLiveSpecification {
-    attribute_name: &'static str,
-    enabled: bool,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct PointInTimeRecoverySpecification {
-    point_in_time_recovery_enabled: bool,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(untagged)]
-enum OutputValue {
-    Ref(Ref),
-    GetAtt(GetAtt),
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Output {
-    description: &'static str,
-    value: OutputValue,
-}
-
-fn key_schema(
-    partition_key: &'static str,
-    sort_key: Option<&'static str>,
-) -> Vec<KeySchemaElement> {
-    let mut schema = vec![KeySchemaElement {
-        attribute_name: partition_key,
-        key_type: "HASH",
-    }];
-    schema.extend(sort_key.map(|name| KeySchemaElement {
-        attribute_name: name,
-        key_type: "RANGE",
-    }));
-    schema
 }
 
 impl TableDefinition {
@@ -558,7 +288,7 @@ impl TableDefinition {
                 // `AWS::DynamoDB::GlobalTable` has no `VectorIndexes`
                 // (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-globaltable.html).
                 if let Some(index) = properties.vector_indexes.first() {
-                    return Err(crate::DefinitionError::GlobalTable(
+                    return Err(DefinitionError::GlobalTable(
                         crate::error::GlobalTableError::VectorIndexInCloudFormation {
                             index: index.index_name,
                         },

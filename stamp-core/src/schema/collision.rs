@@ -16,7 +16,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write;
 
-use crate::{KeyTemplate, Segment};
+use crate::key::template::{KeyTemplate, Segment};
 
 /// The characters tried, in order, when any character outside two escaped
 /// sets will do: readable ones first.

@@ -7,8 +7,13 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::TableDefinition;
-use crate::DefinitionError;
-use crate::{EntitySchema, Error, IndexKind, KeyAttribute, KeyBuilder, Segment};
+use crate::error::DefinitionError;
+use crate::error::Error;
+use crate::key::shard::shard_of;
+use crate::key::template::{KeyBuilder, Segment};
+use crate::model::entity::{EntitySchema, KeyAttribute};
+use crate::model::index::IndexKind;
+use crate::model::multi_attribute::KeyAttributeType;
 
 impl TableDefinition {
     /// An example value of key attribute `key` of `entity`: the recorded
@@ -41,7 +46,7 @@ impl TableDefinition {
                     None => builder.literal(&format!("<{name}>")),
                 },
                 // The shard the example item's primary key gives.
-                Segment::Shard(count) => builder.shard(crate::shard_of(
+                Segment::Shard(count) => builder.shard(shard_of(
                     &self.example_key(entity, &entity.partition_key),
                     &self.example_key(entity, &entity.sort_key),
                     *count,
@@ -81,7 +86,7 @@ impl TableDefinition {
     pub fn request(&self, table_name: &str) -> Result<CreateTableInput, Error> {
         let resolved = self.resolve()?;
         check_table_name(table_name)?;
-        let attribute_definition = |(name, attribute_type): (&str, crate::KeyAttributeType)| {
+        let attribute_definition = |(name, attribute_type): (&str, KeyAttributeType)| {
             AttributeDefinition::builder()
                 .attribute_name(name)
                 .attribute_type(attribute_type.to_sdk())

@@ -34,7 +34,7 @@ use aws_sdk_dynamodb::types::{
 
 use super::{TableClass, TableDefinition, TableEncryption};
 use crate::error::GlobalTableError;
-use crate::{DefinitionError, Error};
+use crate::error::{DefinitionError, Error};
 
 /// The Region sets in which DynamoDB offers multi-Region strong
 /// consistency; an MRSC global table's Regions (replicas and witness) are

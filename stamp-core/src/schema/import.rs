@@ -25,8 +25,9 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::TableDefinition;
+use crate::error::{Error, ImportReason, JobError};
 use crate::request::executor::Call;
-use crate::{Error, ImportReason, JobError, Table};
+use crate::request::table::Table;
 
 /// Where the files of an import are, and how they are compressed: an S3
 /// bucket and a key prefix (every object whose key starts with it is

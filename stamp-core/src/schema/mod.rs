@@ -32,6 +32,7 @@ mod planning;
 mod resolve;
 mod settings;
 mod stream;
+mod table;
 mod vector;
 pub(crate) mod verify;
 
@@ -39,9 +40,18 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::StreamViewType;
 
-use crate::DefinitionError;
-use crate::{Entity, EntitySchema, Error};
+use crate::error::DefinitionError;
+use crate::error::Error;
+use crate::model::entity::{Entity, EntitySchema};
 
+use crate::model::collection::Collection;
+use crate::model::entity::AttributeMap;
+use crate::model::entity::UniqueValue;
+use crate::model::index::IndexId;
+use crate::model::index::IndexKind;
+use crate::model::index::IndexSchema;
+use crate::model::index::QueryIndex;
+use crate::model::index_projection::IndexProjection;
 #[cfg(feature = "schema-tooling")]
 pub use capacity::{
     EntityCapacity, PAGE_ITEMS, ReadUnits, UniqueCapacity, WriteUnits, read_units, write_units,
@@ -54,7 +64,7 @@ pub use global::{
     STRONG_CONSISTENCY_REGIONS,
 };
 pub use import::ImportSource;
-pub use options::{IndexProjection, TableBilling};
+pub use options::TableBilling;
 #[cfg(feature = "schema-tooling")]
 pub use planning::{Access, Load, PartitionLoad, Workload};
 pub use settings::{
@@ -75,7 +85,7 @@ pub struct TableIndex {
     /// [`IndexSchema`](crate::IndexSchema) has its own). An LSI is created
     /// with the table (`LocalSecondaryIndexes` of `CreateTable`; it cannot
     /// be added later).
-    pub kind: crate::IndexKind,
+    pub kind: IndexKind,
     /// Its partition key attribute, such as `GSI1PK` (an LSI: the table's).
     pub partition_key: &'static str,
     /// Its sort key attribute, when any entity gives the index a sort key.
@@ -88,24 +98,24 @@ pub struct TableIndex {
     /// shares; [`partition_key`](Self::partition_key) and
     /// [`sort_key`](Self::sort_key) are then its first ones. `None` for a
     /// template index.
-    pub multi_attribute: Option<&'static crate::IndexSchema>,
+    pub multi_attribute: Option<&'static IndexSchema>,
 }
 
 impl TableIndex {
     /// The id that names it.
-    pub fn id(&self) -> crate::IndexId {
+    pub fn id(&self) -> IndexId {
         match self.kind {
-            crate::IndexKind::Global { .. } => crate::IndexId::Gsi(self.number),
-            crate::IndexKind::Local => crate::IndexId::Lsi(self.number),
-            crate::IndexKind::Vector(_) => crate::IndexId::Vector(self.number),
+            IndexKind::Global { .. } => IndexId::Gsi(self.number),
+            IndexKind::Local => IndexId::Lsi(self.number),
+            IndexKind::Vector(_) => IndexId::Vector(self.number),
         }
     }
 
     /// Whether it is an LSI.
     pub fn is_local(&self) -> bool {
         match self.kind {
-            crate::IndexKind::Global { .. } | crate::IndexKind::Vector(_) => false,
-            crate::IndexKind::Local => true,
+            IndexKind::Global { .. } | IndexKind::Vector(_) => false,
+            IndexKind::Local => true,
         }
     }
 }
@@ -115,7 +125,7 @@ impl TableIndex {
 pub(crate) struct CollectionSchema {
     pub(crate) name: &'static str,
     /// The table or the GSI it reads.
-    pub(crate) index: crate::IndexId,
+    pub(crate) index: IndexId,
     #[cfg_attr(not(feature = "schema-tooling"), allow(dead_code))]
     pub(crate) members: Vec<&'static EntitySchema>,
 }
@@ -127,7 +137,7 @@ struct Example {
     entity: &'static str,
     values: HashMap<&'static str, String>,
     /// The whole item, for the catalogue's drawing of the table.
-    item: crate::AttributeMap,
+    item: AttributeMap,
 }
 
 /// The table a set of entities is stored in: the entities, and the options
@@ -227,7 +237,7 @@ pub(crate) struct Resolved {
     pub(crate) indexes: Vec<TableIndex>,
     pub(crate) time_to_live: Option<&'static str>,
     /// The vector indexes, merged by name, by number.
-    pub(crate) vector_indexes: Vec<&'static crate::IndexSchema>,
+    pub(crate) vector_indexes: Vec<&'static IndexSchema>,
 }
 
 impl Resolved {
@@ -281,7 +291,7 @@ impl TableDefinition {
     /// keyed [`UniqueValue::guard_template`](crate::UniqueValue::guard_template)
     /// (partition and sort key alike), which [`check`](Self::check) keeps
     /// apart from every entity's keys.
-    pub fn unique_values(&self) -> Vec<(&'static str, &'static crate::UniqueValue)> {
+    pub fn unique_values(&self) -> Vec<(&'static str, &'static UniqueValue)> {
         self.entities
             .iter()
             .flat_map(|entity| {
@@ -380,7 +390,7 @@ impl TableDefinition {
     /// whose partition templates match instead. Recording `C` again replaces it. A
     /// table-wide change type (`#[stamp(any_partition)]`) only adds its
     /// members: it is not a collection a query reads.
-    pub fn collection<C: crate::Collection>(mut self) -> Self {
+    pub fn collection<C: Collection>(mut self) -> Self {
         for member in C::MEMBERS {
             if !self
                 .entities
@@ -393,7 +403,7 @@ impl TableDefinition {
         if C::ANY_PARTITION {
             return self;
         }
-        let index = <C::Index as crate::QueryIndex>::ID;
+        let index = <C::Index as QueryIndex>::ID;
         self.collections
             .retain(|collection| collection.name != C::NAME || collection.index != index);
         self.collections.push(CollectionSchema {

@@ -6,8 +6,10 @@
 //! See <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.MultiAttributeKeys>.
 
 use super::{Resolved, TableIndex};
-use crate::DefinitionError;
-use crate::{Error, IndexKeyField, IndexSchema, KeyAttributeType};
+use crate::error::DefinitionError;
+use crate::error::Error;
+use crate::model::index::IndexSchema;
+use crate::model::multi_attribute::{IndexKeyField, KeyAttributeType};
 
 /// Refuses `second` (of `second_entity`) as the same index as `known` (of
 /// `first_entity`) when either is multi-attribute: both must then be, with

@@ -17,8 +17,12 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::{EntityCapacity, TableDefinition};
+use crate::error::Error;
 use crate::limits::{PARTITION_READ_UNITS, PARTITION_WRITE_UNITS};
-use crate::{Entity, Error, IndexKeySchema, IndexKind};
+use crate::model::entity::Entity;
+use crate::model::entity::EntitySchema;
+use crate::model::index::IndexSchema;
+use crate::model::index::{IndexKeySchema, IndexKind};
 
 /// A request of an access pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -250,7 +254,7 @@ fn round(x: f64) -> f64 {
 /// The `(index, partition template, read units, write units, shards)` one
 /// request charges.
 fn charges(
-    entity: &crate::EntitySchema,
+    entity: &EntitySchema,
     cost: &EntityCapacity,
     request: Access,
 ) -> Vec<(&'static str, &'static str, f64, f64, u16)> {
@@ -259,7 +263,7 @@ fn charges(
     // item's own partition of the table; a GSI's in its own, by its
     // partition template (a multi-attribute index's partition key is the
     // tuple of its fields, written `(tenant_id, region)`), times its shards.
-    let partition = |index: &crate::IndexSchema| match (index.kind, &index.key) {
+    let partition = |index: &IndexSchema| match (index.kind, &index.key) {
         (IndexKind::Local, _) => (table.0, table.1, 1),
         (IndexKind::Global { shards }, IndexKeySchema::Templates { partition_key, .. }) => (
             index.name,
@@ -290,7 +294,7 @@ fn charges(
     };
     // A query page of an index: its page, and (an LSI's) the fetch of the
     // attributes it does not project from the table.
-    let query_page = |index: Option<&'static crate::IndexSchema>| {
+    let query_page = |index: Option<&'static IndexSchema>| {
         index
             .and_then(|index| {
                 let units = |list: &[(&'static str, f64)]| {
@@ -307,7 +311,7 @@ fn charges(
     };
     // A hydrated page: the index read where the index is, and the batch
     // read of the items from the table.
-    let hydrated_page = |index: Option<&'static crate::IndexSchema>| {
+    let hydrated_page = |index: Option<&'static IndexSchema>| {
         index
             .and_then(|index| {
                 let units = |list: &[(&'static str, f64)]| {

@@ -2,9 +2,11 @@
 //! agree on ([`TableDefinition::resolve`]), and key spaces that could collide.
 
 use super::{IndexProjection, Resolved, TableDefinition, collision};
-use crate::DefinitionError;
+use crate::error::DefinitionError;
+use crate::error::Error;
+use crate::error::VectorError;
 use crate::limits::{MAX_GSIS, MAX_LSIS, MAX_PROJECTED_ATTRIBUTES};
-use crate::{EntitySchema, Error, FieldAttribute};
+use crate::model::entity::{EntitySchema, FieldAttribute};
 
 /// The type of a field's stored form: its own multi-attribute key type
 /// when it is a key field of one of its entity's multi-attribute indexes
@@ -108,7 +110,7 @@ impl TableDefinition {
         }
         let gsis: Vec<&'static str> = indexes
             .iter()
-            .filter(|index| matches!(index.kind, crate::IndexKind::Global { .. }))
+            .filter(|index| matches!(index.kind, crate::model::index::IndexKind::Global { .. }))
             .map(|index| index.name)
             .collect();
         self.settings.check(
@@ -124,13 +126,13 @@ impl TableDefinition {
             global.check(time_to_live, &local)?;
         }
         self.check_key_spaces()?;
-        let declared: Vec<(&'static str, &'static crate::IndexSchema)> = self
+        let declared: Vec<(&'static str, &'static crate::model::index::IndexSchema)> = self
             .entities
             .iter()
             .flat_map(|entity| entity.indexes.iter().map(|index| (entity.type_name, index)))
             .collect();
         let vector_indexes = super::vector::check_vector_indexes(self.billing, &declared)
-            .map_err(crate::VectorError::into_error)?;
+            .map_err(VectorError::into_error)?;
         // One name per index of a table, of any kind.
         if let Some(vector) = vector_indexes
             .iter()
@@ -215,7 +217,7 @@ impl TableDefinition {
     fn check_typed_attribute(
         &self,
         writer: &EntitySchema,
-        index: &crate::IndexSchema,
+        index: &crate::model::index::IndexSchema,
         attribute: &'static str,
         stored_type: &'static str,
         key_type: &'static str,
@@ -313,8 +315,10 @@ impl TableDefinition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::key::template::KeyTemplate;
     use crate::key::template::Segment;
-    use crate::{IndexKeySchema, IndexKind, IndexSchema, KeyAttribute, KeyTemplate};
+    use crate::model::entity::KeyAttribute;
+    use crate::model::index::{IndexKeySchema, IndexKind, IndexSchema};
 
     fn attribute(name: &'static str, literal: &'static str) -> KeyAttribute {
         KeyAttribute {

@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::types::{
 
 use super::TableDefinition;
 use crate::error::TableSettingError;
-use crate::{DefinitionError, Error};
+use crate::error::{DefinitionError, Error};
 
 /// The most tags a DynamoDB table can have.
 ///

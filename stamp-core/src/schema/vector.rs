@@ -12,9 +12,11 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::{SchemaDifference, TableBilling};
+use crate::error::VectorError;
 use crate::limits::{MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES};
+use crate::model::index::IndexSchema;
+use crate::model::multi_attribute::KeyAttributeType;
 use crate::model::vector::{VectorIndexSchema, VectorProjection};
-use crate::{IndexSchema, KeyAttributeType, VectorError};
 
 /// What a vector index is besides its key (every index here is one).
 fn spec(index: &IndexSchema) -> &'static VectorIndexSchema {

@@ -17,7 +17,8 @@ mod global;
 mod settings;
 
 use super::{IndexProjection, KeyNames, Resolved, SchemaDifference, TableDefinition, Throughput};
-use crate::{Error, Table};
+use crate::error::Error;
+use crate::request::table::Table;
 
 /// The projection DynamoDB describes, with `INCLUDE` attributes sorted.
 fn projection_from_sdk(projection: Option<&Projection>) -> IndexProjection {

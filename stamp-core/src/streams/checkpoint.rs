@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::shards::{ShardInfo, compare_sequence_numbers, is_sequence_number};
-use crate::Error;
-use crate::JobError;
+use crate::error::Error;
+use crate::error::JobError;
 
 /// How far a [`ChangeFeed`](super::ChangeFeed) has read: the stream's ARN
 /// and, per shard it started, the sequence number of the last record it

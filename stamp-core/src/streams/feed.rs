@@ -63,8 +63,10 @@ use super::Change;
 use super::checkpoint::Checkpoint;
 use super::records::{decode, describe_stream, streams_error};
 use super::shards::{ShardInfo, read_order, readable};
-use crate::JobError;
-use crate::{Collection, Error, Table};
+use crate::error::Error;
+use crate::error::JobError;
+use crate::model::collection::Collection;
+use crate::request::table::Table;
 
 mod state;
 

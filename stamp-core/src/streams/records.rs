@@ -10,8 +10,10 @@ use chrono::{DateTime, Utc};
 
 use super::shards::{ShardInfo, item};
 use super::{Change, RecordParts};
-use crate::JobError;
-use crate::{AttributeMap, Collection, Error};
+use crate::error::Error;
+use crate::error::JobError;
+use crate::model::collection::Collection;
+use crate::model::entity::AttributeMap;
 
 /// Every shard of the stream (all pages of `DescribeStream`), and whether
 /// the stream is `DISABLED`.

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodbstreams::types::AttributeValue as StreamAttributeValue;
 
-use crate::AttributeMap;
+use crate::model::entity::AttributeMap;
 
 /// One shard as `DescribeStream` describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]

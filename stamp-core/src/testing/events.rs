@@ -5,9 +5,10 @@ use aws_sdk_dynamodbstreams::types::{AttributeValue, Record};
 use base64::Engine;
 use serde_json::{Map, Value, json};
 
+use crate::error::Error;
+use crate::request::table::Table;
 use crate::streams::feed::ChangeFeed;
 use crate::streams::{Checkpoint, Event, StreamsClient};
-use crate::{Error, Table};
 
 /// Lambda's default batch size for a DynamoDB Streams event source
 /// (`BatchSize` of the event source mapping: 100, at most 10,000).

@@ -6,7 +6,8 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::{AttributeMap, Table};
+use crate::model::entity::AttributeMap;
+use crate::request::table::Table;
 
 mod connector;
 mod counts;

@@ -9,8 +9,11 @@ use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ReturnConsumedCapacity};
 use futures::TryStreamExt;
 
+use crate::error::Error;
+use crate::model::collection::Collection;
+use crate::model::entity::{AttributeMap, Entity};
 use crate::request::executor::Call;
-use crate::{AttributeMap, Collection, Entity, Error, Table};
+use crate::request::table::Table;
 
 mod canonical;
 mod draw;

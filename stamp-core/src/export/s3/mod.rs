@@ -29,8 +29,8 @@ use aws_sdk_s3::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use aws_sdk_s3::types::CompletedPart;
 
 use super::ExportedObject;
+use crate::error::{Error, ExportObjectReason, ExportReason, JobError};
 use crate::request::dispatch::s3::S3;
-use crate::{Error, ExportObjectReason, ExportReason, JobError};
 
 mod read;
 

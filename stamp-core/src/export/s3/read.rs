@@ -8,8 +8,8 @@ use serde::Deserialize;
 use super::super::files::{LineDecoder, ReadError};
 use super::super::{Progress, Router};
 use super::{object_error, request_error};
+use crate::error::{Error, ExportObjectReason};
 use crate::request::dispatch::s3::S3;
-use crate::{Error, ExportObjectReason};
 
 /// The fields of `manifest-summary.json` the export reads.
 #[derive(Deserialize)]

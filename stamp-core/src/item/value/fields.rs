@@ -7,9 +7,10 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
+use crate::error::Error;
+use crate::error::{DecodeError, Refusal};
 use crate::item::builder::ItemBuilder;
-use crate::{AttributeMap, EntitySchema, Error};
-use crate::{DecodeError, Refusal};
+use crate::model::entity::{AttributeMap, EntitySchema};
 
 /// The item `to_item` fills, with room for `fields` fields and the key,
 /// index and type attributes of `schema`; counted for its checks when

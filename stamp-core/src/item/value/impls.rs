@@ -12,6 +12,7 @@ use serde::de::Error as _;
 use uuid::Uuid;
 
 use super::{AttributeCodec, unexpected};
+use crate::key::part::KeyPart;
 
 mod collections;
 
@@ -281,7 +282,7 @@ fn uuid_error(error: uuid::Error) -> serde_dynamo::Error {
 /// A time or a date in the fixed-width form keys use
 /// ([`KeyPart`](crate::KeyPart)), whose text sorts as the values do, or the
 /// error of a value outside years 0 to 9999, which has none.
-fn sortable<T: crate::KeyPart + std::fmt::Debug>(
+fn sortable<T: KeyPart + std::fmt::Debug>(
     value: &T,
 ) -> Result<AttributeValue, serde_dynamo::Error> {
     let mut text = String::with_capacity(T::LEN_HINT);
@@ -342,7 +343,7 @@ impl AttributeCodec for DateTime<Utc> {
         // holds them to that). Any other text goes through `FromStr`, which
         // is what serde reads.
         if value.len() == 30
-            && let Ok(time) = <Self as crate::KeyPart>::decode_key(&value)
+            && let Ok(time) = <Self as KeyPart>::decode_key(&value)
         {
             return Ok(time);
         }

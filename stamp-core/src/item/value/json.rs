@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
 use super::AttributeCodec;
-use crate::AttributeMap;
+use crate::model::entity::AttributeMap;
 
 /// The field and struct name serde_json gives a `Number` under
 /// `arbitrary_precision`.

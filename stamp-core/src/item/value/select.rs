@@ -30,9 +30,11 @@ pub use super::fields::{
     check_type, decoded, insert, insert_serialized, is_empty_set, item, present, serialized,
     serialized_item, slots, stored,
 };
+use crate::error::Error;
+use crate::error::Refusal;
 use crate::item::builder::ItemBuilder;
 use crate::item::check::checked_size;
-use crate::{AttributeMap, EntitySchema, Error};
+use crate::model::entity::{AttributeMap, EntitySchema};
 
 /// A field value to encode.
 pub struct Field<'a, T: ?Sized>(pub &'a T);
@@ -142,7 +144,7 @@ impl<T: AttributeCodec> StoreDirect for &Field<'_, T> {
         }
         if let Some(stored) = item.unchecked_mut().get_mut(name) {
             *stored = self.0.try_to_attribute().map_err(|source| {
-                Error::Refused(crate::Refusal::Serialize {
+                Error::Refused(Refusal::Serialize {
                     entity: schema.type_name,
                     source,
                 })
@@ -225,7 +227,7 @@ impl<T: AttributeCodec> EncodeDirect for &Field<'_, T> {
     ) -> Result<(), Error> {
         let value = if T::OWN_FORM {
             self.0.try_to_attribute().map_err(|source| {
-                Error::Refused(crate::Refusal::Serialize {
+                Error::Refused(Refusal::Serialize {
                     entity: schema.type_name,
                     source,
                 })

@@ -1,7 +1,8 @@
 use super::*;
-use crate::__private::{key_attribute, template};
-use crate::KeyPart;
-use crate::Segment::{Field, Literal};
+use crate::key::part::KeyPart;
+use crate::key::template::Segment::{Field, Literal};
+use crate::model::entity::PreviousKeyFormat;
+use crate::model::statics::{key_attribute, template};
 
 static SCHEMA: EntitySchema = EntitySchema {
     type_name: "Order",
@@ -30,7 +31,7 @@ static SCHEMA: EntitySchema = EntitySchema {
     updated_at_attribute: None,
     write_once_attributes: &[],
     unique_values: &[],
-    previous_key: Some(crate::PreviousKeyFormat {
+    previous_key: Some(PreviousKeyFormat {
         partition_key: template("C#<customer>", &[Literal("C#"), Field("customer")]),
         sort_key: template("O#<number>", &[Literal("O#"), Field("number")]),
     }),

@@ -12,12 +12,16 @@ use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use futures::{StreamExt, stream};
 
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::ItemKey;
+use crate::error::Refusal;
 use crate::item::size::MAX_BATCH_GET_KEYS;
+use crate::model::entity::{AttributeMap, Entity, EntitySchema, PrimaryKey};
 use crate::request::dispatch::Operation;
 use crate::request::executor::Call;
+use crate::request::retry::BatchRetry;
 use crate::request::retry::is_retryable;
-use crate::{AttributeMap, BatchRetry, Entity, EntitySchema, Error, PrimaryKey, Table};
+use crate::request::table::Table;
 
 /// A batch get of items of entity `E` by primary key, built by
 /// [`BatchGet::new`]. Nothing is sent until [`send`](Self::send) names the
@@ -161,7 +165,7 @@ impl<E: Entity> BatchGet<E> {
                 return Err(Error::Refused(Refusal::DuplicateBatchKey {
                     operation: <BatchGetItemInput as Operation>::NAME,
                     entity: E::SCHEMA.type_name,
-                    key: crate::ItemKey::of::<E>(&key.to_attribute_map()),
+                    key: ItemKey::of::<E>(&key.to_attribute_map()),
                 }));
             }
         }

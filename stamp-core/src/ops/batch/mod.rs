@@ -12,8 +12,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::model::entity::AttributeMap;
+use crate::request::retry::BatchRetry;
 use crate::request::retry::{Backoff, log_retry};
-use crate::{AttributeMap, BatchRetry};
+use crate::request::table::Table;
 
 mod get;
 mod write;
@@ -21,6 +23,14 @@ mod write;
 pub use get::BatchGet;
 pub(crate) use get::{Fetch, fetch};
 pub use write::{BatchWrite, BatchWriteOutput};
+
+impl Table {
+    /// An empty batch write whose items are stamped at this table's
+    /// [`now`](Self::now): `BatchWrite::new().at(table.now())`.
+    pub fn batch_write(&self) -> BatchWrite {
+        BatchWrite::new().at(self.now())
+    }
+}
 
 /// How many batch requests run at once unless set otherwise.
 pub const DEFAULT_BATCH_CONCURRENCY: usize = 4;
@@ -145,8 +155,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::BatchRetry;
     use crate::limits::MAX_BATCH_GET_KEYS;
+    use crate::request::retry::BatchRetry;
 
     #[test]
     fn chunks_respect_count_and_bytes() {

@@ -13,19 +13,23 @@ use aws_sdk_dynamodb::types::{
 use futures::{StreamExt, stream};
 
 use super::{DEFAULT_BATCH_CONCURRENCY, GroupOutcome, Sent, chunks, key_values, run_group};
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::ItemKey;
+use crate::error::Refusal;
 use crate::item::size::{MAX_BATCH_WRITE_BYTES, MAX_BATCH_WRITE_ITEMS, item_size};
+use crate::model::entity::{Entity, PrimaryKey};
 use crate::request::dispatch::Operation;
 use crate::request::executor::Call;
+use crate::request::retry::BatchRetry;
 use crate::request::retry::is_retryable;
 use crate::request::span::common_entity;
-use crate::{BatchRetry, Entity, Error, PrimaryKey, Table};
+use crate::request::table::Table;
 
 /// One put or delete of a [`BatchWrite`].
 #[derive(Debug, Clone)]
 struct WriteEntry {
     entity: &'static str,
-    key: crate::ItemKey,
+    key: ItemKey,
     identity: (String, String),
     size: usize,
     request: WriteRequest,
@@ -127,7 +131,7 @@ impl BatchWrite {
     pub fn put<E: Entity>(mut self, entity: &E) -> Self {
         match crate::item::check::item_for_write(entity, self.at.unwrap_or_else(chrono::Utc::now)) {
             Ok((item, size)) => {
-                let key = crate::ItemKey::of::<E>(&item);
+                let key = ItemKey::of::<E>(&item);
                 let identity =
                     key_values(E::SCHEMA.partition_key.name, E::SCHEMA.sort_key.name, &item);
                 let request = WriteRequest::builder()
@@ -186,7 +190,7 @@ impl BatchWrite {
         self.entries.push(WriteEntry {
             entity: E::SCHEMA.type_name,
             size: item_size(&map),
-            key: crate::ItemKey::of::<E>(&map),
+            key: ItemKey::of::<E>(&map),
             identity: (partition_key, sort_key),
             request,
         });

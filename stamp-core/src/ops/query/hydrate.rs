@@ -26,8 +26,11 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Query;
 use super::shards::ShardMerge;
+use crate::error::Error;
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::index::{Gsi, Lsi, QueryIndex};
 use crate::ops::batch::{Fetch, fetch};
-use crate::{AttributeMap, Entity, Error, Gsi, Lsi, QueryIndex, Table};
+use crate::request::table::Table;
 
 impl<E: Entity, const N: u8, O> Query<E, Gsi<N>, O> {
     /// Returns whole entities from a GSI that does not project them

@@ -13,13 +13,14 @@
 
 use std::marker::PhantomData;
 
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
 use crate::expression::Condition;
+use crate::key::template::KeyTemplate;
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::index::{BaseTable, IndexId, IndexKeySchema, IndexSchema, QueryIndex};
+use crate::model::projection::Projection;
 use crate::ops::cursor::Cursor;
-use crate::{
-    AttributeMap, BaseTable, Entity, Error, IndexId, IndexKeySchema, IndexSchema, KeyTemplate,
-    Projection, QueryIndex,
-};
 
 mod attributes;
 mod hydrate;
@@ -30,9 +31,11 @@ mod send;
 mod shards;
 
 pub use attributes::MultiAttributeQuery;
-pub use range::{SortKeyPrefix, SortKeyText, prefix_upper_bound};
+pub use range::{SortKeyPrefix, prefix_upper_bound};
 pub use send::Page;
 
+use crate::model::collection::Collection;
+use crate::model::collection::CollectionMember;
 use crate::ops::expiry::Expiry;
 use projected::Needs;
 use range::{Bound, SortCondition, inclusive_upper};
@@ -470,7 +473,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     }
 
     /// This query, judging expiry at `table`'s clock.
-    pub(super) fn at_clock_of(mut self, table: &crate::Table) -> Self {
+    pub(super) fn at_clock_of(mut self, table: &crate::request::table::Table) -> Self {
         self.expiry = self.expiry.at(table);
         self
     }
@@ -528,9 +531,9 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
     /// decoding each item by its type attribute. A sort-key condition given
     /// on this query still applies (on the entity's template); without one,
     /// every item of the partition comes back.
-    pub fn collection<C: crate::Collection>(self) -> Query<E, I, C>
+    pub fn collection<C: Collection>(self) -> Query<E, I, C>
     where
-        E: crate::CollectionMember<C>,
+        E: CollectionMember<C>,
     {
         let members = crate::model::collection::members_read::<E, C, I>();
         let mut query = self.decoding(C::from_item);

@@ -7,11 +7,14 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use super::Query;
 use super::attributes::{AttributeAccept, key_condition};
 use super::range::{SortAccept, sort_key_condition};
-use crate::QueryIndex;
+use crate::error::Error;
+use crate::error::{CursorReason, Refusal};
 use crate::expression::{Placeholders, check_expression_length};
-use crate::ops::cursor::{CursorKey, Fingerprint};
-use crate::{AttributeMap, Entity, Error, IndexSchema};
-use crate::{CursorReason, Refusal};
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::index::IndexSchema;
+use crate::model::index::QueryIndex;
+use crate::ops::cursor::Fingerprint;
+use crate::request::cursor_key::CursorKey;
 
 /// A rendered request and what is needed to read its response.
 pub(super) struct Plan {

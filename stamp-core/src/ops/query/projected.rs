@@ -22,10 +22,13 @@
 //! and <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.Projections>.
 
 use super::Query;
-use crate::QueryIndex;
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
 use crate::expression::Placeholders;
-use crate::{Entity, EntitySchema, Error, IndexProjection, Table};
+use crate::model::entity::{Entity, EntitySchema};
+use crate::model::index::QueryIndex;
+use crate::model::index_projection::IndexProjection;
+use crate::request::table::Table;
 
 /// The attributes a query's items must hold to be decoded.
 #[derive(Debug, Clone, Copy)]

@@ -5,9 +5,14 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
 use crate::expression::Placeholders;
-use crate::{Entity, Error, KeyTemplate, QueryIndex};
+use crate::key::prefix::SortKeyText;
+use crate::key::template::KeyTemplate;
+use crate::model::entity::Entity;
+use crate::model::index::BaseTable;
+use crate::model::index::QueryIndex;
 
 /// A value for a leading prefix of the sort-key fields of entity `E` in
 /// index `I` ([`BaseTable`](crate::BaseTable), [`Gsi<N>`](crate::Gsi),
@@ -19,7 +24,7 @@ use crate::{Entity, Error, KeyTemplate, QueryIndex};
     label = "not the sort-key fields of this key, in order",
     note = "give `&T` for the first sort-key field (`&str` for a `String`, not `&String`), or a tuple `(&A, &B, …)` of the first fields in template order"
 )]
-pub trait SortKeyPrefix<E: Entity, I: QueryIndex = crate::BaseTable> {
+pub trait SortKeyPrefix<E: Entity, I: QueryIndex = BaseTable> {
     /// The sort key text up to these fields.
     ///
     /// # Errors
@@ -27,18 +32,6 @@ pub trait SortKeyPrefix<E: Entity, I: QueryIndex = crate::BaseTable> {
     /// The errors of building a key: [`KeyError::EmptyKeyValue`](crate::KeyError::EmptyKeyValue),
     /// [`KeyError::KeyEncode`](crate::KeyError::KeyEncode).
     fn sort_key_prefix(&self) -> Result<SortKeyText, Error>;
-}
-
-/// The text of a sort-key prefix, from [`SortKeyPrefix`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SortKeyText {
-    /// The key text: the literal prefix and fields, then the delimiter that
-    /// follows the last field given, or the whole key when every field is
-    /// given.
-    pub text: String,
-    /// Whether every field of the template is given, so `text` is a whole
-    /// sort key.
-    pub complete: bool,
 }
 
 /// One end of a sort-key range.

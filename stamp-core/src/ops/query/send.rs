@@ -11,11 +11,14 @@ use futures::{Stream, StreamExt, TryStreamExt, stream};
 use super::Query;
 use super::hydrate::{Slot, take};
 use super::plan::Plan;
-use crate::QueryIndex;
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::index::QueryIndex;
 use crate::ops::cursor::Cursor;
+use crate::ops::query::DEFAULT_MAX_REQUESTS;
 use crate::request::executor::Call;
-use crate::{AttributeMap, DEFAULT_MAX_REQUESTS, Entity, Error, Table};
+use crate::request::table::Table;
 
 /// A page of results: one `Query` response (1 MB at most); with
 /// [`Query::max_items`], the responses that `send` followed until it had

@@ -46,10 +46,15 @@ use futures::future::try_join_all;
 use super::Query;
 use super::plan::Plan;
 use super::send::{Page, Response, execute};
-use crate::KeyError;
-use crate::QueryIndex;
-use crate::ops::cursor::{Cursor, CursorKey, Fingerprint, ShardStart};
-use crate::{AttributeMap, Entity, Error, IndexSchema, Table};
+use crate::error::Error;
+use crate::error::KeyError;
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::index::IndexSchema;
+use crate::model::index::QueryIndex;
+use crate::ops::cursor::{Cursor, Fingerprint, ShardStart};
+use crate::ops::query::DEFAULT_MAX_REQUESTS;
+use crate::request::cursor_key::CursorKey;
+use crate::request::table::Table;
 
 /// One shard in a merge.
 struct ShardState {
@@ -397,7 +402,7 @@ impl<E: Entity, I: QueryIndex, O> Query<E, I, O> {
         let cap = self.max_items.or(self.limit.map(|limit| limit as usize));
         let budget = self
             .max_items
-            .map(|_| self.max_requests.unwrap_or(crate::DEFAULT_MAX_REQUESTS));
+            .map(|_| self.max_requests.unwrap_or(DEFAULT_MAX_REQUESTS));
         let mut raw = Vec::new();
         let mut missing = 0;
         loop {

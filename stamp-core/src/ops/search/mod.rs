@@ -19,15 +19,18 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::operation::search_vectors::SearchVectorsInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 
+use crate::error::{Error, VectorError};
 use crate::expression::LeafKind;
+use crate::expression::{Condition, Placeholders};
 use crate::limits::MAX_TOP_K;
+use crate::model::collection::{Collection, CollectionMember, CollectionOf};
+use crate::model::entity::{AttributeMap, Entity, EntitySchema};
+use crate::model::index::{IndexSchema, QueryIndex};
+use crate::model::projection::Projection;
 use crate::model::vector::{DEFAULT_TOP_K, VectorIndexSchema, VectorProjection};
+use crate::ops::search_filter::{SearchCondition, VectorFilters};
 use crate::request::executor::Call;
-use crate::{
-    AttributeMap, Collection, CollectionMember, CollectionOf, Condition, Entity, EntitySchema,
-    Error, IndexSchema, Placeholders, Projection, QueryIndex, SearchCondition, Table, VectorError,
-    VectorFilters,
-};
+use crate::request::table::Table;
 
 mod condition;
 mod decode;

@@ -2,6 +2,7 @@
 //! checked before sending) and [`SimilaritySearch::send`] (the answer decoded).
 
 use super::*;
+use crate::expression::check_expression_length;
 
 impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
     /// The `SearchVectorsInput` of the search on table `table_name`: what
@@ -80,7 +81,7 @@ impl<E: Entity, I: QueryIndex, T: SearchDecode<E>> SimilaritySearch<E, I, T> {
                 .join(", ")
         });
         if let Some(condition) = &condition {
-            crate::check_expression_length("search condition", condition)?;
+            check_expression_length("search condition", condition)?;
         }
         Ok(SearchVectorsInput::builder()
             .table_name(table_name)

@@ -12,9 +12,13 @@ use aws_sdk_dynamodb::operation::transact_get_items::{
 use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
 
 use super::{check_actions, failure};
+use crate::error::Error;
+use crate::error::ItemKey;
+use crate::model::entity::EntitySchema;
+use crate::model::entity::{AttributeMap, Entity, PrimaryKey};
 use crate::request::executor::Call;
 use crate::request::span::common_entity;
-use crate::{AttributeMap, Entity, Error, PrimaryKey, Table};
+use crate::request::table::Table;
 
 /// The position of one get in a [`TransactGet`], typed by its entity:
 /// [`TransactGetOutput::take`] decodes the item there as `E`.
@@ -71,7 +75,7 @@ impl<E> fmt::Debug for Slot<E> {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct TransactGet {
-    gets: Vec<(&'static crate::EntitySchema, AttributeMap, crate::ItemKey)>,
+    gets: Vec<(&'static EntitySchema, AttributeMap, ItemKey)>,
     include_expired: bool,
 }
 
@@ -104,7 +108,7 @@ impl TransactGet {
     /// to take it from.
     pub fn get<E: Entity>(&mut self, key: &PrimaryKey<E>) -> Slot<E> {
         let map = key.to_attribute_map();
-        let item_key = crate::ItemKey::of::<E>(&map);
+        let item_key = ItemKey::of::<E>(&map);
         self.gets.push((E::SCHEMA, map, item_key));
         Slot {
             index: self.gets.len() - 1,

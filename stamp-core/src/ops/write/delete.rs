@@ -1,6 +1,8 @@
 //! [`Delete`]: a typed `DeleteItem` of one item of an entity.
 
 use super::*;
+use crate::error::ItemKey;
+use crate::ops::transaction::TransactWrite;
 
 /// A delete of the item with one primary key (`DeleteItem`), built by
 /// [`Delete::new`] and sent by [`send`](Self::send) (or
@@ -173,7 +175,7 @@ impl<E: Entity> Delete<E> {
             return self.execute_with_guards(table, return_old).await;
         }
         let input = self.input(table.name(), return_old)?;
-        let key = crate::ItemKey::of::<E>(&self.key_map());
+        let key = ItemKey::of::<E>(&self.key_map());
         match table
             .execute(input, Call::of(E::SCHEMA.type_name).items(1))
             .await
@@ -223,8 +225,8 @@ impl<E: Entity> Delete<E> {
                 entity: E::SCHEMA.type_name,
             }));
         }
-        let key = crate::ItemKey::of::<E>(&self.key_map());
-        let failure = match crate::TransactWrite::new()
+        let key = ItemKey::of::<E>(&self.key_map());
+        let failure = match TransactWrite::new()
             .delete(Delete {
                 key: self.key.clone(),
                 condition: self.condition.clone(),

@@ -1,6 +1,8 @@
 //! One entity's capacity: its billed size, its writes per index, its reads.
 
 use super::*;
+use crate::item::size::attribute_value_size;
+use crate::key::template::KeyTemplate;
 
 /// `3 WCU (table 1, GSI1 1, GSI2 1)`.
 pub(super) fn writes(units: &WriteUnits) -> String {
@@ -31,7 +33,7 @@ pub(super) fn indexes_keyed_by_updated_at(entity: &EntitySchema) -> Vec<&'static
         .iter()
         .find(|field| field.attribute == attribute)
         .map(|field| field.field);
-    let in_template = |template: &crate::KeyTemplate| {
+    let in_template = |template: &KeyTemplate| {
         field.is_some_and(|field| template.fields().any(|name| name == field))
     };
     entity
@@ -75,7 +77,7 @@ pub(super) fn billed_size(resolved: &Resolved, item: &AttributeMap) -> usize {
                 });
             name.len()
                 + vector.map_or_else(
-                    || crate::attribute_value_size(value),
+                    || attribute_value_size(value),
                     |vector| 4 * vector.dimensions as usize,
                 )
         })

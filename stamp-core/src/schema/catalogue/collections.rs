@@ -5,8 +5,9 @@ use std::fmt::Write;
 
 use super::{code, keys_on, parameters, sparse_fields};
 use crate::model::collection::{partition_template, same_template_shape};
+use crate::model::entity::EntitySchema;
+use crate::model::index::IndexId;
 use crate::schema::{CollectionSchema, TableDefinition};
-use crate::{EntitySchema, IndexId};
 
 impl TableDefinition {
     /// The collections recorded with [`collection`](Self::collection), then

@@ -7,8 +7,10 @@ use std::fmt::Write;
 
 use super::{catalogue_order, code, key_columns, keys_on, parameters, sparse_fields};
 use crate::model::collection::{partition_template, same_template_shape};
+use crate::model::entity::{EntitySchema, KeyAttribute};
+use crate::model::index::{IndexId, IndexKeySchema, IndexKind, IndexSchema};
+use crate::model::multi_attribute::IndexKeyField;
 use crate::schema::{Resolved, TableDefinition};
-use crate::{EntitySchema, IndexId, IndexKeySchema, IndexKind, IndexSchema, KeyAttribute};
 
 /// How many attributes besides the keys a drawn item shows.
 const SHOWN_ATTRIBUTES: usize = 4;
@@ -431,7 +433,7 @@ fn entity_key(entity: &'static EntitySchema, name: &str) -> Option<&'static KeyA
 }
 
 /// The field names of a multi-attribute key, for a Mermaid label.
-fn field_list(fields: &[crate::IndexKeyField]) -> String {
+fn field_list(fields: &[IndexKeyField]) -> String {
     let names: Vec<&str> = fields.iter().map(|field| field.field).collect();
     mermaid(&names.join(", "))
 }
@@ -472,7 +474,7 @@ fn mermaid(text: &str) -> String {
 
 /// The attributes of a multi-attribute key, `(tenant_id, region)`, for a
 /// Mermaid label.
-fn attribute_list(fields: &[crate::IndexKeyField]) -> String {
+fn attribute_list(fields: &[IndexKeyField]) -> String {
     let names: Vec<&str> = fields.iter().map(|field| field.attribute).collect();
     format!("({})", mermaid(&names.join(", ")))
 }

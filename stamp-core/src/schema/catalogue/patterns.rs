@@ -8,8 +8,9 @@ use super::{
     catalogue_order, code, index_label, parameters, scope, templates, typed_attributes,
     typed_conditions,
 };
+use crate::model::entity::{EntitySchema, KeyAttribute};
+use crate::model::index::{IndexKeySchema, IndexSchema};
 use crate::schema::TableDefinition;
-use crate::{EntitySchema, IndexKeySchema, IndexSchema, KeyAttribute};
 
 impl TableDefinition {
     pub(super) fn entity_rows(&self, out: &mut String, entity: &'static EntitySchema) {

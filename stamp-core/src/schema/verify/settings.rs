@@ -16,8 +16,9 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::super::{MaxThroughput, SchemaDifference, TableDefinition, TableEncryption};
+use crate::error::Error;
 use crate::request::executor::Call;
-use crate::{Error, Table};
+use crate::request::table::Table;
 
 /// DynamoDB's answer to an operation an endpoint does not have.
 const UNKNOWN_OPERATION: &str = "UnknownOperationException";

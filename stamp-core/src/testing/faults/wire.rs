@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use base64::Engine;
 use serde_json::{Map, Value, json};
 
-use crate::AttributeMap;
+use crate::model::entity::AttributeMap;
 
 /// What the kit reads of a request.
 #[derive(Debug, Clone)]

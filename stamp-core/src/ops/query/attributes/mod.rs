@@ -12,17 +12,22 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Query;
 use super::range::SortCondition;
-use crate::QueryIndex;
+use crate::error::Error;
+use crate::error::{CursorReason, QueryReason, Refusal};
 use crate::expression::Placeholders;
-use crate::{
-    AttributeMap, Entity, Error, IndexKeyField, IndexSchema, SortAttributes, TextSortAttribute,
-};
-use crate::{CursorReason, QueryReason, Refusal};
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::index::IndexSchema;
+use crate::model::index::QueryIndex;
+use crate::model::multi_attribute::{IndexKeyField, SortAttributes, TextSortAttribute};
 
 mod key;
 #[cfg(test)]
 mod tests;
 
+use crate::model::projection::Projection;
+use crate::ops::cursor::Cursor;
+use crate::ops::query::Page;
+use crate::request::table::Table;
 pub(super) use key::{AttributeAccept, key_condition};
 use key::{compare, display};
 
@@ -171,12 +176,12 @@ impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
     }
 
     /// [`Query::after`]: starts after a previous page's cursor.
-    pub fn after(self, cursor: &crate::Cursor) -> Self {
+    pub fn after(self, cursor: &Cursor) -> Self {
         self.map(|query| query.after(cursor))
     }
 
     /// [`Query::project`]: reads only the attributes of projection `P`.
-    pub fn project<P: crate::Projection<E>>(self) -> MultiAttributeQuery<E, I, P> {
+    pub fn project<P: Projection<E>>(self) -> MultiAttributeQuery<E, I, P> {
         MultiAttributeQuery {
             query: self.query.project::<P>(),
         }
@@ -189,7 +194,7 @@ impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
     /// As [`Query::stream`].
     pub fn stream<'t>(
         self,
-        table: &'t crate::Table,
+        table: &'t Table,
     ) -> impl futures::Stream<Item = Result<O, Error>> + Send + 't
     where
         E: Send + 't,
@@ -203,7 +208,7 @@ impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
     /// # Errors
     ///
     /// As [`Query::send`].
-    pub async fn send(self, table: &crate::Table) -> Result<crate::Page<O>, Error> {
+    pub async fn send(self, table: &Table) -> Result<Page<O>, Error> {
         self.query.send(table).await
     }
 
@@ -212,7 +217,7 @@ impl<E: Entity, I: QueryIndex, O> MultiAttributeQuery<E, I, O> {
     /// # Errors
     ///
     /// As [`Query::count`].
-    pub async fn count(self, table: &crate::Table) -> Result<u64, Error> {
+    pub async fn count(self, table: &Table) -> Result<u64, Error> {
         self.query.count(table).await
     }
 
