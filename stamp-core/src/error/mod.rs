@@ -367,10 +367,10 @@ impl Error {
 fn not_projected_advice(type_attribute: Option<&str>, missing: &[String]) -> String {
     match type_attribute {
         Some(type_attribute) => format!(
-            "Stamp scopes every query of an index to its entity by the type attribute `{type_attribute}`, so the index must project it: `IndexProjection::Include` with {missing:?} (and what it already includes), or `IndexProjection::All`"
+            "add `.hydrate()` to read the whole items from the table (a `BatchGetItem` of each page's keys), or project the type attribute `{type_attribute}`, by which Stamp scopes every query of an index to its entity: `IndexProjection::Include` with {missing:?} (and what it already includes), or `IndexProjection::All`"
         ),
         None => format!(
-            "query a projection of the projected attributes, or add {missing:?} to the index's `IndexProjection::Include`"
+            "add `.hydrate()` to read the whole items from the table (a `BatchGetItem` of each page's keys; a filter still reads the index), query a projection of the projected attributes, or add {missing:?} to the index's `IndexProjection::Include`"
         ),
     }
 }

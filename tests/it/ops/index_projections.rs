@@ -93,8 +93,9 @@ async fn a_keys_only_gsi_refuses_an_entity_query_before_sending() {
     assert_eq!(
         error.to_string(),
         "index `GSI1` projects KEYS_ONLY, which leaves out [\"Type\"] that a query of `Member` reads; \
-         Stamp scopes every query of an index to its entity by the type attribute `Type`, so the \
-         index must project it: `IndexProjection::Include` with [\"Type\"] (and what it already \
+         add `.hydrate()` to read the whole items from the table (a `BatchGetItem` of each page's \
+         keys), or project the type attribute `Type`, by which Stamp scopes every query of an \
+         index to its entity: `IndexProjection::Include` with [\"Type\"] (and what it already \
          includes), or `IndexProjection::All`"
     );
     let error = Member::query_gsi1("Oslo")
@@ -149,8 +150,9 @@ async fn an_include_gsi_serves_the_projections_it_holds() {
     assert_eq!(
         error.to_string(),
         "index `GSI1` projects INCLUDE (customer_id, name, Type), which leaves out [\"email\"] \
-         that a query of `Member` reads; query a projection of the projected attributes, or add \
-         [\"email\"] to the index's `IndexProjection::Include`"
+         that a query of `Member` reads; add `.hydrate()` to read the whole items from the table (a \
+         `BatchGetItem` of each page's keys; a filter still reads the index), query a projection \
+         of the projected attributes, or add [\"email\"] to the index's `IndexProjection::Include`"
     );
     let error = Member::query_gsi1("Oslo").send(&table).await.unwrap_err();
     assert_eq!(missing(&error), ["city", "email"]);
