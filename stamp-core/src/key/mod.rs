@@ -7,6 +7,7 @@
 // shard of a sharded index (`shard`).
 
 pub(crate) mod fill;
+pub(crate) mod known;
 pub(crate) mod part;
 pub(crate) mod shard;
 pub(crate) mod template;

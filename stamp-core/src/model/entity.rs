@@ -29,7 +29,7 @@ pub struct KeyAttribute {
 /// indexes. `#[derive(Item)]` emits one per struct as [`Entity::SCHEMA`].
 ///
 /// Two schemas are equal when every field but
-/// [`key_example`](Self::key_example) is (function pointers do not compare
+/// [`key_fields`](Self::key_fields) is (function pointers do not compare
 /// meaningfully, and it follows from the templates' field types).
 #[derive(Debug, Clone, Copy)]
 pub struct EntitySchema {
@@ -77,12 +77,12 @@ pub struct EntitySchema {
     /// [`Migration`](crate::migrate::Migration) moves items out of; `None`
     /// when the entity declares none.
     pub previous_key: Option<PreviousKeyFormat>,
-    /// The key encoding (not yet escaped) of an example value of a field
-    /// named in the key templates ([`KeyPart::example`](crate::KeyPart::example)),
-    /// by field name; `None` for another name or a type without an example.
-    /// The catalogue's (`TableDefinition::catalogue`) example keys use
-    /// it when no example item is recorded.
-    pub key_example: fn(field: &str) -> Option<String>,
+    /// Every field the current key templates name, once, with the example
+    /// key segment of its type and, for a secondary index's field, how an
+    /// update reads it back from stored values
+    /// ([`key_example`](Self::key_example), `Entity::key_attribute_from_values`).
+    #[doc(hidden)]
+    pub key_fields: &'static [crate::key::known::KeyField],
     /// The key functions that take their fields as a generated struct of
     /// named fields (two of them have the same type), with the struct's
     /// name: `("key", "MembershipKey")`, `("query_gsi1", "MembershipGsi1Partition")`.
@@ -199,7 +199,7 @@ impl PartialEq for EntitySchema {
             write_once_attributes,
             unique_values,
             previous_key,
-            key_example: _,
+            key_fields: _,
             named_inputs,
         } = self;
         *type_name == other.type_name
@@ -223,6 +223,16 @@ impl PartialEq for EntitySchema {
 impl Eq for EntitySchema {}
 
 impl EntitySchema {
+    /// The key encoding (not yet escaped) of an example value of a field
+    /// named in the key templates ([`KeyPart::example`](crate::KeyPart::example)),
+    /// by field name; `None` for another name or a type without an example.
+    /// The catalogue's (`TableDefinition::catalogue`) example keys use
+    /// it when no example item is recorded.
+    pub fn key_example(&self, field: &str) -> Option<String> {
+        let key_field = self.key_fields.iter().find(|key_field| key_field.field == field)?;
+        (key_field.example)(key_field.field)
+    }
+
     /// The arguments of a call of key function `function` over `fields`
     /// (field names, comma-separated), as the user writes it:
     /// `org_id, user_id`, or `MembershipKey { org_id, user_id }` when the
@@ -417,7 +427,9 @@ pub trait Entity: Sized {
     fn key_attribute_from_values(
         attribute: &str,
         values: &AttributeMap,
-    ) -> Result<Option<String>, Error>;
+    ) -> Result<Option<String>, Error> {
+        crate::key::known::key_attribute_from_values(Self::SCHEMA, attribute, values)
+    }
 
     /// The value of the `#[stamp(created_at)]` or `#[stamp(updated_at)]`
     /// attribute `attribute` at time `now`, encoded exactly as

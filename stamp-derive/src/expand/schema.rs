@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{Key, Model, Segment, Stored};
+use crate::expand::codecs::decode_call;
 use crate::expand::keys::{index_template_keys, key_template_tokens, template_parts};
 use crate::names;
 
@@ -18,15 +19,20 @@ fn optional_name(stored: Option<Stored>) -> TokenStream {
     }
 }
 
-/// The `key_example` function of `SCHEMA`: `KeyPart::example` of every
-/// field a current key template names, encoded as stored, for the
-/// catalogue. Each arm is spanned at the field's type, so that a type
-/// without `KeyPart` gets the one error the key builders already give.
-fn key_example(model: &Model) -> TokenStream {
-    let keys: Vec<&Key> = [&model.pk, &model.sk]
-        .into_iter()
-        .chain(index_template_keys(model).into_iter().map(|key| key.key))
-        .collect();
+/// The `key_fields` table of `SCHEMA`: every field a current key template
+/// names, once, with `KeyPart::example` of its type (the catalogue) and,
+/// for a field a secondary index's template names, a reader of its stored
+/// value (`Entity::key_attribute_from_values`, in stamp-core). Each example
+/// is spanned at the field's type, so that a type without `KeyPart` gets
+/// the one error the key builders already give.
+fn key_fields(model: &Model) -> TokenStream {
+    let index_keys: Vec<&Key> = index_template_keys(model).into_iter().map(|key| key.key).collect();
+    let in_index = |name: &str| {
+        index_keys
+            .iter()
+            .any(|key| key.fields().any(|field| field.name == name))
+    };
+    let keys: Vec<&Key> = [&model.pk, &model.sk].into_iter().chain(index_keys.iter().copied()).collect();
     let mut fields: Vec<&Field> = Vec::new();
     for key in keys {
         for segment in &key.segments {
@@ -37,13 +43,24 @@ fn key_example(model: &Model) -> TokenStream {
             }
         }
     }
-    let examples = fields.iter().map(|field| {
+    let entries = fields.iter().map(|field| {
         let name = &field.name;
         let ty = field.key_type();
         let example = quote_spanned!(ty.span()=> <#ty as __stamp::KeyPart>::__stamp_example);
-        quote!((#name, #example))
+        match &field.serialized {
+            Some(stored) if in_index(name) => {
+                let decoded = decode_call(model, field, stored);
+                let part = if field.option_inner.is_some() {
+                    quote!(__stamp::known_optional_part)
+                } else {
+                    quote!(__stamp::known_part)
+                };
+                quote!(__stamp::KeyField::known(#name, #example, |__schema, __values| #part(#decoded)))
+            }
+            _ => quote!(__stamp::KeyField::new(#name, #example)),
+        }
     });
-    quote!(|__field| __stamp::key_example_of(__field, &[#(#examples),*]))
+    quote!(&[#(#entries),*])
 }
 
 /// The `&EntitySchema` expression of `SCHEMA`.
@@ -125,7 +142,7 @@ pub fn schema(model: &Model) -> TokenStream {
         let attributes = fields.iter().map(|stored| stored.attribute);
         quote!(#krate::UniqueValue { fields: &[#(#names),*], attributes: &[#(#attributes),*] })
     });
-    let key_example = key_example(model);
+    let key_fields = key_fields(model);
     let named_inputs = named_inputs(model).into_iter().map(|(function, input)| {
         let input = input.to_string();
         quote!((#function, #input))
@@ -161,7 +178,7 @@ pub fn schema(model: &Model) -> TokenStream {
             write_once_attributes: &[#(#write_once_attributes),*],
             unique_values: &[#(#unique_values),*],
             previous_key: #previous_key,
-            key_example: #key_example,
+            key_fields: #key_fields,
             named_inputs: &[#(#named_inputs),*],
         }
     }

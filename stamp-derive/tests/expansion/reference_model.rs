@@ -97,10 +97,12 @@ const _: () = {
             write_once_attributes: &[],
             unique_values: &[],
             previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[("customer_id", <String as __stamp::KeyPart>::__stamp_example)],
-            ),
+            key_fields: &[
+                __stamp::KeyField::new(
+                    "customer_id",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                ),
+            ],
             named_inputs: &[],
         };
         #[inline]
@@ -160,20 +162,6 @@ const _: () = {
                 created_at: (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
                     .__stamp_field(__schema, "created_at", __slots[4].take())?,
             })
-        }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
         }
     }
     #[automatically_derived]
@@ -426,16 +414,44 @@ const _: () = {
             write_once_attributes: &[],
             unique_values: &[],
             previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[
-                    ("customer_id", <String as __stamp::KeyPart>::__stamp_example),
-                    ("created_at", <DateTime<Utc> as __stamp::KeyPart>::__stamp_example),
-                    ("order_id", <Uuid as __stamp::KeyPart>::__stamp_example),
-                    ("status", <OrderStatus as __stamp::KeyPart>::__stamp_example),
-                    ("updated_at", <DateTime<Utc> as __stamp::KeyPart>::__stamp_example),
-                ],
-            ),
+            key_fields: &[
+                __stamp::KeyField::known(
+                    "customer_id",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<String>::new())
+                            .__stamp_known(__schema, __values, "customer_id"),
+                    ),
+                ),
+                __stamp::KeyField::new(
+                    "created_at",
+                    <DateTime<Utc> as __stamp::KeyPart>::__stamp_example,
+                ),
+                __stamp::KeyField::known(
+                    "order_id",
+                    <Uuid as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<Uuid>::new())
+                            .__stamp_known(__schema, __values, "order_id"),
+                    ),
+                ),
+                __stamp::KeyField::known(
+                    "status",
+                    <OrderStatus as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_optional_part(
+                        (&&&__stamp::codec::Decode::<Option<OrderStatus>>::new())
+                            .__stamp_known(__schema, __values, "status"),
+                    ),
+                ),
+                __stamp::KeyField::known(
+                    "updated_at",
+                    <DateTime<Utc> as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
+                            .__stamp_known(__schema, __values, "updated_at"),
+                    ),
+                ),
+            ],
             named_inputs: &[],
         };
         #[inline]
@@ -540,80 +556,6 @@ const _: () = {
                 embedding: (&&&__stamp::codec::Decode::<Vec<f32>>::new())
                     .__stamp_field(__schema, "order_embedding", __slots[8].take())?,
             })
-        }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                "GSI1PK" => {
-                    let __shard = __stamp::shard_from_values(
-                        __schema,
-                        __values,
-                        ("PK", "SK"),
-                        16u16,
-                    )?;
-                    let ::core::option::Option::Some(ref status) = (&&&__stamp::codec::Decode::<
-                        Option<OrderStatus>,
-                    >::new())
-                        .__stamp_known(__schema, __values, "status")? else {
-                        return ::core::result::Result::Ok(::core::option::Option::None);
-                    };
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(0),
-                        &[
-                            <OrderStatus as __stamp::KeyPart>::__stamp_key_arg(status),
-                            __stamp::KeyArg::Shard(__shard),
-                        ],
-                    )
-                }
-                "GSI1SK" => {
-                    let updated_at: &DateTime<Utc> = &(&&&__stamp::codec::Decode::<
-                        DateTime<Utc>,
-                    >::new())
-                        .__stamp_known(__schema, __values, "updated_at")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexSk(0),
-                        &[
-                            <DateTime<
-                                Utc,
-                            > as __stamp::KeyPart>::__stamp_key_arg(updated_at),
-                        ],
-                    )
-                }
-                "GSI2PK" => {
-                    let order_id: &Uuid = &(&&&__stamp::codec::Decode::<Uuid>::new())
-                        .__stamp_known(__schema, __values, "order_id")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(1),
-                        &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
-                    )
-                }
-                "GSI2SK" => {
-                    __stamp::key_from_values(__schema, __stamp::At::IndexSk(1), &[])
-                }
-                "VECTOR2PK" => {
-                    let customer_id: &String = &(&&&__stamp::codec::Decode::<
-                        String,
-                    >::new())
-                        .__stamp_known(__schema, __values, "customer_id")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(2),
-                        &[__stamp::KeyArg::Str(customer_id)],
-                    )
-                }
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
         }
     }
     #[automatically_derived]
@@ -1057,13 +999,24 @@ const _: () = {
             write_once_attributes: &[],
             unique_values: &[],
             previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[
-                    ("order_id", <Uuid as __stamp::KeyPart>::__stamp_example),
-                    ("line_no", <u32 as __stamp::KeyPart>::__stamp_example),
-                ],
-            ),
+            key_fields: &[
+                __stamp::KeyField::known(
+                    "order_id",
+                    <Uuid as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<Uuid>::new())
+                            .__stamp_known(__schema, __values, "order_id"),
+                    ),
+                ),
+                __stamp::KeyField::known(
+                    "line_no",
+                    <u32 as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<u32>::new())
+                            .__stamp_known(__schema, __values, "line_no"),
+                    ),
+                ),
+            ],
             named_inputs: &[],
         };
         #[inline]
@@ -1130,38 +1083,6 @@ const _: () = {
                 unit_price_cents: (&&&__stamp::codec::Decode::<u64>::new())
                     .__stamp_field(__schema, "unit_price_cents", __slots[4].take())?,
             })
-        }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                "GSI2PK" => {
-                    let order_id: &Uuid = &(&&&__stamp::codec::Decode::<Uuid>::new())
-                        .__stamp_known(__schema, __values, "order_id")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(0),
-                        &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
-                    )
-                }
-                "GSI2SK" => {
-                    let line_no: &u32 = &(&&&__stamp::codec::Decode::<u32>::new())
-                        .__stamp_known(__schema, __values, "line_no")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexSk(0),
-                        &[<u32 as __stamp::KeyPart>::__stamp_key_arg(line_no)],
-                    )
-                }
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
         }
     }
     #[automatically_derived]
@@ -1442,13 +1363,24 @@ const _: () = {
             write_once_attributes: &[],
             unique_values: &[],
             previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[
-                    ("sku", <String as __stamp::KeyPart>::__stamp_example),
-                    ("category", <String as __stamp::KeyPart>::__stamp_example),
-                ],
-            ),
+            key_fields: &[
+                __stamp::KeyField::known(
+                    "sku",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<String>::new())
+                            .__stamp_known(__schema, __values, "sku"),
+                    ),
+                ),
+                __stamp::KeyField::known(
+                    "category",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<String>::new())
+                            .__stamp_known(__schema, __values, "category"),
+                    ),
+                ),
+            ],
             named_inputs: &[("gsi3_key", "ProductGsi3Key")],
         };
         #[inline]
@@ -1528,38 +1460,6 @@ const _: () = {
                 embedding: (&&&__stamp::codec::Decode::<Vec<f32>>::new())
                     .__stamp_field(__schema, "embedding", __slots[5].take())?,
             })
-        }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                "GSI3PK" => {
-                    let category: &String = &(&&&__stamp::codec::Decode::<String>::new())
-                        .__stamp_known(__schema, __values, "category")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(0),
-                        &[__stamp::KeyArg::Str(category)],
-                    )
-                }
-                "GSI3SK" => {
-                    let sku: &String = &(&&&__stamp::codec::Decode::<String>::new())
-                        .__stamp_known(__schema, __values, "sku")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexSk(0),
-                        &[__stamp::KeyArg::Str(sku)],
-                    )
-                }
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
         }
     }
     #[automatically_derived]
@@ -1810,13 +1710,16 @@ const _: () = {
             write_once_attributes: &[],
             unique_values: &[],
             previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[
-                    ("sku", <String as __stamp::KeyPart>::__stamp_example),
-                    ("day", <NaiveDate as __stamp::KeyPart>::__stamp_example),
-                ],
-            ),
+            key_fields: &[
+                __stamp::KeyField::new(
+                    "sku",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                ),
+                __stamp::KeyField::new(
+                    "day",
+                    <NaiveDate as __stamp::KeyPart>::__stamp_example,
+                ),
+            ],
             named_inputs: &[],
         };
         #[inline]
@@ -1940,20 +1843,6 @@ const _: () = {
                             source: __source,
                         }))
                 }
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
-        }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
                 _ => ::core::result::Result::Ok(::core::option::Option::None),
             }
         }
@@ -2144,10 +2033,12 @@ const _: () = {
             write_once_attributes: &[],
             unique_values: &[],
             previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[("token", <String as __stamp::KeyPart>::__stamp_example)],
-            ),
+            key_fields: &[
+                __stamp::KeyField::new(
+                    "token",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                ),
+            ],
             named_inputs: &[],
         };
         #[inline]
@@ -2209,20 +2100,6 @@ const _: () = {
                 expires_at: (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
                     .__stamp_field(__schema, "expires_at", __slots[2].take())?,
             })
-        }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
         }
     }
     #[automatically_derived]
