@@ -302,10 +302,10 @@ pub fn self_arguments(fields: &[&Field], name: &Ident) -> TokenStream {
     pass_arguments(fields, name, values)
 }
 
-/// The `# Errors` section of every key builder's documentation.
-const KEY_ERRORS: &str = "# Errors\n\n\
-    `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; \
-    `stamp::KeyError::KeyEncode` when a field has no key encoding.";
+/// The link every generated function's one-line documentation ends with:
+/// the shared text (errors, conditions, when requests are sent) is said
+/// once, in the `stamp::key` module's documentation.
+pub const MORE: &str = " ([more](stamp::key#generated-functions))";
 
 /// A builder of a primary key, `key(…)` or `previous_key(…)`, whose
 /// documentation starts with `summary`.
@@ -326,7 +326,7 @@ pub fn primary_key_function(
         _ => quote!(__stamp::primary_key),
     };
     let (pk_args, sk_args) = (key_args(&pk.segments), key_args(&sk.segments));
-    let doc = format!("{summary}\n\n{KEY_ERRORS}");
+    let doc = format!("{summary}{MORE}");
     quote! {
         #[doc = #doc]
         #[inline]
@@ -394,7 +394,7 @@ pub fn index_key_function(
             Some(quote!(shard: u16)),
             quote!(let __shard = shard;),
             format!(
-                "\n\nThe index is sharded over {count} partition keys: `shard` (0 to {}) is the item's shard, `stamp::shard_of(PK, SK, {count})` of its primary key; `stamp::KeyError::InvalidShard` for another.",
+                " `shard` is the item's (0 to {}).",
                 count - 1,
             ),
         ),
@@ -409,7 +409,7 @@ pub fn index_key_function(
         None => quote!(::core::option::Option::None),
     };
     let doc = format!(
-        "Builds the key of a `{}` in index `{}`: `{}` = `{}`{}.{shard_doc}\n\n{KEY_ERRORS}",
+        "Builds the key of a `{}` in index `{}`: `{}` = `{}`{}.{shard_doc}{MORE}",
         model.ident,
         index.index.name,
         index.index.pk_attribute.value,

@@ -166,30 +166,24 @@ const _: () = {
     }
     #[automatically_derived]
     impl Customer {
-        /**Builds the primary key of a `Customer`: `PK` = `CUST#<customer_id>`, `SK` = `PROFILE`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `Customer`: `PK` = `CUST#<customer_id>`, `SK` = `PROFILE`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             customer_id: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             __stamp::primary_key(&[__stamp::KeyArg::Str(customer_id)], &[])
         }
-        /**A query of `Customer` items on the table: `PK = CUST#<customer_id>` and the sort key `SK` within `PROFILE`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Customer` items on the table: `PK = CUST#<customer_id>`, sort key `SK` = `PROFILE` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(customer_id: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(customer_id)])
         }
-        ///A scan of the table for `Customer` items (type attribute `Type` = `Customer`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `Customer` items (`Type` = `Customer`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `Customer` item with this primary key. Set fields through the attribute constants (`Customer::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `Customer` item with this primary key, set through `Customer::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(customer_id: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -201,16 +195,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             );
             ::stamp::Update::new(Self::key(customer_id)).with_known_values(__known)
         }
-        ///An upsert of the `Customer` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Customer::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `Customer` item with this primary key: `Customer::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(customer_id: &str) -> ::stamp::Update<Self> {
             Self::update(customer_id).into_upsert()
         }
-        /**Parses a `PK` value of `Customer` back into its fields (customer_id), following the template `CUST#<customer_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `Customer` into its fields (customer_id) by the template `CUST#<customer_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -220,11 +210,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `Customer` back into its fields (none: the template is a constant), following the template `PROFILE`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `Customer` into its fields (none: the template is a constant) by the template `PROFILE` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
@@ -560,11 +546,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl Order {
-        /**Builds the primary key of a `Order`: `PK` = `CUST#<customer_id>`, `SK` = `ORDER#<created_at>#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `Order`: `PK` = `CUST#<customer_id>`, `SK` = `ORDER#<created_at>#<order_id>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             customer_id: &str,
@@ -579,13 +561,7 @@ const _: () = {
                 ],
             )
         }
-        /**Builds the key of a `Order` in index `GSI1`: `GSI1PK` = `STATUS#<status>#<shard>`, `GSI1SK` = `<updated_at>`.
-
-The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's shard, `stamp::shard_of(PK, SK, 16)` of its primary key; `stamp::KeyError::InvalidShard` for another.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the key of a `Order` in index `GSI1`: `GSI1PK` = `STATUS#<status>#<shard>`, `GSI1SK` = `<updated_at>`. `shard` is the item's (0 to 15). ([more](stamp::key#generated-functions))
         #[inline]
         pub fn gsi1_key(
             status: &OrderStatus,
@@ -604,11 +580,7 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
                 ),
             )
         }
-        /**Builds the key of a `Order` in index `GSI2`: `GSI2PK` = `ORDER#<order_id>`, `GSI2SK` = `ORDER`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the key of a `Order` in index `GSI2`: `GSI2PK` = `ORDER#<order_id>`, `GSI2SK` = `ORDER`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn gsi2_key(
             order_id: &Uuid,
@@ -619,16 +591,12 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
                 ::core::option::Option::Some(&[]),
             )
         }
-        /**A query of `Order` items on the table: `PK = CUST#<customer_id>` and the sort key `SK` within `ORDER#<created_at>#<order_id>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Order` items on the table: `PK = CUST#<customer_id>`, sort key `SK` = `ORDER#<created_at>#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(customer_id: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(customer_id)])
         }
-        /**A query of `Order` items on index `GSI1`: `GSI1PK = STATUS#<status>#<shard>` and the sort key `GSI1SK` within `<updated_at>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Order` items on index `GSI1`: `GSI1PK = STATUS#<status>#<shard>`, sort key `GSI1SK` = `<updated_at>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query_gsi1(
             status: &OrderStatus,
@@ -638,9 +606,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &[<OrderStatus as __stamp::KeyPart>::__stamp_key_arg(status)],
             )
         }
-        /**A query of `Order` items on index `GSI2`: `GSI2PK = ORDER#<order_id>` and the sort key `GSI2SK` within `ORDER`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Order` items on index `GSI2`: `GSI2PK = ORDER#<order_id>`, sort key `GSI2SK` = `ORDER` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query_gsi2(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::Gsi<2u8>> {
             __stamp::query(
@@ -648,12 +614,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
             )
         }
-        ///A scan of the table for `Order` items (type attribute `Type` = `Order`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `Order` items (`Type` = `Order`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `Order` item with this primary key. Set fields through the attribute constants (`Order::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `Order` item with this primary key, set through `Order::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(
             customer_id: &str,
@@ -672,7 +638,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             ::stamp::Update::new(Self::key(customer_id, created_at, order_id))
                 .with_known_values(__known)
         }
-        ///An upsert of the `Order` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Order::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `Order` item with this primary key: `Order::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(
             customer_id: &str,
@@ -681,11 +647,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         ) -> ::stamp::Update<Self> {
             Self::update(customer_id, created_at, order_id).into_upsert()
         }
-        /**A similarity search of vector index `VECTOR2` (`order_embedding`, 64 dimensions, Cosine) of `Order` for the items nearest `vector`, in the partition `VECTOR2PK` = `CUST#<customer_id>`: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
-
-The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
-
-See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        ///A similarity search of vector index `VECTOR2` (`order_embedding`, 64 dimensions, Cosine) of `Order` for the items nearest `vector`, in the partition `VECTOR2PK` = `CUST#<customer_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn search_similar_vector2(
             customer_id: &str,
@@ -705,11 +667,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 vector,
             )
         }
-        /**Parses a `PK` value of `Order` back into its fields (customer_id), following the template `CUST#<customer_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `Order` into its fields (customer_id) by the template `CUST#<customer_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -719,11 +677,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `Order` back into its fields (created_at, order_id), following the template `ORDER#<created_at>#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `Order` into its fields (created_at, order_id) by the template `ORDER#<created_at>#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(
             key: &str,
@@ -734,11 +688,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 1usize)?,
             ))
         }
-        /**Parses a `GSI1PK` value of `Order` back into its fields (status), following the template `STATUS#<status>#<shard>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI1PK` value of `Order` into its fields (status) by the template `STATUS#<status>#<shard>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi1_partition_key(
             key: &str,
@@ -748,11 +698,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <OrderStatus as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI1SK` value of `Order` back into its fields (updated_at), following the template `<updated_at>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI1SK` value of `Order` into its fields (updated_at) by the template `<updated_at>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi1_sort_key(
             key: &str,
@@ -762,11 +708,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <DateTime<Utc> as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI2PK` value of `Order` back into its fields (order_id), following the template `ORDER#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI2PK` value of `Order` into its fields (order_id) by the template `ORDER#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi2_partition_key(
             key: &str,
@@ -776,11 +718,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI2SK` value of `Order` back into its fields (none: the template is a constant), following the template `ORDER`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI2SK` value of `Order` into its fields (none: the template is a constant) by the template `ORDER` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi2_sort_key(
             key: &str,
@@ -788,11 +726,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
             let _ = __stamp::parse_key::<Self>(__stamp::At::IndexSk(1), key)?;
             ::core::result::Result::Ok(())
         }
-        /**Parses a `VECTOR2PK` value of `Order` back into its fields (customer_id), following the template `CUST#<customer_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `VECTOR2PK` value of `Order` into its fields (customer_id) by the template `CUST#<customer_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_vector2_partition_key(
             key: &str,
@@ -1087,11 +1021,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl LineItem {
-        /**Builds the primary key of a `LineItem`: `PK` = `ORDER#<order_id>`, `SK` = `ITEM#<line_no>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `LineItem`: `PK` = `ORDER#<order_id>`, `SK` = `ITEM#<line_no>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             order_id: &Uuid,
@@ -1102,11 +1032,7 @@ const _: () = {
                 &[<u32 as __stamp::KeyPart>::__stamp_key_arg(line_no)],
             )
         }
-        /**Builds the key of a `LineItem` in index `GSI2`: `GSI2PK` = `ORDER#<order_id>`, `GSI2SK` = `ITEM#<line_no>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the key of a `LineItem` in index `GSI2`: `GSI2PK` = `ORDER#<order_id>`, `GSI2SK` = `ITEM#<line_no>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn gsi2_key(
             order_id: &Uuid,
@@ -1120,9 +1046,7 @@ const _: () = {
                 ),
             )
         }
-        /**A query of `LineItem` items on the table: `PK = ORDER#<order_id>` and the sort key `SK` within `ITEM#<line_no>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `LineItem` items on the table: `PK = ORDER#<order_id>`, sort key `SK` = `ITEM#<line_no>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(
@@ -1130,9 +1054,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
             )
         }
-        /**A query of `LineItem` items on index `GSI2`: `GSI2PK = ORDER#<order_id>` and the sort key `GSI2SK` within `ITEM#<line_no>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `LineItem` items on index `GSI2`: `GSI2PK = ORDER#<order_id>`, sort key `GSI2SK` = `ITEM#<line_no>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query_gsi2(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::Gsi<2u8>> {
             __stamp::query(
@@ -1140,12 +1062,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
             )
         }
-        ///A scan of the table for `LineItem` items (type attribute `Type` = `LineItem`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `LineItem` items (`Type` = `LineItem`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `LineItem` item with this primary key. Set fields through the attribute constants (`LineItem::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `LineItem` item with this primary key, set through `LineItem::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(order_id: &Uuid, line_no: &u32) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -1154,16 +1076,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::LINE_NO, line_no);
             ::stamp::Update::new(Self::key(order_id, line_no)).with_known_values(__known)
         }
-        ///An upsert of the `LineItem` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`LineItem::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `LineItem` item with this primary key: `LineItem::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(order_id: &Uuid, line_no: &u32) -> ::stamp::Update<Self> {
             Self::update(order_id, line_no).into_upsert()
         }
-        /**Parses a `PK` value of `LineItem` back into its fields (order_id), following the template `ORDER#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `LineItem` into its fields (order_id) by the template `ORDER#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -1173,11 +1091,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `LineItem` back into its fields (line_no), following the template `ITEM#<line_no>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `LineItem` into its fields (line_no) by the template `ITEM#<line_no>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(
             key: &str,
@@ -1187,11 +1101,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <u32 as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI2PK` value of `LineItem` back into its fields (order_id), following the template `ORDER#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI2PK` value of `LineItem` into its fields (order_id) by the template `ORDER#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi2_partition_key(
             key: &str,
@@ -1201,11 +1111,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI2SK` value of `LineItem` back into its fields (line_no), following the template `ITEM#<line_no>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI2SK` value of `LineItem` into its fields (line_no) by the template `ITEM#<line_no>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi2_sort_key(
             key: &str,
@@ -1464,22 +1370,14 @@ const _: () = {
     }
     #[automatically_derived]
     impl Product {
-        /**Builds the primary key of a `Product`: `PK` = `PRODUCT#<sku>`, `SK` = `PRODUCT`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `Product`: `PK` = `PRODUCT#<sku>`, `SK` = `PRODUCT`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             sku: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             __stamp::primary_key(&[__stamp::KeyArg::Str(sku)], &[])
         }
-        /**Builds the key of a `Product` in index `GSI3`: `GSI3PK` = `CATEGORY#<category>`, `GSI3SK` = `<sku>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the key of a `Product` in index `GSI3`: `GSI3PK` = `CATEGORY#<category>`, `GSI3SK` = `<sku>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn gsi3_key(
             key: ProductGsi3Key<'_>,
@@ -1491,26 +1389,22 @@ const _: () = {
                 ::core::option::Option::Some(&[__stamp::KeyArg::Str(sku)]),
             )
         }
-        /**A query of `Product` items on the table: `PK = PRODUCT#<sku>` and the sort key `SK` within `PRODUCT`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Product` items on the table: `PK = PRODUCT#<sku>`, sort key `SK` = `PRODUCT` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(sku: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(sku)])
         }
-        /**A query of `Product` items on index `GSI3`: `GSI3PK = CATEGORY#<category>` and the sort key `GSI3SK` within `<sku>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Product` items on index `GSI3`: `GSI3PK = CATEGORY#<category>`, sort key `GSI3SK` = `<sku>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query_gsi3(category: &str) -> ::stamp::Query<Self, ::stamp::Gsi<3u8>> {
             __stamp::query(__stamp::At::IndexPk(0), &[__stamp::KeyArg::Str(category)])
         }
-        ///A scan of the table for `Product` items (type attribute `Type` = `Product`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `Product` items (`Type` = `Product`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `Product` item with this primary key. Set fields through the attribute constants (`Product::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `Product` item with this primary key, set through `Product::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(sku: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -1518,16 +1412,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::SKU, &::std::string::String::from(sku));
             ::stamp::Update::new(Self::key(sku)).with_known_values(__known)
         }
-        ///An upsert of the `Product` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Product::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `Product` item with this primary key: `Product::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(sku: &str) -> ::stamp::Update<Self> {
             Self::update(sku).into_upsert()
         }
-        /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
-
-The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
-
-See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        ///A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn search_similar_vector1(
             vector: &[f32],
@@ -1539,11 +1429,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 vector,
             )
         }
-        /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
-
-The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
-
-See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        ///A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn search_similar(
             vector: &[f32],
@@ -1555,11 +1441,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 vector,
             )
         }
-        /**Parses a `PK` value of `Product` back into its fields (sku), following the template `PRODUCT#<sku>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `Product` into its fields (sku) by the template `PRODUCT#<sku>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -1569,21 +1451,13 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `Product` back into its fields (none: the template is a constant), following the template `PRODUCT`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `Product` into its fields (none: the template is a constant) by the template `PRODUCT` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
             ::core::result::Result::Ok(())
         }
-        /**Parses a `GSI3PK` value of `Product` back into its fields (category), following the template `CATEGORY#<category>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI3PK` value of `Product` into its fields (category) by the template `CATEGORY#<category>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi3_partition_key(
             key: &str,
@@ -1593,11 +1467,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI3SK` value of `Product` back into its fields (sku), following the template `<sku>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI3SK` value of `Product` into its fields (sku) by the template `<sku>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi3_sort_key(
             key: &str,
@@ -1849,11 +1719,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl ProductSales {
-        /**Builds the primary key of a `ProductSales`: `PK` = `PRODUCT#<sku>`, `SK` = `SALES#<day>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `ProductSales`: `PK` = `PRODUCT#<sku>`, `SK` = `SALES#<day>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             sku: &str,
@@ -1864,19 +1730,17 @@ const _: () = {
                 &[<NaiveDate as __stamp::KeyPart>::__stamp_key_arg(day)],
             )
         }
-        /**A query of `ProductSales` items on the table: `PK = PRODUCT#<sku>` and the sort key `SK` within `SALES#<day>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `ProductSales` items on the table: `PK = PRODUCT#<sku>`, sort key `SK` = `SALES#<day>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(sku: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(sku)])
         }
-        ///A scan of the table for `ProductSales` items (type attribute `Type` = `ProductSales`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `ProductSales` items (`Type` = `ProductSales`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `ProductSales` item with this primary key. Set fields through the attribute constants (`ProductSales::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `ProductSales` item with this primary key, set through `ProductSales::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(sku: &str, day: &NaiveDate) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -1885,16 +1749,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::DAY, day);
             ::stamp::Update::new(Self::key(sku, day)).with_known_values(__known)
         }
-        ///An upsert of the `ProductSales` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`ProductSales::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `ProductSales` item with this primary key: `ProductSales::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(sku: &str, day: &NaiveDate) -> ::stamp::Update<Self> {
             Self::update(sku, day).into_upsert()
         }
-        /**Parses a `PK` value of `ProductSales` back into its fields (sku), following the template `PRODUCT#<sku>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `ProductSales` into its fields (sku) by the template `PRODUCT#<sku>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -1904,11 +1764,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `ProductSales` back into its fields (day), following the template `SALES#<day>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `ProductSales` into its fields (day) by the template `SALES#<day>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(
             key: &str,
@@ -2104,30 +1960,24 @@ const _: () = {
     }
     #[automatically_derived]
     impl Session {
-        /**Builds the primary key of a `Session`: `PK` = `SESSION#<token>`, `SK` = `SESSION`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `Session`: `PK` = `SESSION#<token>`, `SK` = `SESSION`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             token: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             __stamp::primary_key(&[__stamp::KeyArg::Str(token)], &[])
         }
-        /**A query of `Session` items on the table: `PK = SESSION#<token>` and the sort key `SK` within `SESSION`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Session` items on the table: `PK = SESSION#<token>`, sort key `SK` = `SESSION` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(token: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(token)])
         }
-        ///A scan of the table for `Session` items (type attribute `Type` = `Session`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `Session` items (`Type` = `Session`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `Session` item with this primary key. Set fields through the attribute constants (`Session::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `Session` item with this primary key, set through `Session::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(token: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -2139,16 +1989,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             );
             ::stamp::Update::new(Self::key(token)).with_known_values(__known)
         }
-        ///An upsert of the `Session` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Session::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `Session` item with this primary key: `Session::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(token: &str) -> ::stamp::Update<Self> {
             Self::update(token).into_upsert()
         }
-        /**Parses a `PK` value of `Session` back into its fields (token), following the template `SESSION#<token>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `Session` into its fields (token) by the template `SESSION#<token>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -2158,11 +2004,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `Session` back into its fields (none: the template is a constant), following the template `SESSION`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `Session` into its fields (none: the template is a constant) by the template `SESSION` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
