@@ -48,3 +48,30 @@ pub const fn key_attribute(
         template: template(source, segments),
     }
 }
+
+/// The short names of a template's segments in `Entity::SCHEMA`:
+/// `L("ORDER#")`, `F("order_id")`, `S(16)`.
+pub use crate::Segment::{Field as F, Literal as L, Shard as S};
+
+/// The fields of `Entity::SCHEMA` an entity without them leaves out
+/// (`..__private::SCHEMA`): no index, TTL, version, time stamps,
+/// write-once or unique values, previous key format or named inputs. The
+/// derive always gives the others.
+pub const SCHEMA: crate::EntitySchema = crate::EntitySchema {
+    type_name: "",
+    type_attribute: "",
+    partition_key: key_attribute("", "", &[]),
+    sort_key: key_attribute("", "", &[]),
+    indexes: &[],
+    fields: &[],
+    ttl_attribute: None,
+    field_attributes: &[],
+    version_attribute: None,
+    created_at_attribute: None,
+    updated_at_attribute: None,
+    write_once_attributes: &[],
+    unique_values: &[],
+    previous_key: None,
+    key_fields: &[],
+    named_inputs: &[],
+};

@@ -85,22 +85,22 @@ pub fn index_template_keys<'m, 'a>(model: &'m Model<'a>) -> Vec<IndexTemplateKey
 }
 
 /// The static `KeyTemplate` of `key`.
-pub fn key_template_tokens(krate: &syn::Path, key: &Key) -> TokenStream {
-    let parts = template_parts(krate, key);
+pub fn key_template_tokens(key: &Key) -> TokenStream {
+    let parts = template_parts(key);
     quote!(__stamp::template(#parts))
 }
 
 /// The source and segments of `key`'s template, as `__private::template`
 /// and `__private::key_attribute` take them.
-pub fn template_parts(krate: &syn::Path, key: &Key) -> TokenStream {
+pub fn template_parts(key: &Key) -> TokenStream {
     let source = key.source();
     let segments = key.segments.iter().map(|segment| match segment {
-        Segment::Literal(text) => quote!(#krate::Segment::Literal(#text)),
+        Segment::Literal(text) => quote!(__stamp::L(#text)),
         Segment::Field(field) => {
             let name = &field.name;
-            quote!(#krate::Segment::Field(#name))
+            quote!(__stamp::F(#name))
         }
-        Segment::Shard(count) => quote!(#krate::Segment::Shard(#count)),
+        Segment::Shard(count) => quote!(__stamp::S(#count)),
     });
     quote!(#source, &[#(#segments),*])
 }

@@ -71,17 +71,17 @@ pub fn schema(model: &Model) -> TokenStream {
     let type_attribute = &container.type_attribute.value;
     let pk_attribute = &container.pk_attribute.value;
     let sk_attribute = &container.sk_attribute.value;
-    let pk_template = template_parts(krate, &model.pk);
-    let sk_template = template_parts(krate, &model.sk);
+    let pk_template = template_parts(&model.pk);
+    let sk_template = template_parts(&model.sk);
     let index_schemas = model.indexes.iter().map(|index| {
         let number = index.number;
         let name = &index.index.name;
         let index_pk = &index.index.pk_attribute.value;
-        let index_pk_template = template_parts(krate, &index.pk);
+        let index_pk_template = template_parts(&index.pk);
         let sort_key = match &index.sk {
             Some(key) => {
                 let index_sk = &index.index.sk_attribute.value;
-                let index_sk_template = template_parts(krate, key);
+                let index_sk_template = template_parts(key);
                 quote!(::core::option::Option::Some(__stamp::key_attribute(#index_sk, #index_sk_template)))
             }
             None => quote!(::core::option::Option::None),
@@ -109,7 +109,7 @@ pub fn schema(model: &Model) -> TokenStream {
         let name = &index.index.name;
         let sk_attribute = &index.index.sk_attribute.value;
         let pk_template = &pk_template;
-        let template = template_parts(krate, &index.sk);
+        let template = template_parts(&index.sk);
         // An LSI's partition key is the table's.
         let read_method = names::query_lsi(number);
         quote! {
@@ -151,8 +151,8 @@ pub fn schema(model: &Model) -> TokenStream {
     let vector_indexes = crate::expand::vector::schema_tokens(model);
     let previous_key = match &model.previous {
         Some((pk, sk)) => {
-            let pk_template = key_template_tokens(krate, pk);
-            let sk_template = key_template_tokens(krate, sk);
+            let pk_template = key_template_tokens(pk);
+            let sk_template = key_template_tokens(sk);
             quote! {
                 ::core::option::Option::Some(#krate::PreviousKeyFormat {
                     partition_key: #pk_template,
@@ -162,24 +162,47 @@ pub fn schema(model: &Model) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    // Only what differs from `__private::SCHEMA` (no index, no special
+    // attribute, …) is written out.
+    let mut optional = Vec::new();
+    let mut give = |name: &str, value: TokenStream, default: bool| {
+        if !default {
+            let name = syn::Ident::new(name, proc_macro2::Span::call_site());
+            optional.push(quote!(#name: #value,));
+        }
+    };
+    let indexes: Vec<TokenStream> = index_schemas
+        .chain(multi_attribute_indexes)
+        .chain(local_index_schemas)
+        .chain(vector_indexes)
+        .collect();
+    give("indexes", quote!(&[#(#indexes),*]), indexes.is_empty());
+    give("ttl_attribute", ttl_attribute, model.ttl.is_none());
+    give("version_attribute", version_attribute, model.version.is_none());
+    give("created_at_attribute", created_at_attribute, model.created_at.is_none());
+    give("updated_at_attribute", updated_at_attribute, model.updated_at.is_none());
+    let write_once_attributes: Vec<_> = write_once_attributes.collect();
+    give(
+        "write_once_attributes",
+        quote!(&[#(#write_once_attributes),*]),
+        write_once_attributes.is_empty(),
+    );
+    let unique_values: Vec<_> = unique_values.collect();
+    give("unique_values", quote!(&[#(#unique_values),*]), unique_values.is_empty());
+    give("previous_key", previous_key, model.previous.is_none());
+    let named_inputs: Vec<_> = named_inputs.collect();
+    give("named_inputs", quote!(&[#(#named_inputs),*]), named_inputs.is_empty());
     quote! {
         &#krate::EntitySchema {
             type_name: #type_name,
             type_attribute: #type_attribute,
             partition_key: __stamp::key_attribute(#pk_attribute, #pk_template),
             sort_key: __stamp::key_attribute(#sk_attribute, #sk_template),
-            indexes: &[#(#index_schemas,)* #(#multi_attribute_indexes,)* #(#local_index_schemas,)* #(#vector_indexes),*],
             fields: &[#(#serialized),*],
-            ttl_attribute: #ttl_attribute,
             field_attributes: &[#(#field_attributes),*],
-            version_attribute: #version_attribute,
-            created_at_attribute: #created_at_attribute,
-            updated_at_attribute: #updated_at_attribute,
-            write_once_attributes: &[#(#write_once_attributes),*],
-            unique_values: &[#(#unique_values),*],
-            previous_key: #previous_key,
             key_fields: #key_fields,
-            named_inputs: &[#(#named_inputs),*],
+            #(#optional)*
+            ..__stamp::SCHEMA
         }
     }
 }

@@ -32,7 +32,7 @@ pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
             let optional = index.field.field.option_inner.is_some();
             let key = match &index.pk {
                 Some(key) => {
-                    let template = template_parts(krate, key);
+                    let template = template_parts(key);
                     let pk_name = &index.index.pk_attribute.value;
                     quote!(#krate::IndexKeySchema::Templates {
                         partition_key: __stamp::key_attribute(#pk_name, #template),

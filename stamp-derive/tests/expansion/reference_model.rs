@@ -71,19 +71,10 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "CUST#<customer_id>",
-                &[
-                    ::stamp::Segment::Literal("CUST#"),
-                    ::stamp::Segment::Field("customer_id"),
-                ],
+                &[__stamp::L("CUST#"), __stamp::F("customer_id")],
             ),
-            sort_key: __stamp::key_attribute(
-                "SK",
-                "PROFILE",
-                &[::stamp::Segment::Literal("PROFILE")],
-            ),
-            indexes: &[],
+            sort_key: __stamp::key_attribute("SK", "PROFILE", &[__stamp::L("PROFILE")]),
             fields: &["customer_id", "name", "email", "order_count", "created_at"],
-            ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
                 __stamp::field_attribute("customer_id", "customer_id", false, "S"),
                 __stamp::field_attribute("name", "name", false, "S"),
@@ -91,19 +82,13 @@ const _: () = {
                 __stamp::field_attribute("order_count", "order_count", false, "N"),
                 __stamp::field_attribute("created_at", "created_at", false, "S"),
             ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
             key_fields: &[
                 __stamp::KeyField::new(
                     "customer_id",
                     <String as __stamp::KeyPart>::__stamp_example,
                 ),
             ],
-            named_inputs: &[],
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -269,108 +254,18 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "CUST#<customer_id>",
-                &[
-                    ::stamp::Segment::Literal("CUST#"),
-                    ::stamp::Segment::Field("customer_id"),
-                ],
+                &[__stamp::L("CUST#"), __stamp::F("customer_id")],
             ),
             sort_key: __stamp::key_attribute(
                 "SK",
                 "ORDER#<created_at>#<order_id>",
                 &[
-                    ::stamp::Segment::Literal("ORDER#"),
-                    ::stamp::Segment::Field("created_at"),
-                    ::stamp::Segment::Literal("#"),
-                    ::stamp::Segment::Field("order_id"),
+                    __stamp::L("ORDER#"),
+                    __stamp::F("created_at"),
+                    __stamp::L("#"),
+                    __stamp::F("order_id"),
                 ],
             ),
-            indexes: &[
-                ::stamp::IndexSchema {
-                    number: 1u8,
-                    name: "GSI1",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::Some(16u16),
-                    },
-                    read_method: "query_gsi1",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI1PK",
-                            "STATUS#<status>#<shard>",
-                            &[
-                                ::stamp::Segment::Literal("STATUS#"),
-                                ::stamp::Segment::Field("status"),
-                                ::stamp::Segment::Literal("#"),
-                                ::stamp::Segment::Shard(16u16),
-                            ],
-                        ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI1SK",
-                                "<updated_at>",
-                                &[::stamp::Segment::Field("updated_at")],
-                            ),
-                        ),
-                    },
-                },
-                ::stamp::IndexSchema {
-                    number: 2u8,
-                    name: "GSI2",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::None,
-                    },
-                    read_method: "query_gsi2",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI2PK",
-                            "ORDER#<order_id>",
-                            &[
-                                ::stamp::Segment::Literal("ORDER#"),
-                                ::stamp::Segment::Field("order_id"),
-                            ],
-                        ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI2SK",
-                                "ORDER",
-                                &[::stamp::Segment::Literal("ORDER")],
-                            ),
-                        ),
-                    },
-                },
-                ::stamp::IndexSchema {
-                    number: 2u8,
-                    name: "VECTOR2",
-                    read_method: "search_similar_vector2",
-                    kind: ::stamp::IndexKind::Vector(
-                        &::stamp::VectorIndexSchema {
-                            field: "embedding",
-                            attribute: "order_embedding",
-                            dimensions: 64u32,
-                            distance: ::stamp::DistanceFunction::Cosine,
-                            filters: &[
-                                ::stamp::VectorElement {
-                                    field: "created_month",
-                                    attribute: "created_month",
-                                    attribute_type: <String as ::stamp::IndexKeyAttribute>::TYPE,
-                                },
-                            ],
-                            projection: ::stamp::VectorProjection::All,
-                            optional: false,
-                        },
-                    ),
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "VECTOR2PK",
-                            "CUST#<customer_id>",
-                            &[
-                                ::stamp::Segment::Literal("CUST#"),
-                                ::stamp::Segment::Field("customer_id"),
-                            ],
-                        ),
-                        sort_key: ::core::option::Option::None,
-                    },
-                },
-            ],
             fields: &[
                 "customer_id",
                 "order_id",
@@ -382,7 +277,6 @@ const _: () = {
                 "line_count",
                 "order_embedding",
             ],
-            ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
                 __stamp::field_attribute("customer_id", "customer_id", false, "S"),
                 __stamp::field_attribute("order_id", "order_id", false, "S"),
@@ -394,12 +288,6 @@ const _: () = {
                 __stamp::field_attribute("line_count", "line_count", false, "N"),
                 __stamp::field_attribute("embedding", "order_embedding", false, "L"),
             ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
             key_fields: &[
                 __stamp::KeyField::known(
                     "customer_id",
@@ -438,7 +326,88 @@ const _: () = {
                     ),
                 ),
             ],
-            named_inputs: &[],
+            indexes: &[
+                ::stamp::IndexSchema {
+                    number: 1u8,
+                    name: "GSI1",
+                    kind: ::stamp::IndexKind::Global {
+                        shards: ::core::option::Option::Some(16u16),
+                    },
+                    read_method: "query_gsi1",
+                    key: ::stamp::IndexKeySchema::Templates {
+                        partition_key: __stamp::key_attribute(
+                            "GSI1PK",
+                            "STATUS#<status>#<shard>",
+                            &[
+                                __stamp::L("STATUS#"),
+                                __stamp::F("status"),
+                                __stamp::L("#"),
+                                __stamp::S(16u16),
+                            ],
+                        ),
+                        sort_key: ::core::option::Option::Some(
+                            __stamp::key_attribute(
+                                "GSI1SK",
+                                "<updated_at>",
+                                &[__stamp::F("updated_at")],
+                            ),
+                        ),
+                    },
+                },
+                ::stamp::IndexSchema {
+                    number: 2u8,
+                    name: "GSI2",
+                    kind: ::stamp::IndexKind::Global {
+                        shards: ::core::option::Option::None,
+                    },
+                    read_method: "query_gsi2",
+                    key: ::stamp::IndexKeySchema::Templates {
+                        partition_key: __stamp::key_attribute(
+                            "GSI2PK",
+                            "ORDER#<order_id>",
+                            &[__stamp::L("ORDER#"), __stamp::F("order_id")],
+                        ),
+                        sort_key: ::core::option::Option::Some(
+                            __stamp::key_attribute(
+                                "GSI2SK",
+                                "ORDER",
+                                &[__stamp::L("ORDER")],
+                            ),
+                        ),
+                    },
+                },
+                ::stamp::IndexSchema {
+                    number: 2u8,
+                    name: "VECTOR2",
+                    read_method: "search_similar_vector2",
+                    kind: ::stamp::IndexKind::Vector(
+                        &::stamp::VectorIndexSchema {
+                            field: "embedding",
+                            attribute: "order_embedding",
+                            dimensions: 64u32,
+                            distance: ::stamp::DistanceFunction::Cosine,
+                            filters: &[
+                                ::stamp::VectorElement {
+                                    field: "created_month",
+                                    attribute: "created_month",
+                                    attribute_type: <String as ::stamp::IndexKeyAttribute>::TYPE,
+                                },
+                            ],
+                            projection: ::stamp::VectorProjection::All,
+                            optional: false,
+                        },
+                    ),
+                    key: ::stamp::IndexKeySchema::Templates {
+                        partition_key: __stamp::key_attribute(
+                            "VECTOR2PK",
+                            "CUST#<customer_id>",
+                            &[__stamp::L("CUST#"), __stamp::F("customer_id")],
+                        ),
+                        sort_key: ::core::option::Option::None,
+                    },
+                },
+            ],
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -873,48 +842,14 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "ORDER#<order_id>",
-                &[
-                    ::stamp::Segment::Literal("ORDER#"),
-                    ::stamp::Segment::Field("order_id"),
-                ],
+                &[__stamp::L("ORDER#"), __stamp::F("order_id")],
             ),
             sort_key: __stamp::key_attribute(
                 "SK",
                 "ITEM#<line_no>",
-                &[::stamp::Segment::Literal("ITEM#"), ::stamp::Segment::Field("line_no")],
+                &[__stamp::L("ITEM#"), __stamp::F("line_no")],
             ),
-            indexes: &[
-                ::stamp::IndexSchema {
-                    number: 2u8,
-                    name: "GSI2",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::None,
-                    },
-                    read_method: "query_gsi2",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI2PK",
-                            "ORDER#<order_id>",
-                            &[
-                                ::stamp::Segment::Literal("ORDER#"),
-                                ::stamp::Segment::Field("order_id"),
-                            ],
-                        ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI2SK",
-                                "ITEM#<line_no>",
-                                &[
-                                    ::stamp::Segment::Literal("ITEM#"),
-                                    ::stamp::Segment::Field("line_no"),
-                                ],
-                            ),
-                        ),
-                    },
-                },
-            ],
             fields: &["order_id", "line_no", "sku", "quantity", "unit_price_cents"],
-            ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
                 __stamp::field_attribute("order_id", "order_id", false, "S"),
                 __stamp::field_attribute("line_no", "line_no", false, "N"),
@@ -927,12 +862,6 @@ const _: () = {
                     "N",
                 ),
             ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
             key_fields: &[
                 __stamp::KeyField::known(
                     "order_id",
@@ -951,7 +880,31 @@ const _: () = {
                     ),
                 ),
             ],
-            named_inputs: &[],
+            indexes: &[
+                ::stamp::IndexSchema {
+                    number: 2u8,
+                    name: "GSI2",
+                    kind: ::stamp::IndexKind::Global {
+                        shards: ::core::option::Option::None,
+                    },
+                    read_method: "query_gsi2",
+                    key: ::stamp::IndexKeySchema::Templates {
+                        partition_key: __stamp::key_attribute(
+                            "GSI2PK",
+                            "ORDER#<order_id>",
+                            &[__stamp::L("ORDER#"), __stamp::F("order_id")],
+                        ),
+                        sort_key: ::core::option::Option::Some(
+                            __stamp::key_attribute(
+                                "GSI2SK",
+                                "ITEM#<line_no>",
+                                &[__stamp::L("ITEM#"), __stamp::F("line_no")],
+                            ),
+                        ),
+                    },
+                },
+            ],
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -1202,13 +1155,36 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "PRODUCT#<sku>",
-                &[::stamp::Segment::Literal("PRODUCT#"), ::stamp::Segment::Field("sku")],
+                &[__stamp::L("PRODUCT#"), __stamp::F("sku")],
             ),
-            sort_key: __stamp::key_attribute(
-                "SK",
-                "PRODUCT",
-                &[::stamp::Segment::Literal("PRODUCT")],
-            ),
+            sort_key: __stamp::key_attribute("SK", "PRODUCT", &[__stamp::L("PRODUCT")]),
+            fields: &["sku", "name", "category", "price_cents", "stock", "embedding"],
+            field_attributes: &[
+                __stamp::field_attribute("sku", "sku", false, "S"),
+                __stamp::field_attribute("name", "name", false, "S"),
+                __stamp::field_attribute("category", "category", false, "S"),
+                __stamp::field_attribute("price_cents", "price_cents", false, "N"),
+                __stamp::field_attribute("stock", "stock", false, "N"),
+                __stamp::field_attribute("embedding", "embedding", false, "L"),
+            ],
+            key_fields: &[
+                __stamp::KeyField::known(
+                    "sku",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<String>::new())
+                            .__stamp_known(__schema, __values, "sku"),
+                    ),
+                ),
+                __stamp::KeyField::known(
+                    "category",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<String>::new())
+                            .__stamp_known(__schema, __values, "category"),
+                    ),
+                ),
+            ],
             indexes: &[
                 ::stamp::IndexSchema {
                     number: 3u8,
@@ -1221,16 +1197,13 @@ const _: () = {
                         partition_key: __stamp::key_attribute(
                             "GSI3PK",
                             "CATEGORY#<category>",
-                            &[
-                                ::stamp::Segment::Literal("CATEGORY#"),
-                                ::stamp::Segment::Field("category"),
-                            ],
+                            &[__stamp::L("CATEGORY#"), __stamp::F("category")],
                         ),
                         sort_key: ::core::option::Option::Some(
                             __stamp::key_attribute(
                                 "GSI3SK",
                                 "<sku>",
-                                &[::stamp::Segment::Field("sku")],
+                                &[__stamp::F("sku")],
                             ),
                         ),
                     },
@@ -1253,41 +1226,8 @@ const _: () = {
                     key: ::stamp::IndexKeySchema::Unpartitioned,
                 },
             ],
-            fields: &["sku", "name", "category", "price_cents", "stock", "embedding"],
-            ttl_attribute: ::core::option::Option::None,
-            field_attributes: &[
-                __stamp::field_attribute("sku", "sku", false, "S"),
-                __stamp::field_attribute("name", "name", false, "S"),
-                __stamp::field_attribute("category", "category", false, "S"),
-                __stamp::field_attribute("price_cents", "price_cents", false, "N"),
-                __stamp::field_attribute("stock", "stock", false, "N"),
-                __stamp::field_attribute("embedding", "embedding", false, "L"),
-            ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
-            key_fields: &[
-                __stamp::KeyField::known(
-                    "sku",
-                    <String as __stamp::KeyPart>::__stamp_example,
-                    |__schema, __values| __stamp::known_part(
-                        (&&&__stamp::codec::Decode::<String>::new())
-                            .__stamp_known(__schema, __values, "sku"),
-                    ),
-                ),
-                __stamp::KeyField::known(
-                    "category",
-                    <String as __stamp::KeyPart>::__stamp_example,
-                    |__schema, __values| __stamp::known_part(
-                        (&&&__stamp::codec::Decode::<String>::new())
-                            .__stamp_known(__schema, __values, "category"),
-                    ),
-                ),
-            ],
             named_inputs: &[("gsi3_key", "ProductGsi3Key")],
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -1549,14 +1489,13 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "PRODUCT#<sku>",
-                &[::stamp::Segment::Literal("PRODUCT#"), ::stamp::Segment::Field("sku")],
+                &[__stamp::L("PRODUCT#"), __stamp::F("sku")],
             ),
             sort_key: __stamp::key_attribute(
                 "SK",
                 "SALES#<day>",
-                &[::stamp::Segment::Literal("SALES#"), ::stamp::Segment::Field("day")],
+                &[__stamp::L("SALES#"), __stamp::F("day")],
             ),
-            indexes: &[],
             fields: &[
                 "sku",
                 "day",
@@ -1565,7 +1504,6 @@ const _: () = {
                 "first_sale_at",
                 "last_sale_at",
             ],
-            ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
                 __stamp::field_attribute("sku", "sku", false, "S"),
                 __stamp::field_attribute("day", "day", false, "S"),
@@ -1574,12 +1512,6 @@ const _: () = {
                 __stamp::field_attribute("first_sale_at", "first_sale_at", false, "S"),
                 __stamp::field_attribute("last_sale_at", "last_sale_at", false, "S"),
             ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::Some("first_sale_at"),
-            updated_at_attribute: ::core::option::Option::Some("last_sale_at"),
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
             key_fields: &[
                 __stamp::KeyField::new(
                     "sku",
@@ -1590,7 +1522,9 @@ const _: () = {
                     <NaiveDate as __stamp::KeyPart>::__stamp_example,
                 ),
             ],
-            named_inputs: &[],
+            created_at_attribute: ::core::option::Option::Some("first_sale_at"),
+            updated_at_attribute: ::core::option::Option::Some("last_sale_at"),
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -1865,37 +1799,23 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "SESSION#<token>",
-                &[
-                    ::stamp::Segment::Literal("SESSION#"),
-                    ::stamp::Segment::Field("token"),
-                ],
+                &[__stamp::L("SESSION#"), __stamp::F("token")],
             ),
-            sort_key: __stamp::key_attribute(
-                "SK",
-                "SESSION",
-                &[::stamp::Segment::Literal("SESSION")],
-            ),
-            indexes: &[],
+            sort_key: __stamp::key_attribute("SK", "SESSION", &[__stamp::L("SESSION")]),
             fields: &["token", "customer_id", "expires_at"],
-            ttl_attribute: ::core::option::Option::Some("expires_at"),
             field_attributes: &[
                 __stamp::field_attribute("token", "token", false, "S"),
                 __stamp::field_attribute("customer_id", "customer_id", false, "S"),
                 __stamp::field_attribute("expires_at", "expires_at", false, "N"),
             ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
             key_fields: &[
                 __stamp::KeyField::new(
                     "token",
                     <String as __stamp::KeyPart>::__stamp_example,
                 ),
             ],
-            named_inputs: &[],
+            ttl_attribute: ::core::option::Option::Some("expires_at"),
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
