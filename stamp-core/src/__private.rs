@@ -15,7 +15,9 @@ pub use crate::key::known::{KeyField, known_optional_part, known_part};
 pub use crate::key::template::KeyBuilder;
 pub use crate::model::collection::{share_partition, share_vector_index};
 pub use crate::model::multi_attribute::key_part_attribute;
-pub use crate::model::statics::{F, L, S, SCHEMA, field_attribute, key_attribute, template};
+pub use crate::model::statics::{
+    F, L, S, SCHEMA, field_attribute, gsi, key_attribute, lsi, template,
+};
 use crate::{AttributeMap, EntitySchema, Error, KeyPartError};
 use crate::{DecodeError, KeyError, Refusal};
 pub use aws_sdk_dynamodb::types::AttributeValue;

@@ -101,9 +101,10 @@ pub use migrate::{
 };
 pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
-    AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,
-    PrimaryKey, UniqueValue, WriteTime,
+    AttributeMap, Entity, EntitySchema, FieldAttribute, KeyAttribute, PreviousKeyFormat,
+    UniqueValue, WriteTime,
 };
+pub use model::typed_key::{IndexKey, PrimaryKey};
 pub use model::index::{
     BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex, Vector,
 };

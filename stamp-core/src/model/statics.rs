@@ -75,3 +75,48 @@ pub const SCHEMA: crate::EntitySchema = crate::EntitySchema {
     key_fields: &[],
     named_inputs: &[],
 };
+
+/// A template GSI of `Entity::SCHEMA` ([`IndexSchema`](crate::IndexSchema)):
+/// number `number`, read by `read_method`, its partition key sharded over
+/// `shards` keys (0: not sharded), with a sort key when `sort_key` is given.
+pub const fn gsi(
+    number: u8,
+    name: &'static str,
+    read_method: &'static str,
+    shards: u16,
+    partition_key: crate::KeyAttribute,
+    sort_key: Option<crate::KeyAttribute>,
+) -> crate::IndexSchema {
+    crate::IndexSchema {
+        number,
+        name,
+        kind: crate::IndexKind::Global {
+            shards: if shards == 0 { None } else { Some(shards) },
+        },
+        read_method,
+        key: crate::IndexKeySchema::Templates {
+            partition_key,
+            sort_key,
+        },
+    }
+}
+
+/// An LSI of `Entity::SCHEMA`: the table's partition key, its own sort key.
+pub const fn lsi(
+    number: u8,
+    name: &'static str,
+    read_method: &'static str,
+    partition_key: crate::KeyAttribute,
+    sort_key: crate::KeyAttribute,
+) -> crate::IndexSchema {
+    crate::IndexSchema {
+        number,
+        name,
+        kind: crate::IndexKind::Local,
+        read_method,
+        key: crate::IndexKeySchema::Templates {
+            partition_key,
+            sort_key: Some(sort_key),
+        },
+    }
+}

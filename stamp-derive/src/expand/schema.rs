@@ -87,21 +87,16 @@ pub fn schema(model: &Model) -> TokenStream {
             None => quote!(::core::option::Option::None),
         };
         let read_method = names::query_gsi(number);
-        let shards = match index.pk.shards() {
-            Some(count) => quote!(::core::option::Option::Some(#count)),
-            None => quote!(::core::option::Option::None),
-        };
+        let shards = index.pk.shards().unwrap_or(0);
         quote! {
-            #krate::IndexSchema {
-                number: #number,
-                name: #name,
-                kind: #krate::IndexKind::Global { shards: #shards },
-                read_method: #read_method,
-                key: #krate::IndexKeySchema::Templates {
-                    partition_key: __stamp::key_attribute(#index_pk, #index_pk_template),
-                    sort_key: #sort_key,
-                },
-            }
+            __stamp::gsi(
+                #number,
+                #name,
+                #read_method,
+                #shards,
+                __stamp::key_attribute(#index_pk, #index_pk_template),
+                #sort_key,
+            )
         }
     });
     let local_index_schemas = model.local_indexes.iter().map(|index| {
@@ -113,16 +108,13 @@ pub fn schema(model: &Model) -> TokenStream {
         // An LSI's partition key is the table's.
         let read_method = names::query_lsi(number);
         quote! {
-            #krate::IndexSchema {
-                number: #number,
-                name: #name,
-                kind: #krate::IndexKind::Local,
-                read_method: #read_method,
-                key: #krate::IndexKeySchema::Templates {
-                    partition_key: __stamp::key_attribute(#pk_attribute, #pk_template),
-                    sort_key: ::core::option::Option::Some(__stamp::key_attribute(#sk_attribute, #template)),
-                },
-            }
+            __stamp::lsi(
+                #number,
+                #name,
+                #read_method,
+                __stamp::key_attribute(#pk_attribute, #pk_template),
+                __stamp::key_attribute(#sk_attribute, #template),
+            )
         }
     });
     let serialized = model.stored_fields().map(|stored| stored.attribute);

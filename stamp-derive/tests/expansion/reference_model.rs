@@ -327,55 +327,43 @@ const _: () = {
                 ),
             ],
             indexes: &[
-                ::stamp::IndexSchema {
-                    number: 1u8,
-                    name: "GSI1",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::Some(16u16),
-                    },
-                    read_method: "query_gsi1",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI1PK",
-                            "STATUS#<status>#<shard>",
-                            &[
-                                __stamp::L("STATUS#"),
-                                __stamp::F("status"),
-                                __stamp::L("#"),
-                                __stamp::S(16u16),
-                            ],
+                __stamp::gsi(
+                    1u8,
+                    "GSI1",
+                    "query_gsi1",
+                    16u16,
+                    __stamp::key_attribute(
+                        "GSI1PK",
+                        "STATUS#<status>#<shard>",
+                        &[
+                            __stamp::L("STATUS#"),
+                            __stamp::F("status"),
+                            __stamp::L("#"),
+                            __stamp::S(16u16),
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        __stamp::key_attribute(
+                            "GSI1SK",
+                            "<updated_at>",
+                            &[__stamp::F("updated_at")],
                         ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI1SK",
-                                "<updated_at>",
-                                &[__stamp::F("updated_at")],
-                            ),
-                        ),
-                    },
-                },
-                ::stamp::IndexSchema {
-                    number: 2u8,
-                    name: "GSI2",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::None,
-                    },
-                    read_method: "query_gsi2",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI2PK",
-                            "ORDER#<order_id>",
-                            &[__stamp::L("ORDER#"), __stamp::F("order_id")],
-                        ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI2SK",
-                                "ORDER",
-                                &[__stamp::L("ORDER")],
-                            ),
-                        ),
-                    },
-                },
+                    ),
+                ),
+                __stamp::gsi(
+                    2u8,
+                    "GSI2",
+                    "query_gsi2",
+                    0u16,
+                    __stamp::key_attribute(
+                        "GSI2PK",
+                        "ORDER#<order_id>",
+                        &[__stamp::L("ORDER#"), __stamp::F("order_id")],
+                    ),
+                    ::core::option::Option::Some(
+                        __stamp::key_attribute("GSI2SK", "ORDER", &[__stamp::L("ORDER")]),
+                    ),
+                ),
                 ::stamp::IndexSchema {
                     number: 2u8,
                     name: "VECTOR2",
@@ -881,28 +869,24 @@ const _: () = {
                 ),
             ],
             indexes: &[
-                ::stamp::IndexSchema {
-                    number: 2u8,
-                    name: "GSI2",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::None,
-                    },
-                    read_method: "query_gsi2",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI2PK",
-                            "ORDER#<order_id>",
-                            &[__stamp::L("ORDER#"), __stamp::F("order_id")],
+                __stamp::gsi(
+                    2u8,
+                    "GSI2",
+                    "query_gsi2",
+                    0u16,
+                    __stamp::key_attribute(
+                        "GSI2PK",
+                        "ORDER#<order_id>",
+                        &[__stamp::L("ORDER#"), __stamp::F("order_id")],
+                    ),
+                    ::core::option::Option::Some(
+                        __stamp::key_attribute(
+                            "GSI2SK",
+                            "ITEM#<line_no>",
+                            &[__stamp::L("ITEM#"), __stamp::F("line_no")],
                         ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI2SK",
-                                "ITEM#<line_no>",
-                                &[__stamp::L("ITEM#"), __stamp::F("line_no")],
-                            ),
-                        ),
-                    },
-                },
+                    ),
+                ),
             ],
             ..__stamp::SCHEMA
         };
@@ -1186,28 +1170,20 @@ const _: () = {
                 ),
             ],
             indexes: &[
-                ::stamp::IndexSchema {
-                    number: 3u8,
-                    name: "GSI3",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::None,
-                    },
-                    read_method: "query_gsi3",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI3PK",
-                            "CATEGORY#<category>",
-                            &[__stamp::L("CATEGORY#"), __stamp::F("category")],
-                        ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI3SK",
-                                "<sku>",
-                                &[__stamp::F("sku")],
-                            ),
-                        ),
-                    },
-                },
+                __stamp::gsi(
+                    3u8,
+                    "GSI3",
+                    "query_gsi3",
+                    0u16,
+                    __stamp::key_attribute(
+                        "GSI3PK",
+                        "CATEGORY#<category>",
+                        &[__stamp::L("CATEGORY#"), __stamp::F("category")],
+                    ),
+                    ::core::option::Option::Some(
+                        __stamp::key_attribute("GSI3SK", "<sku>", &[__stamp::F("sku")]),
+                    ),
+                ),
                 ::stamp::IndexSchema {
                     number: 1u8,
                     name: "VECTOR1",
