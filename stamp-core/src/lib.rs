@@ -104,7 +104,6 @@ pub use model::entity::{
     AttributeMap, Entity, EntitySchema, FieldAttribute, KeyAttribute, PreviousKeyFormat,
     UniqueValue, WriteTime,
 };
-pub use model::typed_key::{IndexKey, PrimaryKey};
 pub use model::index::{
     BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex, Vector,
 };
@@ -114,6 +113,7 @@ pub use model::multi_attribute::{
 };
 pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
+pub use model::typed_key::{IndexKey, PrimaryKey};
 pub use model::vector::{
     DEFAULT_TOP_K, DistanceFunction, VectorElement, VectorIndexSchema, VectorProjection,
     check_stored_vector, vector_of, vector_value,

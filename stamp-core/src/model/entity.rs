@@ -228,7 +228,10 @@ impl EntitySchema {
     /// The catalogue's (`TableDefinition::catalogue`) example keys use
     /// it when no example item is recorded.
     pub fn key_example(&self, field: &str) -> Option<String> {
-        let key_field = self.key_fields.iter().find(|key_field| key_field.field == field)?;
+        let key_field = self
+            .key_fields
+            .iter()
+            .find(|key_field| key_field.field == field)?;
         (key_field.example)(key_field.field)
     }
 

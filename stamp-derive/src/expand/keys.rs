@@ -393,10 +393,7 @@ pub fn index_key_function(
         Some(count) => (
             Some(quote!(shard: u16)),
             quote!(let __shard = shard;),
-            format!(
-                " `shard` is the item's (0 to {}).",
-                count - 1,
-            ),
+            format!(" `shard` is the item's (0 to {}).", count - 1,),
         ),
         None => (None, quote!(), String::new()),
     };

@@ -7,7 +7,7 @@ use syn::Ident;
 
 use crate::check::{Key, Model, Segment, distinct_fields};
 use crate::expand::IndexRef;
-use crate::expand::keys::{MORE, KeyInputs, TemplatePlace, input_name, key_args, key_inputs};
+use crate::expand::keys::{KeyInputs, MORE, TemplatePlace, input_name, key_args, key_inputs};
 use crate::names;
 
 /// The inherent query functions: one per key (table and GSIs), scoped to

@@ -26,13 +26,19 @@ fn optional_name(stored: Option<Stored>) -> TokenStream {
 /// is spanned at the field's type, so that a type without `KeyPart` gets
 /// the one error the key builders already give.
 fn key_fields(model: &Model) -> TokenStream {
-    let index_keys: Vec<&Key> = index_template_keys(model).into_iter().map(|key| key.key).collect();
+    let index_keys: Vec<&Key> = index_template_keys(model)
+        .into_iter()
+        .map(|key| key.key)
+        .collect();
     let in_index = |name: &str| {
         index_keys
             .iter()
             .any(|key| key.fields().any(|field| field.name == name))
     };
-    let keys: Vec<&Key> = [&model.pk, &model.sk].into_iter().chain(index_keys.iter().copied()).collect();
+    let keys: Vec<&Key> = [&model.pk, &model.sk]
+        .into_iter()
+        .chain(index_keys.iter().copied())
+        .collect();
     let mut fields: Vec<&Field> = Vec::new();
     for key in keys {
         for segment in &key.segments {
@@ -170,9 +176,21 @@ pub fn schema(model: &Model) -> TokenStream {
         .collect();
     give("indexes", quote!(&[#(#indexes),*]), indexes.is_empty());
     give("ttl_attribute", ttl_attribute, model.ttl.is_none());
-    give("version_attribute", version_attribute, model.version.is_none());
-    give("created_at_attribute", created_at_attribute, model.created_at.is_none());
-    give("updated_at_attribute", updated_at_attribute, model.updated_at.is_none());
+    give(
+        "version_attribute",
+        version_attribute,
+        model.version.is_none(),
+    );
+    give(
+        "created_at_attribute",
+        created_at_attribute,
+        model.created_at.is_none(),
+    );
+    give(
+        "updated_at_attribute",
+        updated_at_attribute,
+        model.updated_at.is_none(),
+    );
     let write_once_attributes: Vec<_> = write_once_attributes.collect();
     give(
         "write_once_attributes",
@@ -180,10 +198,18 @@ pub fn schema(model: &Model) -> TokenStream {
         write_once_attributes.is_empty(),
     );
     let unique_values: Vec<_> = unique_values.collect();
-    give("unique_values", quote!(&[#(#unique_values),*]), unique_values.is_empty());
+    give(
+        "unique_values",
+        quote!(&[#(#unique_values),*]),
+        unique_values.is_empty(),
+    );
     give("previous_key", previous_key, model.previous.is_none());
     let named_inputs: Vec<_> = named_inputs.collect();
-    give("named_inputs", quote!(&[#(#named_inputs),*]), named_inputs.is_empty());
+    give(
+        "named_inputs",
+        quote!(&[#(#named_inputs),*]),
+        named_inputs.is_empty(),
+    );
     quote! {
         &#krate::EntitySchema {
             type_name: #type_name,
