@@ -11,10 +11,13 @@ pub use crate::key::fill::{
     At, DynKeyPart, KeyArg, SplitKey, build_key, index_key, insert_index_key, key_from_values,
     key_prefix, parse_key, previous_key, primary_key, query, shard_from_values, split_key,
 };
+pub use crate::key::known::{KeyField, known_optional_part, known_part};
 pub use crate::key::template::KeyBuilder;
 pub use crate::model::collection::{share_partition, share_vector_index};
 pub use crate::model::multi_attribute::key_part_attribute;
-pub use crate::model::statics::{field_attribute, key_attribute, template};
+pub use crate::model::statics::{
+    F, L, S, SCHEMA, field_attribute, gsi, key_attribute, lsi, template,
+};
 use crate::{AttributeMap, EntitySchema, Error, KeyPartError};
 use crate::{DecodeError, KeyError, Refusal};
 pub use aws_sdk_dynamodb::types::AttributeValue;
@@ -210,16 +213,6 @@ pub fn key_example<T: crate::KeyPart>(field: &str) -> Option<String> {
     let mut out = String::new();
     value.encode_key(&mut out).ok()?;
     (!out.is_empty()).then_some(out)
-}
-
-/// The example key segment of a field (`EntitySchema::key_example`).
-pub type KeyExample = fn(field: &str) -> Option<String>;
-
-/// The example key segment of `field` from `examples` (each key field with
-/// its [`key_example`]): `EntitySchema::key_example`.
-pub fn key_example_of(field: &str, examples: &[(&str, KeyExample)]) -> Option<String> {
-    let (name, example) = examples.iter().find(|(name, _)| *name == field)?;
-    example(name)
 }
 
 /// Adds the stored form of `value` of `attribute` to `known` (the key

@@ -102,8 +102,8 @@ pub use migrate::{
 };
 pub use model::collection::{Collection, CollectionMember, CollectionOf};
 pub use model::entity::{
-    AttributeMap, Entity, EntitySchema, FieldAttribute, IndexKey, KeyAttribute, PreviousKeyFormat,
-    PrimaryKey, UniqueValue, WriteTime,
+    AttributeMap, Entity, EntitySchema, FieldAttribute, KeyAttribute, PreviousKeyFormat,
+    UniqueValue, WriteTime,
 };
 pub use model::index::{
     BaseTable, Gsi, IndexId, IndexKeySchema, IndexKind, IndexSchema, Lsi, QueryIndex, Vector,
@@ -115,6 +115,7 @@ pub use model::multi_attribute::{
 };
 pub use model::projection::{AlwaysStored, Projection};
 pub use model::ttl::TimeToLive;
+pub use model::typed_key::{IndexKey, PrimaryKey};
 pub use model::vector::{
     DEFAULT_TOP_K, DistanceFunction, VectorElement, VectorIndexSchema, VectorProjection,
     check_stored_vector, vector_of, vector_value,

@@ -143,6 +143,59 @@ pub mod vector {
 /// has one); keys keep their case exactly. An empty value is refused with
 /// [`KeyError::EmptyKeyValue`].
 ///
+/// # Generated functions
+///
+/// `#[derive(Item)]` documents each function it generates in one line that
+/// names its templates; what they share is said here once.
+///
+/// **Key builders** (`key`, `gsiN_key`, `lsiN_key`, `previous_key`) fill
+/// the templates with the fields given, encoded and escaped as above.
+/// Errors: [`KeyError::EmptyKeyValue`] when a field encodes to the empty
+/// string, [`KeyError::KeyEncode`] when a field has no key encoding, and,
+/// for a sharded index's `shard` (the item's shard is
+/// [`shard_of`](crate::shard_of)`(PK, SK, shards)`, from 0 to `shards - 1`),
+/// [`KeyError::InvalidShard`] for another number.
+///
+/// **Key parsers** (`parse_partition_key`, `parse_sort_key`,
+/// `parse_gsiN_partition_key`, …) split a key value back into the fields
+/// of its template, in template order (`()` for a constant template).
+/// Errors: [`KeyError::KeyMismatch`] when the value does not have the
+/// template's shape, [`KeyError::KeyDecode`] when a field's segment is not
+/// the canonical encoding of its type.
+///
+/// **Queries** (`query`, `query_gsiN`, `query_lsiN`) read one partition of
+/// the table or index, the entity's items only. Add a sort-key condition
+/// with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, `sort_key_prefix`,
+/// … on a leading prefix of the sort key's fields. An LSI query may be
+/// `consistent_read` (DynamoDB serves strongly consistent reads from an
+/// LSI); a sparse index holds only the items whose index fields are not
+/// `None`.
+///
+/// **Updates** (`update`, `upsert`) change the item with the primary key
+/// given: set fields through the attribute constants (`Entity::FIELD`);
+/// index attributes and `updated_at` are rewritten in the same request. An
+/// upsert is one `UpdateItem` that creates the item when it is absent
+/// ([`Update::into_upsert`](crate::Update::into_upsert)).
+///
+/// **Attribute constants** (`Entity::FIELD`) name a stored field for
+/// conditions, filters and updates; a primary-key field's is for conditions
+/// only, an `Option` field's may also be removed.
+///
+/// **Similarity searches** (`search_similar`, `search_similar_vectorN`)
+/// send one [`SearchVectors`](https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html)
+/// request for the items nearest `vector`, the 10 most similar unless
+/// `top_k` says otherwise (1 to 100). The vector's length, a NaN or an
+/// infinity, a zero vector under cosine and `top_k` are checked before
+/// sending (`Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names
+/// only the index's inline filters (any other attribute does not compile).
+///
+/// Nothing is sent until the request's `send`, `stream` or `count`.
+///
+/// [`KeyError::KeyMismatch`]: crate::KeyError::KeyMismatch
+/// [`KeyError::KeyDecode`]: crate::KeyError::KeyDecode
+/// [`KeyError::KeyEncode`]: crate::KeyError::KeyEncode
+/// [`KeyError::InvalidShard`]: crate::KeyError::InvalidShard
+///
 /// See [`KeyPart`] for implementing the encoding of a type of your own
 /// (`#[derive(KeyPart)]` does it for unit enums and newtypes), and
 /// [`KeyTemplate`] for how a template's segments become a key value and back.

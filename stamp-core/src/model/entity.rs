@@ -2,13 +2,12 @@
 //! it describes.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::Refusal;
 use crate::item::builder::ItemBuilder;
+use crate::model::typed_key::PrimaryKey;
 use crate::{Error, IndexSchema, KeyTemplate};
 
 /// A DynamoDB item as the SDK sends and returns it: attribute names to
@@ -29,7 +28,7 @@ pub struct KeyAttribute {
 /// indexes. `#[derive(Item)]` emits one per struct as [`Entity::SCHEMA`].
 ///
 /// Two schemas are equal when every field but
-/// [`key_example`](Self::key_example) is (function pointers do not compare
+/// [`key_fields`](Self::key_fields) is (function pointers do not compare
 /// meaningfully, and it follows from the templates' field types).
 #[derive(Debug, Clone, Copy)]
 pub struct EntitySchema {
@@ -77,12 +76,12 @@ pub struct EntitySchema {
     /// [`Migration`](crate::migrate::Migration) moves items out of; `None`
     /// when the entity declares none.
     pub previous_key: Option<PreviousKeyFormat>,
-    /// The key encoding (not yet escaped) of an example value of a field
-    /// named in the key templates ([`KeyPart::example`](crate::KeyPart::example)),
-    /// by field name; `None` for another name or a type without an example.
-    /// The catalogue's (`TableDefinition::catalogue`) example keys use
-    /// it when no example item is recorded.
-    pub key_example: fn(field: &str) -> Option<String>,
+    /// Every field the current key templates name, once, with the example
+    /// key segment of its type and, for a secondary index's field, how an
+    /// update reads it back from stored values
+    /// ([`key_example`](Self::key_example), `Entity::key_attribute_from_values`).
+    #[doc(hidden)]
+    pub key_fields: &'static [crate::key::known::KeyField],
     /// The key functions that take their fields as a generated struct of
     /// named fields (two of them have the same type), with the struct's
     /// name: `("key", "MembershipKey")`, `("query_gsi1", "MembershipGsi1Partition")`.
@@ -199,7 +198,7 @@ impl PartialEq for EntitySchema {
             write_once_attributes,
             unique_values,
             previous_key,
-            key_example: _,
+            key_fields: _,
             named_inputs,
         } = self;
         *type_name == other.type_name
@@ -223,6 +222,19 @@ impl PartialEq for EntitySchema {
 impl Eq for EntitySchema {}
 
 impl EntitySchema {
+    /// The key encoding (not yet escaped) of an example value of a field
+    /// named in the key templates ([`KeyPart::example`](crate::KeyPart::example)),
+    /// by field name; `None` for another name or a type without an example.
+    /// The catalogue's (`TableDefinition::catalogue`) example keys use
+    /// it when no example item is recorded.
+    pub fn key_example(&self, field: &str) -> Option<String> {
+        let key_field = self
+            .key_fields
+            .iter()
+            .find(|key_field| key_field.field == field)?;
+        (key_field.example)(key_field.field)
+    }
+
     /// The arguments of a call of key function `function` over `fields`
     /// (field names, comma-separated), as the user writes it:
     /// `org_id, user_id`, or `MembershipKey { org_id, user_id }` when the
@@ -417,7 +429,9 @@ pub trait Entity: Sized {
     fn key_attribute_from_values(
         attribute: &str,
         values: &AttributeMap,
-    ) -> Result<Option<String>, Error>;
+    ) -> Result<Option<String>, Error> {
+        crate::key::known::key_attribute_from_values(Self::SCHEMA, attribute, values)
+    }
 
     /// The value of the `#[stamp(created_at)]` or `#[stamp(updated_at)]`
     /// attribute `attribute` at time `now`, encoded exactly as
@@ -451,164 +465,4 @@ pub trait Entity: Sized {
     /// [`DecodeError::EntityTypeMismatch`](crate::DecodeError::EntityTypeMismatch) when the item's type attribute names
     /// another entity; [`DecodeError::Deserialize`](crate::DecodeError::Deserialize) when serde cannot read it.
     fn from_item(item: AttributeMap) -> Result<Self, Error>;
-}
-
-/// The primary key (partition key and sort key values) of one item of
-/// entity `E`, built by the generated `E::key(…)` or by
-/// [`Entity::primary_key`].
-pub struct PrimaryKey<E> {
-    partition_key: String,
-    sort_key: String,
-    entity: PhantomData<fn() -> E>,
-}
-
-impl<E: Entity> PrimaryKey<E> {
-    /// A key from already-built attribute values. Generated code calls it;
-    /// prefer `E::key(…)`, which encodes and escapes the fields.
-    #[doc(hidden)]
-    pub fn from_parts(partition_key: String, sort_key: String) -> Self {
-        PrimaryKey {
-            partition_key,
-            sort_key,
-            entity: PhantomData,
-        }
-    }
-
-    /// The partition key and sort key values, without copying.
-    pub fn into_parts(self) -> (String, String) {
-        (self.partition_key, self.sort_key)
-    }
-
-    /// The partition key value, such as `CUST#c-1`.
-    pub fn partition_key(&self) -> &str {
-        &self.partition_key
-    }
-
-    /// The sort key value, such as `ORDER#2026-06-01T10:00:00.000000000Z#…`.
-    pub fn sort_key(&self) -> &str {
-        &self.sort_key
-    }
-
-    /// The key as the attribute map `GetItem`, `DeleteItem` and `UpdateItem`
-    /// take: `{PK: S, SK: S}` under the entity's attribute names.
-    pub fn to_attribute_map(&self) -> AttributeMap {
-        let schema = E::SCHEMA;
-        HashMap::from([
-            (
-                schema.partition_key.name.to_owned(),
-                AttributeValue::S(self.partition_key.clone()),
-            ),
-            (
-                schema.sort_key.name.to_owned(),
-                AttributeValue::S(self.sort_key.clone()),
-            ),
-        ])
-    }
-}
-
-impl<E> Clone for PrimaryKey<E> {
-    fn clone(&self) -> Self {
-        PrimaryKey {
-            partition_key: self.partition_key.clone(),
-            sort_key: self.sort_key.clone(),
-            entity: PhantomData,
-        }
-    }
-}
-
-impl<E> PartialEq for PrimaryKey<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.partition_key == other.partition_key && self.sort_key == other.sort_key
-    }
-}
-
-impl<E> Eq for PrimaryKey<E> {}
-
-impl<E> fmt::Debug for PrimaryKey<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PrimaryKey")
-            .field("entity", &std::any::type_name::<E>())
-            .field("partition_key", &self.partition_key)
-            .field("sort_key", &self.sort_key)
-            .finish()
-    }
-}
-
-/// The key of one item in a GSI of entity `E`, built by the generated
-/// `E::gsiN_key(…)`: the index, its partition key value and, when the index
-/// has one, its sort key value.
-pub struct IndexKey<E> {
-    index: &'static IndexSchema,
-    partition_key: String,
-    sort_key: Option<String>,
-    entity: PhantomData<fn() -> E>,
-}
-
-impl<E: Entity> IndexKey<E> {
-    /// A key from already-built attribute values. Generated code calls it.
-    #[doc(hidden)]
-    pub fn from_parts(
-        index: &'static IndexSchema,
-        partition_key: String,
-        sort_key: Option<String>,
-    ) -> Self {
-        IndexKey {
-            index,
-            partition_key,
-            sort_key,
-            entity: PhantomData,
-        }
-    }
-
-    /// The partition key and sort key values, without copying.
-    pub fn into_parts(self) -> (String, Option<String>) {
-        (self.partition_key, self.sort_key)
-    }
-
-    /// The index the key belongs to.
-    pub fn index(&self) -> &'static IndexSchema {
-        self.index
-    }
-
-    /// The index partition key value, such as `STATUS#PENDING`.
-    pub fn partition_key(&self) -> &str {
-        &self.partition_key
-    }
-
-    /// The index sort key value, `None` when the index has no sort key.
-    pub fn sort_key(&self) -> Option<&str> {
-        self.sort_key.as_deref()
-    }
-}
-
-impl<E> Clone for IndexKey<E> {
-    fn clone(&self) -> Self {
-        IndexKey {
-            index: self.index,
-            partition_key: self.partition_key.clone(),
-            sort_key: self.sort_key.clone(),
-            entity: PhantomData,
-        }
-    }
-}
-
-impl<E> PartialEq for IndexKey<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.index == other.index
-            && self.partition_key == other.partition_key
-            && self.sort_key == other.sort_key
-    }
-}
-
-impl<E> Eq for IndexKey<E> {}
-
-impl<E> fmt::Debug for IndexKey<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("IndexKey")
-            .field("entity", &std::any::type_name::<E>())
-            .field("index", &self.index.name)
-            .field("partition_key", &self.partition_key)
-            .field("sort_key", &self.sort_key)
-            .finish()
-    }
 }

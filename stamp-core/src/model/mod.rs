@@ -1,5 +1,5 @@
 //! The data model the derive describes: [`entity`] (the `Entity` trait, the
-//! static `EntitySchema`, the typed keys), [`index`] (the one `IndexSchema`
+//! static `EntitySchema`), [`typed_key`] (`PrimaryKey`, `IndexKey`), [`index`] (the one `IndexSchema`
 //! of every kind of secondary index), [`collection`] (entities that
 //! share a partition), [`projection`] (types that hold some of an entity's
 //! attributes), [`ttl`] (time-to-live fields), [`multi_attribute`]
@@ -13,4 +13,5 @@ pub(crate) mod multi_attribute;
 pub(crate) mod projection;
 pub(crate) mod statics;
 pub(crate) mod ttl;
+pub(crate) mod typed_key;
 pub(crate) mod vector;

@@ -50,3 +50,75 @@ pub const fn key_attribute(
         template: template(source, segments),
     }
 }
+
+/// The short names of a template's segments in `Entity::SCHEMA`:
+/// `L("ORDER#")`, `F("order_id")`, `S(16)`.
+pub use crate::Segment::{Field as F, Literal as L, Shard as S};
+
+/// The fields of `Entity::SCHEMA` an entity without them leaves out
+/// (`..__private::SCHEMA`): no index, TTL, version, time stamps,
+/// write-once or unique values, previous key format or named inputs. The
+/// derive always gives the others.
+pub const SCHEMA: crate::EntitySchema = crate::EntitySchema {
+    type_name: "",
+    type_attribute: "",
+    partition_key: key_attribute("", "", &[]),
+    sort_key: key_attribute("", "", &[]),
+    indexes: &[],
+    fields: &[],
+    ttl_attribute: None,
+    field_attributes: &[],
+    version_attribute: None,
+    created_at_attribute: None,
+    updated_at_attribute: None,
+    write_once_attributes: &[],
+    unique_values: &[],
+    previous_key: None,
+    key_fields: &[],
+    named_inputs: &[],
+};
+
+/// A template GSI of `Entity::SCHEMA` ([`IndexSchema`](crate::IndexSchema)):
+/// number `number`, read by `read_method`, its partition key sharded over
+/// `shards` keys (0: not sharded), with a sort key when `sort_key` is given.
+pub const fn gsi(
+    number: u8,
+    name: &'static str,
+    read_method: &'static str,
+    shards: u16,
+    partition_key: crate::KeyAttribute,
+    sort_key: Option<crate::KeyAttribute>,
+) -> crate::IndexSchema {
+    crate::IndexSchema {
+        number,
+        name,
+        kind: crate::IndexKind::Global {
+            shards: if shards == 0 { None } else { Some(shards) },
+        },
+        read_method,
+        key: crate::IndexKeySchema::Templates {
+            partition_key,
+            sort_key,
+        },
+    }
+}
+
+/// An LSI of `Entity::SCHEMA`: the table's partition key, its own sort key.
+pub const fn lsi(
+    number: u8,
+    name: &'static str,
+    read_method: &'static str,
+    partition_key: crate::KeyAttribute,
+    sort_key: crate::KeyAttribute,
+) -> crate::IndexSchema {
+    crate::IndexSchema {
+        number,
+        name,
+        kind: crate::IndexKind::Local,
+        read_method,
+        key: crate::IndexKeySchema::Templates {
+            partition_key,
+            sort_key: Some(sort_key),
+        },
+    }
+}

@@ -39,7 +39,7 @@ impl TableDefinition {
         for segment in key.template.segments {
             match segment {
                 Segment::Literal(text) => builder.literal(text),
-                Segment::Field(name) => match (entity.key_example)(name) {
+                Segment::Field(name) => match entity.key_example(name) {
                     Some(encoded) => builder
                         .str_field(name, &encoded)
                         .expect("an example encoding is not empty"),

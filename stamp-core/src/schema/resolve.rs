@@ -359,7 +359,7 @@ mod tests {
             write_once_attributes: &[],
             unique_values: &[],
             previous_key: None,
-            key_example: |_| None,
+            key_fields: &[],
             named_inputs: &[],
         }))
     }

@@ -75,13 +75,6 @@ pub fn fallback(
                 fn from_item(_: #krate::AttributeMap) -> ::core::result::Result<Self, #krate::Error> {
                     ::core::unreachable!()
                 }
-
-                fn key_attribute_from_values(
-                    _: &str,
-                    _: &#krate::AttributeMap,
-                ) -> ::core::result::Result<::core::option::Option<::std::string::String>, #krate::Error> {
-                    ::core::unreachable!()
-                }
             }
 
             #functions

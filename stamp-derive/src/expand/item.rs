@@ -11,7 +11,7 @@ use crate::expand::codecs::encode_call;
 use crate::expand::keys::{
     TemplatePlace, build_key, index_key_function_name, input_name, pass_arguments, self_arguments,
 };
-use crate::expand::{attributes, direct, schema};
+use crate::expand::{direct, schema};
 use crate::names;
 
 /// The `impl Entity for …` block.
@@ -72,7 +72,6 @@ pub fn entity_impl(model: &Model) -> TokenStream {
         }
     });
     let time_stamp_function = time_stamp_function(model);
-    let from_values_arms = attributes::from_values_arms(model);
     let encode_fields = direct::encode_fields(model);
     let decode_fields = direct::decode_fields(model);
     quote! {
@@ -119,18 +118,6 @@ pub fn entity_impl(model: &Model) -> TokenStream {
 
             #time_stamp_function
 
-            #[inline]
-            fn key_attribute_from_values(
-                __attribute: &str,
-                __values: &#krate::AttributeMap,
-            ) -> ::core::result::Result<::core::option::Option<::std::string::String>, #krate::Error> {
-                let __schema = <Self as #krate::Entity>::SCHEMA;
-                let _ = (&__schema, &__values);
-                match __attribute {
-                    #(#from_values_arms)*
-                    _ => ::core::result::Result::Ok(::core::option::Option::None),
-                }
-            }
         }
     }
 }

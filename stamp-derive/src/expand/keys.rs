@@ -85,22 +85,22 @@ pub fn index_template_keys<'m, 'a>(model: &'m Model<'a>) -> Vec<IndexTemplateKey
 }
 
 /// The static `KeyTemplate` of `key`.
-pub fn key_template_tokens(krate: &syn::Path, key: &Key) -> TokenStream {
-    let parts = template_parts(krate, key);
+pub fn key_template_tokens(key: &Key) -> TokenStream {
+    let parts = template_parts(key);
     quote!(__stamp::template(#parts))
 }
 
 /// The source and segments of `key`'s template, as `__private::template`
 /// and `__private::key_attribute` take them.
-pub fn template_parts(krate: &syn::Path, key: &Key) -> TokenStream {
+pub fn template_parts(key: &Key) -> TokenStream {
     let source = key.source();
     let segments = key.segments.iter().map(|segment| match segment {
-        Segment::Literal(text) => quote!(#krate::Segment::Literal(#text)),
+        Segment::Literal(text) => quote!(__stamp::L(#text)),
         Segment::Field(field) => {
             let name = &field.name;
-            quote!(#krate::Segment::Field(#name))
+            quote!(__stamp::F(#name))
         }
-        Segment::Shard(count) => quote!(#krate::Segment::Shard(#count)),
+        Segment::Shard(count) => quote!(__stamp::S(#count)),
     });
     quote!(#source, &[#(#segments),*])
 }
@@ -302,10 +302,10 @@ pub fn self_arguments(fields: &[&Field], name: &Ident) -> TokenStream {
     pass_arguments(fields, name, values)
 }
 
-/// The `# Errors` section of every key builder's documentation.
-const KEY_ERRORS: &str = "# Errors\n\n\
-    `stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; \
-    `stamp::KeyError::KeyEncode` when a field has no key encoding.";
+/// The link every generated function's one-line documentation ends with:
+/// the shared text (errors, conditions, when requests are sent) is said
+/// once, in the `stamp::key` module's documentation.
+pub const MORE: &str = " ([more](stamp::key#generated-functions))";
 
 /// A builder of a primary key, `key(…)` or `previous_key(…)`, whose
 /// documentation starts with `summary`.
@@ -326,7 +326,7 @@ pub fn primary_key_function(
         _ => quote!(__stamp::primary_key),
     };
     let (pk_args, sk_args) = (key_args(&pk.segments), key_args(&sk.segments));
-    let doc = format!("{summary}\n\n{KEY_ERRORS}");
+    let doc = format!("{summary}{MORE}");
     quote! {
         #[doc = #doc]
         #[inline]
@@ -393,10 +393,7 @@ pub fn index_key_function(
         Some(count) => (
             Some(quote!(shard: u16)),
             quote!(let __shard = shard;),
-            format!(
-                "\n\nThe index is sharded over {count} partition keys: `shard` (0 to {}) is the item's shard, `stamp::shard_of(PK, SK, {count})` of its primary key; `stamp::KeyError::InvalidShard` for another.",
-                count - 1,
-            ),
+            format!(" `shard` is the item's (0 to {}).", count - 1,),
         ),
         None => (None, quote!(), String::new()),
     };
@@ -409,7 +406,7 @@ pub fn index_key_function(
         None => quote!(::core::option::Option::None),
     };
     let doc = format!(
-        "Builds the key of a `{}` in index `{}`: `{}` = `{}`{}.{shard_doc}\n\n{KEY_ERRORS}",
+        "Builds the key of a `{}` in index `{}`: `{}` = `{}`{}.{shard_doc}{MORE}",
         model.ident,
         index.index.name,
         index.index.pk_attribute.value,

@@ -82,10 +82,7 @@ fn parse_function(
     });
     let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
     let doc = format!(
-        "Parses a `{attribute}` value of `{}` back into its fields ({}), following the template `{}`.\n\n\
-         # Errors\n\n\
-         `stamp::KeyError::KeyMismatch` when the value does not have the template's shape; \
-         `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.",
+        "Parses a `{attribute}` value of `{}` into its fields ({}) by the template `{}`{}.",
         model.ident,
         if names.is_empty() {
             "none: the template is a constant".to_owned()
@@ -93,6 +90,7 @@ fn parse_function(
             names.join(", ")
         },
         key.source(),
+        crate::expand::keys::MORE,
     );
     let binding = if fields.is_empty() {
         quote!(let _ = )

@@ -7,7 +7,7 @@ use syn::Ident;
 
 use crate::check::{Key, Model, Segment, distinct_fields};
 use crate::expand::IndexRef;
-use crate::expand::keys::{KeyInputs, TemplatePlace, input_name, key_args, key_inputs};
+use crate::expand::keys::{KeyInputs, MORE, TemplatePlace, input_name, key_args, key_inputs};
 use crate::names;
 
 /// The inherent query functions: one per key (table and GSIs), scoped to
@@ -21,9 +21,7 @@ pub fn query_functions(
     let container = model.container;
     let ident = model.ident;
     let doc = format!(
-        "A query of `{ident}` items on the table: `{} = {}` and the sort key `{}` within `{}`.\n\n\
-         Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of \
-         the sort-key fields; nothing is sent until `send`, `stream` or `count`.",
+        "A query of `{ident}` items on the table: `{} = {}`, sort key `{}` = `{}`{MORE}.",
         container.pk_attribute.value,
         model.pk.source(),
         container.sk_attribute.value,
@@ -43,14 +41,12 @@ pub fn query_functions(
     )];
     for (position, index) in model.indexes.iter().enumerate() {
         let doc = format!(
-            "A query of `{ident}` items on index `{}`: `{} = {}`{}.\n\n\
-             Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; \
-             nothing is sent until `send`, `stream` or `count`.",
+            "A query of `{ident}` items on index `{}`: `{} = {}`{}{MORE}.",
             index.index.name,
             index.index.pk_attribute.value,
             index.pk.source(),
             index.sort_key_text(|attribute, source| format!(
-                " and the sort key `{attribute}` within `{source}`"
+                ", sort key `{attribute}` = `{source}`"
             )),
         );
         functions.push(query_function(
@@ -68,12 +64,7 @@ pub fn query_functions(
     }
     for index in &model.local_indexes {
         let doc = format!(
-            "A query of `{ident}` items on local secondary index `{}`: `{} = {}` (the table's partition key) \
-             and the sort key `{}` within `{}`.\n\n\
-             Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of \
-             the index sort-key fields; `consistent_read` is allowed (DynamoDB serves strongly consistent reads \
-             from an LSI). Items whose index fields are `None` are not in the index. Nothing is sent until `send`, \
-             `stream` or `count`.",
+            "A query of `{ident}` items on local secondary index `{}`: `{} = {}`, sort key `{}` = `{}`{MORE}.",
             index.index.name,
             container.pk_attribute.value,
             model.pk.source(),
@@ -147,8 +138,7 @@ fn scan_function(model: &Model) -> TokenStream {
     let krate = model.krate;
     let container = model.container;
     let doc = format!(
-        "A scan of the table for `{}` items (type attribute `{}` = `{}`): reads \
-         every item of the table. Nothing is sent until `stream`.",
+        "A scan of the whole table for `{}` items (`{}` = `{}`); nothing is sent until `stream`.",
         model.ident, container.type_attribute.value, container.type_name,
     );
     let scan = names::ident(names::SCAN);
@@ -186,9 +176,7 @@ fn update_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
         Some(quote!(__stamp::know(&mut __known, &Self::#constant, #value);))
     });
     let doc = format!(
-        "An update of the `{ident}` item with this primary key. Set fields through the attribute \
-         constants (`{ident}::FIELD`); index attributes and `updated_at` are rewritten in the same request. \
-         Nothing is sent until `send`."
+        "An update of the `{ident}` item with this primary key, set through `{ident}::FIELD`{MORE}."
     );
     let update = names::ident(names::UPDATE);
     quote! {
@@ -215,9 +203,7 @@ fn upsert_function(model: &Model, inputs: &KeyInputs) -> TokenStream {
         ..
     } = inputs;
     let doc = format!(
-        "An upsert of the `{ident}` item with this primary key: one `UpdateItem` that creates the item \
-         when it is absent and updates it otherwise (`{ident}::update(…).into_upsert()`, see \
-         `Update::into_upsert`). Nothing is sent until `send`."
+        "An upsert of the `{ident}` item with this primary key: `{ident}::update(…).into_upsert()`{MORE}."
     );
     let update = names::ident(names::UPDATE);
     let upsert = names::ident(names::UPSERT);

@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::Field;
 use crate::check::{Key, Model, Segment, Stored};
+use crate::expand::codecs::decode_call;
 use crate::expand::keys::{index_template_keys, key_template_tokens, template_parts};
 use crate::names;
 
@@ -18,14 +19,25 @@ fn optional_name(stored: Option<Stored>) -> TokenStream {
     }
 }
 
-/// The `key_example` function of `SCHEMA`: `KeyPart::example` of every
-/// field a current key template names, encoded as stored, for the
-/// catalogue. Each arm is spanned at the field's type, so that a type
-/// without `KeyPart` gets the one error the key builders already give.
-fn key_example(model: &Model) -> TokenStream {
+/// The `key_fields` table of `SCHEMA`: every field a current key template
+/// names, once, with `KeyPart::example` of its type (the catalogue) and,
+/// for a field a secondary index's template names, a reader of its stored
+/// value (`Entity::key_attribute_from_values`, in stamp-core). Each example
+/// is spanned at the field's type, so that a type without `KeyPart` gets
+/// the one error the key builders already give.
+fn key_fields(model: &Model) -> TokenStream {
+    let index_keys: Vec<&Key> = index_template_keys(model)
+        .into_iter()
+        .map(|key| key.key)
+        .collect();
+    let in_index = |name: &str| {
+        index_keys
+            .iter()
+            .any(|key| key.fields().any(|field| field.name == name))
+    };
     let keys: Vec<&Key> = [&model.pk, &model.sk]
         .into_iter()
-        .chain(index_template_keys(model).into_iter().map(|key| key.key))
+        .chain(index_keys.iter().copied())
         .collect();
     let mut fields: Vec<&Field> = Vec::new();
     for key in keys {
@@ -37,13 +49,24 @@ fn key_example(model: &Model) -> TokenStream {
             }
         }
     }
-    let examples = fields.iter().map(|field| {
+    let entries = fields.iter().map(|field| {
         let name = &field.name;
         let ty = field.key_type();
         let example = quote_spanned!(ty.span()=> <#ty as __stamp::KeyPart>::__stamp_example);
-        quote!((#name, #example))
+        match &field.serialized {
+            Some(stored) if in_index(name) => {
+                let decoded = decode_call(model, field, stored);
+                let part = if field.option_inner.is_some() {
+                    quote!(__stamp::known_optional_part)
+                } else {
+                    quote!(__stamp::known_part)
+                };
+                quote!(__stamp::KeyField::known(#name, #example, |__schema, __values| #part(#decoded)))
+            }
+            _ => quote!(__stamp::KeyField::new(#name, #example)),
+        }
     });
-    quote!(|__field| __stamp::key_example_of(__field, &[#(#examples),*]))
+    quote!(&[#(#entries),*])
 }
 
 /// The `&EntitySchema` expression of `SCHEMA`.
@@ -54,37 +77,32 @@ pub fn schema(model: &Model) -> TokenStream {
     let type_attribute = &container.type_attribute.value;
     let pk_attribute = &container.pk_attribute.value;
     let sk_attribute = &container.sk_attribute.value;
-    let pk_template = template_parts(krate, &model.pk);
-    let sk_template = template_parts(krate, &model.sk);
+    let pk_template = template_parts(&model.pk);
+    let sk_template = template_parts(&model.sk);
     let index_schemas = model.indexes.iter().map(|index| {
         let number = index.number;
         let name = &index.index.name;
         let index_pk = &index.index.pk_attribute.value;
-        let index_pk_template = template_parts(krate, &index.pk);
+        let index_pk_template = template_parts(&index.pk);
         let sort_key = match &index.sk {
             Some(key) => {
                 let index_sk = &index.index.sk_attribute.value;
-                let index_sk_template = template_parts(krate, key);
+                let index_sk_template = template_parts(key);
                 quote!(::core::option::Option::Some(__stamp::key_attribute(#index_sk, #index_sk_template)))
             }
             None => quote!(::core::option::Option::None),
         };
         let read_method = names::query_gsi(number);
-        let shards = match index.pk.shards() {
-            Some(count) => quote!(::core::option::Option::Some(#count)),
-            None => quote!(::core::option::Option::None),
-        };
+        let shards = index.pk.shards().unwrap_or(0);
         quote! {
-            #krate::IndexSchema {
-                number: #number,
-                name: #name,
-                kind: #krate::IndexKind::Global { shards: #shards },
-                read_method: #read_method,
-                key: #krate::IndexKeySchema::Templates {
-                    partition_key: __stamp::key_attribute(#index_pk, #index_pk_template),
-                    sort_key: #sort_key,
-                },
-            }
+            __stamp::gsi(
+                #number,
+                #name,
+                #read_method,
+                #shards,
+                __stamp::key_attribute(#index_pk, #index_pk_template),
+                #sort_key,
+            )
         }
     });
     let local_index_schemas = model.local_indexes.iter().map(|index| {
@@ -92,20 +110,17 @@ pub fn schema(model: &Model) -> TokenStream {
         let name = &index.index.name;
         let sk_attribute = &index.index.sk_attribute.value;
         let pk_template = &pk_template;
-        let template = template_parts(krate, &index.sk);
+        let template = template_parts(&index.sk);
         // An LSI's partition key is the table's.
         let read_method = names::query_lsi(number);
         quote! {
-            #krate::IndexSchema {
-                number: #number,
-                name: #name,
-                kind: #krate::IndexKind::Local,
-                read_method: #read_method,
-                key: #krate::IndexKeySchema::Templates {
-                    partition_key: __stamp::key_attribute(#pk_attribute, #pk_template),
-                    sort_key: ::core::option::Option::Some(__stamp::key_attribute(#sk_attribute, #template)),
-                },
-            }
+            __stamp::lsi(
+                #number,
+                #name,
+                #read_method,
+                __stamp::key_attribute(#pk_attribute, #pk_template),
+                __stamp::key_attribute(#sk_attribute, #template),
+            )
         }
     });
     let serialized = model.stored_fields().map(|stored| stored.attribute);
@@ -125,7 +140,7 @@ pub fn schema(model: &Model) -> TokenStream {
         let attributes = fields.iter().map(|stored| stored.attribute);
         quote!(#krate::UniqueValue { fields: &[#(#names),*], attributes: &[#(#attributes),*] })
     });
-    let key_example = key_example(model);
+    let key_fields = key_fields(model);
     let named_inputs = named_inputs(model).into_iter().map(|(function, input)| {
         let input = input.to_string();
         quote!((#function, #input))
@@ -134,8 +149,8 @@ pub fn schema(model: &Model) -> TokenStream {
     let vector_indexes = crate::expand::vector::schema_tokens(model);
     let previous_key = match &model.previous {
         Some((pk, sk)) => {
-            let pk_template = key_template_tokens(krate, pk);
-            let sk_template = key_template_tokens(krate, sk);
+            let pk_template = key_template_tokens(pk);
+            let sk_template = key_template_tokens(sk);
             quote! {
                 ::core::option::Option::Some(#krate::PreviousKeyFormat {
                     partition_key: #pk_template,
@@ -145,24 +160,67 @@ pub fn schema(model: &Model) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    // Only what differs from `__private::SCHEMA` (no index, no special
+    // attribute, …) is written out.
+    let mut optional = Vec::new();
+    let mut give = |name: &str, value: TokenStream, default: bool| {
+        if !default {
+            let name = syn::Ident::new(name, proc_macro2::Span::call_site());
+            optional.push(quote!(#name: #value,));
+        }
+    };
+    let indexes: Vec<TokenStream> = index_schemas
+        .chain(multi_attribute_indexes)
+        .chain(local_index_schemas)
+        .chain(vector_indexes)
+        .collect();
+    give("indexes", quote!(&[#(#indexes),*]), indexes.is_empty());
+    give("ttl_attribute", ttl_attribute, model.ttl.is_none());
+    give(
+        "version_attribute",
+        version_attribute,
+        model.version.is_none(),
+    );
+    give(
+        "created_at_attribute",
+        created_at_attribute,
+        model.created_at.is_none(),
+    );
+    give(
+        "updated_at_attribute",
+        updated_at_attribute,
+        model.updated_at.is_none(),
+    );
+    let write_once_attributes: Vec<_> = write_once_attributes.collect();
+    give(
+        "write_once_attributes",
+        quote!(&[#(#write_once_attributes),*]),
+        write_once_attributes.is_empty(),
+    );
+    let unique_values: Vec<_> = unique_values.collect();
+    give(
+        "unique_values",
+        quote!(&[#(#unique_values),*]),
+        unique_values.is_empty(),
+    );
+    give("previous_key", previous_key, model.previous.is_none());
+    let named_inputs: Vec<_> = named_inputs.collect();
+    give(
+        "named_inputs",
+        quote!(&[#(#named_inputs),*]),
+        named_inputs.is_empty(),
+    );
     quote! {
         &#krate::EntitySchema {
             type_name: #type_name,
             type_attribute: #type_attribute,
             partition_key: __stamp::key_attribute(#pk_attribute, #pk_template),
             sort_key: __stamp::key_attribute(#sk_attribute, #sk_template),
-            indexes: &[#(#index_schemas,)* #(#multi_attribute_indexes,)* #(#local_index_schemas,)* #(#vector_indexes),*],
             fields: &[#(#serialized),*],
-            ttl_attribute: #ttl_attribute,
             field_attributes: &[#(#field_attributes),*],
-            version_attribute: #version_attribute,
-            created_at_attribute: #created_at_attribute,
-            updated_at_attribute: #updated_at_attribute,
-            write_once_attributes: &[#(#write_once_attributes),*],
-            unique_values: &[#(#unique_values),*],
-            previous_key: #previous_key,
-            key_example: #key_example,
-            named_inputs: &[#(#named_inputs),*],
+            key_fields: #key_fields,
+            #(#optional)*
+            ..__stamp::SCHEMA
         }
     }
 }

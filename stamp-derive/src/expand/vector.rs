@@ -32,7 +32,7 @@ pub fn schema_tokens(model: &Model) -> Vec<TokenStream> {
             let optional = index.field.field.option_inner.is_some();
             let key = match &index.pk {
                 Some(key) => {
-                    let template = template_parts(krate, key);
+                    let template = template_parts(key);
                     let pk_name = &index.index.pk_attribute.value;
                     quote!(#krate::IndexKeySchema::Templates {
                         partition_key: __stamp::key_attribute(#pk_name, #template),
@@ -184,10 +184,12 @@ fn search_function(
         None => "across the whole index".to_owned(),
     };
     let doc = format!(
-        "A similarity search of vector index `{}` (`{}`, {} dimensions, {}) of `{entity}` for the items nearest `vector`, {partition_doc}: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).\n\n\
-         The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).\n\n\
-         See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.",
-        index.index.name, index.field.attribute, index.dimensions, index.distance
+        "A similarity search of vector index `{}` (`{}`, {} dimensions, {}) of `{entity}` for the items nearest `vector`, {partition_doc}{}.",
+        index.index.name,
+        index.field.attribute,
+        index.dimensions,
+        index.distance,
+        crate::expand::keys::MORE,
     );
     let body = quote! {
         #unpack

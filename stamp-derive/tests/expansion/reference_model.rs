@@ -71,19 +71,10 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "CUST#<customer_id>",
-                &[
-                    ::stamp::Segment::Literal("CUST#"),
-                    ::stamp::Segment::Field("customer_id"),
-                ],
+                &[__stamp::L("CUST#"), __stamp::F("customer_id")],
             ),
-            sort_key: __stamp::key_attribute(
-                "SK",
-                "PROFILE",
-                &[::stamp::Segment::Literal("PROFILE")],
-            ),
-            indexes: &[],
+            sort_key: __stamp::key_attribute("SK", "PROFILE", &[__stamp::L("PROFILE")]),
             fields: &["customer_id", "name", "email", "order_count", "created_at"],
-            ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
                 __stamp::field_attribute("customer_id", "customer_id", false, "S"),
                 __stamp::field_attribute("name", "name", false, "S"),
@@ -91,17 +82,13 @@ const _: () = {
                 __stamp::field_attribute("order_count", "order_count", false, "N"),
                 __stamp::field_attribute("created_at", "created_at", false, "S"),
             ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[("customer_id", <String as __stamp::KeyPart>::__stamp_example)],
-            ),
-            named_inputs: &[],
+            key_fields: &[
+                __stamp::KeyField::new(
+                    "customer_id",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                ),
+            ],
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -161,47 +148,27 @@ const _: () = {
                     .__stamp_field(__schema, "created_at", __slots[4].take())?,
             })
         }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
-        }
     }
     #[automatically_derived]
     impl Customer {
-        /**Builds the primary key of a `Customer`: `PK` = `CUST#<customer_id>`, `SK` = `PROFILE`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `Customer`: `PK` = `CUST#<customer_id>`, `SK` = `PROFILE`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             customer_id: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             __stamp::primary_key(&[__stamp::KeyArg::Str(customer_id)], &[])
         }
-        /**A query of `Customer` items on the table: `PK = CUST#<customer_id>` and the sort key `SK` within `PROFILE`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Customer` items on the table: `PK = CUST#<customer_id>`, sort key `SK` = `PROFILE` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(customer_id: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(customer_id)])
         }
-        ///A scan of the table for `Customer` items (type attribute `Type` = `Customer`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `Customer` items (`Type` = `Customer`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `Customer` item with this primary key. Set fields through the attribute constants (`Customer::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `Customer` item with this primary key, set through `Customer::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(customer_id: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -213,16 +180,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             );
             ::stamp::Update::new(Self::key(customer_id)).with_known_values(__known)
         }
-        ///An upsert of the `Customer` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Customer::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `Customer` item with this primary key: `Customer::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(customer_id: &str) -> ::stamp::Update<Self> {
             Self::update(customer_id).into_upsert()
         }
-        /**Parses a `PK` value of `Customer` back into its fields (customer_id), following the template `CUST#<customer_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `Customer` into its fields (customer_id) by the template `CUST#<customer_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -232,11 +195,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `Customer` back into its fields (none: the template is a constant), following the template `PROFILE`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `Customer` into its fields (none: the template is a constant) by the template `PROFILE` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
@@ -295,74 +254,116 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "CUST#<customer_id>",
-                &[
-                    ::stamp::Segment::Literal("CUST#"),
-                    ::stamp::Segment::Field("customer_id"),
-                ],
+                &[__stamp::L("CUST#"), __stamp::F("customer_id")],
             ),
             sort_key: __stamp::key_attribute(
                 "SK",
                 "ORDER#<created_at>#<order_id>",
                 &[
-                    ::stamp::Segment::Literal("ORDER#"),
-                    ::stamp::Segment::Field("created_at"),
-                    ::stamp::Segment::Literal("#"),
-                    ::stamp::Segment::Field("order_id"),
+                    __stamp::L("ORDER#"),
+                    __stamp::F("created_at"),
+                    __stamp::L("#"),
+                    __stamp::F("order_id"),
                 ],
             ),
+            fields: &[
+                "customer_id",
+                "order_id",
+                "created_at",
+                "created_month",
+                "status",
+                "updated_at",
+                "total_cents",
+                "line_count",
+                "order_embedding",
+            ],
+            field_attributes: &[
+                __stamp::field_attribute("customer_id", "customer_id", false, "S"),
+                __stamp::field_attribute("order_id", "order_id", false, "S"),
+                __stamp::field_attribute("created_at", "created_at", false, "S"),
+                __stamp::field_attribute("created_month", "created_month", false, "S"),
+                __stamp::field_attribute("status", "status", true, ""),
+                __stamp::field_attribute("updated_at", "updated_at", false, "S"),
+                __stamp::field_attribute("total_cents", "total_cents", false, "N"),
+                __stamp::field_attribute("line_count", "line_count", false, "N"),
+                __stamp::field_attribute("embedding", "order_embedding", false, "L"),
+            ],
+            key_fields: &[
+                __stamp::KeyField::known(
+                    "customer_id",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<String>::new())
+                            .__stamp_known(__schema, __values, "customer_id"),
+                    ),
+                ),
+                __stamp::KeyField::new(
+                    "created_at",
+                    <DateTime<Utc> as __stamp::KeyPart>::__stamp_example,
+                ),
+                __stamp::KeyField::known(
+                    "order_id",
+                    <Uuid as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<Uuid>::new())
+                            .__stamp_known(__schema, __values, "order_id"),
+                    ),
+                ),
+                __stamp::KeyField::known(
+                    "status",
+                    <OrderStatus as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_optional_part(
+                        (&&&__stamp::codec::Decode::<Option<OrderStatus>>::new())
+                            .__stamp_known(__schema, __values, "status"),
+                    ),
+                ),
+                __stamp::KeyField::known(
+                    "updated_at",
+                    <DateTime<Utc> as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<DateTime<Utc>>::new())
+                            .__stamp_known(__schema, __values, "updated_at"),
+                    ),
+                ),
+            ],
             indexes: &[
-                ::stamp::IndexSchema {
-                    number: 1u8,
-                    name: "GSI1",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::Some(16u16),
-                    },
-                    read_method: "query_gsi1",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI1PK",
-                            "STATUS#<status>#<shard>",
-                            &[
-                                ::stamp::Segment::Literal("STATUS#"),
-                                ::stamp::Segment::Field("status"),
-                                ::stamp::Segment::Literal("#"),
-                                ::stamp::Segment::Shard(16u16),
-                            ],
+                __stamp::gsi(
+                    1u8,
+                    "GSI1",
+                    "query_gsi1",
+                    16u16,
+                    __stamp::key_attribute(
+                        "GSI1PK",
+                        "STATUS#<status>#<shard>",
+                        &[
+                            __stamp::L("STATUS#"),
+                            __stamp::F("status"),
+                            __stamp::L("#"),
+                            __stamp::S(16u16),
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        __stamp::key_attribute(
+                            "GSI1SK",
+                            "<updated_at>",
+                            &[__stamp::F("updated_at")],
                         ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI1SK",
-                                "<updated_at>",
-                                &[::stamp::Segment::Field("updated_at")],
-                            ),
-                        ),
-                    },
-                },
-                ::stamp::IndexSchema {
-                    number: 2u8,
-                    name: "GSI2",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::None,
-                    },
-                    read_method: "query_gsi2",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI2PK",
-                            "ORDER#<order_id>",
-                            &[
-                                ::stamp::Segment::Literal("ORDER#"),
-                                ::stamp::Segment::Field("order_id"),
-                            ],
-                        ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI2SK",
-                                "ORDER",
-                                &[::stamp::Segment::Literal("ORDER")],
-                            ),
-                        ),
-                    },
-                },
+                    ),
+                ),
+                __stamp::gsi(
+                    2u8,
+                    "GSI2",
+                    "query_gsi2",
+                    0u16,
+                    __stamp::key_attribute(
+                        "GSI2PK",
+                        "ORDER#<order_id>",
+                        &[__stamp::L("ORDER#"), __stamp::F("order_id")],
+                    ),
+                    ::core::option::Option::Some(
+                        __stamp::key_attribute("GSI2SK", "ORDER", &[__stamp::L("ORDER")]),
+                    ),
+                ),
                 ::stamp::IndexSchema {
                     number: 2u8,
                     name: "VECTOR2",
@@ -388,55 +389,13 @@ const _: () = {
                         partition_key: __stamp::key_attribute(
                             "VECTOR2PK",
                             "CUST#<customer_id>",
-                            &[
-                                ::stamp::Segment::Literal("CUST#"),
-                                ::stamp::Segment::Field("customer_id"),
-                            ],
+                            &[__stamp::L("CUST#"), __stamp::F("customer_id")],
                         ),
                         sort_key: ::core::option::Option::None,
                     },
                 },
             ],
-            fields: &[
-                "customer_id",
-                "order_id",
-                "created_at",
-                "created_month",
-                "status",
-                "updated_at",
-                "total_cents",
-                "line_count",
-                "order_embedding",
-            ],
-            ttl_attribute: ::core::option::Option::None,
-            field_attributes: &[
-                __stamp::field_attribute("customer_id", "customer_id", false, "S"),
-                __stamp::field_attribute("order_id", "order_id", false, "S"),
-                __stamp::field_attribute("created_at", "created_at", false, "S"),
-                __stamp::field_attribute("created_month", "created_month", false, "S"),
-                __stamp::field_attribute("status", "status", true, ""),
-                __stamp::field_attribute("updated_at", "updated_at", false, "S"),
-                __stamp::field_attribute("total_cents", "total_cents", false, "N"),
-                __stamp::field_attribute("line_count", "line_count", false, "N"),
-                __stamp::field_attribute("embedding", "order_embedding", false, "L"),
-            ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[
-                    ("customer_id", <String as __stamp::KeyPart>::__stamp_example),
-                    ("created_at", <DateTime<Utc> as __stamp::KeyPart>::__stamp_example),
-                    ("order_id", <Uuid as __stamp::KeyPart>::__stamp_example),
-                    ("status", <OrderStatus as __stamp::KeyPart>::__stamp_example),
-                    ("updated_at", <DateTime<Utc> as __stamp::KeyPart>::__stamp_example),
-                ],
-            ),
-            named_inputs: &[],
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -541,88 +500,10 @@ const _: () = {
                     .__stamp_field(__schema, "order_embedding", __slots[8].take())?,
             })
         }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                "GSI1PK" => {
-                    let __shard = __stamp::shard_from_values(
-                        __schema,
-                        __values,
-                        ("PK", "SK"),
-                        16u16,
-                    )?;
-                    let ::core::option::Option::Some(ref status) = (&&&__stamp::codec::Decode::<
-                        Option<OrderStatus>,
-                    >::new())
-                        .__stamp_known(__schema, __values, "status")? else {
-                        return ::core::result::Result::Ok(::core::option::Option::None);
-                    };
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(0),
-                        &[
-                            <OrderStatus as __stamp::KeyPart>::__stamp_key_arg(status),
-                            __stamp::KeyArg::Shard(__shard),
-                        ],
-                    )
-                }
-                "GSI1SK" => {
-                    let updated_at: &DateTime<Utc> = &(&&&__stamp::codec::Decode::<
-                        DateTime<Utc>,
-                    >::new())
-                        .__stamp_known(__schema, __values, "updated_at")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexSk(0),
-                        &[
-                            <DateTime<
-                                Utc,
-                            > as __stamp::KeyPart>::__stamp_key_arg(updated_at),
-                        ],
-                    )
-                }
-                "GSI2PK" => {
-                    let order_id: &Uuid = &(&&&__stamp::codec::Decode::<Uuid>::new())
-                        .__stamp_known(__schema, __values, "order_id")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(1),
-                        &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
-                    )
-                }
-                "GSI2SK" => {
-                    __stamp::key_from_values(__schema, __stamp::At::IndexSk(1), &[])
-                }
-                "VECTOR2PK" => {
-                    let customer_id: &String = &(&&&__stamp::codec::Decode::<
-                        String,
-                    >::new())
-                        .__stamp_known(__schema, __values, "customer_id")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(2),
-                        &[__stamp::KeyArg::Str(customer_id)],
-                    )
-                }
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
-        }
     }
     #[automatically_derived]
     impl Order {
-        /**Builds the primary key of a `Order`: `PK` = `CUST#<customer_id>`, `SK` = `ORDER#<created_at>#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `Order`: `PK` = `CUST#<customer_id>`, `SK` = `ORDER#<created_at>#<order_id>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             customer_id: &str,
@@ -637,13 +518,7 @@ const _: () = {
                 ],
             )
         }
-        /**Builds the key of a `Order` in index `GSI1`: `GSI1PK` = `STATUS#<status>#<shard>`, `GSI1SK` = `<updated_at>`.
-
-The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's shard, `stamp::shard_of(PK, SK, 16)` of its primary key; `stamp::KeyError::InvalidShard` for another.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the key of a `Order` in index `GSI1`: `GSI1PK` = `STATUS#<status>#<shard>`, `GSI1SK` = `<updated_at>`. `shard` is the item's (0 to 15). ([more](stamp::key#generated-functions))
         #[inline]
         pub fn gsi1_key(
             status: &OrderStatus,
@@ -662,11 +537,7 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
                 ),
             )
         }
-        /**Builds the key of a `Order` in index `GSI2`: `GSI2PK` = `ORDER#<order_id>`, `GSI2SK` = `ORDER`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the key of a `Order` in index `GSI2`: `GSI2PK` = `ORDER#<order_id>`, `GSI2SK` = `ORDER`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn gsi2_key(
             order_id: &Uuid,
@@ -677,16 +548,12 @@ The index is sharded over 16 partition keys: `shard` (0 to 15) is the item's sha
                 ::core::option::Option::Some(&[]),
             )
         }
-        /**A query of `Order` items on the table: `PK = CUST#<customer_id>` and the sort key `SK` within `ORDER#<created_at>#<order_id>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Order` items on the table: `PK = CUST#<customer_id>`, sort key `SK` = `ORDER#<created_at>#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(customer_id: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(customer_id)])
         }
-        /**A query of `Order` items on index `GSI1`: `GSI1PK = STATUS#<status>#<shard>` and the sort key `GSI1SK` within `<updated_at>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Order` items on index `GSI1`: `GSI1PK = STATUS#<status>#<shard>`, sort key `GSI1SK` = `<updated_at>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query_gsi1(
             status: &OrderStatus,
@@ -696,9 +563,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &[<OrderStatus as __stamp::KeyPart>::__stamp_key_arg(status)],
             )
         }
-        /**A query of `Order` items on index `GSI2`: `GSI2PK = ORDER#<order_id>` and the sort key `GSI2SK` within `ORDER`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Order` items on index `GSI2`: `GSI2PK = ORDER#<order_id>`, sort key `GSI2SK` = `ORDER` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query_gsi2(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::Gsi<2u8>> {
             __stamp::query(
@@ -706,12 +571,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
             )
         }
-        ///A scan of the table for `Order` items (type attribute `Type` = `Order`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `Order` items (`Type` = `Order`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `Order` item with this primary key. Set fields through the attribute constants (`Order::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `Order` item with this primary key, set through `Order::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(
             customer_id: &str,
@@ -730,7 +595,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             ::stamp::Update::new(Self::key(customer_id, created_at, order_id))
                 .with_known_values(__known)
         }
-        ///An upsert of the `Order` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Order::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `Order` item with this primary key: `Order::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(
             customer_id: &str,
@@ -739,11 +604,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
         ) -> ::stamp::Update<Self> {
             Self::update(customer_id, created_at, order_id).into_upsert()
         }
-        /**A similarity search of vector index `VECTOR2` (`order_embedding`, 64 dimensions, Cosine) of `Order` for the items nearest `vector`, in the partition `VECTOR2PK` = `CUST#<customer_id>`: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
-
-The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
-
-See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        ///A similarity search of vector index `VECTOR2` (`order_embedding`, 64 dimensions, Cosine) of `Order` for the items nearest `vector`, in the partition `VECTOR2PK` = `CUST#<customer_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn search_similar_vector2(
             customer_id: &str,
@@ -763,11 +624,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 vector,
             )
         }
-        /**Parses a `PK` value of `Order` back into its fields (customer_id), following the template `CUST#<customer_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `Order` into its fields (customer_id) by the template `CUST#<customer_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -777,11 +634,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `Order` back into its fields (created_at, order_id), following the template `ORDER#<created_at>#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `Order` into its fields (created_at, order_id) by the template `ORDER#<created_at>#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(
             key: &str,
@@ -792,11 +645,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 1usize)?,
             ))
         }
-        /**Parses a `GSI1PK` value of `Order` back into its fields (status), following the template `STATUS#<status>#<shard>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI1PK` value of `Order` into its fields (status) by the template `STATUS#<status>#<shard>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi1_partition_key(
             key: &str,
@@ -806,11 +655,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <OrderStatus as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI1SK` value of `Order` back into its fields (updated_at), following the template `<updated_at>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI1SK` value of `Order` into its fields (updated_at) by the template `<updated_at>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi1_sort_key(
             key: &str,
@@ -820,11 +665,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <DateTime<Utc> as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI2PK` value of `Order` back into its fields (order_id), following the template `ORDER#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI2PK` value of `Order` into its fields (order_id) by the template `ORDER#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi2_partition_key(
             key: &str,
@@ -834,11 +675,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI2SK` value of `Order` back into its fields (none: the template is a constant), following the template `ORDER`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI2SK` value of `Order` into its fields (none: the template is a constant) by the template `ORDER` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi2_sort_key(
             key: &str,
@@ -846,11 +683,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
             let _ = __stamp::parse_key::<Self>(__stamp::At::IndexSk(1), key)?;
             ::core::result::Result::Ok(())
         }
-        /**Parses a `VECTOR2PK` value of `Order` back into its fields (customer_id), following the template `CUST#<customer_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `VECTOR2PK` value of `Order` into its fields (customer_id) by the template `CUST#<customer_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_vector2_partition_key(
             key: &str,
@@ -997,48 +830,14 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "ORDER#<order_id>",
-                &[
-                    ::stamp::Segment::Literal("ORDER#"),
-                    ::stamp::Segment::Field("order_id"),
-                ],
+                &[__stamp::L("ORDER#"), __stamp::F("order_id")],
             ),
             sort_key: __stamp::key_attribute(
                 "SK",
                 "ITEM#<line_no>",
-                &[::stamp::Segment::Literal("ITEM#"), ::stamp::Segment::Field("line_no")],
+                &[__stamp::L("ITEM#"), __stamp::F("line_no")],
             ),
-            indexes: &[
-                ::stamp::IndexSchema {
-                    number: 2u8,
-                    name: "GSI2",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::None,
-                    },
-                    read_method: "query_gsi2",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI2PK",
-                            "ORDER#<order_id>",
-                            &[
-                                ::stamp::Segment::Literal("ORDER#"),
-                                ::stamp::Segment::Field("order_id"),
-                            ],
-                        ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI2SK",
-                                "ITEM#<line_no>",
-                                &[
-                                    ::stamp::Segment::Literal("ITEM#"),
-                                    ::stamp::Segment::Field("line_no"),
-                                ],
-                            ),
-                        ),
-                    },
-                },
-            ],
             fields: &["order_id", "line_no", "sku", "quantity", "unit_price_cents"],
-            ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
                 __stamp::field_attribute("order_id", "order_id", false, "S"),
                 __stamp::field_attribute("line_no", "line_no", false, "N"),
@@ -1051,20 +850,45 @@ const _: () = {
                     "N",
                 ),
             ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[
-                    ("order_id", <Uuid as __stamp::KeyPart>::__stamp_example),
-                    ("line_no", <u32 as __stamp::KeyPart>::__stamp_example),
-                ],
-            ),
-            named_inputs: &[],
+            key_fields: &[
+                __stamp::KeyField::known(
+                    "order_id",
+                    <Uuid as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<Uuid>::new())
+                            .__stamp_known(__schema, __values, "order_id"),
+                    ),
+                ),
+                __stamp::KeyField::known(
+                    "line_no",
+                    <u32 as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<u32>::new())
+                            .__stamp_known(__schema, __values, "line_no"),
+                    ),
+                ),
+            ],
+            indexes: &[
+                __stamp::gsi(
+                    2u8,
+                    "GSI2",
+                    "query_gsi2",
+                    0u16,
+                    __stamp::key_attribute(
+                        "GSI2PK",
+                        "ORDER#<order_id>",
+                        &[__stamp::L("ORDER#"), __stamp::F("order_id")],
+                    ),
+                    ::core::option::Option::Some(
+                        __stamp::key_attribute(
+                            "GSI2SK",
+                            "ITEM#<line_no>",
+                            &[__stamp::L("ITEM#"), __stamp::F("line_no")],
+                        ),
+                    ),
+                ),
+            ],
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -1131,46 +955,10 @@ const _: () = {
                     .__stamp_field(__schema, "unit_price_cents", __slots[4].take())?,
             })
         }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                "GSI2PK" => {
-                    let order_id: &Uuid = &(&&&__stamp::codec::Decode::<Uuid>::new())
-                        .__stamp_known(__schema, __values, "order_id")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(0),
-                        &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
-                    )
-                }
-                "GSI2SK" => {
-                    let line_no: &u32 = &(&&&__stamp::codec::Decode::<u32>::new())
-                        .__stamp_known(__schema, __values, "line_no")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexSk(0),
-                        &[<u32 as __stamp::KeyPart>::__stamp_key_arg(line_no)],
-                    )
-                }
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
-        }
     }
     #[automatically_derived]
     impl LineItem {
-        /**Builds the primary key of a `LineItem`: `PK` = `ORDER#<order_id>`, `SK` = `ITEM#<line_no>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `LineItem`: `PK` = `ORDER#<order_id>`, `SK` = `ITEM#<line_no>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             order_id: &Uuid,
@@ -1181,11 +969,7 @@ const _: () = {
                 &[<u32 as __stamp::KeyPart>::__stamp_key_arg(line_no)],
             )
         }
-        /**Builds the key of a `LineItem` in index `GSI2`: `GSI2PK` = `ORDER#<order_id>`, `GSI2SK` = `ITEM#<line_no>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the key of a `LineItem` in index `GSI2`: `GSI2PK` = `ORDER#<order_id>`, `GSI2SK` = `ITEM#<line_no>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn gsi2_key(
             order_id: &Uuid,
@@ -1199,9 +983,7 @@ const _: () = {
                 ),
             )
         }
-        /**A query of `LineItem` items on the table: `PK = ORDER#<order_id>` and the sort key `SK` within `ITEM#<line_no>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `LineItem` items on the table: `PK = ORDER#<order_id>`, sort key `SK` = `ITEM#<line_no>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(
@@ -1209,9 +991,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
             )
         }
-        /**A query of `LineItem` items on index `GSI2`: `GSI2PK = ORDER#<order_id>` and the sort key `GSI2SK` within `ITEM#<line_no>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `LineItem` items on index `GSI2`: `GSI2PK = ORDER#<order_id>`, sort key `GSI2SK` = `ITEM#<line_no>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query_gsi2(order_id: &Uuid) -> ::stamp::Query<Self, ::stamp::Gsi<2u8>> {
             __stamp::query(
@@ -1219,12 +999,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 &[<Uuid as __stamp::KeyPart>::__stamp_key_arg(order_id)],
             )
         }
-        ///A scan of the table for `LineItem` items (type attribute `Type` = `LineItem`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `LineItem` items (`Type` = `LineItem`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `LineItem` item with this primary key. Set fields through the attribute constants (`LineItem::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `LineItem` item with this primary key, set through `LineItem::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(order_id: &Uuid, line_no: &u32) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -1233,16 +1013,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::LINE_NO, line_no);
             ::stamp::Update::new(Self::key(order_id, line_no)).with_known_values(__known)
         }
-        ///An upsert of the `LineItem` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`LineItem::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `LineItem` item with this primary key: `LineItem::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(order_id: &Uuid, line_no: &u32) -> ::stamp::Update<Self> {
             Self::update(order_id, line_no).into_upsert()
         }
-        /**Parses a `PK` value of `LineItem` back into its fields (order_id), following the template `ORDER#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `LineItem` into its fields (order_id) by the template `ORDER#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -1252,11 +1028,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `LineItem` back into its fields (line_no), following the template `ITEM#<line_no>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `LineItem` into its fields (line_no) by the template `ITEM#<line_no>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(
             key: &str,
@@ -1266,11 +1038,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <u32 as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI2PK` value of `LineItem` back into its fields (order_id), following the template `ORDER#<order_id>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI2PK` value of `LineItem` into its fields (order_id) by the template `ORDER#<order_id>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi2_partition_key(
             key: &str,
@@ -1280,11 +1048,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <Uuid as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI2SK` value of `LineItem` back into its fields (line_no), following the template `ITEM#<line_no>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI2SK` value of `LineItem` into its fields (line_no) by the template `ITEM#<line_no>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi2_sort_key(
             key: &str,
@@ -1375,39 +1139,51 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "PRODUCT#<sku>",
-                &[::stamp::Segment::Literal("PRODUCT#"), ::stamp::Segment::Field("sku")],
+                &[__stamp::L("PRODUCT#"), __stamp::F("sku")],
             ),
-            sort_key: __stamp::key_attribute(
-                "SK",
-                "PRODUCT",
-                &[::stamp::Segment::Literal("PRODUCT")],
-            ),
+            sort_key: __stamp::key_attribute("SK", "PRODUCT", &[__stamp::L("PRODUCT")]),
+            fields: &["sku", "name", "category", "price_cents", "stock", "embedding"],
+            field_attributes: &[
+                __stamp::field_attribute("sku", "sku", false, "S"),
+                __stamp::field_attribute("name", "name", false, "S"),
+                __stamp::field_attribute("category", "category", false, "S"),
+                __stamp::field_attribute("price_cents", "price_cents", false, "N"),
+                __stamp::field_attribute("stock", "stock", false, "N"),
+                __stamp::field_attribute("embedding", "embedding", false, "L"),
+            ],
+            key_fields: &[
+                __stamp::KeyField::known(
+                    "sku",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<String>::new())
+                            .__stamp_known(__schema, __values, "sku"),
+                    ),
+                ),
+                __stamp::KeyField::known(
+                    "category",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                    |__schema, __values| __stamp::known_part(
+                        (&&&__stamp::codec::Decode::<String>::new())
+                            .__stamp_known(__schema, __values, "category"),
+                    ),
+                ),
+            ],
             indexes: &[
-                ::stamp::IndexSchema {
-                    number: 3u8,
-                    name: "GSI3",
-                    kind: ::stamp::IndexKind::Global {
-                        shards: ::core::option::Option::None,
-                    },
-                    read_method: "query_gsi3",
-                    key: ::stamp::IndexKeySchema::Templates {
-                        partition_key: __stamp::key_attribute(
-                            "GSI3PK",
-                            "CATEGORY#<category>",
-                            &[
-                                ::stamp::Segment::Literal("CATEGORY#"),
-                                ::stamp::Segment::Field("category"),
-                            ],
-                        ),
-                        sort_key: ::core::option::Option::Some(
-                            __stamp::key_attribute(
-                                "GSI3SK",
-                                "<sku>",
-                                &[::stamp::Segment::Field("sku")],
-                            ),
-                        ),
-                    },
-                },
+                __stamp::gsi(
+                    3u8,
+                    "GSI3",
+                    "query_gsi3",
+                    0u16,
+                    __stamp::key_attribute(
+                        "GSI3PK",
+                        "CATEGORY#<category>",
+                        &[__stamp::L("CATEGORY#"), __stamp::F("category")],
+                    ),
+                    ::core::option::Option::Some(
+                        __stamp::key_attribute("GSI3SK", "<sku>", &[__stamp::F("sku")]),
+                    ),
+                ),
                 ::stamp::IndexSchema {
                     number: 1u8,
                     name: "VECTOR1",
@@ -1426,30 +1202,8 @@ const _: () = {
                     key: ::stamp::IndexKeySchema::Unpartitioned,
                 },
             ],
-            fields: &["sku", "name", "category", "price_cents", "stock", "embedding"],
-            ttl_attribute: ::core::option::Option::None,
-            field_attributes: &[
-                __stamp::field_attribute("sku", "sku", false, "S"),
-                __stamp::field_attribute("name", "name", false, "S"),
-                __stamp::field_attribute("category", "category", false, "S"),
-                __stamp::field_attribute("price_cents", "price_cents", false, "N"),
-                __stamp::field_attribute("stock", "stock", false, "N"),
-                __stamp::field_attribute("embedding", "embedding", false, "L"),
-            ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[
-                    ("sku", <String as __stamp::KeyPart>::__stamp_example),
-                    ("category", <String as __stamp::KeyPart>::__stamp_example),
-                ],
-            ),
             named_inputs: &[("gsi3_key", "ProductGsi3Key")],
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -1529,57 +1283,17 @@ const _: () = {
                     .__stamp_field(__schema, "embedding", __slots[5].take())?,
             })
         }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                "GSI3PK" => {
-                    let category: &String = &(&&&__stamp::codec::Decode::<String>::new())
-                        .__stamp_known(__schema, __values, "category")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexPk(0),
-                        &[__stamp::KeyArg::Str(category)],
-                    )
-                }
-                "GSI3SK" => {
-                    let sku: &String = &(&&&__stamp::codec::Decode::<String>::new())
-                        .__stamp_known(__schema, __values, "sku")?;
-                    __stamp::key_from_values(
-                        __schema,
-                        __stamp::At::IndexSk(0),
-                        &[__stamp::KeyArg::Str(sku)],
-                    )
-                }
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
-        }
     }
     #[automatically_derived]
     impl Product {
-        /**Builds the primary key of a `Product`: `PK` = `PRODUCT#<sku>`, `SK` = `PRODUCT`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `Product`: `PK` = `PRODUCT#<sku>`, `SK` = `PRODUCT`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             sku: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             __stamp::primary_key(&[__stamp::KeyArg::Str(sku)], &[])
         }
-        /**Builds the key of a `Product` in index `GSI3`: `GSI3PK` = `CATEGORY#<category>`, `GSI3SK` = `<sku>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the key of a `Product` in index `GSI3`: `GSI3PK` = `CATEGORY#<category>`, `GSI3SK` = `<sku>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn gsi3_key(
             key: ProductGsi3Key<'_>,
@@ -1591,26 +1305,22 @@ const _: () = {
                 ::core::option::Option::Some(&[__stamp::KeyArg::Str(sku)]),
             )
         }
-        /**A query of `Product` items on the table: `PK = PRODUCT#<sku>` and the sort key `SK` within `PRODUCT`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Product` items on the table: `PK = PRODUCT#<sku>`, sort key `SK` = `PRODUCT` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(sku: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(sku)])
         }
-        /**A query of `Product` items on index `GSI3`: `GSI3PK = CATEGORY#<category>` and the sort key `GSI3SK` within `<sku>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, …; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Product` items on index `GSI3`: `GSI3PK = CATEGORY#<category>`, sort key `GSI3SK` = `<sku>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query_gsi3(category: &str) -> ::stamp::Query<Self, ::stamp::Gsi<3u8>> {
             __stamp::query(__stamp::At::IndexPk(0), &[__stamp::KeyArg::Str(category)])
         }
-        ///A scan of the table for `Product` items (type attribute `Type` = `Product`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `Product` items (`Type` = `Product`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `Product` item with this primary key. Set fields through the attribute constants (`Product::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `Product` item with this primary key, set through `Product::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(sku: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -1618,16 +1328,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::SKU, &::std::string::String::from(sku));
             ::stamp::Update::new(Self::key(sku)).with_known_values(__known)
         }
-        ///An upsert of the `Product` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Product::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `Product` item with this primary key: `Product::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(sku: &str) -> ::stamp::Update<Self> {
             Self::update(sku).into_upsert()
         }
-        /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
-
-The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
-
-See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        ///A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn search_similar_vector1(
             vector: &[f32],
@@ -1639,11 +1345,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 vector,
             )
         }
-        /**A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index: one `SearchVectors` request, the 10 most similar unless `top_k` says otherwise (1 to 100).
-
-The vector's length, a NaN or an infinity, a zero vector under cosine and `top_k` are checked before sending (`stamp::Error::Refused(Refusal::Vector(…))`); `.filter(|f| …)` names only the index's inline filters (any other attribute does not compile).
-
-See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html>.*/
+        ///A similarity search of vector index `VECTOR1` (`embedding`, 64 dimensions, Cosine) of `Product` for the items nearest `vector`, across the whole index ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn search_similar(
             vector: &[f32],
@@ -1655,11 +1357,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 vector,
             )
         }
-        /**Parses a `PK` value of `Product` back into its fields (sku), following the template `PRODUCT#<sku>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `Product` into its fields (sku) by the template `PRODUCT#<sku>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -1669,21 +1367,13 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `Product` back into its fields (none: the template is a constant), following the template `PRODUCT`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `Product` into its fields (none: the template is a constant) by the template `PRODUCT` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;
             ::core::result::Result::Ok(())
         }
-        /**Parses a `GSI3PK` value of `Product` back into its fields (category), following the template `CATEGORY#<category>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI3PK` value of `Product` into its fields (category) by the template `CATEGORY#<category>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi3_partition_key(
             key: &str,
@@ -1693,11 +1383,7 @@ See <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVe
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `GSI3SK` value of `Product` back into its fields (sku), following the template `<sku>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `GSI3SK` value of `Product` into its fields (sku) by the template `<sku>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_gsi3_sort_key(
             key: &str,
@@ -1779,14 +1465,13 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "PRODUCT#<sku>",
-                &[::stamp::Segment::Literal("PRODUCT#"), ::stamp::Segment::Field("sku")],
+                &[__stamp::L("PRODUCT#"), __stamp::F("sku")],
             ),
             sort_key: __stamp::key_attribute(
                 "SK",
                 "SALES#<day>",
-                &[::stamp::Segment::Literal("SALES#"), ::stamp::Segment::Field("day")],
+                &[__stamp::L("SALES#"), __stamp::F("day")],
             ),
-            indexes: &[],
             fields: &[
                 "sku",
                 "day",
@@ -1795,7 +1480,6 @@ const _: () = {
                 "first_sale_at",
                 "last_sale_at",
             ],
-            ttl_attribute: ::core::option::Option::None,
             field_attributes: &[
                 __stamp::field_attribute("sku", "sku", false, "S"),
                 __stamp::field_attribute("day", "day", false, "S"),
@@ -1804,20 +1488,19 @@ const _: () = {
                 __stamp::field_attribute("first_sale_at", "first_sale_at", false, "S"),
                 __stamp::field_attribute("last_sale_at", "last_sale_at", false, "S"),
             ],
-            version_attribute: ::core::option::Option::None,
+            key_fields: &[
+                __stamp::KeyField::new(
+                    "sku",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                ),
+                __stamp::KeyField::new(
+                    "day",
+                    <NaiveDate as __stamp::KeyPart>::__stamp_example,
+                ),
+            ],
             created_at_attribute: ::core::option::Option::Some("first_sale_at"),
             updated_at_attribute: ::core::option::Option::Some("last_sale_at"),
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[
-                    ("sku", <String as __stamp::KeyPart>::__stamp_example),
-                    ("day", <NaiveDate as __stamp::KeyPart>::__stamp_example),
-                ],
-            ),
-            named_inputs: &[],
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -1943,28 +1626,10 @@ const _: () = {
                 _ => ::core::result::Result::Ok(::core::option::Option::None),
             }
         }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
-        }
     }
     #[automatically_derived]
     impl ProductSales {
-        /**Builds the primary key of a `ProductSales`: `PK` = `PRODUCT#<sku>`, `SK` = `SALES#<day>`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `ProductSales`: `PK` = `PRODUCT#<sku>`, `SK` = `SALES#<day>`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             sku: &str,
@@ -1975,19 +1640,17 @@ const _: () = {
                 &[<NaiveDate as __stamp::KeyPart>::__stamp_key_arg(day)],
             )
         }
-        /**A query of `ProductSales` items on the table: `PK = PRODUCT#<sku>` and the sort key `SK` within `SALES#<day>`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `ProductSales` items on the table: `PK = PRODUCT#<sku>`, sort key `SK` = `SALES#<day>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(sku: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(sku)])
         }
-        ///A scan of the table for `ProductSales` items (type attribute `Type` = `ProductSales`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `ProductSales` items (`Type` = `ProductSales`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `ProductSales` item with this primary key. Set fields through the attribute constants (`ProductSales::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `ProductSales` item with this primary key, set through `ProductSales::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(sku: &str, day: &NaiveDate) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -1996,16 +1659,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             __stamp::know(&mut __known, &Self::DAY, day);
             ::stamp::Update::new(Self::key(sku, day)).with_known_values(__known)
         }
-        ///An upsert of the `ProductSales` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`ProductSales::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `ProductSales` item with this primary key: `ProductSales::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(sku: &str, day: &NaiveDate) -> ::stamp::Update<Self> {
             Self::update(sku, day).into_upsert()
         }
-        /**Parses a `PK` value of `ProductSales` back into its fields (sku), following the template `PRODUCT#<sku>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `ProductSales` into its fields (sku) by the template `PRODUCT#<sku>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -2015,11 +1674,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `ProductSales` back into its fields (day), following the template `SALES#<day>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `ProductSales` into its fields (day) by the template `SALES#<day>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(
             key: &str,
@@ -2120,35 +1775,23 @@ const _: () = {
             partition_key: __stamp::key_attribute(
                 "PK",
                 "SESSION#<token>",
-                &[
-                    ::stamp::Segment::Literal("SESSION#"),
-                    ::stamp::Segment::Field("token"),
-                ],
+                &[__stamp::L("SESSION#"), __stamp::F("token")],
             ),
-            sort_key: __stamp::key_attribute(
-                "SK",
-                "SESSION",
-                &[::stamp::Segment::Literal("SESSION")],
-            ),
-            indexes: &[],
+            sort_key: __stamp::key_attribute("SK", "SESSION", &[__stamp::L("SESSION")]),
             fields: &["token", "customer_id", "expires_at"],
-            ttl_attribute: ::core::option::Option::Some("expires_at"),
             field_attributes: &[
                 __stamp::field_attribute("token", "token", false, "S"),
                 __stamp::field_attribute("customer_id", "customer_id", false, "S"),
                 __stamp::field_attribute("expires_at", "expires_at", false, "N"),
             ],
-            version_attribute: ::core::option::Option::None,
-            created_at_attribute: ::core::option::Option::None,
-            updated_at_attribute: ::core::option::Option::None,
-            write_once_attributes: &[],
-            unique_values: &[],
-            previous_key: ::core::option::Option::None,
-            key_example: |__field| __stamp::key_example_of(
-                __field,
-                &[("token", <String as __stamp::KeyPart>::__stamp_example)],
-            ),
-            named_inputs: &[],
+            key_fields: &[
+                __stamp::KeyField::new(
+                    "token",
+                    <String as __stamp::KeyPart>::__stamp_example,
+                ),
+            ],
+            ttl_attribute: ::core::option::Option::Some("expires_at"),
+            ..__stamp::SCHEMA
         };
         #[inline]
         fn primary_key(
@@ -2210,47 +1853,27 @@ const _: () = {
                     .__stamp_field(__schema, "expires_at", __slots[2].take())?,
             })
         }
-        #[inline]
-        fn key_attribute_from_values(
-            __attribute: &str,
-            __values: &::stamp::AttributeMap,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::std::string::String>,
-            ::stamp::Error,
-        > {
-            let __schema = <Self as ::stamp::Entity>::SCHEMA;
-            let _ = (&__schema, &__values);
-            match __attribute {
-                _ => ::core::result::Result::Ok(::core::option::Option::None),
-            }
-        }
     }
     #[automatically_derived]
     impl Session {
-        /**Builds the primary key of a `Session`: `PK` = `SESSION#<token>`, `SK` = `SESSION`.
-
-# Errors
-
-`stamp::KeyError::EmptyKeyValue` when a field encodes to the empty string; `stamp::KeyError::KeyEncode` when a field has no key encoding.*/
+        ///Builds the primary key of a `Session`: `PK` = `SESSION#<token>`, `SK` = `SESSION`. ([more](stamp::key#generated-functions))
         #[inline]
         pub fn key(
             token: &str,
         ) -> ::core::result::Result<::stamp::PrimaryKey<Self>, ::stamp::Error> {
             __stamp::primary_key(&[__stamp::KeyArg::Str(token)], &[])
         }
-        /**A query of `Session` items on the table: `PK = SESSION#<token>` and the sort key `SK` within `SESSION`.
-
-Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, … on a leading prefix of the sort-key fields; nothing is sent until `send`, `stream` or `count`.*/
+        ///A query of `Session` items on the table: `PK = SESSION#<token>`, sort key `SK` = `SESSION` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn query(token: &str) -> ::stamp::Query<Self, ::stamp::BaseTable> {
             __stamp::query(__stamp::At::Pk, &[__stamp::KeyArg::Str(token)])
         }
-        ///A scan of the table for `Session` items (type attribute `Type` = `Session`): reads every item of the table. Nothing is sent until `stream`.
+        ///A scan of the whole table for `Session` items (`Type` = `Session`); nothing is sent until `stream`.
         #[inline]
         pub fn scan() -> ::stamp::Scan<Self> {
             ::stamp::Scan::new()
         }
-        ///An update of the `Session` item with this primary key. Set fields through the attribute constants (`Session::FIELD`); index attributes and `updated_at` are rewritten in the same request. Nothing is sent until `send`.
+        ///An update of the `Session` item with this primary key, set through `Session::FIELD` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn update(token: &str) -> ::stamp::Update<Self> {
             #[allow(unused_mut)]
@@ -2262,16 +1885,12 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
             );
             ::stamp::Update::new(Self::key(token)).with_known_values(__known)
         }
-        ///An upsert of the `Session` item with this primary key: one `UpdateItem` that creates the item when it is absent and updates it otherwise (`Session::update(…).into_upsert()`, see `Update::into_upsert`). Nothing is sent until `send`.
+        ///An upsert of the `Session` item with this primary key: `Session::update(…).into_upsert()` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn upsert(token: &str) -> ::stamp::Update<Self> {
             Self::update(token).into_upsert()
         }
-        /**Parses a `PK` value of `Session` back into its fields (token), following the template `SESSION#<token>`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `PK` value of `Session` into its fields (token) by the template `SESSION#<token>` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_partition_key(
             key: &str,
@@ -2281,11 +1900,7 @@ Add a sort-key condition with `sort_key_eq`, `sort_key_lt`, `sort_key_between`, 
                 <String as __stamp::KeyPart>::__stamp_parse(&__key, 0usize)?,
             ))
         }
-        /**Parses a `SK` value of `Session` back into its fields (none: the template is a constant), following the template `SESSION`.
-
-# Errors
-
-`stamp::KeyError::KeyMismatch` when the value does not have the template's shape; `stamp::KeyError::KeyDecode` when a field segment is not a valid encoding of its type.*/
+        ///Parses a `SK` value of `Session` into its fields (none: the template is a constant) by the template `SESSION` ([more](stamp::key#generated-functions)).
         #[inline]
         pub fn parse_sort_key(key: &str) -> ::core::result::Result<(), ::stamp::Error> {
             let _ = __stamp::parse_key::<Self>(__stamp::At::Sk, key)?;

@@ -35,7 +35,7 @@ static SCHEMA: EntitySchema = EntitySchema {
         partition_key: template("C#<customer>", &[Literal("C#"), Field("customer")]),
         sort_key: template("O#<number>", &[Literal("O#"), Field("number")]),
     }),
-    key_example: |_| None,
+    key_fields: &[],
     named_inputs: &[],
 };
 
