@@ -4,7 +4,8 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use crate::KeyPart;
+use crate::error::Error;
+use crate::error::{DecodeError, KeyError, Refusal};
 pub use crate::item::builder::ItemBuilder;
 pub use crate::item::value::select as codec;
 pub use crate::key::fill::{
@@ -12,14 +13,15 @@ pub use crate::key::fill::{
     key_prefix, parse_key, previous_key, primary_key, query, shard_from_values, split_key,
 };
 pub use crate::key::known::{KeyField, known_optional_part, known_part};
+pub use crate::key::part::KeyPart;
+use crate::key::part::KeyPartError;
 pub use crate::key::template::KeyBuilder;
 pub use crate::model::collection::{share_partition, share_vector_index};
+use crate::model::entity::{AttributeMap, EntitySchema};
 pub use crate::model::multi_attribute::key_part_attribute;
 pub use crate::model::statics::{
     F, L, S, SCHEMA, field_attribute, gsi, key_attribute, lsi, template,
 };
-use crate::{AttributeMap, EntitySchema, Error, KeyPartError};
-use crate::{DecodeError, KeyError, Refusal};
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use serde;
 pub use serde_dynamo;
@@ -208,7 +210,7 @@ pub fn decode_key_segment<T>(
 /// `KeyPart::example` encoded by its `KeyPart::encode_key`, `None` when
 /// the type has no example or it encodes to the empty string. The derive
 /// spans its use at the field's type.
-pub fn key_example<T: crate::KeyPart>(field: &str) -> Option<String> {
+pub fn key_example<T: KeyPart>(field: &str) -> Option<String> {
     let value = T::example(field)?;
     let mut out = String::new();
     value.encode_key(&mut out).ok()?;
@@ -218,7 +220,7 @@ pub fn key_example<T: crate::KeyPart>(field: &str) -> Option<String> {
 /// Adds the stored form of `value` of `attribute` to `known` (the key
 /// values an `update(…)` is given), unless it stores none or does not
 /// encode.
-pub fn know<E, T, K>(known: &mut AttributeMap, attribute: &crate::Attribute<E, T, K>, value: &T) {
+pub fn know<E, T, K>(known: &mut AttributeMap, attribute: &Attribute<E, T, K>, value: &T) {
     if let Ok(Some(value)) = attribute.stored(value) {
         known.insert(attribute.name().to_owned(), value);
     }
@@ -396,18 +398,22 @@ impl VersionNumber for u32 {
     }
 }
 
+use crate::error::VectorError;
+use crate::expression::Attribute;
+use crate::model::entity::Entity;
+use crate::model::index::IndexSchema;
+use crate::model::multi_attribute::KeyAttributeType;
+use crate::model::projection::AlwaysStored;
+use crate::model::vector::check_stored_vector;
 pub use chrono;
 
 /// `#[derive(Projection)]`: a plain field of type `T` reads an attribute of
 /// type `T` that every item stores (a compile error otherwise).
-pub const fn projected_present<E, T, K: crate::AlwaysStored>(
-    _attribute: &crate::Attribute<E, T, K>,
-) {
-}
+pub const fn projected_present<E, T, K: AlwaysStored>(_attribute: &Attribute<E, T, K>) {}
 
 /// `#[derive(Projection)]`: an `Option<T>` field reads an attribute of type
 /// `T`, of any kind.
-pub const fn projected_optional<E, T, K>(_attribute: &crate::Attribute<E, T, K>) {}
+pub const fn projected_optional<E, T, K>(_attribute: &Attribute<E, T, K>) {}
 
 /// Whether two strings are equal, in a `const` (the attribute names of a
 /// projection against the entity's).
@@ -427,9 +433,7 @@ pub const fn same_str(a: &str, b: &str) -> bool {
 }
 
 /// Decodes a projected item of entity `E` into `P` through serde_dynamo.
-pub fn decode_projection<E: crate::Entity, P: DeserializeOwned>(
-    item: AttributeMap,
-) -> Result<P, Error> {
+pub fn decode_projection<E: Entity, P: DeserializeOwned>(item: AttributeMap) -> Result<P, Error> {
     serde_dynamo::from_item(item).map_err(|source| {
         Error::Decode(DecodeError::Deserialize {
             entity: E::SCHEMA.type_name,
@@ -443,9 +447,9 @@ pub fn decode_projection<E: crate::Entity, P: DeserializeOwned>(
 /// binary is no key value), else [`KeyError::InvalidKeyAttribute`], and within
 /// DynamoDB's key attribute length, else [`KeyError::KeyAttributeTooLong`].
 pub fn index_key_value(
-    schema: &crate::EntitySchema,
+    schema: &EntitySchema,
     attribute: &'static str,
-    expected: crate::KeyAttributeType,
+    expected: KeyAttributeType,
     encoded: Result<Option<AttributeValue>, serde_dynamo::Error>,
 ) -> Result<AttributeValue, Error> {
     let entity = schema.type_name;
@@ -473,12 +477,12 @@ pub fn index_key_value(
 /// [`Refusal::Vector`](crate::Refusal::Vector) when the stored vector breaks the index's rules.
 pub fn check_vector_attribute(
     schema: &EntitySchema,
-    index: &crate::IndexSchema,
+    index: &IndexSchema,
     item: &ItemBuilder,
 ) -> Result<bool, Error> {
     let item = item.item();
     let attribute = index.vector().map_or("", |vector| vector.attribute);
-    crate::check_stored_vector(index, schema.type_name, item.get(attribute))
+    check_stored_vector(index, schema.type_name, item.get(attribute))
         .map(|vector| vector.is_some())
-        .map_err(crate::VectorError::into_error)
+        .map_err(VectorError::into_error)
 }

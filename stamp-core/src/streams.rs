@@ -88,7 +88,8 @@ pub use aws_lambda_events::event::dynamodb::StreamRecord;
 use crate::error::Error;
 use crate::error::JobError;
 use crate::model::collection::Collection;
-use crate::model::entity::{AttributeMap, Entity, EntitySchema, PrimaryKey};
+use crate::model::entity::{AttributeMap, Entity, EntitySchema};
+use crate::model::typed_key::PrimaryKey;
 
 mod checkpoint;
 pub(crate) mod feed;

@@ -25,8 +25,9 @@ use crate::key::shard::shard_of;
 use crate::key::template::KeyBuilder;
 use crate::key::template::{KeyTemplate, Segment};
 use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-use crate::model::entity::{AttributeMap, Entity, EntitySchema, IndexKey, PrimaryKey};
+use crate::model::entity::{AttributeMap, Entity, EntitySchema};
 use crate::model::index::QueryIndex;
+use crate::model::typed_key::{IndexKey, PrimaryKey};
 use crate::ops::query::Query;
 
 /// Where a key template sits in an entity's schema.

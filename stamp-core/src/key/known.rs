@@ -3,11 +3,13 @@
 //! with them once for every entity: the catalogue's example keys and the
 //! index key attributes an update rebuilds from the values it knows.
 
+use crate::error::{Error, Refusal, UpdateReason};
 use crate::key::fill::{At, DynKeyPart, KeyArg, build_key, shard_from_values};
-use crate::{
-    AttributeMap, EntitySchema, Error, IndexKeySchema, IndexKind, KeyPart, Refusal, Segment,
-    UpdateReason,
-};
+use crate::key::part::KeyPart;
+use crate::key::template::Segment;
+use crate::model::entity::KeyAttribute;
+use crate::model::entity::{AttributeMap, EntitySchema};
+use crate::model::index::{IndexKeySchema, IndexKind};
 
 /// A field value of a key read back from stored attribute values, as a
 /// key part: `Ok(None)` when the field is an `Option` that is `None`.
@@ -82,7 +84,7 @@ pub fn known_optional_part<T: KeyPart + 'static>(value: Result<Option<T>, Error>
 fn index_key_attribute(
     schema: &'static EntitySchema,
     attribute: &str,
-) -> Option<(At, &'static crate::KeyAttribute)> {
+) -> Option<(At, &'static KeyAttribute)> {
     schema
         .indexes
         .iter()

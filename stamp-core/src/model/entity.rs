@@ -5,10 +5,15 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::Refusal;
+use crate::error::Error;
+use crate::error::Refusal;
 use crate::item::builder::ItemBuilder;
+use crate::key::template::KeyTemplate;
+use crate::key::template::Segment;
+use crate::model::index::IndexId;
+use crate::model::index::IndexSchema;
+use crate::model::multi_attribute::IndexKeyField;
 use crate::model::typed_key::PrimaryKey;
-use crate::{Error, IndexSchema, KeyTemplate};
 
 /// A DynamoDB item as the SDK sends and returns it: attribute names to
 /// values (the SDK's `HashMap<String, AttributeValue>`). Named apart from
@@ -136,8 +141,8 @@ impl UniqueValue {
 
     /// The guard items' key as segments of a template, with the literals
     /// of `type_name`.
-    pub(crate) fn guard_segments(&self, type_name: &'static str) -> Vec<crate::Segment> {
-        use crate::Segment::{Field, Literal};
+    pub(crate) fn guard_segments(&self, type_name: &'static str) -> Vec<Segment> {
+        use crate::key::template::Segment::{Field, Literal};
         let mut segments = vec![Literal("UNIQUE#"), Literal(type_name), Literal("#")];
         for (position, attribute) in self.attributes.iter().enumerate() {
             if position > 0 {
@@ -265,7 +270,7 @@ impl EntitySchema {
 
     /// The index `id` names, if the entity writes it; `None` for
     /// [`IndexId::Table`](crate::IndexId::Table).
-    pub const fn resolve(&self, id: crate::IndexId) -> Option<&IndexSchema> {
+    pub const fn resolve(&self, id: IndexId) -> Option<&IndexSchema> {
         let mut position = 0;
         while position < self.indexes.len() {
             if id.names(&self.indexes[position]) {
@@ -309,10 +314,7 @@ impl EntitySchema {
 
     /// The key field of a multi-attribute index stored under `attribute`,
     /// with whether it is in a sort key.
-    pub fn index_key_field(
-        &self,
-        attribute: &str,
-    ) -> Option<(&'static crate::IndexKeyField, bool)> {
+    pub fn index_key_field(&self, attribute: &str) -> Option<(&'static IndexKeyField, bool)> {
         let indexes: &'static [IndexSchema] = self.indexes;
         indexes.iter().find_map(|index| {
             let (partition, sort) = index.attributes()?;

@@ -53,13 +53,17 @@ pub const fn key_attribute(
 
 /// The short names of a template's segments in `Entity::SCHEMA`:
 /// `L("ORDER#")`, `F("order_id")`, `S(16)`.
-pub use crate::Segment::{Field as F, Literal as L, Shard as S};
+pub use crate::key::template::Segment::{Field as F, Literal as L, Shard as S};
+use crate::model::entity::EntitySchema;
+use crate::model::index::IndexKeySchema;
+use crate::model::index::IndexKind;
+use crate::model::index::IndexSchema;
 
 /// The fields of `Entity::SCHEMA` an entity without them leaves out
 /// (`..__private::SCHEMA`): no index, TTL, version, time stamps,
 /// write-once or unique values, previous key format or named inputs. The
 /// derive always gives the others.
-pub const SCHEMA: crate::EntitySchema = crate::EntitySchema {
+pub const SCHEMA: EntitySchema = EntitySchema {
     type_name: "",
     type_attribute: "",
     partition_key: key_attribute("", "", &[]),
@@ -86,17 +90,17 @@ pub const fn gsi(
     name: &'static str,
     read_method: &'static str,
     shards: u16,
-    partition_key: crate::KeyAttribute,
-    sort_key: Option<crate::KeyAttribute>,
-) -> crate::IndexSchema {
-    crate::IndexSchema {
+    partition_key: KeyAttribute,
+    sort_key: Option<KeyAttribute>,
+) -> IndexSchema {
+    IndexSchema {
         number,
         name,
-        kind: crate::IndexKind::Global {
+        kind: IndexKind::Global {
             shards: if shards == 0 { None } else { Some(shards) },
         },
         read_method,
-        key: crate::IndexKeySchema::Templates {
+        key: IndexKeySchema::Templates {
             partition_key,
             sort_key,
         },
@@ -108,15 +112,15 @@ pub const fn lsi(
     number: u8,
     name: &'static str,
     read_method: &'static str,
-    partition_key: crate::KeyAttribute,
-    sort_key: crate::KeyAttribute,
-) -> crate::IndexSchema {
-    crate::IndexSchema {
+    partition_key: KeyAttribute,
+    sort_key: KeyAttribute,
+) -> IndexSchema {
+    IndexSchema {
         number,
         name,
-        kind: crate::IndexKind::Local,
+        kind: IndexKind::Local,
         read_method,
-        key: crate::IndexKeySchema::Templates {
+        key: IndexKeySchema::Templates {
             partition_key,
             sort_key: Some(sort_key),
         },

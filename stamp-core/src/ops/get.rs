@@ -7,7 +7,8 @@ use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 use crate::error::Error;
-use crate::model::entity::{AttributeMap, Entity, PrimaryKey};
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::typed_key::PrimaryKey;
 use crate::request::executor::Call;
 use crate::request::table::Table;
 

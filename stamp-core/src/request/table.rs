@@ -14,7 +14,8 @@ use std::sync::{Arc, OnceLock};
 use crate::error::Error;
 #[cfg(feature = "streams")]
 use crate::model::collection::Collection;
-use crate::model::entity::{Entity, PrimaryKey};
+use crate::model::entity::Entity;
+use crate::model::typed_key::PrimaryKey;
 use crate::ops::get::Get;
 use crate::ops::write::{Delete, Put};
 use crate::request::cursor_key::CursorKey;

@@ -11,7 +11,7 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::{Action, Kind, Rendered, check_actions, failed_check, failure, split};
-use crate::Refusal;
+use crate::error::Refusal;
 use crate::expression::Condition;
 use crate::item::size::MAX_TRANSACTION_ACTIONS;
 use crate::item::size::{MAX_TRANSACTION_BYTES, attribute_value_size, item_size};
@@ -28,12 +28,8 @@ use crate::request::span::common_entity;
 /// after the caller's, the guard a put claims (`None` for a delete).
 type Expanded = (
     TransactWrite,
-    Vec<(
-        usize,
-        &'static crate::EntitySchema,
-        Option<crate::AttributeMap>,
-    )>,
-    Vec<Option<(&'static crate::EntitySchema, Guard)>>,
+    Vec<(usize, &'static EntitySchema, Option<AttributeMap>)>,
+    Vec<Option<(&'static EntitySchema, Guard)>>,
 );
 
 /// Adds `condition` (expression, names, values) to the action's own with
@@ -75,15 +71,17 @@ fn and_condition(
         Kind::Check { .. } => {}
     }
 }
-use crate::{Entity, Error, PrimaryKey, Table};
+use crate::error::Error;
+use crate::error::ItemKey;
+use crate::model::entity::AttributeMap;
+use crate::model::entity::Entity;
+use crate::model::entity::EntitySchema;
+use crate::model::typed_key::PrimaryKey;
+use crate::request::table::Table;
 
 /// What a put of `item` does to the unique values of the entity of
 /// `schema`: it creates them when it requires no item at its key.
-fn put_unique(
-    schema: &crate::EntitySchema,
-    item: &crate::AttributeMap,
-    creates: bool,
-) -> Option<UniqueWrite> {
+fn put_unique(schema: &EntitySchema, item: &AttributeMap, creates: bool) -> Option<UniqueWrite> {
     if schema.unique_values.is_empty() {
         return None;
     }
@@ -175,7 +173,10 @@ impl TransactWrite {
     /// create's `attribute_not_exists` guard, and its condition. Errors of
     /// rendering are returned by [`request`](Self::request) and
     /// [`send`](Self::send).
-    pub fn put<'a, E: Entity + 'a>(mut self, put: impl Into<crate::Put<'a, E>>) -> Self {
+    pub fn put<'a, E: Entity + 'a>(
+        mut self,
+        put: impl Into<crate::ops::write::Put<'a, E>>,
+    ) -> Self {
         match put.into().rendered(self.stamp_time()) {
             Ok(rendered) => {
                 let condition = rendered.condition.map(|expression| Rendered {
@@ -201,8 +202,8 @@ impl TransactWrite {
     /// transaction's 4 MB, to which its condition's values are added here.
     fn push(
         &mut self,
-        schema: &'static crate::EntitySchema,
-        key: crate::AttributeMap,
+        schema: &'static EntitySchema,
+        key: AttributeMap,
         size: usize,
         kind: Kind,
         unique: Option<UniqueWrite>,
@@ -217,7 +218,7 @@ impl TransactWrite {
         self.item_collection_metrics |= schema.has_local_index();
         self.actions.push(Action {
             entity: schema.type_name,
-            item_key: crate::ItemKey::of_schema(schema, &key),
+            item_key: ItemKey::of_schema(schema, &key),
             key,
             size: size + condition_size,
             kind,
@@ -242,7 +243,7 @@ impl TransactWrite {
     /// holds a time the server sets, and the uniqueness item that then
     /// makes a create happen once.
     pub fn create<E: Entity>(self, entity: &E) -> Self {
-        self.put(crate::Put::create(entity))
+        self.put(crate::ops::write::Put::create(entity))
     }
 
     fn add_keyed<E: Entity>(
@@ -266,7 +267,7 @@ impl TransactWrite {
     /// `delete(key)` is `delete(Delete::new(key))`) with its condition and
     /// expected version; a delete of a key without an item changes nothing
     /// unless its condition requires one.
-    pub fn delete<E: Entity>(self, delete: impl Into<crate::Delete<E>>) -> Self {
+    pub fn delete<E: Entity>(self, delete: impl Into<crate::ops::write::Delete<E>>) -> Self {
         let delete = delete.into();
         let kind = delete.placed_condition().map(|condition| Kind::Delete {
             condition: condition.map(Rendered::placed),
@@ -288,12 +289,12 @@ impl TransactWrite {
     /// checked like an item's ([`check_value`](crate::check_value)); errors
     /// of rendering are returned by [`request`](Self::request) and
     /// [`send`](Self::send).
-    pub fn update<E: Entity>(self, update: crate::Update<E>) -> Self {
+    pub fn update<E: Entity>(self, update: crate::ops::update::Update<E>) -> Self {
         self.update_ref(&update)
     }
 
     /// [`update`](Self::update) of a borrowed update.
-    pub(crate) fn update_ref<E: Entity>(mut self, update: &crate::Update<E>) -> Self {
+    pub(crate) fn update_ref<E: Entity>(mut self, update: &crate::ops::update::Update<E>) -> Self {
         let update = match update.to_action(self.stamp_time()) {
             Ok(update) => update,
             Err(error) => {
@@ -663,15 +664,15 @@ impl TransactWrite {
     /// delete).
     async fn with_guards(&self, table: &Table) -> Result<Expanded, Error> {
         struct GuardOp {
-            schema: &'static crate::EntitySchema,
+            schema: &'static EntitySchema,
             guard: Guard,
-            put_for: Option<crate::AttributeMap>,
-            delete_for: Option<crate::AttributeMap>,
+            put_for: Option<AttributeMap>,
+            delete_for: Option<AttributeMap>,
         }
         let mut expanded = self.clone();
         let mut reads = Vec::new();
         let mut ops: Vec<GuardOp> = Vec::new();
-        let mut op = |schema, guard: &Guard, owner: &crate::AttributeMap, put: bool| {
+        let mut op = |schema, guard: &Guard, owner: &AttributeMap, put: bool| {
             let index = match ops.iter().position(|op| op.guard.key == guard.key) {
                 Some(index) => index,
                 None => {
@@ -762,8 +763,8 @@ impl TransactWrite {
     /// an entity's conditions.
     pub(crate) fn put_item(
         mut self,
-        schema: &'static crate::EntitySchema,
-        item: crate::AttributeMap,
+        schema: &'static EntitySchema,
+        item: AttributeMap,
         condition: Option<Placed>,
         creates: bool,
     ) -> Self {
@@ -784,10 +785,10 @@ impl TransactWrite {
     /// of `item`: for [`UniqueBackfill`](crate::migrate::UniqueBackfill).
     pub(crate) fn claim_guard(
         mut self,
-        schema: &'static crate::EntitySchema,
+        schema: &'static EntitySchema,
         key: &str,
-        owner: &crate::AttributeMap,
-        item: &crate::AttributeMap,
+        owner: &AttributeMap,
+        item: &AttributeMap,
     ) -> Self {
         let guard = guard_item(schema, key, owner);
         let guard_key = crate::item::check::key_of(schema, &guard);
@@ -813,8 +814,8 @@ impl TransactWrite {
     /// `schema`, guarded by `condition`: as [`put_item`](Self::put_item).
     pub(crate) fn delete_key(
         mut self,
-        schema: &'static crate::EntitySchema,
-        key: crate::AttributeMap,
+        schema: &'static EntitySchema,
+        key: AttributeMap,
         condition: Option<Placed>,
     ) -> Self {
         let size = item_size(&key);

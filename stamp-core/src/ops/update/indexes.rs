@@ -6,8 +6,10 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::values::Action;
-use crate::Refusal;
-use crate::{AttributeMap, Entity, Error, PrimaryKey};
+use crate::error::Error;
+use crate::error::Refusal;
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::typed_key::PrimaryKey;
 
 /// The index attributes to set (with their values) and to remove.
 type IndexChanges = (Vec<(&'static str, String)>, Vec<&'static str>);

@@ -6,8 +6,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::Utc;
 use serde::Serialize;
 
+use crate::error::Error;
 use crate::expression::{Attribute, Condition, Optional, Settable};
-use crate::{AttributeMap, Entity, Error, PrimaryKey};
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::typed_key::PrimaryKey;
 
 mod indexes;
 mod render;

@@ -9,9 +9,12 @@ use chrono::{DateTime, Utc};
 use super::Update;
 use super::indexes::rebuild_indexes;
 use super::values::{Action, Value};
-use crate::Refusal;
+use crate::error::ItemKey;
+use crate::error::Refusal;
+use crate::error::{Error, VectorError};
 use crate::expression::{Path, Placeholders};
-use crate::{AttributeMap, Entity, Error, VectorError};
+use crate::model::entity::{AttributeMap, Entity};
+use crate::model::vector::check_stored_vector;
 
 /// A rendered `UpdateItem`, without the table name.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,7 +184,7 @@ impl<E: Entity> Update<E> {
                         .vector()
                         .is_some_and(|vector| vector.attribute == action.attribute())
                 }) {
-                    crate::check_stored_vector(index, schema.type_name, Some(value))
+                    check_stored_vector(index, schema.type_name, Some(value))
                         .map_err(VectorError::into_error)?;
                 }
                 crate::item::check::check_value(schema.type_name, action.attribute(), value)?;
@@ -263,7 +266,7 @@ impl<E: Entity> Update<E> {
     ) -> Result<crate::ops::transaction::UpdateAction, Error> {
         let (rendered, _) = self.render_with_effect(self.stamped_at(now))?;
         Ok(crate::ops::transaction::UpdateAction {
-            item_key: crate::ItemKey::of::<E>(&rendered.key),
+            item_key: ItemKey::of::<E>(&rendered.key),
             key: rendered.key,
             update_expression: rendered.update_expression,
             condition_expression: Some(rendered.condition_expression)

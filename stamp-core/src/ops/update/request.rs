@@ -7,13 +7,18 @@ use aws_sdk_dynamodb::types::{
 };
 use chrono::Utc;
 
+use crate::error::Error;
+use crate::model::entity::{AttributeMap, Entity};
 use crate::request::executor::{Call, Retry};
 use crate::request::failure::{Effect, conditional_failure};
-use crate::{AttributeMap, Entity, Error, Table};
+use crate::request::table::Table;
 
 use super::render::non_empty;
 use super::values::Action;
 use super::{Update, render};
+use crate::error::ItemKey;
+use crate::error::Refusal;
+use crate::ops::transaction::TransactWrite;
 
 impl<E: Entity> Update<E> {
     /// What the update does to `E`'s unique values: `None` when it sets
@@ -39,11 +44,9 @@ impl<E: Entity> Update<E> {
             let value = || -> Result<AttributeValue, Error> {
                 match action.value() {
                     Some(Ok(value)) => Ok(value.clone()),
-                    Some(Err(message)) => {
-                        Err(Error::Refused(crate::Refusal::InvalidExpressionValue {
-                            detail: message.clone(),
-                        }))
-                    }
+                    Some(Err(message)) => Err(Error::Refused(Refusal::InvalidExpressionValue {
+                        detail: message.clone(),
+                    })),
                     None => Ok(AttributeValue::Null(true)),
                 }
             };
@@ -65,7 +68,7 @@ impl<E: Entity> Update<E> {
                         Action::Prepend(..) => "prepend",
                         _ => "DELETE",
                     };
-                    return Err(Error::Refused(crate::Refusal::UniqueFieldArithmetic {
+                    return Err(Error::Refused(Refusal::UniqueFieldArithmetic {
                         entity: schema.type_name,
                         field: attribute,
                         action: name,
@@ -186,7 +189,7 @@ impl<E: Entity> Update<E> {
         {
             return Err(Error::ConditionFailed {
                 entity: E::SCHEMA.type_name,
-                key: crate::ItemKey::of::<E>(&key),
+                key: ItemKey::of::<E>(&key),
                 item: Box::default(),
             });
         }
@@ -201,7 +204,7 @@ impl<E: Entity> Update<E> {
         };
         let stored = conditional_failure::<E, _>(
             table,
-            &crate::ItemKey::of::<E>(&key),
+            &ItemKey::of::<E>(&key),
             self.expected_version,
             failure,
             effect,
@@ -218,7 +221,7 @@ impl<E: Entity> Update<E> {
             ReturnValue::AllOld => Err(Error::OutcomeUnknown {
                 operation: <UpdateItemInput as crate::request::dispatch::Operation>::NAME,
                 entity: E::SCHEMA.type_name,
-                key: crate::ItemKey::of::<E>(&key),
+                key: ItemKey::of::<E>(&key),
                 item: Some(Box::new(stored)),
             }),
             ReturnValue::None => Ok(None),
@@ -236,13 +239,13 @@ impl<E: Entity> Update<E> {
         return_value: ReturnValue,
     ) -> Result<Option<AttributeMap>, Error> {
         if return_value != ReturnValue::None {
-            return Err(Error::Refused(crate::Refusal::UniqueReturnValues {
+            return Err(Error::Refused(Refusal::UniqueReturnValues {
                 entity: E::SCHEMA.type_name,
             }));
         }
         let key = self.key.clone()?.to_attribute_map();
-        let key = crate::ItemKey::of::<E>(&key);
-        let failure = match crate::TransactWrite::new()
+        let key = ItemKey::of::<E>(&key);
+        let failure = match TransactWrite::new()
             .at(table.now())
             .update_ref(self)
             .execute(table)

@@ -7,8 +7,9 @@ use chrono::{DateTime, Utc};
 
 use super::Update;
 use super::values::Action;
+use crate::error::{Error, Refusal};
 use crate::expression::Path;
-use crate::{Entity, Error, Refusal};
+use crate::model::entity::Entity;
 
 impl<E: Entity> Update<E> {
     /// Makes this update an upsert: one `UpdateItem` without the
