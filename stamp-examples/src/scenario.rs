@@ -9,6 +9,10 @@ use futures::TryStreamExt;
 use stamp::{Entity, Error, Table, error::CancellationCode, vector::Similar};
 use uuid::Uuid;
 
+mod emails;
+
+pub use emails::{EmailClaim, create_customer, create_customers, customer_by_email};
+
 use crate::data::DataSet;
 use crate::embedding;
 use crate::requests::RequestCounter;
@@ -382,12 +386,14 @@ pub async fn session_by_token(
 }
 
 /// Loads `data` with batch writes, `chunk` items per call, calling
-/// `progress` with the number of items written so far.
+/// `progress` with the number of items written so far. The customers,
+/// whose e-mail is unique, go by transactions instead, 50 creates each
+/// ([`create_customers`]): a batch write cannot claim their guards.
 ///
 /// # Errors
 ///
-/// The errors of `BatchWrite::send`; unprocessed items are retried and
-/// reported, never dropped.
+/// The errors of `BatchWrite::send` (unprocessed items are retried and
+/// reported, never dropped) and of [`create_customers`].
 pub async fn load(
     table: &Table,
     data: &DataSet,
@@ -409,7 +415,12 @@ pub async fn load(
         };
     }
     load_all!(data.products);
-    load_all!(data.customers);
+    let before = written;
+    create_customers(table, &data.customers, 50, |customers| {
+        progress(before + customers)
+    })
+    .await?;
+    written += data.customers.len();
     load_all!(data.orders);
     load_all!(data.line_items);
     load_all!(data.sessions);

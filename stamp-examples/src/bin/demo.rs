@@ -1,12 +1,15 @@
 //! `cargo xtask demo`: the reference e-commerce service on the embedded
 //! DynamoDB (dynoxide, in this process), or on `--endpoint`. Creates the table from the schema, loads a generated data set
-//! with batch writes, runs every access pattern, places orders in
+//! with batch writes (customers, whose e-mail is unique, with
+//! transactions), runs every access pattern, places orders in
 //! transactions, and deletes the table.
 
 use std::process::ExitCode;
 
 #[path = "demo/analytics.rs"]
 mod analytics;
+#[path = "demo/emails.rs"]
+mod emails;
 use std::time::Instant;
 
 use chrono::{Duration, NaiveDate};
@@ -204,18 +207,20 @@ async fn scenario_run(
     load_data(table, counter, &data).await?;
     let customer = &data.customers[41];
     read_patterns(table, counter, &data, customer).await?;
+    emails::run(table, counter, customer).await?;
     let placed = place_orders(table, counter, &data, customer).await?;
     analytics::run(table, &data, &placed).await
 }
 
-/// Loads the generated data with batch writes, with a progress bar.
+/// Loads the generated data with batch writes (customers with
+/// transactions), with a progress bar.
 async fn load_data(
     table: &Table,
     counter: &RequestCounter,
     data: &data::DataSet,
 ) -> Result<(), stamp::Error> {
     heading(&format!(
-        "loading {} items (seed {}) with BatchWriteItem",
+        "loading {} items (seed {}): batches, customers in transactions",
         data.len(),
         data::SEED
     ));
