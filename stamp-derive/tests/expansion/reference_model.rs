@@ -95,7 +95,12 @@ const _: () = {
             created_at_attribute: ::core::option::Option::None,
             updated_at_attribute: ::core::option::Option::None,
             write_once_attributes: &[],
-            unique_values: &[],
+            unique_values: &[
+                ::stamp::UniqueValue {
+                    fields: &["email"],
+                    attributes: &["email"],
+                },
+            ],
             previous_key: ::core::option::Option::None,
             key_example: |__field| __stamp::key_example_of(
                 __field,
