@@ -80,7 +80,18 @@ fn arbitrary_listing() -> impl Strategy<Value = Listing> {
         proptest::option::of(proptest::array::uniform3(-40i32..=40)),
     )
         .prop_map(
-            |(price, label, bucket, region, (rank, grade), stock, note, origin, created, embedding)| Listing {
+            |(
+                price,
+                label,
+                bucket,
+                region,
+                (rank, grade),
+                stock,
+                note,
+                origin,
+                created,
+                embedding,
+            )| Listing {
                 shop: "s-1".into(),
                 id: 7,
                 price,

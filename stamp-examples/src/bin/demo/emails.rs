@@ -20,7 +20,12 @@ pub async fn run(
     let rows = run
         .result
         .iter()
-        .map(|found| format!("customer  {}  {}  {}", found.customer_id, found.name, found.email))
+        .map(|found| {
+            format!(
+                "customer  {}  {}  {}",
+                found.customer_id, found.name, found.email
+            )
+        })
         .collect();
     show(&run, rows);
     if run.result.as_ref() != Some(customer) {
@@ -39,7 +44,10 @@ pub async fn run(
             newcomer.email,
             owner.as_deref().unwrap_or("(unknown)")
         )],
-        EmailClaim::Created => vec![format!("created   {} (the address was free)", newcomer.customer_id)],
+        EmailClaim::Created => vec![format!(
+            "created   {} (the address was free)",
+            newcomer.customer_id
+        )],
     };
     show(&run, rows);
     if run.result == EmailClaim::Created {
@@ -49,7 +57,11 @@ pub async fn run(
     println!(
         "    nothing written: {} {}",
         newcomer.customer_id,
-        if stored.is_none() { "is not stored" } else { "IS STORED" }
+        if stored.is_none() {
+            "is not stored"
+        } else {
+            "IS STORED"
+        }
     );
     if stored.is_some() {
         return Err(format!("{} was written", newcomer.customer_id).into());
