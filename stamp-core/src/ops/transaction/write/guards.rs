@@ -21,11 +21,11 @@ use crate::{Error, Refusal, Table};
 /// A transaction with its guard actions: the transaction, the reads of
 /// its writes (action position, schema, item read) and, per guard action
 /// after the caller's, the guard a put claims (`None` for a delete).
-type Expanded = (
-    TransactWrite,
-    Vec<Read>,
-    Vec<Option<(&'static crate::EntitySchema, Guard)>>,
-);
+type Expanded = (TransactWrite, Vec<Read>, Vec<Claim>);
+
+/// Per guard action after the caller's: the guard a put claims, with its
+/// entity's schema (`None` for a delete).
+type Claim = Option<(&'static crate::EntitySchema, Guard)>;
 
 /// The read of a write that is not a create: its action's position, its
 /// entity's schema and the item as stored (`None`: no item).
@@ -215,16 +215,7 @@ impl TransactWrite {
     /// conditioned on the unique attributes read; without reads (`None`),
     /// those writes bring no guard action and no condition, and only the
     /// creates' guards are added.
-    fn expand(
-        &self,
-        reads: Option<&[Read]>,
-    ) -> Result<
-        (
-            TransactWrite,
-            Vec<Option<(&'static crate::EntitySchema, Guard)>>,
-        ),
-        Error,
-    > {
+    fn expand(&self, reads: Option<&[Read]>) -> Result<(TransactWrite, Vec<Claim>), Error> {
         struct GuardOp {
             schema: &'static crate::EntitySchema,
             guard: Guard,
