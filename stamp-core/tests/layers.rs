@@ -36,16 +36,14 @@ const LAYERS: &[(&str, &[&str])] = &[
 ];
 
 /// The files that may name a root re-export in code (`crate::Name`): the
-/// root and the public modules are the re-exports; __private.rs is
-/// rewritten with the derive (issue 41.1), then `/work/imports.py
-/// --include-private` rewrites it too and it leaves this list.
-const ROOT_NAMES_ALLOWED: &[&str] = &["lib.rs", "surface.rs", "__private.rs"];
+/// root and the public modules are the re-exports.
+const ROOT_NAMES_ALLOWED: &[&str] = &["lib.rs", "surface.rs"];
 
-/// Files (or folders, ending in `/`) that other branches were changing
-/// when the imports were rewritten: `python3 /work/imports.py` rewrites
-/// them once those branches are merged, and then each leaves this list
-/// (`pending_files_still_pending` says when).
-const PENDING: &[&str] = &["model/entity.rs", "ops/update/", "ops/transaction/write.rs"];
+/// Files (or folders, ending in `/`) that may still name root re-exports
+/// while a change moves them: empty when every file imports from the
+/// defining module (`pending_files_still_pending` says when an entry is no
+/// longer needed).
+const PENDING: &[&str] = &[];
 
 fn pending(relative: &str) -> bool {
     PENDING.iter().any(|entry| {

@@ -3,6 +3,7 @@
 //! | item | PK | SK | GSI1PK / GSI1SK |
 //! |---|---|---|---|
 //! | customer profile | `CUST#<customer_id>` | `PROFILE` | |
+//! | the guard of a customer's e-mail | `UNIQUE#Customer#email#<email>` | the same | |
 //! | order | `CUST#<customer_id>` | `ORDER#<created_at>#<order_id>` | `STATUS#<status>#<shard>` (16 shards) / `<updated_at>` while it has a status; GSI2: `ORDER#<order_id>` / `ORDER` |
 //! | line item | `ORDER#<order_id>` | `ITEM#<line_no>` | GSI2: `ORDER#<order_id>` / `ITEM#<line_no>` |
 //! | product | `PRODUCT#<sku>` | `PRODUCT` | |
@@ -57,7 +58,11 @@ pub enum OrderStatus {
     Delivered,
 }
 
-/// A customer's profile: one item in the customer's partition.
+/// A customer's profile: one item in the customer's partition. Its
+/// e-mail is unique: a write that would give a second customer a taken
+/// address fails with `Error::UniqueValueTaken`, nothing written, so
+/// customers are written by transactions (`TransactWrite`, a create is 2
+/// actions), never by `BatchWrite` ([`scenario::load`]).
 #[derive(Item, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[pk = "CUST#<customer_id>"]
 #[sk = "PROFILE"]
@@ -66,7 +71,11 @@ pub struct Customer {
     pub customer_id: String,
     /// Full name.
     pub name: String,
-    /// E-mail address.
+    /// E-mail address: unique among customers (one guard item per address,
+    /// `UNIQUE#Customer#email#<email>`, kept in the transaction of every
+    /// write that sets or changes it), looked up with
+    /// `table.get_unique(Customer::EMAIL, &email)`.
+    #[stamp(unique)]
     pub email: String,
     /// How many orders the customer has placed.
     pub order_count: u32,

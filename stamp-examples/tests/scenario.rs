@@ -9,7 +9,7 @@ use stamp_examples::data::{self, DataSet, Size};
 use stamp_examples::requests::RequestCounter;
 use stamp_examples::scenario::{self, OrderLine, Placement};
 use stamp_examples::{
-    CustomerWithOrders, LineItem, Order, OrderStatus, OrderWithItems, client_counting,
+    Customer, CustomerWithOrders, LineItem, Order, OrderStatus, OrderWithItems, client_counting,
     table_definition,
 };
 use uuid::Uuid;
@@ -82,12 +82,24 @@ async fn every_generated_item_is_loaded_once() {
         .send()
         .await
         .unwrap();
+    // Each customer's unique e-mail adds its guard item.
     assert_eq!(
         scanned.count as usize,
-        data.len(),
-        "every item was loaded once"
+        data.len() + data.customers.len(),
+        "every item was loaded once, with one guard per customer"
     );
     assert_eq!(data.len(), 40 + 30 + 600 + data.line_items.len() + 4);
+    // The guards hold the customers' e-mails, each owned by its customer.
+    for customer in &data.customers {
+        assert_eq!(
+            table
+                .get_unique(Customer::EMAIL, &customer.email)
+                .await
+                .unwrap()
+                .as_ref(),
+            Some(customer)
+        );
+    }
     table.delete_table().await.unwrap();
 }
 
@@ -664,4 +676,68 @@ async fn the_deployed_settings_pass_the_drift_check_and_protect_the_table() {
             .await
             .is_err()
     );
+}
+
+/// The unique e-mail: found by address in 2 requests (the guard, then the
+/// customer); a second customer with a taken address is refused in 1
+/// request, naming the holder, and nothing is written; a free address
+/// creates the customer and its guard.
+#[tokio::test]
+async fn a_customer_is_found_by_email_and_a_taken_email_is_refused() {
+    let (table, counter, data) = loaded().await;
+    let customer = &data.customers[3];
+    let run = scenario::customer_by_email(&table, &counter, &customer.email)
+        .await
+        .unwrap();
+    assert_eq!(run.result.as_ref(), Some(customer));
+    assert_eq!(run.requests, 2);
+    let before = table
+        .client()
+        .scan()
+        .table_name(table.name())
+        .select(aws_sdk_dynamodb::types::Select::Count)
+        .send()
+        .await
+        .unwrap()
+        .count;
+    let newcomer = Customer {
+        customer_id: "c-new".into(),
+        ..customer.clone()
+    };
+    let run = scenario::create_customer(&table, &counter, &newcomer)
+        .await
+        .unwrap();
+    assert_eq!(
+        run.result,
+        scenario::EmailClaim::Taken {
+            owner: Some(format!("PK=CUST#{}, SK=PROFILE", customer.customer_id))
+        }
+    );
+    assert_eq!(run.requests, 1);
+    let after = table
+        .client()
+        .scan()
+        .table_name(table.name())
+        .select(aws_sdk_dynamodb::types::Select::Count)
+        .send()
+        .await
+        .unwrap()
+        .count;
+    assert_eq!(after, before, "nothing written");
+    let free = Customer {
+        email: "new@example.com".into(),
+        ..newcomer
+    };
+    let run = scenario::create_customer(&table, &counter, &free)
+        .await
+        .unwrap();
+    assert_eq!(run.result, scenario::EmailClaim::Created);
+    assert_eq!(
+        table
+            .get_unique(Customer::EMAIL, &"new@example.com".to_owned())
+            .await
+            .unwrap(),
+        Some(free)
+    );
+    table.delete_table().await.unwrap();
 }

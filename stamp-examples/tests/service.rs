@@ -12,7 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
 use stamp::streams::{Event, EventRecord};
 use stamp::testing::{Fault, Faults, LambdaEvents, On};
-use stamp::{BatchWrite, Table};
+use stamp::{BatchWrite, Table, TransactWrite};
 use stamp_examples::web::{ErrorBody, OrdersPage, Placed};
 use stamp_examples::{Customer, Order, OrderStatus, Product, lambda, table_definition, web};
 use uuid::Uuid;
@@ -65,7 +65,7 @@ fn customer(customer_id: &str) -> Customer {
     Customer {
         customer_id: customer_id.into(),
         name: "Ada Lovelace".into(),
-        email: "ada@example.com".into(),
+        email: format!("{customer_id}@example.com"),
         order_count: 0,
         created_at: epoch(),
     }
@@ -88,9 +88,15 @@ async fn loaded(test: &str, table: Table) -> Table {
         .map(|n| order("c-1", n))
         .chain((11..=13).map(|n| order("c-2", n)))
         .collect();
+    // Unique e-mails: customers are created in a transaction, never batched.
+    TransactWrite::new()
+        .create(&customer("c-1"))
+        .create(&customer("c-2"))
+        .send(&table)
+        .await
+        .unwrap();
     BatchWrite::new()
         .put_all(&orders)
-        .put_all(&[customer("c-1"), customer("c-2")])
         .put_all(&[product("SKU-1", 10)])
         .send(&table)
         .await
@@ -426,7 +432,18 @@ mod lambda_consumer {
         let mut batches = events.batches().await.unwrap();
         assert_eq!(batches.len(), 1, "{batches:#?}");
         let records = batches.remove(0).records;
-        assert_eq!(records.len(), 5, "{records:#?}");
+        assert_eq!(records.len(), 6, "{records:#?}");
+        // The customer's put also inserted the guard of its unique e-mail:
+        // the consumer sees it as an item of another type and skips it.
+        let (guards, records): (Vec<EventRecord>, Vec<EventRecord>) =
+            records.into_iter().partition(|record| {
+                serde_json::to_value(record).unwrap()["dynamodb"]["Keys"]["PK"]["S"]
+                    == json!("UNIQUE#Customer#email#c-1@example.com")
+            });
+        assert_eq!(guards.len(), 1, "{guards:#?}");
+        let (processed, response) = invoke(&guards, None).await;
+        assert_eq!(processed, Vec::<String>::new());
+        assert_eq!(response, json!({"batchItemFailures": []}));
         records
     }
 

@@ -88,6 +88,12 @@ const _: () = {
                     <String as __stamp::KeyPart>::__stamp_example,
                 ),
             ],
+            unique_values: &[
+                ::stamp::UniqueValue {
+                    fields: &["email"],
+                    attributes: &["email"],
+                },
+            ],
             ..__stamp::SCHEMA
         };
         #[inline]

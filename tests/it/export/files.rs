@@ -40,6 +40,25 @@ pub(super) async fn loaded(test: &str, size: Size) -> (Table, DataSet) {
     stamp_examples::scenario::load(&table, &data, 25, |_| {})
         .await
         .unwrap();
+    // The customers' unique e-mails put a guard item each
+    // (`UNIQUE#Customer#email#…`, type `UniqueValue`), which an export
+    // writes to `_unknown` (no entity has that type). These tests are about
+    // the entity files and the two unknown items below: the guards are
+    // taken out again, by the raw client (how an export should file guard
+    // items is an open question, noted in the branch's report).
+    for customer in &data.customers {
+        let guard = format!("UNIQUE#Customer#email#{}", customer.email);
+        table
+            .client()
+            .delete_item()
+            .table_name(table.name())
+            .key("PK", AttributeValue::S(guard.clone()))
+            .key("SK", AttributeValue::S(guard))
+            .condition_expression("attribute_exists(PK)")
+            .send()
+            .await
+            .unwrap();
+    }
     for (pk, kind) in [("COUPON#1", Some("Coupon")), ("LEGACY#1", None)] {
         let mut item = stamp::AttributeMap::from([
             ("PK".to_owned(), AttributeValue::S(pk.to_owned())),

@@ -27,8 +27,18 @@ const SIZE: Size = Size {
 async fn customers_and_products(test: &str) -> (Table, Vec<Customer>, Vec<Product>) {
     let table = common::fresh_table(test, &stamp_examples::table_definition()).await;
     let data = data::generate(data::SEED, SIZE);
+    // Stored by the raw client: `table.put` would add the guard of each
+    // customer's unique e-mail, which an export files in `_unknown`, and
+    // these tests name every file of the directory.
     for customer in &data.customers {
-        table.put(customer).await.unwrap();
+        table
+            .client()
+            .put_item()
+            .table_name(table.name())
+            .set_item(Some(stamp::Entity::to_item(customer).unwrap()))
+            .send()
+            .await
+            .unwrap();
     }
     for product in &data.products {
         table.put(product).await.unwrap();

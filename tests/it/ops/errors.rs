@@ -67,8 +67,10 @@ async fn a_request_without_an_answer_says_it_may_have_been_applied() {
         )
         .build();
     let table = Table::new(aws_sdk_dynamodb::Client::from_conf(config), "silent");
-    let customer = customer("c-1");
-    let error = table.put(&customer).await.expect_err("no answer");
+    // A product: a customer's put reads the item first (its e-mail is
+    // unique), and that GetItem would be the request timed out.
+    let product = stamp_examples::examples::product();
+    let error = table.put(&product).await.expect_err("no answer");
     let Error::DynamoDb { outcome, code, .. } = &error else {
         panic!("expected Error::DynamoDb, got {error:?}");
     };
@@ -259,6 +261,9 @@ async fn a_consistent_get_asks_for_a_consistent_read_and_reads_the_last_write() 
         .unwrap();
     let customer = customer("c-1");
     table.put(&customer).await.unwrap();
+    // The put read the item first, consistently (the customer's e-mail is
+    // unique): only the gets below are this test's.
+    reads.0.lock().unwrap().clear();
     let key = Customer::key("c-1").unwrap();
     assert_eq!(
         Get::new(key.clone())

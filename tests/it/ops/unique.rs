@@ -1087,3 +1087,120 @@ async fn batch_writes_of_an_entity_with_unique_values_are_refused() {
     assert!(counter.operations().is_empty());
     assert!(common::items_by_key(&table).await.is_empty());
 }
+
+/// `TransactWrite::request` shows the guard actions known before reading:
+/// a create's put of the guard of each value, after the caller's actions,
+/// conditioned on no guard or one this item holds; the request is the one
+/// sent (the guard as stored afterwards is the one shown).
+#[tokio::test]
+async fn the_request_of_a_create_shows_its_guard_put() {
+    use aws_sdk_dynamodb::types::{
+        Put as PutAction, ReturnValuesOnConditionCheckFailure, TransactWriteItem,
+    };
+    let ada = user("u1", "ada@x.com");
+    // A token of this test's own: DynamoDB remembers a token for 10
+    // minutes, whatever the table.
+    let token = uuid::Uuid::new_v4().to_string();
+    let transaction = TransactWrite::new()
+        .create(&ada)
+        .client_request_token(&token);
+    let request = transaction.request("users").unwrap();
+    let create = Put::create(&ada).request("users").unwrap();
+    let guard_key = "UNIQUE#User#email#ada@x.com";
+    assert_eq!(
+        request.transact_items(),
+        [
+            TransactWriteItem::builder()
+                .put(
+                    PutAction::builder()
+                        .table_name("users")
+                        .set_item(create.item().cloned())
+                        .condition_expression("attribute_not_exists(#n0)")
+                        .expression_attribute_names("#n0", "PK")
+                        .return_values_on_condition_check_failure(
+                            ReturnValuesOnConditionCheckFailure::AllOld
+                        )
+                        .build()
+                        .unwrap()
+                )
+                .build(),
+            TransactWriteItem::builder()
+                .put(
+                    PutAction::builder()
+                        .table_name("users")
+                        .set_item(Some(guard(guard_key, "USER#u1", "PROFILE")))
+                        .condition_expression(
+                            "attribute_not_exists(#n0) OR (#n1 = :v0 AND #n2 = :v1)"
+                        )
+                        .expression_attribute_names("#n0", "PK")
+                        .expression_attribute_names("#n1", "OwnerPK")
+                        .expression_attribute_names("#n2", "OwnerSK")
+                        .expression_attribute_values(":v0", s("USER#u1"))
+                        .expression_attribute_values(":v1", s("PROFILE"))
+                        .return_values_on_condition_check_failure(
+                            ReturnValuesOnConditionCheckFailure::AllOld
+                        )
+                        .build()
+                        .unwrap()
+                )
+                .build(),
+        ]
+    );
+    assert_eq!(request.client_request_token(), Some(token.as_str()));
+    // A transaction of more creates than 100 actions hold with their
+    // guards is refused by the request as by the send.
+    let over = (0..51).fold(TransactWrite::new(), |transaction, n| {
+        transaction.create(&user(&format!("u{n}"), &format!("{n}@x.com")))
+    });
+    assert!(matches!(
+        over.request("users").unwrap_err(),
+        Error::Refused(Refusal::TooManyTransactionActions {
+            count: 102,
+            limit: 100
+        })
+    ),);
+    // Sent, it stores the guard shown.
+    let table = common::fresh_table("unique-request", &definition()).await;
+    transaction.send(&table).await.unwrap();
+    assert_eq!(
+        guards(&table).await,
+        BTreeMap::from([(guard_key.to_owned(), guard(guard_key, "USER#u1", "PROFILE"))])
+    );
+}
+
+/// The writes whose guards depend on the stored item (a replacing put, a
+/// delete, an update of a unique field) bring no guard action to the
+/// request: `send` decides them after reading the item.
+#[test]
+fn the_request_leaves_the_guards_decided_at_send_time_out() {
+    let request = TransactWrite::new()
+        .put(&user("u1", "a@x.com"))
+        .delete(User::key("u2").unwrap())
+        .update(User::update("u3").set(User::EMAIL, &"c@x.com".to_owned()))
+        .create(&user("u4", "d@x.com"))
+        .request("users")
+        .unwrap();
+    let keys: Vec<String> = request
+        .transact_items()
+        .iter()
+        .map(|item| {
+            let key = item
+                .put()
+                .map(|put| put.item())
+                .or(item.delete().map(|delete| delete.key()))
+                .or(item.update().map(|update| update.key()))
+                .unwrap();
+            key["PK"].as_s().unwrap().clone()
+        })
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "USER#u1",
+            "USER#u2",
+            "USER#u3",
+            "USER#u4",
+            "UNIQUE#User#email#d@x.com"
+        ]
+    );
+}

@@ -1,6 +1,8 @@
 //! Properties of upserts, stored items compared attribute for attribute
 //! (raw `GetItem`), over every index kind: a template GSI built from a key
-//! field, a sparse GSI, a sharded GSI, a multi-attribute GSI and an LSI.
+//! field, a sparse GSI, a sharded GSI, a multi-attribute GSI, an LSI and a
+//! vector index (its vector optional, so the index is sparse too,
+//! partitioned by a template of a field and with an inline filter field).
 //!
 //! - An upsert of an absent item stores what a put of the resulting struct
 //!   stores.
@@ -23,6 +25,13 @@ use stamp::{AttributeMap, Item, Put, Table, TableDefinition, Update};
 #[gsi3(pk = "BUCKET#<bucket>#<shard>", sk = "<id>", shards = 4)]
 #[gsi4(pk(region), sk(rank))]
 #[lsi1(sk = "GRADE#<grade>")]
+#[vector1(
+    field = embedding,
+    dimensions = 3,
+    distance = euclidean,
+    pk = "REGION#<region>",
+    filter(rank)
+)]
 struct Listing {
     shop: String,
     id: u32,
@@ -36,6 +45,9 @@ struct Listing {
     /// before sending, so it cannot be in a template).
     stock: u64,
     note: Option<String>,
+    /// The vector of `VECTOR1`: set, replaced or removed (`None` takes the
+    /// item out of the index).
+    embedding: Option<[f32; 3]>,
     #[stamp(write_once)]
     origin: String,
     #[stamp(created_at)]
@@ -63,9 +75,23 @@ fn arbitrary_listing() -> impl Strategy<Value = Listing> {
         proptest::option::of("[a-z ]{1,5}"),
         "[a-z]{1,4}",
         0i64..2_000_000_000,
+        // Quarters, exact in 32 bits (DynamoDB stores vectors at 32-bit
+        // precision).
+        proptest::option::of(proptest::array::uniform3(-40i32..=40)),
     )
         .prop_map(
-            |(price, label, bucket, region, (rank, grade), stock, note, origin, created)| Listing {
+            |(
+                price,
+                label,
+                bucket,
+                region,
+                (rank, grade),
+                stock,
+                note,
+                origin,
+                created,
+                embedding,
+            )| Listing {
                 shop: "s-1".into(),
                 id: 7,
                 price,
@@ -76,6 +102,7 @@ fn arbitrary_listing() -> impl Strategy<Value = Listing> {
                 grade,
                 stock,
                 note,
+                embedding: embedding.map(|vector| vector.map(|quarters| quarters as f32 / 4.0)),
                 origin,
                 created_at: Utc.timestamp_opt(created, 0).unwrap(),
                 updated_at: Utc.timestamp_opt(created, 0).unwrap(),
@@ -107,6 +134,10 @@ fn changes(
     update = match &to.note {
         Some(note) => update.set(Listing::NOTE, note),
         None => update.remove(Listing::NOTE),
+    };
+    update = match &to.embedding {
+        Some(embedding) => update.set(Listing::EMBEDDING, embedding),
+        None => update.remove(Listing::EMBEDDING),
     };
     if write_once_set {
         update.set(Listing::ORIGIN, &to.origin)
@@ -148,6 +179,14 @@ proptest! {
             Put::new(&expected).at(now()).send(&table).await.unwrap();
             let put = raw(&table).await;
             table.delete_table().await.unwrap();
+            // The item is in the vector index when it has a vector: its
+            // partition attribute built from the region.
+            if expected.embedding.is_some() {
+                prop_assert_eq!(
+                    put.get("VECTOR1PK"),
+                    Some(&aws_sdk_dynamodb::types::AttributeValue::S(format!("REGION#{}", expected.region)))
+                );
+            }
             prop_assert_eq!(upserted, put);
             prop_assert_eq!(read, expected);
             Ok(())

@@ -659,24 +659,26 @@ async fn an_update_that_stamps_updated_at_in_an_index_key_moves_that_entry() {
 
 #[tokio::test]
 async fn a_transaction_doubles_the_table_units_and_not_the_index_units() {
-    // Three puts, a line item in GSI2 and a product in GSI3: 3 × 2 table
-    // units, 1 GSI2 unit and 1 GSI3 unit, 8 in all (doubling the index
-    // writes too would say 10).
+    // Three puts, a line item in GSI2 and a product in GSI3, and the
+    // guard of the customer's unique e-mail that its create adds: 4 × 2
+    // table units, 1 GSI2 unit and 1 GSI3 unit, 10 in all (doubling the
+    // index writes too would say 12).
     let definition = definition();
     let line = capacity_of(&definition, "LineItem");
     let customer_cost = capacity_of(&definition, "Customer");
     let product_cost = capacity_of(&definition, "Product");
     assert_eq!(line.put, units(1.0, &[("GSI2", 1.0)]));
-    let expected = line.transactional_put()
-        + customer_cost.transactional_put()
-        + product_cost.transactional_put();
-    assert_eq!(expected, 8.0);
+    let guards = customer_cost.unique.as_ref().unwrap();
+    assert_eq!((guards.guards, guards.create), (1, 4.0));
+    let expected = line.transactional_put() + guards.create + product_cost.transactional_put();
+    assert_eq!(expected, 10.0);
     assert_eq!(line.put.in_transaction(), 3.0);
 
     let (table, probe) = probed_table("capacity-transaction", &definition).await;
+    // A create: no read before it (a replacing put would read the item).
     TransactWrite::new()
         .put(&line_item())
-        .put(&customer())
+        .create(&customer())
         .put(&product())
         .send(&table)
         .await
@@ -684,7 +686,7 @@ async fn a_transaction_doubles_the_table_units_and_not_the_index_units() {
     let reported_now = probe.take();
     assert_eq!(reported_now.len(), 1, "one table");
     let (total, on_table, indexes) = reported(&reported_now[0]);
-    assert_eq!(total, 8.0);
+    assert_eq!(total, 10.0);
     // ministack 1.5.33 leaves the `Table` arm out of a transaction's
     // `ConsumedCapacity` (docs/design-notes.md, "Servers"); DynamoDB sends it.
     let table_arm = |units: f64| {
@@ -694,7 +696,7 @@ async fn a_transaction_doubles_the_table_units_and_not_the_index_units() {
             units
         }
     };
-    assert_eq!(on_table, table_arm(6.0));
+    assert_eq!(on_table, table_arm(8.0));
     assert_eq!(
         indexes,
         HashMap::from([("GSI2".to_owned(), 1.0), ("GSI3".to_owned(), 1.0)])
