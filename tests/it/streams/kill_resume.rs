@@ -33,7 +33,7 @@ use stamp::streams::{ChangeKind, Checkpoint, StreamsClient};
 use stamp::{Condition, Entity, Error, Get, Put, Table, TableDefinition, TransactWrite};
 use stamp_examples::{Customer, CustomerWithOrders, Order, OrderStatus};
 
-use super::change_feed::{customer, order};
+use super::change_feed::{customer, order, put_plain};
 use crate::common;
 
 /// A run's effects: the event id of each change, once per handling.
@@ -156,10 +156,7 @@ async fn ten_changes() -> Table {
         .stream(StreamViewType::NewAndOldImages);
     let table = common::fresh_table("feed-kill", &definition).await;
     for n in 0..4 {
-        table
-            .put(&customer(&format!("c-{n}"), "First"))
-            .await
-            .unwrap();
+        put_plain(&table, &customer(&format!("c-{n}"), "First")).await;
     }
     let orders: Vec<Order> = (0..3)
         .map(|n| order(&format!("c-{}", n % 2), n, Some(OrderStatus::Pending)))
@@ -168,10 +165,7 @@ async fn ten_changes() -> Table {
         table.put(order).await.unwrap();
     }
     for n in [1, 3] {
-        table
-            .put(&customer(&format!("c-{n}"), "Renamed"))
-            .await
-            .unwrap();
+        put_plain(&table, &customer(&format!("c-{n}"), "Renamed")).await;
     }
     table
         .delete(&orders[2].primary_key().unwrap())
