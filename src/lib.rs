@@ -1,3 +1,5 @@
+// Long (over 500 lines) because it is the front page of the docs: the chapters
+// below are a newcomer's tour, compiled as doc tests; the code is the last 40 lines.
 //! Stamp: DynamoDB single-table design for Rust.
 //!
 //! Annotate a struct with key templates; `#[derive(Item)]` checks them at

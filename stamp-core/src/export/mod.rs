@@ -13,7 +13,8 @@
 //! have no type attribute, go to `_unknown.ndjson` as they are stored
 //! (plain JSON of the attribute values, numbers with their exact digits;
 //! `_unknown.json.gz`, typed, in the [`ExportFormat::DynamoDbJson`]
-//! format), so nothing is dropped.
+//! format), so nothing is dropped: unique values' guard items among them
+//! (type `UniqueValue`; an import restores them, `UniqueBackfill` rebuilds them).
 //!
 //! | format | file | columns |
 //! |---|---|---|

@@ -389,7 +389,7 @@ async fn the_feed_is_a_send_stream_with_a_checkpoint_per_change() {
 
 /// A checkpoint of `table`'s stream, after its first change.
 async fn real_checkpoint(table: &Table) -> Checkpoint {
-    put_plain(&table, &customer("c-5", "Barbara")).await;
+    put_plain(table, &customer("c-5", "Barbara")).await;
     let mut feed = feed(table);
     take(&mut feed, 1).await;
     feed.checkpoint().unwrap().clone()
