@@ -350,7 +350,7 @@ fn root_name_uses() -> Vec<Offence> {
                     file: relative.clone(),
                     line,
                     what: format!(
-                        "`crate::{first}` goes through the crate root: import it from {defined} (`python3 /work/imports.py` rewrites)"
+                        "`crate::{first}` goes through the crate root: import it from {defined}"
                     ),
                 });
             }

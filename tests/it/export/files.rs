@@ -42,10 +42,9 @@ pub(super) async fn loaded(test: &str, size: Size) -> (Table, DataSet) {
         .unwrap();
     // The customers' unique e-mails put a guard item each
     // (`UNIQUE#Customer#email#…`, type `UniqueValue`), which an export
-    // writes to `_unknown` (no entity has that type). These tests are about
-    // the entity files and the two unknown items below: the guards are
-    // taken out again, by the raw client (how an export should file guard
-    // items is an open question, noted in the branch's report).
+    // writes to `_unknown` (no entity has that type; an import restores
+    // them). These tests are about the entity files and the two unknown
+    // items below: the guards are taken out again, by the raw client.
     for customer in &data.customers {
         let guard = format!("UNIQUE#Customer#email#{}", customer.email);
         table
